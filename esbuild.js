@@ -1,0 +1,63 @@
+// Bundles src/extension.ts into dist/extension.js (CommonJS, Node, `vscode` external).
+//   node esbuild.js               development build with source maps
+//   node esbuild.js --production  minified, no source maps
+//   node esbuild.js --watch       rebuild on change
+// Always writes dist/meta.json (the esbuild metafile) so bundle size can be checked per package.
+const esbuild = require('esbuild');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Prints build errors the way VS Code's esbuild problem matcher expects, and a line per finished build. */
+const reporter = {
+  name: 'reporter',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      if (result.metafile) {
+        fs.writeFileSync(path.join(__dirname, 'dist', 'meta.json'), JSON.stringify(result.metafile));
+        const bytes = fs.statSync(path.join(__dirname, 'dist', 'extension.js')).size;
+        console.log(`[watch] build finished: dist/extension.js ${(bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
+      }
+    });
+  },
+};
+
+async function main() {
+  fs.mkdirSync(path.join(__dirname, 'dist'), { recursive: true });
+  const ctx = await esbuild.context({
+    entryPoints: ['src/extension.ts'],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node18',
+    outfile: 'dist/extension.js',
+    external: ['vscode'],
+    minify: production,
+    sourcemap: !production,
+    sourcesContent: false,
+    metafile: true,
+    legalComments: production ? 'none' : 'inline',
+    logLevel: 'silent',
+    plugins: [reporter],
+  });
+  if (watch) {
+    await ctx.watch();
+  } else {
+    const result = await ctx.rebuild();
+    await ctx.dispose();
+    if (result.errors.length) process.exit(1);
+    if (production) fs.rmSync(path.join(__dirname, 'dist', 'extension.js.map'), { force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
