@@ -1,0 +1,209 @@
+import fetch, { type Response } from 'node-fetch';
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { t } from '../l10n';
+import { ApiError, UNAUTHORIZED_CODE, errorBodyOf, oneLine, parseErrorBody, parseRetryAfter } from './errors';
+
+export interface GetJsonOptions {
+  apiKey: string;
+  userAgent: string;
+  timeoutMs: number;
+  maxBytes: number;
+  signal?: AbortSignal;
+  now: () => number;
+}
+
+export interface JsonResponse {
+  status: number;
+  body: unknown;
+  bytes: number;
+  /** SHA-1 of the body, so an unchanged answer can be recognised without comparing items. */
+  fingerprint: string;
+}
+
+/**
+ * GET a JSON document. Never follows redirects, enforces a timeout and a body size cap, and turns every failure into
+ * an ApiError. `label` names the endpoint in messages (e.g. "processing flow syncs"); the URL and key never appear.
+ */
+export async function getJson(url: string, label: string, options: GetJsonOptions): Promise<JsonResponse> {
+  if (options.signal?.aborted) throw cancelled(label);
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.timeoutMs);
+  const onAbort = () => controller.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const failure = (e: unknown) => toApiError(e, label, { timedOut, timeoutMs: options.timeoutMs });
+  try {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'GET',
+        redirect: 'manual',
+        signal: controller.signal,
+        headers: {
+          Authorization: `Bearer ${options.apiKey}`,
+          Accept: 'application/json',
+          'User-Agent': options.userAgent,
+        },
+      });
+    } catch (e) {
+      throw failure(e);
+    }
+    if (response.status >= 300 && response.status < 400) {
+      response.body?.resume();
+      throw new ApiError(
+        'invalidResponse',
+        t('The service redirected the request for {0} (HTTP {1}). Redirects are not followed so your key stays with the configured service; check the service URL.', label, response.status),
+        { status: response.status },
+      );
+    }
+    let text: string;
+    let bytes: number;
+    try {
+      ({ text, bytes } = await readCapped(response, options.maxBytes, label));
+    } catch (e) {
+      throw e instanceof ApiError || timedOut || options.signal?.aborted ? failure(e) : brokenBody(e, label);
+    }
+    if (!response.ok) throw errorForStatus(response, text, label, options.now());
+    const contentType = response.headers.get('content-type') ?? '';
+    if (contentType && !/\bjson\b/i.test(contentType)) {
+      throw new ApiError(
+        'invalidResponse',
+        t('The service answered {0} with {1} instead of JSON. Check that the service URL points at the Flow Sync API.', label, describeType(contentType)),
+        { status: response.status },
+      );
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new ApiError('invalidResponse', t('The service answered {0} with malformed JSON ({1}).', label, formatBytes(bytes)), {
+        status: response.status,
+      });
+    }
+    const errorBody = Array.isArray(body) ? undefined : errorBodyOf(body);
+    if (errorBody?.code === UNAUTHORIZED_CODE) throw unauthorized(response.status, errorBody.description);
+    return { status: response.status, body, bytes, fingerprint: createHash('sha1').update(text).digest('base64') };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+async function readCapped(response: Response, maxBytes: number, label: string): Promise<{ text: string; bytes: number }> {
+  const tooLarge = () =>
+    new ApiError('invalidResponse', t('The answer for {0} is larger than the {1} limit; it was not loaded.', label, formatBytes(maxBytes)), {
+      status: response.status,
+    });
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    (response.body as Readable | null)?.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  if (!response.body) return { text: '', bytes: 0 };
+  for await (const chunk of response.body) {
+    const buffer = chunk as Buffer;
+    total += buffer.length;
+    if (total > maxBytes) {
+      (response.body as Readable).destroy();
+      throw tooLarge();
+    }
+    chunks.push(buffer);
+  }
+  return { text: Buffer.concat(chunks, total).toString('utf8'), bytes: total };
+}
+
+function errorForStatus(response: Response, text: string, label: string, nowMs: number): ApiError {
+  const status = response.status;
+  const parsed = parseErrorBody(text);
+  if (parsed?.code === UNAUTHORIZED_CODE || status === 401 || status === 403) {
+    return unauthorized(status, parsed?.description);
+  }
+  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), nowMs);
+  if (status === 429 || (status === 503 && retryAfterMs !== undefined)) {
+    const message =
+      retryAfterMs !== undefined
+        ? t('The service is limiting requests (HTTP {0}) and asked to wait {1}.', status, formatDelay(retryAfterMs))
+        : t('The service is limiting requests (HTTP {0}).', status);
+    return new ApiError('rateLimited', message, { status, retryAfterMs });
+  }
+  const reason = parsed ? `: ${parsed.code ? `${parsed.code}: ` : ''}${parsed.description}` : statusText(response);
+  return new ApiError('http', oneLine(t('The service answered {0} with HTTP {1}{2}', label, status, reason)), {
+    status,
+    code: parsed?.code,
+    description: parsed?.description,
+  });
+}
+
+function unauthorized(status: number, description?: string): ApiError {
+  return new ApiError(
+    'unauthorized',
+    t('The service rejected the API key (HTTP {0}{1}). Set a valid key with "Flow Sync: Set API Key...".', status, description ? `: ${description}` : ''),
+    { status, code: UNAUTHORIZED_CODE, description },
+  );
+}
+
+/** The headers arrived but the body did not: the connection dropped halfway. */
+function brokenBody(e: unknown, label: string): ApiError {
+  const code = (e as { code?: string })?.code;
+  return new ApiError('network', t('The connection to the service broke while loading {0}{1}.', label, code ? ` (${code})` : ''));
+}
+
+function cancelled(label: string): ApiError {
+  return new ApiError('cancelled', t('The request for {0} was cancelled.', label));
+}
+
+/** Maps node-fetch / socket failures to the error family. Messages name the cause, never the URL or headers. */
+function toApiError(e: unknown, label: string, state: { timedOut: boolean; timeoutMs: number }): ApiError {
+  if (e instanceof ApiError) return e;
+  const err = e as { name?: string; code?: string; erroredSysCall?: string; type?: string };
+  if (err?.name === 'AbortError' || err?.type === 'aborted') {
+    return state.timedOut
+      ? new ApiError('timeout', t('The service did not answer {0} within {1}.', label, formatDelay(state.timeoutMs)))
+      : cancelled(label);
+  }
+  const code = err?.code ?? '';
+  const cause = NETWORK_CAUSES[code]?.() ?? (/CERT|SSL|TLS/.test(code) ? t('a TLS/certificate problem') : undefined);
+  if (cause) return new ApiError('network', t('Could not reach the service for {0}: {1} ({2}).', label, cause, code));
+  if (code === 'ERR_STREAM_PREMATURE_CLOSE' || err?.type === 'system' || err?.name === 'FetchError') return brokenBody(e, label);
+  return new ApiError('network', t('Could not load {0}: {1}', label, oneLine(String((e as Error)?.message ?? e), 120)));
+}
+
+const NETWORK_CAUSES: Record<string, () => string> = {
+  ECONNREFUSED: () => t('the connection was refused'),
+  ENOTFOUND: () => t('the host name could not be resolved'),
+  EAI_AGAIN: () => t('the host name could not be resolved (DNS is unavailable)'),
+  ECONNRESET: () => t('the connection was reset'),
+  EPIPE: () => t('the connection was closed'),
+  ETIMEDOUT: () => t('the connection timed out'),
+  EHOSTUNREACH: () => t('the host is unreachable'),
+  ENETUNREACH: () => t('the network is unreachable'),
+};
+
+function statusText(response: Response): string {
+  return response.statusText ? ` (${response.statusText})` : '';
+}
+
+function describeType(contentType: string): string {
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  return type === 'text/html' ? t('an HTML page') : t('content of type {0}', type);
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}
+
+export function formatDelay(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  return rest ? `${minutes} min ${rest} s` : `${minutes} min`;
+}

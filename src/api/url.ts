@@ -1,0 +1,61 @@
+import { t } from '../l10n';
+import { ApiError } from './errors';
+
+/** The documented version prefix; every endpoint path starts with it. */
+export const API_PREFIX = '/api/public/v1';
+
+export interface ServiceUrl {
+  /** Normalised base, no trailing slash, path prefix kept: e.g. https://host/flowsync */
+  baseUrl: string;
+  /** scheme://host[:port], the origin the API key is bound to. */
+  origin: string;
+}
+
+export interface UrlPolicy {
+  /** Allow plain http to hosts other than loopback. */
+  allowHttp?: boolean;
+}
+
+/** True for hosts that never leave this machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Validates and normalises a service URL typed by a person. Throws ApiError('invalidUrl') with a message that says
+ * what to fix. A pasted endpoint URL (…/api/public/v1/…) is cut back to its base.
+ */
+export function parseServiceUrl(input: string, policy: UrlPolicy = {}): ServiceUrl {
+  const text = input.trim();
+  if (!text) throw new ApiError('invalidUrl', t('No service URL is set. Enter the address of your Flow Sync service, e.g. https://flowsync.example.com.'));
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ApiError('invalidUrl', t('"{0}" is not a URL. Enter an address such as https://flowsync.example.com.', clip(text)));
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ApiError('invalidUrl', t('The service URL must start with https:// (got {0}).', url.protocol));
+  }
+  if (url.username || url.password) {
+    throw new ApiError('invalidUrl', t('The service URL must not contain a user name or password; the API key is entered separately.'));
+  }
+  if (url.search || url.hash) {
+    throw new ApiError('invalidUrl', t('The service URL must not contain a query (?…) or fragment (#…).'));
+  }
+  if (url.protocol === 'http:' && !policy.allowHttp && !isLoopbackHost(url.hostname)) {
+    throw new ApiError(
+      'invalidUrl',
+      t('Plain http to {0} would send your API key unencrypted. Use https://, or enable the "flowsync.allowHttp" setting.', url.hostname),
+    );
+  }
+  let path = url.pathname.replace(/\/+$/, '');
+  const apiAt = path.indexOf(API_PREFIX);
+  if (apiAt >= 0) path = path.slice(0, apiAt);
+  return { baseUrl: `${url.origin}${path}`, origin: url.origin };
+}
+
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}

@@ -1,0 +1,93 @@
+import type { Connection, FlowSync, Item } from '../api/types';
+import { t } from '../l10n';
+import { flowLabel, teamLabel } from './grouping';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** "just now", "42 s ago", "3 min ago", "5 h ago", "2 d ago"; "unknown time" for an unparseable timestamp. */
+export function timeAgo(iso: string, nowMs: number): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return t('unknown time');
+  const elapsed = nowMs - at;
+  if (elapsed < 5 * SECOND) return t('just now');
+  if (elapsed < MINUTE) return t('{0} s ago', Math.floor(elapsed / SECOND));
+  if (elapsed < HOUR) return t('{0} min ago', Math.floor(elapsed / MINUTE));
+  if (elapsed < DAY) return t('{0} h ago', Math.floor(elapsed / HOUR));
+  return t('{0} d ago', Math.floor(elapsed / DAY));
+}
+
+/** A timestamp for tooltips: ISO as the API sent it, with the relative time beside it. */
+function when(iso: string, nowMs: number): string {
+  return `${escapeMarkdown(iso)} (${timeAgo(iso, nowMs)})`;
+}
+
+export function syncCount(n: number): string {
+  return n === 1 ? t('1 sync') : t('{0} syncs', n);
+}
+
+export function connectionCount(n: number): string {
+  return n === 1 ? t('1 connection') : t('{0} connections', n);
+}
+
+export function syncLabel(sync: FlowSync): string {
+  return t('Sync #{0}', sync.id);
+}
+
+/** Tree description of a sync: status, how long ago it started, and marks for webhook and errors. */
+export function syncDescription(sync: FlowSync, nowMs: number): string {
+  const parts = [sync.status, t('started {0}', timeAgo(sync.created_at, nowMs))];
+  if (sync.webhook) parts.push(t('webhook'));
+  if (sync.errors !== null) parts.push(t('has errors'));
+  return parts.join(' · ');
+}
+
+/** Markdown tooltip of a flow sync with every documented field. Values from the service are escaped. */
+export function syncTooltip(item: Item<FlowSync>, nowMs: number): string {
+  const s = item.value;
+  const rows: Array<[string, string]> = [
+    [t('Flow sync'), `#${s.id}`],
+    [t('Flow'), `${escapeMarkdown(flowLabel(s))} (#${s.flow_id})`],
+    [t('Status'), escapeMarkdown(s.status)],
+    [t('Started'), when(s.created_at, nowMs)],
+    [t('Updated'), when(s.updated_at, nowMs)],
+    [t('Triggered by webhook'), s.webhook ? t('yes') : t('no')],
+    [t('Errors'), s.errors === null ? t('none') : `\`${escapeCode(JSON.stringify(s.errors))}\``],
+  ];
+  return table(rows);
+}
+
+export function connectionTooltip(item: Item<Connection>, nowMs: number): string {
+  const c = item.value;
+  const metaKeys = Object.keys(c.meta).length;
+  const rows: Array<[string, string]> = [
+    [t('Connection'), `${escapeMarkdown(c.name)} (#${c.id})`],
+    [t('Type'), escapeMarkdown(c.type)],
+    [t('Team'), `${escapeMarkdown(teamLabel(c))} (#${c.team_id})`],
+    [t('User'), `#${c.user_id}`],
+    [t('Created'), when(c.created_at, nowMs)],
+    [t('Updated'), when(c.updated_at, nowMs)],
+    [t('Meta'), metaKeys === 1 ? t('1 key') : t('{0} keys', metaKeys)],
+  ];
+  return table(rows);
+}
+
+function table(rows: Array<[string, string]>): string {
+  return ['| | |', '|---|---|', ...rows.map(([k, v]) => `| **${k}** | ${v} |`)].join('\n');
+}
+
+/** Escapes text from the service so it shows literally in a MarkdownString (no links, emphasis or tables). */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&').replace(/\r?\n/g, ' ');
+}
+
+function escapeCode(text: string): string {
+  return text.replace(/`/g, "'").replace(/\|/g, '\\|').slice(0, 300);
+}
+
+/** "12:04:31" style local clock time for "last loaded at". */
+export function clockTime(ms: number): string {
+  return new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}

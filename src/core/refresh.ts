@@ -1,0 +1,236 @@
+import { ApiError, type ApiErrorKind } from '../api/errors';
+import type { Item, ListResult } from '../api/types';
+import { t } from '../l10n';
+import type { Clock, TimerHandle } from './clock';
+
+/** Backoff after failures: 5 s doubling to 5 min, with ±20 % jitter so many windows do not retry in step. */
+export const BACKOFF_BASE_MS = 5_000;
+export const BACKOFF_MAX_MS = 5 * 60_000;
+export const MAX_RETRY_AFTER_MS = 60 * 60_000;
+
+export function backoffDelay(failures: number, random: () => number): number {
+  const exponential = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1));
+  const jittered = exponential * (0.8 + 0.4 * random());
+  return Math.round(Math.min(BACKOFF_MAX_MS, jittered));
+}
+
+/** When to poll on success: a delay in ms, or undefined for "only on demand". Asked again after every attempt. */
+export type PollSchedule = (focused: boolean) => number | undefined;
+
+/** What the views show for one list. Data survives failures: `error` set with `items` still there means stale. */
+export interface ListState<T> {
+  items?: readonly Item<T>[];
+  /** Fingerprint of the body the items came from: an identical answer changes nothing. */
+  fingerprint?: string;
+  loadedAt?: number;
+  dropped: number;
+  firstDropReason?: string;
+  loading: boolean;
+  error?: ApiError;
+  /** Consecutive failures since the last success. */
+  failures: number;
+  /** When the next automatic attempt is due, if one is scheduled. */
+  nextAttemptAt?: number;
+}
+
+export interface ListChange {
+  /** True when the items differ from the previous state (new data, or data dropped by reset). */
+  itemsChanged: boolean;
+}
+
+export type Listener<E> = (event: E) => void;
+
+/**
+ * Loads one list and keeps it fresh: single flight (a refresh asked during one joins it), polling by schedule and
+ * focus, backoff with jitter on failures, Retry-After on rate limiting, and no automatic retry after "unauthorized"
+ * until the list is reset (new key or URL). Pure: no vscode, time from the injected Clock.
+ */
+export class ListRefresher<T> {
+  private current: ListState<T> = { dropped: 0, loading: false, failures: 0 };
+  private inFlight?: { promise: Promise<void>; controller: AbortController };
+  private timer?: TimerHandle;
+  private generation = 0;
+  private focused = true;
+  private disposed = false;
+  private readonly listeners = new Set<Listener<ListChange>>();
+
+  constructor(
+    private readonly load: (signal: AbortSignal) => Promise<ListResult<T>>,
+    private readonly clock: Clock,
+    private readonly poll: PollSchedule,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  get state(): Readonly<ListState<T>> {
+    return this.current;
+  }
+
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
+  get hasTimer(): boolean {
+    return this.timer !== undefined;
+  }
+
+  get isLoading(): boolean {
+    return this.inFlight !== undefined;
+  }
+
+  onDidChange(listener: Listener<ListChange>): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** Loads now, or joins the load in flight. Never rejects: failures land in `state.error`. */
+  refresh(): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    if (this.inFlight) return this.inFlight.promise;
+    this.cancelTimer();
+    const controller = new AbortController();
+    const generation = this.generation;
+    this.update({ loading: true }, false);
+    const promise = this.load(controller.signal).then(
+      (result) => this.succeeded(generation, result),
+      (error: unknown) => this.failed(generation, error),
+    );
+    this.inFlight = { promise, controller };
+    return promise;
+  }
+
+  /**
+   * Forgets data, error and backoff and cancels what is in flight: for a new key, URL or team filter. Loads again at
+   * once when `reload` is set (and the list is wanted), else waits for the next refresh().
+   */
+  reset(reload: boolean): void {
+    this.generation++;
+    this.abortInFlight();
+    this.cancelTimer();
+    const hadItems = this.current.items !== undefined;
+    this.current = { dropped: 0, loading: false, failures: 0 };
+    this.emit({ itemsChanged: hadItems });
+    if (reload) void this.refresh();
+  }
+
+  /** Stops all activity but keeps the data (e.g. the key was removed: show nothing new, send nothing). */
+  stop(): void {
+    this.generation++;
+    this.abortInFlight();
+    this.cancelTimer();
+    if (this.current.loading || this.current.nextAttemptAt !== undefined) this.update({ loading: false, nextAttemptAt: undefined }, false);
+  }
+
+  /** Window focus: polls slower (or not at all) while unfocused; on return, loads at once if the data is stale. */
+  setFocused(focused: boolean): void {
+    if (focused === this.focused) return;
+    this.focused = focused;
+    if (this.disposed || this.inFlight || this.current.failures > 0 || this.current.loadedAt === undefined) return;
+    const interval = this.poll(focused);
+    if (interval === undefined) {
+      this.cancelTimer();
+      this.update({ nextAttemptAt: undefined }, false);
+      return;
+    }
+    const dueAt = this.current.loadedAt + interval;
+    if (focused && dueAt <= this.clock.now()) void this.refresh();
+    else this.scheduleAt(Math.max(dueAt, this.clock.now()));
+  }
+
+  /** The poll schedule changed (settings): re-plan the next automatic load from the last success. */
+  reschedule(): void {
+    if (this.disposed || this.inFlight || this.current.failures > 0 || this.current.loadedAt === undefined) return;
+    const interval = this.poll(this.focused);
+    if (interval === undefined) {
+      this.cancelTimer();
+      this.update({ nextAttemptAt: undefined }, false);
+    } else {
+      this.scheduleAt(Math.max(this.current.loadedAt + interval, this.clock.now()));
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.generation++;
+    this.abortInFlight();
+    this.cancelTimer();
+    this.listeners.clear();
+  }
+
+  private succeeded(generation: number, result: ListResult<T>): void {
+    if (generation !== this.generation) return;
+    this.inFlight = undefined;
+    const previous = this.current.items;
+    const itemsChanged = previous === undefined || result.fingerprint !== this.current.fingerprint;
+    const interval = this.poll(this.focused);
+    const now = this.clock.now();
+    this.current = {
+      items: itemsChanged ? result.items : previous,
+      fingerprint: result.fingerprint,
+      loadedAt: now,
+      dropped: result.dropped,
+      firstDropReason: result.firstDropReason,
+      loading: false,
+      failures: 0,
+      nextAttemptAt: interval === undefined ? undefined : now + interval,
+    };
+    if (interval !== undefined) this.setTimer(interval);
+    this.emit({ itemsChanged });
+  }
+
+  private failed(generation: number, e: unknown): void {
+    if (generation !== this.generation) return;
+    this.inFlight = undefined;
+    const error = e instanceof ApiError ? e : new ApiError('invalidResponse', t('Unexpected error: {0}', String((e as Error)?.message ?? e)));
+    const failures = this.current.failures + 1;
+    const delay = retryDelay(error.kind, error.retryAfterMs, failures, this.random);
+    this.update({ loading: false, error, failures, nextAttemptAt: delay === undefined ? undefined : this.clock.now() + delay }, false);
+    if (delay !== undefined) this.setTimer(delay);
+  }
+
+  private scheduleAt(at: number): void {
+    this.setTimer(at - this.clock.now());
+    this.update({ nextAttemptAt: at }, false);
+  }
+
+  private setTimer(delay: number): void {
+    this.cancelTimer();
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = undefined;
+      void this.refresh();
+    }, delay);
+  }
+
+  private cancelTimer(): void {
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private abortInFlight(): void {
+    this.inFlight?.controller.abort();
+    this.inFlight = undefined;
+  }
+
+  private update(patch: Partial<ListState<T>>, itemsChanged: boolean): void {
+    this.current = { ...this.current, ...patch };
+    this.emit({ itemsChanged });
+  }
+
+  private emit(change: ListChange): void {
+    for (const listener of [...this.listeners]) listener(change);
+  }
+}
+
+/** Delay before the next automatic attempt after a failure; undefined means "wait for the person" (bad key). */
+export function retryDelay(kind: ApiErrorKind, retryAfterMs: number | undefined, failures: number, random: () => number): number | undefined {
+  switch (kind) {
+    case 'unauthorized':
+    case 'invalidUrl':
+    case 'cancelled':
+      return undefined;
+    case 'rateLimited':
+      // Honour the service's Retry-After, within sane bounds (a broken header must not stop refreshing for days).
+      return retryAfterMs !== undefined ? Math.min(MAX_RETRY_AFTER_MS, Math.max(1_000, retryAfterMs)) : backoffDelay(failures, random);
+    default:
+      return backoffDelay(failures, random);
+  }
+}

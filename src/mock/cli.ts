@@ -1,0 +1,140 @@
+/**
+ * Command line entry of the Flow Sync mock API: `npm run mock-api -- --help`.
+ */
+import { parseArgs } from 'node:util';
+import { DEMO_API_KEY, Fault, MockFlowSyncServer, MockServerOptions, parseFault } from './server';
+
+const DEFAULT_PORT = 4010;
+
+const USAGE = `Usage: node out/src/mock/cli.js [options]
+
+Starts the Flow Sync mock API on loopback.
+
+Options:
+  --port N          port to listen on (default ${DEFAULT_PORT}; a free port is used if it is busy)
+  --host H          address to listen on (default 127.0.0.1)
+  --seed N          data seed (default 1)
+  --connections N   number of connections (default 36)
+  --teams N         number of teams (default 5)
+  --flows N         number of flows (default 8)
+  --processing N    about how many flow syncs are processing at once (default 7)
+  --prefix /p       serve the API under this path, e.g. /flowsync
+  --key K           API key to accept (default ${DEMO_API_KEY})
+  --fault JSON      inject a fault, e.g. '{"endpoint":"processing","status":503,"times":1}' (repeatable)
+  --help            show this help
+`;
+
+/** A problem with the command line: reported with the usage hint and exit code 2. */
+class UsageError extends Error {}
+
+interface CliSettings {
+  options: MockServerOptions;
+  faults: Fault[];
+  /** An explicitly requested port must be honoured; only the default may fall back to a free one. */
+  portExplicit: boolean;
+}
+
+function parseCount(name: string, raw: string | undefined, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new UsageError(`--${name} must be an integer >= ${min}, got "${raw}"`);
+  return Number(raw);
+}
+
+function parseFaultArgument(raw: string): Fault {
+  try {
+    return parseFault(JSON.parse(raw));
+  } catch (error) {
+    throw new UsageError(`--fault ${JSON.stringify(raw)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+export function parseCli(argv: readonly string[]): CliSettings | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      options: {
+        port: { type: 'string' }, host: { type: 'string' }, seed: { type: 'string' }, connections: { type: 'string' },
+        teams: { type: 'string' }, flows: { type: 'string' }, processing: { type: 'string' }, prefix: { type: 'string' },
+        key: { type: 'string' }, fault: { type: 'string', multiple: true }, help: { type: 'boolean' },
+      },
+    }).values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (parsed.help) return 'help';
+  if (parsed.key !== undefined && parsed.key.trim() === '') throw new UsageError('--key must not be empty');
+  const port = parseCount('port', parsed.port, 0);
+  if (port !== undefined && port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+  return {
+    options: {
+      port: port ?? DEFAULT_PORT,
+      host: parsed.host,
+      seed: parseCount('seed', parsed.seed, 0),
+      connections: parseCount('connections', parsed.connections, 0),
+      teams: parseCount('teams', parsed.teams, 1),
+      flows: parseCount('flows', parsed.flows, 1),
+      processing: parseCount('processing', parsed.processing, 0),
+      pathPrefix: parsed.prefix,
+      apiKey: parsed.key,
+      log: (line) => console.log(`${new Date().toISOString()} ${line}`),
+    },
+    faults: (parsed.fault ?? []).map(parseFaultArgument),
+    portExplicit: port !== undefined,
+  };
+}
+
+async function startWithFallback(settings: CliSettings): Promise<MockFlowSyncServer> {
+  try {
+    return await MockFlowSyncServer.start(settings.options);
+  } catch (error) {
+    if (settings.portExplicit || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    console.log(`Port ${settings.options.port} is busy, using a free port instead.`);
+    return MockFlowSyncServer.start({ ...settings.options, port: 0 });
+  }
+}
+
+function printBanner(server: MockFlowSyncServer): void {
+  const keyLabel = server.apiKey === DEMO_API_KEY ? 'API key (demo)' : 'API key';
+  console.log(`Flow Sync mock API listening on ${server.url}`);
+  console.log(`${keyLabel}: ${server.apiKey}`);
+  console.log(`Try: curl -H 'Authorization: Bearer ${server.apiKey}' ${server.url}/api/public/v1/connections/index`);
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let settings;
+  try {
+    settings = parseCli(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`flowsync mock: ${error.message}\nRun with --help for usage.`);
+    return 2;
+  }
+  if (settings === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  const server = await startWithFallback(settings);
+  settings.faults.forEach((fault) => server.inject(fault));
+  printBanner(server);
+  const stop = () => {
+    console.log('Stopping the mock API.');
+    void server.close();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return 0;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(`flowsync mock: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,460 @@
+/**
+ * An embedded mock of the Flow Sync API: a real HTTP server on loopback, with fault injection and a request log,
+ * driven in-process (inject, setNow, requests) or from another process through the /__mock control endpoints.
+ */
+import * as http from 'node:http';
+import type { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MockDataset, MockDataOptions } from './data';
+
+export const DEMO_API_KEY = 'fs_demo_0123456789abcdef';
+
+export interface MockServerOptions extends MockDataOptions {
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default 0: pick a free port. */
+  port?: number;
+  /** Default DEMO_API_KEY. */
+  apiKey?: string;
+  /** e.g. '/flowsync' so the API lives under http://127.0.0.1:port/flowsync/api/public/v1/... */
+  pathPrefix?: string;
+  /** Clock for the time-varying processing list; default Date.now. */
+  now?: () => number;
+  /** Receives one line per request (method, path, status, duration). */
+  log?: (line: string) => void;
+}
+
+export type Endpoint = 'processing' | 'connections';
+
+export interface Fault {
+  /** Default 'any': every API request, known route or not. */
+  endpoint?: Endpoint | 'any';
+  /** How many matching requests it applies to; default unlimited until cleared. */
+  times?: number;
+  status?: number;
+  /** Raw body; default the documented error body when status >= 400, else the normal data. */
+  body?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+  delayMs?: number;
+  /** Never answer; the socket stays open until the client gives up or the server closes. */
+  hang?: boolean;
+  /** Send the headers (with the full content-length) and about half of the body, then destroy the socket. */
+  truncate?: boolean;
+  /** Answer 302 with this Location. */
+  redirectTo?: string;
+  /** Stream a valid-looking JSON array of about this many bytes (chunked, no content-length). */
+  hugeBytes?: number;
+  /** Destroy the socket without any response (a connection reset). */
+  destroy?: boolean;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** The path as requested, including any pathPrefix. */
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string | undefined>;
+  authorized: boolean;
+  /** The status sent; 0 while none was (and forever for hang and destroy faults). */
+  status: number;
+  /** Wall-clock time of arrival (Date.now, not the injectable clock, so retry intervals can be measured). */
+  at: number;
+}
+
+const API_ROUTES: Readonly<Record<string, Endpoint>> = {
+  '/api/public/v1/flowsyncs/processing': 'processing',
+  '/api/public/v1/connections/index': 'connections',
+};
+const CONTROL_ROOT = '/__mock/';
+const JSON_TYPE = 'application/json; charset=utf-8';
+const MAX_CONTROL_BODY_BYTES = 1024 * 1024;
+const HUGE_CHUNK_BYTES = 64 * 1024;
+const EMPTY_ARRAY = Buffer.from('[]');
+
+interface Reply {
+  status: number;
+  contentType: string;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
+interface QueuedFault {
+  fault: Fault;
+  remaining: number;
+}
+
+/** Body of an error response, in the documented shape. */
+export function errorBody(code: string, description: string): string {
+  return JSON.stringify({ errors: [{ message: `${code}: ${description}` }] });
+}
+
+/** The error body a faulted status answers with, e.g. 503 → "E_SERVICE_UNAVAILABLE: Service Unavailable". */
+function errorBodyForStatus(status: number): string {
+  if (status === 401) return errorBody('E_UNAUTHORIZED_ACCESS', 'Unauthorized access');
+  const description = http.STATUS_CODES[status] ?? `HTTP ${status}`;
+  return errorBody(`E_${description.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`, description);
+}
+
+function jsonReply(status: number, body: string | Buffer): Reply {
+  return { status, contentType: JSON_TYPE, headers: {}, body };
+}
+
+export class MockFlowSyncServer {
+  readonly requests: RecordedRequest[] = [];
+  /** The data behind the answers, so tests can compare against it. */
+  readonly dataset: MockDataset;
+  private key: string;
+  private now: () => number;
+  private faults: QueuedFault[] = [];
+  private readonly prefix: string;
+  private readonly host: string;
+  private readonly log?: (line: string) => void;
+  private readonly server: http.Server;
+  private readonly sockets = new Set<Socket>();
+  /** Aborted by close() so that delayed answers stop waiting. */
+  private readonly closing = new AbortController();
+  private readonly connectionsCache = new Map<number | 'all', Buffer>();
+
+  private constructor(options: MockServerOptions) {
+    const { seed, teams, connections, flows, processing } = options;
+    this.dataset = new MockDataset({ seed, teams, connections, flows, processing });
+    this.key = options.apiKey ?? DEMO_API_KEY;
+    this.now = options.now ?? Date.now;
+    this.prefix = normalizePrefix(options.pathPrefix ?? '');
+    this.host = options.host ?? '127.0.0.1';
+    this.log = options.log;
+    this.server = http.createServer((req, res) => this.handle(req, res));
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
+  }
+
+  static async start(options: MockServerOptions = {}): Promise<MockFlowSyncServer> {
+    const mock = new MockFlowSyncServer(options);
+    await new Promise<void>((resolve, reject) => {
+      mock.server.once('error', reject);
+      mock.server.listen(options.port ?? 0, mock.host, () => {
+        mock.server.off('error', reject);
+        resolve();
+      });
+    });
+    return mock;
+  }
+
+  get port(): number {
+    const address = this.server.address();
+    return typeof address === 'object' && address ? address.port : 0;
+  }
+
+  /** Base URL to configure in a client, without a trailing slash. */
+  get url(): string {
+    const host = this.host.includes(':') ? `[${this.host}]` : this.host;
+    return `http://${host}:${this.port}${this.prefix}`;
+  }
+
+  /** The key currently accepted (setApiKey changes it). */
+  get apiKey(): string {
+    return this.key;
+  }
+
+  inject(fault: Fault): void {
+    this.faults.push({ fault, remaining: fault.times ?? Infinity });
+  }
+
+  clearFaults(): void {
+    this.faults = [];
+  }
+
+  clearRequests(): void {
+    this.requests.length = 0;
+  }
+
+  setApiKey(key: string): void {
+    this.key = key;
+  }
+
+  setNow(fn: () => number): void {
+    this.now = fn;
+  }
+
+  /** Stops listening and destroys every socket, hanging responses included, so nothing keeps the process alive. */
+  async close(): Promise<void> {
+    this.closing.abort();
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
+  }
+
+  // ------------------------------------------------------------ dispatch
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const started = Date.now();
+    // Concatenated rather than resolved against a base, so a doubled slash (`//api/...`) stays a path, not a host.
+    const url = new URL(`http://mock.invalid${req.url ?? '/'}`);
+    const path = this.withoutPrefix(url.pathname);
+    if (this.log) {
+      const log = this.log;
+      const sentStatus = () => (res.headersSent ? String(res.statusCode) : '-');
+      res.once('close', () => log(`${req.method} ${url.pathname}${url.search} ${sentStatus()} ${Date.now() - started} ms`));
+    }
+    const handled = path?.startsWith(CONTROL_ROOT) ? this.handleControl(req, res, path) : this.handleApi(req, res, url, path);
+    handled.catch((error: unknown) => {
+      if (res.headersSent) res.destroy();
+      else send(res, jsonReply(500, errorBody('E_MOCK_FAILURE', String(error))));
+    });
+  }
+
+  /** The path below the prefix, or undefined when the request is outside it. */
+  private withoutPrefix(pathname: string): string | undefined {
+    if (!this.prefix) return pathname;
+    return pathname.startsWith(`${this.prefix}/`) ? pathname.slice(this.prefix.length) : undefined;
+  }
+
+  // ------------------------------------------------------------ API
+
+  private async handleApi(req: http.IncomingMessage, res: http.ServerResponse, url: URL, path: string | undefined): Promise<void> {
+    const authorized = this.isAuthorized(req.headers.authorization);
+    const record: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: flattenHeaders(req.headers),
+      authorized,
+      status: 0,
+      at: Date.now(),
+    };
+    this.requests.push(record);
+    const endpoint = path === undefined ? undefined : API_ROUTES[path];
+    const reply = this.apiReply(record, endpoint);
+    const fault = this.takeFault(endpoint);
+    if (fault) await this.answerWithFault(fault, res, record, reply, endpoint);
+    else record.status = send(res, reply);
+  }
+
+  private isAuthorized(header: string | undefined): boolean {
+    const match = /^Bearer (.+)$/i.exec(header ?? '');
+    return match !== null && match[1] === this.key;
+  }
+
+  /** The answer the real service would give, before any fault. */
+  private apiReply(record: RecordedRequest, endpoint: Endpoint | undefined): Reply {
+    if (!endpoint) return jsonReply(404, errorBody('E_ROUTE_NOT_FOUND', `Cannot ${record.method} ${record.path}`));
+    if (record.method !== 'GET') return jsonReply(405, errorBody('E_METHOD_NOT_ALLOWED', `Cannot ${record.method} ${record.path}`));
+    if (!record.authorized) return jsonReply(401, errorBodyForStatus(401));
+    const teamId = this.teamFilter(record.query.team_id);
+    if (teamId === null) return jsonReply(200, EMPTY_ARRAY);
+    return jsonReply(200, endpoint === 'connections' ? this.connectionsJson(teamId) : JSON.stringify(this.dataset.processingAt(this.now(), teamId)));
+  }
+
+  /** undefined: no filter; null: a team that cannot match anything (unparseable or unknown id). */
+  private teamFilter(raw: string | undefined): number | undefined | null {
+    if (raw === undefined) return undefined;
+    const teamId = /^\d+$/.test(raw) ? Number(raw) : NaN;
+    return this.dataset.hasTeam(teamId) ? teamId : null;
+  }
+
+  /** Serialised once per team (and once for all): with 50,000 connections this is most of a request's cost. */
+  private connectionsJson(teamId: number | undefined): Buffer {
+    const key = teamId ?? 'all';
+    let json = this.connectionsCache.get(key);
+    if (!json) {
+      json = Buffer.from(JSON.stringify(teamId === undefined ? this.dataset.connections : this.dataset.connectionsOfTeam(teamId)));
+      this.connectionsCache.set(key, json);
+    }
+    return json;
+  }
+
+  // ------------------------------------------------------------ faults
+
+  /** The first queued fault matching the endpoint, counted as used. */
+  private takeFault(endpoint: Endpoint | undefined): Fault | undefined {
+    const index = this.faults.findIndex(({ fault }) => (fault.endpoint ?? 'any') === 'any' || fault.endpoint === endpoint);
+    if (index < 0) return undefined;
+    const queued = this.faults[index];
+    queued.remaining -= 1;
+    if (queued.remaining <= 0) this.faults.splice(index, 1);
+    return queued.fault;
+  }
+
+  private async answerWithFault(fault: Fault, res: http.ServerResponse, record: RecordedRequest, natural: Reply, endpoint: Endpoint | undefined): Promise<void> {
+    if (fault.delayMs && !(await this.waitUnlessClosed(fault.delayMs))) return;
+    if (res.destroyed) return; // the client gave up while we waited
+    if (fault.destroy) {
+      res.socket?.destroy();
+      return;
+    }
+    if (fault.hang) return;
+    const reply = faultedReply(fault, natural);
+    if (fault.hugeBytes !== undefined) record.status = await this.streamHugeArray(res, reply, fault.hugeBytes, endpoint);
+    else if (fault.truncate) record.status = sendTruncated(res, reply);
+    else record.status = send(res, reply);
+  }
+
+  /** Resolves false when the server closes first. */
+  private async waitUnlessClosed(ms: number): Promise<boolean> {
+    try {
+      await sleep(ms, undefined, { signal: this.closing.signal });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Writes `[item,item,...]` in chunks, honouring backpressure, so even gigabytes never sit in memory at once. */
+  private async streamHugeArray(res: http.ServerResponse, reply: Reply, totalBytes: number, endpoint: Endpoint | undefined): Promise<number> {
+    const sample = endpoint === 'processing' ? this.dataset.processingAt(this.now())[0] : this.dataset.connections[0];
+    const item = JSON.stringify(sample ?? {});
+    const chunk = Buffer.from(`,${item}`.repeat(Math.max(1, Math.floor(HUGE_CHUNK_BYTES / (item.length + 1)))));
+    res.writeHead(reply.status, { 'content-type': reply.contentType, ...reply.headers });
+    const opening = `[${item}`;
+    res.write(opening);
+    let written = opening.length;
+    while (written + chunk.length < totalBytes && !res.destroyed) {
+      written += chunk.length;
+      if (!res.write(chunk)) await drainedOrClosed(res);
+    }
+    res.end(']');
+    return reply.status;
+  }
+
+  // ------------------------------------------------------------ control endpoints
+
+  private async handleControl(req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> {
+    try {
+      send(res, await this.controlReply(`${req.method} ${path.slice(CONTROL_ROOT.length)}`, req));
+    } catch (error) {
+      send(res, jsonReply(400, errorBody('E_BAD_REQUEST', error instanceof Error ? error.message : String(error))));
+    }
+  }
+
+  private async controlReply(route: string, req: http.IncomingMessage): Promise<Reply> {
+    switch (route) {
+      case 'POST faults':
+        this.inject(parseFault(await readJson(req)));
+        return jsonReply(201, JSON.stringify({ queued: this.faults.length }));
+      case 'DELETE faults':
+        this.clearFaults();
+        return jsonReply(200, JSON.stringify({ queued: 0 }));
+      case 'GET requests':
+        return jsonReply(200, JSON.stringify(this.requests.map(redacted)));
+      case 'DELETE requests':
+        this.clearRequests();
+        return jsonReply(200, '[]');
+      case 'POST now':
+        this.moveClock(await readJson(req));
+        return jsonReply(200, JSON.stringify({ now: this.now() }));
+      default:
+        return jsonReply(404, errorBody('E_ROUTE_NOT_FOUND', `Cannot ${route.replace(' ', ` ${this.prefix}${CONTROL_ROOT}`)}`));
+    }
+  }
+
+  /** `{"now": ms}` freezes the clock at ms; `{"offsetMs": n}` shifts the current clock by n. */
+  private moveClock(body: unknown): void {
+    const { now, offsetMs } = (body ?? {}) as { now?: unknown; offsetMs?: unknown };
+    if (typeof now === 'number') {
+      this.setNow(() => now);
+    } else if (typeof offsetMs === 'number') {
+      const base = this.now;
+      this.setNow(() => base() + offsetMs);
+    } else {
+      throw new Error('expected {"now": ms} or {"offsetMs": n}');
+    }
+  }
+}
+
+// ------------------------------------------------------------ helpers
+
+function normalizePrefix(prefix: string): string {
+  const trimmed = prefix.replace(/\/+$/, '');
+  return trimmed === '' || trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
+}
+
+/** The fault's status, body and headers laid over the natural reply. */
+function faultedReply(fault: Fault, natural: Reply): Reply {
+  const contentType = fault.contentType ?? natural.contentType;
+  if (fault.redirectTo !== undefined) {
+    return { status: 302, contentType, headers: { location: fault.redirectTo, ...fault.headers }, body: fault.body ?? '' };
+  }
+  const faultedError = fault.status !== undefined && fault.status >= 400 ? errorBodyForStatus(fault.status) : undefined;
+  return { status: fault.status ?? natural.status, contentType, headers: { ...fault.headers }, body: fault.body ?? faultedError ?? natural.body };
+}
+
+function send(res: http.ServerResponse, reply: Reply): number {
+  const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
+  res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': String(body.length), ...reply.headers });
+  res.end(body);
+  return reply.status;
+}
+
+/** Announces the whole body, sends half of it, then cuts the connection: a response broken mid-transfer. */
+function sendTruncated(res: http.ServerResponse, reply: Reply): number {
+  const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
+  res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': String(body.length), ...reply.headers });
+  res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.destroy());
+  return reply.status;
+}
+
+function drainedOrClosed(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+function redacted(record: RecordedRequest): RecordedRequest {
+  if (record.headers.authorization === undefined) return record;
+  return { ...record, headers: { ...record.headers, authorization: 'Bearer <redacted>' } };
+}
+
+async function readJson(req: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_CONTROL_BODY_BYTES) throw new Error('body too large');
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return text.trim() === '' ? undefined : JSON.parse(text);
+  } catch {
+    throw new Error('body is not valid JSON');
+  }
+}
+
+const FAULT_FIELD_TYPES: Readonly<Record<keyof Fault, string>> = {
+  endpoint: 'string', times: 'number', status: 'number', body: 'string', contentType: 'string', headers: 'object',
+  delayMs: 'number', hang: 'boolean', truncate: 'boolean', redirectTo: 'string', hugeBytes: 'number', destroy: 'boolean',
+};
+
+/** Checks a fault that came as JSON (control endpoint, CLI); unknown fields are refused so typos do not pass silently. */
+export function parseFault(value: unknown): Fault {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('a fault must be a JSON object');
+  for (const [field, fieldValue] of Object.entries(value)) {
+    const expected = FAULT_FIELD_TYPES[field as keyof Fault];
+    if (!expected) throw new Error(`unknown fault field "${field}"`);
+    if (typeof fieldValue !== expected || fieldValue === null) throw new Error(`fault field "${field}" must be a ${expected}`);
+  }
+  const fault = value as Fault;
+  if (fault.times !== undefined && !(Number.isInteger(fault.times) && fault.times >= 1)) {
+    throw new Error('fault field "times" must be an integer >= 1');
+  }
+  if (fault.headers && !Object.values(fault.headers).every((header) => typeof header === 'string')) {
+    throw new Error('fault field "headers" must map names to strings');
+  }
+  if (fault.endpoint !== undefined && !['any', 'processing', 'connections'].includes(fault.endpoint)) {
+    throw new Error('fault field "endpoint" must be "any", "processing" or "connections"');
+  }
+  return fault;
+}

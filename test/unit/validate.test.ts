@@ -1,0 +1,65 @@
+import * as assert from 'node:assert/strict';
+import { ApiError } from '../../src/api/errors';
+import { validateConnection, validateFlowSync, validateList } from '../../src/api/validate';
+
+const sync = {
+  id: 1,
+  flow_id: 10,
+  status: 'pending',
+  created_at: '2026-11-22T11:58:00.000Z',
+  updated_at: '2026-11-22T11:59:00.000Z',
+  errors: null,
+  webhook: false,
+  flow: { id: 10, name: 'Invoices' },
+};
+const connection = {
+  id: 5,
+  name: 'Invoices PDF',
+  type: 'pdf',
+  team_id: 2,
+  team: { id: 2, name: 'Billing' },
+  user_id: 9,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-02-01T00:00:00.000Z',
+  meta: {},
+};
+
+describe('validation', () => {
+  it('accepts documented items, keeps unknown fields in raw and other statuses as valid', () => {
+    const result = validateList([{ ...sync, status: 'running', extra: 'kept' }], validateFlowSync, 'x');
+    assert.equal(result.dropped, 0);
+    assert.equal(result.items[0].value.status, 'running');
+    assert.equal(result.items[0].raw.extra, 'kept');
+  });
+
+  it('drops and counts bad items without sinking the list, naming the first reason', () => {
+    const body = [sync, { ...sync, id: 'x' }, null, { ...sync, id: 3, webhook: 'yes' }, { ...sync, id: 4 }];
+    const result = validateList(body, validateFlowSync, 'x');
+    assert.deepEqual(result.items.map((i) => i.value.id), [1, 4]);
+    assert.equal(result.dropped, 3);
+    assert.equal(result.firstDropReason, 'item 1: id is not an integer');
+  });
+
+  it('tolerates a missing flow summary, errors and webhook', () => {
+    const { flow: _flow, errors: _errors, webhook: _webhook, ...bare } = sync;
+    const [item] = validateList([bare], validateFlowSync, 'x').items;
+    assert.equal(item.value.flow, undefined);
+    assert.equal(item.value.errors, null);
+    assert.equal(item.value.webhook, false);
+  });
+
+  it('validates connections, treating a missing meta as empty and a non-object meta as invalid', () => {
+    const { meta: _meta, ...noMeta } = connection;
+    const result = validateList([connection, noMeta, { ...connection, meta: [1] }, { ...connection, team_id: '2' }], validateConnection, 'x');
+    assert.equal(result.items.length, 2);
+    assert.deepEqual(result.items[1].value.meta, {});
+    assert.equal(result.dropped, 2);
+    assert.equal(result.firstDropReason, 'item 2: meta is not an object');
+  });
+
+  it('rejects a body that is not an array', () => {
+    for (const body of [{ errors: [] }, null, 'text', 42]) {
+      assert.throws(() => validateList(body, validateConnection, 'connections'), (e: unknown) => e instanceof ApiError && e.kind === 'invalidResponse' && /where a list was expected/.test(e.message));
+    }
+  });
+});
