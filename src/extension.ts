@@ -1,9 +1,78 @@
 import * as vscode from 'vscode';
+import type { RequestRecord } from './api/client';
+import { registerCommands } from './commands';
+import { ConfigurationSync } from './configuration';
+import { systemClock } from './core/clock';
+import { Explorer } from './core/explorer';
+import type { TeamInfo } from './core/teams';
+import { useLocalize } from './l10n';
+import { watchFailures } from './notifications';
+import { ApiKeyStore } from './secrets';
+import type { Connection, FlowSync } from './api/types';
+import { createConnectionsView, createProcessingView, type ExplorerView } from './views/explorerViews';
+import { JSON_SCHEME, JsonDocuments } from './views/jsonDocuments';
+import { ProcessingStatusBar } from './views/statusBar';
 
-export function activate(context: vscode.ExtensionContext): void {
+const TEAMS_STATE_KEY = 'flowsync.knownTeams';
+
+/** What activate() returns: the live objects, for the integration tests (and any extension that wants them). */
+export interface FlowSyncExplorerApi {
+  explorer: Explorer;
+  keys: ApiKeyStore;
+  processingView: ExplorerView<FlowSync>;
+  connectionsView: ExplorerView<Connection>;
+  statusBar: ProcessingStatusBar;
+  json: JsonDocuments;
+  /** Re-reads settings and the key; resolves once applied. */
+  reconfigure(): Promise<void>;
+}
+
+/** Wires the pieces together; behaviour lives in the modules. */
+export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi {
+  useLocalize(vscode.l10n.t);
   const log = vscode.window.createOutputChannel('Flow Sync', { log: true });
-  context.subscriptions.push(log, vscode.commands.registerCommand('flowsync.showLog', () => log.show(true)));
-  log.info('Flow Sync Explorer activated');
+  const version = String(context.extension.packageJSON.version ?? '0.0.0');
+  const explorer = new Explorer(systemClock, (record) => logRequest(log, record));
+  explorer.teams.restore(context.globalState.get<TeamInfo[]>(TEAMS_STATE_KEY, []));
+  const keys = new ApiKeyStore(context.secrets);
+  const configuration = new ConfigurationSync(explorer, keys, log, `flowsync-explorer/${version} (VS Code ${vscode.version})`);
+  const now = () => systemClock.now();
+  const processingView = createProcessingView(explorer, now);
+  const connectionsView = createConnectionsView(explorer, now);
+  const json = new JsonDocuments(explorer);
+  const statusBar = new ProcessingStatusBar(explorer);
+  const reconfigure = () => configuration.apply();
+
+  context.subscriptions.push(
+    log,
+    { dispose: () => explorer.dispose() },
+    configuration,
+    processingView,
+    connectionsView,
+    json,
+    vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, json),
+    statusBar,
+    watchFailures(explorer),
+    vscode.window.onDidChangeWindowState((state) => explorer.setFocused(state.focused)),
+    explorer.connections.onDidChange((change) => {
+      if (change.itemsChanged) void context.globalState.update(TEAMS_STATE_KEY, explorer.teams.list());
+      processingView.decorate(now());
+    }),
+    ...registerCommands({ explorer, keys, processingView, connectionsView, json, log, reconfigure }),
+  );
+  explorer.setFocused(vscode.window.state.focused);
+  void configuration.apply();
+  log.info(`Flow Sync Explorer ${version} activated`);
+  return { explorer, keys, processingView, connectionsView, statusBar, json, reconfigure };
 }
 
 export function deactivate(): void {}
+
+function logRequest(log: vscode.LogOutputChannel, r: RequestRecord): void {
+  if (r.error) {
+    log.warn(`${r.method} ${r.path} → ${r.status ?? r.error.kind} in ${r.ms} ms: ${r.error.message}`);
+  } else {
+    const dropped = r.dropped ? `, ${r.dropped} dropped` : '';
+    log.info(`${r.method} ${r.path} → ${r.status} in ${r.ms} ms, ${r.items} items${dropped}, ${r.bytes} bytes`);
+  }
+}

@@ -1,0 +1,63 @@
+import * as vscode from 'vscode';
+import { ApiError } from '../api/errors';
+import { parseServiceUrl, type ServiceUrl } from '../api/url';
+import { t } from '../l10n';
+import { secretStoreProblem } from '../secrets';
+import { readSettings } from '../settings';
+import type { CommandContext } from './context';
+import { promptServiceUrl } from './serviceUrl';
+
+/** The configured service, or a message saying what is wrong with it. */
+function currentService(): ServiceUrl | string | undefined {
+  const { baseUrl, allowHttp } = readSettings();
+  if (!baseUrl) return undefined;
+  try {
+    return parseServiceUrl(baseUrl, { allowHttp });
+  } catch (e) {
+    return e instanceof ApiError ? e.message : String(e);
+  }
+}
+
+/** Set API Key...: asks for the service URL first when none is set, then for the key in a password box. */
+export async function setApiKey(ctx: CommandContext): Promise<void> {
+  let service = currentService();
+  if (service === undefined || typeof service === 'string') {
+    if (typeof service === 'string') void vscode.window.showWarningMessage(service);
+    service = await promptServiceUrl(ctx);
+    if (!service) return;
+  }
+  const key = await vscode.window.showInputBox({
+    title: t('Flow Sync API key for {0}', service.origin),
+    prompt: t('Stored in the system keyring (VS Code SecretStorage) and sent only to {0}.', service.origin),
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (value) => (!value.trim() ? t('Enter the API key.') : /\s/.test(value.trim()) ? t('An API key has no spaces.') : undefined),
+  });
+  if (key === undefined) return;
+  try {
+    await ctx.keys.set(service.origin, key.trim());
+  } catch (e) {
+    void vscode.window.showErrorMessage(secretStoreProblem(e));
+    return;
+  }
+  ctx.log.info(`API key saved for ${service.origin}`);
+  await ctx.reconfigure();
+  void vscode.window.showInformationMessage(t('API key saved for {0}.', service.origin));
+}
+
+export async function clearApiKey(ctx: CommandContext): Promise<void> {
+  const service = currentService();
+  if (service === undefined || typeof service === 'string') {
+    void vscode.window.showInformationMessage(t('No Flow Sync service is set, so there is no API key to remove.'));
+    return;
+  }
+  try {
+    await ctx.keys.delete(service.origin);
+  } catch (e) {
+    void vscode.window.showErrorMessage(secretStoreProblem(e));
+    return;
+  }
+  ctx.log.info(`API key removed for ${service.origin}`);
+  await ctx.reconfigure();
+  void vscode.window.showInformationMessage(t('API key removed for {0}.', service.origin));
+}

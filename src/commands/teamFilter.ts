@@ -1,0 +1,37 @@
+import * as vscode from 'vscode';
+import { connectionCount } from '../core/format';
+import { t } from '../l10n';
+import { saveTeamId } from '../settings';
+import type { CommandContext } from './context';
+
+/** Filter by Team...: a quick pick of the teams seen in connections; sets flowsync.teamId. */
+export async function filterByTeam(ctx: CommandContext): Promise<void> {
+  if (ctx.explorer.teams.list().length === 0 && ctx.explorer.status === 'ready' && !ctx.explorer.teamId) {
+    await ctx.explorer.refreshConnections();
+  }
+  const current = ctx.explorer.teamId;
+  type Pick = vscode.QuickPickItem & { teamId: string };
+  const picks: Pick[] = [
+    { label: t('All teams'), description: current ? undefined : t('current'), teamId: '' },
+    ...ctx.explorer.teams.list().map((team) => ({
+      label: team.name,
+      description: `#${team.id} · ${connectionCount(team.connections)}${team.id === current ? ` · ${t('current')}` : ''}`,
+      teamId: team.id,
+    })),
+  ];
+  const picked = await vscode.window.showQuickPick(picks, {
+    title: t('Filter by Team'),
+    placeHolder: picks.length > 1 ? t('Show flow syncs and connections of one team') : t('No teams are known yet: load the Connections view first'),
+    matchOnDescription: true,
+  });
+  if (picked && picked.teamId !== current) await applyTeam(ctx, picked.teamId);
+}
+
+export async function clearTeamFilter(ctx: CommandContext): Promise<void> {
+  if (ctx.explorer.teamId) await applyTeam(ctx, '');
+}
+
+async function applyTeam(ctx: CommandContext, teamId: string): Promise<void> {
+  await saveTeamId(teamId);
+  await ctx.reconfigure();
+}

@@ -1,0 +1,78 @@
+import * as vscode from 'vscode';
+import { parseServiceUrl } from './api/url';
+import type { Explorer } from './core/explorer';
+import { ApiKeyStore, secretStoreProblem } from './secrets';
+import { describeIgnored, ignoredWorkspaceSettings, onDidChangeSettings, readSettings } from './settings';
+
+/**
+ * Feeds the Explorer from settings and SecretStorage, again whenever either changes (also from another window), and
+ * keeps the context keys the welcome views and menus use up to date.
+ */
+export class ConfigurationSync implements vscode.Disposable {
+  private sequence = 0;
+  private warnedIgnored = false;
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(
+    private readonly explorer: Explorer,
+    private readonly keys: ApiKeyStore,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly userAgent: string,
+  ) {
+    this.disposables = [onDidChangeSettings(() => void this.apply()), keys.onDidChange(() => void this.apply())];
+  }
+
+  /** Reads everything and applies it. When calls overlap, only the latest one is applied. */
+  async apply(): Promise<void> {
+    const sequence = ++this.sequence;
+    const settings = readSettings();
+    this.warnAboutWorkspaceOverrides();
+    let apiKey: string | undefined;
+    let secretsError: string | undefined;
+    const origin = originOf(settings.baseUrl, settings.allowHttp);
+    if (origin) {
+      try {
+        apiKey = await this.keys.get(origin);
+      } catch (e) {
+        secretsError = secretStoreProblem(e);
+        this.log.error(secretsError);
+      }
+    }
+    if (sequence !== this.sequence) return;
+    this.explorer.configure({
+      baseUrl: settings.baseUrl,
+      apiKey,
+      secretsError,
+      teamId: settings.teamId,
+      allowHttp: settings.allowHttp,
+      timeoutMs: settings.requestTimeoutSeconds * 1000,
+      autoRefresh: settings.autoRefresh,
+      refreshIntervalMs: settings.refreshIntervalSeconds * 1000,
+      userAgent: this.userAgent,
+    });
+    await Promise.all([
+      vscode.commands.executeCommand('setContext', 'flowsync.state', this.explorer.status),
+      vscode.commands.executeCommand('setContext', 'flowsync.teamFilter', settings.teamId !== ''),
+    ]);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private warnAboutWorkspaceOverrides(): void {
+    const ignored = ignoredWorkspaceSettings();
+    if (ignored.length && !this.warnedIgnored) {
+      this.warnedIgnored = true;
+      this.log.warn(describeIgnored(ignored));
+    }
+  }
+}
+
+function originOf(baseUrl: string, allowHttp: boolean): string | undefined {
+  try {
+    return baseUrl ? parseServiceUrl(baseUrl, { allowHttp }).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,23 @@
+import type { ListState } from './refresh';
+import { clockTime } from './format';
+import { t } from '../l10n';
+
+/**
+ * The line shown at the top of a view: why the data may be stale, that the list is empty, or that items were left
+ * out. Undefined when the tree speaks for itself.
+ */
+export function viewMessage<T>(state: Readonly<ListState<T>>, emptyText: string, now: number): string | undefined {
+  const parts: string[] = [];
+  if (state.error) {
+    parts.push(state.items ? t('⚠ {0} Showing data from {1}.', state.error.message, clockTime(state.loadedAt ?? now)) : `⚠ ${state.error.message}`);
+    if (state.nextAttemptAt !== undefined) parts.push(t('Retrying at {0}.', clockTime(state.nextAttemptAt)));
+  } else if (state.items && state.items.length === 0) {
+    parts.push(emptyText);
+  }
+  if (state.dropped > 0 && !state.error) {
+    parts.push(
+      t('{0} item(s) were left out because they did not have the expected shape ({1}).', state.dropped, state.firstDropReason ?? ''),
+    );
+  }
+  return parts.length ? parts.join(' ') : undefined;
+}

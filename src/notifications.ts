@@ -1,0 +1,33 @@
+import * as vscode from 'vscode';
+import type { Explorer } from './core/explorer';
+import { NotificationGate } from './core/notificationGate';
+import { t } from './l10n';
+
+/** Tells the person about failures: once per kind of trouble, with the action that fixes it. */
+export function watchFailures(explorer: Explorer): vscode.Disposable {
+  const gate = new NotificationGate();
+  const lists = [explorer.processing, explorer.connections];
+  const check = () => {
+    const errors = lists.map((l) => l.state.error).filter((e) => e !== undefined);
+    if (errors.length === 0) {
+      if (lists.some((l) => l.state.loadedAt !== undefined)) gate.recovered();
+      return;
+    }
+    for (const error of errors) {
+      if (error.kind === 'cancelled' || !gate.shouldNotify(error.kind)) continue;
+      if (error.kind === 'unauthorized') {
+        const setKey = t('Set API Key');
+        void vscode.window.showErrorMessage(t('Flow Sync: {0}', error.message), setKey).then((choice) => {
+          if (choice === setKey) void vscode.commands.executeCommand('flowsync.setApiKey');
+        });
+      } else {
+        const showLog = t('Show Log');
+        void vscode.window.showWarningMessage(t('Flow Sync: {0} Retrying automatically.', error.message), showLog).then((choice) => {
+          if (choice === showLog) void vscode.commands.executeCommand('flowsync.showLog');
+        });
+      }
+    }
+  };
+  const subscriptions = lists.map((l) => l.onDidChange(check));
+  return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
+}

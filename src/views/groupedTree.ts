@@ -1,0 +1,149 @@
+import * as vscode from 'vscode';
+import type { Item } from '../api/types';
+import type { Group } from '../core/grouping';
+import type { ListRefresher } from '../core/refresh';
+import type { IconSpec } from '../core/icons';
+
+export interface GroupNode<T> {
+  kind: 'group';
+  /** The adapter's groupIdPrefix ('flow' or 'team'): says which view the node belongs to. */
+  groupKind: string;
+  group: Group<T>;
+}
+
+export interface LeafNode<T> {
+  kind: 'leaf';
+  item: Item<T>;
+  parent: GroupNode<T>;
+}
+
+export type TreeNode<T> = GroupNode<T> | LeafNode<T>;
+
+/** What differs between the two views: how to group, and how a group and an item look. */
+export interface TreeAdapter<T> {
+  /** Prefix of tree item ids, e.g. "sync" → "sync:123", "flow:7". */
+  leafIdPrefix: string;
+  groupIdPrefix: string;
+  leafContext: string;
+  groupContext: string;
+  group(items: readonly Item<T>[]): Group<T>[];
+  idOf(value: T): number;
+  groupDescription(group: Group<T>): string;
+  groupIcon: IconSpec;
+  leafLabel(value: T): string;
+  leafDescription(value: T, now: number): string;
+  leafTooltip(item: Item<T>, now: number): string;
+  leafIcon(value: T): IconSpec;
+}
+
+export function themeIcon(spec: IconSpec): vscode.ThemeIcon {
+  return new vscode.ThemeIcon(spec.id, spec.color ? new vscode.ThemeColor(spec.color) : undefined);
+}
+
+/**
+ * A two-level tree (group → items) over one list. When an answer changes, only the groups whose items changed are
+ * refreshed; an identical answer fires nothing, so selection and expansion are never disturbed.
+ */
+export class GroupedTree<T> implements vscode.TreeDataProvider<TreeNode<T>>, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<TreeNode<T> | undefined>();
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  private groups: GroupNode<T>[] = [];
+  private readonly signatures = new WeakMap<object, string>();
+  private readonly subscription: { dispose(): void };
+
+  constructor(
+    private readonly refresher: ListRefresher<T>,
+    private readonly adapter: TreeAdapter<T>,
+    private readonly now: () => number,
+    /** Root children shown only while a list can load (welcome views take over otherwise). */
+    private readonly isActive: () => boolean,
+  ) {
+    this.subscription = refresher.onDidChange((change) => {
+      if (change.itemsChanged) this.update();
+    });
+    this.update();
+  }
+
+  /** Every group node currently shown, in order. */
+  get groupNodes(): readonly GroupNode<T>[] {
+    return this.groups;
+  }
+
+  /** Re-renders everything (e.g. the welcome state changed). */
+  refreshAll(): void {
+    this.changeEmitter.fire(undefined);
+  }
+
+  getChildren(node?: TreeNode<T>): TreeNode<T>[] {
+    if (!node) return this.isActive() ? this.groups : [];
+    if (node.kind === 'leaf') return [];
+    return node.group.items.map((item) => ({ kind: 'leaf', item, parent: node }));
+  }
+
+  getParent(node: TreeNode<T>): TreeNode<T> | undefined {
+    return node.kind === 'leaf' ? node.parent : undefined;
+  }
+
+  getTreeItem(node: TreeNode<T>): vscode.TreeItem {
+    const a = this.adapter;
+    if (node.kind === 'group') {
+      const item = new vscode.TreeItem(node.group.label, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `${a.groupIdPrefix}:${node.group.key}`;
+      item.description = a.groupDescription(node.group);
+      item.iconPath = themeIcon(a.groupIcon);
+      item.contextValue = a.groupContext;
+      return item;
+    }
+    const value = node.item.value;
+    const item = new vscode.TreeItem(a.leafLabel(value), vscode.TreeItemCollapsibleState.None);
+    item.id = `${a.leafIdPrefix}:${a.idOf(value)}`;
+    item.description = a.leafDescription(value, this.now());
+    item.iconPath = themeIcon(a.leafIcon(value));
+    item.contextValue = a.leafContext;
+    return item;
+  }
+
+  /** Tooltips are built only when hovered. */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode<T>): vscode.TreeItem {
+    if (node.kind === 'leaf') item.tooltip = new vscode.MarkdownString(this.adapter.leafTooltip(node.item, this.now()));
+    return item;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changeEmitter.dispose();
+  }
+
+  private update(): void {
+    const fresh = this.adapter.group(this.refresher.state.items ?? []);
+    const old = new Map(this.groups.map((node) => [node.group.key, node]));
+    const sameShape = fresh.length === this.groups.length && fresh.every((g, i) => this.groups[i].group.key === g.key && this.groups[i].group.label === g.label);
+    if (!sameShape) {
+      this.groups = fresh.map((group) => {
+        const node = old.get(group.key);
+        if (node) {
+          node.group = group;
+          return node;
+        }
+        return { kind: 'group', groupKind: this.adapter.groupIdPrefix, group };
+      });
+      this.changeEmitter.fire(undefined);
+      return;
+    }
+    for (const [i, group] of fresh.entries()) {
+      const node = this.groups[i];
+      const changed = this.signature(node.group) !== this.signature(group);
+      node.group = group;
+      if (changed) this.changeEmitter.fire(node);
+    }
+  }
+
+  private signature(group: Group<T>): string {
+    let signature = this.signatures.get(group);
+    if (signature === undefined) {
+      signature = group.items.map((item) => JSON.stringify(item.raw)).join('\n');
+      this.signatures.set(group, signature);
+    }
+    return signature;
+  }
+}

@@ -1,0 +1,202 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { FlowSyncExplorerApi } from '../../src/extension';
+import type { MockFlowSyncServer } from '../../src/mock/server';
+import { activateExtension, startMockApi, waitFor } from './helpers';
+
+const KEY = 'fs_it_SENTINEL_4c1d2e3f';
+
+async function api(): Promise<FlowSyncExplorerApi> {
+  return (await activateExtension()).exports as FlowSyncExplorerApi;
+}
+
+async function setUser(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('flowsync').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+/** Points the extension at `mock` with the test key stored for its origin, and waits for the processing list. */
+async function connect(x: FlowSyncExplorerApi, mock: MockFlowSyncServer): Promise<void> {
+  await x.keys.set(new URL(mock.url).origin, KEY);
+  await setUser('baseUrl', mock.url);
+  await x.reconfigure();
+  await waitFor(() => x.explorer.status === 'ready' && x.explorer.processing.state.loadedAt !== undefined, { message: 'processing loaded' });
+}
+
+describe('Flow Sync Explorer in the extension host', function () {
+  this.timeout(30_000);
+  let mock: MockFlowSyncServer;
+  let x: FlowSyncExplorerApi;
+
+  before(async () => {
+    mock = await startMockApi({ apiKey: KEY });
+    x = await api();
+  });
+
+  after(async () => {
+    await setUser('baseUrl', undefined);
+    await setUser('teamId', undefined);
+    await x.keys.delete(new URL(mock.url).origin);
+    await mock.close();
+  });
+
+  beforeEach(() => {
+    mock.clearFaults();
+  });
+
+  it('registers every command of the contract', async () => {
+    const all = new Set(await vscode.commands.getCommands(true));
+    for (const id of ['setApiKey', 'clearApiKey', 'setBaseUrl', 'refresh', 'refreshProcessing', 'refreshConnections', 'openJson', 'copyId', 'filterByTeam', 'clearTeamFilter', 'showLog']) {
+      assert.ok(all.has(`flowsync.${id}`), `flowsync.${id}`);
+    }
+  });
+
+  it('without a service URL: asks for set-up and sends nothing', async () => {
+    await setUser('baseUrl', undefined);
+    await x.reconfigure();
+    assert.equal(x.explorer.status, 'noUrl');
+    assert.match(x.statusBar.item.text, /set up/);
+    assert.equal(x.statusBar.item.command, 'flowsync.setBaseUrl');
+    assert.deepEqual(x.processingView.tree.getChildren(), []);
+    assert.equal(mock.requests.length, 0);
+  });
+
+  it('with a URL but no key: offers Set API Key and sends nothing', async () => {
+    await setUser('baseUrl', mock.url);
+    await x.reconfigure();
+    assert.equal(x.explorer.status, 'noKey');
+    assert.equal(x.statusBar.item.command, 'flowsync.setApiKey');
+    assert.equal(mock.requests.length, 0);
+  });
+
+  it('loads processing flow syncs grouped by flow, with the count in the status bar and the badge', async () => {
+    await connect(x, mock);
+    const items = x.explorer.processing.state.items!;
+    const expected = mock.dataset.processingAt(Date.now());
+    assert.ok(Math.abs(items.length - expected.length) <= 2, `${items.length} vs ${expected.length}`);
+    const groups = x.processingView.tree.getChildren();
+    assert.ok(groups.length > 0);
+    const labels = groups.map((g) => x.processingView.tree.getTreeItem(g).label as string);
+    assert.deepEqual(labels, [...labels].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true })));
+    const syncRows = x.processingView.tree.getChildren(groups[0]);
+    const row = x.processingView.tree.getTreeItem(syncRows[0]);
+    assert.match(String(row.label), /^Sync #\d+$/);
+    assert.match(String(row.description), /started/);
+    assert.match(x.statusBar.item.text, new RegExp(`${items.length} processing`));
+    assert.equal(x.processingView.view.badge?.value, items.length || undefined);
+    const request = mock.requests.at(-1)!;
+    assert.equal(request.headers.authorization, `Bearer ${KEY}`);
+    assert.equal(request.path, '/api/public/v1/flowsyncs/processing');
+  });
+
+  it('loads connections grouped by team, sorted by name, when the view is shown', async () => {
+    await vscode.commands.executeCommand('flowsync.connections.focus');
+    await waitFor(() => x.explorer.connections.state.loadedAt !== undefined, { message: 'connections loaded' });
+    const teams = x.connectionsView.tree.getChildren();
+    assert.equal(teams.length, mock.dataset.teams.length);
+    for (const team of teams) {
+      const names = x.connectionsView.tree.getChildren(team).map((n) => String(x.connectionsView.tree.getTreeItem(n).label));
+      assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true })));
+    }
+    const pdf = teams.flatMap((t) => x.connectionsView.tree.getChildren(t)).find((n) => n.kind === 'leaf' && (n.item.value as { type: string }).type === 'pdf');
+    assert.ok(pdf, 'a pdf connection');
+    assert.equal((x.connectionsView.tree.getTreeItem(pdf).iconPath as vscode.ThemeIcon).id, 'file-pdf');
+  });
+
+  it('Open as JSON shows the raw item, read-only JSON titled by kind and id', async () => {
+    const team = x.connectionsView.tree.getChildren()[0];
+    const node = x.connectionsView.tree.getChildren(team)[0];
+    await vscode.commands.executeCommand('flowsync.openJson', node);
+    const editor = (await waitFor(() => (vscode.window.activeTextEditor?.document.uri.scheme === 'flowsync-json' ? vscode.window.activeTextEditor : undefined)))!;
+    assert.equal(editor.document.languageId, 'json');
+    assert.deepEqual(JSON.parse(editor.document.getText()), (node as { item: { raw: unknown } }).item.raw);
+    assert.match(editor.document.uri.path, /Connection \d+\.json$/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('Copy ID puts the id on the clipboard', async () => {
+    const team = x.connectionsView.tree.getChildren()[0];
+    const node = x.connectionsView.tree.getChildren(team)[0];
+    await vscode.commands.executeCommand('flowsync.copyId', node);
+    assert.equal(await vscode.env.clipboard.readText(), String((node as { item: { value: { id: number } } }).item.value.id));
+  });
+
+  it('the team filter sends team_id on both lists and shows the team in the view description', async () => {
+    const team = mock.dataset.teams[1];
+    mock.clearRequests();
+    await setUser('teamId', String(team.id));
+    await x.reconfigure();
+    await waitFor(() => x.explorer.connections.state.loadedAt !== undefined && x.explorer.processing.state.loadedAt !== undefined);
+    const queries = mock.requests.map((r) => r.query.team_id);
+    assert.ok(queries.length >= 2 && queries.every((q) => q === String(team.id)), JSON.stringify(queries));
+    assert.equal(x.processingView.view.description, `Team: ${team.name}`);
+    assert.ok(x.explorer.teams.list().length >= mock.dataset.teams.length, 'all teams still offered');
+    await vscode.commands.executeCommand('flowsync.clearTeamFilter');
+    await waitFor(() => x.explorer.teamId === '' && x.explorer.processing.state.loadedAt !== undefined);
+    assert.equal(x.processingView.view.description, undefined);
+  });
+
+  it('after a failure: keeps the last good data, marks it stale, warns in the status bar, then recovers', async () => {
+    const before = x.explorer.processing.state.items!.length;
+    mock.inject({ endpoint: 'processing', status: 500, body: '{"errors":[{"message":"E_INTERNAL: Database unavailable"}]}', times: 1 });
+    await vscode.commands.executeCommand('flowsync.refreshProcessing');
+    assert.equal(x.explorer.processing.state.error?.kind, 'http');
+    assert.equal(x.explorer.processing.state.items!.length, before);
+    assert.match(x.processingView.view.message ?? '', /HTTP 500: E_INTERNAL: Database unavailable.*Showing data from/);
+    assert.ok(x.statusBar.item.backgroundColor, 'warning background');
+    assert.match(String((x.statusBar.item.tooltip as vscode.MarkdownString).value), /Database unavailable/);
+    await vscode.commands.executeCommand('flowsync.refreshProcessing');
+    assert.equal(x.explorer.processing.state.error, undefined);
+    assert.equal(x.statusBar.item.backgroundColor, undefined);
+  });
+
+  it('100 refresh commands at once put one request in flight per list', async () => {
+    mock.clearRequests();
+    mock.inject({ endpoint: 'any', delayMs: 300, times: 10 });
+    await Promise.all(Array.from({ length: 100 }, () => vscode.commands.executeCommand('flowsync.refresh')));
+    const processing = mock.requests.filter((r) => r.path.endsWith('/processing')).length;
+    const connections = mock.requests.filter((r) => r.path.endsWith('/index')).length;
+    assert.equal(processing, 1);
+    assert.equal(connections, 1);
+  });
+
+  it('unauthorized stops polling and says the key was rejected', async () => {
+    mock.setApiKey('another-key');
+    try {
+      await vscode.commands.executeCommand('flowsync.refreshProcessing');
+      assert.equal(x.explorer.processing.state.error?.kind, 'unauthorized');
+      assert.equal(x.explorer.processing.state.nextAttemptAt, undefined);
+      assert.equal(x.statusBar.item.command, 'flowsync.setApiKey');
+      assert.match(x.processingView.view.message ?? '', /rejected the API key/);
+    } finally {
+      mock.setApiKey(KEY);
+    }
+    await vscode.commands.executeCommand('flowsync.refreshProcessing');
+    assert.equal(x.explorer.processing.state.error, undefined);
+  });
+
+  it('the key stays with its origin: a new service URL gets no request with the old key', async () => {
+    const other = await startMockApi({ apiKey: KEY });
+    try {
+      await setUser('baseUrl', other.url);
+      await x.reconfigure();
+      assert.equal(x.explorer.status, 'noKey');
+      await vscode.commands.executeCommand('flowsync.refresh');
+      assert.equal(other.requests.length, 0);
+    } finally {
+      await setUser('baseUrl', mock.url);
+      await x.reconfigure();
+      await other.close();
+    }
+    assert.equal(x.explorer.status, 'ready');
+  });
+
+  it('Remove API Key deletes it and stops requests', async () => {
+    await vscode.commands.executeCommand('flowsync.clearApiKey');
+    await waitFor(() => x.explorer.status === 'noKey');
+    mock.clearRequests();
+    await vscode.commands.executeCommand('flowsync.refreshProcessing');
+    assert.equal(mock.requests.length, 0);
+    assert.equal(await x.keys.get(new URL(mock.url).origin), undefined);
+    await connect(x, mock);
+  });
+});
