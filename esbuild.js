@@ -29,6 +29,17 @@ const reporter = {
   },
 };
 
+/**
+ * node-fetch v3 → fetch-blob falls back to web-streams-polyfill (60 KB) only when Node lacks `node:stream/web`. Every
+ * VS Code since 1.66 runs Node ≥ 16.5, which has it, so the fallback is resolved to the built-in module instead.
+ */
+const builtinWebStreams = {
+  name: 'builtin-web-streams',
+  setup(build) {
+    build.onResolve({ filter: /^web-streams-polyfill(\/|$)/ }, () => ({ path: 'node:stream/web', external: true }));
+  },
+};
+
 async function main() {
   fs.mkdirSync(path.join(__dirname, 'dist'), { recursive: true });
   const ctx = await esbuild.context({
@@ -45,7 +56,7 @@ async function main() {
     metafile: true,
     legalComments: production ? 'none' : 'inline',
     logLevel: 'silent',
-    plugins: [reporter],
+    plugins: [builtinWebStreams, reporter],
   });
   if (watch) {
     await ctx.watch();

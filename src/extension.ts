@@ -6,7 +6,7 @@ import { systemClock } from './core/clock';
 import { Explorer } from './core/explorer';
 import type { TeamInfo } from './core/teams';
 import { useLocalize } from './l10n';
-import { watchFailures } from './notifications';
+import { watchFailures, type FailureNotifications } from './notifications';
 import { ApiKeyStore } from './secrets';
 import type { Connection, FlowSync } from './api/types';
 import { createConnectionsView, createProcessingView, type ExplorerView } from './views/explorerViews';
@@ -23,6 +23,9 @@ export interface FlowSyncExplorerApi {
   connectionsView: ExplorerView<Connection>;
   statusBar: ProcessingStatusBar;
   json: JsonDocuments;
+  notifications: FailureNotifications;
+  /** Where VS Code keeps this extension's logs (the "Flow Sync" channel's file is in a sibling folder). */
+  logUri: vscode.Uri;
   /** Re-reads settings and the key; resolves once applied. */
   reconfigure(): Promise<void>;
 }
@@ -42,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const json = new JsonDocuments(explorer);
   const statusBar = new ProcessingStatusBar(explorer);
   const reconfigure = () => configuration.apply();
+  const notifications = watchFailures(explorer);
 
   context.subscriptions.push(
     log,
@@ -52,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     json,
     vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, json),
     statusBar,
-    watchFailures(explorer),
+    notifications,
     vscode.window.onDidChangeWindowState((state) => explorer.setFocused(state.focused)),
     explorer.connections.onDidChange((change) => {
       if (change.itemsChanged) void context.globalState.update(TEAMS_STATE_KEY, explorer.teams.list());
@@ -63,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   explorer.setFocused(vscode.window.state.focused);
   void configuration.apply();
   log.info(`Flow Sync Explorer ${version} activated`);
-  return { explorer, keys, processingView, connectionsView, statusBar, json, reconfigure };
+  return { explorer, keys, processingView, connectionsView, statusBar, json, notifications, logUri: context.logUri, reconfigure };
 }
 
 export function deactivate(): void {}

@@ -4,7 +4,13 @@ import { NotificationGate } from './core/notificationGate';
 import { t } from './l10n';
 
 /** Tells the person about failures: once per kind of trouble, with the action that fixes it. */
-export function watchFailures(explorer: Explorer): vscode.Disposable {
+export interface FailureNotifications extends vscode.Disposable {
+  /** Kinds announced so far, in order (for tests and diagnostics; holds no message text). */
+  readonly shown: readonly string[];
+}
+
+export function watchFailures(explorer: Explorer): FailureNotifications {
+  const shown: string[] = [];
   const gate = new NotificationGate();
   const lists = [explorer.processing, explorer.connections];
   const check = () => {
@@ -15,6 +21,7 @@ export function watchFailures(explorer: Explorer): vscode.Disposable {
     }
     for (const error of errors) {
       if (error.kind === 'cancelled' || !gate.shouldNotify(error.kind)) continue;
+      shown.push(error.kind);
       if (error.kind === 'unauthorized') {
         const setKey = t('Set API Key');
         void vscode.window.showErrorMessage(t('Flow Sync: {0}', error.message), setKey).then((choice) => {
@@ -29,5 +36,5 @@ export function watchFailures(explorer: Explorer): vscode.Disposable {
     }
   };
   const subscriptions = lists.map((l) => l.onDidChange(check));
-  return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
+  return { shown, dispose: () => subscriptions.forEach((s) => s.dispose()) };
 }

@@ -197,7 +197,7 @@ function describeType(contentType: string): string {
 export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MB`;
   if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${bytes} bytes`;
+  return t('{0} bytes', bytes);
 }
 
 export function formatDelay(ms: number): string {

@@ -42,6 +42,7 @@ export async function setApiKey(ctx: CommandContext): Promise<void> {
   }
   ctx.log.info(`API key saved for ${service.origin}`);
   await ctx.reconfigure();
+  ctx.explorer.reload();
   void vscode.window.showInformationMessage(t('API key saved for {0}.', service.origin));
 }
 

@@ -4,6 +4,7 @@ import type { Connection, FlowSync } from '../api/types';
 import type { Clock } from './clock';
 import { ListRefresher, type Listener } from './refresh';
 import { TeamDirectory } from './teams';
+import { t } from '../l10n';
 
 /** Everything the explorer needs to talk to the service, gathered by the vscode layer from settings and secrets. */
 export interface ExplorerConfig {
@@ -110,6 +111,11 @@ export class Explorer {
     }
   }
 
+  /** Drops both lists and loads again: a key was entered (maybe the same one, after the service was fixed). */
+  reload(): void {
+    this.resetLists();
+  }
+
   /** The Connections view became visible: load it the first time, and keep it loaded on later changes. */
   wantConnections(): void {
     if (this.connectionsWanted) return;
@@ -182,7 +188,7 @@ export class Explorer {
   }
 
   private requireClient(): FlowSyncClient {
-    if (!this.client) throw new ApiError('invalidUrl', this.statusDetail ?? 'Flow Sync is not configured.');
+    if (!this.client) throw new ApiError('invalidUrl', this.statusDetail ?? t('Flow Sync is not configured.'));
     return this.client;
   }
 

@@ -1,4 +1,5 @@
 import type { Connection, FlowSync, Item } from '../api/types';
+import { t } from '../l10n';
 
 /** A group of items under one key, with the label it is shown by. */
 export interface Group<T> {
@@ -32,11 +33,11 @@ export function groupBy<T>(
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
 export function flowLabel(sync: FlowSync): string {
-  return sync.flow?.name?.trim() || `Flow ${sync.flow_id}`;
+  return sync.flow?.name?.trim() || t('Flow {0}', sync.flow_id);
 }
 
 export function teamLabel(connection: Connection): string {
-  return connection.team?.name?.trim() || `Team ${connection.team_id}`;
+  return connection.team?.name?.trim() || t('Team {0}', connection.team_id);
 }
 
 /** Processing flow syncs by flow; within a flow, newest first. */
