@@ -26,7 +26,7 @@ export class ConfigurationSync implements vscode.Disposable {
   async apply(): Promise<void> {
     const sequence = ++this.sequence;
     const settings = readSettings();
-    this.warnAboutWorkspaceOverrides();
+    void this.warnAboutWorkspaceOverrides();
     let apiKey: string | undefined;
     let secretsError: string | undefined;
     const origin = originOf(settings.baseUrl, settings.allowHttp);
@@ -60,8 +60,10 @@ export class ConfigurationSync implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
   }
 
-  private warnAboutWorkspaceOverrides(): void {
-    const ignored = ignoredWorkspaceSettings();
+  /** Says once per session that workspace values for user-only settings are ignored. */
+  private async warnAboutWorkspaceOverrides(): Promise<void> {
+    if (this.warnedIgnored) return;
+    const ignored = await ignoredWorkspaceSettings();
     if (ignored.length && !this.warnedIgnored) {
       this.warnedIgnored = true;
       this.log.warn(describeIgnored(ignored));

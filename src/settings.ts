@@ -34,13 +34,25 @@ export function readSettings(): Settings {
 }
 
 /**
- * Names the user-only settings that a workspace tries to set (they are ignored), so the log can say so once.
+ * Names the user-only settings that a workspace tries to set, so the log can say they are ignored. VS Code hides
+ * application-scoped values of workspace files from inspect(), so the files themselves are looked at too (as text:
+ * a dotted key or a nested "flowsync" object).
  */
-export function ignoredWorkspaceSettings(): string[] {
+export async function ignoredWorkspaceSettings(): Promise<string[]> {
   const config = vscode.workspace.getConfiguration(SECTION);
+  const files = [
+    ...(vscode.workspace.workspaceFolders ?? []).map((f) => vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json')),
+    ...(vscode.workspace.workspaceFile?.scheme === 'file' ? [vscode.workspace.workspaceFile] : []),
+  ];
+  const texts = await Promise.all(
+    files.map((uri) => Promise.resolve(vscode.workspace.fs.readFile(uri)).then((bytes) => new TextDecoder().decode(bytes), () => '')),
+  );
   return USER_ONLY.filter((key) => {
     const inspected = config.inspect(key);
-    return inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined;
+    if (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined) return true;
+    const dotted = new RegExp(`"${SECTION}\\.${key}"\\s*:`);
+    const nested = new RegExp(`"${SECTION}"\\s*:\\s*\\{[^}]*"${key}"\\s*:`);
+    return texts.some((text) => dotted.test(text) || nested.test(text));
   }).map((key) => `${SECTION}.${key}`);
 }
 

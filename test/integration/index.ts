@@ -66,7 +66,7 @@ export function run(): Promise<void> {
   const mocha = new Mocha({
     ui: 'bdd',
     reporter: 'spec',
-    color: false, // the lines travel through the extension host's console; escape codes would arrive mangled
+    // colors when the launcher's terminal supports them (mocha's own detection; escape codes pass through intact)
     timeout: Number(process.env.MOCHA_TIMEOUT ?? 20000),
     slow: 2000,
   });

@@ -1,0 +1,125 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { FlowSyncExplorerApi } from '../../src/extension';
+import type { MockFlowSyncServer } from '../../src/mock/server';
+import { activateExtension, startMockApi, waitFor } from './helpers';
+
+const KEY = 'fs_it_SENTINEL_4c1d2e3f';
+
+describe('Key confinement', function () {
+  this.timeout(60_000);
+  let mock: MockFlowSyncServer;
+  let attacker: MockFlowSyncServer;
+  let x: FlowSyncExplorerApi;
+  const config = () => vscode.workspace.getConfiguration('flowsync');
+  const settingsFile = () => path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json');
+
+  before(async () => {
+    mock = await startMockApi({ apiKey: KEY });
+    attacker = await startMockApi({ apiKey: KEY });
+    x = (await activateExtension()).exports as FlowSyncExplorerApi;
+    await x.keys.set(new URL(mock.url).origin, KEY);
+    // The attacker's origin even has "a key": it must still never receive one from a workspace setting.
+    await config().update('baseUrl', mock.url, vscode.ConfigurationTarget.Global);
+    await x.reconfigure();
+    await waitFor(() => x.explorer.processing.state.loadedAt !== undefined, { message: 'first load' });
+  });
+
+  after(async () => {
+    fs.rmSync(path.dirname(settingsFile()), { recursive: true, force: true });
+    await config().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('allowHttp', undefined, vscode.ConfigurationTarget.Global);
+    await x.keys.delete(new URL(mock.url).origin);
+    await x.reconfigure();
+    await mock.close();
+    await attacker.close();
+  });
+
+  for (const [form, content] of [
+    ['a dotted key', (url: string) => ({ 'flowsync.baseUrl': url, 'flowsync.allowHttp': true })],
+    ['a nested object', (url: string) => ({ flowsync: { baseUrl: url, allowHttp: true } })],
+  ] as const) {
+    it(`ignores flowsync.baseUrl set by the workspace as ${form}`, async () => {
+      fs.mkdirSync(path.dirname(settingsFile()), { recursive: true });
+      fs.writeFileSync(settingsFile(), JSON.stringify(content(attacker.url), null, 2));
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // let VS Code pick up the file
+      await x.reconfigure();
+      await vscode.commands.executeCommand('flowsync.refresh');
+      assert.equal(x.explorer.origin, new URL(mock.url).origin);
+      assert.equal(attacker.requests.length, 0, 'the workspace could not redirect the key');
+      fs.rmSync(settingsFile(), { force: true });
+    });
+  }
+
+  it('refuses plain http to a host that is not loopback, unless flowsync.allowHttp is set by the user', async () => {
+    const before = mock.requests.length;
+    await config().update('baseUrl', 'http://flowsync.example.com', vscode.ConfigurationTarget.Global);
+    await x.reconfigure();
+    assert.equal(x.explorer.status, 'invalidUrl');
+    assert.match(x.explorer.detail ?? '', /unencrypted.*flowsync\.allowHttp/);
+    assert.equal(x.statusBar.item.command, 'flowsync.setBaseUrl');
+    await config().update('allowHttp', true, vscode.ConfigurationTarget.Global);
+    await x.reconfigure();
+    assert.equal(x.explorer.status, 'noKey', 'allowed now, but the key of another origin is not used');
+    await config().update('allowHttp', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('baseUrl', mock.url, vscode.ConfigurationTarget.Global);
+    await x.reconfigure();
+    assert.equal(x.explorer.status, 'ready');
+    assert.ok(mock.requests.length >= before);
+  });
+
+  it('a SecretStorage that hangs gives a clear message within 10 s, not a frozen view', async () => {
+    const store = x.keys as unknown as { secrets: vscode.SecretStorage };
+    const real = store.secrets;
+    store.secrets = { ...real, get: () => new Promise<string | undefined>(() => undefined), onDidChange: real.onDidChange } as vscode.SecretStorage;
+    const started = Date.now();
+    try {
+      await x.reconfigure();
+      const elapsed = Date.now() - started;
+      assert.ok(elapsed <= 10_500, `took ${elapsed} ms`);
+      assert.equal(x.explorer.status, 'secretsUnavailable');
+      assert.match(x.explorer.detail ?? '', /could not be read from the system keyring .*did not answer within 10 s/);
+      assert.match(x.statusBar.item.text, /Set API Key/);
+    } finally {
+      store.secrets = real;
+    }
+    await x.reconfigure();
+    assert.equal(x.explorer.status, 'ready');
+  });
+
+  it('a SecretStorage that fails says so at once', async () => {
+    const store = x.keys as unknown as { secrets: vscode.SecretStorage };
+    const real = store.secrets;
+    store.secrets = { ...real, get: () => Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY')), onDidChange: real.onDidChange } as vscode.SecretStorage;
+    try {
+      await x.reconfigure();
+      assert.equal(x.explorer.status, 'secretsUnavailable');
+      assert.match(x.explorer.detail ?? '', /D-Bus/);
+    } finally {
+      store.secrets = real;
+    }
+    await x.reconfigure();
+    assert.equal(x.explorer.status, 'ready');
+  });
+
+  it('the log never holds the key (log at Trace)', async () => {
+    await vscode.commands.executeCommand('flowsync.refresh');
+    const logs = findFiles(path.dirname(x.logUri.fsPath), (f) => f.endsWith('.log'));
+    const ours = logs.filter((f) => f.includes('Flow Sync'));
+    assert.ok(ours.length > 0, `the Flow Sync log file exists (looked in ${path.dirname(x.logUri.fsPath)})`);
+    const text = fs.readFileSync(ours[0], 'utf8');
+    assert.match(text, /GET \/api\/public\/v1\/flowsyncs\/processing → 200/);
+    assert.equal(text.match(/Ignoring flowsync\.baseUrl, flowsync\.allowHttp from the workspace settings/g)?.length, 1, 'said once');
+    for (const file of logs) assert.ok(!fs.readFileSync(file, 'utf8').includes(KEY), `${file} holds the key`);
+  });
+});
+
+function findFiles(dir: string, keep: (file: string) => boolean): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    return e.isDirectory() ? findFiles(full, keep) : keep(full) ? [full] : [];
+  });
+}
