@@ -1,0 +1,150 @@
+import * as assert from 'node:assert/strict';
+import { Explorer, UNFOCUSED_SLOWDOWN, type ExplorerConfig } from '../../src/core/explorer';
+import { NotificationGate } from '../../src/core/notificationGate';
+import { statusSummary } from '../../src/core/statusSummary';
+import { viewMessage } from '../../src/core/viewMessage';
+import { ApiError } from '../../src/api/errors';
+import { MockFlowSyncServer } from '../../src/mock/server';
+import { FakeClock, flushPromises } from './helpers/fakeClock';
+
+const KEY = 'fs_unit_SENTINEL_91ab';
+
+describe('Explorer', () => {
+  let mock: MockFlowSyncServer;
+  let clock: FakeClock;
+  let explorer: Explorer;
+  const base = (): ExplorerConfig => ({
+    baseUrl: mock.url,
+    apiKey: KEY,
+    teamId: '',
+    allowHttp: false,
+    timeoutMs: 5000,
+    autoRefresh: true,
+    refreshIntervalMs: 30_000,
+    userAgent: 'flowsync-explorer/test',
+  });
+  /** Waits for real loopback I/O while the fake clock stands still. */
+  const settle = async (done: () => boolean) => {
+    for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
+    assert.ok(done(), 'settled');
+  };
+
+  before(async () => {
+    mock = await MockFlowSyncServer.start({ apiKey: KEY });
+  });
+  after(() => mock.close());
+  beforeEach(() => {
+    mock.clearRequests();
+    mock.clearFaults();
+    clock = new FakeClock();
+    explorer = new Explorer(clock, undefined, () => 0.5);
+  });
+  afterEach(() => explorer.dispose());
+
+  it('says what is missing: no URL, invalid URL, no key', () => {
+    explorer.configure({ ...base(), baseUrl: '' });
+    assert.equal(explorer.status, 'noUrl');
+    explorer.configure({ ...base(), baseUrl: 'http://flow.example.com' });
+    assert.equal(explorer.status, 'invalidUrl');
+    assert.match(explorer.detail!, /unencrypted/);
+    explorer.configure({ ...base(), apiKey: undefined });
+    assert.equal(explorer.status, 'noKey');
+    explorer.configure({ ...base(), secretsError: 'keyring is locked' });
+    assert.equal(explorer.status, 'secretsUnavailable');
+    assert.equal(mock.requests.length, 0, 'nothing sent without a usable configuration');
+    assert.equal(clock.pendingTimers, 0, 'no polling without a key');
+  });
+
+  it('loads processing at once and connections only when wanted', async () => {
+    explorer.configure(base());
+    await settle(() => explorer.processing.state.loadedAt !== undefined);
+    assert.equal(mock.requests.length, 1);
+    assert.equal(explorer.connections.state.loadedAt, undefined, 'a hidden Connections view costs nothing');
+    explorer.wantConnections();
+    await settle(() => explorer.connections.state.loadedAt !== undefined);
+    assert.deepEqual(mock.requests.map((r) => r.path.split('/').pop()), ['processing', 'index']);
+  });
+
+  it('polls on the schedule, slower while unfocused', async () => {
+    explorer.configure(base());
+    await settle(() => explorer.processing.state.loadedAt !== undefined);
+    assert.equal(explorer.processing.state.nextAttemptAt, clock.now() + 30_000);
+    explorer.setFocused(false);
+    assert.equal(explorer.processing.state.nextAttemptAt, explorer.processing.state.loadedAt! + 30_000 * UNFOCUSED_SLOWDOWN);
+    explorer.configure({ ...base(), autoRefresh: false });
+    assert.equal(explorer.processing.state.nextAttemptAt, undefined);
+    assert.equal(mock.requests.length, 1, 'changing the schedule does not reload');
+  });
+
+  it('a team filter reloads both lists with team_id and remembers every team', async () => {
+    explorer.configure(base());
+    explorer.wantConnections();
+    await settle(() => explorer.connections.state.loadedAt !== undefined);
+    const allTeams = explorer.teams.list().length;
+    assert.equal(allTeams, mock.dataset.teams.length);
+    const team = String(mock.dataset.teams[0].id);
+    mock.clearRequests();
+    explorer.configure({ ...base(), teamId: team });
+    await settle(() => explorer.connections.state.loadedAt !== undefined && explorer.processing.state.loadedAt !== undefined);
+    assert.deepEqual(mock.requests.map((r) => r.query.team_id), [team, team]);
+    assert.ok(explorer.connections.state.items!.every((i) => String(i.value.team_id) === team));
+    assert.equal(explorer.teams.list().length, allTeams, 'a filtered load keeps the other teams on offer');
+  });
+
+  it('a new key or URL drops the old data; the same settings again change nothing', async () => {
+    explorer.configure(base());
+    await settle(() => explorer.processing.state.loadedAt !== undefined);
+    explorer.configure(base());
+    await flushPromises();
+    assert.equal(mock.requests.length, 1);
+    explorer.configure({ ...base(), apiKey: undefined });
+    assert.equal(explorer.processing.state.items, undefined);
+    assert.equal(clock.pendingTimers, 0);
+  });
+});
+
+describe('NotificationGate', () => {
+  it('announces each kind once until everything recovered', () => {
+    const gate = new NotificationGate();
+    assert.equal(gate.shouldNotify('http'), true);
+    assert.equal(gate.shouldNotify('http'), false);
+    assert.equal(gate.shouldNotify('network'), true);
+    gate.recovered();
+    assert.equal(gate.shouldNotify('http'), true);
+  });
+});
+
+describe('status bar summary and view message', () => {
+  const now = Date.UTC(2026, 10, 22, 12);
+  const item = (id: number, flow: string) => ({
+    value: { id, flow_id: id, status: 'pending', created_at: '', updated_at: '', errors: null, webhook: false, flow: { id, name: flow } },
+    raw: {},
+  });
+
+  it('shows the count, spinning while anything processes, naming the flows', () => {
+    const s = statusSummary('ready', undefined, { items: [item(1, 'Invoices'), item(2, 'Payroll')], dropped: 0, loading: false, failures: 0, loadedAt: now });
+    assert.equal(s.text, '$(sync~spin) 2 processing');
+    assert.match(s.tooltip, /Invoices: 1/);
+    assert.match(s.tooltip, /Payroll: 1/);
+    assert.equal(s.action, 'focus');
+    assert.equal(s.warning, false);
+    assert.equal(statusSummary('ready', undefined, { items: [], dropped: 0, loading: false, failures: 0 }).text, '$(check) 0 processing');
+  });
+
+  it('asks for a key, or warns with the error after a failed refresh', () => {
+    assert.equal(statusSummary('noKey', undefined, { dropped: 0, loading: false, failures: 0 }).action, 'setApiKey');
+    const error = new ApiError('network', 'Could not reach the service.');
+    const s = statusSummary('ready', undefined, { items: [item(1, 'A')], dropped: 0, loading: false, failures: 1, error, loadedAt: now });
+    assert.equal(s.warning, true);
+    assert.match(s.tooltip, /Could not reach the service\\\./);
+    assert.match(s.text, /warning\) 1 processing/);
+  });
+
+  it('the view message marks stale data and says when it was loaded and when it retries', () => {
+    const error = new ApiError('http', 'The service answered with HTTP 500.');
+    const msg = viewMessage({ items: [], dropped: 0, loading: false, failures: 1, error, loadedAt: now, nextAttemptAt: now + 5000 }, 'empty', now)!;
+    assert.match(msg, /^⚠ The service answered with HTTP 500\. Showing data from .+\. Retrying at .+\.$/);
+    assert.equal(viewMessage({ items: [], dropped: 0, loading: false, failures: 0 }, 'No flow syncs are processing.', now), 'No flow syncs are processing.');
+    assert.equal(viewMessage({ items: [item(1, 'A')], dropped: 0, loading: false, failures: 0 }, 'empty', now), undefined);
+  });
+});
