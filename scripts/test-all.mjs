@@ -8,6 +8,9 @@ const stages = [
   ['contract', 'node scripts/check-contract.mjs'],
   ['build', 'npm run build --silent'],
   ['unit', 'npm run test:unit --silent'],
+  // A real VS Code (code-server + headless Chromium), installed under .vscode-test/ on first use (~2-3 min cold).
+  ['integration', 'npm run test:integration --silent'],
+  ['e2e', 'npm run test:e2e --silent'],
 ];
 
 const only = process.argv.slice(2);

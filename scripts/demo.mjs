@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// `npm run demo`: try the extension by hand against the embedded mock API, offline.
+//   - builds the extension and packages it (VSIX), compiles the mock API (npm run compile)
+//   - starts the mock API (in this process) and code-server (a real VS Code in the browser) with the extension
+//     installed and the user setting "flowsync.baseUrl" pointing at the mock
+//   - prints the URL to open and the demo API key; Ctrl+C stops everything
+//
+//   npm run demo                       code-server on 127.0.0.1:8080 (or a free port if 8080 is busy)
+//   npm run demo -- --port 9000        another preferred port
+//   npm run demo -- --no-build         reuse dist/ and out/ as they are
+//   npm run demo -- --desktop          desktop VS Code (`code` on PATH) with --extensionDevelopmentPath instead
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { REPO_ROOT, RIG_DIR, freshWorkspace, packageVsix, prepareRig, startCodeServer } from '../test/rig/codeServer.mjs';
+import { onInterrupt } from '../test/rig/processes.mjs';
+
+const DEMO_API_KEY = 'fs_demo_0123456789abcdef';
+const { values: opts } = parseArgs({
+  options: {
+    desktop: { type: 'boolean', default: false },
+    port: { type: 'string', default: '8080' },
+    'mock-port': { type: 'string', default: '4010' },
+    build: { type: 'boolean', default: true },
+  },
+  allowNegative: true,
+});
+const say = (msg) => console.log(`[demo] ${msg}`);
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: REPO_ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
+  if (r.status !== 0) {
+    console.error(`[demo] ${cmd} ${args.join(' ')} failed (exit ${r.status})`);
+    process.exit(r.status || 1);
+  }
+}
+
+function which(cmd) {
+  const r = spawnSync(process.platform === 'win32' ? 'where' : 'which', [cmd], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim().split('\n')[0] : undefined;
+}
+
+async function startMock() {
+  const modulePath = path.join(REPO_ROOT, 'out', 'src', 'mock', 'server.js');
+  if (!fs.existsSync(modulePath)) throw new Error(`${path.relative(REPO_ROOT, modulePath)} is missing: run npm run compile`);
+  const { MockFlowSyncServer } = createRequire(import.meta.url)(modulePath);
+  let mock;
+  try {
+    mock = await MockFlowSyncServer.start({ port: Number(opts['mock-port']) });
+  } catch (error) {
+    if (error.code !== 'EADDRINUSE') throw error;
+    mock = await MockFlowSyncServer.start({ port: 0 });
+  }
+  onInterrupt(() => mock.close());
+  return mock;
+}
+
+function settingsFor(mock) {
+  return { 'flowsync.baseUrl': mock.url };
+}
+
+async function desktop() {
+  const code = which('code');
+  if (!code) {
+    console.error('[demo] `code` (desktop VS Code\'s shell command) is not on PATH. Install VS Code and its `code` command, or run `npm run demo` for the browser version.');
+    return 1;
+  }
+  if (opts.build) {
+    run('npm', ['run', 'compile', '--silent']);
+    run(process.execPath, ['esbuild.js']);
+  }
+  const mock = await startMock();
+  // A profile of its own so the demo's settings don't touch the user's.
+  const profile = path.join(RIG_DIR, 'demo-desktop');
+  fs.mkdirSync(path.join(profile, 'user-data', 'User'), { recursive: true });
+  fs.writeFileSync(path.join(profile, 'user-data', 'User', 'settings.json'), JSON.stringify(settingsFor(mock), null, 2) + '\n');
+  const workspace = freshWorkspace('demo');
+  say(`mock API: ${mock.url}   API key: ${DEMO_API_KEY}`);
+  say(`starting ${code} --extensionDevelopmentPath=${REPO_ROOT} (close the window or press Ctrl+C to stop)`);
+  const child = spawn(
+    code,
+    [`--extensionDevelopmentPath=${REPO_ROOT}`, `--user-data-dir=${path.join(profile, 'user-data')}`, '--new-window', '--wait', workspace],
+    { stdio: 'inherit' },
+  );
+  const status = await new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 0)));
+  await mock.close();
+  fs.rmSync(workspace, { recursive: true, force: true });
+  return status;
+}
+
+async function browser() {
+  const rig = await prepareRig();
+  if (opts.build) {
+    say('building: npm run compile, node esbuild.js --production, vsce package');
+    run('npm', ['run', 'compile', '--silent']);
+    run(process.execPath, ['esbuild.js', '--production']);
+  }
+  const vsix = packageVsix();
+  const mock = await startMock();
+  const server = await startCodeServer({ rig, name: 'demo', vsix: [vsix], settings: settingsFor(mock), port: Number(opts.port), quiet: true });
+  const workspace = freshWorkspace('demo');
+  onInterrupt(() => fs.rmSync(workspace, { recursive: true, force: true }));
+  const url = `${server.url}/?folder=${encodeURIComponent(workspace)}`;
+  console.log('');
+  say(`mock API:     ${mock.url}`);
+  say(`API key:      ${DEMO_API_KEY}`);
+  say(`open:         ${url}`);
+  say(`(code-server log: ${path.relative(REPO_ROOT, server.logFile)}; Ctrl+C stops everything)`);
+  let interrupted = false;
+  onInterrupt(() => (interrupted = true));
+  const how = await server.exited;
+  if (interrupted) return new Promise(() => {}); // the interrupt handler (test/rig/processes.mjs) cleans up and exits
+  console.error(`[demo] code-server stopped (${how}); log ${server.logFile}`);
+  await mock.close();
+  fs.rmSync(workspace, { recursive: true, force: true });
+  return 1;
+}
+
+(opts.desktop ? desktop() : browser()).then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(`[demo] ${error?.stack ?? error}`);
+    process.exit(1);
+  },
+);

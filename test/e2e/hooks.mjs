@@ -1,0 +1,35 @@
+// Root hooks of the e2e suite (loaded by test/e2e/.mocharc.json): one workbench session for all tests, a screenshot
+// after every test (test-results/screenshots/<test title>.png — for a failed test, the moment it failed).
+import fs from 'node:fs';
+import path from 'node:path';
+import { SCREENSHOT_DIR, screenshot, session, startSession, stopSession } from './workbench.mjs';
+
+export const mochaHooks = {
+  async beforeAll() {
+    this.timeout(20 * 60 * 1000); // a cold rig install takes ~2-3 minutes
+    fs.rmSync(SCREENSHOT_DIR, { recursive: true, force: true });
+    try {
+      await startSession();
+    } catch (error) {
+      if (session.page) await screenshot('before-all-failed').catch(() => {});
+      await stopSession().catch(() => {});
+      throw error;
+    }
+  },
+
+  async afterEach() {
+    const test = this.currentTest;
+    if (!test || !session.page) return;
+    const file = await screenshot(test.fullTitle()).catch((e) => console.error(`    [e2e] screenshot failed: ${e.message}`));
+    if (test.state === 'failed' && file) {
+      console.log(`    [e2e] screenshot of the failure: ${path.relative(process.cwd(), file)}`);
+      if (session.workbench) console.log(`    [e2e] workbench log: ${path.relative(process.cwd(), session.workbench.logFile)}`);
+    }
+  },
+
+  async afterAll() {
+    this.timeout(30000);
+    await stopSession();
+  },
+};
+

@@ -1,0 +1,24 @@
+// First UI tests: what a person sees when they run "Flow Sync: Show Log" from the command palette.
+import assert from 'node:assert/strict';
+import { describe, it } from 'mocha';
+import { outputPanel, runCommand, statusBarText, waitFor } from './workbench.mjs';
+
+describe('Flow Sync: Show Log', () => {
+  it('runs from the command palette and shows the "Flow Sync" output channel', async () => {
+    await runCommand('Flow Sync: Show Log');
+    const output = await waitFor(
+      async () => {
+        const o = await outputPanel();
+        return o.channel === 'Flow Sync' && /activated/.test(o.text) ? o : undefined;
+      },
+      { timeout: 15000, message: 'the Output panel to show the "Flow Sync" channel with its "activated" line' },
+    );
+    assert.equal(output.channel, 'Flow Sync');
+    assert.match(output.text, /\[info\] Flow Sync Explorer.* activated/);
+  });
+
+  it('leaves the workbench usable (status bar shown)', async () => {
+    const text = await statusBarText();
+    assert.ok(text.length > 0, 'status bar is empty');
+  });
+});

@@ -1,0 +1,222 @@
+// UI (end-to-end) test helpers: a real VS Code workbench (code-server) in headless Chromium, driven like a person would.
+// The session is started once by the root hooks (test/e2e/hooks.mjs); tests use the helpers below.
+//
+//   import { runCommand, openView, treeRows, statusBarText, screenshot, outputText, waitFor, session } from './workbench.mjs';
+//
+// session: { page, server, browser, workbench, workspace, mock } — `mock` is the embedded Flow Sync mock API
+// (out/src/mock/server.js, in this process) whose url is the `flowsync.baseUrl` user setting; null if not built.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { REPO_ROOT, freshWorkspace, launchBrowser, openWorkbench, packageVsix, prepareRig, startCodeServer } from '../rig/codeServer.mjs';
+
+export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
+export const DEMO_API_KEY = 'fs_demo_0123456789abcdef';
+
+/** @type {{page: import('playwright-core').Page, server: any, browser: any, workbench: any, workspace: string, mock: any}} */
+export const session = { page: undefined, server: undefined, browser: undefined, workbench: undefined, workspace: undefined, mock: null };
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: REPO_ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status})`);
+}
+
+/**
+ * Builds the extension (unless E2E_NO_BUILD=1), packages a VSIX, starts the mock API, code-server with the VSIX
+ * installed (no smoke-test driver: the workbench behaves as for a person, notifications included), Chromium, and
+ * opens the workbench on a fresh workspace folder.
+ */
+export async function startSession({ settings = {} } = {}) {
+  const rig = await prepareRig();
+  if (!process.env.E2E_NO_BUILD) {
+    console.log('    [e2e] building: npm run compile, node esbuild.js --production, vsce package');
+    run('npm', ['run', 'compile', '--silent']);
+    run(process.execPath, ['esbuild.js', '--production']);
+  }
+  const vsix = packageVsix();
+
+  const mockModule = path.join(REPO_ROOT, 'out', 'src', 'mock', 'server.js');
+  if (fs.existsSync(mockModule)) {
+    const { MockFlowSyncServer } = createRequire(import.meta.url)(mockModule);
+    session.mock = await MockFlowSyncServer.start({ port: 0 });
+  }
+  session.server = await startCodeServer({
+    rig,
+    name: 'e2e',
+    smokeTestDriver: false,
+    vsix: [vsix],
+    settings: { ...(session.mock ? { 'flowsync.baseUrl': session.mock.url } : {}), ...settings },
+    quiet: true,
+  });
+  session.browser = await launchBrowser(rig);
+  session.workspace = freshWorkspace('e2e');
+  session.workbench = await openWorkbench({ server: session.server, browser: session.browser, folder: session.workspace, name: 'e2e' });
+  session.page = session.workbench.page;
+  await waitForExtensionsReady();
+  return session;
+}
+
+export async function stopSession() {
+  await session.workbench?.close();
+  await session.browser?.close();
+  await session.server?.stop();
+  await session.mock?.close();
+  if (session.workspace) fs.rmSync(session.workspace, { recursive: true, force: true });
+  Object.assign(session, { page: undefined, server: undefined, browser: undefined, workbench: undefined, workspace: undefined, mock: null });
+}
+
+function page() {
+  if (!session.page) throw new Error('no workbench: the e2e root hooks (test/e2e/hooks.mjs) did not start a session');
+  return session.page;
+}
+
+/** Waits until the extension host has started (the workbench's "activating extensions" progress is gone). */
+async function waitForExtensionsReady(timeout = 30000) {
+  const p = page();
+  await p.locator('.part.statusbar').waitFor({ state: 'visible', timeout });
+  // Let the remote extension host connect and register contributed commands.
+  await sleep(1000);
+}
+
+/** Polls `check` until it returns a truthy value; throws `message` (with the last value seen) after `timeout` ms. */
+export async function waitFor(check, { timeout = 10000, interval = 100, message = 'condition' } = {}) {
+  const until = Date.now() + timeout;
+  let last;
+  let lastError;
+  for (;;) {
+    try {
+      last = await check();
+      if (last) return last;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > until) {
+      throw new Error(`timed out after ${timeout} ms waiting for ${message}` + (lastError ? ` (last error: ${lastError.message})` : ` (last value: ${JSON.stringify(last)})`));
+    }
+    await sleep(interval);
+  }
+}
+
+/** Closes whatever quick input is open. */
+export async function closeQuickInput() {
+  const p = page();
+  if (await p.locator('.quick-input-widget').isVisible()) await p.keyboard.press('Escape');
+}
+
+/**
+ * Runs a command from the command palette (F1) by its title as shown there, e.g. "Flow Sync: Show Log". The palette
+ * lists the commands known when it opens, so while the title is missing (extensions still starting) it is reopened.
+ */
+export async function runCommand(title, { timeout = 15000 } = {}) {
+  const p = page();
+  const rows = p.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+  const input = p.locator('.quick-input-widget input');
+  const until = Date.now() + timeout;
+  let labels = [];
+  for (;;) {
+    await closeQuickInput();
+    await p.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout });
+    await input.fill(`>${title}`);
+    const row = await waitFor(
+      async () => {
+        labels = await rows.evaluateAll((els) => els.map((el) => el.querySelector('.label-name')?.textContent?.trim() ?? el.textContent?.trim() ?? ''));
+        const i = labels.findIndex((l) => l === title);
+        return i >= 0 ? rows.nth(i) : undefined;
+      },
+      { timeout: 2000, message: 'row' },
+    ).catch(() => undefined);
+    if (row) {
+      await row.click();
+      await p.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout });
+      return;
+    }
+    if (Date.now() > until) {
+      await closeQuickInput();
+      throw new Error(`command "${title}" not found in the command palette after ${timeout} ms (it listed: ${labels.join('; ') || 'nothing'})`);
+    }
+  }
+}
+
+/** Opens a view container from the activity bar by its title (e.g. "Flow Sync"); leaves it open if it already is. */
+export async function openView(containerTitle, { timeout = 10000 } = {}) {
+  const p = page();
+  const item = p.locator(`.part.activitybar .action-item:has([aria-label^="${cssString(containerTitle)}"])`).first();
+  await item.waitFor({ state: 'visible', timeout });
+  const checked = await item.evaluate((el) => el.classList.contains('checked'));
+  if (!checked) await item.locator(`[aria-label^="${cssString(containerTitle)}"]`).first().click();
+  await waitFor(async () => (await p.locator('.part.sidebar .composite.title').innerText()).toLowerCase().includes(containerTitle.toLowerCase()), {
+    timeout,
+    message: `side bar showing "${containerTitle}"`,
+  });
+}
+
+function cssString(s) {
+  return s.replace(/["\\]/g, '\\$&');
+}
+
+/**
+ * The rows of the trees/lists in the side bar, top to bottom: [{ label, description, level, expanded, selected, ariaLabel }].
+ * `label` is the row's visible main text; `description` its dimmed text.
+ */
+export async function treeRows() {
+  return page()
+    .locator('.part.sidebar .monaco-list-row')
+    .evaluateAll((els) =>
+      els.map((el) => ({
+        label: el.querySelector('.label-name, .monaco-icon-label .label-name')?.textContent?.trim() ?? el.textContent?.trim() ?? '',
+        description: el.querySelector('.label-description')?.textContent?.trim() ?? '',
+        level: Number(el.getAttribute('aria-level') ?? 0),
+        expanded: el.getAttribute('aria-expanded') === null ? undefined : el.getAttribute('aria-expanded') === 'true',
+        selected: el.classList.contains('selected'),
+        ariaLabel: el.getAttribute('aria-label') ?? '',
+      })),
+    );
+}
+
+/** The status bar's text, items separated by " | " (what a person reads at the bottom of the window). */
+export async function statusBarText() {
+  const items = await page()
+    .locator('.part.statusbar .statusbar-item')
+    .evaluateAll((els) => els.map((el) => el.textContent?.trim() ?? '').filter(Boolean));
+  return items.join(' | ');
+}
+
+/** Text of the visible Output channel, and its name as picked in the panel. */
+export async function outputPanel() {
+  const p = page();
+  const panel = p.locator('.part.panel');
+  if (!(await panel.isVisible())) return { channel: undefined, text: '' };
+  const channel = await panel
+    .locator('select.monaco-select-box, .monaco-select-box')
+    .first()
+    .evaluate((el) => (el.tagName === 'SELECT' ? el.options[el.selectedIndex]?.text : (el.getAttribute('title') ?? el.textContent))?.trim())
+    .catch(() => undefined);
+  const text = await panel
+    .locator('.monaco-editor .view-lines')
+    .first()
+    .innerText()
+    .catch(() => '');
+  return { channel, text: text.replace(/\u00a0/g, ' ') };
+}
+
+/** Texts of the notifications (toasts and the notification center's list). */
+export async function notifications() {
+  return page()
+    .locator('.notification-toast-container .notification-list-item-message, .notifications-center .notification-list-item-message')
+    .allInnerTexts();
+}
+
+/** Saves a PNG of the window to test-results/screenshots/<name>.png; returns its path. */
+export async function screenshot(name) {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${safeFileName(name)}.png`);
+  await page().screenshot({ path: file });
+  return file;
+}
+
+export function safeFileName(name) {
+  return name.replace(/[^\w.-]+/g, ' ').trim().replace(/\s+/g, '-').slice(0, 120) || 'screenshot';
+}

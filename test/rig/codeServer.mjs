@@ -1,0 +1,370 @@
+// The shared rig: a real VS Code (code-server, its Node extension host) in headless Chromium, fully offline.
+//
+//   const rig = await prepareRig();
+//   const server = await startCodeServer({ rig, name: 'e2e', smokeTestDriver: false, settings: {...}, vsix });
+//   const browser = await launchBrowser(rig);
+//   const wb = await openWorkbench({ server, browser, folder, payload: devPayload(server, { extensionDevelopmentPath }) });
+//   ... wb.page ...
+//   await wb.close(); await browser.close(); await server.stop();
+//
+// All state (user data, extensions, XDG dirs, the browser profile) lives in a fresh dir under .vscode-test/runs/,
+// removed on stop; logs go to .vscode-test/logs/.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { format } from 'node:util';
+import { chromium } from 'playwright-core';
+import { LOG_DIR, REPO_ROOT, RIG_DIR, prepareRig, rigEnv, xdgEnv } from './prepare.mjs';
+import { onInterrupt, stopGroup, trackGroup } from './processes.mjs';
+
+export { prepareRig, REPO_ROOT, RIG_DIR, LOG_DIR };
+export const EXTENSION_ID = 'flowsync-tools.flowsync-explorer';
+/** Prefix of the integration suite's console lines (keep in sync with LINE_MARK in test/integration/index.ts). */
+export const LINE_MARK = '\u200b';
+
+export const BASE_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'workbench.enableExperiments': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoUpdate': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.ignoreRecommendations': true,
+  'chat.disableAIFeatures': true,
+  'security.workspace.trust.enabled': false,
+  'git.enabled': false,
+  'npm.autoDetect': 'off',
+};
+
+export const BROWSER_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A free TCP port on 127.0.0.1 (preferred one first when given and free). */
+export async function freePort(preferred) {
+  const tryPort = (port) =>
+    new Promise((resolve) => {
+      const srv = net.createServer();
+      srv.once('error', () => resolve(undefined));
+      srv.listen(port, '127.0.0.1', () => {
+        const { port: got } = srv.address();
+        srv.close(() => resolve(got));
+      });
+    });
+  if (preferred) {
+    const p = await tryPort(preferred);
+    if (p) return p;
+  }
+  return tryPort(0);
+}
+
+function httpGetStatus(url) {
+  return new Promise((resolve) => {
+    const req = http.get(url, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    req.on('error', () => resolve(undefined));
+    req.setTimeout(2000, () => req.destroy());
+  });
+}
+
+function timestamp() {
+  return new Date().toISOString().replace(/[:.]/g, '-');
+}
+
+/** A fresh scratch dir under .vscode-test/runs/. */
+export function scratchDir(name) {
+  const base = path.join(RIG_DIR, 'runs');
+  fs.mkdirSync(base, { recursive: true });
+  return fs.mkdtempSync(path.join(base, `${name}-`));
+}
+
+/**
+ * A fresh copy of test/fixtures/workspace (or an empty folder) in the OS temp dir: the folder VS Code opens.
+ * Kept outside the repo so VS Code's file watcher does not crawl node_modules.
+ */
+export function freshWorkspace(name = 'workspace') {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `flowsync-${name}-`));
+  const fixture = path.join(REPO_ROOT, 'test', 'fixtures', 'workspace');
+  if (fs.existsSync(fixture)) fs.cpSync(fixture, dir, { recursive: true });
+  else fs.writeFileSync(path.join(dir, 'README.md'), '# Flow Sync test workspace\n');
+  return dir;
+}
+
+/** Keeps the newest `keep` run logs in .vscode-test/logs/ (the prepare-* logs stay). */
+function pruneLogs(keep = 60) {
+  try {
+    const files = fs
+      .readdirSync(LOG_DIR)
+      .filter((f) => !f.startsWith('prepare-'))
+      .map((f) => ({ f, t: fs.statSync(path.join(LOG_DIR, f)).mtimeMs }))
+      .sort((a, b) => b.t - a.t);
+    for (const { f } of files.slice(keep)) fs.rmSync(path.join(LOG_DIR, f), { force: true });
+  } catch {
+    // best effort
+  }
+}
+
+function codeServerArgs(dirs) {
+  return ['--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir];
+}
+
+/** `code-server --install-extension <vsix>` into the given dirs (no server running needed). */
+export function installExtension(rig, dirs, vsix) {
+  const r = spawnSync(rig.nodeBin, [rig.codeServerEntry, ...codeServerArgs(dirs), '--install-extension', vsix, '--force'], {
+    encoding: 'utf8',
+    env: rigEnv(xdgEnv(dirs.xdgDir)),
+    timeout: 120000,
+  });
+  if (r.status !== 0 || /failed/i.test(r.stdout + r.stderr)) {
+    throw new Error(`code-server --install-extension ${vsix} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+  }
+  return r.stdout.trim();
+}
+
+/**
+ * Starts code-server with a fresh user-data-dir and extensions dir.
+ * @param {object} o
+ * @param {object} o.rig                 from prepareRig()
+ * @param {string} o.name                used for dir and log names
+ * @param {boolean} [o.smokeTestDriver]  `--vscode-option enable-smoke-test-driver`: needed to run an extensionTestsPath suite
+ * @param {object} [o.settings]          user settings on top of BASE_SETTINGS
+ * @param {string[]} [o.vsix]            VSIX files to install first
+ * @param {number} [o.port]              preferred port (falls back to a free one)
+ * @param {boolean} [o.keepState]        keep the scratch dir on stop (also: RIG_KEEP_STATE=1)
+ * @param {string} [o.logLevel]          code-server/VS Code log level (`trace` makes every log channel verbose)
+ */
+export async function startCodeServer({ rig, name = 'code-server', smokeTestDriver = false, settings = {}, vsix = [], port, keepState = false, quiet = false, logLevel = 'info' }) {
+  rig ??= await prepareRig();
+  pruneLogs();
+  const root = scratchDir(name);
+  const dirs = {
+    root,
+    userDataDir: path.join(root, 'user-data'),
+    extensionsDir: path.join(root, 'extensions'),
+    xdgDir: path.join(root, 'xdg'),
+  };
+  fs.mkdirSync(path.join(dirs.userDataDir, 'User'), { recursive: true });
+  fs.mkdirSync(dirs.extensionsDir, { recursive: true });
+  fs.writeFileSync(path.join(dirs.userDataDir, 'User', 'settings.json'), JSON.stringify({ ...BASE_SETTINGS, ...settings }, null, 2) + '\n');
+  for (const file of vsix) {
+    const t0 = Date.now();
+    installExtension(rig, dirs, file);
+    if (!quiet) console.log(`[rig] installed ${path.relative(REPO_ROOT, file)} in ${Date.now() - t0} ms`);
+  }
+
+  const chosen = await freePort(port);
+  const host = `127.0.0.1:${chosen}`;
+  const logFile = path.join(LOG_DIR, `${name}-code-server-${timestamp()}.log`);
+  const out = fs.openSync(logFile, 'w');
+  const args = [
+    rig.codeServerEntry,
+    ...codeServerArgs(dirs),
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--auth',
+    'none',
+    '--bind-addr',
+    host,
+    '--ignore-last-opened',
+    '--log',
+    logLevel,
+  ];
+  if (smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
+  const child = spawn(rig.nodeBin, args, {
+    cwd: root,
+    env: rigEnv(xdgEnv(dirs.xdgDir)),
+    stdio: ['ignore', out, out],
+    detached: true, // own process group: stop() kills the extension host and helpers with it
+  });
+  fs.closeSync(out);
+  trackGroup(child.pid, `code-server ${name}`);
+  let exited;
+  let resolveExited;
+  const exitedPromise = new Promise((r) => (resolveExited = r));
+  child.on('exit', (code, signal) => {
+    exited = signal ?? `exit ${code}`;
+    resolveExited(exited);
+  });
+
+  const server = {
+    rig,
+    dirs,
+    port: chosen,
+    host,
+    url: `http://${host}`,
+    logFile,
+    pid: child.pid,
+    smokeTestDriver,
+    /** Resolves (with "exit N" or the signal) when code-server's main process ends. */
+    exited: exitedPromise,
+    /** Stops code-server's whole process group and removes its scratch dir. */
+    async stop() {
+      unregister();
+      await stopGroup(child.pid);
+      if (!keepState && !process.env.RIG_KEEP_STATE) fs.rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+    },
+  };
+  const unregister = onInterrupt(() => server.stop());
+
+  const deadline = Date.now() + 60000;
+  for (;;) {
+    if (exited) {
+      await server.stop();
+      throw new Error(`code-server exited at start (${exited}); log ${logFile}:\n${tail(logFile)}`);
+    }
+    if ((await httpGetStatus(`${server.url}/healthz`)) === 200) break;
+    if (Date.now() > deadline) {
+      await server.stop();
+      throw new Error(`code-server did not answer /healthz within 60 s; log ${logFile}:\n${tail(logFile)}`);
+    }
+    await sleep(150);
+  }
+  if (!quiet) console.log(`[rig] code-server ${server.url} (pid ${child.pid}, log ${path.relative(REPO_ROOT, logFile)})`);
+  return server;
+}
+
+function tail(file, lines = 30) {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** Headless Chromium (the system one, never a downloaded build), with a throwaway profile. */
+export async function launchBrowser(rig, { headless = !process.env.RIG_HEADED } = {}) {
+  rig ??= await prepareRig();
+  const browser = await chromium.launch({
+    executablePath: rig.browser,
+    headless,
+    args: BROWSER_ARGS,
+    env: { ...process.env, ...xdgEnv(path.join(RIG_DIR, 'runs', 'browser-xdg')) },
+    handleSIGINT: false, // processes.mjs decides; the browser is closed by the interrupt cleanup below
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  const pid = browser.process?.()?.pid;
+  if (pid) trackGroup(pid, 'chromium');
+  const unregister = onInterrupt(() => browser.close().catch(() => {}));
+  const close = browser.close.bind(browser);
+  browser.close = async () => {
+    unregister();
+    await close().catch(() => {});
+    if (pid) await stopGroup(pid, 1000);
+  };
+  return browser;
+}
+
+/** vscode-remote URI of an absolute path on the code-server host (the host must be exactly the page's host). */
+export function remoteUri(server, absPath) {
+  const p = absPath.split(path.sep).map(encodeURIComponent).join('/');
+  return `vscode-remote://${server.host}${p.startsWith('/') ? '' : '/'}${p}`;
+}
+
+/** The `payload` pairs for an extension under development and, optionally, its test suite (needs smokeTestDriver). */
+export function devPayload(server, { extensionDevelopmentPath = REPO_ROOT, extensionTestsPath } = {}) {
+  const payload = [['extensionDevelopmentPath', remoteUri(server, extensionDevelopmentPath)]];
+  if (extensionTestsPath) payload.push(['extensionTestsPath', remoteUri(server, extensionTestsPath)]);
+  return payload;
+}
+
+export function workbenchUrl(server, { folder, payload } = {}) {
+  const q = [];
+  if (folder) q.push(`folder=${encodeURIComponent(folder)}`);
+  if (payload) q.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  return `${server.url}/${q.length ? `?${q.join('&')}` : ''}`;
+}
+
+/**
+ * Opens the workbench in a new browser context. Every workbench / extension-host log line (the smoke-test driver's
+ * codeAutomationLog channel, and the page console otherwise) goes to a file under .vscode-test/logs/ and to
+ * `onLog(line, {fromTests})`, fromTests telling the integration suite's own console lines from the workbench's.
+ * @returns {Promise<{page, context, logFile, exitCode: Promise<number>, close(): Promise<void>}>}
+ */
+export async function openWorkbench({ server, browser, folder, payload, name = 'workbench', onLog, viewport = { width: 1400, height: 900 }, waitReady = true }) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const logFile = path.join(LOG_DIR, `${name}-workbench-${timestamp()}.log`);
+  const logStream = fs.createWriteStream(logFile);
+  const write = (line, info = { fromTests: false }) => {
+    logStream.write(line + '\n');
+    onLog?.(line, info);
+  };
+  let resolveExit;
+  const exitCode = new Promise((r) => (resolveExit = r));
+  await page.exposeFunction('codeAutomationLog', (type, args) => {
+    const list = Array.isArray(args) ? args : [args];
+    const text = typeof list[0] === 'string' ? format(...list) : list.map((a) => (typeof a === 'string' ? a : safeJson(a))).join(' ');
+    // Lines of the integration suite's extension host carry LINE_MARK (test/integration/index.ts).
+    if (text.startsWith(LINE_MARK)) write(text.slice(LINE_MARK.length), { fromTests: true });
+    else write(type === 'log' || type === undefined ? text : `[${type}] ${text}`, { fromTests: false });
+  });
+  await page.exposeFunction('codeAutomationExit', (code) => {
+    write(`[codeAutomationExit] ${code}`, { fromTests: false });
+    resolveExit(typeof code === 'number' ? code : Number(code) || 0);
+  });
+  // With the smoke-test driver the workbench log arrives through codeAutomationLog; the browser console adds errors
+  // and warnings (with it) or everything (without it: e2e, demo).
+  page.on('console', (msg) => {
+    if (!server.smokeTestDriver || msg.type() === 'error' || msg.type() === 'warning') logStream.write(`[console.${msg.type()}] ${msg.text()}\n`);
+  });
+  page.on('pageerror', (err) => logStream.write(`[pageerror] ${err.message}\n`));
+  await page.goto(workbenchUrl(server, { folder, payload }));
+  if (waitReady) await waitForWorkbench(page);
+  return {
+    page,
+    context,
+    logFile,
+    exitCode,
+    async close() {
+      await context.close().catch(() => {});
+      await new Promise((r) => logStream.end(r));
+    },
+  };
+}
+
+function safeJson(v) {
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return String(v);
+  }
+}
+
+/** Waits until the workbench is laid out (activity bar and status bar shown). */
+export async function waitForWorkbench(page, timeout = 60000) {
+  await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout });
+  await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout });
+}
+
+/** Packages the extension (production bundle must already be in dist/) into .vscode-test/flowsync-explorer.vsix. */
+export function packageVsix({ out = path.join(RIG_DIR, 'flowsync-explorer.vsix') } = {}) {
+  const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+  const ignoreFile = path.join(REPO_ROOT, 'test', 'rig', 'vscodeignore');
+  const r = spawnSync(
+    process.execPath,
+    [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--allow-star-activation', '--ignoreFile', ignoreFile, '--out', out],
+    { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120000 },
+  );
+  if (r.status !== 0) throw new Error(`vsce package failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+  return out;
+}
