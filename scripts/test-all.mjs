@@ -7,6 +7,7 @@ const stages = [
   ['typecheck', 'npm run typecheck --silent'],
   ['contract', 'node scripts/check-contract.mjs'],
   ['build', 'npm run build --silent'],
+  ['budgets', 'node scripts/check-budgets.mjs'],
   ['unit', 'npm run test:unit --silent'],
   // A real VS Code (code-server + headless Chromium), installed under .vscode-test/ on first use (~2-3 min cold).
   ['integration', 'npm run test:integration --silent'],

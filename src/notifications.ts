@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Explorer } from './core/explorer';
+import { asSentence } from './core/format';
 import { NotificationGate } from './core/notificationGate';
 import { t } from './l10n';
 
@@ -29,7 +30,7 @@ export function watchFailures(explorer: Explorer): FailureNotifications {
         });
       } else {
         const showLog = t('Show Log');
-        void vscode.window.showWarningMessage(t('Flow Sync: {0} Retrying automatically.', error.message), showLog).then((choice) => {
+        void vscode.window.showWarningMessage(t('Flow Sync: {0} Retrying automatically.', asSentence(error.message)), showLog).then((choice) => {
           if (choice === showLog) void vscode.commands.executeCommand('flowsync.showLog');
         });
       }

@@ -33,7 +33,7 @@ export function connectionCount(n: number): string {
 }
 
 export function syncLabel(sync: FlowSync): string {
-  return t('Sync #{0}', sync.id);
+  return `#${sync.id}`;
 }
 
 /** Tree description of a sync: status, how long ago it started, and marks for webhook and errors. */
@@ -85,6 +85,11 @@ export function escapeMarkdown(text: string): string {
 
 function escapeCode(text: string): string {
   return text.replace(/`/g, "'").replace(/\|/g, '\\|').slice(0, 300);
+}
+
+/** Ends a message with a full stop when it has no closing punctuation, so another sentence can follow it. */
+export function asSentence(message: string): string {
+  return /[.!?…)]$/.test(message.trim()) ? message.trim() : `${message.trim()}.`;
 }
 
 /** "12:04:31" style local clock time for "last loaded at". */

@@ -1,5 +1,5 @@
 import type { ListState } from './refresh';
-import { clockTime } from './format';
+import { asSentence, clockTime } from './format';
 import { t } from '../l10n';
 
 /**
@@ -9,7 +9,8 @@ import { t } from '../l10n';
 export function viewMessage<T>(state: Readonly<ListState<T>>, emptyText: string, now: number): string | undefined {
   const parts: string[] = [];
   if (state.error) {
-    parts.push(state.items ? t('⚠ {0} Showing data from {1}.', state.error.message, clockTime(state.loadedAt ?? now)) : `⚠ ${state.error.message}`);
+    const message = asSentence(state.error.message);
+    parts.push(state.items ? t('⚠ {0} Showing data from {1}.', message, clockTime(state.loadedAt ?? now)) : `⚠ ${message}`);
     if (state.nextAttemptAt !== undefined) parts.push(t('Retrying at {0}.', clockTime(state.nextAttemptAt)));
   } else if (state.items && state.items.length === 0) {
     parts.push(emptyText);

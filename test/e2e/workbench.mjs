@@ -108,8 +108,9 @@ export async function closeQuickInput() {
 /**
  * Runs a command from the command palette (F1) by its title as shown there, e.g. "Flow Sync: Show Log". The palette
  * lists the commands known when it opens, so while the title is missing (extensions still starting) it is reopened.
+ * `opensInput`: the command asks for input (input box or quick pick), so the widget stays open.
  */
-export async function runCommand(title, { timeout = 15000 } = {}) {
+export async function runCommand(title, { timeout = 15000, opensInput = false } = {}) {
   const p = page();
   const rows = p.locator('.quick-input-widget .quick-input-list .monaco-list-row');
   const input = p.locator('.quick-input-widget input');
@@ -130,7 +131,15 @@ export async function runCommand(title, { timeout = 15000 } = {}) {
     ).catch(() => undefined);
     if (row) {
       await row.click();
-      await p.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout });
+      if (opensInput) {
+        // The command opens its own input box or quick pick in the same widget: wait until the palette text is gone.
+        await waitFor(async () => (await p.locator('.quick-input-widget').isVisible()) && !(await input.inputValue()).startsWith('>'), {
+          timeout,
+          message: `the input of "${title}"`,
+        });
+      } else {
+        await p.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout });
+      }
       return;
     }
     if (Date.now() > until) {

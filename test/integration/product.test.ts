@@ -79,7 +79,7 @@ describe('Flow Sync Explorer in the extension host', function () {
     assert.deepEqual(labels, [...labels].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true })));
     const syncRows = x.processingView.tree.getChildren(groups[0]);
     const row = x.processingView.tree.getTreeItem(syncRows[0]);
-    assert.match(String(row.label), /^Sync #\d+$/);
+    assert.match(String(row.label), /^#\d+$/);
     assert.match(String(row.description), /started/);
     assert.match(x.statusBar.item.text, new RegExp(`${items.length} processing`));
     assert.equal(x.processingView.view.badge?.value, items.length || undefined);

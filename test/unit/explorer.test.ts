@@ -145,6 +145,8 @@ describe('status bar summary and view message', () => {
     const msg = viewMessage({ items: [], dropped: 0, loading: false, failures: 1, error, loadedAt: now, nextAttemptAt: now + 5000 }, 'empty', now)!;
     assert.match(msg, /^⚠ The service answered with HTTP 500\. Showing data from .+\. Retrying at .+\.$/);
     assert.equal(viewMessage({ items: [], dropped: 0, loading: false, failures: 0 }, 'No flow syncs are processing.', now), 'No flow syncs are processing.');
+    const bare = new ApiError('http', 'HTTP 500: E_INTERNAL: Database unavailable');
+    assert.match(viewMessage({ items: [], dropped: 0, loading: false, failures: 1, error: bare, loadedAt: now }, 'empty', now)!, /Database unavailable\. Showing data from/, 'a full stop between sentences');
     assert.equal(viewMessage({ items: [item(1, 'A')], dropped: 0, loading: false, failures: 0 }, 'empty', now), undefined);
   });
 });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Connection, FlowSync, Item } from '../../src/api/types';
-import { groupByFlow, groupByTeam } from '../../src/core/grouping';
+import { groupByFlow, groupByTeam, sortKey } from '../../src/core/grouping';
 import { connectionIcon, flowSyncIcon } from '../../src/core/icons';
 import { connectionTooltip, escapeMarkdown, syncDescription, syncTooltip, timeAgo } from '../../src/core/format';
 
@@ -26,6 +26,14 @@ describe('grouping', () => {
   it('groups connections by team, sorted by name, "Team <id>" without a summary', () => {
     const groups = groupByTeam([conn(1, 'b', 2, 'Billing'), conn(2, 'A', 2, 'Billing'), conn(3, 'x', 7), conn(4, 'c10', 1, 'Alpha'), conn(5, 'c9', 1, 'Alpha')]);
     assert.deepEqual(groups.map((g) => [g.label, g.items.map((i) => i.value.name)]), [['Alpha', ['c9', 'c10']], ['Billing', ['A', 'b']], ['Team 7', ['x']]]);
+  });
+});
+
+describe('sortKey', () => {
+  it('orders naturally, ignoring case and accents', () => {
+    const names = ['b10', 'B9', 'émile', 'Emilia', 'a', 'item 007', 'item 7x', 'Zeta', 'alpha 2', 'alpha 10'];
+    const sorted = [...names].sort((x, y) => (sortKey(x) < sortKey(y) ? -1 : sortKey(x) > sortKey(y) ? 1 : 0));
+    assert.deepEqual(sorted, ['a', 'alpha 2', 'alpha 10', 'B9', 'b10', 'émile', 'Emilia', 'item 007', 'item 7x', 'Zeta']);
   });
 });
 

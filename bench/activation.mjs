@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+// Activation time in the real extension host: VS Code 1.139 (code-server) + headless Chromium, from test/rig.
+//
+// Each start is fresh (new code-server, new user-data-dir and extensions dir, new browser context). The extension is
+// loaded as an extension under development from a throwaway copy in the OS temp dir whose package.json is the real one
+// except `main`, which points at bench/activation/shim.js: the shim require()s the real production dist/extension.js
+// (timing the code load) and calls its activate(context) with the context VS Code passes (timing the call). Activation
+// events are untouched, so VS Code activates the extension itself (onStartupFinished); if the suite
+// (bench/activation/index.js, run by the smoke-test driver) gets there first, it calls ext.activate() and also times
+// that from outside.
+//
+//   node bench/activation.mjs [--starts 5]      builds dist/extension.js (production); needs the rig (npm run rig:prepare)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { devPayload, freshWorkspace, launchBrowser, openWorkbench, prepareRig, startCodeServer } from '../test/rig/codeServer.mjs';
+import { interrupted } from '../test/rig/processes.mjs';
+import { buildProduction } from '../scripts/check-budgets.mjs';
+import { REPO_ROOT, emitRows, progress, row } from './lib/common.mjs';
+
+const { values: opts } = parseArgs({ options: { starts: { type: 'string', default: '5' } } });
+const STARTS = Math.max(1, Number(opts.starts));
+const START_TIMEOUT_MS = 120_000;
+const say = (m) => progress('activation', m);
+
+/** The throwaway extension folder: real manifest and assets, real bundle, `main` = the timing shim. */
+function makeExtensionCopy() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-bench-ext-'));
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+  manifest.main = './bench-main.js';
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+  for (const name of fs.readdirSync(REPO_ROOT)) {
+    if (/^package\.nls.*\.json$/.test(name)) fs.copyFileSync(path.join(REPO_ROOT, name), path.join(dir, name));
+  }
+  for (const sub of ['l10n', 'media']) {
+    if (fs.existsSync(path.join(REPO_ROOT, sub))) fs.cpSync(path.join(REPO_ROOT, sub), path.join(dir, sub), { recursive: true });
+  }
+  fs.mkdirSync(path.join(dir, 'dist'));
+  // A fresh production build, copied at once and checked: on a shared work tree another build (the test rig makes
+  // development builds) may rewrite dist/ at any moment.
+  const copy = path.join(dir, 'dist', 'extension.js');
+  for (let attempt = 1; ; attempt++) {
+    buildProduction();
+    fs.copyFileSync(path.join(REPO_ROOT, 'dist', 'extension.js'), copy);
+    if (!fs.readFileSync(copy, 'utf8').includes('//# sourceMappingURL=')) break;
+    if (attempt >= 3) throw new Error('dist/extension.js keeps being replaced by a development build (another build running?)');
+  }
+  say(`production bundle ${fs.statSync(copy).size} bytes copied to ${dir}`);
+  fs.copyFileSync(path.join(REPO_ROOT, 'bench', 'activation', 'shim.js'), path.join(dir, 'bench-main.js'));
+  fs.copyFileSync(path.join(REPO_ROOT, 'bench', 'activation', 'index.js'), path.join(dir, 'bench-suite.js'));
+  return dir;
+}
+
+async function oneStart(rig, browser, extDir, index) {
+  const started = Date.now();
+  const server = await startCodeServer({ rig, name: 'bench-activation', smokeTestDriver: true, quiet: true });
+  const workspace = freshWorkspace('bench-activation');
+  let wb;
+  let timer;
+  let figures;
+  try {
+    wb = await openWorkbench({
+      server,
+      browser,
+      name: 'bench-activation',
+      folder: workspace,
+      payload: devPayload(server, { extensionDevelopmentPath: extDir, extensionTestsPath: path.join(extDir, 'bench-suite.js') }),
+      waitReady: false,
+      onLog: (line) => {
+        const at = line.indexOf('FLOWSYNC_BENCH_ACTIVATION ');
+        if (at >= 0) figures = JSON.parse(line.slice(at + 'FLOWSYNC_BENCH_ACTIVATION '.length));
+      },
+    });
+    const timeout = new Promise((r) => (timer = setTimeout(() => r('timeout'), START_TIMEOUT_MS)));
+    const outcome = await Promise.race([wb.exitCode, timeout]);
+    if (outcome === 'timeout') throw new Error(`start ${index}: no result within ${START_TIMEOUT_MS / 1000} s (workbench log ${wb.logFile})`);
+    if (outcome !== 0 || !figures) throw new Error(`start ${index}: the bench suite failed (exit ${outcome}); workbench log ${wb.logFile}`);
+  } finally {
+    clearTimeout(timer);
+    await wb?.close();
+    await server.stop();
+    fs.rmSync(workspace, { recursive: true, force: true });
+  }
+  const how = figures.wasActive
+    ? 'already active when the suite ran (onStartupFinished)'
+    : figures.startedByVsCode
+      ? `VS Code had begun activating it (onStartupFinished) ${figures.askedAt - figures.loadStartedAt} ms before the suite's ext.activate(), which waited ${figures.outerMs.toFixed(1)} ms`
+      : `activated by the suite's ext.activate(): ${figures.outerMs.toFixed(1)} ms from outside`;
+  say(`start ${index}/${STARTS}: activate() ${figures.activateMs.toFixed(2)} ms, code load ${figures.loadMs.toFixed(2)} ms; ${how} [${((Date.now() - started) / 1000).toFixed(1)} s]`);
+  return figures;
+}
+
+async function main() {
+  const rig = await prepareRig();
+  const extDir = makeExtensionCopy();
+  let browser;
+  const runs = [];
+  try {
+    browser = await launchBrowser(rig);
+    for (let i = 1; i <= STARTS; i++) runs.push(await oneStart(rig, browser, extDir, i));
+  } finally {
+    await browser?.close();
+    fs.rmSync(extDir, { recursive: true, force: true });
+  }
+  const vscodeVersion = runs[0]?.vscode;
+  const byVsCode = runs.filter((r) => r.startedByVsCode).length;
+  const note = `VS Code ${vscodeVersion} (code-server) extension host, ${STARTS} fresh starts; production bundle, no flowsync settings; VS Code triggered the activation itself in ${byVsCode} of ${STARTS}`;
+  const rows = [
+    row('activation', 'activate() call (real context)', 'ms', runs.map((r) => r.activateMs), { target: { max: 15, text: '< 15 ms' }, note }),
+    row('activation', 'code load: require(dist/extension.js)', 'ms', runs.map((r) => r.loadMs)),
+    row('activation', 'code load + activate()', 'ms', runs.map((r) => r.loadMs + r.activateMs)),
+  ];
+  emitRows(rows);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    if (interrupted()) return;
+    console.error(`[bench:activation] ERROR: ${error?.stack ?? error}`);
+    process.exit(1);
+  },
+);

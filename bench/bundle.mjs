@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// Bundle and package sizes: the production dist/extension.js (node esbuild.js --production), what each package puts
+// in it (dist/meta.json, esbuild's bytesInOutput per input, summed per package), and the VSIX that
+// `vsce package --no-dependencies` produces from the repo as it is. Builds and packages BUILDS times: sizes should be
+// identical every time (min = max shows the build is deterministic).
+import fs from 'node:fs';
+import path from 'node:path';
+import { BUDGETS, measure } from '../scripts/check-budgets.mjs';
+import { REPO_ROOT, emitRows, progress, row } from './lib/common.mjs';
+
+const BUILDS = 3;
+const say = (m) => progress('bundle', m);
+
+/** Bytes in dist/extension.js per package (node_modules/<pkg>, innermost) or per own top-level folder (src/). */
+function contributions() {
+  const meta = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'dist', 'meta.json'), 'utf8'));
+  const output = meta.outputs['dist/extension.js'];
+  const byPackage = new Map();
+  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const packages = input.match(/node_modules\/(@[^/]+\/)?[^/]+/g);
+    const key = packages ? packages.at(-1).slice('node_modules/'.length) : `${input.split('/')[0]}/ (own code)`;
+    byPackage.set(key, (byPackage.get(key) ?? 0) + bytesInOutput);
+  }
+  const attributed = [...byPackage.values()].reduce((a, b) => a + b, 0);
+  byPackage.set('(esbuild module wrappers, unattributed)', output.bytes - attributed);
+  return byPackage;
+}
+
+const bundle = [];
+const vsix = [];
+const parts = new Map();
+for (let i = 1; i <= BUILDS; i++) {
+  const measured = measure(); // production build + VSIX, checked to hold that very bundle
+  bundle.push(measured.bundle);
+  for (const [name, bytes] of contributions()) parts.set(name, [...(parts.get(name) ?? []), bytes]);
+  vsix.push(measured.vsix.bytes);
+  say(`build ${i}/${BUILDS}: dist/extension.js ${measured.bundle} bytes, VSIX ${measured.vsix.bytes} bytes (${measured.vsix.files} zip entries)`);
+}
+const rows = [
+  row('bundle', 'dist/extension.js (production)', 'B', bundle, { target: { max: BUDGETS.bundle, text: '<= 153,600 B' } }),
+  ...[...parts]
+    .sort((a, b) => b[1][0] - a[1][0])
+    .map(([name, samples]) => row('bundle', `  from ${name}`, 'B', samples)),
+  row('bundle', 'VSIX (vsce package --no-dependencies)', 'B', vsix, { target: { max: BUDGETS.vsix, text: '<= 204,800 B' } }),
+];
+emitRows(rows);

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// Requests per hour of auto-refresh: a real Explorer (out/src/core/explorer.js) on a fake clock (bench/lib/fakeClock.mjs)
+// against the mock on loopback; one simulated hour focused and one unfocused, default settings (autoRefresh on,
+// refreshIntervalSeconds 30), counted at the mock. The initial load at configure() is not counted: the hour starts
+// when it has finished. Each timer's request runs for real and is awaited before the clock moves on.
+import { emitRows, outModule, progress, row } from './lib/common.mjs';
+import { BenchClock } from './lib/fakeClock.mjs';
+
+const { Explorer, UNFOCUSED_SLOWDOWN } = outModule('core/explorer.js');
+const { MockFlowSyncServer } = outModule('mock/server.js');
+
+const API_KEY = 'fs_bench_0123456789abcdef';
+const HOUR_MS = 60 * 60 * 1000;
+const INTERVAL_MS = 30_000; // package.json default of flowsync.refreshIntervalSeconds
+const REPEATS = 3;
+const say = (m) => progress('network', m);
+
+async function simulatedHour(mock, focused) {
+  const clock = new BenchClock();
+  mock.setNow(() => clock.now());
+  const explorer = new Explorer(clock);
+  try {
+    explorer.setFocused(true);
+    explorer.configure({
+      baseUrl: mock.url,
+      apiKey: API_KEY,
+      teamId: '',
+      allowHttp: false,
+      timeoutMs: 15_000,
+      autoRefresh: true,
+      refreshIntervalMs: INTERVAL_MS,
+      userAgent: 'flowsync-bench',
+    });
+    await explorer.processing.refresh(); // joins the initial load
+    if (explorer.processing.state.error) throw new Error(explorer.processing.state.error.message);
+    if (!focused) explorer.setFocused(false);
+    mock.clearRequests();
+    const settle = async () => {
+      // a timer fired: wait for the request it started (refresh() joins the load in flight)
+      if (explorer.processing.isLoading) await explorer.processing.refresh();
+      if (explorer.connections.isLoading) await explorer.connections.refresh();
+    };
+    await clock.advance(HOUR_MS, settle);
+    const errors = mock.requests.filter((r) => r.status !== 200).length;
+    if (errors) throw new Error(`${errors} requests failed`);
+    const count = (suffix) => mock.requests.filter((r) => r.path.endsWith(suffix)).length;
+    return { total: mock.requests.length, processing: count('/flowsyncs/processing'), connections: count('/connections/index') };
+  } finally {
+    explorer.dispose();
+  }
+}
+
+const mock = await MockFlowSyncServer.start({ apiKey: API_KEY });
+const runs = { focused: [], unfocused: [] };
+try {
+  for (let i = 1; i <= REPEATS; i++) {
+    for (const focused of [true, false]) {
+      const r = await simulatedHour(mock, focused);
+      runs[focused ? 'focused' : 'unfocused'].push(r);
+      say(`run ${i}/${REPEATS} ${focused ? 'focused' : 'unfocused'}: ${r.total} requests (${r.processing} processing, ${r.connections} connections)`);
+    }
+  }
+} finally {
+  await mock.close();
+}
+const note = `simulated hours on a fake clock, 30 s interval, unfocused slowdown x${UNFOCUSED_SLOWDOWN}; connections view not loaded`;
+emitRows([
+  row('network', 'requests / hour, window focused', 'req', runs.focused.map((r) => r.total), { target: { equals: 120, text: '120 expected' }, note }),
+  row('network', 'requests / hour, window unfocused', 'req', runs.unfocused.map((r) => r.total), { target: { equals: 30, text: '30 expected' } }),
+]);

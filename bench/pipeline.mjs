@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// Refresh pipeline against the embedded mock on loopback (out/src/mock/server.js, same process), per list size:
+//   pipeline = FlowSyncClient.listConnections() (node-fetch GET, capped read, JSON.parse, SHA-1 fingerprint,
+//              validateList) + groupByTeam + the first visible level of the tree as the plain objects GroupedTree's
+//              getTreeItem would fill for a team group (id, label, description from the real connectionsAdapter)
+//   floor    = the same GET with node-fetch (same headers, same bytes) + response.text() + JSON.parse, nothing else
+// Runs alternate floor / pipeline (order flipped every pair) after warm-up; global.gc() before each run when exposed.
+import fetch from 'node-fetch';
+import { performance } from 'node:perf_hooks';
+import { emitRows, median, ms, outModule, progress, row } from './lib/common.mjs';
+
+const { FlowSyncClient } = outModule('api/client.js');
+const { MockFlowSyncServer } = outModule('mock/server.js');
+const { groupByTeam } = outModule('core/grouping.js');
+const { connectionsAdapter } = outModule('views/adapters.js');
+
+const API_KEY = 'fs_bench_0123456789abcdef';
+const TEAMS = 50;
+const SIZES = [
+  [100, 40],
+  [1_000, 30],
+  [10_000, 25],
+  [50_000, 7],
+];
+const WARMUP = 2;
+const say = (m) => progress('pipeline', m);
+const gc = () => globalThis.gc?.();
+
+function firstLevel(groups) {
+  const a = connectionsAdapter;
+  return groups.map((g) => ({ id: `${a.groupIdPrefix}:${g.key}`, label: g.label, description: a.groupDescription(g), contextValue: a.groupContext }));
+}
+
+async function pipelineOnce(client) {
+  const t0 = performance.now();
+  const result = await client.listConnections();
+  const t1 = performance.now();
+  const groups = groupByTeam(result.items);
+  const t2 = performance.now();
+  const nodes = firstLevel(groups);
+  const t3 = performance.now();
+  return { total: t3 - t0, list: t1 - t0, group: t2 - t1, nodes: t3 - t2, items: result.items.length, groups: nodes.length };
+}
+
+async function floorOnce(url) {
+  const t0 = performance.now();
+  const response = await fetch(url, { headers: { Authorization: `Bearer ${API_KEY}`, Accept: 'application/json', 'User-Agent': 'flowsync-bench' } });
+  const text = await response.text();
+  const body = JSON.parse(text);
+  return { total: ms(t0), items: body.length, bytes: Buffer.byteLength(text) };
+}
+
+const rows = [];
+const summary = [];
+for (const [size, runs] of SIZES) {
+  const mock = await MockFlowSyncServer.start({ connections: size, teams: TEAMS, apiKey: API_KEY });
+  try {
+    const client = new FlowSyncClient({ baseUrl: mock.url, apiKey: API_KEY, userAgent: 'flowsync-bench' });
+    const url = `${mock.url}/api/public/v1/connections/index`;
+    for (let i = 0; i < WARMUP; i++) {
+      await floorOnce(url);
+      await pipelineOnce(client);
+    }
+    const pipe = [];
+    const floor = [];
+    const ratios = [];
+    let bytes = 0;
+    for (let i = 0; i < runs; i++) {
+      let p;
+      let f;
+      gc();
+      if (i % 2) {
+        p = await pipelineOnce(client);
+        gc();
+        f = await floorOnce(url);
+      } else {
+        f = await floorOnce(url);
+        gc();
+        p = await pipelineOnce(client);
+      }
+      if (p.items !== size || f.items !== size) throw new Error(`expected ${size} items, got ${p.items} / ${f.items}`);
+      bytes = f.bytes;
+      pipe.push(p);
+      floor.push(f.total);
+      ratios.push(p.total / f.total);
+    }
+    const label = size.toLocaleString('en-US');
+    const note = `${runs} runs, ${(bytes / 1024).toFixed(0)} KB body, ${pipe[0].groups} teams`;
+    rows.push(row('pipeline', `${label}: refresh pipeline (fetch→tree level 1)`, 'ms', pipe.map((p) => p.total), { note }));
+    rows.push(row('pipeline', `${label}:   of which listConnections (fetch+parse+validate)`, 'ms', pipe.map((p) => p.list)));
+    rows.push(row('pipeline', `${label}:   of which groupByTeam`, 'ms', pipe.map((p) => p.group)));
+    rows.push(row('pipeline', `${label}:   of which team nodes (label/description/id)`, 'ms', pipe.map((p) => p.nodes)));
+    rows.push(row('pipeline', `${label}: floor (node-fetch GET + JSON.parse)`, 'ms', floor));
+    rows.push(
+      row('pipeline', `${label}: ratio pipeline / floor (per pair)`, 'x', ratios, size === 10_000 ? { target: { max: 1.5, text: '<= 1.5x' } } : {}),
+    );
+    summary.push(`${label}: pipeline ${median(pipe.map((p) => p.total)).toFixed(1)} ms, floor ${median(floor).toFixed(1)} ms, ratio ${median(ratios).toFixed(2)}x`);
+    say(summary.at(-1));
+  } finally {
+    await mock.close();
+  }
+}
+emitRows(rows);

@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+// `npm run bench`: a benchmark, not a timed test. Compiles src (npm run compile, for out/src), runs each section in its
+// own Node process, prints one table (median, min, max over repeated runs; the target beside each row that has one)
+// and writes bench/results.json (gitignored). Exits 1 only when a section could not run; missed targets are reported,
+// not failed. ~3-5 min on 2 cores.
+//
+//   npm run bench
+//   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network
+//   npm run bench -- --starts 5 --memory-runs 3 --no-compile
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { REPO_ROOT, RESULT_MARK, median } from './lib/common.mjs';
+
+const { values: opts } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    starts: { type: 'string', default: '5' },
+    'memory-runs': { type: 'string', default: '3' },
+    compile: { type: 'boolean', default: true },
+  },
+  allowNegative: true,
+});
+const t0 = Date.now();
+const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
+const say = (m) => console.log(`[bench] ${m} (${elapsed()})`);
+
+/** Runs a section script; its progress lines pass through, its result line is parsed. */
+function runSection(script, { args = [], nodeArgs = [] } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...nodeArgs, path.join('bench', script), ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let rows;
+    let stderr = '';
+    let buffered = '';
+    child.stdout.on('data', (chunk) => {
+      buffered += chunk;
+      let nl;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        if (line.startsWith(RESULT_MARK)) rows = JSON.parse(line.slice(RESULT_MARK.length));
+        else console.log(`  ${line}`);
+      }
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      process.stderr.write(chunk);
+    });
+    child.on('close', (code) => resolve(code === 0 && rows ? { rows } : { error: `${script} failed (exit ${code})${stderr ? `: ${lastLine(stderr)}` : ''}` }));
+  });
+}
+
+const lastLine = (text) => text.trim().split('\n').filter(Boolean).slice(-1)[0] ?? '';
+
+/** Memory: one fresh process per run; the table shows the median, min and max over runs of each checkpoint. */
+async function memorySection(runs) {
+  const results = [];
+  for (let i = 1; i <= runs; i++) {
+    say(`memory run ${i}/${runs}: 1,000 refresh cycles of 10,000 connections`);
+    const r = await runSection('memory.mjs', { nodeArgs: ['--expose-gc'] });
+    if (r.error) return r;
+    results.push(r.rows[0]);
+  }
+  const mb = (bytes) => bytes / 1048576;
+  const at = (c) => results.map((r) => mb(r.heaps[c]));
+  const growth = results.map((r) => mb(r.heaps[1000] - r.heaps[10]));
+  const stat = (samples) => ({ median: median(samples), min: Math.min(...samples), max: Math.max(...samples), runs: samples.length });
+  const note = `Explorer.connections.refresh() against the mock in a worker thread, ${runs} fresh processes; heap after gc()`;
+  return {
+    rows: [
+      { section: 'memory', name: 'heap after 10 refreshes (10,000 items)', unit: 'MB', ...stat(at(10)), note },
+      { section: 'memory', name: 'heap after 1,000 refreshes', unit: 'MB', ...stat(at(1000)) },
+      { section: 'memory', name: 'growth 10 → 1,000 refreshes', unit: 'MB', ...stat(growth), target: '< 2 MB', ok: median(growth) < 2 },
+    ],
+    raw: results,
+  };
+}
+
+const SECTIONS = {
+  bundle: () => runSection('bundle.mjs'),
+  activation: () => runSection('activation.mjs', { args: ['--starts', opts.starts] }),
+  pipeline: () => runSection('pipeline.mjs', { nodeArgs: ['--expose-gc'] }),
+  tree: () => runSection('tree.mjs', { nodeArgs: ['--expose-gc'] }),
+  memory: () => memorySection(Number(opts['memory-runs'])),
+  network: () => runSection('network.mjs'),
+};
+
+function formatValue(value, unit) {
+  if (value === undefined || Number.isNaN(value)) return '';
+  if (unit === 'B' || unit === 'req') return `${Math.round(value).toLocaleString('en-US')} ${unit}`;
+  if (unit === 'x') return `${value.toFixed(2)}x`;
+  const digits = Math.abs(value) < 1 ? 3 : Math.abs(value) < 100 ? 2 : 1;
+  return `${value.toFixed(digits)} ${unit}`;
+}
+
+function printTable(rows, failures) {
+  const header = ['section', 'measure', 'median', 'min', 'max', 'runs', 'target', ''];
+  const lines = rows.map((r) => [
+    r.section,
+    r.name,
+    formatValue(r.median, r.unit),
+    formatValue(r.min, r.unit),
+    formatValue(r.max, r.unit),
+    String(r.runs),
+    r.target ?? '',
+    r.target ? (r.ok ? 'ok' : 'MISSED') : '',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const right = new Set([2, 3, 4, 5]);
+  const fmt = (cells) => cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  console.log('');
+  console.log(fmt(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  let previous;
+  for (const [i, line] of lines.entries()) {
+    if (previous !== undefined && rows[i].section !== previous) console.log('');
+    previous = rows[i].section;
+    console.log(fmt(line));
+  }
+  const notes = rows.filter((r) => r.note);
+  if (notes.length) {
+    console.log('\nnotes:');
+    for (const r of notes) console.log(`  ${r.section}: ${r.note}`);
+  }
+  for (const [name, error] of failures) console.log(`\n${name}: NOT MEASURED — ${error}`);
+}
+
+function gitHead() {
+  const r = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+async function main() {
+  const wanted = opts.only ? opts.only.split(',').map((s) => s.trim()) : Object.keys(SECTIONS);
+  for (const name of wanted) if (!SECTIONS[name]) throw new Error(`unknown section "${name}" (known: ${Object.keys(SECTIONS).join(', ')})`);
+  if (opts.compile) {
+    say('compiling src and tests to out/ (npm run compile)');
+    const r = spawnSync('npm', ['run', 'compile', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });
+    if (r.status !== 0) {
+      if (!fs.existsSync(path.join(REPO_ROOT, 'out', 'src', 'core', 'explorer.js'))) throw new Error('npm run compile failed and out/src is missing');
+      say('WARNING: npm run compile reported errors (above); benchmarking the JavaScript it emitted anyway');
+    }
+  }
+  const rows = [];
+  const failures = [];
+  const raw = {};
+  for (const name of wanted) {
+    say(`section ${name}`);
+    const started = Date.now();
+    const result = await SECTIONS[name]();
+    if (result.error) {
+      failures.push([name, result.error]);
+      say(`section ${name} FAILED: ${result.error}`);
+      continue;
+    }
+    rows.push(...result.rows);
+    if (result.raw) raw[name] = result.raw;
+    say(`section ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  printTable(rows, failures);
+  const results = {
+    date: new Date().toISOString(),
+    commit: gitHead(),
+    node: process.version,
+    cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? '?'}`,
+    loadavg: os.loadavg(),
+    seconds: Math.round((Date.now() - t0) / 1000),
+    rows,
+    raw,
+    failures: Object.fromEntries(failures),
+  };
+  fs.writeFileSync(path.join(REPO_ROOT, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  console.log(`\nwrote bench/results.json; whole run ${elapsed()}`);
+  return failures.length ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(`[bench] ERROR: ${error?.stack ?? error}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,118 @@
+// What a person sees: the Flow Sync views, the palette commands, the status bar, JSON documents, the team filter and
+// an error state, in a real VS Code against the embedded mock API. Screenshots land in test-results/screenshots/ and
+// `npm run screenshots` copies the ones the README shows.
+import assert from 'node:assert/strict';
+import { describe, it } from 'mocha';
+import { DEMO_API_KEY, notifications, openView, runCommand, screenshot, session, statusBarText, treeRows, waitFor } from './workbench.mjs';
+
+const sidebarText = () => session.page.locator('.part.sidebar').innerText();
+const quickInput = () => session.page.locator('.quick-input-widget input');
+
+async function typeIntoQuickInput(text) {
+  const input = quickInput();
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+describe('Flow Sync Explorer, as a person uses it', function () {
+  this.timeout(60000);
+
+  it('opens the Flow Sync view from the activity bar and is asked for an API key', async () => {
+    await openView('Flow Sync');
+    const text = await waitFor(async () => ((await sidebarText()).includes('Set API Key') ? sidebarText() : undefined), { message: 'the welcome view' });
+    assert.match(text, /PROCESSING/i);
+    assert.match(text, /CONNECTIONS/i);
+    assert.match(await statusBarText(), /Flow Sync: Set API Key/);
+    await screenshot('readme-welcome');
+  });
+
+  it('sets the API key through the command palette (password box) and shows the processing tree', async () => {
+    await runCommand('Flow Sync: Set API Key...', { opensInput: true });
+    assert.equal(await quickInput().getAttribute('type'), 'password');
+    await typeIntoQuickInput(DEMO_API_KEY);
+    const rows = await waitFor(async () => {
+      const r = await treeRows();
+      return r.some((row) => /^#\d+$/.test(row.label)) ? r : undefined;
+    }, { timeout: 20000, message: 'sync rows in the Processing view' });
+    const flows = rows.filter((r) => /\d+ syncs?$/.test(r.description));
+    assert.ok(flows.length > 0, 'flow rows with a count');
+    const syncs = rows.filter((r) => /^#\d+$/.test(r.label));
+    assert.ok(syncs.every((r) => /started/.test(r.description)), 'sync rows say when they started');
+    const status = await waitFor(async () => ((await statusBarText()).match(/(\d+) processing/) ? statusBarText() : undefined), { message: 'the processing count in the status bar' });
+    assert.match(status, /\d+ processing/);
+  });
+
+  it('shows connections grouped by team with their types', async () => {
+    const rows = await waitFor(async () => {
+      const r = await treeRows();
+      return r.some((row) => /\d+ connections?$/.test(row.description)) ? r : undefined;
+    }, { timeout: 20000, message: 'team rows in the Connections view' });
+    const teams = rows.filter((r) => /\d+ connections?$/.test(r.description)).map((r) => r.label);
+    const known = session.mock.dataset.teams.map((t) => t.name);
+    assert.ok(teams.length > 0 && teams.every((t) => known.includes(t)), `${teams} are teams of the service`);
+    assert.ok(rows.some((r) => r.description === 'pdf'), 'a pdf connection');
+    await screenshot('readme-sidebar');
+  });
+
+  it('opens a flow sync as JSON from the palette, read-only, titled by kind and id', async () => {
+    const row = session.page.locator('.part.sidebar .monaco-list-row', { hasText: /#\d{3,}/ }).first();
+    const label = (await row.locator('.label-name').first().innerText()).trim();
+    const id = label.match(/\d+/)[0];
+    await row.click();
+    await runCommand('Flow Sync: Open as JSON');
+    const tab = session.page.locator('.tabs-container .tab', { hasText: `Flow sync ${id}.json` });
+    await tab.waitFor({ state: 'visible', timeout: 10000 });
+    const editorText = await waitFor(async () => {
+      const t = await session.page.locator('.editor-instance .view-lines').first().innerText();
+      return t.includes('"flow_id"') ? t : undefined;
+    }, { message: 'the JSON in the editor' });
+    assert.match(editorText.replace(/\u00a0/g, ' '), new RegExp(`"id": ${id}`));
+    await screenshot('readme-json');
+  });
+
+  it('filters both views by team and shows the team in their descriptions', async () => {
+    const team = session.mock.dataset.teams[1];
+    await runCommand('Flow Sync: Filter by Team...', { opensInput: true });
+    await screenshot('readme-team-filter-pick');
+    await typeIntoQuickInput(team.name);
+    const header = session.page.locator('.part.sidebar .pane-header', { hasText: 'Processing' }).first();
+    await waitFor(async () => (await header.innerText()).includes(`Team: ${team.name}`), { message: 'the team in the Processing header' });
+    await waitFor(async () => {
+      const teams = (await treeRows()).filter((r) => /\d+ connections?$/.test(r.description));
+      return teams.length === 1 && teams[0].label === team.name;
+    }, { message: 'only that team in Connections' });
+    await screenshot('readme-team-filter');
+    await runCommand('Flow Sync: Clear Team Filter');
+    await waitFor(async () => !(await header.innerText()).includes('Team:'), { message: 'the filter cleared' });
+  });
+
+  it('shows an error in words, keeps the data, and recovers', async () => {
+    session.mock.inject({ endpoint: 'processing', status: 500, body: '{"errors":[{"message":"E_INTERNAL: Database unavailable"}]}' });
+    try {
+      await runCommand('Flow Sync: Refresh Processing');
+      const text = await waitFor(async () => ((await sidebarText()).includes('Database unavailable') ? sidebarText() : undefined), { message: 'the error in the view' });
+      assert.match(text, /HTTP 500: E_INTERNAL: Database unavailable\. Showing data from/);
+      assert.ok((await treeRows()).some((r) => /^#\d+$/.test(r.label)), 'the last data stays');
+      assert.match(await statusBarText(), /processing/);
+      const toasts = await waitFor(async () => {
+        const n = await notifications();
+        return n.length ? n : undefined;
+      }, { message: 'one notification' });
+      assert.equal(toasts.filter((t) => t.includes('Database unavailable')).length, 1);
+      await screenshot('readme-error');
+    } finally {
+      session.mock.clearFaults();
+    }
+    await runCommand('Flow Sync: Refresh Processing');
+    await waitFor(async () => !(await sidebarText()).includes('Database unavailable'), { message: 'recovered' });
+  });
+
+  it('never shows the API key anywhere in the window', async () => {
+    await runCommand('Flow Sync: Show Log');
+    await session.page.waitForTimeout(500);
+    const everything = await session.page.locator('body').innerText();
+    assert.ok(!everything.includes(DEMO_API_KEY), 'the key is on screen');
+    for (const n of await notifications()) assert.ok(!n.includes(DEMO_API_KEY));
+  });
+});
