@@ -148,9 +148,11 @@ export function installExtension(rig, dirs, vsix) {
  * @param {string[]} [o.vsix]            VSIX files to install first
  * @param {number} [o.port]              preferred port (falls back to a free one)
  * @param {boolean} [o.keepState]        keep the scratch dir on stop (also: RIG_KEEP_STATE=1)
+ * @param {string} [o.locale]            display language (`--locale`, e.g. `de`)
+ * @param {object} [o.userDataFiles]     more files to write into the user-data-dir first: { relativePath: content }
  * @param {string} [o.logLevel]          code-server/VS Code log level (`trace` makes every log channel verbose)
  */
-export async function startCodeServer({ rig, name = 'code-server', smokeTestDriver = false, settings = {}, vsix = [], port, keepState = false, quiet = false, logLevel = 'info' }) {
+export async function startCodeServer({ rig, name = 'code-server', smokeTestDriver = false, settings = {}, vsix = [], port, keepState = false, quiet = false, logLevel = 'info', locale, userDataFiles = {} }) {
   rig ??= await prepareRig();
   pruneLogs();
   const root = scratchDir(name);
@@ -163,6 +165,10 @@ export async function startCodeServer({ rig, name = 'code-server', smokeTestDriv
   fs.mkdirSync(path.join(dirs.userDataDir, 'User'), { recursive: true });
   fs.mkdirSync(dirs.extensionsDir, { recursive: true });
   fs.writeFileSync(path.join(dirs.userDataDir, 'User', 'settings.json'), JSON.stringify({ ...BASE_SETTINGS, ...settings }, null, 2) + '\n');
+  for (const [relative, content] of Object.entries(userDataFiles)) {
+    fs.mkdirSync(path.dirname(path.join(dirs.userDataDir, relative)), { recursive: true });
+    fs.writeFileSync(path.join(dirs.userDataDir, relative), content);
+  }
   for (const file of vsix) {
     const t0 = Date.now();
     installExtension(rig, dirs, file);
@@ -189,6 +195,7 @@ export async function startCodeServer({ rig, name = 'code-server', smokeTestDriv
     logLevel,
   ];
   if (smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
+  if (locale) args.push('--locale', locale);
   const child = spawn(rig.nodeBin, args, {
     cwd: root,
     env: rigEnv(xdgEnv(dirs.xdgDir)),
@@ -358,13 +365,14 @@ export async function waitForWorkbench(page, timeout = 60000) {
 
 /** Packages the extension (production bundle must already be in dist/) into .vscode-test/flowsync-explorer.vsix. */
 export function packageVsix({ out = path.join(RIG_DIR, 'flowsync-explorer.vsix') } = {}) {
+  // Exactly what `npm run package` ships (the project's .vscodeignore), so the UI tests run the released artifact.
   const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const ignoreFile = path.join(REPO_ROOT, 'test', 'rig', 'vscodeignore');
-  const r = spawnSync(
-    process.execPath,
-    [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--allow-star-activation', '--ignoreFile', ignoreFile, '--out', out],
-    { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120000 },
-  );
+  const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120000,
+  });
   if (r.status !== 0) throw new Error(`vsce package failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
   return out;
 }
