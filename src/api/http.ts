@@ -62,8 +62,9 @@ export async function getJson(url: string, label: string, options: GetJsonOption
     }
     let text: string;
     let bytes: number;
+    let fingerprint: string;
     try {
-      ({ text, bytes } = await readCapped(response, options.maxBytes, label));
+      ({ text, bytes, fingerprint } = await readCapped(response, options.maxBytes, label));
     } catch (e) {
       throw e instanceof ApiError || timedOut || options.signal?.aborted ? failure(e) : brokenBody(e, label);
     }
@@ -86,14 +87,15 @@ export async function getJson(url: string, label: string, options: GetJsonOption
     }
     const errorBody = Array.isArray(body) ? undefined : errorBodyOf(body);
     if (errorBody?.code === UNAUTHORIZED_CODE) throw unauthorized(response.status, errorBody.description);
-    return { status: response.status, body, bytes, fingerprint: createHash('sha1').update(text).digest('base64') };
+    return { status: response.status, body, bytes, fingerprint };
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
   }
 }
 
-async function readCapped(response: Response, maxBytes: number, label: string): Promise<{ text: string; bytes: number }> {
+/** Reads the body up to `maxBytes`, hashing it chunk by chunk while it arrives (no second pass over the text). */
+async function readCapped(response: Response, maxBytes: number, label: string): Promise<{ text: string; bytes: number; fingerprint: string }> {
   const tooLarge = () =>
     new ApiError('invalidResponse', t('The answer for {0} is larger than the {1} limit; it was not loaded.', label, formatBytes(maxBytes)), {
       status: response.status,
@@ -104,8 +106,9 @@ async function readCapped(response: Response, maxBytes: number, label: string): 
     throw tooLarge();
   }
   const chunks: Buffer[] = [];
+  const hash = createHash('sha1');
   let total = 0;
-  if (!response.body) return { text: '', bytes: 0 };
+  if (!response.body) return { text: '', bytes: 0, fingerprint: hash.digest('base64') };
   for await (const chunk of response.body) {
     const buffer = chunk as Buffer;
     total += buffer.length;
@@ -114,8 +117,9 @@ async function readCapped(response: Response, maxBytes: number, label: string): 
       throw tooLarge();
     }
     chunks.push(buffer);
+    hash.update(buffer);
   }
-  return { text: Buffer.concat(chunks, total).toString('utf8'), bytes: total };
+  return { text: Buffer.concat(chunks, total).toString('utf8'), bytes: total, fingerprint: hash.digest('base64') };
 }
 
 function errorForStatus(response: Response, text: string, label: string, nowMs: number): ApiError {
