@@ -113,6 +113,50 @@ describe('Flow Sync Explorer in the extension host', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it('an identical answer fires no tree change; a changed one refreshes only the group that changed', async () => {
+    const events: Array<string | undefined> = [];
+    const subscription = x.connectionsView.tree.onDidChangeTreeData((node) => events.push(node ? `team:${node.kind === 'group' ? node.group.key : '?'}` : undefined));
+    try {
+      await vscode.commands.executeCommand('flowsync.refreshConnections');
+      await vscode.commands.executeCommand('flowsync.refreshConnections');
+      assert.deepEqual(events, [], 'no change event for the same data');
+      const all = x.explorer.connections.state.items!.map((i) => i.raw as { id: number; team_id: number; name: string });
+      const changedTeam = all[0].team_id;
+      const edited = all.map((c) => (c.id === all[0].id ? { ...c, name: `${c.name} (renamed)` } : c));
+      mock.inject({ endpoint: 'connections', status: 200, body: JSON.stringify(edited), times: 1 });
+      await vscode.commands.executeCommand('flowsync.refreshConnections');
+      assert.deepEqual(events, [`team:${changedTeam}`]);
+    } finally {
+      subscription.dispose();
+      mock.clearFaults();
+    }
+    await vscode.commands.executeCommand('flowsync.refreshConnections');
+  });
+
+  it('an open JSON document follows refreshes', async () => {
+    const flow = x.processingView.tree.getChildren()[0];
+    const node = x.processingView.tree.getChildren(flow)[0] as { item: { raw: Record<string, unknown>; value: { id: number } } };
+    await vscode.commands.executeCommand('flowsync.openJson', node);
+    const doc = (await waitFor(() => vscode.window.activeTextEditor?.document))!;
+    assert.match(doc.uri.path, new RegExp(`Flow sync ${node.item.value.id}\\.json$`));
+    const changed = { ...node.item.raw, status: 'finishing', updated_at: new Date().toISOString() };
+    const others = x.explorer.processing.state.items!.filter((i) => i.value.id !== node.item.value.id).map((i) => i.raw);
+    mock.inject({ endpoint: 'processing', status: 200, body: JSON.stringify([changed, ...others]), times: 1 });
+    await vscode.commands.executeCommand('flowsync.refreshProcessing');
+    await waitFor(() => JSON.parse(doc.getText()).status === 'finishing', { message: 'the document to show the new status' });
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('Open as JSON on a group shows its items', async () => {
+    const team = x.connectionsView.tree.getChildren()[0];
+    await vscode.commands.executeCommand('flowsync.openJson', team);
+    const doc = (await waitFor(() => (vscode.window.activeTextEditor?.document.uri.path.includes('connections') ? vscode.window.activeTextEditor.document : undefined)))!;
+    const items = JSON.parse(doc.getText()) as Array<{ team_id: number }>;
+    assert.equal(items.length, x.connectionsView.tree.getChildren(team).length);
+    assert.ok(items.every((i) => i.team_id === (team as { group: { key: number } }).group.key));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('Copy ID puts the id on the clipboard', async () => {
     const team = x.connectionsView.tree.getChildren()[0];
     const node = x.connectionsView.tree.getChildren(team)[0];
