@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT, RIG_DIR, freshWorkspace, packageVsix, prepareRig, startCodeServer } from '../test/rig/codeServer.mjs';
+import { REPO_ROOT, RIG_DIR, buildProject, freshWorkspace, packageVsix, prepareRig, startCodeServer } from '../test/rig/codeServer.mjs';
 import { onInterrupt } from '../test/rig/processes.mjs';
 
 const DEMO_API_KEY = 'fs_demo_0123456789abcdef';
@@ -28,14 +28,6 @@ const { values: opts } = parseArgs({
   allowNegative: true,
 });
 const say = (msg) => console.log(`[demo] ${msg}`);
-
-function run(cmd, args) {
-  const r = spawnSync(cmd, args, { cwd: REPO_ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
-  if (r.status !== 0) {
-    console.error(`[demo] ${cmd} ${args.join(' ')} failed (exit ${r.status})`);
-    process.exit(r.status || 1);
-  }
-}
 
 function which(cmd) {
   const r = spawnSync(process.platform === 'win32' ? 'where' : 'which', [cmd], { encoding: 'utf8' });
@@ -68,8 +60,7 @@ async function desktop() {
     return 1;
   }
   if (opts.build) {
-    run('npm', ['run', 'compile', '--silent']);
-    run(process.execPath, ['esbuild.js']);
+    buildProject();
   }
   const mock = await startMock();
   // A profile of its own so the demo's settings don't touch the user's.
@@ -94,8 +85,7 @@ async function browser() {
   const rig = await prepareRig();
   if (opts.build) {
     say('building: npm run compile, node esbuild.js --production, vsce package');
-    run('npm', ['run', 'compile', '--silent']);
-    run(process.execPath, ['esbuild.js', '--production']);
+    buildProject({ production: true });
   }
   const vsix = packageVsix();
   const mock = await startMock();

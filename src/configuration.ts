@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
-import { parseServiceUrl } from './api/url';
 import type { Explorer } from './core/explorer';
 import { ApiKeyStore, secretStoreProblem } from './secrets';
-import { describeIgnored, ignoredWorkspaceSettings, onDidChangeSettings, readSettings } from './settings';
+import { configuredService, describeIgnored, ignoredWorkspaceSettings, onDidChangeSettings, readSettings } from './settings';
 
 /**
  * Feeds the Explorer from settings and SecretStorage, again whenever either changes (also from another window), and
@@ -29,7 +28,8 @@ export class ConfigurationSync implements vscode.Disposable {
     void this.warnAboutWorkspaceOverrides();
     let apiKey: string | undefined;
     let secretsError: string | undefined;
-    const origin = originOf(settings.baseUrl, settings.allowHttp);
+    const service = configuredService(settings);
+    const origin = typeof service === 'object' ? service.origin : undefined;
     if (origin) {
       try {
         apiKey = await this.keys.get(origin);
@@ -68,13 +68,5 @@ export class ConfigurationSync implements vscode.Disposable {
       this.warnedIgnored = true;
       this.log.warn(describeIgnored(ignored));
     }
-  }
-}
-
-function originOf(baseUrl: string, allowHttp: boolean): string | undefined {
-  try {
-    return baseUrl ? parseServiceUrl(baseUrl, { allowHttp }).origin : undefined;
-  } catch {
-    return undefined;
   }
 }

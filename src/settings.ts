@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { ApiError } from './api/errors';
+import { parseServiceUrl, type ServiceUrl } from './api/url';
 import { t } from './l10n';
 
 /** The one module that reads `flowsync.*` settings. */
@@ -54,6 +56,16 @@ export async function ignoredWorkspaceSettings(): Promise<string[]> {
     const nested = new RegExp(`"${SECTION}"\\s*:\\s*\\{[^}]*"${key}"\\s*:`);
     return texts.some((text) => dotted.test(text) || nested.test(text));
   }).map((key) => `${SECTION}.${key}`);
+}
+
+/** The service URL of the user settings, parsed; a message when it cannot be used; undefined when none is set. */
+export function configuredService(settings: Settings = readSettings()): ServiceUrl | string | undefined {
+  if (!settings.baseUrl) return undefined;
+  try {
+    return parseServiceUrl(settings.baseUrl, { allowHttp: settings.allowHttp });
+  } catch (e) {
+    return e instanceof ApiError ? e.message : String(e);
+  }
 }
 
 export function onDidChangeSettings(listener: () => void): vscode.Disposable {

@@ -1,26 +1,13 @@
 import * as vscode from 'vscode';
-import { ApiError } from '../api/errors';
-import { parseServiceUrl, type ServiceUrl } from '../api/url';
 import { t } from '../l10n';
 import { secretStoreProblem } from '../secrets';
-import { readSettings } from '../settings';
+import { configuredService } from '../settings';
 import type { CommandContext } from './context';
 import { promptServiceUrl } from './serviceUrl';
 
-/** The configured service, or a message saying what is wrong with it. */
-function currentService(): ServiceUrl | string | undefined {
-  const { baseUrl, allowHttp } = readSettings();
-  if (!baseUrl) return undefined;
-  try {
-    return parseServiceUrl(baseUrl, { allowHttp });
-  } catch (e) {
-    return e instanceof ApiError ? e.message : String(e);
-  }
-}
-
 /** Set API Key...: asks for the service URL first when none is set, then for the key in a password box. */
 export async function setApiKey(ctx: CommandContext): Promise<void> {
-  let service = currentService();
+  let service = configuredService();
   if (service === undefined || typeof service === 'string') {
     if (typeof service === 'string') void vscode.window.showWarningMessage(service);
     service = await promptServiceUrl(ctx);
@@ -47,7 +34,7 @@ export async function setApiKey(ctx: CommandContext): Promise<void> {
 }
 
 export async function clearApiKey(ctx: CommandContext): Promise<void> {
-  const service = currentService();
+  const service = configuredService();
   if (service === undefined || typeof service === 'string') {
     void vscode.window.showInformationMessage(t('No Flow Sync service is set, so there is no API key to remove.'));
     return;

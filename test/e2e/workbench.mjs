@@ -5,23 +5,17 @@
 //
 // session: { page, server, browser, workbench, workspace, mock } — `mock` is the embedded Flow Sync mock API
 // (out/src/mock/server.js, in this process) whose url is the `flowsync.baseUrl` user setting; null if not built.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { REPO_ROOT, freshWorkspace, launchBrowser, openWorkbench, packageVsix, prepareRig, startCodeServer } from '../rig/codeServer.mjs';
+import { REPO_ROOT, buildProject, freshWorkspace, launchBrowser, openWorkbench, packageVsix, prepareRig, startCodeServer } from '../rig/codeServer.mjs';
 
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
 export const DEMO_API_KEY = 'fs_demo_0123456789abcdef';
 
 /** @type {{page: import('playwright-core').Page, server: any, browser: any, workbench: any, workspace: string, mock: any}} */
 export const session = { page: undefined, server: undefined, browser: undefined, workbench: undefined, workspace: undefined, mock: null };
-
-function run(cmd, args) {
-  const r = spawnSync(cmd, args, { cwd: REPO_ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status})`);
-}
 
 /**
  * Builds the extension (unless E2E_NO_BUILD=1), packages a VSIX, starts the mock API, code-server with the VSIX
@@ -32,8 +26,7 @@ export async function startSession({ settings = {} } = {}) {
   const rig = await prepareRig();
   if (!process.env.E2E_NO_BUILD) {
     console.log('    [e2e] building: npm run compile, node esbuild.js --production, vsce package');
-    run('npm', ['run', 'compile', '--silent']);
-    run(process.execPath, ['esbuild.js', '--production']);
+    buildProject({ production: true });
   }
   const vsix = packageVsix();
 

@@ -364,6 +364,21 @@ export async function waitForWorkbench(page, timeout = 60000) {
 }
 
 /** Packages the extension (production bundle must already be in dist/) into .vscode-test/flowsync-explorer.vsix. */
+/**
+ * Compiles the tests and the mock (`npm run compile`) and bundles the extension (`node esbuild.js`, with
+ * `--production` when asked). Throws, naming the command, when a step fails.
+ */
+export function buildProject({ production = false } = {}) {
+  const steps = [
+    ['npm', ['run', 'compile', '--silent']],
+    [process.execPath, ['esbuild.js', ...(production ? ['--production'] : [])]],
+  ];
+  for (const [cmd, args] of steps) {
+    const r = spawnSync(cmd, args, { cwd: REPO_ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
+    if (r.status !== 0) throw new Error(`${path.basename(cmd)} ${args.join(' ')} failed (exit ${r.status})`);
+  }
+}
+
 export function packageVsix({ out = path.join(RIG_DIR, 'flowsync-explorer.vsix') } = {}) {
   // Exactly what `npm run package` ships (the project's .vscodeignore), so the UI tests run the released artifact.
   const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');

@@ -7,12 +7,11 @@
 //   npm run test:integration -- --no-build           skip `node esbuild.js` and `npm run compile`
 //   npm run test:integration -- --timeout 600        overall limit in seconds (default 300)
 //   npm run test:integration -- --verbose            also print the workbench's own log lines (always in the log file)
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { interrupted } from './processes.mjs';
-import { REPO_ROOT, devPayload, freshWorkspace, launchBrowser, openWorkbench, prepareRig, startCodeServer } from './codeServer.mjs';
+import { REPO_ROOT, buildProject, devPayload, freshWorkspace, launchBrowser, openWorkbench, prepareRig, startCodeServer } from './codeServer.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -28,20 +27,11 @@ const t0 = Date.now();
 const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 const say = (msg) => console.log(`[integration] ${msg}`);
 
-function run(cmd, args) {
-  const r = spawnSync(cmd, args, { cwd: REPO_ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
-  if (r.status !== 0) {
-    console.error(`[integration] ${cmd} ${args.join(' ')} failed (exit ${r.status})`);
-    process.exit(r.status || 1);
-  }
-}
-
 async function main() {
   const rig = await prepareRig();
   if (opts.build) {
     say('building dist/extension.js (node esbuild.js) and compiling the tests (npm run compile)');
-    run(process.execPath, ['esbuild.js']);
-    run('npm', ['run', 'compile', '--silent']);
+    buildProject();
   }
   const testsPath = path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js');
   if (!fs.existsSync(testsPath)) throw new Error(`${testsPath} is missing: run npm run compile`);
