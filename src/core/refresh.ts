@@ -69,10 +69,6 @@ export class ListRefresher<T> {
     return this.listeners.size;
   }
 
-  get hasTimer(): boolean {
-    return this.timer !== undefined;
-  }
-
   get isLoading(): boolean {
     return this.inFlight !== undefined;
   }

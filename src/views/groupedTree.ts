@@ -64,11 +64,6 @@ export class GroupedTree<T> implements vscode.TreeDataProvider<TreeNode<T>>, vsc
     this.update();
   }
 
-  /** Every group node currently shown, in order. */
-  get groupNodes(): readonly GroupNode<T>[] {
-    return this.groups;
-  }
-
   /** Re-renders everything (e.g. the welcome state changed). */
   refreshAll(): void {
     this.changeEmitter.fire(undefined);
