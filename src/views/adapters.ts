@@ -16,6 +16,7 @@ export const processingAdapter: TreeAdapter<FlowSync> = {
   groupIcon: FLOW_ICON,
   leafLabel: syncLabel,
   leafDescription: syncDescription,
+  descriptionAges: true,
   leafTooltip: syncTooltip,
   leafIcon: flowSyncIcon,
 };
@@ -32,6 +33,7 @@ export const connectionsAdapter: TreeAdapter<Connection> = {
   groupIcon: TEAM_ICON,
   leafLabel: (c) => c.name,
   leafDescription: (c) => c.type,
+  descriptionAges: false,
   leafTooltip: connectionTooltip,
   leafIcon: connectionIcon,
 };

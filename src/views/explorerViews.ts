@@ -76,8 +76,11 @@ export class ExplorerView<T> implements vscode.Disposable {
   }
 }
 
+/** How often the Processing view checks whether "started N min ago" texts have aged. */
+export const AGE_TICK_MS = 30_000;
+
 export function createProcessingView(explorer: Explorer, now: () => number): ExplorerView<FlowSync> {
-  return new ExplorerView(
+  const view = new ExplorerView(
     PROCESSING_VIEW,
     explorer,
     explorer.processing,
@@ -86,6 +89,10 @@ export function createProcessingView(explorer: Explorer, now: () => number): Exp
     (count) => (count > 0 ? { value: count, tooltip: count === 1 ? t('1 flow sync processing') : t('{0} flow syncs processing', count) } : undefined),
     now,
   );
+  // Only while the view is visible: a hidden view costs nothing.
+  const timer = setInterval(() => view.view.visible && view.tree.refreshAgedDescriptions(), AGE_TICK_MS);
+  view.track({ dispose: () => clearInterval(timer) });
+  return view;
 }
 
 export function createConnectionsView(explorer: Explorer, now: () => number): ExplorerView<Connection> {

@@ -32,6 +32,8 @@ export interface TreeAdapter<T> {
   groupIcon: IconSpec;
   leafLabel(value: T): string;
   leafDescription(value: T, now: number): string;
+  /** The description holds a relative time, so it ages while the data stays the same. */
+  descriptionAges: boolean;
   leafTooltip(item: Item<T>, now: number): string;
   leafIcon(value: T): IconSpec;
 }
@@ -49,6 +51,8 @@ export class GroupedTree<T> implements vscode.TreeDataProvider<TreeNode<T>>, vsc
   readonly onDidChangeTreeData = this.changeEmitter.event;
   private groups: GroupNode<T>[] = [];
   private readonly signatures = new WeakMap<object, string>();
+  /** The description each shown item was last rendered with (it holds a relative time that ages). */
+  private readonly renderedDescriptions = new Map<string, string>();
   private readonly subscription: { dispose(): void };
 
   constructor(
@@ -91,11 +95,33 @@ export class GroupedTree<T> implements vscode.TreeDataProvider<TreeNode<T>>, vsc
     }
     const value = node.item.value;
     const item = new vscode.TreeItem(a.leafLabel(value), vscode.TreeItemCollapsibleState.None);
-    item.id = `${a.leafIdPrefix}:${a.idOf(value)}`;
+    const id = this.leafId(value);
+    item.id = id;
     item.description = a.leafDescription(value, this.now());
+    if (a.descriptionAges) this.renderedDescriptions.set(id, item.description);
     item.iconPath = themeIcon(a.leafIcon(value));
     item.contextValue = a.leafContext;
     return item;
+  }
+
+  /**
+   * Re-renders the groups whose items' descriptions have aged ("started 3 min ago" → "4 min ago") since they were
+   * shown. A clock tick, not a poll: unchanged data costs no request, and nothing fires while the text holds.
+   */
+  refreshAgedDescriptions(): number {
+    const now = this.now();
+    let fired = 0;
+    for (const node of this.groups) {
+      const aged = node.group.items.some((item) => {
+        const shown = this.renderedDescriptions.get(this.leafId(item.value));
+        return shown !== undefined && shown !== this.adapter.leafDescription(item.value, now);
+      });
+      if (aged) {
+        this.changeEmitter.fire(node);
+        fired++;
+      }
+    }
+    return fired;
   }
 
   /** Tooltips are built only when hovered. */
@@ -111,6 +137,7 @@ export class GroupedTree<T> implements vscode.TreeDataProvider<TreeNode<T>>, vsc
 
   private update(): void {
     const fresh = this.adapter.group(this.refresher.state.items ?? []);
+    this.forgetGoneItems();
     const old = new Map(this.groups.map((node) => [node.group.key, node]));
     const sameShape = fresh.length === this.groups.length && fresh.every((g, i) => this.groups[i].group.key === g.key && this.groups[i].group.label === g.label);
     if (!sameShape) {
@@ -131,6 +158,17 @@ export class GroupedTree<T> implements vscode.TreeDataProvider<TreeNode<T>>, vsc
       node.group = group;
       if (changed) this.changeEmitter.fire(node);
     }
+  }
+
+  private leafId(value: T): string {
+    return `${this.adapter.leafIdPrefix}:${this.adapter.idOf(value)}`;
+  }
+
+  /** Drops the rendered descriptions of items that are no longer listed. */
+  private forgetGoneItems(): void {
+    if (this.renderedDescriptions.size === 0) return;
+    const listed = new Set((this.refresher.state.items ?? []).map((item) => this.leafId(item.value)));
+    for (const id of this.renderedDescriptions.keys()) if (!listed.has(id)) this.renderedDescriptions.delete(id);
   }
 
   private signature(group: Group<T>): string {

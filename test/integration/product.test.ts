@@ -147,6 +147,44 @@ describe('Flow Sync Explorer in the extension host', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it('"started … ago" texts are re-rendered as they age, without a request', async () => {
+    const now = Date.now();
+    const sync = (id: number, msAgo: number) => ({
+      id,
+      flow_id: 9000 + id,
+      status: 'pending',
+      created_at: new Date(now - msAgo).toISOString(),
+      updated_at: new Date(now).toISOString(),
+      errors: null,
+      webhook: false,
+      flow: { id: 9000 + id, name: `Aging ${id}` },
+    });
+    mock.inject({ endpoint: 'processing', status: 200, body: JSON.stringify([sync(1, 40_000), sync(2, 3 * 3600_000)]) });
+    try {
+      await vscode.commands.executeCommand('flowsync.refreshProcessing');
+      const tree = x.processingView.tree;
+      const render = () => tree.getChildren().flatMap((g) => tree.getChildren(g)).map((leaf) => String(tree.getTreeItem(leaf).description));
+      assert.match(render()[0], /started 4\d s ago/);
+      assert.equal(tree.refreshAgedDescriptions(), 0, 'nothing has aged yet');
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const requests = mock.requests.length;
+      const events: unknown[] = [];
+      const subscription = tree.onDidChangeTreeData((node) => events.push(node));
+      try {
+        assert.equal(tree.refreshAgedDescriptions(), 1, 'only the group whose text aged');
+        assert.equal(events.length, 1);
+        render();
+        assert.equal(tree.refreshAgedDescriptions(), 0);
+      } finally {
+        subscription.dispose();
+      }
+      assert.equal(mock.requests.length, requests, 'no request');
+    } finally {
+      mock.clearFaults();
+    }
+    await vscode.commands.executeCommand('flowsync.refreshProcessing');
+  });
+
   it('Open as JSON on a group shows its items', async () => {
     const team = x.connectionsView.tree.getChildren()[0];
     await vscode.commands.executeCommand('flowsync.openJson', team);
