@@ -15,11 +15,25 @@ async function typeIntoQuickInput(text) {
   await input.press('Enter');
 }
 
+/** Drags the sash between the side bar and the editor to the right, as a person would. */
+async function widenSideBar(pixels) {
+  const page = session.page;
+  const box = await page.locator('.part.sidebar').boundingBox();
+  const x = box.x + box.width + 1;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + pixels, y, { steps: 8 });
+  await page.mouse.up();
+  await waitFor(async () => (await page.locator('.part.sidebar').boundingBox()).width > box.width + pixels / 2, { message: 'a wider side bar' });
+}
+
 describe('Flow Sync Explorer, as a person uses it', function () {
   this.timeout(60000);
 
   it('opens the Flow Sync view from the activity bar and is asked for an API key', async () => {
     await openView('Flow Sync');
+    await widenSideBar(180); // so the README pictures show whole rows
     const text = await waitFor(async () => ((await sidebarText()).includes('Set API Key') ? sidebarText() : undefined), { message: 'the welcome view' });
     assert.match(text, /PROCESSING/i);
     assert.match(text, /CONNECTIONS/i);
