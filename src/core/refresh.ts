@@ -120,28 +120,29 @@ export class ListRefresher<T> {
   setFocused(focused: boolean): void {
     if (focused === this.focused) return;
     this.focused = focused;
+    this.planPoll(focused);
+  }
+
+  /** The poll schedule changed (settings): re-plan the next automatic load from the last success. */
+  reschedule(): void {
+    this.planPoll(false);
+  }
+
+  /**
+   * Plans the next poll from the last success under the current schedule; `loadIfDue` loads at once when that poll
+   * is already due. Leaves loads in flight and failure backoff alone.
+   */
+  private planPoll(loadIfDue: boolean): void {
     if (this.disposed || this.inFlight || this.current.failures > 0 || this.current.loadedAt === undefined) return;
-    const interval = this.poll(focused);
+    const interval = this.poll(this.focused);
     if (interval === undefined) {
       this.cancelTimer();
       this.update({ nextAttemptAt: undefined }, false);
       return;
     }
     const dueAt = this.current.loadedAt + interval;
-    if (focused && dueAt <= this.clock.now()) void this.refresh();
+    if (loadIfDue && dueAt <= this.clock.now()) void this.refresh();
     else this.scheduleAt(Math.max(dueAt, this.clock.now()));
-  }
-
-  /** The poll schedule changed (settings): re-plan the next automatic load from the last success. */
-  reschedule(): void {
-    if (this.disposed || this.inFlight || this.current.failures > 0 || this.current.loadedAt === undefined) return;
-    const interval = this.poll(this.focused);
-    if (interval === undefined) {
-      this.cancelTimer();
-      this.update({ nextAttemptAt: undefined }, false);
-    } else {
-      this.scheduleAt(Math.max(this.current.loadedAt + interval, this.clock.now()));
-    }
   }
 
   dispose(): void {
