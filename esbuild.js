@@ -50,6 +50,9 @@ async function main() {
     target: 'node18',
     outfile: 'dist/extension.js',
     external: ['vscode'],
+    // Prefer a package's ES module build: jsonc-parser's "main" is a UMD bundle whose require() calls esbuild cannot
+    // follow (the bundle then fails at run time with "Cannot find module './impl/format'").
+    mainFields: ['module', 'main'],
     minify: production,
     sourcemap: !production,
     sourcesContent: false,

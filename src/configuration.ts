@@ -10,6 +10,7 @@ import { configuredService, describeIgnored, ignoredWorkspaceSettings, onDidChan
 export class ConfigurationSync implements vscode.Disposable {
   private sequence = 0;
   private warnedIgnored = false;
+  private warnedTeamId?: string;
   private readonly disposables: vscode.Disposable[];
 
   constructor(
@@ -26,6 +27,7 @@ export class ConfigurationSync implements vscode.Disposable {
     const sequence = ++this.sequence;
     const settings = readSettings();
     void this.warnAboutWorkspaceOverrides();
+    this.warnAboutTeamId(settings.teamIdProblem);
     let apiKey: string | undefined;
     let secretsError: string | undefined;
     const service = configuredService(settings);
@@ -58,6 +60,15 @@ export class ConfigurationSync implements vscode.Disposable {
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
+  }
+
+  /** Says once per distinct problem that the team filter is ignored (a notification, and the log). */
+  private warnAboutTeamId(problem: string | undefined): void {
+    if (problem === this.warnedTeamId) return;
+    this.warnedTeamId = problem;
+    if (!problem) return;
+    this.log.warn(problem);
+    void vscode.window.showWarningMessage(problem);
   }
 
   /** Says once per session that workspace values for user-only settings are ignored. */

@@ -4,7 +4,7 @@ import { registerCommands } from './commands';
 import { ConfigurationSync } from './configuration';
 import { systemClock } from './core/clock';
 import { Explorer } from './core/explorer';
-import type { TeamInfo } from './core/teams';
+import { inert } from './core/inert';
 import { useLocalize } from './l10n';
 import { watchFailures, type FailureNotifications } from './notifications';
 import { ApiKeyStore } from './secrets';
@@ -13,9 +13,16 @@ import { createConnectionsView, createProcessingView, type ExplorerView } from '
 import { JSON_SCHEME, JsonDocuments } from './views/jsonDocuments';
 import { ProcessingStatusBar } from './views/statusBar';
 
-const TEAMS_STATE_KEY = 'flowsync.knownTeams';
+/** The teams seen per service origin (globalState): the team filter's choices. */
+const TEAMS_STATE_KEY = 'flowsync.knownTeamsByOrigin';
+/** 0.1.0 kept one list for every service; it is removed, since it cannot be told which service it belongs to. */
+const LEGACY_TEAMS_STATE_KEY = 'flowsync.knownTeams';
 
-/** What activate() returns: the live objects, for the integration tests (and any extension that wants them). */
+/**
+ * The live objects, for the integration tests only: activate() returns them when VS Code runs the extension in
+ * ExtensionMode.Test, and nothing otherwise. Other extensions get no path to the key (`keys`, or the configuration
+ * inside `explorer`): SecretStorage isolates extensions from each other, and our exports must not undo that.
+ */
 export interface FlowSyncExplorerApi {
   explorer: Explorer;
   keys: ApiKeyStore;
@@ -30,13 +37,19 @@ export interface FlowSyncExplorerApi {
   reconfigure(): Promise<void>;
 }
 
-/** Wires the pieces together; behaviour lives in the modules. */
-export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi {
+/** Wires the pieces together; behaviour lives in the modules. Returns the test API in ExtensionMode.Test only. */
+export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi | undefined {
   useLocalize(vscode.l10n.t);
   const log = vscode.window.createOutputChannel('Flow Sync', { log: true });
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
-  const explorer = new Explorer(systemClock, (record) => logRequest(log, record));
-  explorer.teams.restore(context.globalState.get<TeamInfo[]>(TEAMS_STATE_KEY, []));
+  const explorer = new Explorer(
+    systemClock,
+    (record) => logRequest(log, record),
+    Math.random,
+    (error) => log.error(`A view failed to update: ${inert((error as Error)?.stack ?? String(error), 2000)}`),
+  );
+  explorer.teams.restore(context.globalState.get<unknown>(TEAMS_STATE_KEY));
+  if (context.globalState.get(LEGACY_TEAMS_STATE_KEY) !== undefined) void context.globalState.update(LEGACY_TEAMS_STATE_KEY, undefined);
   const keys = new ApiKeyStore(context.secrets);
   const configuration = new ConfigurationSync(explorer, keys, log, `flowsync-explorer/${version} (VS Code ${vscode.version})`);
   const now = () => systemClock.now();
@@ -59,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     notifications,
     vscode.window.onDidChangeWindowState((state) => explorer.setFocused(state.focused)),
     explorer.connections.onDidChange((change) => {
-      if (change.itemsChanged) void context.globalState.update(TEAMS_STATE_KEY, explorer.teams.list());
+      if (change.itemsChanged) void context.globalState.update(TEAMS_STATE_KEY, explorer.teams.snapshot());
       processingView.decorate(now());
     }),
     ...registerCommands({ explorer, keys, processingView, connectionsView, json, log, reconfigure }),
@@ -67,6 +80,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   explorer.setFocused(vscode.window.state.focused);
   void configuration.apply();
   log.info(`Flow Sync Explorer ${version} activated`);
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return { explorer, keys, processingView, connectionsView, statusBar, json, notifications, logUri: context.logUri, reconfigure };
 }
 
@@ -74,7 +88,7 @@ export function deactivate(): void {}
 
 function logRequest(log: vscode.LogOutputChannel, r: RequestRecord): void {
   if (r.error) {
-    log.warn(`${r.method} ${r.path} → ${r.status ?? r.error.kind} in ${r.ms} ms: ${r.error.message}`);
+    log.warn(`${r.method} ${r.path} → ${r.status ?? r.error.kind} in ${r.ms} ms: ${inert(r.error.message)}`);
   } else {
     const dropped = r.dropped ? `, ${r.dropped} dropped` : '';
     log.info(`${r.method} ${r.path} → ${r.status} in ${r.ms} ms, ${r.items} items${dropped}, ${r.bytes} bytes`);

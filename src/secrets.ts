@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { clampDelay } from './core/clock';
 import { t } from './l10n';
 
 /** How long a secret store call may take before we say the keyring is unavailable. */
@@ -45,7 +46,7 @@ class SecretTimeout extends Error {}
 
 function withTimeout<T>(promise: Thenable<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new SecretTimeout()), SECRET_TIMEOUT_MS);
+    const timer = setTimeout(() => reject(new SecretTimeout()), clampDelay(SECRET_TIMEOUT_MS));
     promise.then(
       (value) => {
         clearTimeout(timer);

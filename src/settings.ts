@@ -1,44 +1,46 @@
 import * as vscode from 'vscode';
 import { ApiError } from './api/errors';
 import { parseServiceUrl, type ServiceUrl } from './api/url';
+import { normalizeSettings, type SettingValues } from './core/settingValues';
+import { MAX_SETTINGS_FILE_CHARS, settingsFileSets } from './core/workspaceOverrides';
 import { t } from './l10n';
 
 /** The one module that reads `flowsync.*` settings. */
 export const SECTION = 'flowsync';
 
-export interface Settings {
+/**
+ * Every value a workspace may set is untrusted input: normalizeSettings clamps numbers to the bounds package.json
+ * declares and accepts a team id of digits only.
+ */
+export interface Settings extends SettingValues {
   /** From the user's own settings only: a workspace must not be able to send the key elsewhere. */
   baseUrl: string;
-  teamId: string;
-  autoRefresh: boolean;
-  refreshIntervalSeconds: number;
-  requestTimeoutSeconds: number;
   /** From the user's own settings only, like baseUrl. */
   allowHttp: boolean;
 }
-
-export const MIN_REFRESH_SECONDS = 5;
-export const MIN_TIMEOUT_SECONDS = 1;
 
 /** Settings that only the user (not a workspace) may set: they decide where the key is sent. */
 const USER_ONLY = ['baseUrl', 'allowHttp'] as const;
 
 export function readSettings(): Settings {
   const config = vscode.workspace.getConfiguration(SECTION);
+  const baseUrl = userValue<unknown>(config, 'baseUrl', '');
   return {
-    baseUrl: userValue(config, 'baseUrl', ''),
-    teamId: String(config.get<string | number>('teamId', '') ?? '').trim(),
-    autoRefresh: config.get<boolean>('autoRefresh', true) !== false,
-    refreshIntervalSeconds: atLeast(config.get<number>('refreshIntervalSeconds', 30), MIN_REFRESH_SECONDS, 30),
-    requestTimeoutSeconds: atLeast(config.get<number>('requestTimeoutSeconds', 15), MIN_TIMEOUT_SECONDS, 15),
-    allowHttp: userValue<boolean>(config, 'allowHttp', false) === true,
+    ...normalizeSettings({
+      teamId: config.get('teamId'),
+      autoRefresh: config.get('autoRefresh'),
+      refreshIntervalSeconds: config.get('refreshIntervalSeconds'),
+      requestTimeoutSeconds: config.get('requestTimeoutSeconds'),
+    }),
+    baseUrl: typeof baseUrl === 'string' ? baseUrl : '',
+    allowHttp: userValue<unknown>(config, 'allowHttp', false) === true,
   };
 }
 
 /**
  * Names the user-only settings that a workspace tries to set, so the log can say they are ignored. VS Code hides
- * application-scoped values of workspace files from inspect(), so the files themselves are looked at too (as text:
- * a dotted key or a nested "flowsync" object).
+ * application-scoped values of workspace files from inspect(), so the files themselves are read too, with a JSONC
+ * scanner (linear time, size-bounded: a hostile file cannot freeze the window).
  */
 export async function ignoredWorkspaceSettings(): Promise<string[]> {
   const config = vscode.workspace.getConfiguration(SECTION);
@@ -47,14 +49,19 @@ export async function ignoredWorkspaceSettings(): Promise<string[]> {
     ...(vscode.workspace.workspaceFile?.scheme === 'file' ? [vscode.workspace.workspaceFile] : []),
   ];
   const texts = await Promise.all(
-    files.map((uri) => Promise.resolve(vscode.workspace.fs.readFile(uri)).then((bytes) => new TextDecoder().decode(bytes), () => '')),
+    files.map(async (uri) => {
+      try {
+        if ((await vscode.workspace.fs.stat(uri)).size > MAX_SETTINGS_FILE_CHARS) return ''; // not read at all
+        return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      } catch {
+        return '';
+      }
+    }),
   );
+  const inFiles = texts.flatMap((text) => settingsFileSets(text, SECTION, USER_ONLY) ?? []);
   return USER_ONLY.filter((key) => {
     const inspected = config.inspect(key);
-    if (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined) return true;
-    const dotted = new RegExp(`"${SECTION}\\.${key}"\\s*:`);
-    const nested = new RegExp(`"${SECTION}"\\s*:\\s*\\{[^}]*"${key}"\\s*:`);
-    return texts.some((text) => dotted.test(text) || nested.test(text));
+    return inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined || inFiles.includes(key);
   }).map((key) => `${SECTION}.${key}`);
 }
 
@@ -94,10 +101,6 @@ export async function saveTeamId(teamId: string): Promise<void> {
 function userValue<T>(config: vscode.WorkspaceConfiguration, key: string, fallback: T): T {
   const inspected = config.inspect<T>(key);
   return inspected?.globalValue ?? inspected?.defaultValue ?? fallback;
-}
-
-function atLeast(value: unknown, minimum: number, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) ? Math.max(minimum, value) : fallback;
 }
 
 export const describeIgnored = (keys: string[]) =>

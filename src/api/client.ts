@@ -6,7 +6,22 @@ import { API_PREFIX, parseServiceUrl, type ServiceUrl } from './url';
 import { validateConnection, validateFlowSync, validateList } from './validate';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
-export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * Bounds on one answer, sized by measurement (bench "worst answer under the caps"): the costliest answer they let
+ * through takes well under 1 s of extension-host time and 200 MB. 16 MB holds about 60,000 connections of the mock's
+ * size (50,000 are 12.9 MB); a normal connection has 3 objects, so 500,000 objects and arrays leave room for meta.
+ */
+export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+export const MAX_CONTAINERS = 500_000;
+export { MAX_ITEMS } from './validate';
+
+/** Why a key cannot be used (it must travel in an HTTP header: visible ASCII only), or undefined when it can. */
+export function apiKeyProblem(key: string): string | undefined {
+  if (!key) return t('Enter the API key.');
+  if (/\s/.test(key)) return t('An API key has no spaces.');
+  if (!/^[\x21-\x7e]+$/.test(key)) return t('An API key holds only letters, digits and punctuation (ASCII); check that it was pasted whole.');
+  return undefined;
+}
 
 /** One line per request for the log. Holds the path and query only: never the key, never the host. */
 export interface RequestRecord {
@@ -27,6 +42,7 @@ export interface FlowSyncClientOptions {
   allowHttp?: boolean;
   timeoutMs?: number;
   maxBytes?: number;
+  maxContainers?: number;
   userAgent?: string;
   now?: () => number;
   onRequest?: (record: RequestRecord) => void;
@@ -48,10 +64,13 @@ export class FlowSyncClient {
   constructor(options: FlowSyncClientOptions) {
     this.service = parseServiceUrl(options.baseUrl, { allowHttp: options.allowHttp });
     if (!options.apiKey) throw new ApiError('unauthorized', t('No API key is set. Run "Flow Sync: Set API Key...".'));
+    const keyProblem = apiKeyProblem(options.apiKey);
+    if (keyProblem) throw new ApiError('unauthorized', t('The stored API key cannot be sent: {0} Run "Flow Sync: Set API Key...".', keyProblem));
     this.options = {
       apiKey: options.apiKey,
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+      maxContainers: options.maxContainers ?? MAX_CONTAINERS,
       userAgent: options.userAgent ?? 'flowsync-explorer',
       now: options.now ?? Date.now,
       onRequest: options.onRequest,
@@ -66,7 +85,7 @@ export class FlowSyncClient {
     return this.list('/connections/index', t('connections'), validateConnection, options);
   }
 
-  private async list<T>(
+  private async list<T extends { id: number }>(
     endpoint: string,
     label: string,
     validate: Parameters<typeof validateList<T>>[1],

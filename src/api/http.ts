@@ -2,13 +2,17 @@ import fetch, { type Response } from 'node-fetch';
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { t } from '../l10n';
-import { ApiError, UNAUTHORIZED_CODE, errorBodyOf, oneLine, parseErrorBody, parseRetryAfter } from './errors';
+import { clampDelay } from '../core/clock';
+import { inert } from '../core/inert';
+import { ApiError, MAX_RETRY_AFTER_MS, UNAUTHORIZED_CODE, boundedRetryAfter, errorBodyOf, parseErrorBody, parseRetryAfter } from './errors';
 
 export interface GetJsonOptions {
   apiKey: string;
   userAgent: string;
   timeoutMs: number;
   maxBytes: number;
+  /** Objects and arrays an answer may hold, counted while it streams: JSON.parse's cost grows with them. */
+  maxContainers: number;
   signal?: AbortSignal;
   now: () => number;
 }
@@ -32,7 +36,7 @@ export async function getJson(url: string, label: string, options: GetJsonOption
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort();
-  }, options.timeoutMs);
+  }, clampDelay(options.timeoutMs));
   const onAbort = () => controller.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const failure = (e: unknown) => toApiError(e, label, { timedOut, timeoutMs: options.timeoutMs });
@@ -64,16 +68,16 @@ export async function getJson(url: string, label: string, options: GetJsonOption
     let bytes: number;
     let fingerprint: string;
     try {
-      ({ text, bytes, fingerprint } = await readCapped(response, options.maxBytes, label));
+      ({ text, bytes, fingerprint } = await readCapped(response, options, label));
     } catch (e) {
       throw e instanceof ApiError || timedOut || options.signal?.aborted ? failure(e) : brokenBody(e, label);
     }
-    if (!response.ok) throw errorForStatus(response, text, label, options.now());
+    if (!response.ok) throw errorForStatus(response, text, label, options);
     const contentType = response.headers.get('content-type') ?? '';
     if (contentType && !/\bjson\b/i.test(contentType)) {
       throw new ApiError(
         'invalidResponse',
-        t('The service answered {0} with {1} instead of JSON. Check that the service URL points at the Flow Sync API.', label, describeType(contentType)),
+        t('The service answered {0} with {1} instead of JSON. Check that the service URL points at the Flow Sync API.', label, describeType(contentType, options.apiKey)),
         { status: response.status },
       );
     }
@@ -85,7 +89,7 @@ export async function getJson(url: string, label: string, options: GetJsonOption
         status: response.status,
       });
     }
-    const errorBody = Array.isArray(body) ? undefined : errorBodyOf(body);
+    const errorBody = Array.isArray(body) ? undefined : errorBodyOf(body, options.apiKey);
     if (errorBody?.code === UNAUTHORIZED_CODE) throw unauthorized(response.status, errorBody.description);
     return { status: response.status, body, bytes, fingerprint };
   } finally {
@@ -94,12 +98,27 @@ export async function getJson(url: string, label: string, options: GetJsonOption
   }
 }
 
-/** Reads the body up to `maxBytes`, hashing it chunk by chunk while it arrives (no second pass over the text). */
-async function readCapped(response: Response, maxBytes: number, label: string): Promise<{ text: string; bytes: number; fingerprint: string }> {
+/**
+ * Reads the body up to `maxBytes` and `maxContainers`, hashing it chunk by chunk while it arrives (no second pass over
+ * the text). Containers are counted as every `{` and `[` byte, inside strings too: an upper bound found by a native
+ * search, so a hostile answer is refused before JSON.parse spends seconds and a gigabyte on it. A leading byte-order
+ * mark is dropped.
+ */
+async function readCapped(
+  response: Response,
+  { maxBytes, maxContainers }: Pick<GetJsonOptions, 'maxBytes' | 'maxContainers'>,
+  label: string,
+): Promise<{ text: string; bytes: number; fingerprint: string }> {
   const tooLarge = () =>
     new ApiError('invalidResponse', t('The answer for {0} is larger than the {1} limit; it was not loaded.', label, formatBytes(maxBytes)), {
       status: response.status,
     });
+  const tooComplex = () =>
+    new ApiError(
+      'invalidResponse',
+      t('The answer for {0} holds too many nested objects or arrays (more than {1}); it was not loaded.', label, maxContainers.toLocaleString('en-US')),
+      { status: response.status },
+    );
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     (response.body as Readable | null)?.destroy();
@@ -108,6 +127,7 @@ async function readCapped(response: Response, maxBytes: number, label: string): 
   const chunks: Buffer[] = [];
   const hash = createHash('sha1');
   let total = 0;
+  let containers = 0;
   if (!response.body) return { text: '', bytes: 0, fingerprint: hash.digest('base64') };
   for await (const chunk of response.body) {
     const buffer = chunk as Buffer;
@@ -116,28 +136,49 @@ async function readCapped(response: Response, maxBytes: number, label: string): 
       (response.body as Readable).destroy();
       throw tooLarge();
     }
+    containers += countByte(buffer, OPEN_BRACE) + countByte(buffer, OPEN_BRACKET);
+    if (containers > maxContainers) {
+      (response.body as Readable).destroy();
+      throw tooComplex();
+    }
     chunks.push(buffer);
     hash.update(buffer);
   }
-  return { text: Buffer.concat(chunks, total).toString('utf8'), bytes: total, fingerprint: hash.digest('base64') };
+  const text = Buffer.concat(chunks, total).toString('utf8');
+  return { text: text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text, bytes: total, fingerprint: hash.digest('base64') };
 }
 
-function errorForStatus(response: Response, text: string, label: string, nowMs: number): ApiError {
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const BYTE_ORDER_MARK = 0xfeff;
+
+/** How often `byte` occurs in `buffer` (Buffer.indexOf is a native memchr: far faster than a loop over bytes). */
+function countByte(buffer: Buffer, byte: number): number {
+  let count = 0;
+  for (let at = buffer.indexOf(byte); at !== -1; at = buffer.indexOf(byte, at + 1)) count++;
+  return count;
+}
+
+function errorForStatus(response: Response, text: string, label: string, { now, apiKey }: Pick<GetJsonOptions, 'now' | 'apiKey'>): ApiError {
   const status = response.status;
-  const parsed = parseErrorBody(text);
+  const parsed = parseErrorBody(text, apiKey);
   if (parsed?.code === UNAUTHORIZED_CODE || status === 401 || status === 403) {
     return unauthorized(status, parsed?.description);
   }
-  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), nowMs);
-  if (status === 429 || (status === 503 && retryAfterMs !== undefined)) {
+  const askedMs = parseRetryAfter(response.headers.get('retry-after'), now());
+  if (status === 429 || (status === 503 && askedMs !== undefined)) {
+    // The message states the wait that is actually used, never an absurd one the service asked for.
+    const retryAfterMs = askedMs === undefined ? undefined : boundedRetryAfter(askedMs);
     const message =
-      retryAfterMs !== undefined
-        ? t('The service is limiting requests (HTTP {0}) and asked to wait {1}.', status, formatDelay(retryAfterMs))
-        : t('The service is limiting requests (HTTP {0}).', status);
+      askedMs === undefined
+        ? t('The service is limiting requests (HTTP {0}).', status)
+        : askedMs > MAX_RETRY_AFTER_MS
+          ? t('The service is limiting requests (HTTP {0}) and asked to wait longer than {1}; retrying in {1}.', status, formatDelay(MAX_RETRY_AFTER_MS))
+          : t('The service is limiting requests (HTTP {0}) and asked to wait {1}.', status, formatDelay(retryAfterMs!));
     return new ApiError('rateLimited', message, { status, retryAfterMs });
   }
-  const reason = parsed ? `: ${parsed.code ? `${parsed.code}: ` : ''}${parsed.description}` : statusText(response);
-  return new ApiError('http', oneLine(t('The service answered {0} with HTTP {1}{2}', label, status, reason)), {
+  const reason = parsed ? `: ${parsed.code ? `${parsed.code}: ` : ''}${parsed.description}` : statusText(response, apiKey);
+  return new ApiError('http', inert(t('The service answered {0} with HTTP {1}{2}', label, status, reason)), {
     status,
     code: parsed?.code,
     description: parsed?.description,
@@ -175,7 +216,7 @@ function toApiError(e: unknown, label: string, state: { timedOut: boolean; timeo
   const cause = NETWORK_CAUSES[code]?.() ?? (/CERT|SSL|TLS/.test(code) ? t('a TLS/certificate problem') : undefined);
   if (cause) return new ApiError('network', t('Could not reach the service for {0}: {1} ({2}).', label, cause, code));
   if (code === 'ERR_STREAM_PREMATURE_CLOSE' || err?.type === 'system' || err?.name === 'FetchError') return brokenBody(e, label);
-  return new ApiError('network', t('Could not load {0}: {1}', label, oneLine(String((e as Error)?.message ?? e), 120)));
+  return new ApiError('network', t('Could not load {0}: {1}', label, inert(String((e as Error)?.message ?? e), 120)));
 }
 
 const NETWORK_CAUSES: Record<string, () => string> = {
@@ -189,12 +230,13 @@ const NETWORK_CAUSES: Record<string, () => string> = {
   ENETUNREACH: () => t('the network is unreachable'),
 };
 
-function statusText(response: Response): string {
-  return response.statusText ? ` (${response.statusText})` : '';
+function statusText(response: Response, hide: string): string {
+  return response.statusText ? ` (${inert(response.statusText, 80, hide)})` : '';
 }
 
-function describeType(contentType: string): string {
-  const type = contentType.split(';')[0].trim().toLowerCase();
+function describeType(contentType: string, hide: string): string {
+  // The key is hidden from the whole header first: split at ';' before it, a key holding ';' would show in part.
+  const type = inert(contentType, 200, hide).split(';')[0].trim().toLowerCase().slice(0, 80);
   return type === 'text/html' ? t('an HTML page') : t('content of type {0}', type);
 }
 

@@ -16,10 +16,13 @@ export interface UrlPolicy {
   allowHttp?: boolean;
 }
 
-/** True for hosts that never leave this machine. */
+/**
+ * True for hosts that never leave this machine: `localhost` itself, 127.0.0.0/8 and ::1. Not other `*.localhost`
+ * names: whether those resolve to loopback depends on the resolver, and a proxy may send them anywhere.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+  return host === 'localhost' || host === '::1' || /^127\.(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){2}$/.test(host);
 }
 
 /**

@@ -2,6 +2,11 @@ import { t } from '../l10n';
 import { ApiError } from './errors';
 import type { Connection, FlowSync, Item, ListResult } from './types';
 
+/** More entries than this in one answer: refused whole, before any per-item work. */
+export const MAX_ITEMS = 100_000;
+/** Deepest nesting of objects and arrays an item may have: deeper ones are dropped (JSON.stringify would throw). */
+export const MAX_ITEM_DEPTH = 32;
+
 /** Returns the typed value, or a reason (a short phrase) why the object does not have the documented shape. */
 type Validator<T> = (o: Record<string, unknown>) => T | string;
 
@@ -59,23 +64,46 @@ export const validateConnection: Validator<Connection> = (o) => {
  * Checks a list body: it must be a JSON array (else ApiError invalidResponse); each entry is validated on its own and
  * a bad one is dropped and counted, never failing the whole list. The raw objects are kept, unknown fields included.
  */
-export function validateList<T>(body: unknown, validate: Validator<T>, label: string): Omit<ListResult<T>, 'fingerprint'> {
+export function validateList<T extends { id: number }>(body: unknown, validate: Validator<T>, label: string): Omit<ListResult<T>, 'fingerprint'> {
   if (!Array.isArray(body)) {
     const got = body === null ? 'null' : typeof body === 'object' ? t('an object') : t('a {0}', typeof body);
     throw new ApiError('invalidResponse', t('The service answered {0} with {1} where a list was expected.', label, got));
   }
+  if (body.length > MAX_ITEMS) {
+    throw new ApiError('invalidResponse', t('The service answered {0} with more than {1} items; it was not loaded.', label, MAX_ITEMS.toLocaleString('en-US')));
+  }
   const items: Item<T>[] = [];
+  const seen = new Set<number>();
   let dropped = 0;
   let firstDropReason: string | undefined;
   for (let i = 0; i < body.length; i++) {
     const raw: unknown = body[i];
-    const result = isObject(raw) ? validate(raw) : 'not an object';
+    let result = !isObject(raw) ? 'not an object' : nestedTooDeep(raw) ? `nested deeper than ${MAX_ITEM_DEPTH} levels` : validate(raw);
+    if (typeof result !== 'string' && seen.has(result.id)) result = `id ${result.id} is listed more than once`;
     if (typeof result === 'string') {
       dropped++;
       firstDropReason ??= `item ${i}: ${result}`;
     } else {
+      seen.add(result.id);
       items.push({ value: result, raw: raw as Record<string, unknown> });
     }
   }
   return { items, dropped, firstDropReason };
+}
+
+/**
+ * True when objects and arrays inside `value` nest deeper than MAX_ITEM_DEPTH. Recursion stops at that depth, so it
+ * cannot overflow the stack; for…in instead of Object.values, so a normal item allocates nothing.
+ */
+function nestedTooDeep(value: object, depth = 1): boolean {
+  if (depth > MAX_ITEM_DEPTH) return true;
+  if (Array.isArray(value)) {
+    for (const child of value) if (typeof child === 'object' && child !== null && nestedTooDeep(child, depth + 1)) return true;
+  } else {
+    for (const key in value) {
+      const child = (value as Record<string, unknown>)[key];
+      if (typeof child === 'object' && child !== null && nestedTooDeep(child, depth + 1)) return true;
+    }
+  }
+  return false;
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { apiKeyProblem } from '../api/client';
 import { t } from '../l10n';
 import { secretStoreProblem } from '../secrets';
 import { configuredService } from '../settings';
@@ -18,7 +19,7 @@ export async function setApiKey(ctx: CommandContext): Promise<void> {
     prompt: t('Stored in the system keyring (VS Code SecretStorage) and sent only to {0}.', service.origin),
     password: true,
     ignoreFocusOut: true,
-    validateInput: (value) => (!value.trim() ? t('Enter the API key.') : /\s/.test(value.trim()) ? t('An API key has no spaces.') : undefined),
+    validateInput: (value) => apiKeyProblem(value.trim()),
   });
   if (key === undefined) return;
   try {

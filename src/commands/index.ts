@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { inert } from '../core/inert';
 import { clearApiKey, setApiKey } from './apiKey';
 import type { CommandContext } from './context';
 import { copyId, openJson, type ExplorerNode } from './openJson';
@@ -27,8 +28,9 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       try {
         await handler(ctx, isNode(node) ? node : undefined);
       } catch (e) {
-        ctx.log.error(`${id} failed: ${(e as Error)?.message ?? String(e)}`);
-        void vscode.window.showErrorMessage(String((e as Error)?.message ?? e));
+        const message = inert((e as Error)?.message ?? String(e));
+        ctx.log.error(`${id} failed: ${message}`);
+        void vscode.window.showErrorMessage(message);
       }
     }),
   );

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Connection, FlowSync } from '../api/types';
 import { flowLabel, teamLabel } from '../core/grouping';
+import { inert } from '../core/inert';
 import { t } from '../l10n';
 import { processingAdapter } from '../views/adapters';
 import type { TreeNode } from '../views/groupedTree';
@@ -42,11 +43,12 @@ async function pickItem(ctx: CommandContext): Promise<Target | undefined> {
   const connections = ctx.explorer.connections.state.items ?? [];
   if (syncs.length) picks.push({ label: t('Processing flow syncs'), kind: vscode.QuickPickItemKind.Separator });
   for (const { value } of syncs) {
-    picks.push({ label: `$(sync) ${t('Sync #{0}', value.id)}`, description: `${flowLabel(value)} · ${value.status}`, target: { kind: 'sync', id: value.id } });
+    // Quick picks render $(icon) syntax: every service text in them is inert.
+    picks.push({ label: `$(sync) ${t('Sync #{0}', value.id)}`, description: inert(`${flowLabel(value)} · ${value.status}`), target: { kind: 'sync', id: value.id } });
   }
   if (connections.length) picks.push({ label: t('Connections'), kind: vscode.QuickPickItemKind.Separator });
   for (const { value } of connections) {
-    picks.push({ label: `$(plug) ${value.name}`, description: `${value.type} · ${teamLabel(value)} · #${value.id}`, target: { kind: 'connection', id: value.id } });
+    picks.push({ label: `$(plug) ${inert(value.name)}`, description: inert(`${value.type} · ${teamLabel(value)} · #${value.id}`), target: { kind: 'connection', id: value.id } });
   }
   if (!picks.length) {
     void vscode.window.showInformationMessage(t('Nothing is loaded yet. Open the Flow Sync views or refresh first.'));

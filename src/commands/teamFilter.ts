@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { connectionCount } from '../core/format';
+import { inert } from '../core/inert';
 import { t } from '../l10n';
 import { saveTeamId } from '../settings';
 import type { CommandContext } from './context';
@@ -14,7 +15,7 @@ export async function filterByTeam(ctx: CommandContext): Promise<void> {
   const picks: Pick[] = [
     { label: t('All teams'), description: current ? undefined : t('current'), teamId: '' },
     ...ctx.explorer.teams.list().map((team) => ({
-      label: team.name,
+      label: inert(team.name),
       description: `#${team.id} · ${connectionCount(team.connections)}${team.id === current ? ` · ${t('current')}` : ''}`,
       teamId: team.id,
     })),

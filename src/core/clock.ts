@@ -7,10 +7,19 @@ export interface Clock {
 
 export type TimerHandle = { readonly __timer: unique symbol } | ReturnType<typeof setTimeout>;
 
+/** The longest delay a timer can hold: Node and browsers fire a longer one (2^31 ms and up) after about 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A delay every timer can hold: 0 to MAX_TIMER_MS; NaN counts as 0. Every timer of the extension goes through it. */
+export function clampDelay(ms: number): number {
+  if (!(ms > 0)) return 0;
+  return Math.min(ms, MAX_TIMER_MS);
+}
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout: (callback, ms) => {
-    const handle = setTimeout(callback, ms);
+    const handle = setTimeout(callback, clampDelay(ms));
     // A pending poll must never keep a process (tests, the extension host on shutdown) alive.
     (handle as { unref?: () => void }).unref?.();
     return handle;

@@ -46,12 +46,15 @@ export class Explorer {
     private readonly clock: Clock,
     private readonly onRequest: (record: RequestRecord) => void = () => undefined,
     random: () => number = Math.random,
+    /** A listener of a list threw (a defect): told here, for the log; the other listeners and the load go on. */
+    onListenerError: (error: unknown) => void = () => undefined,
   ) {
     this.processing = new ListRefresher(
       (signal) => this.requireClient().listProcessing({ teamId: this.config?.teamId || undefined, signal }),
       clock,
       (focused) => this.processingInterval(focused),
       random,
+      onListenerError,
     );
     this.connections = new ListRefresher(
       async (signal) => {
@@ -63,6 +66,7 @@ export class Explorer {
       clock,
       () => undefined, // connections load on demand, on settings changes, and retry after failures
       random,
+      onListenerError,
     );
   }
 
@@ -178,6 +182,7 @@ export class Explorer {
         detail = error.message;
       }
     }
+    this.teams.useOrigin(this.client?.service.origin);
     this.setStatus(status, detail);
   }
 

@@ -1,6 +1,7 @@
 import type { Connection, FlowSync, Item } from '../api/types';
 import { t } from '../l10n';
 import { flowLabel, teamLabel } from './grouping';
+import { inert } from './inert';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -78,13 +79,13 @@ function table(rows: Array<[string, string]>): string {
   return ['| | |', '|---|---|', ...rows.map(([k, v]) => `| **${k}** | ${v} |`)].join('\n');
 }
 
-/** Escapes text from the service so it shows literally in a MarkdownString (no links, emphasis or tables). */
+/** Makes text from the service inert, then escapes it so it shows literally in a MarkdownString (no emphasis or tables). */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&').replace(/\r?\n/g, ' ');
+  return inert(text).replace(/[\\`*_{}[\]()#+\-.!|<>~$]/g, '\\$&');
 }
 
 function escapeCode(text: string): string {
-  return text.replace(/`/g, "'").replace(/\|/g, '\\|').slice(0, 300);
+  return inert(text).replace(/`/g, "'").replace(/\|/g, '\\|');
 }
 
 /** Ends a message with a full stop when it has no closing punctuation, so another sentence can follow it. */

@@ -26,7 +26,7 @@ const SYNC_WITH_ERRORS: IconSpec = { id: 'warning', color: 'list.warningForegrou
 
 export function flowSyncIcon(sync: Pick<FlowSync, 'status' | 'errors'>): IconSpec {
   if (sync.errors !== null && sync.errors !== undefined) return SYNC_WITH_ERRORS;
-  return STATUS_ICONS[sync.status.toLowerCase()] ?? UNKNOWN_STATUS;
+  return ownEntry(STATUS_ICONS, sync.status.toLowerCase()) ?? UNKNOWN_STATUS;
 }
 
 const TYPE_ICONS: Record<string, IconSpec> = {
@@ -44,8 +44,13 @@ const TYPE_ICONS: Record<string, IconSpec> = {
 const GENERIC_CONNECTION: IconSpec = { id: 'plug' };
 
 export function connectionIcon(connection: Pick<Connection, 'type'>): IconSpec {
-  return TYPE_ICONS[connection.type.toLowerCase()] ?? GENERIC_CONNECTION;
+  return ownEntry(TYPE_ICONS, connection.type.toLowerCase()) ?? GENERIC_CONNECTION;
 }
 
 export const FLOW_ICON: IconSpec = { id: 'git-merge' };
 export const TEAM_ICON: IconSpec = { id: 'organization' };
+
+/** A table lookup by a name from the service: own entries only ("constructor" is not an icon). */
+function ownEntry(table: Record<string, IconSpec>, name: string): IconSpec | undefined {
+  return Object.hasOwn(table, name) ? table[name] : undefined;
+}

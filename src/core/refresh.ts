@@ -1,4 +1,4 @@
-import { ApiError, type ApiErrorKind } from '../api/errors';
+import { ApiError, boundedRetryAfter, type ApiErrorKind } from '../api/errors';
 import type { Item, ListResult } from '../api/types';
 import { t } from '../l10n';
 import type { Clock, TimerHandle } from './clock';
@@ -6,7 +6,6 @@ import type { Clock, TimerHandle } from './clock';
 /** Backoff after failures: 5 s doubling to 5 min, with ±20 % jitter so many windows do not retry in step. */
 export const BACKOFF_BASE_MS = 5_000;
 export const BACKOFF_MAX_MS = 5 * 60_000;
-export const MAX_RETRY_AFTER_MS = 60 * 60_000;
 
 export function backoffDelay(failures: number, random: () => number): number {
   const exponential = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1));
@@ -59,6 +58,8 @@ export class ListRefresher<T> {
     private readonly clock: Clock,
     private readonly poll: PollSchedule,
     private readonly random: () => number = Math.random,
+    /** Told about a listener that threw; the other listeners still run and the load still completes. */
+    private readonly onListenerError: (error: unknown) => void = () => undefined,
   ) {}
 
   get state(): Readonly<ListState<T>> {
@@ -212,8 +213,19 @@ export class ListRefresher<T> {
     this.emit({ itemsChanged });
   }
 
+  /** Each listener runs on its own: one that throws cannot stop the others, nor make refresh() reject. */
   private emit(change: ListChange): void {
-    for (const listener of [...this.listeners]) listener(change);
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(change);
+      } catch (error) {
+        try {
+          this.onListenerError(error);
+        } catch {
+          // a failing error reporter must not break the load either
+        }
+      }
+    }
   }
 }
 
@@ -225,8 +237,9 @@ export function retryDelay(kind: ApiErrorKind, retryAfterMs: number | undefined,
     case 'cancelled':
       return undefined;
     case 'rateLimited':
-      // Honour the service's Retry-After, within sane bounds (a broken header must not stop refreshing for days).
-      return retryAfterMs !== undefined ? Math.min(MAX_RETRY_AFTER_MS, Math.max(1_000, retryAfterMs)) : backoffDelay(failures, random);
+      // Honour the service's Retry-After, within the bounds its message states (a broken header must not stop
+      // refreshing for days).
+      return retryAfterMs !== undefined ? boundedRetryAfter(retryAfterMs) : backoffDelay(failures, random);
     default:
       return backoffDelay(failures, random);
   }

@@ -1,5 +1,6 @@
 import type { Connection } from '../api/types';
 import { teamLabel } from './grouping';
+import { inert } from './inert';
 
 export interface TeamInfo {
   id: string;
@@ -8,39 +9,103 @@ export interface TeamInfo {
   connections: number;
 }
 
+/** What is persisted: the known teams of each service origin. */
+export type TeamSnapshot = Record<string, TeamInfo[]>;
+
+/** Teams kept per service: a service that invents a new team on every answer cannot grow the list without bound. */
+export const MAX_TEAMS = 1_000;
+/** Longest team name kept (and shown in the team filter). */
+export const MAX_TEAM_NAME = 100;
+/** Services whose teams are remembered; the one used longest ago is forgotten first. */
+export const MAX_TEAM_ORIGINS = 5;
+
 /**
- * The teams seen in connection lists. An unfiltered load replaces the whole directory; a filtered load only updates
- * its own team, so the team filter keeps offering every team while one is chosen.
+ * The teams seen in connection lists, per service origin: the team filter of one service never offers another
+ * service's teams. An unfiltered load replaces the origin's teams; a filtered load only updates its own team, so the
+ * filter keeps offering every team while one is chosen. Bounded in teams, name length and origins.
  */
 export class TeamDirectory {
-  private teams = new Map<string, TeamInfo>();
+  /** Origin → team id → team; Map order is least recently used first. */
+  private readonly byOrigin = new Map<string, Map<string, TeamInfo>>();
+  private origin?: string;
+
+  /** The service whose teams are learned and offered from now on (undefined: none is configured). */
+  useOrigin(origin: string | undefined): void {
+    this.origin = origin;
+    if (origin === undefined) return;
+    const teams = this.byOrigin.get(origin) ?? new Map<string, TeamInfo>();
+    this.byOrigin.delete(origin);
+    this.byOrigin.set(origin, teams); // most recently used last
+    while (this.byOrigin.size > MAX_TEAM_ORIGINS) this.byOrigin.delete(this.byOrigin.keys().next().value!);
+  }
 
   learn(connections: readonly Connection[], complete: boolean): void {
+    const teams = this.current();
+    if (!teams) return;
     const seen = new Map<string, TeamInfo>();
     for (const c of connections) {
       const id = String(c.team_id);
-      const team = seen.get(id) ?? { id, name: teamLabel(c), connections: 0 };
+      const team = seen.get(id) ?? { id, name: inert(teamLabel(c), MAX_TEAM_NAME), connections: 0 };
       team.connections++;
       seen.set(id, team);
     }
-    if (complete) {
-      this.teams = seen;
-    } else {
-      for (const team of seen.values()) this.teams.set(team.id, team);
+    if (complete) teams.clear();
+    for (const team of seen.values()) {
+      teams.delete(team.id); // most recently seen last
+      teams.set(team.id, team);
     }
+    while (teams.size > MAX_TEAMS) teams.delete(teams.keys().next().value!);
   }
 
-  /** Restores teams remembered from an earlier session. */
-  restore(teams: readonly TeamInfo[]): void {
-    for (const team of teams) if (!this.teams.has(team.id)) this.teams.set(team.id, team);
+  /**
+   * Restores teams remembered from an earlier session. The stored value comes from outside this session: anything
+   * without the expected shape is ignored, and the bounds apply. (0.1.0 stored one list without its origin: ignored,
+   * since it cannot be told which service it belongs to.)
+   */
+  restore(snapshot: unknown): void {
+    if (typeof snapshot !== 'object' || snapshot === null || Array.isArray(snapshot)) return;
+    const active = this.origin;
+    for (const [origin, list] of Object.entries(snapshot).slice(-MAX_TEAM_ORIGINS)) {
+      if (!Array.isArray(list) || this.byOrigin.has(origin)) continue;
+      this.useOrigin(origin);
+      const teams = this.current()!;
+      for (const t of list.slice(-MAX_TEAMS)) {
+        if (!isTeamInfo(t)) continue;
+        teams.set(t.id, { id: t.id, name: inert(t.name, MAX_TEAM_NAME), connections: t.connections });
+      }
+    }
+    if (active !== undefined) this.useOrigin(active);
+    else this.origin = undefined;
+  }
+
+  /** Every origin's teams, to persist. */
+  snapshot(): TeamSnapshot {
+    return Object.fromEntries([...this.byOrigin].map(([origin, teams]) => [origin, [...teams.values()]]));
   }
 
   get(id: string): TeamInfo | undefined {
-    return this.teams.get(id);
+    return this.current()?.get(id);
   }
 
-  /** Every known team, sorted by name. */
+  /** The current service's teams, sorted by name. */
   list(): TeamInfo[] {
-    return [...this.teams.values()].sort((a, b) => a.name.localeCompare(b.name) || Number(a.id) - Number(b.id));
+    return [...(this.current()?.values() ?? [])].sort((a, b) => a.name.localeCompare(b.name) || Number(a.id) - Number(b.id));
   }
+
+  private current(): Map<string, TeamInfo> | undefined {
+    return this.origin === undefined ? undefined : this.byOrigin.get(this.origin);
+  }
+}
+
+function isTeamInfo(v: unknown): v is TeamInfo {
+  const t = v as TeamInfo | null;
+  return (
+    typeof t === 'object' &&
+    t !== null &&
+    typeof t.id === 'string' &&
+    /^\d{1,18}$/.test(t.id) &&
+    typeof t.name === 'string' &&
+    Number.isSafeInteger(t.connections) &&
+    t.connections >= 0
+  );
 }

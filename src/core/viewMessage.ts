@@ -1,5 +1,6 @@
 import type { ListState } from './refresh';
 import { asSentence, clockTime } from './format';
+import { inert } from './inert';
 import { t } from '../l10n';
 
 /**
@@ -20,5 +21,5 @@ export function viewMessage<T>(state: Readonly<ListState<T>>, emptyText: string,
       t('{0} item(s) were left out because they did not have the expected shape ({1}).', state.dropped, state.firstDropReason ?? ''),
     );
   }
-  return parts.length ? parts.join(' ') : undefined;
+  return parts.length ? inert(parts.join(' '), 1000) : undefined;
 }

@@ -3,6 +3,7 @@ import type { Item } from '../api/types';
 import type { Group } from '../core/grouping';
 import type { ListRefresher } from '../core/refresh';
 import type { IconSpec } from '../core/icons';
+import { inert } from '../core/inert';
 
 export interface GroupNode<T> {
   kind: 'group';
@@ -86,18 +87,19 @@ export class GroupedTree<T> implements vscode.TreeDataProvider<TreeNode<T>>, vsc
   getTreeItem(node: TreeNode<T>): vscode.TreeItem {
     const a = this.adapter;
     if (node.kind === 'group') {
-      const item = new vscode.TreeItem(node.group.label, vscode.TreeItemCollapsibleState.Expanded);
+      // Labels and descriptions hold service text (names, types, statuses): shown inert, never as markup or icons.
+      const item = new vscode.TreeItem(inert(node.group.label), vscode.TreeItemCollapsibleState.Expanded);
       item.id = `${a.groupIdPrefix}:${node.group.key}`;
-      item.description = a.groupDescription(node.group);
+      item.description = inert(a.groupDescription(node.group));
       item.iconPath = themeIcon(a.groupIcon);
       item.contextValue = a.groupContext;
       return item;
     }
     const value = node.item.value;
-    const item = new vscode.TreeItem(a.leafLabel(value), vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(inert(a.leafLabel(value)), vscode.TreeItemCollapsibleState.None);
     const id = this.leafId(value);
     item.id = id;
-    item.description = a.leafDescription(value, this.now());
+    item.description = inert(a.leafDescription(value, this.now()));
     if (a.descriptionAges) this.renderedDescriptions.set(id, item.description);
     item.iconPath = themeIcon(a.leafIcon(value));
     item.contextValue = a.leafContext;

@@ -38,7 +38,7 @@ const MATRIX: FaultCase[] = [
   { name: 'a response that never comes', fault: { hang: true }, kind: 'timeout', message: /did not answer processing flow syncs within 1 s/ },
   { name: 'a body that stops halfway', fault: { truncate: true }, kind: 'network', message: /broke while loading processing flow syncs/ },
   { name: 'connection refused', fault: 'refused', kind: 'network', message: /connection was refused \(ECONNREFUSED\)/ },
-  { name: 'a body over the size cap', fault: { hugeBytes: 33 * 1024 * 1024 }, kind: 'invalidResponse', message: /larger than the 32 MB limit/ },
+  { name: 'a body over the size cap', fault: { hugeBytes: 17 * 1024 * 1024 }, kind: 'invalidResponse', message: /larger than the 16 MB limit/ },
   { name: 'a redirect to another port', fault: { redirectTo: 'OTHER_PORT' }, kind: 'invalidResponse', message: /redirected the request .*HTTP 302.*not followed/ },
   { name: 'a redirect to another host', fault: { redirectTo: 'OTHER_HOST' }, kind: 'invalidResponse', message: /redirected the request .*HTTP 302.*not followed/ },
 ];

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FlowSyncClient, type FlowSyncClientOptions, type RequestRecord } from '../../src/api/client';
+import { FlowSyncClient, apiKeyProblem, type FlowSyncClientOptions, type RequestRecord } from '../../src/api/client';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors';
 import { MockFlowSyncServer } from '../../src/mock/server';
 
@@ -214,5 +214,19 @@ describe('FlowSyncClient against the mock API', () => {
       assert.throws(() => client({ apiKey: '' }), (e: unknown) => e instanceof ApiError && e.kind === 'unauthorized');
       assert.equal(mock.requests.length, 0);
     });
+  });
+});
+
+describe('API key check', () => {
+  it('refuses characters that cannot travel in an HTTP header, with a message, before any request', () => {
+    for (const bad of ['abc€def', 'ab\u0000c', 'ab\ncd', 'ab cd', 'ключ', '\uD800']) {
+      assert.match(apiKeyProblem(bad) ?? '', /letters, digits and punctuation|spaces/, JSON.stringify(bad));
+      assert.throws(
+        () => new FlowSyncClient({ baseUrl: 'https://flow.example.com', apiKey: bad }),
+        (e: unknown) => e instanceof ApiError && e.kind === 'unauthorized' && !e.message.includes(bad),
+      );
+    }
+    assert.equal(apiKeyProblem('fs_live_0123456789abcdef-._~+/='), undefined);
+    assert.match(apiKeyProblem('') ?? '', /Enter the API key/);
   });
 });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { oneLine, parseErrorBody, parseRetryAfter, redact } from '../../src/api/errors';
+import { parseErrorBody, parseRetryAfter } from '../../src/api/errors';
 
 describe('error helpers', () => {
   it('parses the documented error body', () => {
@@ -21,11 +21,5 @@ describe('error helpers', () => {
     assert.equal(parseRetryAfter(new Date(now - 30_000).toUTCString(), now), 0);
     assert.equal(parseRetryAfter('soon', now), undefined);
     assert.equal(parseRetryAfter(null, now), undefined);
-  });
-
-  it('makes one line and redacts a secret', () => {
-    assert.equal(oneLine('a\n  b\tc'), 'a b c');
-    assert.equal(oneLine('x'.repeat(300)).length, 200);
-    assert.equal(redact('key=abcd1234 and abcd1234', 'abcd1234'), 'key=*** and ***');
   });
 });

@@ -69,7 +69,7 @@ describe('format', () => {
 
   it('builds tooltips with every field, escaping text from the service', () => {
     const tip = syncTooltip(sync(7, 3, '*bold* [link](http://x)', { errors: [{ message: 'E_X: y' }] }), NOW);
-    for (const part of ['#7', '(#3)', 'pending', 'Started', 'Updated', 'Triggered by webhook', 'E_X: y', '\\*bold\\* \\[link\\]\\(http://x\\)']) {
+    for (const part of ['#7', '(#3)', 'pending', 'Started', 'Updated', 'Triggered by webhook', 'E_X: y', '\\*bold\\* \\[link\\] \\(http://x\\)']) {
       assert.ok(tip.includes(part), `${part} in ${tip}`);
     }
     const ctip = connectionTooltip(conn(5, 'Sales', 2, 'Billing'), NOW);

@@ -256,3 +256,22 @@ function heapAfterGc(): number {
 function values(r: ListRefresher<number>): number[] | undefined {
   return r.state.items?.map((i) => i.value);
 }
+
+describe('ListRefresher with a listener that throws', () => {
+  it('isolates listeners: the others still hear every change, the error is reported, refresh() resolves', async () => {
+    const clock = new FakeClock();
+    const loader = new ScriptedLoader();
+    const reported: unknown[] = [];
+    const r = new ListRefresher(loader.load, clock, noPoll, half, (e) => reported.push(e));
+    r.onDidChange(() => {
+      throw new RangeError('Maximum call stack size exceeded');
+    });
+    const heard: Array<{ loading: boolean; items?: number }> = [];
+    r.onDidChange(() => heard.push({ loading: r.state.loading, items: r.state.items?.length }));
+    await r.refresh(); // rejected before: the exception escaped emit()
+    assert.deepEqual(heard, [{ loading: true, items: undefined }, { loading: false, items: 1 }], 'the later listener heard the end of the load');
+    assert.equal(reported.length, 2);
+    assert.ok(reported[0] instanceof RangeError);
+    assert.equal(r.state.loading, false);
+  });
+});

@@ -35,7 +35,17 @@ describe('parseServiceUrl', () => {
   });
 
   it('knows loopback hosts', () => {
-    for (const h of ['localhost', '127.0.0.1', '127.3.2.1', '[::1]', 'api.localhost']) assert.ok(isLoopbackHost(h), h);
-    for (const h of ['10.0.0.1', 'localhost.example.com', '128.0.0.1', 'example.com']) assert.ok(!isLoopbackHost(h), h);
+    for (const h of ['localhost', '127.0.0.1', '127.3.2.1', '[::1]']) assert.ok(isLoopbackHost(h), h);
+    for (const h of ['10.0.0.1', 'localhost.example.com', '128.0.0.1', 'example.com', 'api.localhost']) assert.ok(!isLoopbackHost(h), h);
+  });
+});
+
+describe('isLoopbackHost', () => {
+  it('counts only localhost itself, 127.0.0.0/8 and ::1 as loopback (not every *.localhost name)', () => {
+    for (const host of ['localhost', 'LOCALHOST', '127.0.0.1', '127.255.0.9', '[::1]', '::1']) assert.equal(isLoopbackHost(host), true, host);
+    for (const host of ['evil.localhost', 'localhost.evil.com', '127.0.0.1.nip.io', '128.0.0.1', '0.0.0.0', '[::ffff:7f00:1]', '10.0.0.1']) {
+      assert.equal(isLoopbackHost(host), false, host);
+    }
+    rejects('http://flowsync.localhost:4010', /unencrypted/);
   });
 });

@@ -50,7 +50,7 @@ describe('validation', () => {
 
   it('validates connections, treating a missing meta as empty and a non-object meta as invalid', () => {
     const { meta: _meta, ...noMeta } = connection;
-    const result = validateList([connection, noMeta, { ...connection, meta: [1] }, { ...connection, team_id: '2' }], validateConnection, 'x');
+    const result = validateList([connection, { ...noMeta, id: 6 }, { ...connection, id: 7, meta: [1] }, { ...connection, id: 8, team_id: '2' }], validateConnection, 'x');
     assert.equal(result.items.length, 2);
     assert.deepEqual(result.items[1].value.meta, {});
     assert.equal(result.dropped, 2);
