@@ -5,7 +5,7 @@
 // not failed. ~3-5 min on 2 cores.
 //
 //   npm run bench
-//   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network
+//   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network, worst
 //   npm run bench -- --starts 5 --memory-runs 3 --no-compile
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -85,6 +85,7 @@ const SECTIONS = {
   tree: () => runSection('tree.mjs', { nodeArgs: ['--expose-gc'] }),
   memory: () => memorySection(Number(opts['memory-runs'])),
   network: () => runSection('network.mjs'),
+  worst: () => runSection('worst.mjs', { nodeArgs: ['--expose-gc'] }),
 };
 
 function formatValue(value, unit) {

@@ -8,11 +8,13 @@ import { validateConnection, validateFlowSync, validateList } from './validate';
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /**
  * Bounds on one answer, sized by measurement (bench "worst answer under the caps"): the costliest answer they let
- * through takes well under 1 s of extension-host time and 200 MB. 16 MB holds about 60,000 connections of the mock's
- * size (50,000 are 12.9 MB); a normal connection has 3 objects, so 500,000 objects and arrays leave room for meta.
+ * through takes under 1 s of extension-host time and 200 MB. 16 MB holds about 60,000 connections of the mock's size
+ * (50,000 are 12.9 MB); a normal connection has 3 objects, so 500,000 objects and arrays leave room for meta.
  */
 export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 export const MAX_CONTAINERS = 500_000;
+/** 50,000 connections of the mock's size hold about 580,000 commas; each value costs 8 to 100 bytes once parsed. */
+export const MAX_COMMAS = 2_000_000;
 export { MAX_ITEMS } from './validate';
 
 /** Why a key cannot be used (it must travel in an HTTP header: visible ASCII only), or undefined when it can. */
@@ -43,6 +45,7 @@ export interface FlowSyncClientOptions {
   timeoutMs?: number;
   maxBytes?: number;
   maxContainers?: number;
+  maxCommas?: number;
   userAgent?: string;
   now?: () => number;
   onRequest?: (record: RequestRecord) => void;
@@ -71,6 +74,7 @@ export class FlowSyncClient {
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
       maxContainers: options.maxContainers ?? MAX_CONTAINERS,
+      maxCommas: options.maxCommas ?? MAX_COMMAS,
       userAgent: options.userAgent ?? 'flowsync-explorer',
       now: options.now ?? Date.now,
       onRequest: options.onRequest,

@@ -13,6 +13,8 @@ export interface GetJsonOptions {
   maxBytes: number;
   /** Objects and arrays an answer may hold, counted while it streams: JSON.parse's cost grows with them. */
   maxContainers: number;
+  /** Commas an answer may hold (values in lists and objects), counted likewise: each value costs memory once parsed. */
+  maxCommas: number;
   signal?: AbortSignal;
   now: () => number;
 }
@@ -99,14 +101,14 @@ export async function getJson(url: string, label: string, options: GetJsonOption
 }
 
 /**
- * Reads the body up to `maxBytes` and `maxContainers`, hashing it chunk by chunk while it arrives (no second pass over
- * the text). Containers are counted as every `{` and `[` byte, inside strings too: an upper bound found by a native
- * search, so a hostile answer is refused before JSON.parse spends seconds and a gigabyte on it. A leading byte-order
- * mark is dropped.
+ * Reads the body up to `maxBytes`, `maxContainers` and `maxCommas`, hashing it chunk by chunk while it arrives (no
+ * second pass over the text). Containers are counted as every `{` and `[` byte and values as every `,`, inside strings
+ * too: upper bounds found by a native search, so a hostile answer is refused before JSON.parse spends seconds and a
+ * gigabyte on it. A leading byte-order mark is dropped.
  */
 async function readCapped(
   response: Response,
-  { maxBytes, maxContainers }: Pick<GetJsonOptions, 'maxBytes' | 'maxContainers'>,
+  { maxBytes, maxContainers, maxCommas }: Pick<GetJsonOptions, 'maxBytes' | 'maxContainers' | 'maxCommas'>,
   label: string,
 ): Promise<{ text: string; bytes: number; fingerprint: string }> {
   const tooLarge = () =>
@@ -119,6 +121,10 @@ async function readCapped(
       t('The answer for {0} holds too many nested objects or arrays (more than {1}); it was not loaded.', label, maxContainers.toLocaleString('en-US')),
       { status: response.status },
     );
+  const tooManyValues = () =>
+    new ApiError('invalidResponse', t('The answer for {0} holds too many values (more than {1}); it was not loaded.', label, maxCommas.toLocaleString('en-US')), {
+      status: response.status,
+    });
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     (response.body as Readable | null)?.destroy();
@@ -128,6 +134,7 @@ async function readCapped(
   const hash = createHash('sha1');
   let total = 0;
   let containers = 0;
+  let commas = 0;
   if (!response.body) return { text: '', bytes: 0, fingerprint: hash.digest('base64') };
   for await (const chunk of response.body) {
     const buffer = chunk as Buffer;
@@ -141,6 +148,11 @@ async function readCapped(
       (response.body as Readable).destroy();
       throw tooComplex();
     }
+    commas += countByte(buffer, COMMA);
+    if (commas > maxCommas) {
+      (response.body as Readable).destroy();
+      throw tooManyValues();
+    }
     chunks.push(buffer);
     hash.update(buffer);
   }
@@ -150,6 +162,7 @@ async function readCapped(
 
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
+const COMMA = 0x2c;
 const BYTE_ORDER_MARK = 0xfeff;
 
 /** How often `byte` occurs in `buffer` (Buffer.indexOf is a native memchr: far faster than a loop over bytes). */

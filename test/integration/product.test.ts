@@ -83,9 +83,10 @@ describe('Flow Sync Explorer in the extension host', function () {
     assert.match(String(row.description), /started/);
     assert.match(x.statusBar.item.text, new RegExp(`${items.length} processing`));
     assert.equal(x.processingView.view.badge?.value, items.length || undefined);
-    const request = mock.requests.at(-1)!;
+    // The connections list may load beside it (when an earlier test showed that view): look for the processing request.
+    const request = mock.requests.filter((r) => r.path === '/api/public/v1/flowsyncs/processing').at(-1);
+    assert.ok(request, 'a processing request was made');
     assert.equal(request.headers.authorization, `Bearer ${KEY}`);
-    assert.equal(request.path, '/api/public/v1/flowsyncs/processing');
   });
 
   it('loads connections grouped by team, sorted by name, when the view is shown', async () => {

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FlowSyncClient, MAX_ITEMS, MAX_CONTAINERS, DEFAULT_MAX_BYTES } from '../../src/api/client';
+import { FlowSyncClient, MAX_ITEMS, MAX_COMMAS, MAX_CONTAINERS, DEFAULT_MAX_BYTES } from '../../src/api/client';
 import { ApiError, parseRetryAfter } from '../../src/api/errors';
 import { validateConnection, validateFlowSync, validateList, MAX_ITEM_DEPTH } from '../../src/api/validate';
 import { MAX_RETRY_AFTER_MS } from '../../src/api/errors';
@@ -125,6 +125,18 @@ describe('a hostile service', () => {
       const e = await failure(new FlowSyncClient({ baseUrl: server.url, apiKey: KEY }).listProcessing());
       assert.equal(e.kind, 'invalidResponse');
       assert.match(e.message, /too many nested objects or arrays/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses an answer with more values than the cap while it streams (8 M numbers took 230 MB once parsed)', async () => {
+    const body = `[{"n":[${'0,'.repeat(MAX_COMMAS + 1)}0]}]`;
+    assert.ok(body.length < DEFAULT_MAX_BYTES);
+    const server = await serve((res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(body));
+    try {
+      const e = await failure(new FlowSyncClient({ baseUrl: server.url, apiKey: KEY }).listProcessing());
+      assert.match(e.message, /too many values \(more than 2,000,000\)/);
     } finally {
       await server.close();
     }
