@@ -15,9 +15,40 @@ export default tseslint.config(
     },
   },
   {
+    // The platform seam: Node's modules and node-fetch only in src/env/node (and the mock, which is Node-only); the
+    // rest of src also runs in the browser build.
+    files: ['src/**/*.ts'],
+    ignores: ['src/env/node/**', 'src/mock/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'node-fetch', message: 'HTTP goes through src/env (the platform seam).' }],
+          patterns: [{ group: ['node:*'], message: 'Node modules only in src/env/node: the rest of src runs in the browser build too.' }],
+        },
+      ],
+    },
+  },
+  {
     // The pure layers must stay free of the vscode API so they can be unit-tested in plain Node.
-    files: ['src/api/**/*.ts', 'src/core/**/*.ts', 'src/mock/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/api, src/core and src/mock must not import vscode.' }] }] },
+    files: ['src/api/**/*.ts', 'src/core/**/*.ts', 'src/lists/**/*.ts', 'src/env/**/*.ts', 'src/mock/**/*.ts'],
+    ignores: [],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'vscode', message: 'src/api, src/core, src/lists, src/env and src/mock must not import vscode.' },
+            { name: 'node-fetch', message: 'HTTP goes through src/env (the platform seam).' },
+          ],
+          patterns: [{ group: ['node:*'], message: 'Node modules only in src/env/node and src/mock.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/env/node/**/*.ts', 'src/mock/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/env and src/mock must not import vscode.' }] }] },
   },
   {
     files: ['**/*.js', '**/*.mjs'],

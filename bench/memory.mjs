@@ -50,12 +50,12 @@ explorer.configure({
   refreshIntervalMs: 30_000,
   userAgent: 'flowsync-bench',
 });
-await explorer.processing.refresh(); // the load configure() started
+await explorer.lists.processing.refresh(); // the load configure() started
 const heaps = {};
 const started = performance.now();
 for (let cycle = 1; cycle <= CYCLES; cycle++) {
-  await explorer.connections.refresh();
-  const state = explorer.connections.state;
+  await explorer.lists.connections.refresh();
+  const state = explorer.lists.connections.state;
   if (state.error) throw new Error(`cycle ${cycle}: ${state.error.message}`);
   if (state.items?.length !== CONNECTIONS) throw new Error(`cycle ${cycle}: ${state.items?.length} items`);
   if (CHECKPOINTS.includes(cycle)) {

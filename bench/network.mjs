@@ -31,14 +31,14 @@ async function simulatedHour(mock, focused) {
       refreshIntervalMs: INTERVAL_MS,
       userAgent: 'flowsync-bench',
     });
-    await explorer.processing.refresh(); // joins the initial load
-    if (explorer.processing.state.error) throw new Error(explorer.processing.state.error.message);
+    await explorer.lists.processing.refresh(); // joins the initial load
+    if (explorer.lists.processing.state.error) throw new Error(explorer.lists.processing.state.error.message);
     if (!focused) explorer.setFocused(false);
     mock.clearRequests();
     const settle = async () => {
       // a timer fired: wait for the request it started (refresh() joins the load in flight)
-      if (explorer.processing.isLoading) await explorer.processing.refresh();
-      if (explorer.connections.isLoading) await explorer.connections.refresh();
+      if (explorer.lists.processing.isLoading) await explorer.lists.processing.refresh();
+      if (explorer.lists.connections.isLoading) await explorer.lists.connections.refresh();
     };
     await clock.advance(HOUR_MS, settle);
     const errors = mock.requests.filter((r) => r.status !== 200).length;

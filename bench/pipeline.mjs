@@ -12,7 +12,7 @@ import { emitRows, median, ms, outModule, progress, row } from './lib/common.mjs
 const { FlowSyncClient } = outModule('api/client.js');
 const { MockFlowSyncServer } = outModule('mock/server.js');
 const { groupByTeam } = outModule('core/grouping.js');
-const { connectionsAdapter } = outModule('views/adapters.js');
+const { connectionsList } = outModule('lists/connections.js');
 
 const API_KEY = 'fs_bench_0123456789abcdef';
 const TEAMS = 50;
@@ -27,7 +27,7 @@ const say = (m) => progress('pipeline', m);
 const gc = () => globalThis.gc?.();
 
 function firstLevel(groups) {
-  const a = connectionsAdapter;
+  const a = connectionsList.tree;
   return groups.map((g) => ({ id: `${a.groupIdPrefix}:${g.key}`, label: g.label, description: a.groupDescription(g), contextValue: a.groupContext }));
 }
 

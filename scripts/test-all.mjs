@@ -11,6 +11,8 @@ const stages = [
   ['unit', 'npm run test:unit --silent'],
   // A real VS Code (code-server + headless Chromium), installed under .vscode-test/ on first use (~2-3 min cold).
   ['integration', 'npm run test:integration --silent'],
+  // The same rig with workspace trust on: an untrusted folder (Restricted Mode), test/integration/restricted/.
+  ['restricted', 'npm run test:integration --silent -- --restricted'],
   ['e2e', 'npm run test:e2e --silent'],
 ];
 

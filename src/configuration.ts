@@ -9,6 +9,8 @@ import { configuredService, describeIgnored, ignoredWorkspaceSettings, onDidChan
  */
 export class ConfigurationSync implements vscode.Disposable {
   private sequence = 0;
+  /** The newest apply(): a superseded call resolves when this one has applied, never before. */
+  private latest: Promise<void> = Promise.resolve();
   private warnedIgnored = false;
   private warnedTeamId?: string;
   private readonly disposables: vscode.Disposable[];
@@ -22,16 +24,24 @@ export class ConfigurationSync implements vscode.Disposable {
     this.disposables = [onDidChangeSettings(() => void this.apply()), keys.onDidChange(() => void this.apply())];
   }
 
-  /** Reads everything and applies it. When calls overlap, only the latest one is applied. */
-  async apply(): Promise<void> {
+  /**
+   * Reads everything and applies it. When calls overlap, only the latest one is applied, and every caller's promise
+   * resolves once that latest one has (so `await apply()` always sees the newest settings applied).
+   */
+  apply(): Promise<void> {
     const sequence = ++this.sequence;
+    this.latest = this.applyNow(sequence);
+    return this.latest;
+  }
+
+  private async applyNow(sequence: number): Promise<void> {
     const settings = readSettings();
     void this.warnAboutWorkspaceOverrides();
     this.warnAboutTeamId(settings.teamIdProblem);
     let apiKey: string | undefined;
     let secretsError: string | undefined;
-    const service = configuredService(settings);
-    const origin = typeof service === 'object' ? service.origin : undefined;
+    const configured = configuredService(settings);
+    const origin = configured.kind === 'ok' ? configured.service.origin : undefined;
     if (origin) {
       try {
         apiKey = await this.keys.get(origin);
@@ -40,7 +50,7 @@ export class ConfigurationSync implements vscode.Disposable {
         this.log.error(secretsError);
       }
     }
-    if (sequence !== this.sequence) return;
+    if (sequence !== this.sequence) return this.latest;
     this.explorer.configure({
       baseUrl: settings.baseUrl,
       apiKey,

@@ -8,9 +8,8 @@ import { inert } from './core/inert';
 import { useLocalize } from './l10n';
 import { watchFailures, type FailureNotifications } from './notifications';
 import { ApiKeyStore } from './secrets';
-import type { Connection, FlowSync } from './api/types';
-import { createConnectionsView, createProcessingView, type ExplorerView } from './views/explorerViews';
 import { JSON_SCHEME, JsonDocuments } from './views/jsonDocuments';
+import { allViews, createListViews, type ListViews } from './views/listView';
 import { ProcessingStatusBar } from './views/statusBar';
 
 /** The teams seen per service origin (globalState): the team filter's choices. */
@@ -26,8 +25,8 @@ const LEGACY_TEAMS_STATE_KEY = 'flowsync.knownTeams';
 export interface FlowSyncExplorerApi {
   explorer: Explorer;
   keys: ApiKeyStore;
-  processingView: ExplorerView<FlowSync>;
-  connectionsView: ExplorerView<Connection>;
+  /** The view of each list, by list id. */
+  views: ListViews;
   statusBar: ProcessingStatusBar;
   json: JsonDocuments;
   notifications: FailureNotifications;
@@ -52,9 +51,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   if (context.globalState.get(LEGACY_TEAMS_STATE_KEY) !== undefined) void context.globalState.update(LEGACY_TEAMS_STATE_KEY, undefined);
   const keys = new ApiKeyStore(context.secrets);
   const configuration = new ConfigurationSync(explorer, keys, log, `flowsync-explorer/${version} (VS Code ${vscode.version})`);
-  const now = () => systemClock.now();
-  const processingView = createProcessingView(explorer, now);
-  const connectionsView = createConnectionsView(explorer, now);
+  const views = createListViews(explorer, systemClock);
   const json = new JsonDocuments(explorer);
   const statusBar = new ProcessingStatusBar(explorer);
   const reconfigure = () => configuration.apply();
@@ -64,24 +61,23 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     log,
     { dispose: () => explorer.dispose() },
     configuration,
-    processingView,
-    connectionsView,
+    ...allViews(views),
     json,
     vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, json),
     statusBar,
     notifications,
     vscode.window.onDidChangeWindowState((state) => explorer.setFocused(state.focused)),
-    explorer.connections.onDidChange((change) => {
-      if (change.itemsChanged) void context.globalState.update(TEAMS_STATE_KEY, explorer.teams.snapshot());
-      processingView.decorate(now());
+    explorer.teams.onDidLearn(() => {
+      void context.globalState.update(TEAMS_STATE_KEY, explorer.teams.snapshot());
+      for (const view of allViews(views)) view.decorate(systemClock.now()); // the filtered team's name may be known now
     }),
-    ...registerCommands({ explorer, keys, processingView, connectionsView, json, log, reconfigure }),
+    ...registerCommands({ explorer, keys, views, json, log, reconfigure }),
   );
   explorer.setFocused(vscode.window.state.focused);
   void configuration.apply();
   log.info(`Flow Sync Explorer ${version} activated`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { explorer, keys, processingView, connectionsView, statusBar, json, notifications, logUri: context.logUri, reconfigure };
+  return { explorer, keys, views, statusBar, json, notifications, logUri: context.logUri, reconfigure };
 }
 
 export function deactivate(): void {}

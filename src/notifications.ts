@@ -1,9 +1,12 @@
 import * as vscode from 'vscode';
+import { COMMAND } from './commandIds';
 import type { Explorer } from './core/explorer';
 import { asSentence } from './core/format';
 import { inert } from './core/inert';
 import { NotificationGate } from './core/notificationGate';
+import { LISTS } from './lists';
 import { t } from './l10n';
+import { showMessageWithAction } from './views/messages';
 
 /** Tells the person about failures: once per kind of trouble, with the action that fixes it. */
 export interface FailureNotifications extends vscode.Disposable {
@@ -16,13 +19,8 @@ export interface FailureNotifications extends vscode.Disposable {
 export function watchFailures(explorer: Explorer): FailureNotifications {
   const shown: string[] = [];
   const texts: string[] = [];
-  const show = (kind: string, text: string) => {
-    shown.push(kind);
-    texts.push(text);
-    return text;
-  };
   const gate = new NotificationGate();
-  const lists = [explorer.processing, explorer.connections];
+  const lists = LISTS.map((list) => explorer.refresher(list.id));
   const check = () => {
     const errors = lists.map((l) => l.state.error).filter((e) => e !== undefined);
     if (errors.length === 0) {
@@ -31,17 +29,12 @@ export function watchFailures(explorer: Explorer): FailureNotifications {
     }
     for (const error of errors) {
       if (error.kind === 'cancelled' || !gate.shouldNotify(error.kind)) continue;
-      if (error.kind === 'unauthorized') {
-        const setKey = t('Set API Key');
-        void vscode.window.showErrorMessage(show(error.kind, inert(t('Flow Sync: {0}', error.message))), setKey).then((choice) => {
-          if (choice === setKey) void vscode.commands.executeCommand('flowsync.setApiKey');
-        });
-      } else {
-        const showLog = t('Show Log');
-        void vscode.window.showWarningMessage(show(error.kind, inert(t('Flow Sync: {0} Retrying automatically.', asSentence(error.message)))), showLog).then((choice) => {
-          if (choice === showLog) void vscode.commands.executeCommand('flowsync.showLog');
-        });
-      }
+      const unauthorized = error.kind === 'unauthorized';
+      const text = inert(unauthorized ? t('Flow Sync: {0}', error.message) : t('Flow Sync: {0} Retrying automatically.', asSentence(error.message)));
+      shown.push(error.kind);
+      texts.push(text);
+      if (unauthorized) showMessageWithAction('error', text, t('Set API Key'), COMMAND.setApiKey);
+      else showMessageWithAction('warning', text, t('Show Log'), COMMAND.showLog);
     }
   };
   const subscriptions = lists.map((l) => l.onDidChange(check));

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { clampDelay } from './core/clock';
+import { inert } from './core/inert';
 import { t } from './l10n';
 
 /** How long a secret store call may take before we say the keyring is unavailable. */
@@ -10,22 +11,26 @@ export const SECRET_TIMEOUT_MS = 10_000;
  * one origin is never looked up for another, so changing the service URL never sends an old key to a new host.
  */
 export class ApiKeyStore {
-  constructor(private readonly secrets: vscode.SecretStorage) {}
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    /** How long a call may take (tests inject a short one, so the hang test takes milliseconds). */
+    readonly timeoutMs = SECRET_TIMEOUT_MS,
+  ) {}
 
   static secretId(origin: string): string {
     return `flowsync.apiKey:${origin}`;
   }
 
   get(origin: string): Promise<string | undefined> {
-    return withTimeout(this.secrets.get(ApiKeyStore.secretId(origin)));
+    return withTimeout(this.secrets.get(ApiKeyStore.secretId(origin)), this.timeoutMs);
   }
 
   set(origin: string, key: string): Promise<void> {
-    return withTimeout(Promise.resolve(this.secrets.store(ApiKeyStore.secretId(origin), key)));
+    return withTimeout(Promise.resolve(this.secrets.store(ApiKeyStore.secretId(origin), key)), this.timeoutMs);
   }
 
   delete(origin: string): Promise<void> {
-    return withTimeout(Promise.resolve(this.secrets.delete(ApiKeyStore.secretId(origin))));
+    return withTimeout(Promise.resolve(this.secrets.delete(ApiKeyStore.secretId(origin))), this.timeoutMs);
   }
 
   /** Fires for changes to any origin's key, also those made in another window. */
@@ -38,15 +43,19 @@ export class ApiKeyStore {
 
 /** Message for a secret store that failed or hung; never includes the key. */
 export function secretStoreProblem(e: unknown): string {
-  const reason = e instanceof SecretTimeout ? t('it did not answer within {0} s', SECRET_TIMEOUT_MS / 1000) : String((e as Error)?.message ?? e);
+  const reason = e instanceof SecretTimeout ? t('it did not answer within {0} s', e.timeoutMs / 1000) : inert(String((e as Error)?.message ?? e));
   return t('The API key could not be read from the system keyring ({0}). On Linux, install and unlock a keyring such as GNOME Keyring or KWallet.', reason);
 }
 
-class SecretTimeout extends Error {}
+class SecretTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`);
+  }
+}
 
-function withTimeout<T>(promise: Thenable<T>): Promise<T> {
+function withTimeout<T>(promise: Thenable<T>, timeoutMs: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new SecretTimeout()), clampDelay(SECRET_TIMEOUT_MS));
+    const timer = setTimeout(() => reject(new SecretTimeout(timeoutMs)), clampDelay(timeoutMs));
     promise.then(
       (value) => {
         clearTimeout(timer);

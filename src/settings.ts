@@ -65,13 +65,15 @@ export async function ignoredWorkspaceSettings(): Promise<string[]> {
   }).map((key) => `${SECTION}.${key}`);
 }
 
-/** The service URL of the user settings, parsed; a message when it cannot be used; undefined when none is set. */
-export function configuredService(settings: Settings = readSettings()): ServiceUrl | string | undefined {
-  if (!settings.baseUrl) return undefined;
+/** The service URL of the user settings: none set, usable, or a problem to show (a message that says what to fix). */
+export type ConfiguredService = { kind: 'none' } | { kind: 'ok'; service: ServiceUrl } | { kind: 'problem'; message: string };
+
+export function configuredService(settings: Settings = readSettings()): ConfiguredService {
+  if (!settings.baseUrl) return { kind: 'none' };
   try {
-    return parseServiceUrl(settings.baseUrl, { allowHttp: settings.allowHttp });
+    return { kind: 'ok', service: parseServiceUrl(settings.baseUrl, { allowHttp: settings.allowHttp }) };
   } catch (e) {
-    return e instanceof ApiError ? e.message : String(e);
+    return { kind: 'problem', message: e instanceof ApiError ? e.message : String(e) };
   }
 }
 

@@ -3,7 +3,7 @@ import { ApiError } from './errors';
 import { getJson } from './http';
 import type { Connection, FlowSync, ListResult } from './types';
 import { API_PREFIX, parseServiceUrl, type ServiceUrl } from './url';
-import { validateConnection, validateFlowSync, validateList } from './validate';
+import { validateConnection, validateFlowSync, validateList, type Validator } from './validate';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /**
@@ -89,12 +89,8 @@ export class FlowSyncClient {
     return this.list('/connections/index', t('connections'), validateConnection, options);
   }
 
-  private async list<T extends { id: number }>(
-    endpoint: string,
-    label: string,
-    validate: Parameters<typeof validateList<T>>[1],
-    { teamId, signal }: ListOptions,
-  ): Promise<ListResult<T>> {
+  /** GETs one list endpoint (a path below /api/public/v1) and validates each item; `label` names it in messages. */
+  async list<T extends { id: number }>(endpoint: string, label: string, validate: Validator<T>, { teamId, signal }: ListOptions = {}): Promise<ListResult<T>> {
     const query = teamId ? `?team_id=${encodeURIComponent(teamId)}` : '';
     const path = `${API_PREFIX}${endpoint}${query}`;
     const { now, onRequest } = this.options;

@@ -1,8 +1,7 @@
-import fetch, { type Response } from 'node-fetch';
-import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import { t } from '../l10n';
 import { clampDelay } from '../core/clock';
+import { platform as defaultPlatform } from '../env/platform';
+import type { HttpAnswer, Platform } from '../env/types';
 import { inert } from '../core/inert';
 import { ApiError, MAX_RETRY_AFTER_MS, UNAUTHORIZED_CODE, boundedRetryAfter, errorBodyOf, parseErrorBody, parseRetryAfter } from './errors';
 
@@ -17,6 +16,8 @@ export interface GetJsonOptions {
   maxCommas: number;
   signal?: AbortSignal;
   now: () => number;
+  /** Where HTTP comes from: Node or the browser, chosen at bundle time (src/env). */
+  platform?: Platform;
 }
 
 export interface JsonResponse {
@@ -42,12 +43,11 @@ export async function getJson(url: string, label: string, options: GetJsonOption
   const onAbort = () => controller.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const failure = (e: unknown) => toApiError(e, label, { timedOut, timeoutMs: options.timeoutMs });
+  const platform = options.platform ?? defaultPlatform;
   try {
-    let response: Response;
+    let response: HttpAnswer;
     try {
-      response = await fetch(url, {
-        method: 'GET',
-        redirect: 'manual',
+      response = await platform.httpGet(url, {
         signal: controller.signal,
         headers: {
           Authorization: `Bearer ${options.apiKey}`,
@@ -59,7 +59,7 @@ export async function getJson(url: string, label: string, options: GetJsonOption
       throw failure(e);
     }
     if (response.status >= 300 && response.status < 400) {
-      response.body?.resume();
+      response.cancel();
       throw new ApiError(
         'invalidResponse',
         t('The service redirected the request for {0} (HTTP {1}). Redirects are not followed so your key stays with the configured service; check the service URL.', label, response.status),
@@ -70,12 +70,12 @@ export async function getJson(url: string, label: string, options: GetJsonOption
     let bytes: number;
     let fingerprint: string;
     try {
-      ({ text, bytes, fingerprint } = await readCapped(response, options, label));
+      ({ text, bytes, fingerprint } = await readCapped(response, options, platform, label));
     } catch (e) {
       throw e instanceof ApiError || timedOut || options.signal?.aborted ? failure(e) : brokenBody(e, label);
     }
-    if (!response.ok) throw errorForStatus(response, text, label, options);
-    const contentType = response.headers.get('content-type') ?? '';
+    if (response.status < 200 || response.status > 299) throw errorForStatus(response, text, label, options);
+    const contentType = response.header('content-type') ?? '';
     if (contentType && !/\bjson\b/i.test(contentType)) {
       throw new ApiError(
         'invalidResponse',
@@ -107,8 +107,9 @@ export async function getJson(url: string, label: string, options: GetJsonOption
  * gigabyte on it. A leading byte-order mark is dropped.
  */
 async function readCapped(
-  response: Response,
+  response: HttpAnswer,
   { maxBytes, maxContainers, maxCommas }: Pick<GetJsonOptions, 'maxBytes' | 'maxContainers' | 'maxCommas'>,
+  platform: Platform,
   label: string,
 ): Promise<{ text: string; bytes: number; fingerprint: string }> {
   const tooLarge = () =>
@@ -125,39 +126,38 @@ async function readCapped(
     new ApiError('invalidResponse', t('The answer for {0} holds too many values (more than {1}); it was not loaded.', label, maxCommas.toLocaleString('en-US')), {
       status: response.status,
     });
-  const declared = Number(response.headers.get('content-length'));
+  const declared = Number(response.header('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
-    (response.body as Readable | null)?.destroy();
+    response.cancel();
     throw tooLarge();
   }
-  const chunks: Buffer[] = [];
-  const hash = createHash('sha1');
+  const chunks: Uint8Array[] = [];
+  const hash = platform.createHasher();
   let total = 0;
   let containers = 0;
   let commas = 0;
-  if (!response.body) return { text: '', bytes: 0, fingerprint: hash.digest('base64') };
+  if (!response.body) return { text: '', bytes: 0, fingerprint: hash.digest() };
   for await (const chunk of response.body) {
-    const buffer = chunk as Buffer;
-    total += buffer.length;
+    total += chunk.length;
     if (total > maxBytes) {
-      (response.body as Readable).destroy();
+      response.cancel();
       throw tooLarge();
     }
-    containers += countByte(buffer, OPEN_BRACE) + countByte(buffer, OPEN_BRACKET);
+    containers += countByte(chunk, OPEN_BRACE) + countByte(chunk, OPEN_BRACKET);
     if (containers > maxContainers) {
-      (response.body as Readable).destroy();
+      response.cancel();
       throw tooComplex();
     }
-    commas += countByte(buffer, COMMA);
+    commas += countByte(chunk, COMMA);
     if (commas > maxCommas) {
-      (response.body as Readable).destroy();
+      response.cancel();
       throw tooManyValues();
     }
-    chunks.push(buffer);
-    hash.update(buffer);
+    chunks.push(chunk);
+    hash.update(chunk);
   }
-  const text = Buffer.concat(chunks, total).toString('utf8');
-  return { text: text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text, bytes: total, fingerprint: hash.digest('base64') };
+  const text = platform.decodeUtf8(chunks, total);
+  return { text: text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text, bytes: total, fingerprint: hash.digest() };
 }
 
 const OPEN_BRACE = 0x7b;
@@ -165,20 +165,20 @@ const OPEN_BRACKET = 0x5b;
 const COMMA = 0x2c;
 const BYTE_ORDER_MARK = 0xfeff;
 
-/** How often `byte` occurs in `buffer` (Buffer.indexOf is a native memchr: far faster than a loop over bytes). */
-function countByte(buffer: Buffer, byte: number): number {
+/** How often `byte` occurs in `buffer` (indexOf is native: far faster than a loop over bytes). */
+function countByte(buffer: Uint8Array, byte: number): number {
   let count = 0;
   for (let at = buffer.indexOf(byte); at !== -1; at = buffer.indexOf(byte, at + 1)) count++;
   return count;
 }
 
-function errorForStatus(response: Response, text: string, label: string, { now, apiKey }: Pick<GetJsonOptions, 'now' | 'apiKey'>): ApiError {
+function errorForStatus(response: HttpAnswer, text: string, label: string, { now, apiKey }: Pick<GetJsonOptions, 'now' | 'apiKey'>): ApiError {
   const status = response.status;
   const parsed = parseErrorBody(text, apiKey);
   if (parsed?.code === UNAUTHORIZED_CODE || status === 401 || status === 403) {
     return unauthorized(status, parsed?.description);
   }
-  const askedMs = parseRetryAfter(response.headers.get('retry-after'), now());
+  const askedMs = parseRetryAfter(response.header('retry-after'), now());
   if (status === 429 || (status === 503 && askedMs !== undefined)) {
     // The message states the wait that is actually used, never an absurd one the service asked for.
     const retryAfterMs = askedMs === undefined ? undefined : boundedRetryAfter(askedMs);
@@ -243,7 +243,7 @@ const NETWORK_CAUSES: Record<string, () => string> = {
   ENETUNREACH: () => t('the network is unreachable'),
 };
 
-function statusText(response: Response, hide: string): string {
+function statusText(response: HttpAnswer, hide: string): string {
   return response.statusText ? ` (${inert(response.statusText, 80, hide)})` : '';
 }
 

@@ -8,7 +8,7 @@ export const MAX_ITEMS = 100_000;
 export const MAX_ITEM_DEPTH = 32;
 
 /** Returns the typed value, or a reason (a short phrase) why the object does not have the documented shape. */
-type Validator<T> = (o: Record<string, unknown>) => T | string;
+export type Validator<T> = (o: Record<string, unknown>) => T | string;
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 const isStr = (v: unknown): v is string => typeof v === 'string';

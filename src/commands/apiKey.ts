@@ -8,12 +8,10 @@ import { promptServiceUrl } from './serviceUrl';
 
 /** Set API Key...: asks for the service URL first when none is set, then for the key in a password box. */
 export async function setApiKey(ctx: CommandContext): Promise<void> {
-  let service = configuredService();
-  if (service === undefined || typeof service === 'string') {
-    if (typeof service === 'string') void vscode.window.showWarningMessage(service);
-    service = await promptServiceUrl(ctx);
-    if (!service) return;
-  }
+  const configured = configuredService();
+  if (configured.kind === 'problem') void vscode.window.showWarningMessage(configured.message);
+  const service = configured.kind === 'ok' ? configured.service : await promptServiceUrl(ctx);
+  if (!service) return;
   const key = await vscode.window.showInputBox({
     title: t('Flow Sync API key for {0}', service.origin),
     prompt: t('Stored in the system keyring (VS Code SecretStorage) and sent only to {0}.', service.origin),
@@ -35,11 +33,12 @@ export async function setApiKey(ctx: CommandContext): Promise<void> {
 }
 
 export async function clearApiKey(ctx: CommandContext): Promise<void> {
-  const service = configuredService();
-  if (service === undefined || typeof service === 'string') {
+  const configured = configuredService();
+  if (configured.kind !== 'ok') {
     void vscode.window.showInformationMessage(t('No Flow Sync service is set, so there is no API key to remove.'));
     return;
   }
+  const service = configured.service;
   try {
     await ctx.keys.delete(service.origin);
   } catch (e) {

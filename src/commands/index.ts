@@ -1,29 +1,38 @@
 import * as vscode from 'vscode';
+import { COMMAND, type CommandId } from '../commandIds';
 import { inert } from '../core/inert';
+import { LISTS, type AnyList } from '../lists';
 import { clearApiKey, setApiKey } from './apiKey';
 import type { CommandContext } from './context';
 import { copyId, openJson, type ExplorerNode } from './openJson';
-import { refreshAll, refreshConnections, refreshProcessing } from './refresh';
+import { refreshAll, refreshList } from './refresh';
 import { setServiceUrl } from './serviceUrl';
 import { clearTeamFilter, filterByTeam } from './teamFilter';
 
-/** Command id → handler. Ids are a stable contract (key bindings, tests): never rename. */
-const COMMANDS: Record<string, (ctx: CommandContext, node?: ExplorerNode) => Promise<void> | void> = {
-  'flowsync.setApiKey': setApiKey,
-  'flowsync.clearApiKey': clearApiKey,
-  'flowsync.setBaseUrl': setServiceUrl,
-  'flowsync.refresh': refreshAll,
-  'flowsync.refreshProcessing': refreshProcessing,
-  'flowsync.refreshConnections': refreshConnections,
-  'flowsync.openJson': openJson,
-  'flowsync.copyId': copyId,
-  'flowsync.filterByTeam': filterByTeam,
-  'flowsync.clearTeamFilter': clearTeamFilter,
-  'flowsync.showLog': (ctx) => ctx.log.show(true),
+type Handler = (ctx: CommandContext, node?: ExplorerNode) => Promise<void> | void;
+
+/** The refresh command of each list comes from the registry; every other command id has a handler here. */
+type ListRefreshCommand = AnyList['refreshCommand'];
+const LIST_HANDLERS = Object.fromEntries(LISTS.map((list) => [list.refreshCommand, refreshList(list.id)])) as Record<ListRefreshCommand, Handler>;
+
+/** Command id → handler; every id of COMMAND has one (a Record: a missing handler does not compile). */
+const HANDLERS: Record<CommandId, Handler> = {
+  ...LIST_HANDLERS,
+  ...({
+    [COMMAND.setApiKey]: setApiKey,
+    [COMMAND.clearApiKey]: clearApiKey,
+    [COMMAND.setBaseUrl]: setServiceUrl,
+    [COMMAND.refresh]: refreshAll,
+    [COMMAND.openJson]: openJson,
+    [COMMAND.copyId]: copyId,
+    [COMMAND.filterByTeam]: filterByTeam,
+    [COMMAND.clearTeamFilter]: clearTeamFilter,
+    [COMMAND.showLog]: (ctx) => ctx.log.show(true),
+  } satisfies Record<Exclude<CommandId, ListRefreshCommand>, Handler>),
 };
 
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
-  return Object.entries(COMMANDS).map(([id, handler]) =>
+  return Object.entries(HANDLERS).map(([id, handler]) =>
     vscode.commands.registerCommand(id, async (node?: ExplorerNode) => {
       try {
         await handler(ctx, isNode(node) ? node : undefined);
@@ -38,6 +47,6 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
 
 /** Commands run from a keybinding or the palette may get an unrelated argument (e.g. a URI): ignore it. */
 function isNode(value: unknown): value is ExplorerNode {
-  const kind = (value as { kind?: unknown } | undefined)?.kind;
-  return kind === 'group' || kind === 'leaf';
+  const node = value as { kind?: unknown; list?: unknown } | undefined;
+  return (node?.kind === 'group' || node?.kind === 'leaf') && LISTS.some((list) => list.id === node.list);
 }

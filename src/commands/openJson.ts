@@ -1,54 +1,50 @@
 import * as vscode from 'vscode';
-import type { Connection, FlowSync } from '../api/types';
-import { flowLabel, teamLabel } from '../core/grouping';
+import type { Item } from '../api/types';
 import { inert } from '../core/inert';
+import type { TreeNode } from '../core/treeModel';
+import { ANY_LISTS, type ListId } from '../lists';
 import { t } from '../l10n';
-import { processingAdapter } from '../views/adapters';
-import type { TreeNode } from '../views/groupedTree';
-import type { JsonKind } from '../views/jsonDocuments';
+import type { JsonTarget } from '../views/jsonDocuments';
+import { allViews } from '../views/listView';
 import type { CommandContext } from './context';
 
-export type ExplorerNode = TreeNode<FlowSync> | TreeNode<Connection>;
+/** A row of any list's tree; it carries the id of its list. */
+export type ExplorerNode = TreeNode<{ id: number }>;
 
-interface Target {
-  kind: JsonKind;
-  id: number;
+/** What a tree node stands for: an item, or a group (its items). */
+export function targetOf(node: ExplorerNode): JsonTarget {
+  const list = node.list as ListId;
+  return node.kind === 'group' ? { list, kind: 'group', id: node.group.key } : { list, kind: 'item', id: node.item.value.id };
 }
 
-/** What a tree node stands for: a sync, a flow (its syncs), a connection or a team (its connections). */
-export function targetOf(node: ExplorerNode): Target {
-  const inProcessing = (node.kind === 'group' ? node.groupKind : node.parent.groupKind) === processingAdapter.groupIdPrefix;
-  if (node.kind === 'group') return { kind: inProcessing ? 'flow' : 'team', id: node.group.key };
-  return { kind: inProcessing ? 'sync' : 'connection', id: node.item.value.id };
-}
-
-/** The node selected in a Flow Sync view; when both have a selection, the one selected last. */
+/** The node selected in a Flow Sync view; when several have a selection, the one selected last. */
 export function selectedNode(ctx: CommandContext): ExplorerNode | undefined {
-  const views = [ctx.processingView, ctx.connectionsView].filter((v) => v.view.visible && v.view.selection.length > 0);
+  const views = allViews(ctx.views).filter((v) => v.view.visible && v.view.selection.length > 0);
   views.sort((a, b) => b.selectedAt - a.selectedAt);
-  return views[0]?.view.selection[0] as ExplorerNode | undefined;
+  return views[0]?.view.selection[0];
 }
 
 /** Open as JSON: the node given (menu), else the selection, else a quick pick of every item. */
 export async function openJson(ctx: CommandContext, node?: ExplorerNode): Promise<void> {
   const chosen = node ?? selectedNode(ctx);
   const target = chosen ? targetOf(chosen) : await pickItem(ctx);
-  if (target) await ctx.json.open(target.kind, target.id);
+  if (target) await ctx.json.open(target);
 }
 
-async function pickItem(ctx: CommandContext): Promise<Target | undefined> {
-  type Pick = vscode.QuickPickItem & { target?: Target };
+async function pickItem(ctx: CommandContext): Promise<JsonTarget | undefined> {
+  type Pick = vscode.QuickPickItem & { target?: JsonTarget };
   const picks: Pick[] = [];
-  const syncs = ctx.explorer.processing.state.items ?? [];
-  const connections = ctx.explorer.connections.state.items ?? [];
-  if (syncs.length) picks.push({ label: t('Processing flow syncs'), kind: vscode.QuickPickItemKind.Separator });
-  for (const { value } of syncs) {
-    // Quick picks render $(icon) syntax: every service text in them is inert.
-    picks.push({ label: `$(sync) ${t('Sync #{0}', value.id)}`, description: inert(`${flowLabel(value)} · ${value.status}`), target: { kind: 'sync', id: value.id } });
-  }
-  if (connections.length) picks.push({ label: t('Connections'), kind: vscode.QuickPickItemKind.Separator });
-  for (const { value } of connections) {
-    picks.push({ label: `$(plug) ${inert(value.name)}`, description: inert(`${value.type} · ${teamLabel(value)} · #${value.id}`), target: { kind: 'connection', id: value.id } });
+  for (const list of ANY_LISTS) {
+    const items = (ctx.explorer.refresher(list.id as ListId).state.items ?? []) as readonly Item<{ id: number }>[];
+    if (items.length) picks.push({ label: list.pick.title(), kind: vscode.QuickPickItemKind.Separator });
+    for (const { value } of items) {
+      // Quick picks render $(icon) syntax: every service text in them is inert.
+      picks.push({
+        label: `$(${list.pick.icon}) ${inert(list.pick.label(value))}`,
+        description: inert(list.pick.description(value)),
+        target: { list: list.id as ListId, kind: 'item', id: value.id },
+      });
+    }
   }
   if (!picks.length) {
     void vscode.window.showInformationMessage(t('Nothing is loaded yet. Open the Flow Sync views or refresh first.'));

@@ -3,6 +3,8 @@ import { ApiError } from '../api/errors';
 import { parseServiceUrl, type ServiceUrl } from '../api/url';
 import { t } from '../l10n';
 import { readSettings, saveBaseUrl } from '../settings';
+import { COMMAND } from '../commandIds';
+import { showMessageWithAction } from '../views/messages';
 import type { CommandContext } from './context';
 
 /** Asks for the service URL (validated as typed) and saves it to the user settings. Undefined when cancelled. */
@@ -34,9 +36,6 @@ export async function setServiceUrl(ctx: CommandContext): Promise<void> {
   const service = await promptServiceUrl(ctx);
   if (!service) return;
   if (ctx.explorer.status === 'noKey') {
-    const setKey = t('Set API Key');
-    void vscode.window.showInformationMessage(t('Flow Sync service set to {0}. Enter an API key for it?', service.origin), setKey).then((choice) => {
-      if (choice === setKey) void vscode.commands.executeCommand('flowsync.setApiKey');
-    });
+    showMessageWithAction('info', t('Flow Sync service set to {0}. Enter an API key for it?', service.origin), t('Set API Key'), COMMAND.setApiKey);
   }
 }

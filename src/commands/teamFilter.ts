@@ -2,13 +2,14 @@ import * as vscode from 'vscode';
 import { connectionCount } from '../core/format';
 import { inert } from '../core/inert';
 import { t } from '../l10n';
+import { connectionsList } from '../lists/connections';
 import { saveTeamId } from '../settings';
 import type { CommandContext } from './context';
 
 /** Filter by Team...: a quick pick of the teams seen in connections; sets flowsync.teamId. */
 export async function filterByTeam(ctx: CommandContext): Promise<void> {
   if (ctx.explorer.teams.list().length === 0 && ctx.explorer.status === 'ready' && !ctx.explorer.teamId) {
-    await ctx.explorer.refreshConnections();
+    await ctx.explorer.refresh(connectionsList.id);
   }
   const current = ctx.explorer.teamId;
   type Pick = vscode.QuickPickItem & { teamId: string };

@@ -26,3 +26,23 @@ export const systemClock: Clock = {
   },
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
+
+/** Runs `tick` every `ms` through `clock` (so a fake clock drives it in tests) until disposed. */
+export function every(clock: Clock, ms: number, tick: () => void): { dispose(): void } {
+  let disposed = false;
+  let handle: TimerHandle | undefined;
+  const arm = () => {
+    handle = clock.setTimeout(() => {
+      if (disposed) return;
+      arm();
+      tick();
+    }, ms);
+  };
+  arm();
+  return {
+    dispose: () => {
+      disposed = true;
+      if (handle !== undefined) clock.clearTimeout(handle);
+    },
+  };
+}

@@ -1,10 +1,12 @@
 import { FlowSyncClient, type RequestRecord } from '../api/client';
 import { ApiError } from '../api/errors';
-import type { Connection, FlowSync } from '../api/types';
-import type { Clock } from './clock';
-import { ListRefresher, type Listener } from './refresh';
-import { TeamDirectory } from './teams';
+import { ANY_LISTS, LISTS, type AnyList, type ListId, type ListRefreshers } from '../lists';
+import type { ListDefinition } from '../lists/list';
 import { t } from '../l10n';
+import type { Clock } from './clock';
+import { Emitter, type Disposable, type Listener } from './events';
+import { ListRefresher } from './refresh';
+import { TeamDirectory } from './teams';
 
 /** Everything the explorer needs to talk to the service, gathered by the vscode layer from settings and secrets. */
 export interface ExplorerConfig {
@@ -21,53 +23,65 @@ export interface ExplorerConfig {
   userAgent: string;
 }
 
+/**
+ * What a change of each configuration field does: `reconnect` builds a new client and reloads every list, `reload`
+ * reloads every list, `reschedule` only re-plans the next poll. A Record over every field: a new field that is not
+ * classified here does not compile.
+ */
+const FIELD_EFFECT: Record<keyof ExplorerConfig, 'reconnect' | 'reload' | 'reschedule'> = {
+  baseUrl: 'reconnect',
+  apiKey: 'reconnect',
+  secretsError: 'reconnect',
+  allowHttp: 'reconnect',
+  timeoutMs: 'reconnect',
+  userAgent: 'reconnect',
+  teamId: 'reload',
+  autoRefresh: 'reschedule',
+  refreshIntervalMs: 'reschedule',
+};
+const FIELDS = Object.keys(FIELD_EFFECT) as Array<keyof ExplorerConfig>;
+
 /** Why nothing can be loaded yet, or 'ready'. The views show a welcome or message for each. */
 export type ExplorerStatus = 'noUrl' | 'invalidUrl' | 'noKey' | 'secretsUnavailable' | 'ready';
 
-/** While the window is unfocused the processing list is polled this many times slower. */
+/** While the window is unfocused the polled lists are polled this many times slower. */
 export const UNFOCUSED_SLOWDOWN = 4;
 
 /**
- * The model behind both views and the status bar: the API client for the current URL and key, one refresher per
- * list, the team filter and the teams seen so far. No vscode import: unit-tested in plain Node.
+ * The model behind the views and the status bar: the API client for the current URL and key, one refresher per list
+ * of the registry (src/lists), the team filter and the teams seen so far. No vscode import: unit-tested in plain Node.
  */
 export class Explorer {
-  readonly processing: ListRefresher<FlowSync>;
-  readonly connections: ListRefresher<Connection>;
+  /** The refresher of each list, by list id. */
+  readonly lists: ListRefreshers;
   readonly teams = new TeamDirectory();
   private client?: FlowSyncClient;
   private config?: ExplorerConfig;
   private currentStatus: ExplorerStatus = 'noUrl';
   private statusDetail?: string;
-  private connectionsWanted = false;
-  private readonly statusListeners = new Set<Listener<ExplorerStatus>>();
+  /** Lists loaded on demand whose view has been shown: they are reloaded after a change too. */
+  private readonly wanted = new Set<ListId>();
+  private readonly statusEmitter: Emitter<ExplorerStatus>;
 
   constructor(
     private readonly clock: Clock,
     private readonly onRequest: (record: RequestRecord) => void = () => undefined,
     random: () => number = Math.random,
-    /** A listener of a list threw (a defect): told here, for the log; the other listeners and the load go on. */
+    /** A listener threw (a defect): told here, for the log; the other listeners and the load go on. */
     onListenerError: (error: unknown) => void = () => undefined,
   ) {
-    this.processing = new ListRefresher(
-      (signal) => this.requireClient().listProcessing({ teamId: this.config?.teamId || undefined, signal }),
-      clock,
-      (focused) => this.processingInterval(focused),
-      random,
-      onListenerError,
-    );
-    this.connections = new ListRefresher(
-      async (signal) => {
-        const teamId = this.config?.teamId || undefined;
-        const result = await this.requireClient().listConnections({ teamId, signal });
-        this.teams.learn(result.items.map((i) => i.value), teamId === undefined);
-        return result;
-      },
-      clock,
-      () => undefined, // connections load on demand, on settings changes, and retry after failures
-      random,
-      onListenerError,
-    );
+    this.statusEmitter = new Emitter(onListenerError);
+    const lists: Record<string, ListRefresher<unknown>> = {};
+    for (const list of ANY_LISTS) {
+      lists[list.id] = new ListRefresher(
+        (signal) => this.load(list, signal),
+        clock,
+        list.polled ? (focused) => this.pollInterval(focused) : () => undefined, // on demand: loads, and retries after failures
+        random,
+        onListenerError,
+      );
+    }
+    this.lists = lists as unknown as ListRefreshers;
   }
 
   get status(): ExplorerStatus {
@@ -87,70 +101,74 @@ export class Explorer {
     return this.client?.service.origin;
   }
 
-  onDidChangeStatus(listener: Listener<ExplorerStatus>): { dispose(): void } {
-    this.statusListeners.add(listener);
-    return { dispose: () => this.statusListeners.delete(listener) };
+  /** The refresher of a list, for code that works on any list. */
+  refresher(id: ListId): ListRefresher<unknown> {
+    return (this.lists as unknown as Record<string, ListRefresher<unknown>>)[id];
+  }
+
+  onDidChangeStatus(listener: Listener<ExplorerStatus>): Disposable {
+    return this.statusEmitter.event(listener);
   }
 
   /**
-   * Applies new settings or a new key. Lists are reset (and reloaded when wanted) only when what they load changes:
-   * URL, key, team, timeout or http policy. A change of the refresh interval only re-plans the next poll.
+   * Applies new settings or a new key. What each changed field does is declared in FIELD_EFFECT: lists are reset (and
+   * reloaded when wanted) only when what they load changes; a new refresh interval only re-plans the next poll.
    */
   configure(config: ExplorerConfig): void {
     const previous = this.config;
     this.config = config;
-    const connectionChanged =
-      !previous ||
-      previous.baseUrl !== config.baseUrl ||
-      previous.apiKey !== config.apiKey ||
-      previous.allowHttp !== config.allowHttp ||
-      previous.timeoutMs !== config.timeoutMs ||
-      previous.secretsError !== config.secretsError ||
-      previous.userAgent !== config.userAgent;
-    if (connectionChanged) this.rebuildClient(config);
-    if (connectionChanged || previous?.teamId !== config.teamId) {
-      this.resetLists();
-    } else {
-      this.processing.reschedule();
-    }
+    const changed = previous ? FIELDS.filter((field) => previous[field] !== config[field]) : FIELDS;
+    const effects = new Set(changed.map((field) => FIELD_EFFECT[field]));
+    if (effects.has('reconnect')) this.rebuildClient(config);
+    if (effects.has('reconnect') || effects.has('reload')) this.resetLists();
+    else if (effects.has('reschedule')) this.forPolled((r) => r.reschedule());
   }
 
-  /** Drops both lists and loads again: a key was entered (maybe the same one, after the service was fixed). */
+  /** Drops every list and loads again: a key was entered (maybe the same one, after the service was fixed). */
   reload(): void {
     this.resetLists();
   }
 
-  /** The Connections view became visible: load it the first time, and keep it loaded on later changes. */
-  wantConnections(): void {
-    if (this.connectionsWanted) return;
-    this.connectionsWanted = true;
-    if (this.currentStatus === 'ready' && this.connections.state.loadedAt === undefined && !this.connections.isLoading) {
-      void this.connections.refresh();
-    }
+  /** The view of a list became visible: load it the first time, and keep it loaded on later changes. */
+  want(id: ListId): void {
+    if (this.wanted.has(id)) return;
+    this.wanted.add(id);
+    const refresher = this.refresher(id);
+    if (this.currentStatus === 'ready' && refresher.state.loadedAt === undefined && !refresher.isLoading) void refresher.refresh();
   }
 
   /** Refresh commands: no-ops (resolved) when there is nothing to load from. */
-  refreshProcessing(): Promise<void> {
-    return this.currentStatus === 'ready' ? this.processing.refresh() : Promise.resolve();
+  refresh(id: ListId): Promise<void> {
+    if (this.currentStatus !== 'ready') return Promise.resolve();
+    this.wanted.add(id);
+    return this.refresher(id).refresh();
   }
 
-  refreshConnections(): Promise<void> {
-    if (this.currentStatus !== 'ready') return Promise.resolve();
-    this.connectionsWanted = true;
-    return this.connections.refresh();
+  refreshAll(): Promise<void> {
+    return Promise.all(LISTS.map((list) => this.refresh(list.id))).then(() => undefined);
   }
 
   setFocused(focused: boolean): void {
-    this.processing.setFocused(focused);
+    this.forPolled((r) => r.setFocused(focused));
   }
 
   dispose(): void {
-    this.processing.dispose();
-    this.connections.dispose();
-    this.statusListeners.clear();
+    for (const list of LISTS) this.refresher(list.id).dispose();
+    this.statusEmitter.dispose();
   }
 
-  private processingInterval(focused: boolean): number | undefined {
+  private async load<T extends { id: number }>(list: ListDefinition<T>, signal: AbortSignal) {
+    const teamId = this.config?.teamId || undefined;
+    const result = await this.requireClient().list(list.endpoint, list.label(), list.validate, { teamId, signal });
+    list.onLoaded?.({ teams: this.teams }, result.items.map((i) => i.value), teamId === undefined);
+    return result;
+  }
+
+  private forPolled(action: (refresher: ListRefresher<unknown>) => void): void {
+    for (const list of LISTS as readonly AnyList[]) if (list.polled) action(this.refresher(list.id));
+  }
+
+  private pollInterval(focused: boolean): number | undefined {
     const config = this.config;
     if (!config || !config.autoRefresh || this.currentStatus !== 'ready') return undefined;
     return focused ? config.refreshIntervalMs : config.refreshIntervalMs * UNFOCUSED_SLOWDOWN;
@@ -188,8 +206,7 @@ export class Explorer {
 
   private resetLists(): void {
     const ready = this.currentStatus === 'ready';
-    this.processing.reset(ready);
-    this.connections.reset(ready && this.connectionsWanted);
+    for (const list of LISTS as readonly AnyList[]) this.refresher(list.id).reset(ready && (list.polled || this.wanted.has(list.id)));
   }
 
   private requireClient(): FlowSyncClient {
@@ -201,6 +218,6 @@ export class Explorer {
     const changed = status !== this.currentStatus || detail !== this.statusDetail;
     this.currentStatus = status;
     this.statusDetail = detail;
-    if (changed) for (const listener of [...this.statusListeners]) listener(status);
+    if (changed) this.statusEmitter.fire(status);
   }
 }

@@ -2,6 +2,7 @@ import { ApiError, boundedRetryAfter, type ApiErrorKind } from '../api/errors';
 import type { Item, ListResult } from '../api/types';
 import { t } from '../l10n';
 import type { Clock, TimerHandle } from './clock';
+import { Emitter, type Disposable, type Listener } from './events';
 
 /** Backoff after failures: 5 s doubling to 5 min, with ±20 % jitter so many windows do not retry in step. */
 export const BACKOFF_BASE_MS = 5_000;
@@ -37,7 +38,6 @@ export interface ListChange {
   itemsChanged: boolean;
 }
 
-export type Listener<E> = (event: E) => void;
 
 /**
  * Loads one list and keeps it fresh: single flight (a refresh asked during one joins it), polling by schedule and
@@ -51,7 +51,7 @@ export class ListRefresher<T> {
   private generation = 0;
   private focused = true;
   private disposed = false;
-  private readonly listeners = new Set<Listener<ListChange>>();
+  private readonly changes: Emitter<ListChange>;
 
   constructor(
     private readonly load: (signal: AbortSignal) => Promise<ListResult<T>>,
@@ -59,24 +59,25 @@ export class ListRefresher<T> {
     private readonly poll: PollSchedule,
     private readonly random: () => number = Math.random,
     /** Told about a listener that threw; the other listeners still run and the load still completes. */
-    private readonly onListenerError: (error: unknown) => void = () => undefined,
-  ) {}
+    onListenerError: (error: unknown) => void = () => undefined,
+  ) {
+    this.changes = new Emitter(onListenerError);
+  }
 
   get state(): Readonly<ListState<T>> {
     return this.current;
   }
 
   get listenerCount(): number {
-    return this.listeners.size;
+    return this.changes.listenerCount;
   }
 
   get isLoading(): boolean {
     return this.inFlight !== undefined;
   }
 
-  onDidChange(listener: Listener<ListChange>): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+  onDidChange(listener: Listener<ListChange>): Disposable {
+    return this.changes.event(listener);
   }
 
   /** Loads now, or joins the load in flight. Never rejects: failures land in `state.error`. */
@@ -151,7 +152,7 @@ export class ListRefresher<T> {
     this.generation++;
     this.abortInFlight();
     this.cancelTimer();
-    this.listeners.clear();
+    this.changes.dispose();
   }
 
   private succeeded(generation: number, result: ListResult<T>): void {
@@ -213,19 +214,9 @@ export class ListRefresher<T> {
     this.emit({ itemsChanged });
   }
 
-  /** Each listener runs on its own: one that throws cannot stop the others, nor make refresh() reject. */
+  /** Each listener runs on its own (Emitter): one that throws cannot stop the others, nor make refresh() reject. */
   private emit(change: ListChange): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(change);
-      } catch (error) {
-        try {
-          this.onListenerError(error);
-        } catch {
-          // a failing error reporter must not break the load either
-        }
-      }
-    }
+    this.changes.fire(change);
   }
 }
 

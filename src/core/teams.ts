@@ -1,4 +1,5 @@
 import type { Connection } from '../api/types';
+import { Emitter, type Event } from './events';
 import { teamLabel } from './grouping';
 import { inert } from './inert';
 
@@ -28,6 +29,9 @@ export class TeamDirectory {
   /** Origin → team id → team; Map order is least recently used first. */
   private readonly byOrigin = new Map<string, Map<string, TeamInfo>>();
   private origin?: string;
+  private readonly learned = new Emitter<void>();
+  /** Fires after a load taught teams (to persist them, and to name the filtered team in the views). */
+  readonly onDidLearn: Event<void> = this.learned.event;
 
   /** The service whose teams are learned and offered from now on (undefined: none is configured). */
   useOrigin(origin: string | undefined): void {
@@ -55,6 +59,7 @@ export class TeamDirectory {
       teams.set(team.id, team);
     }
     while (teams.size > MAX_TEAMS) teams.delete(teams.keys().next().value!);
+    this.learned.fire();
   }
 
   /**

@@ -1,10 +1,16 @@
 import * as vscode from 'vscode';
+import type { Item } from '../api/types';
 import type { Explorer } from '../core/explorer';
-import { t } from '../l10n';
+import { LISTS, listById, type ListId } from '../lists';
 
 export const JSON_SCHEME = 'flowsync-json';
 
-export type JsonKind = 'sync' | 'flow' | 'connection' | 'team';
+/** What a JSON document shows: one item of a list, or a group of it (its items as an array). */
+export interface JsonTarget {
+  list: ListId;
+  kind: 'item' | 'group';
+  id: number;
+}
 
 /**
  * Read-only JSON documents of items exactly as the API returned them (a group shows its items). Open documents follow
@@ -19,32 +25,27 @@ export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode
   constructor(private readonly explorer: Explorer) {
     this.disposables = [
       this.changeEmitter,
-      explorer.processing.onDidChange((c) => c.itemsChanged && this.fireOpen(['sync', 'flow'])),
-      explorer.connections.onDidChange((c) => c.itemsChanged && this.fireOpen(['connection', 'team'])),
+      ...LISTS.map((list) => explorer.refresher(list.id).onDidChange((c) => c.itemsChanged && this.fireOpen(list.id))),
       vscode.workspace.onDidCloseTextDocument((doc) => this.lastContent.delete(doc.uri.toString())),
     ];
   }
 
-  static uri(kind: JsonKind, id: number): vscode.Uri {
-    const titles: Record<JsonKind, string> = {
-      sync: t('Flow sync {0}', id),
-      flow: t('Flow {0} syncs', id),
-      connection: t('Connection {0}', id),
-      team: t('Team {0} connections', id),
-    };
-    return vscode.Uri.from({ scheme: JSON_SCHEME, path: `/${titles[kind]}.json`, query: `kind=${kind}&id=${id}` });
+  static uri(target: JsonTarget): vscode.Uri {
+    const list = listById(target.list)!;
+    const title = target.kind === 'item' ? list.json.itemTitle(target.id) : list.json.groupTitle(target.id);
+    return vscode.Uri.from({ scheme: JSON_SCHEME, path: `/${title}.json`, query: `list=${target.list}&kind=${target.kind}&id=${target.id}` });
   }
 
-  async open(kind: JsonKind, id: number): Promise<void> {
-    const doc = await vscode.workspace.openTextDocument(JsonDocuments.uri(kind, id));
+  async open(target: JsonTarget): Promise<void> {
+    const doc = await vscode.workspace.openTextDocument(JsonDocuments.uri(target));
     if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
     await vscode.window.showTextDocument(doc, { preview: true });
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const key = uri.toString();
-    const params = new URLSearchParams(uri.query);
-    const value = this.lookup(params.get('kind') as JsonKind, Number(params.get('id')));
+    const target = parseTarget(uri);
+    const value = target && this.lookup(target);
     if (value === undefined) return this.lastContent.get(key) ?? '{}\n';
     const content = `${JSON.stringify(value, null, 2)}\n`;
     this.lastContent.set(key, content);
@@ -55,32 +56,27 @@ export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode
     for (const d of this.disposables) d.dispose();
   }
 
-  private lookup(kind: JsonKind, id: number): unknown {
-    const syncs = this.explorer.processing.state.items ?? [];
-    const connections = this.explorer.connections.state.items ?? [];
-    switch (kind) {
-      case 'sync':
-        return syncs.find((i) => i.value.id === id)?.raw;
-      case 'flow':
-        return orUndefined(syncs.filter((i) => i.value.flow_id === id).map((i) => i.raw));
-      case 'connection':
-        return connections.find((i) => i.value.id === id)?.raw;
-      case 'team':
-        return orUndefined(connections.filter((i) => i.value.team_id === id).map((i) => i.raw));
-      default:
-        return undefined;
-    }
+  private lookup(target: JsonTarget): unknown {
+    const list = listById(target.list);
+    if (!list) return undefined;
+    const items = (this.explorer.refresher(target.list).state.items ?? []) as readonly Item<{ id: number }>[];
+    if (target.kind === 'item') return items.find((i) => i.value.id === target.id)?.raw;
+    const members = items.filter((i) => list.groupKeyOf(i.value) === target.id).map((i) => i.raw);
+    return members.length ? members : undefined;
   }
 
-  private fireOpen(kinds: JsonKind[]): void {
+  private fireOpen(list: ListId): void {
     for (const doc of vscode.workspace.textDocuments) {
-      if (doc.uri.scheme === JSON_SCHEME && kinds.includes(new URLSearchParams(doc.uri.query).get('kind') as JsonKind)) {
-        this.changeEmitter.fire(doc.uri);
-      }
+      if (doc.uri.scheme === JSON_SCHEME && parseTarget(doc.uri)?.list === list) this.changeEmitter.fire(doc.uri);
     }
   }
 }
 
-function orUndefined<T>(list: T[]): T[] | undefined {
-  return list.length ? list : undefined;
+function parseTarget(uri: vscode.Uri): JsonTarget | undefined {
+  const params = new URLSearchParams(uri.query);
+  const list = listById(params.get('list') ?? '');
+  const kind = params.get('kind');
+  const id = Number(params.get('id'));
+  if (!list || (kind !== 'item' && kind !== 'group') || !Number.isSafeInteger(id)) return undefined;
+  return { list: list.id, kind, id };
 }

@@ -2,24 +2,25 @@ import * as vscode from 'vscode';
 import type { Explorer } from '../core/explorer';
 import { statusSummary } from '../core/statusSummary';
 import { t } from '../l10n';
-import { PROCESSING_VIEW } from './explorerViews';
+import { COMMAND } from '../commandIds';
+import { processingList } from '../lists/processing';
 
-const ACTION_COMMANDS = { focus: `${PROCESSING_VIEW}.focus`, setApiKey: 'flowsync.setApiKey', setBaseUrl: 'flowsync.setBaseUrl' } as const;
+const ACTION_COMMANDS = { focus: `${processingList.viewId}.focus`, setApiKey: COMMAND.setApiKey, setBaseUrl: COMMAND.setBaseUrl } as const;
 
-/** The status bar item: the processing count, or what to do to get one. */
+/** The status bar item: the processing count (a feature of the processing list), or what to do to get one. */
 export class ProcessingStatusBar implements vscode.Disposable {
   readonly item = vscode.window.createStatusBarItem('flowsync.status', vscode.StatusBarAlignment.Left, 10);
   private readonly disposables: vscode.Disposable[];
 
   constructor(private readonly explorer: Explorer) {
     this.item.name = t('Flow Sync');
-    this.disposables = [this.item, explorer.processing.onDidChange(() => this.render()), explorer.onDidChangeStatus(() => this.render())];
+    this.disposables = [this.item, explorer.lists.processing.onDidChange(() => this.render()), explorer.onDidChangeStatus(() => this.render())];
     this.render();
     this.item.show();
   }
 
   render(): void {
-    const summary = statusSummary(this.explorer.status, this.explorer.detail, this.explorer.processing.state);
+    const summary = statusSummary(this.explorer.status, this.explorer.detail, this.explorer.lists.processing.state);
     this.item.text = summary.text;
     const tooltip = new vscode.MarkdownString(summary.tooltip, true);
     this.item.tooltip = tooltip;

@@ -63,7 +63,7 @@ describe('Fault matrix (processing list against the mock API)', function () {
     await config().update('requestTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
     await config().update('baseUrl', mock.url, vscode.ConfigurationTarget.Global);
     await x.reconfigure();
-    await waitFor(() => x.explorer.processing.state.items !== undefined, { message: 'first load' });
+    await waitFor(() => x.explorer.lists.processing.state.items !== undefined, { message: 'first load' });
   });
 
   after(async () => {
@@ -78,9 +78,9 @@ describe('Fault matrix (processing list against the mock API)', function () {
   for (const c of MATRIX) {
     it(`${c.name}: says so, keeps the last good data, ${c.retries === false ? 'stops polling' : 'recovers by itself within the announced backoff'}`, async () => {
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
-      const good = x.explorer.processing.state.items!;
-      assert.equal(x.explorer.processing.state.error, undefined, 'starts healthy');
-      const rowsBefore = x.processingView.tree.getChildren().length;
+      const good = x.explorer.lists.processing.state.items!;
+      assert.equal(x.explorer.lists.processing.state.error, undefined, 'starts healthy');
+      const rowsBefore = x.views.processing.tree.getChildren().length;
       const notificationsBefore = x.notifications.shown.length;
       other.clearRequests();
 
@@ -96,14 +96,14 @@ describe('Fault matrix (processing list against the mock API)', function () {
       }
 
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
-      const state = x.explorer.processing.state;
+      const state = x.explorer.lists.processing.state;
       assert.equal(state.error?.kind, c.kind, state.error?.message);
       assert.match(state.error!.message, c.message);
       assert.ok(!state.error!.message.includes(KEY));
       assert.equal(state.items, good, 'the last good data stays');
-      assert.equal(x.processingView.tree.getChildren().length, rowsBefore, 'the tree still shows it');
-      assert.match(x.processingView.view.message ?? '', /^⚠ /);
-      assert.ok(x.processingView.view.message!.includes(state.error!.message), 'the view says what happened');
+      assert.equal(x.views.processing.tree.getChildren().length, rowsBefore, 'the tree still shows it');
+      assert.match(x.views.processing.view.message ?? '', /^⚠ /);
+      assert.ok(x.views.processing.view.message!.includes(state.error!.message), 'the view says what happened');
       assert.ok(x.statusBar.item.backgroundColor, 'the status bar turns to warning');
       assert.equal(other.requests.length, 0, 'nothing reached another origin');
 
@@ -119,12 +119,12 @@ describe('Fault matrix (processing list against the mock API)', function () {
         await x.keys.set(new URL(mock.url).origin, KEY);
         await x.reconfigure();
         x.explorer.reload();
-        await waitFor(() => x.explorer.processing.state.items && !x.explorer.processing.state.error, { message: 'reload with the new key' });
+        await waitFor(() => x.explorer.lists.processing.state.items && !x.explorer.lists.processing.state.error, { message: 'reload with the new key' });
       } else {
         const announced = state.nextAttemptAt!;
         assert.ok(announced > Date.now(), 'a retry is announced');
-        assert.match(x.processingView.view.message!, /Retrying at/);
-        await waitFor(() => x.explorer.processing.state.error === undefined && x.explorer.processing.state.loadedAt! >= announced - 50, {
+        assert.match(x.views.processing.view.message!, /Retrying at/);
+        await waitFor(() => x.explorer.lists.processing.state.error === undefined && x.explorer.lists.processing.state.loadedAt! >= announced - 50, {
           timeoutMs: announced - Date.now() + 3000,
           message: `automatic recovery by ${new Date(announced).toISOString()}`,
         });
@@ -141,10 +141,10 @@ describe('Fault matrix (processing list against the mock API)', function () {
     mock.inject({ endpoint: 'processing', status: 200, body });
     try {
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
-      assert.equal(x.explorer.processing.state.error, undefined);
-      assert.equal(x.explorer.processing.state.items!.length, good.length);
-      assert.equal(x.explorer.processing.state.dropped, 2);
-      assert.match(x.processingView.view.message ?? '', /2 item\(s\) were left out .*item \d+: id is not an integer/);
+      assert.equal(x.explorer.lists.processing.state.error, undefined);
+      assert.equal(x.explorer.lists.processing.state.items!.length, good.length);
+      assert.equal(x.explorer.lists.processing.state.dropped, 2);
+      assert.match(x.views.processing.view.message ?? '', /2 item\(s\) were left out .*item \d+: id is not an integer/);
     } finally {
       mock.clearFaults();
     }
@@ -154,10 +154,10 @@ describe('Fault matrix (processing list against the mock API)', function () {
     mock.inject({ endpoint: 'processing', status: 200, body: '[]' });
     try {
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
-      assert.equal(x.processingView.view.message, 'No flow syncs are processing.');
+      assert.equal(x.views.processing.view.message, 'No flow syncs are processing.');
       assert.match(x.statusBar.item.text, /\$\(check\) 0 processing/);
-      assert.equal(x.processingView.view.badge, undefined);
-      assert.deepEqual(x.processingView.tree.getChildren(), []);
+      assert.equal(x.views.processing.view.badge, undefined);
+      assert.deepEqual(x.views.processing.tree.getChildren(), []);
     } finally {
       mock.clearFaults();
     }
@@ -171,12 +171,12 @@ describe('Fault matrix (processing list against the mock API)', function () {
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
-      assert.equal(x.explorer.processing.state.failures, 3);
+      assert.equal(x.explorer.lists.processing.state.failures, 3);
       assert.deepEqual(x.notifications.shown.slice(before), ['http']);
     } finally {
       mock.clearFaults();
     }
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
-    assert.equal(x.explorer.processing.state.error, undefined);
+    assert.equal(x.explorer.lists.processing.state.error, undefined);
   });
 });

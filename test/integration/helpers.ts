@@ -4,9 +4,14 @@
  *   const ext = await activateExtension();
  *   const mock = await startMockApi();            // the embedded mock API, in-process; close it in after()
  *   await withSettings({ 'flowsync.baseUrl': mock.url }, async () => { ... });
+ *   const proxy = await startProxy({ hosts: { 'flowsync.test:8080': '127.0.0.1:8080' } });   // a loopback HTTP proxy
  */
 import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { Socket } from 'node:net';
+import { pathToFileURL } from 'node:url';
 import * as vscode from 'vscode';
+import type { FlowSyncExplorerApi } from '../../src/extension';
 import { MockFlowSyncServer, MockServerOptions } from '../../src/mock/server';
 
 export const EXTENSION_ID = 'flowsync-tools.flowsync-explorer';
@@ -18,6 +23,37 @@ export async function activateExtension(): Promise<vscode.Extension<unknown>> {
   if (!ext.isActive) await ext.activate();
   assert.equal(ext.isActive, true, `extension ${EXTENSION_ID} did not activate`);
   return ext;
+}
+
+/**
+ * The extension's test API (what activate() returns in ExtensionMode.Test, as under a test runner). VS Code resolves
+ * `activate()` and sets isActive even when the extension's activate threw, so a missing API is reported here, by name.
+ */
+export async function testApi(): Promise<FlowSyncExplorerApi> {
+  const api = (await activateExtension()).exports as FlowSyncExplorerApi | undefined;
+  assert.ok(
+    api && typeof api.reconfigure === 'function',
+    `${EXTENSION_ID} returned no test API: its activate() failed (see "Activating extension ... failed" in the extension host log, remoteexthost.log) or it does not run in ExtensionMode.Test`,
+  );
+  return api;
+}
+
+/**
+ * Runs `change` (writes of `count` stored keys) and waits until SecretStorage has told the extension about each: every
+ * such event makes it re-apply its configuration, so events still on their way would overlap (and supersede) the
+ * reconfigure() of whatever test runs next. Gives up quietly after `timeoutMs`.
+ */
+export async function keyChanges(api: FlowSyncExplorerApi, count: number, change: () => Promise<unknown>, timeoutMs = 5000): Promise<void> {
+  let seen = 0;
+  const listener = api.keys.onDidChange(() => seen++);
+  try {
+    await change();
+    const until = Date.now() + timeoutMs;
+    while (seen < count && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+  } finally {
+    listener.dispose();
+  }
+  await api.reconfigure();
 }
 
 /** Starts the embedded Flow Sync mock API in this process (port 0: a free port). */
@@ -53,4 +89,78 @@ export async function waitFor<T>(check: () => T | Promise<T>, { timeoutMs = 1000
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
+}
+
+/** What the proxy was asked for: `url` as the client sent it (absolute URL, or host:port for CONNECT). */
+export interface ProxiedRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+export interface TestProxy {
+  /** http://127.0.0.1:PORT, or with the credentials when started with some. */
+  url: string;
+  port: number;
+  /** Every request and CONNECT in arrival order, before any authentication. */
+  seen: ProxiedRequest[];
+  close(): Promise<void>;
+}
+
+/** The part of the `proxy` package (ESM only) used here. */
+type CreateProxy = (server: http.Server) => http.Server & { authenticate?: (req: http.IncomingMessage) => boolean };
+
+/**
+ * `import()` kept as a real dynamic import: TypeScript compiles `import()` to require() in CommonJS output, and the
+ * `proxy` package is ESM only. The specifier must be absolute (a file URL): a Function has no module to resolve from.
+ */
+const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
+
+/**
+ * A loopback HTTP proxy (the npm package `proxy`: plain requests and CONNECT tunnels) on 127.0.0.1, a free port.
+ * @param hosts       `name:port` → `host:port` the proxy connects to instead: names only this proxy can resolve, so
+ *                    a request that reaches such a host can only have come through the proxy
+ * @param credentials `user:password` for Basic proxy authentication (407 without it); also put in `url`
+ */
+export async function startProxy({ hosts = {}, credentials }: { hosts?: Record<string, string>; credentials?: string } = {}): Promise<TestProxy> {
+  const { createProxy } = (await importEsm(pathToFileURL(require.resolve('proxy')).href)) as { createProxy: CreateProxy };
+  const seen: ProxiedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const server = http.createServer();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  // Registered before the package's own listeners, so they record and re-target every request first.
+  const targets = new Map(Object.entries(hosts).map(([from, to]) => [from.toLowerCase(), to]));
+  const mapped = (hostPort: string) => targets.get(hostPort.toLowerCase()) ?? hostPort;
+  server.on('request', (req: http.IncomingMessage) => {
+    seen.push({ method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers } });
+    const target = /^http:\/\/([^/]+)(.*)$/i.exec(req.url ?? '');
+    if (target) req.url = `http://${mapped(target[1])}${target[2]}`;
+  });
+  server.on('connect', (req: http.IncomingMessage) => {
+    seen.push({ method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers } });
+    req.url = mapped(req.url ?? '');
+  });
+  const proxy = createProxy(server);
+  if (credentials) {
+    const expected = `Basic ${Buffer.from(credentials).toString('base64')}`;
+    proxy.authenticate = (req) => req.headers['proxy-authorization'] === expected;
+  }
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://${credentials ? `${credentials}@` : ''}127.0.0.1:${port}`,
+    port,
+    seen,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
 }

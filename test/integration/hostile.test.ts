@@ -33,7 +33,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
     await setUser('autoRefresh', false);
     await setUser('baseUrl', mock.url);
     await x.reconfigure();
-    await waitFor(() => x.explorer.processing.state.items !== undefined, { message: 'first load' });
+    await waitFor(() => x.explorer.lists.processing.state.items !== undefined, { message: 'first load' });
   });
 
   afterEach(async () => {
@@ -57,7 +57,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
     const shown = x.notifications.texts.slice(before);
     assert.equal(shown.length, 1, 'one notification');
-    for (const text of [shown[0], x.processingView.view.message ?? '', x.explorer.processing.state.error!.message]) {
+    for (const text of [shown[0], x.views.processing.view.message ?? '', x.explorer.lists.processing.state.error!.message]) {
       assert.doesNotMatch(text, VSCODE_LINK);
       assert.doesNotMatch(text, VSCODE_ICON);
       assert.doesNotMatch(text, /[<>]/);
@@ -72,13 +72,13 @@ describe('Fault matrix: hostile service, workspace and input', function () {
     const items = mock.dataset.processingAt(Date.now());
     mock.inject({ endpoint: 'processing', status: 200, body: JSON.stringify([...items, items[0], items[0]]) });
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
-    assert.equal(x.explorer.processing.state.error, undefined);
-    assert.equal(x.explorer.processing.state.items!.length, items.length);
-    assert.equal(x.explorer.processing.state.dropped, 2);
-    assert.match(x.processingView.view.message ?? '', /2 item\(s\) were left out .*is listed more than once/);
-    const ids = x.processingView.tree.getChildren().flatMap((g) => x.processingView.tree.getChildren(g)).map((n) => x.processingView.tree.getTreeItem(n).id);
+    assert.equal(x.explorer.lists.processing.state.error, undefined);
+    assert.equal(x.explorer.lists.processing.state.items!.length, items.length);
+    assert.equal(x.explorer.lists.processing.state.dropped, 2);
+    assert.match(x.views.processing.view.message ?? '', /2 item\(s\) were left out .*is listed more than once/);
+    const ids = x.views.processing.tree.getChildren().flatMap((g) => x.views.processing.tree.getChildren(g)).map((n) => x.views.processing.tree.getTreeItem(n).id);
     assert.equal(new Set(ids).size, ids.length, 'tree ids are unique');
-    await x.processingView.view.reveal(x.processingView.tree.getChildren()[0], { select: false, focus: false, expand: true });
+    await x.views.processing.view.reveal(x.views.processing.tree.getChildren()[0], { select: false, focus: false, expand: true });
   });
 
   it('an item nested 20,000 levels deep: dropped and counted; the load ends and every listener hears it', async () => {
@@ -87,24 +87,24 @@ describe('Fault matrix: hostile service, workspace and input', function () {
     const body = `[${JSON.stringify({ ...items[0], id: 999_001 }).replace(/}$/, `,"extra":${deep}}`)},${JSON.stringify(items).slice(1)}`;
     mock.inject({ endpoint: 'processing', status: 200, body });
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
-    const state = x.explorer.processing.state;
+    const state = x.explorer.lists.processing.state;
     assert.equal(state.loading, false, 'the load ended');
     assert.equal(state.error, undefined);
     assert.equal(state.dropped, 1);
-    assert.match(x.processingView.view.message ?? '', /nested deeper than 32 levels/);
+    assert.match(x.views.processing.view.message ?? '', /nested deeper than 32 levels/);
     assert.match(x.statusBar.item.text, new RegExp(`${items.length} processing`), 'the status bar heard the end of the load');
-    await vscode.commands.executeCommand('flowsync.openJson', x.processingView.tree.getChildren()[0]);
+    await vscode.commands.executeCommand('flowsync.openJson', x.views.processing.tree.getChildren()[0]);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('more items than the cap: refused at once with a clear message, the last good data stays', async () => {
-    const before = x.explorer.processing.state.items;
+    const before = x.explorer.lists.processing.state.items;
     mock.inject({ endpoint: 'processing', status: 200, body: `[${'0,'.repeat(100_000)}0]` });
     const started = Date.now();
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
     assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
-    assert.match(x.explorer.processing.state.error?.message ?? '', /more than 100,000 items; it was not loaded/);
-    assert.equal(x.explorer.processing.state.items, before);
+    assert.match(x.explorer.lists.processing.state.error?.message ?? '', /more than 100,000 items; it was not loaded/);
+    assert.equal(x.explorer.lists.processing.state.items, before);
   });
 
   it('an answer of 500,001 empty objects (under the byte cap): refused while it streams, in well under a second', async () => {
@@ -112,7 +112,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
     const started = Date.now();
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
     assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
-    assert.match(x.explorer.processing.state.error?.message ?? '', /too many nested objects or arrays/);
+    assert.match(x.explorer.lists.processing.state.error?.message ?? '', /too many nested objects or arrays/);
   });
 
   for (const header of ['1.5', '-5', '5, 6']) {
@@ -120,7 +120,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
       mock.inject({ endpoint: 'processing', status: 429, headers: { 'Retry-After': header } });
       const asked = Date.now();
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
-      const state = x.explorer.processing.state;
+      const state = x.explorer.lists.processing.state;
       assert.equal(state.error?.kind, 'rateLimited');
       assert.doesNotMatch(state.error!.message, /asked to wait/);
       const delay = state.nextAttemptAt! - asked;
@@ -132,7 +132,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
     mock.inject({ endpoint: 'processing', status: 429, headers: { 'Retry-After': '999999999' } });
     const asked = Date.now();
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
-    const state = x.explorer.processing.state;
+    const state = x.explorer.lists.processing.state;
     assert.match(state.error!.message, /asked to wait longer than 60 min; retrying in 60 min/);
     assert.ok(Math.abs(state.nextAttemptAt! - asked - 3_600_000) < 2_000);
   });
@@ -142,11 +142,11 @@ describe('Fault matrix: hostile service, workspace and input', function () {
     const odd = [{ ...items[0], id: 999_101, status: 'constructor' }, { ...items[0], id: 999_102, status: '__proto__' }];
     mock.inject({ endpoint: 'processing', status: 200, body: `\uFEFF${JSON.stringify([...items, ...odd])}` });
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
-    assert.equal(x.explorer.processing.state.error, undefined);
-    const leaves = x.processingView.tree.getChildren().flatMap((g) => x.processingView.tree.getChildren(g));
+    assert.equal(x.explorer.lists.processing.state.error, undefined);
+    const leaves = x.views.processing.tree.getChildren().flatMap((g) => x.views.processing.tree.getChildren(g));
     for (const id of [999_101, 999_102]) {
       const leaf = leaves.find((n) => n.kind === 'leaf' && n.item.value.id === id)!;
-      assert.equal((x.processingView.tree.getTreeItem(leaf).iconPath as vscode.ThemeIcon).id, 'circle-outline');
+      assert.equal((x.views.processing.tree.getTreeItem(leaf).iconPath as vscode.ThemeIcon).id, 'circle-outline');
     }
   });
 
@@ -184,7 +184,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
       const before = mock.requests.length;
       await new Promise((resolve) => setTimeout(resolve, 1500));
       assert.ok(mock.requests.length - before <= 1, `${mock.requests.length - before} requests in 1.5 s`);
-      assert.ok(x.explorer.processing.state.nextAttemptAt! - Date.now() > 80_000_000, 'next poll in about a day');
+      assert.ok(x.explorer.lists.processing.state.nextAttemptAt! - Date.now() > 80_000_000, 'next poll in about a day');
     } finally {
       await config().update('refreshIntervalSeconds', undefined, vscode.ConfigurationTarget.Workspace);
       await setUser('autoRefresh', false);
@@ -214,7 +214,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
       assert.equal(x.explorer.teamId, '');
       mock.clearRequests();
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
-      assert.equal(x.explorer.processing.state.error, undefined);
+      assert.equal(x.explorer.lists.processing.state.error, undefined);
       assert.ok(mock.requests.every((r) => r.query.team_id === undefined));
     } finally {
       await setUser('teamId', undefined);

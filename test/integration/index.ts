@@ -7,7 +7,10 @@
  * `npm run test:electron` (desktop VS Code via @vscode/test-electron, needs the internet to download VS Code).
  * The reporter writes through console.log; the launchers forward the extension host's console to the terminal.
  *
- * Environment: MOCHA_GREP filters tests by title (set by the launchers from `-- --grep <pattern>`).
+ * Environment: MOCHA_GREP filters tests by title (set by the launchers from `-- --grep <pattern>`). FLOWSYNC_SUITE picks
+ * a separate suite: the subfolders named in SEPARATE_SUITES need a window set up for them (e.g. `restricted`: workspace
+ * trust on, an untrusted folder; `npm run test:integration -- --restricted`), so the default run leaves them out and
+ * FLOWSYNC_SUITE=<name> runs only out/test/integration/<name>/**\/*.test.js.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -52,14 +55,28 @@ function markConsole(): () => void {
   };
 }
 
-function findTests(dir: string): string[] {
+/** Subfolders holding suites that run only in their own window (FLOWSYNC_SUITE=<name>), never in the default run. */
+export const SEPARATE_SUITES = ['restricted'];
+
+function findTests(dir: string, skip: readonly string[] = []): string[] {
   const found: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...findTests(full));
-    else if (entry.name.endsWith('.test.js')) found.push(full);
+    if (entry.isDirectory()) {
+      if (!skip.includes(entry.name)) found.push(...findTests(full));
+    } else if (entry.name.endsWith('.test.js')) found.push(full);
   }
   return found.sort();
+}
+
+/** The test files of the suite FLOWSYNC_SUITE names (default: the main suite, without the separate ones). */
+function suiteFiles(): string[] {
+  const suite = process.env.FLOWSYNC_SUITE?.trim();
+  if (!suite) return findTests(__dirname, SEPARATE_SUITES);
+  if (!SEPARATE_SUITES.includes(suite)) throw new Error(`FLOWSYNC_SUITE=${suite}: not one of ${SEPARATE_SUITES.join(', ')}`);
+  const files = findTests(path.join(__dirname, suite));
+  if (!files.length) throw new Error(`FLOWSYNC_SUITE=${suite}: no *.test.js in ${path.join(__dirname, suite)}`);
+  return files;
 }
 
 export function run(): Promise<void> {
@@ -71,15 +88,16 @@ export function run(): Promise<void> {
     slow: 2000,
   });
   if (process.env.MOCHA_GREP) mocha.grep(process.env.MOCHA_GREP);
-  for (const file of findTests(__dirname)) mocha.addFile(file);
 
   const restoreConsole = markConsole();
   return new Promise<void>((resolve, reject) => {
     try {
+      for (const file of suiteFiles()) mocha.addFile(file);
       const runner = mocha.run((failures) => {
         // A closing line in the plain 'N passed, N failed' shape.
         const { passes = 0, pending = 0 } = runner.stats ?? {};
-        console.log(`integration: ${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}`);
+        const suite = process.env.FLOWSYNC_SUITE ? ` (${process.env.FLOWSYNC_SUITE})` : '';
+        console.log(`integration${suite}: ${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}`);
         if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
         else resolve();
       });

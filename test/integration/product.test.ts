@@ -19,7 +19,7 @@ async function connect(x: FlowSyncExplorerApi, mock: MockFlowSyncServer): Promis
   await x.keys.set(new URL(mock.url).origin, KEY);
   await setUser('baseUrl', mock.url);
   await x.reconfigure();
-  await waitFor(() => x.explorer.status === 'ready' && x.explorer.processing.state.loadedAt !== undefined, { message: 'processing loaded' });
+  await waitFor(() => x.explorer.status === 'ready' && x.explorer.lists.processing.state.loadedAt !== undefined, { message: 'processing loaded' });
 }
 
 describe('Flow Sync Explorer in the extension host', function () {
@@ -56,7 +56,7 @@ describe('Flow Sync Explorer in the extension host', function () {
     assert.equal(x.explorer.status, 'noUrl');
     assert.match(x.statusBar.item.text, /set up/);
     assert.equal(x.statusBar.item.command, 'flowsync.setBaseUrl');
-    assert.deepEqual(x.processingView.tree.getChildren(), []);
+    assert.deepEqual(x.views.processing.tree.getChildren(), []);
     assert.equal(mock.requests.length, 0);
   });
 
@@ -70,19 +70,19 @@ describe('Flow Sync Explorer in the extension host', function () {
 
   it('loads processing flow syncs grouped by flow, with the count in the status bar and the badge', async () => {
     await connect(x, mock);
-    const items = x.explorer.processing.state.items!;
+    const items = x.explorer.lists.processing.state.items!;
     const expected = mock.dataset.processingAt(Date.now());
     assert.ok(Math.abs(items.length - expected.length) <= 2, `${items.length} vs ${expected.length}`);
-    const groups = x.processingView.tree.getChildren();
+    const groups = x.views.processing.tree.getChildren();
     assert.ok(groups.length > 0);
-    const labels = groups.map((g) => x.processingView.tree.getTreeItem(g).label as string);
+    const labels = groups.map((g) => x.views.processing.tree.getTreeItem(g).label as string);
     assert.deepEqual(labels, [...labels].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true })));
-    const syncRows = x.processingView.tree.getChildren(groups[0]);
-    const row = x.processingView.tree.getTreeItem(syncRows[0]);
+    const syncRows = x.views.processing.tree.getChildren(groups[0]);
+    const row = x.views.processing.tree.getTreeItem(syncRows[0]);
     assert.match(String(row.label), /^#\d+$/);
     assert.match(String(row.description), /started/);
     assert.match(x.statusBar.item.text, new RegExp(`${items.length} processing`));
-    assert.equal(x.processingView.view.badge?.value, items.length || undefined);
+    assert.equal(x.views.processing.view.badge?.value, items.length || undefined);
     // The connections list may load beside it (when an earlier test showed that view): look for the processing request.
     const request = mock.requests.filter((r) => r.path === '/api/public/v1/flowsyncs/processing').at(-1);
     assert.ok(request, 'a processing request was made');
@@ -91,21 +91,21 @@ describe('Flow Sync Explorer in the extension host', function () {
 
   it('loads connections grouped by team, sorted by name, when the view is shown', async () => {
     await vscode.commands.executeCommand('flowsync.connections.focus');
-    await waitFor(() => x.explorer.connections.state.loadedAt !== undefined, { message: 'connections loaded' });
-    const teams = x.connectionsView.tree.getChildren();
+    await waitFor(() => x.explorer.lists.connections.state.loadedAt !== undefined, { message: 'connections loaded' });
+    const teams = x.views.connections.tree.getChildren();
     assert.equal(teams.length, mock.dataset.teams.length);
     for (const team of teams) {
-      const names = x.connectionsView.tree.getChildren(team).map((n) => String(x.connectionsView.tree.getTreeItem(n).label));
+      const names = x.views.connections.tree.getChildren(team).map((n) => String(x.views.connections.tree.getTreeItem(n).label));
       assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true })));
     }
-    const pdf = teams.flatMap((t) => x.connectionsView.tree.getChildren(t)).find((n) => n.kind === 'leaf' && (n.item.value as { type: string }).type === 'pdf');
+    const pdf = teams.flatMap((t) => x.views.connections.tree.getChildren(t)).find((n) => n.kind === 'leaf' && (n.item.value as { type: string }).type === 'pdf');
     assert.ok(pdf, 'a pdf connection');
-    assert.equal((x.connectionsView.tree.getTreeItem(pdf).iconPath as vscode.ThemeIcon).id, 'file-pdf');
+    assert.equal((x.views.connections.tree.getTreeItem(pdf).iconPath as vscode.ThemeIcon).id, 'file-pdf');
   });
 
   it('Open as JSON shows the raw item, read-only JSON titled by kind and id', async () => {
-    const team = x.connectionsView.tree.getChildren()[0];
-    const node = x.connectionsView.tree.getChildren(team)[0];
+    const team = x.views.connections.tree.getChildren()[0];
+    const node = x.views.connections.tree.getChildren(team)[0];
     await vscode.commands.executeCommand('flowsync.openJson', node);
     const editor = (await waitFor(() => (vscode.window.activeTextEditor?.document.uri.scheme === 'flowsync-json' ? vscode.window.activeTextEditor : undefined)))!;
     assert.equal(editor.document.languageId, 'json');
@@ -116,12 +116,12 @@ describe('Flow Sync Explorer in the extension host', function () {
 
   it('an identical answer fires no tree change; a changed one refreshes only the group that changed', async () => {
     const events: Array<string | undefined> = [];
-    const subscription = x.connectionsView.tree.onDidChangeTreeData((node) => events.push(node ? `team:${node.kind === 'group' ? node.group.key : '?'}` : undefined));
+    const subscription = x.views.connections.tree.onDidChangeTreeData((node) => events.push(node ? `team:${node.kind === 'group' ? node.group.key : '?'}` : undefined));
     try {
       await vscode.commands.executeCommand('flowsync.refreshConnections');
       await vscode.commands.executeCommand('flowsync.refreshConnections');
       assert.deepEqual(events, [], 'no change event for the same data');
-      const all = x.explorer.connections.state.items!.map((i) => i.raw as { id: number; team_id: number; name: string });
+      const all = x.explorer.lists.connections.state.items!.map((i) => i.raw as { id: number; team_id: number; name: string });
       const changedTeam = all[0].team_id;
       const edited = all.map((c) => (c.id === all[0].id ? { ...c, name: `${c.name} (renamed)` } : c));
       mock.inject({ endpoint: 'connections', status: 200, body: JSON.stringify(edited), times: 1 });
@@ -135,13 +135,13 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   it('an open JSON document follows refreshes', async () => {
-    const flow = x.processingView.tree.getChildren()[0];
-    const node = x.processingView.tree.getChildren(flow)[0] as { item: { raw: Record<string, unknown>; value: { id: number } } };
+    const flow = x.views.processing.tree.getChildren()[0];
+    const node = x.views.processing.tree.getChildren(flow)[0] as { item: { raw: Record<string, unknown>; value: { id: number } } };
     await vscode.commands.executeCommand('flowsync.openJson', node);
     const doc = (await waitFor(() => vscode.window.activeTextEditor?.document))!;
     assert.match(doc.uri.path, new RegExp(`Flow sync ${node.item.value.id}\\.json$`));
     const changed = { ...node.item.raw, status: 'finishing', updated_at: new Date().toISOString() };
-    const others = x.explorer.processing.state.items!.filter((i) => i.value.id !== node.item.value.id).map((i) => i.raw);
+    const others = x.explorer.lists.processing.state.items!.filter((i) => i.value.id !== node.item.value.id).map((i) => i.raw);
     mock.inject({ endpoint: 'processing', status: 200, body: JSON.stringify([changed, ...others]), times: 1 });
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
     await waitFor(() => JSON.parse(doc.getText()).status === 'finishing', { message: 'the document to show the new status' });
@@ -163,7 +163,7 @@ describe('Flow Sync Explorer in the extension host', function () {
     mock.inject({ endpoint: 'processing', status: 200, body: JSON.stringify([sync(1, 40_000), sync(2, 3 * 3600_000)]) });
     try {
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
-      const tree = x.processingView.tree;
+      const tree = x.views.processing.tree;
       const render = () => tree.getChildren().flatMap((g) => tree.getChildren(g)).map((leaf) => String(tree.getTreeItem(leaf).description));
       assert.match(render()[0], /started 4\d s ago/);
       assert.equal(tree.refreshAgedDescriptions(), 0, 'nothing has aged yet');
@@ -187,18 +187,18 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   it('Open as JSON on a group shows its items', async () => {
-    const team = x.connectionsView.tree.getChildren()[0];
+    const team = x.views.connections.tree.getChildren()[0];
     await vscode.commands.executeCommand('flowsync.openJson', team);
     const doc = (await waitFor(() => (vscode.window.activeTextEditor?.document.uri.path.includes('connections') ? vscode.window.activeTextEditor.document : undefined)))!;
     const items = JSON.parse(doc.getText()) as Array<{ team_id: number }>;
-    assert.equal(items.length, x.connectionsView.tree.getChildren(team).length);
+    assert.equal(items.length, x.views.connections.tree.getChildren(team).length);
     assert.ok(items.every((i) => i.team_id === (team as { group: { key: number } }).group.key));
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('Copy ID puts the id on the clipboard', async () => {
-    const team = x.connectionsView.tree.getChildren()[0];
-    const node = x.connectionsView.tree.getChildren(team)[0];
+    const team = x.views.connections.tree.getChildren()[0];
+    const node = x.views.connections.tree.getChildren(team)[0];
     await vscode.commands.executeCommand('flowsync.copyId', node);
     assert.equal(await vscode.env.clipboard.readText(), String((node as { item: { value: { id: number } } }).item.value.id));
   });
@@ -208,27 +208,27 @@ describe('Flow Sync Explorer in the extension host', function () {
     mock.clearRequests();
     await setUser('teamId', String(team.id));
     await x.reconfigure();
-    await waitFor(() => x.explorer.connections.state.loadedAt !== undefined && x.explorer.processing.state.loadedAt !== undefined);
+    await waitFor(() => x.explorer.lists.connections.state.loadedAt !== undefined && x.explorer.lists.processing.state.loadedAt !== undefined);
     const queries = mock.requests.map((r) => r.query.team_id);
     assert.ok(queries.length >= 2 && queries.every((q) => q === String(team.id)), JSON.stringify(queries));
-    assert.equal(x.processingView.view.description, `Team: ${team.name}`);
+    assert.equal(x.views.processing.view.description, `Team: ${team.name}`);
     assert.ok(x.explorer.teams.list().length >= mock.dataset.teams.length, 'all teams still offered');
     await vscode.commands.executeCommand('flowsync.clearTeamFilter');
-    await waitFor(() => x.explorer.teamId === '' && x.explorer.processing.state.loadedAt !== undefined);
-    assert.equal(x.processingView.view.description, undefined);
+    await waitFor(() => x.explorer.teamId === '' && x.explorer.lists.processing.state.loadedAt !== undefined);
+    assert.equal(x.views.processing.view.description, undefined);
   });
 
   it('after a failure: keeps the last good data, marks it stale, warns in the status bar, then recovers', async () => {
-    const before = x.explorer.processing.state.items!.length;
+    const before = x.explorer.lists.processing.state.items!.length;
     mock.inject({ endpoint: 'processing', status: 500, body: '{"errors":[{"message":"E_INTERNAL: Database unavailable"}]}', times: 1 });
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
-    assert.equal(x.explorer.processing.state.error?.kind, 'http');
-    assert.equal(x.explorer.processing.state.items!.length, before);
-    assert.match(x.processingView.view.message ?? '', /HTTP 500: E_INTERNAL: Database unavailable.*Showing data from/);
+    assert.equal(x.explorer.lists.processing.state.error?.kind, 'http');
+    assert.equal(x.explorer.lists.processing.state.items!.length, before);
+    assert.match(x.views.processing.view.message ?? '', /HTTP 500: E_INTERNAL: Database unavailable.*Showing data from/);
     assert.ok(x.statusBar.item.backgroundColor, 'warning background');
     assert.match(String((x.statusBar.item.tooltip as vscode.MarkdownString).value), /Database unavailable/);
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
-    assert.equal(x.explorer.processing.state.error, undefined);
+    assert.equal(x.explorer.lists.processing.state.error, undefined);
     assert.equal(x.statusBar.item.backgroundColor, undefined);
   });
 
@@ -246,15 +246,15 @@ describe('Flow Sync Explorer in the extension host', function () {
     mock.setApiKey('another-key');
     try {
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
-      assert.equal(x.explorer.processing.state.error?.kind, 'unauthorized');
-      assert.equal(x.explorer.processing.state.nextAttemptAt, undefined);
+      assert.equal(x.explorer.lists.processing.state.error?.kind, 'unauthorized');
+      assert.equal(x.explorer.lists.processing.state.nextAttemptAt, undefined);
       assert.equal(x.statusBar.item.command, 'flowsync.setApiKey');
-      assert.match(x.processingView.view.message ?? '', /rejected the API key/);
+      assert.match(x.views.processing.view.message ?? '', /rejected the API key/);
     } finally {
       mock.setApiKey(KEY);
     }
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
-    assert.equal(x.explorer.processing.state.error, undefined);
+    assert.equal(x.explorer.lists.processing.state.error, undefined);
   });
 
   it('the key stays with its origin: a new service URL gets no request with the old key', async () => {

@@ -42,6 +42,18 @@ export const BASE_SETTINGS = {
   'npm.autoDetect': 'off',
 };
 
+/**
+ * User settings for a window with workspace trust on (with `startCodeServer({ workspaceTrust: true })`): a folder not
+ * yet trusted opens in Restricted Mode (banner and status bar item). `startupPrompt: never` so that no modal "Do you
+ * trust the authors" dialog waits for a click (measured: code-server 4.139.1 shows none even with the default `once`;
+ * desktop VS Code does); `untrustedFiles: open` so a file from outside the folder opens without asking.
+ */
+export const WORKSPACE_TRUST_SETTINGS = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.untrustedFiles': 'open',
+};
+
 export const BROWSER_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -151,8 +163,10 @@ export function installExtension(rig, dirs, vsix) {
  * @param {string} [o.locale]            display language (`--locale`, e.g. `de`)
  * @param {object} [o.userDataFiles]     more files to write into the user-data-dir first: { relativePath: content }
  * @param {string} [o.logLevel]          code-server/VS Code log level (`trace` makes every log channel verbose)
+ * @param {boolean} [o.workspaceTrust]   leave workspace trust on (no `--disable-workspace-trust`); the settings must then
+ *                                       also turn it on (`WORKSPACE_TRUST_SETTINGS`), BASE_SETTINGS turn it off
  */
-export async function startCodeServer({ rig, name = 'code-server', smokeTestDriver = false, settings = {}, vsix = [], port, keepState = false, quiet = false, logLevel = 'info', locale, userDataFiles = {} }) {
+export async function startCodeServer({ rig, name = 'code-server', smokeTestDriver = false, settings = {}, vsix = [], port, keepState = false, quiet = false, logLevel = 'info', locale, userDataFiles = {}, workspaceTrust = false }) {
   rig ??= await prepareRig();
   pruneLogs();
   const root = scratchDir(name);
@@ -184,7 +198,7 @@ export async function startCodeServer({ rig, name = 'code-server', smokeTestDriv
     ...codeServerArgs(dirs),
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--auth',
     'none',

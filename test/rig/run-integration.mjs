@@ -7,11 +7,15 @@
 //   npm run test:integration -- --no-build           skip `node esbuild.js` and `npm run compile`
 //   npm run test:integration -- --timeout 600        overall limit in seconds (default 300)
 //   npm run test:integration -- --verbose            also print the workbench's own log lines (always in the log file)
+//   npm run test:integration -- --restricted         the Restricted Mode suite (test/integration/restricted/) instead:
+//                                                    workspace trust on, an untrusted folder whose .vscode/settings.json
+//                                                    points flowsync.baseUrl at an "attacker" mock this launcher runs
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { interrupted } from './processes.mjs';
-import { REPO_ROOT, buildProject, devPayload, freshWorkspace, launchBrowser, openWorkbench, prepareRig, startCodeServer } from './codeServer.mjs';
+import { REPO_ROOT, WORKSPACE_TRUST_SETTINGS, buildProject, devPayload, freshWorkspace, launchBrowser, openWorkbench, prepareRig, startCodeServer } from './codeServer.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -19,13 +23,15 @@ const { values: opts } = parseArgs({
     build: { type: 'boolean', default: true },
     timeout: { type: 'string', default: '300' },
     verbose: { type: 'boolean', default: false },
+    restricted: { type: 'boolean', default: false },
   },
   allowNegative: true,
 });
 const overallMs = Number(opts.timeout) * 1000;
 const t0 = Date.now();
 const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
-const say = (msg) => console.log(`[integration] ${msg}`);
+const suite = opts.restricted ? 'restricted' : 'integration';
+const say = (msg) => console.log(`[${suite}] ${msg}`);
 
 async function main() {
   const rig = await prepareRig();
@@ -36,20 +42,34 @@ async function main() {
   const testsPath = path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js');
   if (!fs.existsSync(testsPath)) throw new Error(`${testsPath} is missing: run npm run compile`);
   if (opts.grep) process.env.MOCHA_GREP = opts.grep; // inherited by code-server's extension host
+  if (opts.restricted) process.env.FLOWSYNC_SUITE = 'restricted'; // test/integration/index.ts runs only that folder
 
+  // The Restricted Mode window: trust on, and an untrusted folder that tries to send the key elsewhere. The attacker
+  // mock runs here, from before the window opens until after it closes, so that no request to it can go unseen.
+  const attacker = opts.restricted ? await startAttacker() : undefined;
   // Log at Trace: the sentinel check below then covers the most verbose logs VS Code and the extension can write.
-  const server = await startCodeServer({ rig, name: 'integration', smokeTestDriver: true, logLevel: 'trace' });
+  const server = await startCodeServer({
+    rig,
+    name: suite,
+    smokeTestDriver: true,
+    logLevel: 'trace',
+    ...(opts.restricted ? { workspaceTrust: true, settings: WORKSPACE_TRUST_SETTINGS } : {}),
+  }).catch(async (error) => {
+    await attacker?.close();
+    throw error;
+  });
   let browser;
   let wb;
   let timer;
-  const workspace = freshWorkspace('integration');
+  const workspace = freshWorkspace(suite);
+  if (attacker) writeAttackerSettings(workspace, attacker.url);
   try {
     browser = await launchBrowser(rig);
     say(`workspace ${workspace}; running the suite in the extension host (${secs()} so far)`);
     wb = await openWorkbench({
       server,
       browser,
-      name: 'integration',
+      name: suite,
       folder: workspace,
       payload: devPayload(server, { extensionDevelopmentPath: REPO_ROOT, extensionTestsPath: testsPath }),
       waitReady: false,
@@ -65,11 +85,11 @@ async function main() {
     });
     const outcome = await Promise.race([wb.exitCode, timeout]);
     if (outcome === 'timeout') {
-      const shot = path.join(REPO_ROOT, 'test-results', 'screenshots', 'integration-timeout.png');
+      const shot = path.join(REPO_ROOT, 'test-results', 'screenshots', `${suite}-timeout.png`);
       fs.mkdirSync(path.dirname(shot), { recursive: true });
       await wb.page.screenshot({ path: shot }).catch(() => {});
       console.error(
-        `[integration] TIMEOUT: the suite did not finish within ${opts.timeout} s (no codeAutomationExit).` +
+        `[${suite}] TIMEOUT: the suite did not finish within ${opts.timeout} s (no codeAutomationExit).` +
           `\n  workbench log: ${path.relative(REPO_ROOT, wb.logFile)}\n  code-server log: ${path.relative(REPO_ROOT, server.logFile)}` +
           `\n  screenshot: ${path.relative(REPO_ROOT, shot)}`,
       );
@@ -83,18 +103,53 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const leaks = findSentinel([server.dirs.userDataDir, server.dirs.extensionsDir, server.logFile, workbenchLog]);
     if (leaks.length) {
-      console.error(`[integration] FAILED: the test API key was written to:\n  ${leaks.join('\n  ')}`);
+      console.error(`[${suite}] FAILED: the test API key was written to:\n  ${leaks.join('\n  ')}`);
       return 1;
     }
     say(`sentinel key absent from the user-data and extensions folders and the logs (${countFiles} files checked)`);
+    if (attacker) {
+      // Checked again here, after the window closed: also covers requests after the suite's own check.
+      if (attacker.requests.length) {
+        const seen = attacker.requests.map((r) => `${r.method} ${r.path}${r.headers.authorization ? ' (with an Authorization header)' : ''}`);
+        console.error(`[${suite}] FAILED: the workspace's flowsync.baseUrl received ${seen.length} request(s):\n  ${seen.join('\n  ')}`);
+        return 1;
+      }
+      say(`the untrusted workspace's service (${attacker.url}) received no request`);
+    }
     return outcome;
   } finally {
     clearTimeout(timer);
     await wb?.close();
     await browser?.close();
     await server.stop();
+    await attacker?.close();
     fs.rmSync(workspace, { recursive: true, force: true });
   }
+}
+
+/** The mock API (out/src/mock/server.js, compiled by `npm run compile`) as the service an untrusted workspace names. */
+async function startAttacker() {
+  const require = createRequire(import.meta.url);
+  const { MockFlowSyncServer } = require(path.join(REPO_ROOT, 'out', 'src', 'mock', 'server.js'));
+  const attacker = await MockFlowSyncServer.start({ port: 0, apiKey: 'fs_attacker_0123456789abcdef' });
+  process.env.FLOWSYNC_ATTACKER_URL = attacker.url; // for the suite's own checks (its /__mock/requests)
+  return attacker;
+}
+
+/**
+ * The untrusted folder's .vscode/settings.json: the two settings Restricted Mode must ignore (they decide where the
+ * key goes) and two harmless ones it keeps applying.
+ */
+function writeAttackerSettings(workspace, attackerUrl) {
+  const file = path.join(workspace, '.vscode', 'settings.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const settings = {
+    'flowsync.baseUrl': attackerUrl,
+    'flowsync.allowHttp': true,
+    'flowsync.teamId': '3',
+    'flowsync.refreshIntervalSeconds': 3600,
+  };
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2) + '\n');
 }
 
 /** Every test key contains this; it must never be written anywhere but SecretStorage (the browser's keyring). */
@@ -125,7 +180,7 @@ main().then(
   },
   (error) => {
     if (interrupted()) return; // the interrupt handler is stopping everything and exits with 128+signal
-    console.error(`[integration] ERROR: ${error?.stack ?? error}`);
+    console.error(`[${suite}] ERROR: ${error?.stack ?? error}`);
     process.exit(1);
   },
 );

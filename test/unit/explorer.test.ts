@@ -57,48 +57,48 @@ describe('Explorer', () => {
 
   it('loads processing at once and connections only when wanted', async () => {
     explorer.configure(base());
-    await settle(() => explorer.processing.state.loadedAt !== undefined);
+    await settle(() => explorer.lists.processing.state.loadedAt !== undefined);
     assert.equal(mock.requests.length, 1);
-    assert.equal(explorer.connections.state.loadedAt, undefined, 'a hidden Connections view costs nothing');
-    explorer.wantConnections();
-    await settle(() => explorer.connections.state.loadedAt !== undefined);
+    assert.equal(explorer.lists.connections.state.loadedAt, undefined, 'a hidden Connections view costs nothing');
+    explorer.want("connections");
+    await settle(() => explorer.lists.connections.state.loadedAt !== undefined);
     assert.deepEqual(mock.requests.map((r) => r.path.split('/').pop()), ['processing', 'index']);
   });
 
   it('polls on the schedule, slower while unfocused', async () => {
     explorer.configure(base());
-    await settle(() => explorer.processing.state.loadedAt !== undefined);
-    assert.equal(explorer.processing.state.nextAttemptAt, clock.now() + 30_000);
+    await settle(() => explorer.lists.processing.state.loadedAt !== undefined);
+    assert.equal(explorer.lists.processing.state.nextAttemptAt, clock.now() + 30_000);
     explorer.setFocused(false);
-    assert.equal(explorer.processing.state.nextAttemptAt, explorer.processing.state.loadedAt! + 30_000 * UNFOCUSED_SLOWDOWN);
+    assert.equal(explorer.lists.processing.state.nextAttemptAt, explorer.lists.processing.state.loadedAt! + 30_000 * UNFOCUSED_SLOWDOWN);
     explorer.configure({ ...base(), autoRefresh: false });
-    assert.equal(explorer.processing.state.nextAttemptAt, undefined);
+    assert.equal(explorer.lists.processing.state.nextAttemptAt, undefined);
     assert.equal(mock.requests.length, 1, 'changing the schedule does not reload');
   });
 
   it('a team filter reloads both lists with team_id and remembers every team', async () => {
     explorer.configure(base());
-    explorer.wantConnections();
-    await settle(() => explorer.connections.state.loadedAt !== undefined);
+    explorer.want("connections");
+    await settle(() => explorer.lists.connections.state.loadedAt !== undefined);
     const allTeams = explorer.teams.list().length;
     assert.equal(allTeams, mock.dataset.teams.length);
     const team = String(mock.dataset.teams[0].id);
     mock.clearRequests();
     explorer.configure({ ...base(), teamId: team });
-    await settle(() => explorer.connections.state.loadedAt !== undefined && explorer.processing.state.loadedAt !== undefined);
+    await settle(() => explorer.lists.connections.state.loadedAt !== undefined && explorer.lists.processing.state.loadedAt !== undefined);
     assert.deepEqual(mock.requests.map((r) => r.query.team_id), [team, team]);
-    assert.ok(explorer.connections.state.items!.every((i) => String(i.value.team_id) === team));
+    assert.ok(explorer.lists.connections.state.items!.every((i) => String(i.value.team_id) === team));
     assert.equal(explorer.teams.list().length, allTeams, 'a filtered load keeps the other teams on offer');
   });
 
   it('a new key or URL drops the old data; the same settings again change nothing', async () => {
     explorer.configure(base());
-    await settle(() => explorer.processing.state.loadedAt !== undefined);
+    await settle(() => explorer.lists.processing.state.loadedAt !== undefined);
     explorer.configure(base());
     await flushPromises();
     assert.equal(mock.requests.length, 1);
     explorer.configure({ ...base(), apiKey: undefined });
-    assert.equal(explorer.processing.state.items, undefined);
+    assert.equal(explorer.lists.processing.state.items, undefined);
     assert.equal(clock.pendingTimers, 0);
   });
 });

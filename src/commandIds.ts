@@ -1,0 +1,19 @@
+/**
+ * Every command id, once: code and tests use these names, package.json declares the same ids (a test checks both
+ * ways). Ids are a stable contract (key bindings, menus, tests): never rename one.
+ */
+export const COMMAND = {
+  setApiKey: 'flowsync.setApiKey',
+  clearApiKey: 'flowsync.clearApiKey',
+  setBaseUrl: 'flowsync.setBaseUrl',
+  refresh: 'flowsync.refresh',
+  refreshProcessing: 'flowsync.refreshProcessing',
+  refreshConnections: 'flowsync.refreshConnections',
+  openJson: 'flowsync.openJson',
+  copyId: 'flowsync.copyId',
+  filterByTeam: 'flowsync.filterByTeam',
+  clearTeamFilter: 'flowsync.clearTeamFilter',
+  showLog: 'flowsync.showLog',
+} as const;
+
+export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

@@ -1,0 +1,24 @@
+import fetch from 'node-fetch';
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { HttpAnswer, Platform } from '../types';
+
+/** Node (desktop, remote and code-server extension hosts): node-fetch, which goes through VS Code's proxy support. */
+export const nodePlatform: Platform = {
+  async httpGet(url, { headers, signal }): Promise<HttpAnswer> {
+    const response = await fetch(url, { method: 'GET', redirect: 'manual', signal, headers });
+    const body = response.body as Readable | null;
+    return {
+      status: response.status,
+      statusText: response.statusText,
+      header: (name) => response.headers.get(name),
+      body,
+      cancel: () => body?.destroy(),
+    };
+  },
+  createHasher() {
+    const hash = createHash('sha1');
+    return { update: (chunk) => hash.update(chunk), digest: () => hash.digest('base64') };
+  },
+  decodeUtf8: (chunks, totalBytes) => Buffer.concat(chunks as Uint8Array[], totalBytes).toString('utf8'),
+};

@@ -1,0 +1,100 @@
+import * as vscode from 'vscode';
+import { every, type Clock } from '../core/clock';
+import type { Explorer } from '../core/explorer';
+import type { ListRefresher } from '../core/refresh';
+import type { TreeNode } from '../core/treeModel';
+import { viewMessage } from '../core/viewMessage';
+import { ANY_LISTS, type AnyList, type ListId, type ValueOf } from '../lists';
+import type { ListDefinition } from '../lists/list';
+import { t } from '../l10n';
+import { GroupedTree } from './groupedTree';
+
+/** How often a view whose rows say "… ago" checks whether those texts have aged (while it is visible). */
+export const AGE_TICK_MS = 30_000;
+
+/** The view of one list: its tree plus the view-level decorations (message, description, badge, progress). */
+export class ListView<T extends { id: number }> implements vscode.Disposable {
+  readonly tree: GroupedTree<T>;
+  readonly view: vscode.TreeView<TreeNode<T>>;
+  private readonly disposables: vscode.Disposable[] = [];
+  private progress?: () => void;
+  /** When the selection last changed (monotonic counter), to tell which view the person used last. */
+  selectedAt = 0;
+  private static selections = 0;
+
+  constructor(
+    readonly list: ListDefinition<T>,
+    private readonly explorer: Explorer,
+    clock: Clock,
+  ) {
+    const refresher = explorer.refresher(list.id as ListId) as unknown as ListRefresher<T>;
+    const now = () => clock.now();
+    this.tree = new GroupedTree(list, refresher, now, () => explorer.status === 'ready');
+    this.view = vscode.window.createTreeView(list.viewId, { treeDataProvider: this.tree, showCollapseAll: true });
+    this.disposables.push(
+      this.tree,
+      this.view,
+      refresher.onDidChange(() => this.decorate(now())),
+      this.view.onDidChangeSelection(() => (this.selectedAt = ++ListView.selections)),
+      explorer.onDidChangeStatus(() => {
+        this.tree.refreshAll();
+        this.decorate(now());
+      }),
+    );
+    if (list.tree.descriptionAges) {
+      // Only while the view is visible: a hidden view costs nothing.
+      this.disposables.push(every(clock, AGE_TICK_MS, () => this.view.visible && this.tree.refreshAgedDescriptions()));
+    }
+    if (!list.polled) {
+      // Loaded only once its view is shown: a hidden view costs nothing.
+      const load = () => this.view.visible && explorer.want(list.id as ListId);
+      this.disposables.push(this.view.onDidChangeVisibility(load));
+      load();
+    }
+    this.decorate(now());
+  }
+
+  private get refresher(): ListRefresher<unknown> {
+    return this.explorer.refresher(this.list.id as ListId);
+  }
+
+  /** Re-evaluates message, description and badge (also used when the team filter's name becomes known). */
+  decorate(now: number): void {
+    const state = this.refresher.state;
+    const ready = this.explorer.status === 'ready';
+    this.view.message = ready ? viewMessage(state, this.list.emptyText(), now) : undefined;
+    const team = this.explorer.teamId;
+    this.view.description = team ? t('Team: {0}', this.explorer.teams.get(team)?.name ?? team) : undefined;
+    if (this.list.badge) this.view.badge = ready && state.items ? this.list.badge(state.items.length) : undefined;
+    this.showProgress(state.loading);
+  }
+
+  dispose(): void {
+    this.progress?.();
+    for (const d of this.disposables) d.dispose();
+  }
+
+  /** The view's progress bar runs while a load is in flight. */
+  private showProgress(loading: boolean): void {
+    if (loading && !this.progress) {
+      void vscode.window.withProgress({ location: { viewId: this.list.viewId } }, () => new Promise<void>((resolve) => (this.progress = resolve)));
+    } else if (!loading && this.progress) {
+      this.progress();
+      this.progress = undefined;
+    }
+  }
+}
+
+/** One view per list of the registry, by list id. */
+export type ListViews = { [D in AnyList as D['id']]: ListView<ValueOf<D>> };
+
+export function createListViews(explorer: Explorer, clock: Clock): ListViews {
+  const views: Record<string, ListView<{ id: number }>> = {};
+  for (const list of ANY_LISTS) views[list.id] = new ListView(list, explorer, clock);
+  return views as unknown as ListViews;
+}
+
+/** Every view, for code that works on any list. */
+export function allViews(views: ListViews): ListView<{ id: number }>[] {
+  return Object.values(views) as ListView<{ id: number }>[];
+}

@@ -1,0 +1,28 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { COMMAND } from '../../../src/commandIds';
+import { ANY_LISTS, LISTS, listById } from '../../../src/lists';
+
+const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8'));
+
+describe('the list registry', () => {
+  it('each list has its view, its refresh command and welcome contents in package.json', () => {
+    const views = (manifest.contributes.views.flowsync as Array<{ id: string }>).map((v) => v.id);
+    const commands = (manifest.contributes.commands as Array<{ command: string }>).map((c) => c.command);
+    const welcomed = new Set((manifest.contributes.viewsWelcome as Array<{ view: string }>).map((w) => w.view));
+    for (const list of LISTS) {
+      assert.ok(views.includes(list.viewId), `${list.viewId} is a view`);
+      assert.ok(commands.includes(list.refreshCommand), `${list.refreshCommand} is a command`);
+      assert.ok(welcomed.has(list.viewId), `${list.viewId} has welcome contents`);
+      assert.equal(listById(list.id), list);
+    }
+    assert.equal(new Set(LISTS.map((l) => l.id)).size, LISTS.length, 'ids are unique');
+    assert.equal(new Set(ANY_LISTS.map((l) => l.tree.leafIdPrefix)).size, LISTS.length, 'tree id prefixes are unique');
+  });
+
+  it('COMMAND holds exactly the commands package.json declares', () => {
+    const declared = (manifest.contributes.commands as Array<{ command: string }>).map((c) => c.command).sort();
+    assert.deepEqual(Object.values(COMMAND).sort(), declared);
+  });
+});
