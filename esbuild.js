@@ -1,8 +1,9 @@
-// Bundles src/extension.ts into dist/extension.js (CommonJS, Node, `vscode` external).
+// Bundles src/extension.ts into dist/extension.js (CommonJS, Node, `vscode` external), and the page of the activity
+// panel, src/webview/activity.ts, into dist/webview/activity.js + activity.css (a browser IIFE with uPlot and its CSS).
 //   node esbuild.js               development build with source maps
 //   node esbuild.js --production  minified, no source maps
 //   node esbuild.js --watch       rebuild on change
-// Always writes dist/meta.json (the esbuild metafile) so bundle size can be checked per package.
+// Always writes dist/meta.json (the esbuild metafile of dist/extension.js) so bundle size can be checked per package.
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -40,8 +41,44 @@ const builtinWebStreams = {
   },
 };
 
+/** A line per finished build of the webview page, and its errors. */
+const webviewReporter = {
+  name: 'webview-reporter',
+  setup(build) {
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      if (!result.errors.length) {
+        const size = (name) => (fs.statSync(path.join(__dirname, 'dist', 'webview', name)).size / 1024).toFixed(1);
+        console.log(`[watch] build finished: dist/webview/activity.js ${size('activity.js')} KB, activity.css ${size('activity.css')} KB${production ? ' (production)' : ''}`);
+      }
+    });
+  },
+};
+
+/** The webview page of the activity panel: runs in the webview (a browser), loaded by its nonce'd <script>. */
+const webviewOptions = {
+  entryPoints: ['src/webview/activity.ts'],
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: ['chrome114'],
+  outfile: 'dist/webview/activity.js', // the CSS it imports goes to dist/webview/activity.css
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  legalComments: production ? 'none' : 'inline',
+  // uPlot's copyright notice is a plain comment (minifying drops it); its MIT license asks for it in copies
+  banner: { js: `/*! uPlot ${require('uplot/package.json').version} (c) Leon Sorokin, MIT License, https://github.com/leeoniya/uPlot */` },
+  logLevel: 'silent',
+  plugins: [webviewReporter],
+};
+
 async function main() {
-  fs.mkdirSync(path.join(__dirname, 'dist'), { recursive: true });
+  fs.mkdirSync(path.join(__dirname, 'dist', 'webview'), { recursive: true });
+  const webview = await esbuild.context(webviewOptions);
   const ctx = await esbuild.context({
     entryPoints: ['src/extension.ts'],
     bundle: true,
@@ -62,12 +99,15 @@ async function main() {
     plugins: [builtinWebStreams, reporter],
   });
   if (watch) {
-    await ctx.watch();
+    await Promise.all([ctx.watch(), webview.watch()]);
   } else {
-    const result = await ctx.rebuild();
-    await ctx.dispose();
-    if (result.errors.length) process.exit(1);
-    if (production) fs.rmSync(path.join(__dirname, 'dist', 'extension.js.map'), { force: true });
+    const [result, page] = await Promise.all([ctx.rebuild(), webview.rebuild().catch((error) => ({ errors: error.errors ?? [error] }))]);
+    await Promise.all([ctx.dispose(), webview.dispose()]);
+    if (result.errors.length || page.errors.length) process.exit(1);
+    if (production) {
+      fs.rmSync(path.join(__dirname, 'dist', 'extension.js.map'), { force: true });
+      for (const map of ['activity.js.map', 'activity.css.map']) fs.rmSync(path.join(__dirname, 'dist', 'webview', map), { force: true });
+    }
   }
 }
 

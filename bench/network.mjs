@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// Requests per hour of auto-refresh: a real Explorer (out/src/core/explorer.js) on a fake clock (bench/lib/fakeClock.mjs)
-// against the mock on loopback; one simulated hour focused and one unfocused, default settings (autoRefresh on,
-// refreshIntervalSeconds 30), counted at the mock. The initial load at configure() is not counted: the hour starts
-// when it has finished. Each timer's request runs for real and is awaited before the clock moves on.
-import { emitRows, outModule, progress, row } from './lib/common.mjs';
-import { BenchClock } from './lib/fakeClock.mjs';
+// Requests per hour of auto-refresh: a real Explorer (out/src/core/explorer.js) on the unit tests' fake clock
+// (test/unit/helpers/fakeClock.ts, compiled to out/) against the mock on loopback; one simulated hour focused and one
+// unfocused, default settings (autoRefresh on, refreshIntervalSeconds 30), counted at the mock. The initial load at
+// configure() is not counted: the hour starts when it has finished. Each timer's request runs for real and is awaited
+// before the clock moves on.
+import { emitRows, outModule, outTestHelper, progress, row } from './lib/common.mjs';
 
 const { Explorer, UNFOCUSED_SLOWDOWN } = outModule('core/explorer.js');
 const { MockFlowSyncServer } = outModule('mock/server.js');
+const { FakeClock } = outTestHelper('fakeClock.js');
 
 const API_KEY = 'fs_bench_0123456789abcdef';
 const HOUR_MS = 60 * 60 * 1000;
@@ -16,7 +17,7 @@ const REPEATS = 3;
 const say = (m) => progress('network', m);
 
 async function simulatedHour(mock, focused) {
-  const clock = new BenchClock();
+  const clock = new FakeClock();
   mock.setNow(() => clock.now());
   const explorer = new Explorer(clock);
   try {

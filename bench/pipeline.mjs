@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Refresh pipeline against the embedded mock on loopback (out/src/mock/server.js, same process), per list size:
 //   pipeline = FlowSyncClient.listConnections() (node-fetch GET, capped read, JSON.parse, SHA-1 fingerprint,
-//              validateList) + groupByTeam + the first visible level of the tree as the plain objects GroupedTree's
+//              validateList) + grouping by team + the first visible level of the tree as the plain objects GroupedTree's
 //              getTreeItem would fill for a team group (id, label, description from the real connectionsAdapter)
 //   floor    = the same GET with node-fetch (same headers, same bytes) + response.text() + JSON.parse, nothing else
 // Runs alternate floor / pipeline (order flipped every pair) after warm-up; global.gc() before each run when exposed.
@@ -11,8 +11,8 @@ import { emitRows, median, ms, outModule, progress, row } from './lib/common.mjs
 
 const { FlowSyncClient } = outModule('api/client.js');
 const { MockFlowSyncServer } = outModule('mock/server.js');
-const { groupByTeam } = outModule('core/grouping.js');
 const { connectionsList } = outModule('lists/connections.js');
+const { arrangedTree } = outModule('lists/arrange.js');
 
 const API_KEY = 'fs_bench_0123456789abcdef';
 const TEAMS = 50;
@@ -27,15 +27,15 @@ const say = (m) => progress('pipeline', m);
 const gc = () => globalThis.gc?.();
 
 function firstLevel(groups) {
-  const a = connectionsList.tree;
-  return groups.map((g) => ({ id: `${a.groupIdPrefix}:${g.key}`, label: g.label, description: a.groupDescription(g), contextValue: a.groupContext }));
+  const a = arrangedTree(connectionsList);
+  return groups.map((g) => ({ id: `${a.groupRows.idPrefix}:${g.key}`, label: g.label, description: a.groupRows.describe(g), contextValue: a.groupRows.context }));
 }
 
 async function pipelineOnce(client) {
   const t0 = performance.now();
   const result = await client.listConnections();
   const t1 = performance.now();
-  const groups = groupByTeam(result.items);
+  const groups = arrangedTree(connectionsList).group(result.items);
   const t2 = performance.now();
   const nodes = firstLevel(groups);
   const t3 = performance.now();
@@ -88,7 +88,7 @@ for (const [size, runs] of SIZES) {
     const note = `${runs} runs, ${(bytes / 1024).toFixed(0)} KB body, ${pipe[0].groups} teams`;
     rows.push(row('pipeline', `${label}: refresh pipeline (fetch→tree level 1)`, 'ms', pipe.map((p) => p.total), { note }));
     rows.push(row('pipeline', `${label}:   of which listConnections (fetch+parse+validate)`, 'ms', pipe.map((p) => p.list)));
-    rows.push(row('pipeline', `${label}:   of which groupByTeam`, 'ms', pipe.map((p) => p.group)));
+    rows.push(row('pipeline', `${label}:   of which grouping`, 'ms', pipe.map((p) => p.group)));
     rows.push(row('pipeline', `${label}:   of which team nodes (label/description/id)`, 'ms', pipe.map((p) => p.nodes)));
     rows.push(row('pipeline', `${label}: floor (node-fetch GET + JSON.parse)`, 'ms', floor));
     rows.push(

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// `npm run bench`: a benchmark, not a timed test. Compiles src (npm run compile, for out/src), runs each section in its
-// own Node process, prints one table (median, min, max over repeated runs; the target beside each row that has one)
-// and writes bench/results.json (gitignored). Exits 1 only when a section could not run; missed targets are reported,
-// not failed. ~3-5 min on 2 cores.
+// `npm run bench`: a benchmark, not a timed test. Compiles (npm run compile: out/src, and the tests' fake clock
+// out/test/unit/helpers/fakeClock.js), runs each section in its own Node process, prints one table (median, min, max
+// over repeated runs; the target beside each row that has one) and writes bench/results.json (gitignored). Exits 1 only
+// when a section could not run; missed targets are reported, not failed. ~3-5 min on 2 cores.
 //
 //   npm run bench
-//   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network, worst
+//   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network, worst, history
 //   npm run bench -- --starts 5 --memory-runs 3 --no-compile
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -86,6 +86,7 @@ const SECTIONS = {
   memory: () => memorySection(Number(opts['memory-runs'])),
   network: () => runSection('network.mjs'),
   worst: () => runSection('worst.mjs', { nodeArgs: ['--expose-gc'] }),
+  history: () => runSection('history.mjs', { nodeArgs: ['--expose-gc'] }),
 };
 
 function formatValue(value, unit) {

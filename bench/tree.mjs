@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 // GroupedTree.getChildren in plain Node: out/src/views/groupedTree.js with the real connections list, loaded with a
-// minimal `vscode` stub (bench/lib/vscodeStub.cjs: EventEmitter, TreeItem, ThemeIcon, ...). Items are the mock's
+// minimal `vscode` stub (bench/lib/vscodeStub.js: EventEmitter, TreeItem, ThemeIcon, ...). Items are the mock's
 // connections run through the product's validateList, fed to a real ListRefresher.
-import { BenchClock } from './lib/fakeClock.mjs';
-import { emitRows, ms, outModule, progress, row } from './lib/common.mjs';
+import { emitRows, ms, outModule, outTestHelper, progress, row } from './lib/common.mjs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 
@@ -13,6 +12,7 @@ const { connectionsList } = outModule('lists/connections.js');
 const { ListRefresher } = outModule('core/refresh.js');
 const { validateList, validateConnection } = outModule('api/validate.js');
 const { MockDataset } = outModule('mock/data.js');
+const { FakeClock } = outTestHelper('fakeClock.js');
 
 const RUNS = 21;
 const say = (m) => progress('tree', m);
@@ -21,7 +21,7 @@ async function treeOf({ connections, teams }) {
   const dataset = new MockDataset({ connections, teams });
   const body = JSON.parse(JSON.stringify(dataset.connections));
   const list = validateList(body, validateConnection, 'connections');
-  const clock = new BenchClock();
+  const clock = new FakeClock();
   const refresher = new ListRefresher(async () => ({ ...list, fingerprint: 'bench' }), clock, () => undefined);
   await refresher.refresh();
   const tree = new GroupedTree(connectionsList, refresher, () => clock.now(), () => true);
@@ -79,7 +79,7 @@ const note = `plain Node + vscode stub, ${RUNS} calls, the first (cold) included
   const prepare = (i) => {
     next = { ...validateList(JSON.parse(bodies[i % 2]), validateConnection, 'connections'), fingerprint: `body-${i % 2}` };
   };
-  const clock = new BenchClock();
+  const clock = new FakeClock();
   const refresher = new ListRefresher(async () => next, clock, () => undefined);
   prepare(0);
   await refresher.refresh();

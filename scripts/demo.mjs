@@ -5,6 +5,12 @@
 //     installed and the user setting "flowsync.baseUrl" pointing at the mock
 //   - prints the URL to open and the demo API key; Ctrl+C stops everything
 //
+// The mock runs its sync lifecycle DEMO_SPEED times faster (flows' typical run times ~30 s - 3 min instead of
+// 2 - 15 min, that many more starts), so History fills within the first minutes. Its clock stays the real one: the
+// extension computes "started ... ago" and durations from created_at against the real clock, and a fast mock clock
+// would hand out created_at values in the future. The stuck sync started 2 hours before the demo; a burst of
+// syncs of the quickest flow starts BURST_AFTER_MS after the extension first loaded the list (the demo says so).
+//
 //   npm run demo                       code-server on 127.0.0.1:8080 (or a free port if 8080 is busy)
 //   npm run demo -- --port 9000        another preferred port
 //   npm run demo -- --no-build         reuse dist/ and out/ as they are
@@ -18,6 +24,9 @@ import { REPO_ROOT, RIG_DIR, buildProject, freshWorkspace, packageVsix, prepareR
 import { onInterrupt } from '../test/rig/processes.mjs';
 
 const DEMO_API_KEY = 'fs_demo_0123456789abcdef';
+const DEMO_SPEED = 5;
+const BURST_AFTER_MS = 30_000;
+const BURST_SIZE = 4;
 const { values: opts } = parseArgs({
   options: {
     desktop: { type: 'boolean', default: false },
@@ -40,13 +49,42 @@ async function startMock() {
   const { MockFlowSyncServer } = createRequire(import.meta.url)(modulePath);
   let mock;
   try {
-    mock = await MockFlowSyncServer.start({ port: Number(opts['mock-port']) });
+    mock = await MockFlowSyncServer.start({ port: Number(opts['mock-port']), speed: DEMO_SPEED });
   } catch (error) {
     if (error.code !== 'EADDRINUSE') throw error;
-    mock = await MockFlowSyncServer.start({ port: 0 });
+    mock = await MockFlowSyncServer.start({ port: 0, speed: DEMO_SPEED });
   }
   onInterrupt(() => mock.close());
+  scheduleBurst(mock);
   return mock;
+}
+
+/** The quickest flow: its burst finishes soon, so History shows it within the first minutes. */
+const quickestFlow = (mock) => mock.dataset.flows.reduce((best, flow) => (flow.typicalRunMs < best.typicalRunMs ? flow : best));
+
+/** A burst (several syncs of one flow at once) BURST_AFTER_MS after the extension first loaded the processing list. */
+function scheduleBurst(mock) {
+  const watch = setInterval(() => {
+    if (!mock.requests.some((r) => r.authorized && r.status === 200 && r.path.endsWith('/flowsyncs/processing'))) return;
+    clearInterval(watch);
+    setTimeout(() => {
+      const flow = quickestFlow(mock);
+      mock.startSync(flow.id, { count: BURST_SIZE });
+      say(`mock: a burst of ${BURST_SIZE} syncs of "${flow.name}" started`);
+    }, BURST_AFTER_MS).unref();
+  }, 1000);
+  watch.unref();
+}
+
+/** What the banner says about the mock's syncs. */
+function mockLines(mock) {
+  const runTimes = mock.dataset.flows.map((flow) => Math.round(flow.typicalRunMs / 1000));
+  return [
+    `mock syncs:   ${DEMO_SPEED}x faster lifecycle than real flows (typical run ${Math.min(...runTimes)} s - ${Math.max(...runTimes)} s,`,
+    '              by flow) on the real clock, so "started ... ago" and durations are true',
+    `stuck sync:   #${mock.dataset.stuckSyncId} (started ${new Date(mock.dataset.stuckSince).toLocaleTimeString()}, never finishes)`,
+    `burst:        ${BURST_SIZE} syncs of "${quickestFlow(mock).name}" ${BURST_AFTER_MS / 1000} s after the extension first loads the list`,
+  ];
 }
 
 function settingsFor(mock) {
@@ -69,6 +107,7 @@ async function desktop() {
   fs.writeFileSync(path.join(profile, 'user-data', 'User', 'settings.json'), JSON.stringify(settingsFor(mock), null, 2) + '\n');
   const workspace = freshWorkspace('demo');
   say(`mock API: ${mock.url}   API key: ${DEMO_API_KEY}`);
+  mockLines(mock).forEach((line) => say(line));
   say(`starting ${code} --extensionDevelopmentPath=${REPO_ROOT} (close the window or press Ctrl+C to stop)`);
   const child = spawn(
     code,
@@ -96,6 +135,7 @@ async function browser() {
   console.log('');
   say(`mock API:     ${mock.url}`);
   say(`API key:      ${DEMO_API_KEY}`);
+  mockLines(mock).forEach((line) => say(line));
   say(`open:         ${url}`);
   say(`(code-server log: ${path.relative(REPO_ROOT, server.logFile)}; Ctrl+C stops everything)`);
   let interrupted = false;

@@ -3,24 +3,14 @@
 // src/**/*.ts whose first argument is a string literal becomes a key (value = key), sorted.
 //   node scripts/l10n.mjs           write the bundle
 //   node scripts/l10n.mjs --check   exit 1 if the bundle is out of date (writes nothing)
-//   node scripts/l10n.mjs --stdout  print the bundle the scan produces (test/unit/l10n.test.ts compares it with the file)
-import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+//   node scripts/l10n.mjs --stdout  print the bundle the scan produces (test/unit/repo/l10n.test.ts compares it with the file)
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, relative, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listSources, stripComments } from './lib/sourceFiles.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE = join(root, 'l10n', 'bundle.l10n.json');
-
-/** All .ts files under dir, sorted, as absolute paths. */
-export function listSources(dir = join(root, 'src')) {
-  const out = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...listSources(full));
-    else if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push(full);
-  }
-  return out.sort();
-}
 
 /** Decodes the body of a '...' or "..." literal (without the quotes) the way JavaScript does. */
 function unescape(body) {
@@ -35,14 +25,7 @@ function unescape(body) {
 // `t(` not preceded by an identifier character or `.` (so `list(`, `x.t(` don't match), then a quoted literal.
 const CALL = /(?<![\w$.])t\(\s*(?:'((?:[^'\\\n]|\\[\s\S])*)'|"((?:[^"\\\n]|\\[\s\S])*)")/g;
 
-/** Strips // and /* comments so commented-out calls are not collected; string and template contents are kept. */
-function stripComments(source) {
-  return source.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|'(?:[^'\\\n]|\\[\s\S])*'|"(?:[^"\\\n]|\\[\s\S])*"|`(?:[^`\\]|\\[\s\S])*`/g, (m) =>
-    m.startsWith('/*') || m.startsWith('//') ? m.replace(/[^\n]/g, ' ') : m,
-  );
-}
-
-/** The messages of every t('...') call in one source text. */
+/** The messages of every t('...') call in one source text (commented-out calls are not collected). */
 export function scanText(source) {
   const messages = [];
   for (const match of stripComments(source).matchAll(CALL)) messages.push(unescape(match[1] ?? match[2]));
@@ -50,7 +33,7 @@ export function scanText(source) {
 }
 
 /** message → files that use it (relative to the repo root). */
-export function scanSources(files = listSources()) {
+export function scanSources(files = listSources(join(root, 'src'))) {
   const found = new Map();
   for (const file of files) {
     for (const message of scanText(readFileSync(file, 'utf8'))) {

@@ -14,6 +14,13 @@ export const COMMAND = {
   filterByTeam: 'flowsync.filterByTeam',
   clearTeamFilter: 'flowsync.clearTeamFilter',
   showLog: 'flowsync.showLog',
+  groupProcessing: 'flowsync.groupProcessing',
+  groupConnections: 'flowsync.groupConnections',
+  copyLink: 'flowsync.copyLink',
+  watch: 'flowsync.watch',
+  unwatch: 'flowsync.unwatch',
+  showActivity: 'flowsync.showActivity',
+  clearHistory: 'flowsync.clearHistory',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DisposableStore } from './core/events';
 import type { Explorer } from './core/explorer';
 import { ApiKeyStore, secretStoreProblem } from './secrets';
 import { configuredService, describeIgnored, ignoredWorkspaceSettings, onDidChangeSettings, readSettings } from './settings';
@@ -13,7 +14,7 @@ export class ConfigurationSync implements vscode.Disposable {
   private latest: Promise<void> = Promise.resolve();
   private warnedIgnored = false;
   private warnedTeamId?: string;
-  private readonly disposables: vscode.Disposable[];
+  private readonly disposables = new DisposableStore();
 
   constructor(
     private readonly explorer: Explorer,
@@ -21,7 +22,7 @@ export class ConfigurationSync implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly userAgent: string,
   ) {
-    this.disposables = [onDidChangeSettings(() => void this.apply()), keys.onDidChange(() => void this.apply())];
+    this.disposables.add(onDidChangeSettings(() => void this.apply()), keys.onDidChange(() => void this.apply()));
   }
 
   /**
@@ -69,7 +70,7 @@ export class ConfigurationSync implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 
   /** Says once per distinct problem that the team filter is ignored (a notification, and the log). */

@@ -6,8 +6,16 @@ import { systemClock } from './core/clock';
 import { Explorer } from './core/explorer';
 import { inert } from './core/inert';
 import { useLocalize } from './l10n';
+import { LinkHandler } from './links';
 import { watchFailures, type FailureNotifications } from './notifications';
 import { ApiKeyStore } from './secrets';
+import { onDidChangeSettings, readSettings } from './settings';
+import { activitySeries, activitySparkline, processingNow } from './core/history';
+import { HistoryService } from './history/historyService';
+import { announceFinished, chartSeries, processingDecorations } from './history/historyUi';
+import { registerTools } from './tools';
+import { showActivityPanel } from './views/activityPanel';
+import { HistoryView } from './views/historyView';
 import { JSON_SCHEME, JsonDocuments } from './views/jsonDocuments';
 import { allViews, createListViews, type ListViews } from './views/listView';
 import { ProcessingStatusBar } from './views/statusBar';
@@ -32,6 +40,10 @@ export interface FlowSyncExplorerApi {
   notifications: FailureNotifications;
   /** Where VS Code keeps this extension's logs (the "Flow Sync" channel's file is in a sibling folder). */
   logUri: vscode.Uri;
+  /** Answers vscode://…/sync?id=N links (tests call it directly). */
+  links: LinkHandler;
+  history: HistoryService;
+  historyView: HistoryView;
   /** Re-reads settings and the key; resolves once applied. */
   reconfigure(): Promise<void>;
 }
@@ -53,9 +65,31 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const configuration = new ConfigurationSync(explorer, keys, log, `flowsync-explorer/${version} (VS Code ${vscode.version})`);
   const views = createListViews(explorer, systemClock);
   const json = new JsonDocuments(explorer);
-  const statusBar = new ProcessingStatusBar(explorer);
   const reconfigure = () => configuration.apply();
   const notifications = watchFailures(explorer);
+  const history = new HistoryService(
+    explorer,
+    context.globalStorageUri,
+    context.globalState,
+    vscode.env.sessionId,
+    systemClock,
+    readSettings,
+    log,
+    (text, entries) => announceFinished(text, entries, json),
+  );
+  json.history = history;
+  const now = () => systemClock.now();
+  const stuckAndSparkline = () => ({
+    stuck: history.stuckSyncs(),
+    sparkline: activitySparkline(history.snapshot.entries, processingNow(history.tracked), now()),
+  });
+  const statusBar = new ProcessingStatusBar(explorer, { get: stuckAndSparkline, onDidChange: history.onDidChange });
+  views.processing.tree.decorations = processingDecorations(history, now);
+  const historyView = new HistoryView(history, now);
+  const showActivity = () =>
+    void showActivityPanel(context, (range) => chartSeries(activitySeries(history.snapshot.entries, processingNow(history.tracked), now(), range)), history.onDidChange);
+  const commandContext = { explorer, keys, views, json, log, reconfigure, history, settings: readSettings, showActivity, extensionId: context.extension.id };
+  const links = new LinkHandler(commandContext);
 
   context.subscriptions.push(
     log,
@@ -66,18 +100,27 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, json),
     statusBar,
     notifications,
+    history,
+    historyView,
+    history.onDidChange(() => views.processing.tree.refreshAll()),
     vscode.window.onDidChangeWindowState((state) => explorer.setFocused(state.focused)),
     explorer.teams.onDidLearn(() => {
       void context.globalState.update(TEAMS_STATE_KEY, explorer.teams.snapshot());
       for (const view of allViews(views)) view.decorate(systemClock.now()); // the filtered team's name may be known now
     }),
-    ...registerCommands({ explorer, keys, views, json, log, reconfigure }),
+    onDidChangeSettings(() => {
+      allViews(views).forEach((view) => view.rearrange());
+      history.applySettings();
+    }),
+    vscode.window.registerUriHandler(links),
+    ...registerCommands(commandContext),
+    ...registerTools(explorer, keys, { entries: () => history.snapshot.entries, stuck: () => history.stuckSyncs(), days: () => readSettings().historyDays }),
   );
   explorer.setFocused(vscode.window.state.focused);
   void configuration.apply();
   log.info(`Flow Sync Explorer ${version} activated`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { explorer, keys, views, statusBar, json, notifications, logUri: context.logUri, reconfigure };
+  return { explorer, keys, views, statusBar, json, notifications, logUri: context.logUri, links, history, historyView, reconfigure };
 }
 
 export function deactivate(): void {}

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { ApiError } from './api/errors';
 import { parseServiceUrl, type ServiceUrl } from './api/url';
 import { normalizeSettings, type SettingValues } from './core/settingValues';
+import { validArrangement, type Arrangement } from './lists/arrange';
+import type { ListDefinition } from './lists/list';
 import { MAX_SETTINGS_FILE_CHARS, settingsFileSets } from './core/workspaceOverrides';
 import { t } from './l10n';
 
@@ -31,6 +33,9 @@ export function readSettings(): Settings {
       autoRefresh: config.get('autoRefresh'),
       refreshIntervalSeconds: config.get('refreshIntervalSeconds'),
       requestTimeoutSeconds: config.get('requestTimeoutSeconds'),
+      notifyWhenFinished: config.get('notifyWhenFinished'),
+      stuckAfterMinutes: config.get('stuckAfterMinutes'),
+      historyDays: config.get('historyDays'),
     }),
     baseUrl: typeof baseUrl === 'string' ? baseUrl : '',
     allowHttp: userValue<unknown>(config, 'allowHttp', false) === true,
@@ -88,16 +93,35 @@ export async function saveBaseUrl(baseUrl: string): Promise<void> {
 }
 
 export async function saveTeamId(teamId: string): Promise<void> {
+  await saveWhereSet('teamId', teamId || undefined);
+}
+
+/** How a list's rows are grouped and sorted (its two settings; an unknown value falls back to the default). */
+export function readArrangement(list: ListDefinition<{ id: number }>): Arrangement {
   const config = vscode.workspace.getConfiguration(SECTION);
-  // Write where the current value comes from, so a workspace-level filter is changed rather than shadowed.
-  const inspected = config.inspect<string>('teamId');
+  const text = (key: string) => {
+    const value = config.get<unknown>(key);
+    return typeof value === 'string' ? value : undefined;
+  };
+  return validArrangement(list, { groupBy: text(list.arrangements.groupBySetting), sortBy: text(list.arrangements.sortBySetting) });
+}
+
+export async function saveArrangement(list: ListDefinition<{ id: number }>, arrangement: Arrangement): Promise<void> {
+  await saveWhereSet(list.arrangements.groupBySetting, arrangement.groupBy);
+  await saveWhereSet(list.arrangements.sortBySetting, arrangement.sortBy);
+}
+
+/** Writes a setting where its current value comes from, so a workspace-level value is changed rather than shadowed. */
+async function saveWhereSet(key: string, value: unknown): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const inspected = config.inspect(key);
   const target =
     inspected?.workspaceFolderValue !== undefined
       ? vscode.ConfigurationTarget.WorkspaceFolder
       : inspected?.workspaceValue !== undefined
         ? vscode.ConfigurationTarget.Workspace
         : vscode.ConfigurationTarget.Global;
-  await config.update('teamId', teamId || undefined, target);
+  await config.update(key, value, target);
 }
 
 function userValue<T>(config: vscode.WorkspaceConfiguration, key: string, fallback: T): T {

@@ -8,6 +8,8 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** require() for the compiled product code under out/src (CommonJS). */
 export const requireOut = createRequire(path.join(REPO_ROOT, 'out', 'src', 'index.js'));
 export const outModule = (rel) => requireOut(path.join(REPO_ROOT, 'out', 'src', rel));
+/** The unit tests' helpers, compiled to out/test/unit/helpers by the same `npm run compile`: the fake clock is shared. */
+export const outTestHelper = (rel) => requireOut(path.join(REPO_ROOT, 'out', 'test', 'unit', 'helpers', rel));
 
 /** Prefix of the line a section prints its rows on; bench/run.mjs parses it. */
 export const RESULT_MARK = '@@BENCH_ROWS ';

@@ -1,5 +1,7 @@
 import type * as vscode from 'vscode';
 import type { Explorer } from '../core/explorer';
+import type { SettingValues } from '../core/settingValues';
+import type { HistoryService } from '../history/historyService';
 import type { ApiKeyStore } from '../secrets';
 import type { JsonDocuments } from '../views/jsonDocuments';
 import type { ListViews } from '../views/listView';
@@ -11,6 +13,13 @@ export interface CommandContext {
   views: ListViews;
   json: JsonDocuments;
   log: vscode.LogOutputChannel;
+  history: HistoryService;
+  /** The current settings (read when asked). */
+  settings(): SettingValues;
+  /** Opens the activity chart. */
+  showActivity(): void;
+  /** This extension's id (publisher.name): the authority of its links. */
+  extensionId: string;
   /** Re-reads settings and the key and applies them; resolves when applied. */
   reconfigure(): Promise<void>;
 }

@@ -4,16 +4,25 @@ import { inert } from '../core/inert';
 import { LISTS, type AnyList } from '../lists';
 import { clearApiKey, setApiKey } from './apiKey';
 import type { CommandContext } from './context';
-import { copyId, openJson, type ExplorerNode } from './openJson';
+import { arrangeList } from './arrange';
+import { isHistoryNode, type HistoryNode } from '../views/historyView';
+import { clearHistory, unwatch, watch } from './history';
+import { copyId, copyLink, openJson, type ExplorerNode } from './openJson';
 import { refreshAll, refreshList } from './refresh';
 import { setServiceUrl } from './serviceUrl';
 import { clearTeamFilter, filterByTeam } from './teamFilter';
 
-type Handler = (ctx: CommandContext, node?: ExplorerNode) => Promise<void> | void;
+type Row = ExplorerNode | HistoryNode;
+type Handler = (ctx: CommandContext, node?: Row, nodes?: readonly Row[]) => Promise<void> | void;
 
 /** The refresh command of each list comes from the registry; every other command id has a handler here. */
-type ListRefreshCommand = AnyList['refreshCommand'];
-const LIST_HANDLERS = Object.fromEntries(LISTS.map((list) => [list.refreshCommand, refreshList(list.id)])) as Record<ListRefreshCommand, Handler>;
+type ListCommand = AnyList['refreshCommand'] | AnyList['arrangements']['command'];
+const LIST_HANDLERS = Object.fromEntries(
+  LISTS.flatMap((list) => [
+    [list.refreshCommand, refreshList(list.id)],
+    [list.arrangements.command, (ctx: CommandContext) => arrangeList(ctx, list.id)],
+  ]),
+) as Record<ListCommand, Handler>;
 
 /** Command id → handler; every id of COMMAND has one (a Record: a missing handler does not compile). */
 const HANDLERS: Record<CommandId, Handler> = {
@@ -28,14 +37,19 @@ const HANDLERS: Record<CommandId, Handler> = {
     [COMMAND.filterByTeam]: filterByTeam,
     [COMMAND.clearTeamFilter]: clearTeamFilter,
     [COMMAND.showLog]: (ctx) => ctx.log.show(true),
-  } satisfies Record<Exclude<CommandId, ListRefreshCommand>, Handler>),
+    [COMMAND.copyLink]: copyLink,
+    [COMMAND.watch]: watch,
+    [COMMAND.unwatch]: unwatch,
+    [COMMAND.showActivity]: (ctx) => ctx.showActivity(),
+    [COMMAND.clearHistory]: clearHistory,
+  } satisfies Record<Exclude<CommandId, ListCommand>, Handler>),
 };
 
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   return Object.entries(HANDLERS).map(([id, handler]) =>
-    vscode.commands.registerCommand(id, async (node?: ExplorerNode) => {
+    vscode.commands.registerCommand(id, async (node?: unknown, nodes?: unknown) => {
       try {
-        await handler(ctx, isNode(node) ? node : undefined);
+        await handler(ctx, isNode(node) ? node : undefined, Array.isArray(nodes) && nodes.every(isNode) ? nodes : undefined);
       } catch (e) {
         const message = inert((e as Error)?.message ?? String(e));
         ctx.log.error(`${id} failed: ${message}`);
@@ -46,7 +60,8 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
 }
 
 /** Commands run from a keybinding or the palette may get an unrelated argument (e.g. a URI): ignore it. */
-function isNode(value: unknown): value is ExplorerNode {
+function isNode(value: unknown): value is Row {
+  if (isHistoryNode(value)) return true;
   const node = value as { kind?: unknown; list?: unknown } | undefined;
   return (node?.kind === 'group' || node?.kind === 'leaf') && LISTS.some((list) => list.id === node.list);
 }

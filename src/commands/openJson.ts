@@ -2,32 +2,60 @@ import * as vscode from 'vscode';
 import type { Item } from '../api/types';
 import { inert } from '../core/inert';
 import type { TreeNode } from '../core/treeModel';
-import { ANY_LISTS, type ListId } from '../lists';
+import { ANY_LISTS, listById, type ListId } from '../lists';
 import { t } from '../l10n';
 import type { JsonTarget } from '../views/jsonDocuments';
 import { allViews } from '../views/listView';
+import type { HistoryEntry } from '../core/history';
+import { isHistoryNode, type HistoryNode } from '../views/historyView';
 import type { CommandContext } from './context';
 
 /** A row of any list's tree; it carries the id of its list. */
 export type ExplorerNode = TreeNode<{ id: number }>;
 
-/** What a tree node stands for: an item, or a group (its items). */
-export function targetOf(node: ExplorerNode): JsonTarget {
+/** What a tree node stands for: an item, or a group (its items) under the view's current grouping. */
+export function targetOf(ctx: CommandContext, node: ExplorerNode): JsonTarget {
   const list = node.list as ListId;
-  return node.kind === 'group' ? { list, kind: 'group', id: node.group.key } : { list, kind: 'item', id: node.item.value.id };
+  if (node.kind === 'leaf') return { list, kind: 'item', id: node.item.value.id };
+  return { list, kind: 'group', grouping: ctx.views[list].currentArrangement.groupBy, key: node.group.key };
 }
 
-/** The node selected in a Flow Sync view; when several have a selection, the one selected last. */
-export function selectedNode(ctx: CommandContext): ExplorerNode | undefined {
+/**
+ * The rows a command acts on: the ones VS Code passes (a context menu on a multi-selection passes the clicked row and
+ * the whole selection), else the selection of the Flow Sync view used last.
+ */
+export function chosenNodes(ctx: CommandContext, node?: ExplorerNode | HistoryNode, nodes?: readonly (ExplorerNode | HistoryNode)[]): ExplorerNode[] {
+  if (nodes?.length) return nodes.filter((n): n is ExplorerNode => !isHistoryNode(n));
+  if (node) return isHistoryNode(node) ? [] : [node];
   const views = allViews(ctx.views).filter((v) => v.view.visible && v.view.selection.length > 0);
   views.sort((a, b) => b.selectedAt - a.selectedAt);
-  return views[0]?.view.selection[0];
+  return [...(views[0]?.view.selection ?? [])];
 }
 
-/** Open as JSON: the node given (menu), else the selection, else a quick pick of every item. */
-export async function openJson(ctx: CommandContext, node?: ExplorerNode): Promise<void> {
-  const chosen = node ?? selectedNode(ctx);
-  const target = chosen ? targetOf(chosen) : await pickItem(ctx);
+/** The History rows (syncs that left processing) among the rows given. */
+function historyEntries(node?: ExplorerNode | HistoryNode, nodes?: readonly (ExplorerNode | HistoryNode)[]): HistoryEntry[] {
+  const rows = nodes?.length ? nodes : node ? [node] : [];
+  return rows.flatMap((row) => (isHistoryNode(row) ? (row.kind === 'historyEntry' ? [row.entry] : row.group.entries) : []));
+}
+
+/** The items of rows: an item row stands for its item, a group row for its items. */
+function itemIds(rows: readonly ExplorerNode[]): number[] {
+  const ids = rows.flatMap((row) => (row.kind === 'leaf' ? [row.item.value.id] : row.group.items.map((i) => i.value.id)));
+  return [...new Set(ids)];
+}
+
+/** Open as JSON: the rows given (menu), else the selection, else a quick pick; several rows open as one array. */
+export async function openJson(ctx: CommandContext, node?: ExplorerNode | HistoryNode, nodes?: readonly (ExplorerNode | HistoryNode)[]): Promise<void> {
+  const entry = historyEntries(node, nodes)[0];
+  if (entry) {
+    await ctx.json.open({ list: 'processing', kind: 'history', id: entry.id, leftAt: entry.leftAt });
+    return;
+  }
+  const rows = chosenNodes(ctx, node, nodes);
+  let target: JsonTarget | undefined;
+  if (rows.length === 1) target = targetOf(ctx, rows[0]);
+  else if (rows.length > 1) target = { list: rows[0].list as ListId, kind: 'items', ids: itemIds(rows.filter((r) => r.list === rows[0].list)) };
+  else target = await pickItem(ctx);
   if (target) await ctx.json.open(target);
 }
 
@@ -54,13 +82,32 @@ async function pickItem(ctx: CommandContext): Promise<JsonTarget | undefined> {
   return picked?.target;
 }
 
-export async function copyId(ctx: CommandContext, node?: ExplorerNode): Promise<void> {
-  const chosen = node ?? selectedNode(ctx);
-  if (!chosen) {
+/** Copy ID: the id of every chosen row (a group row: its key), one per line. */
+export async function copyId(ctx: CommandContext, node?: ExplorerNode | HistoryNode, nodes?: readonly (ExplorerNode | HistoryNode)[]): Promise<void> {
+  const rows = chosenNodes(ctx, node, nodes);
+  const entries = historyEntries(node, nodes);
+  if (!rows.length && !entries.length) {
     void vscode.window.showInformationMessage(t('Select a flow sync or connection first.'));
     return;
   }
-  const { id } = targetOf(chosen);
-  await vscode.env.clipboard.writeText(String(id));
-  vscode.window.setStatusBarMessage(t('Copied ID {0}', id), 3000);
+  const ids = [...rows.map((row) => (row.kind === 'leaf' ? String(row.item.value.id) : String(row.group.key))), ...entries.map((e) => String(e.id))];
+  await vscode.env.clipboard.writeText(ids.join('\n'));
+  vscode.window.setStatusBarMessage(ids.length === 1 ? t('Copied ID {0}', inert(ids[0])) : t('Copied {0} IDs', ids.length), 3000);
+}
+
+/** The link that reveals an item (vscode://<extension id>/<row prefix>?id=N): it carries nothing but the item. */
+export function linkOf(ctx: CommandContext, list: ListId, id: number): string {
+  return `${vscode.env.uriScheme}://${ctx.extensionId}/${listById(list)!.rows.leafIdPrefix}?id=${id}`;
+}
+
+/** Copy Link: a link to every chosen item row, one per line. */
+export async function copyLink(ctx: CommandContext, node?: ExplorerNode | HistoryNode, nodes?: readonly (ExplorerNode | HistoryNode)[]): Promise<void> {
+  const rows = chosenNodes(ctx, node, nodes).filter((row) => row.kind === 'leaf');
+  if (!rows.length) {
+    void vscode.window.showInformationMessage(t('Select a flow sync or connection first.'));
+    return;
+  }
+  const links = rows.map((row) => linkOf(ctx, row.list as ListId, (row as Extract<ExplorerNode, { kind: 'leaf' }>).item.value.id));
+  await vscode.env.clipboard.writeText(links.join('\n'));
+  vscode.window.setStatusBarMessage(links.length === 1 ? t('Copied a link to {0}', listById(rows[0].list)!.itemName((rows[0] as Extract<ExplorerNode, { kind: 'leaf' }>).item.value.id)) : t('Copied {0} links', links.length), 3000);
 }

@@ -49,10 +49,11 @@ export class DisposableStore implements Disposable {
   private readonly items: Disposable[] = [];
   private disposed = false;
 
-  add<D extends Disposable>(item: D): D {
-    if (this.disposed) item.dispose();
-    else this.items.push(item);
-    return item;
+  add(...items: Disposable[]): void {
+    for (const item of items) {
+      if (this.disposed) item.dispose();
+      else this.items.push(item);
+    }
   }
 
   dispose(): void {

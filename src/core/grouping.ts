@@ -1,21 +1,23 @@
 import type { Connection, FlowSync, Item } from '../api/types';
 import { t } from '../l10n';
 
-/** A group of items under one key, with the label it is shown by. */
+/** A group of items under one key (a flow or team id, a status, a type), with the label it is shown by. */
 export interface Group<T> {
-  key: number;
+  key: GroupKey;
   label: string;
   items: Item<T>[];
 }
 
-/** Groups items by a numeric key; `label` names a group from its first item; groups and members are sorted. */
+export type GroupKey = number | string;
+
+/** Groups items by a key; `label` names a group from its first item; groups (by label) and members are sorted. */
 export function groupBy<T>(
   items: readonly Item<T>[],
-  keyOf: (value: T) => number,
+  keyOf: (value: T) => GroupKey,
   labelOf: (value: T) => string,
   sortItems: (items: Item<T>[]) => void,
 ): Group<T>[] {
-  const groups = new Map<number, Group<T>>();
+  const groups = new Map<GroupKey, Group<T>>();
   for (const item of items) {
     const key = keyOf(item.value);
     let group = groups.get(key);
@@ -27,7 +29,7 @@ export function groupBy<T>(
   }
   const sorted = [...groups.values()];
   const labelKeys = new Map(sorted.map((g) => [g, sortKey(g.label)]));
-  sorted.sort((a, b) => compareKeys(labelKeys.get(a)!, labelKeys.get(b)!) || a.key - b.key);
+  sorted.sort((a, b) => compareKeys(labelKeys.get(a)!, labelKeys.get(b)!) || compareGroupKeys(a.key, b.key));
   for (const group of sorted) sortItems(group.items);
   return sorted;
 }
@@ -80,8 +82,12 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+function compareGroupKeys(a: GroupKey, b: GroupKey): number {
+  return typeof a === 'number' && typeof b === 'number' ? a - b : compareKeys(String(a), String(b));
+}
+
 /** Sorts items by a text key computed once per item (not once per comparison), then by id. */
-function byText<T>(textOf: (value: T) => string, idOf: (value: T) => number): (items: Item<T>[]) => void {
+export function byText<T>(textOf: (value: T) => string, idOf: (value: T) => number): (items: Item<T>[]) => void {
   return (items) => {
     const decorated = items.map((item) => ({ key: sortKey(textOf(item.value)), id: idOf(item.value), item }));
     decorated.sort((a, b) => compareKeys(a.key, b.key) || a.id - b.id);
@@ -97,14 +103,24 @@ export function teamLabel(connection: Connection): string {
   return connection.team?.name?.trim() || t('Team {0}', connection.team_id);
 }
 
-/** Processing flow syncs by flow; within a flow, newest first. */
-export function groupByFlow(items: readonly Item<FlowSync>[]): Group<FlowSync>[] {
-  return groupBy(items, (s) => s.flow_id, flowLabel, (syncs) =>
-    syncs.sort((a, b) => compareKeys(b.value.created_at, a.value.created_at) || b.value.id - a.value.id),
-  );
+/** Sorts items by an ISO timestamp, newest first, then by id (highest first). */
+export function newestFirst<T>(timeOf: (value: T) => string, idOf: (value: T) => number): (items: Item<T>[]) => void {
+  return (items) => {
+    items.sort((a, b) => compareKeys(timeOf(b.value), timeOf(a.value)) || idOf(b.value) - idOf(a.value));
+  };
 }
 
-/** Connections by team; within a team, by name. */
-export function groupByTeam(items: readonly Item<Connection>[]): Group<Connection>[] {
-  return groupBy(items, (c) => c.team_id, teamLabel, byText((c) => c.name, (c) => c.id));
+/** Sorts items by id, lowest first. */
+export function byId<T>(idOf: (value: T) => number): (items: Item<T>[]) => void {
+  return (items) => {
+    items.sort((a, b) => idOf(a.value) - idOf(b.value));
+  };
 }
+
+const syncsNewestFirst = newestFirst<FlowSync>((s) => s.created_at, (s) => s.id);
+
+/** Processing flow syncs by flow; within a flow, newest first. */
+export function groupByFlow(items: readonly Item<FlowSync>[]): Group<FlowSync>[] {
+  return groupBy(items, (s) => s.flow_id, flowLabel, syncsNewestFirst);
+}
+

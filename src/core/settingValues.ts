@@ -13,7 +13,14 @@ export interface SettingValues {
   autoRefresh: boolean;
   refreshIntervalSeconds: number;
   requestTimeoutSeconds: number;
+  notifyWhenFinished: NotifyMode;
+  /** 0: learned from each flow's history; positive: a fixed threshold. */
+  stuckAfterMinutes: number;
+  historyDays: number;
 }
+
+export type NotifyMode = 'off' | 'watched' | 'all';
+const NOTIFY_MODES: readonly NotifyMode[] = ['off', 'watched', 'all'];
 
 export interface NumberBounds {
   min: number;
@@ -26,6 +33,9 @@ export const SETTING_BOUNDS: Record<string, NumberBounds> = {
   // A day; ×4 while unfocused is still far below the 24.8 days a timer can hold.
   refreshIntervalSeconds: { min: 5, max: 86_400, fallback: 30 },
   requestTimeoutSeconds: { min: 1, max: 300, fallback: 15 },
+  // A week.
+  stuckAfterMinutes: { min: 0, max: 10_080, fallback: 0 },
+  historyDays: { min: 1, max: 90, fallback: 7 },
 };
 
 /** Longest team id accepted: 18 digits stay a safe integer. */
@@ -38,6 +48,9 @@ export function normalizeSettings(raw: Record<string, unknown>): SettingValues {
     autoRefresh: raw.autoRefresh !== false,
     refreshIntervalSeconds: bounded(raw.refreshIntervalSeconds, SETTING_BOUNDS.refreshIntervalSeconds),
     requestTimeoutSeconds: bounded(raw.requestTimeoutSeconds, SETTING_BOUNDS.requestTimeoutSeconds),
+    notifyWhenFinished: NOTIFY_MODES.find((mode) => mode === raw.notifyWhenFinished) ?? 'watched',
+    stuckAfterMinutes: bounded(raw.stuckAfterMinutes, SETTING_BOUNDS.stuckAfterMinutes),
+    historyDays: Math.round(bounded(raw.historyDays, SETTING_BOUNDS.historyDays)),
   };
 }
 

@@ -1,8 +1,8 @@
 import type { FlowSync } from '../api/types';
 import { t } from '../l10n';
 import type { ExplorerStatus } from './explorer';
-import { escapeMarkdown, clockTime } from './format';
-import { groupByFlow } from './grouping';
+import { clockTime, escapeMarkdown, timeAgo } from './format';
+import { flowLabel, groupByFlow } from './grouping';
 import type { ListState } from './refresh';
 
 /** What the status bar item shows, decided without vscode so it can be unit-tested. */
@@ -15,7 +15,19 @@ export interface StatusSummary {
   warning: boolean;
 }
 
-export function statusSummary(status: ExplorerStatus, detail: string | undefined, state: Readonly<ListState<FlowSync>>): StatusSummary {
+/** What History adds: the stuck syncs (named in the tooltip, counted in the text) and a sparkline of the last hour. */
+export interface StatusExtras {
+  stuck: readonly FlowSync[];
+  sparkline?: string;
+}
+
+export function statusSummary(
+  status: ExplorerStatus,
+  detail: string | undefined,
+  state: Readonly<ListState<FlowSync>>,
+  extras: StatusExtras = { stuck: [] },
+  now = Date.now(),
+): StatusSummary {
   if (status === 'noUrl' || status === 'invalidUrl') {
     return { text: `$(gear) ${t('Flow Sync: set up')}`, tooltip: escapeMarkdown(detail ?? t('Set the Flow Sync service URL to start.')), action: 'setBaseUrl', warning: status === 'invalidUrl' };
   }
@@ -23,8 +35,10 @@ export function statusSummary(status: ExplorerStatus, detail: string | undefined
     return { text: `$(key) ${t('Flow Sync: Set API Key')}`, tooltip: escapeMarkdown(detail ?? t('Enter your Flow Sync API key to see what is processing.')), action: 'setApiKey', warning: status === 'secretsUnavailable' };
   }
   const count = state.items?.length;
+  const stuck = state.items ? extras.stuck : [];
   const spinning = count !== undefined && count > 0;
-  const text = count === undefined ? `$(sync~spin) ${t('Flow Sync')}` : `$(${spinning ? 'sync~spin' : 'check'}) ${t('{0} processing', count)}`;
+  const counted = count === undefined ? t('Flow Sync') : stuck.length ? t('{0} processing, {1} stuck', count, stuck.length) : t('{0} processing', count);
+  const icon = state.error || stuck.length ? 'warning' : count === undefined || spinning ? 'sync~spin' : 'check';
   const lines: string[] = [];
   if (state.items) {
     const groups = groupByFlow(state.items);
@@ -32,14 +46,20 @@ export function statusSummary(status: ExplorerStatus, detail: string | undefined
     for (const g of groups.slice(0, 10)) lines.push(`- ${escapeMarkdown(g.label)}: ${g.items.length}`);
     if (groups.length > 10) lines.push(t('- and {0} more flows', groups.length - 10));
   }
+  if (stuck.length) {
+    lines.push('', `**${t('Stuck')}**`);
+    for (const s of stuck.slice(0, 10)) lines.push(`- #${s.id} (${escapeMarkdown(flowLabel(s))}), ${t('started {0}', timeAgo(s.created_at, now))}`);
+    if (stuck.length > 10) lines.push(t('- and {0} more', stuck.length - 10));
+  }
+  if (extras.sparkline) lines.push('', `${t('Last hour:')} ${escapeMarkdown(extras.sparkline)}`);
   if (state.error) {
     lines.push('', `$(warning) ${escapeMarkdown(state.error.message)}`);
     if (state.loadedAt !== undefined) lines.push('', t('Last loaded at {0}.', clockTime(state.loadedAt)));
   }
   return {
-    text: state.error ? `$(warning) ${count === undefined ? t('Flow Sync') : t('{0} processing', count)}` : text,
+    text: `$(${icon}) ${counted}`,
     tooltip: lines.join('\n'),
     action: state.error?.kind === 'unauthorized' ? 'setApiKey' : 'focus',
-    warning: state.error !== undefined,
+    warning: state.error !== undefined || stuck.length > 0,
   };
 }

@@ -18,13 +18,30 @@ export interface LeafNode<T> {
 
 export type TreeNode<T> = GroupNode<T> | LeafNode<T>;
 
-/** How a list is shown as a two-level tree: how to group, and how a group and an item look. Pure. */
-export interface TreeAdapter<T> {
-  /** Prefix of tree item ids, e.g. "sync" → "sync:123", "flow:7". */
+/** How one row (an item) of a list looks. Pure. */
+export interface RowAdapter<T> {
+  /** Prefix of row ids, e.g. "sync" → "sync:123"; also the path of an item's link. */
   leafIdPrefix: string;
-  groupIdPrefix: string;
   leafContext: string;
-  groupContext: string;
+  idOf(value: T): number;
+  /**
+   * True when two values of the same item look the same in the tree: label, description, icon and tooltip (compare
+   * exactly the fields those read; a field-by-field check is what keeps a changed answer of 10,000 items under 5 ms).
+   */
+  looksSame(a: T, b: T): boolean;
+  leafLabel(value: T): string;
+  leafDescription(value: T, now: number): string;
+  /** The description holds a relative time, so it ages while the data stays the same. */
+  descriptionAges: boolean;
+  leafTooltip(item: Item<T>, now: number): string;
+  leafIcon(value: T): IconSpec;
+}
+
+/** How a list is shown as a tree: its rows, and how they are grouped and sorted (src/lists/arrange.ts builds it). */
+export interface TreeAdapter<T> extends RowAdapter<T> {
+  /** The group rows; null for a flat list (the items are the root's children). */
+  groupRows: { idPrefix: string; context: string; icon(group: Group<T>): IconSpec; describe(group: Group<T>): string } | null;
+  /** The groups, sorted, with their items sorted (a flat list: one group holding every item). */
   group(items: readonly Item<T>[]): Group<T>[];
   /**
    * Everything that decides a value's group, the group's label and its place in the group (e.g. team id, team name
@@ -32,20 +49,6 @@ export interface TreeAdapter<T> {
    * previous one, the groups are reused instead of grouped again.
    */
   placement(value: T): string;
-  /**
-   * True when two values of the same item look the same in the tree: label, description, icon and tooltip (compare
-   * exactly the fields those read; a field-by-field check is what keeps a changed answer of 10,000 items under 5 ms).
-   */
-  looksSame(a: T, b: T): boolean;
-  idOf(value: T): number;
-  groupDescription(group: Group<T>): string;
-  groupIcon: IconSpec;
-  leafLabel(value: T): string;
-  leafDescription(value: T, now: number): string;
-  /** The description holds a relative time, so it ages while the data stays the same. */
-  descriptionAges: boolean;
-  leafTooltip(item: Item<T>, now: number): string;
-  leafIcon(value: T): IconSpec;
 }
 
 /** What an update changed: everything (groups came, went or were renamed), or the items of some groups. */
@@ -81,7 +84,22 @@ export class TreeModel<T> {
   }
 
   groupId(group: Group<T>): string {
-    return `${this.adapter.groupIdPrefix}:${group.key}`;
+    return `${this.adapter.groupRows?.idPrefix ?? 'all'}:${group.key}`;
+  }
+
+  /** The root's children: the group rows, or the items of a flat list. */
+  roots(): TreeNode<T>[] {
+    if (this.adapter.groupRows) return [...this.nodes];
+    return this.nodes.flatMap((node) => this.children(node));
+  }
+
+  /** The row of an item, by id (for links and reveal). */
+  findLeaf(id: number): LeafNode<T> | undefined {
+    for (const node of this.nodes) {
+      const item = node.group.items.find((i) => this.adapter.idOf(i.value) === id);
+      if (item) return { kind: 'leaf', list: this.list, item, parent: node };
+    }
+    return undefined;
   }
 
   /**

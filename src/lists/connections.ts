@@ -1,10 +1,11 @@
 import type { Connection } from '../api/types';
 import { validateConnection } from '../api/validate';
-import { connectionCount, connectionTooltip } from '../core/format';
-import { groupByTeam, teamLabel } from '../core/grouping';
-import { TEAM_ICON, connectionIcon } from '../core/icons';
 import { COMMAND } from '../commandIds';
+import { connectionCount, connectionTooltip } from '../core/format';
+import { byText, newestFirst, teamLabel } from '../core/grouping';
+import { TEAM_ICON, connectionIcon } from '../core/icons';
 import { t } from '../l10n';
+import { textPlacement } from './arrange';
 import { defineList } from './list';
 
 /** The configured connections, grouped by team; loaded when the view is shown; teaches the team filter its teams. */
@@ -13,16 +14,14 @@ export const connectionsList = defineList<Connection>()({
   viewId: 'flowsync.connections',
   refreshCommand: COMMAND.refreshConnections,
   label: () => t('connections'),
+  itemName: (id) => t('Connection #{0}', id),
   endpoint: '/connections/index',
   validate: validateConnection,
   polled: false,
-  tree: {
+  rows: {
     leafIdPrefix: 'connection',
-    groupIdPrefix: 'team',
     leafContext: 'flowsync.connection',
-    groupContext: 'flowsync.team',
-    group: groupByTeam,
-    placement: (c: Connection) => `${c.team_id}\u0000${teamLabel(c)}\u0000${c.name}\u0000${c.id}`,
+    idOf: (c: Connection) => c.id,
     // What the label, the type description, connectionTooltip and connectionIcon read (the tooltip counts meta keys).
     looksSame: (a: Connection, b: Connection) =>
       a.id === b.id &&
@@ -34,18 +33,60 @@ export const connectionsList = defineList<Connection>()({
       a.created_at === b.created_at &&
       a.updated_at === b.updated_at &&
       Object.keys(a.meta).length === Object.keys(b.meta).length,
-    idOf: (c: Connection) => c.id,
-    groupDescription: (g) => connectionCount(g.items.length),
-    groupIcon: TEAM_ICON,
     leafLabel: (c: Connection) => c.name,
     leafDescription: (c: Connection) => c.type,
     descriptionAges: false,
     leafTooltip: connectionTooltip,
     leafIcon: connectionIcon,
   },
-  groupKeyOf: (c: Connection) => c.team_id,
+  arrangements: {
+    groupings: {
+      team: {
+        label: () => t('Team'),
+        keyOf: (c: Connection) => c.team_id,
+        labelOf: teamLabel,
+        icon: () => TEAM_ICON,
+        idPrefix: 'team',
+        context: 'flowsync.team',
+        describe: connectionCount,
+      },
+      type: {
+        label: () => t('Type'),
+        keyOf: (c: Connection) => c.type.toLowerCase(),
+        labelOf: (c: Connection) => c.type,
+        icon: connectionIcon,
+        idPrefix: 'type',
+        context: 'flowsync.type',
+        describe: connectionCount,
+      },
+      none: null,
+    },
+    sortings: {
+      name: {
+        label: () => t('Name'),
+        sort: byText<Connection>((c) => c.name, (c) => c.id),
+        placement: (c: Connection) => textPlacement(c.name, c.id),
+      },
+      updated: {
+        label: () => t('Last updated, newest first'),
+        sort: newestFirst<Connection>((c) => c.updated_at, (c) => c.id),
+        placement: (c: Connection) => `${c.updated_at}\u0000${c.id}`,
+      },
+    },
+    groupBySetting: 'connections.groupBy',
+    sortBySetting: 'connections.sortBy',
+    defaultGroupBy: 'team',
+    defaultSortBy: 'name',
+    command: COMMAND.groupConnections,
+    title: () => t('Group Connections By'),
+    noneLabel: () => t('None (a flat list)'),
+  },
   emptyText: () => t('No connections.'),
-  json: { itemTitle: (id) => t('Connection {0}', id), groupTitle: (key) => t('Team {0} connections', key) },
+  json: {
+    itemTitle: (id) => t('Connection {0}', id),
+    groupTitle: (grouping, key) => (grouping === 'team' ? t('Team {0} connections', key) : t('Connections of type {0}', key)),
+    itemsTitle: (count) => t('{0} connections', count),
+  },
   pick: {
     title: () => t('Connections'),
     icon: 'plug',

@@ -1,12 +1,15 @@
+import type { Item } from '../api/types';
 import type { Validator } from '../api/validate';
 import type { CommandId } from '../commandIds';
+import type { GroupKey } from '../core/grouping';
+import type { IconSpec } from '../core/icons';
 import type { TeamDirectory } from '../core/teams';
-import type { TreeAdapter } from '../core/treeModel';
+import type { RowAdapter } from '../core/treeModel';
 
 /**
  * One list the extension shows: everything that differs between lists, declared once. Explorer, the views, the
  * commands, the JSON documents and the notifications loop over the registry (src/lists/index.ts); a new list is one
- * module like processing.ts plus its manifest entries (view, welcome contents, refresh command). Pure: no vscode.
+ * module like processing.ts plus its manifest entries (view, welcome contents, commands, settings). Pure: no vscode.
  */
 export interface ListDefinition<T extends { id: number }> {
   /** Registry key: in JSON document URIs, tree nodes and the Explorer's `lists`. */
@@ -17,6 +20,8 @@ export interface ListDefinition<T extends { id: number }> {
   readonly refreshCommand: CommandId;
   /** Names the list in messages, e.g. "processing flow syncs". */
   label(): string;
+  /** Names one item, e.g. "Flow sync #1003" (messages about a link or a missing item). */
+  itemName(id: number): string;
   /** Path of its endpoint below /api/public/v1. */
   readonly endpoint: string;
   readonly validate: Validator<T>;
@@ -25,19 +30,61 @@ export interface ListDefinition<T extends { id: number }> {
    * False: loaded when its view is first shown, again after a change of service, key or team, and on demand.
    */
   readonly polled: boolean;
-  readonly tree: TreeAdapter<T>;
-  /** The key of the group a value belongs to (the same key `tree.group` uses). */
-  groupKeyOf(value: T): number;
+  /** How one row looks; `leafIdPrefix` is also the path of its links (vscode://…/sync?id=1). */
+  readonly rows: RowAdapter<T>;
+  /** The ways its rows can be grouped and sorted, the settings that hold the choice, and the command that asks. */
+  readonly arrangements: Arrangements<T>;
   /** The view's message when the list is empty. */
   emptyText(): string;
   /** The view's badge for a count, if the list shows one. */
   badge?(count: number): { value: number; tooltip: string } | undefined;
-  /** Titles of the read-only JSON documents of an item and of a group. */
-  readonly json: { itemTitle(id: number): string; groupTitle(key: number): string };
+  /** Titles of the read-only JSON documents of an item, a group and several selected items. */
+  readonly json: { itemTitle(id: number): string; groupTitle(grouping: string, key: GroupKey): string; itemsTitle(count: number): string };
   /** How its items appear in a quick pick (Open as JSON without a selection); texts from the service are made inert there. */
   readonly pick: { title(): string; icon: string; label(value: T): string; description(value: T): string };
   /** Called after each successful load, e.g. to learn the teams. `complete`: the answer was not filtered by team. */
   onLoaded?(context: ListContext, values: readonly T[], complete: boolean): void;
+}
+
+/** One way to group a list's rows (a flow, a status, a team, a type). */
+export interface Grouping<T> {
+  /** Its name in the Group By quick pick, e.g. "Flow". */
+  label(): string;
+  keyOf(value: T): GroupKey;
+  /** A group row's label, from its first item. */
+  labelOf(value: T): string;
+  /** A group row's icon, from its first item. */
+  icon(sample: T): IconSpec;
+  /** Prefix of group row ids ("flow:7") and contextValue of group rows (menus). */
+  readonly idPrefix: string;
+  readonly context: string;
+  /** A group row's description, e.g. "3 syncs". */
+  describe(count: number): string;
+}
+
+/** One order of rows within a group (or of the flat list). */
+export interface Sorting<T> {
+  /** Its name in the quick pick, e.g. "Start time, newest first". */
+  label(): string;
+  sort(items: Item<T>[]): void;
+  /** What decides a value's place in this order (part of TreeAdapter.placement). */
+  placement(value: T): string;
+}
+
+export interface Arrangements<T> {
+  /** By name; `null` is the flat list ("none"). The setting's enum in package.json lists the same names. */
+  readonly groupings: Readonly<Record<string, Grouping<T> | null>>;
+  readonly sortings: Readonly<Record<string, Sorting<T>>>;
+  /** The settings (below `flowsync.`) that hold the choice, and their defaults. */
+  readonly groupBySetting: string;
+  readonly sortBySetting: string;
+  readonly defaultGroupBy: string;
+  readonly defaultSortBy: string;
+  /** The command that asks for both (the view's title bar), and its quick pick's title. */
+  readonly command: CommandId;
+  title(): string;
+  /** What "none" is called in the quick pick. */
+  noneLabel(): string;
 }
 
 /** What a list may update after a load. */

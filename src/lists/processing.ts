@@ -1,10 +1,10 @@
 import type { FlowSync } from '../api/types';
 import { validateFlowSync } from '../api/validate';
+import { COMMAND } from '../commandIds';
 import { syncCount, syncDescription, syncLabel, syncTooltip } from '../core/format';
-import { flowLabel, groupByFlow } from '../core/grouping';
+import { byId, flowLabel, newestFirst } from '../core/grouping';
 import { FLOW_ICON, flowSyncIcon } from '../core/icons';
 import { sameJson } from '../core/sameJson';
-import { COMMAND } from '../commandIds';
 import { t } from '../l10n';
 import { defineList } from './list';
 
@@ -14,16 +14,14 @@ export const processingList = defineList<FlowSync>()({
   viewId: 'flowsync.processing',
   refreshCommand: COMMAND.refreshProcessing,
   label: () => t('processing flow syncs'),
+  itemName: (id) => t('Flow sync #{0}', id),
   endpoint: '/flowsyncs/processing',
   validate: validateFlowSync,
   polled: true,
-  tree: {
+  rows: {
     leafIdPrefix: 'sync',
-    groupIdPrefix: 'flow',
     leafContext: 'flowsync.sync',
-    groupContext: 'flowsync.flow',
-    group: groupByFlow,
-    placement: (s: FlowSync) => `${s.flow_id}\u0000${flowLabel(s)}\u0000${s.created_at}\u0000${s.id}`,
+    idOf: (s: FlowSync) => s.id,
     // What syncDescription, syncTooltip, syncLabel and flowSyncIcon read.
     looksSame: (a: FlowSync, b: FlowSync) =>
       a.id === b.id &&
@@ -34,19 +32,57 @@ export const processingList = defineList<FlowSync>()({
       a.webhook === b.webhook &&
       a.flow?.name === b.flow?.name &&
       sameJson(a.errors, b.errors),
-    idOf: (s: FlowSync) => s.id,
-    groupDescription: (g) => syncCount(g.items.length),
-    groupIcon: FLOW_ICON,
     leafLabel: syncLabel,
     leafDescription: syncDescription,
     descriptionAges: true,
     leafTooltip: syncTooltip,
     leafIcon: flowSyncIcon,
   },
-  groupKeyOf: (s: FlowSync) => s.flow_id,
+  arrangements: {
+    groupings: {
+      flow: {
+        label: () => t('Flow'),
+        keyOf: (s: FlowSync) => s.flow_id,
+        labelOf: flowLabel,
+        icon: () => FLOW_ICON,
+        idPrefix: 'flow',
+        context: 'flowsync.flow',
+        describe: syncCount,
+      },
+      status: {
+        label: () => t('Status'),
+        keyOf: (s: FlowSync) => s.status,
+        labelOf: (s: FlowSync) => s.status,
+        icon: (s: FlowSync) => flowSyncIcon({ status: s.status, errors: null }),
+        idPrefix: 'status',
+        context: 'flowsync.status',
+        describe: syncCount,
+      },
+      none: null,
+    },
+    sortings: {
+      started: {
+        label: () => t('Start time, newest first'),
+        sort: newestFirst<FlowSync>((s) => s.created_at, (s) => s.id),
+        placement: (s: FlowSync) => `${s.created_at}\u0000${s.id}`,
+      },
+      id: { label: () => t('ID'), sort: byId<FlowSync>((s) => s.id), placement: (s: FlowSync) => String(s.id) },
+    },
+    groupBySetting: 'processing.groupBy',
+    sortBySetting: 'processing.sortBy',
+    defaultGroupBy: 'flow',
+    defaultSortBy: 'started',
+    command: COMMAND.groupProcessing,
+    title: () => t('Group Processing By'),
+    noneLabel: () => t('None (a flat list)'),
+  },
   emptyText: () => t('No flow syncs are processing.'),
   badge: (count) => (count > 0 ? { value: count, tooltip: count === 1 ? t('1 flow sync processing') : t('{0} flow syncs processing', count) } : undefined),
-  json: { itemTitle: (id) => t('Flow sync {0}', id), groupTitle: (key) => t('Flow {0} syncs', key) },
+  json: {
+    itemTitle: (id) => t('Flow sync {0}', id),
+    groupTitle: (grouping, key) => (grouping === 'flow' ? t('Flow {0} syncs', key) : t('Syncs with status {0}', key)),
+    itemsTitle: (count) => t('{0} flow syncs', count),
+  },
   pick: {
     title: () => t('Processing flow syncs'),
     icon: 'sync',

@@ -2,7 +2,8 @@
  * Command line entry of the Flow Sync mock API: `npm run mock-api -- --help`.
  */
 import { parseArgs } from 'node:util';
-import { DEMO_API_KEY, Fault, MockFlowSyncServer, MockServerOptions, parseFault } from './server';
+import { STUCK_SYNC_ID } from './data';
+import { DEFAULT_STUCK_AGE_MS, DEMO_API_KEY, Fault, MockFlowSyncServer, MockServerOptions, parseFault } from './server';
 
 const DEFAULT_PORT = 4010;
 
@@ -17,11 +18,22 @@ Options:
   --connections N   number of connections (default 36)
   --teams N         number of teams (default 5)
   --flows N         number of flows (default 8)
-  --processing N    about how many flow syncs are processing at once (default 7)
+  --processing N    about how many flow syncs are processing at once, the stuck one included (default 7)
+  --speed N         the sync lifecycle runs N times faster: flows' run times (2 - 15 min) divided by N and
+                    N times as many starts; the clock stays real (default 1)
+  --stuck-minutes N the stuck flow sync #${STUCK_SYNC_ID} started N minutes before the mock (default ${DEFAULT_STUCK_AGE_MS / 60_000})
   --prefix /p       serve the API under this path, e.g. /flowsync
   --key K           API key to accept (default ${DEMO_API_KEY})
   --fault JSON      inject a fault, e.g. '{"endpoint":"processing","status":503,"times":1}' (repeatable)
   --help            show this help
+
+Control endpoints (no key), e.g. with curl -X POST -d '{"id":123}' <url>/__mock/syncs/finish:
+  GET /__mock/syncs          the clock, the flows' typical run times, the stuck sync, the list now
+  POST /__mock/syncs/start   {"flowId":101,"count":3,"runMs":60000} starts syncs now (count, runMs optional)
+  POST /__mock/syncs/finish  {"id":123} ends a processing sync now
+  DELETE /__mock/syncs       forgets started and finished syncs
+  GET|POST /__mock/now       {"now":ms} freezes the clock, {"offsetMs":n} moves it (advance)
+  POST|DELETE /__mock/faults, GET|DELETE /__mock/requests
 `;
 
 /** A problem with the command line: reported with the usage hint and exit code 2. */
@@ -38,6 +50,13 @@ function parseCount(name: string, raw: string | undefined, min: number): number 
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw) || Number(raw) < min) throw new UsageError(`--${name} must be an integer >= ${min}, got "${raw}"`);
   return Number(raw);
+}
+
+function parseSpeed(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const speed = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+  if (!(speed > 0 && speed <= 1000)) throw new UsageError(`--speed must be a number > 0 and <= 1000, got "${raw}"`);
+  return speed;
 }
 
 function parseFaultArgument(raw: string): Fault {
@@ -57,7 +76,8 @@ export function parseCli(argv: readonly string[]): CliSettings | 'help' {
       options: {
         port: { type: 'string' }, host: { type: 'string' }, seed: { type: 'string' }, connections: { type: 'string' },
         teams: { type: 'string' }, flows: { type: 'string' }, processing: { type: 'string' }, prefix: { type: 'string' },
-        key: { type: 'string' }, fault: { type: 'string', multiple: true }, help: { type: 'boolean' },
+        key: { type: 'string' }, fault: { type: 'string', multiple: true }, help: { type: 'boolean' }, speed: { type: 'string' },
+        'stuck-minutes': { type: 'string' },
       },
     }).values;
   } catch (error) {
@@ -66,6 +86,7 @@ export function parseCli(argv: readonly string[]): CliSettings | 'help' {
   if (parsed.help) return 'help';
   if (parsed.key !== undefined && parsed.key.trim() === '') throw new UsageError('--key must not be empty');
   const port = parseCount('port', parsed.port, 0);
+  const stuckMinutes = parseCount('stuck-minutes', parsed['stuck-minutes'], 0);
   if (port !== undefined && port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
   return {
     options: {
@@ -76,6 +97,8 @@ export function parseCli(argv: readonly string[]): CliSettings | 'help' {
       teams: parseCount('teams', parsed.teams, 1),
       flows: parseCount('flows', parsed.flows, 1),
       processing: parseCount('processing', parsed.processing, 0),
+      speed: parseSpeed(parsed.speed),
+      stuckSince: stuckMinutes === undefined ? undefined : Math.floor((Date.now() - stuckMinutes * 60_000) / 1000) * 1000,
       pathPrefix: parsed.prefix,
       apiKey: parsed.key,
       log: (line) => console.log(`${new Date().toISOString()} ${line}`),
@@ -99,7 +122,18 @@ function printBanner(server: MockFlowSyncServer): void {
   const keyLabel = server.apiKey === DEMO_API_KEY ? 'API key (demo)' : 'API key';
   console.log(`Flow Sync mock API listening on ${server.url}`);
   console.log(`${keyLabel}: ${server.apiKey}`);
+  const { speed, stuckSince } = server.dataset;
+  const runTimes = server.dataset.flows.map((flow) => flow.typicalRunMs);
+  const lifecycle = `syncs run ${formatSeconds(Math.min(...runTimes))} - ${formatSeconds(Math.max(...runTimes))} (typical per flow)`;
+  console.log(`Lifecycle: ${lifecycle}${speed === 1 ? '' : `, ${speed}x faster than real flows`}; the clock is real`);
+  if (stuckSince !== undefined) console.log(`Stuck flow sync: #${STUCK_SYNC_ID}, started ${new Date(stuckSince).toISOString()}, never finishes`);
   console.log(`Try: curl -H 'Authorization: Bearer ${server.apiKey}' ${server.url}/api/public/v1/connections/index`);
+  console.log(`Control: curl ${server.url}/__mock/syncs (see --help)`);
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {

@@ -1,13 +1,16 @@
 /**
- * An embedded mock of the Flow Sync API: a real HTTP server on loopback, with fault injection and a request log,
- * driven in-process (inject, setNow, requests) or from another process through the /__mock control endpoints.
+ * An embedded mock of the Flow Sync API: a real HTTP server on loopback, with fault injection, a request log and a
+ * controllable sync lifecycle (clock, startSync, finish), driven in-process or from another process through the
+ * /__mock control endpoints.
  */
 import * as http from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MockDataset, MockDataOptions } from './data';
+import { FlowSync, MockDataset, MockDataOptions, StartSyncOptions } from './data';
 
 export const DEMO_API_KEY = 'fs_demo_0123456789abcdef';
+/** Unless `stuckSince` is given, the stuck sync started this long before the server did. */
+export const DEFAULT_STUCK_AGE_MS = 2 * 3600_000;
 
 export interface MockServerOptions extends MockDataOptions {
   /** Default '127.0.0.1'. */
@@ -105,7 +108,9 @@ export class MockFlowSyncServer {
   /** The data behind the answers, so tests can compare against it. */
   readonly dataset: MockDataset;
   private key: string;
-  private now: () => number;
+  private clock: () => number;
+  /** Added to the clock: what advance() moved it by since the last setNow. */
+  private clockOffsetMs = 0;
   private faults: QueuedFault[] = [];
   private readonly prefix: string;
   private readonly host: string;
@@ -117,10 +122,12 @@ export class MockFlowSyncServer {
   private readonly connectionsCache = new Map<number | 'all', Buffer>();
 
   private constructor(options: MockServerOptions) {
-    const { seed, teams, connections, flows, processing } = options;
-    this.dataset = new MockDataset({ seed, teams, connections, flows, processing });
+    const { seed, teams, connections, flows, processing, speed } = options;
+    this.clock = options.now ?? Date.now;
+    // Rounded to the second, so that two servers started within the same second with the same seed agree.
+    const stuckSince = options.stuckSince ?? Math.floor((this.clock() - DEFAULT_STUCK_AGE_MS) / 1000) * 1000;
+    this.dataset = new MockDataset({ seed, teams, connections, flows, processing, speed, stuckSince });
     this.key = options.apiKey ?? DEMO_API_KEY;
-    this.now = options.now ?? Date.now;
     this.prefix = normalizePrefix(options.pathPrefix ?? '');
     this.host = options.host ?? '127.0.0.1';
     this.log = options.log;
@@ -175,8 +182,37 @@ export class MockFlowSyncServer {
     this.key = key;
   }
 
-  setNow(fn: () => number): void {
-    this.now = fn;
+  /** The mock's clock: what created_at and the processing list are computed against. */
+  now(): number {
+    return this.clock() + this.clockOffsetMs;
+  }
+
+  /** A new clock (a function, or a number to freeze it at); forgets earlier advance() calls. */
+  setNow(clock: (() => number) | number): void {
+    this.clock = typeof clock === 'number' ? () => clock : clock;
+    this.clockOffsetMs = 0;
+  }
+
+  /** Moves the clock forward by `ms` (backward when negative); returns the new time. */
+  advance(ms: number): number {
+    if (!Number.isFinite(ms)) throw new RangeError(`advance needs a finite number of ms, got ${ms}`);
+    this.clockOffsetMs += ms;
+    return this.now();
+  }
+
+  /** The sync leaves the processing list now. Returns it as it was listed, or undefined when it is not processing. */
+  finish(id: number): FlowSync | undefined {
+    return this.dataset.finish(id, this.now());
+  }
+
+  /** Starts syncs of a flow now (several: a burst); returns them as listed. Throws RangeError for an unknown flow. */
+  startSync(flowId: number, options: StartSyncOptions = {}): FlowSync[] {
+    return this.dataset.startSync(flowId, this.now(), options);
+  }
+
+  /** Forgets what startSync and finish did: back to the seeded lifecycle alone. */
+  resetSyncs(): void {
+    this.dataset.resetSyncs();
   }
 
   /** Stops listening and destroys every socket, hanging responses included, so nothing keeps the process alive. */
@@ -342,25 +378,53 @@ export class MockFlowSyncServer {
       case 'DELETE requests':
         this.clearRequests();
         return jsonReply(200, '[]');
+      case 'GET now':
+        return jsonReply(200, JSON.stringify({ now: this.now() }));
       case 'POST now':
         this.moveClock(await readJson(req));
         return jsonReply(200, JSON.stringify({ now: this.now() }));
+      case 'GET syncs':
+        return jsonReply(200, JSON.stringify(this.lifecycle()));
+      case 'POST syncs/start': {
+        const { flowId, count, runMs } = parseControlBody(await readJson(req), { flowId: 'number', count: 'number', runMs: 'number' }, ['flowId']);
+        return jsonReply(201, JSON.stringify({ started: this.startSync(flowId as number, { count, runMs }) }));
+      }
+      case 'POST syncs/finish': {
+        const { id } = parseControlBody(await readJson(req), { id: 'number' }, ['id']);
+        const finished = this.finish(id as number);
+        if (!finished) return jsonReply(404, errorBody('E_NOT_PROCESSING', `flow sync ${id} is not processing`));
+        return jsonReply(200, JSON.stringify({ finished }));
+      }
+      case 'DELETE syncs':
+        this.resetSyncs();
+        return jsonReply(200, JSON.stringify(this.lifecycle()));
       default:
         return jsonReply(404, errorBody('E_ROUTE_NOT_FOUND', `Cannot ${route.replace(' ', ` ${this.prefix}${CONTROL_ROOT}`)}`));
     }
   }
 
-  /** `{"now": ms}` freezes the clock at ms; `{"offsetMs": n}` shifts the current clock by n. */
+  /** `{"now": ms}` freezes the clock at ms; `{"offsetMs": n}` moves the current clock by n (advance). */
   private moveClock(body: unknown): void {
     const { now, offsetMs } = (body ?? {}) as { now?: unknown; offsetMs?: unknown };
-    if (typeof now === 'number') {
-      this.setNow(() => now);
-    } else if (typeof offsetMs === 'number') {
-      const base = this.now;
-      this.setNow(() => base() + offsetMs);
+    if (typeof now === 'number' && Number.isFinite(now)) {
+      this.setNow(now);
+    } else if (typeof offsetMs === 'number' && Number.isFinite(offsetMs)) {
+      this.advance(offsetMs);
     } else {
       throw new Error('expected {"now": ms} or {"offsetMs": n}');
     }
+  }
+
+  /** What GET /__mock/syncs shows: the clock, the flows' run times, the stuck sync and the list now. */
+  private lifecycle(): object {
+    const now = this.now();
+    return {
+      now,
+      speed: this.dataset.speed,
+      stuck: this.dataset.stuckSyncId === undefined ? null : { id: this.dataset.stuckSyncId, since: this.dataset.stuckSince },
+      flows: this.dataset.flows.map(({ id, name, team_id, typicalRunMs }) => ({ id, name, team_id, typicalRunMs })),
+      processing: this.dataset.processingAt(now),
+    };
   }
 }
 
@@ -431,6 +495,18 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
   } catch {
     throw new Error('body is not valid JSON');
   }
+}
+
+/** Checks a control body: a JSON object with only these fields, of these types, the `required` ones present. */
+function parseControlBody(value: unknown, types: Readonly<Record<string, string>>, required: readonly string[]): Record<string, number | undefined> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('the body must be a JSON object');
+  for (const [field, fieldValue] of Object.entries(value)) {
+    if (!types[field]) throw new Error(`unknown field "${field}"`);
+    if (typeof fieldValue !== types[field]) throw new Error(`field "${field}" must be a ${types[field]}`);
+  }
+  const missing = required.filter((field) => !(field in value));
+  if (missing.length > 0) throw new Error(`missing field "${missing[0]}"`);
+  return value as Record<string, number | undefined>;
 }
 
 const FAULT_FIELD_TYPES: Readonly<Record<keyof Fault, string>> = {

@@ -1,10 +1,21 @@
 import * as vscode from 'vscode';
 import type { Item } from '../api/types';
+import type { Group } from '../core/grouping';
 import type { IconSpec } from '../core/icons';
 import { inert } from '../core/inert';
 import type { ListRefresher } from '../core/refresh';
 import { TreeModel, type TreeNode } from '../core/treeModel';
+import { arrangedTree, type Arrangement } from '../lists/arrange';
 import type { ListDefinition } from '../lists/list';
+
+/**
+ * What another feature adds to a list's rows (e.g. History marks stuck and watched syncs and puts a flow's typical
+ * durations in its tooltip). Texts are ours or already inert; they are appended, never replace the row's own.
+ */
+export interface RowDecorations<T> {
+  leaf?(value: T): { descriptions?: string[]; icon?: IconSpec; contextSuffix?: string } | undefined;
+  group?(group: Group<T>, grouping: string): { tooltip?: string; descriptions?: string[]; contextSuffix?: string } | undefined;
+}
 
 export function themeIcon(spec: IconSpec): vscode.ThemeIcon {
   return new vscode.ThemeIcon(spec.id, spec.color ? new vscode.ThemeColor(spec.color) : undefined);
@@ -18,21 +29,37 @@ export function themeIcon(spec: IconSpec): vscode.ThemeIcon {
 export class GroupedTree<T extends { id: number }> implements vscode.TreeDataProvider<TreeNode<T>>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<TreeNode<T> | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
-  readonly model: TreeModel<T>;
+  private current: TreeModel<T>;
+  private groupingName: string;
+  decorations: RowDecorations<T> = {};
   private readonly subscription: { dispose(): void };
 
   constructor(
-    list: ListDefinition<T>,
+    private readonly list: ListDefinition<T>,
     private readonly refresher: ListRefresher<T>,
     private readonly now: () => number,
     /** Root children shown only while a list can load (welcome views take over otherwise). */
     private readonly isActive: () => boolean,
+    arrangement?: Arrangement,
   ) {
-    this.model = new TreeModel(list.id, list.tree);
+    this.current = new TreeModel(list.id, arrangedTree(list, arrangement));
+    this.groupingName = arrangement?.groupBy ?? list.arrangements.defaultGroupBy;
     this.subscription = refresher.onDidChange((change) => {
       if (change.itemsChanged) this.update();
     });
-    this.model.update(refresher.state.items ?? []);
+    this.current.update(refresher.state.items ?? []);
+  }
+
+  get model(): TreeModel<T> {
+    return this.current;
+  }
+
+  /** Groups and sorts the rows another way (a setting changed): no request, the whole tree re-renders. */
+  arrange(arrangement: Arrangement): void {
+    this.current = new TreeModel(this.list.id, arrangedTree(this.list, arrangement));
+    this.groupingName = arrangement.groupBy;
+    this.current.update(this.refresher.state.items ?? []);
+    this.changeEmitter.fire(undefined);
   }
 
   /** Re-renders everything (e.g. the welcome state changed). */
@@ -41,32 +68,36 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   }
 
   getChildren(node?: TreeNode<T>): TreeNode<T>[] {
-    if (!node) return this.isActive() ? [...this.model.groups] : [];
+    if (!node) return this.isActive() ? this.model.roots() : [];
     return node.kind === 'leaf' ? [] : this.model.children(node);
   }
 
   getParent(node: TreeNode<T>): TreeNode<T> | undefined {
-    return node.kind === 'leaf' ? node.parent : undefined;
+    return node.kind === 'leaf' && this.model.adapter.groupRows ? node.parent : undefined;
   }
 
   getTreeItem(node: TreeNode<T>): vscode.TreeItem {
     const a = this.model.adapter;
     // Labels and descriptions hold service text (names, types, statuses): shown inert, never as markup or icons.
     if (node.kind === 'group') {
+      const rows = a.groupRows!;
       const item = new vscode.TreeItem(inert(node.group.label), vscode.TreeItemCollapsibleState.Expanded);
       item.id = this.model.groupId(node.group);
-      item.description = inert(a.groupDescription(node.group));
-      item.iconPath = themeIcon(a.groupIcon);
-      item.contextValue = a.groupContext;
+      const marks = this.decorations.group?.(node.group, this.groupingName);
+      item.description = [inert(rows.describe(node.group)), ...(marks?.descriptions ?? [])].join(' · ');
+      item.iconPath = themeIcon(rows.icon(node.group));
+      item.contextValue = rows.context + (marks?.contextSuffix ?? '');
       return item;
     }
     const value = node.item.value;
     const item = new vscode.TreeItem(inert(a.leafLabel(value)), vscode.TreeItemCollapsibleState.None);
     item.id = this.model.leafId(value);
-    item.description = inert(a.leafDescription(value, this.now()));
-    this.model.rendered(value, item.description);
-    item.iconPath = themeIcon(a.leafIcon(value));
-    item.contextValue = a.leafContext;
+    const description = inert(a.leafDescription(value, this.now()));
+    this.model.rendered(value, description);
+    const marks = this.decorations.leaf?.(value);
+    item.description = [description, ...(marks?.descriptions ?? [])].join(' · ');
+    item.iconPath = themeIcon(marks?.icon ?? a.leafIcon(value));
+    item.contextValue = a.leafContext + (marks?.contextSuffix ?? '');
     return item;
   }
 
@@ -76,13 +107,18 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
    */
   refreshAgedDescriptions(): number {
     const aged = this.model.agedGroups(this.now());
-    for (const node of aged) this.changeEmitter.fire(node);
+    if (aged.length && !this.model.adapter.groupRows) this.changeEmitter.fire(undefined);
+    else for (const node of aged) this.changeEmitter.fire(node);
     return aged.length;
   }
 
   /** Tooltips are built only when hovered. */
   resolveTreeItem(item: vscode.TreeItem, node: TreeNode<T>): vscode.TreeItem {
     if (node.kind === 'leaf') item.tooltip = new vscode.MarkdownString(this.model.adapter.leafTooltip(node.item as Item<T>, this.now()));
+    else {
+      const tooltip = this.decorations.group?.(node.group, this.groupingName)?.tooltip;
+      if (tooltip) item.tooltip = new vscode.MarkdownString(tooltip);
+    }
     return item;
   }
 
@@ -94,7 +130,7 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   private update(): void {
     const change = this.model.update(this.refresher.state.items ?? []);
     if (!change) return;
-    if (change.all) this.changeEmitter.fire(undefined);
+    if (change.all || !this.model.adapter.groupRows) this.changeEmitter.fire(undefined); // a flat list has no group rows to refresh
     else for (const node of change.groups) this.changeEmitter.fire(node);
   }
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DisposableStore } from '../core/events';
 import { every, type Clock } from '../core/clock';
 import type { Explorer } from '../core/explorer';
 import type { ListRefresher } from '../core/refresh';
@@ -7,6 +8,8 @@ import { viewMessage } from '../core/viewMessage';
 import { ANY_LISTS, type AnyList, type ListId, type ValueOf } from '../lists';
 import type { ListDefinition } from '../lists/list';
 import { t } from '../l10n';
+import type { Arrangement } from '../lists/arrange';
+import { readArrangement } from '../settings';
 import { GroupedTree } from './groupedTree';
 
 /** How often a view whose rows say "… ago" checks whether those texts have aged (while it is visible). */
@@ -16,10 +19,11 @@ export const AGE_TICK_MS = 30_000;
 export class ListView<T extends { id: number }> implements vscode.Disposable {
   readonly tree: GroupedTree<T>;
   readonly view: vscode.TreeView<TreeNode<T>>;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
   private progress?: () => void;
   /** When the selection last changed (monotonic counter), to tell which view the person used last. */
   selectedAt = 0;
+  private arrangement: Arrangement;
   private static selections = 0;
 
   constructor(
@@ -29,9 +33,10 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   ) {
     const refresher = explorer.refresher(list.id as ListId) as unknown as ListRefresher<T>;
     const now = () => clock.now();
-    this.tree = new GroupedTree(list, refresher, now, () => explorer.status === 'ready');
-    this.view = vscode.window.createTreeView(list.viewId, { treeDataProvider: this.tree, showCollapseAll: true });
-    this.disposables.push(
+    this.arrangement = readArrangement(list);
+    this.tree = new GroupedTree(list, refresher, now, () => explorer.status === 'ready', this.arrangement);
+    this.view = vscode.window.createTreeView(list.viewId, { treeDataProvider: this.tree, showCollapseAll: true, canSelectMany: true });
+    this.disposables.add(
       this.tree,
       this.view,
       refresher.onDidChange(() => this.decorate(now())),
@@ -41,14 +46,14 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
         this.decorate(now());
       }),
     );
-    if (list.tree.descriptionAges) {
+    if (list.rows.descriptionAges) {
       // Only while the view is visible: a hidden view costs nothing.
-      this.disposables.push(every(clock, AGE_TICK_MS, () => this.view.visible && this.tree.refreshAgedDescriptions()));
+      this.disposables.add(every(clock, AGE_TICK_MS, () => this.view.visible && this.tree.refreshAgedDescriptions()));
     }
     if (!list.polled) {
       // Loaded only once its view is shown: a hidden view costs nothing.
       const load = () => this.view.visible && explorer.want(list.id as ListId);
-      this.disposables.push(this.view.onDidChangeVisibility(load));
+      this.disposables.add(this.view.onDidChangeVisibility(load));
       load();
     }
     this.decorate(now());
@@ -56,6 +61,26 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
 
   private get refresher(): ListRefresher<unknown> {
     return this.explorer.refresher(this.list.id as ListId);
+  }
+
+  /** Re-reads how the rows are grouped and sorted (settings changed); regroups without a request when it differs. */
+  rearrange(): void {
+    const wanted = readArrangement(this.list);
+    if (wanted.groupBy === this.arrangement.groupBy && wanted.sortBy === this.arrangement.sortBy) return;
+    this.arrangement = wanted;
+    this.tree.arrange(wanted);
+  }
+
+  get currentArrangement(): Arrangement {
+    return this.arrangement;
+  }
+
+  /** Shows, selects and focuses an item's row (loading the list first if it is not loaded); false when it is not listed. */
+  async revealItem(id: number): Promise<boolean> {
+    const node = this.tree.model.findLeaf(id);
+    if (!node) return false;
+    await this.view.reveal(node, { select: true, focus: true, expand: true });
+    return true;
   }
 
   /** Re-evaluates message, description and badge (also used when the team filter's name becomes known). */
@@ -71,7 +96,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
 
   dispose(): void {
     this.progress?.();
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 
   /** The view's progress bar runs while a load is in flight. */

@@ -68,14 +68,14 @@ describe('In German (VS Code display language de)', function () {
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
-    await input.fill('>Flow Sync: ');
-    const labels = await waitFor(async () => {
-      const rows = await page.locator('.quick-input-widget .monaco-list-row .label-name').allInnerTexts();
-      return rows.some((r) => r.includes('API-Schlüssel festlegen...')) ? rows : undefined;
-    }, { message: 'German command titles in the palette' });
     // In another display language the palette shows each command's English title as a secondary label: the German
-    // title must be there for every Flow Sync command.
+    // title must be there for every Flow Sync command. The list shows only so many rows: look for each one.
     for (const title of ['API-Schlüssel festlegen...', 'Dienst-URL festlegen...', 'Nach Team filtern...', 'Als JSON öffnen', 'Protokoll anzeigen']) {
+      await input.fill(`>Flow Sync: ${title}`);
+      const labels = await waitFor(async () => {
+        const rows = await page.locator('.quick-input-widget .monaco-list-row .label-name').allInnerTexts();
+        return rows.includes(`Flow Sync: ${title}`) ? rows : undefined;
+      }, { message: `"${title}" in the palette` });
       assert.ok(labels.includes(`Flow Sync: ${title}`), `"${title}" in ${labels}`);
     }
     await page.keyboard.press('Escape');

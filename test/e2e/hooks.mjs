@@ -9,7 +9,8 @@ export const mochaHooks = {
     this.timeout(20 * 60 * 1000); // a cold rig install takes ~2-3 minutes
     fs.rmSync(SCREENSHOT_DIR, { recursive: true, force: true });
     try {
-      await startSession();
+      // A fixed stuck threshold: the mock's stuck sync (2 h old) shows as stuck from the start (a learned one needs 5 runs).
+      await startSession({ settings: { 'flowsync.stuckAfterMinutes': 60 } });
     } catch (error) {
       if (session.page) await screenshot('before-all-failed').catch(() => {});
       await stopSession().catch(() => {});

@@ -85,6 +85,84 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     await screenshot('readme-json');
   });
 
+  it('groups connections by type from the title bar, then selects several rows and copies their IDs', async () => {
+    const page = session.page;
+    const header = page.locator('.part.sidebar .pane-header', { hasText: 'Connections' }).first();
+    await header.hover();
+    await header.locator('.action-label[aria-label^="Group Connections By"]').click();
+    await quickInput().waitFor({ state: 'visible', timeout: 10000 });
+    await screenshot('readme-group-by-pick');
+    await typeIntoQuickInput('Type');
+    const types = [...new Set(session.mock.dataset.connections.map((c) => c.type.toLowerCase()))];
+    const rows = await waitFor(async () => {
+      const r = await treeRows();
+      return r.some((row) => types.includes(row.label.toLowerCase()) && /\d+ connections?$/.test(row.description)) ? r : undefined;
+    }, { timeout: 15000, message: 'type rows in the Connections view' });
+    const groups = rows.filter((r) => /\d+ connections?$/.test(r.description)).map((r) => r.label.toLowerCase());
+    assert.ok(groups.length > 0 && groups.every((g) => types.includes(g)), `${groups} are connection types`);
+    // Several rows: click one, Ctrl+click the next, then Copy ID from the context menu.
+    const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Connections' }) });
+    const connectionRows = pane.locator('.monaco-list-row[aria-level="2"]');
+    await connectionRows.nth(0).click();
+    await connectionRows.nth(1).click({ modifiers: ['Control'] });
+    await waitFor(async () => (await pane.locator('.monaco-list-row.selected').count()) === 2, { message: 'two selected rows' });
+    await connectionRows.nth(1).click({ button: 'right' });
+    const menu = page.locator('.context-view .monaco-menu');
+    await menu.waitFor({ state: 'visible', timeout: 10000 });
+    await screenshot('readme-multi-select');
+    await menu.locator('.action-label', { hasText: /^Copy ID$/ }).click();
+    await waitFor(async () => /Copied 2 IDs/.test(await statusBarText()), { message: '"Copied 2 IDs" in the status bar' });
+    // Back to teams for the tests that follow.
+    await header.hover();
+    await header.locator('.action-label[aria-label^="Group Connections By"]').click();
+    await typeIntoQuickInput('Team');
+    await waitFor(async () => (await treeRows()).some((r) => session.mock.dataset.teams.some((t) => t.name === r.label)), { message: 'teams again' });
+  });
+
+  it('watches a sync, says when it is no longer processing, lists it in History, and marks the stuck sync', async () => {
+    const page = session.page;
+    // The stuck sync: a warning and "stuck" in its row, and in the status bar.
+    await runCommand('Flow Sync: Refresh Processing');
+    await waitFor(async () => /\d+ processing, 1 stuck/.test(await statusBarText()), { message: '"1 stuck" in the status bar' });
+    const stuckRow = page.locator('.part.sidebar .monaco-list-row', { hasText: /stuck/ }).first();
+    await stuckRow.waitFor({ state: 'visible', timeout: 10000 });
+    // Watch another sync from its context menu.
+    const row = page.locator('.part.sidebar .monaco-list-row[aria-level="2"]', { hasText: /^#\d+/, hasNotText: /stuck/ }).first();
+    await row.click();
+    await row.click({ button: 'right' });
+    const menu = page.locator('.context-view .monaco-menu');
+    await menu.waitFor({ state: 'visible', timeout: 10000 });
+    const item = menu.locator('.action-label', { hasText: /^Notify When Finished$/ });
+    await item.hover();
+    await item.click();
+    // A refresh can re-render the menu under the pointer: the item keeps the focus, so Enter runs it then.
+    if (await menu.isVisible().catch(() => false)) await page.keyboard.press('Enter');
+    const watched = await waitFor(async () => (await treeRows()).find((r) => /^#\d+$/.test(r.label) && /watched/.test(r.description)), { message: 'a row says watched' });
+    const id = Number(watched.label.slice(1));
+    await screenshot('readme-stuck-and-watched');
+    // It leaves processing: one notification, and a History row.
+    assert.ok(session.mock.finish(id), `sync ${id} was processing`);
+    await runCommand('Flow Sync: Refresh Processing');
+    const toast = await waitFor(async () => (await notifications()).find((n) => n.includes(`Sync #${id}`)), { timeout: 15000, message: 'the notification' });
+    assert.match(toast, /is no longer processing, after about \d+ (s|min)/);
+    assert.doesNotMatch(toast, /succeeded|failed/);
+    await screenshot('readme-history-notification');
+    const history = page.locator('.part.sidebar .pane-header', { hasText: 'History' }).first();
+    if ((await history.getAttribute('aria-expanded')) !== 'true') await history.click();
+    await waitFor(async () => (await treeRows()).some((r) => r.description.startsWith(`#${id} · ran about`)), { timeout: 15000, message: 'the History row' });
+    await screenshot('readme-history');
+    await page.keyboard.press('Escape');
+  });
+
+  it('shows the activity chart, with a table of the same numbers', async () => {
+    await runCommand('Flow Sync: Show Activity Chart');
+    const tab = session.page.locator('.tabs-container .tab', { hasText: 'Flow Sync Activity' });
+    await tab.waitFor({ state: 'visible', timeout: 15000 });
+    await session.page.waitForTimeout(2500); // the webview draws after its first message
+    await screenshot('readme-activity');
+    await runCommand('View: Close Editor');
+  });
+
   it('filters both views by team and shows the team in their descriptions', async () => {
     const team = session.mock.dataset.teams[1];
     await runCommand('Flow Sync: Filter by Team...', { opensInput: true });

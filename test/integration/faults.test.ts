@@ -3,9 +3,7 @@ import * as vscode from 'vscode';
 import type { ApiErrorKind } from '../../src/api/errors';
 import type { FlowSyncExplorerApi } from '../../src/extension';
 import { MockFlowSyncServer, type Fault } from '../../src/mock/server';
-import { activateExtension, startMockApi, waitFor } from './helpers';
-
-const KEY = 'fs_it_SENTINEL_4c1d2e3f';
+import { TEST_KEY as KEY, connect, startMockApi, testApi, waitFor } from './helpers';
 
 interface FaultCase {
   name: string;
@@ -57,13 +55,10 @@ describe('Fault matrix (processing list against the mock API)', function () {
     process.on('unhandledRejection', countUnhandled);
     mock = await startMockApi({ apiKey: KEY });
     other = await startMockApi({ apiKey: KEY });
-    x = (await activateExtension()).exports as FlowSyncExplorerApi;
-    await x.keys.set(new URL(mock.url).origin, KEY);
+    x = await testApi();
     await config().update('autoRefresh', false, vscode.ConfigurationTarget.Global);
     await config().update('requestTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
-    await config().update('baseUrl', mock.url, vscode.ConfigurationTarget.Global);
-    await x.reconfigure();
-    await waitFor(() => x.explorer.lists.processing.state.items !== undefined, { message: 'first load' });
+    await connect(x, mock); // the key, flowsync.baseUrl, the first load
   });
 
   after(async () => {

@@ -2,7 +2,8 @@
  * Helpers for integration tests (they run inside the VS Code extension host).
  *
  *   const ext = await activateExtension();
- *   const mock = await startMockApi();            // the embedded mock API, in-process; close it in after()
+ *   const mock = await startMockApi({ apiKey: TEST_KEY });   // the embedded mock API, in-process; close it in after()
+ *   await connect(await testApi(), mock);         // key stored, flowsync.baseUrl set, processing loaded
  *   await withSettings({ 'flowsync.baseUrl': mock.url }, async () => { ... });
  *   const proxy = await startProxy({ hosts: { 'flowsync.test:8080': '127.0.0.1:8080' } });   // a loopback HTTP proxy
  */
@@ -54,6 +55,25 @@ export async function keyChanges(api: FlowSyncExplorerApi, count: number, change
     listener.dispose();
   }
   await api.reconfigure();
+}
+
+/** The API key the mock APIs of the integration tests accept: a sentinel, so never print it (see test/rig/README.md). */
+export const TEST_KEY = 'fs_it_SENTINEL_4c1d2e3f';
+
+/**
+ * Points the extension at `mock`, as a person would: `key` stored for the mock's origin (waiting for SecretStorage's
+ * change event, see keyChanges), the user setting flowsync.baseUrl set to `mock.url`; then waits until the processing
+ * list has loaded from that origin. Cheap when already connected (nothing changes, so nothing reloads): a test calls it
+ * first to set up what it needs instead of relying on an earlier test.
+ */
+export async function connect(api: FlowSyncExplorerApi, mock: MockFlowSyncServer, key = TEST_KEY): Promise<void> {
+  const origin = new URL(mock.url).origin;
+  if ((await api.keys.get(origin)) !== key) await keyChanges(api, 1, () => api.keys.set(origin, key));
+  await vscode.workspace.getConfiguration('flowsync').update('baseUrl', mock.url, vscode.ConfigurationTarget.Global);
+  await api.reconfigure();
+  await waitFor(() => api.explorer.status === 'ready' && api.explorer.origin === origin && api.explorer.lists.processing.state.loadedAt !== undefined, {
+    message: `processing loaded from ${origin}`,
+  });
 }
 
 /** Starts the embedded Flow Sync mock API in this process (port 0: a free port). */

@@ -8,9 +8,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FlowSyncExplorerApi } from '../../src/extension';
 import type { MockFlowSyncServer } from '../../src/mock/server';
-import { activateExtension, startMockApi, waitFor } from './helpers';
+import { TEST_KEY as KEY, connect, startMockApi, testApi, waitFor } from './helpers';
 
-const KEY = 'fs_it_SENTINEL_4c1d2e3f';
 /** VS Code's own pattern for links in notification text (vs/base/common/linkedText.ts). */
 const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
 const VSCODE_ICON = /\$\(([a-z.]+\/)?([a-z0-9-]+)(~[a-z]+)?\)/i;
@@ -28,12 +27,9 @@ describe('Fault matrix: hostile service, workspace and input', function () {
   before(async () => {
     process.on('unhandledRejection', countUnhandled);
     mock = await startMockApi({ apiKey: KEY });
-    x = (await activateExtension()).exports as FlowSyncExplorerApi;
-    await x.keys.set(new URL(mock.url).origin, KEY);
+    x = await testApi();
     await setUser('autoRefresh', false);
-    await setUser('baseUrl', mock.url);
-    await x.reconfigure();
-    await waitFor(() => x.explorer.lists.processing.state.items !== undefined, { message: 'first load' });
+    await connect(x, mock); // the key, flowsync.baseUrl, the first load
   });
 
   afterEach(async () => {

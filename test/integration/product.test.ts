@@ -2,24 +2,16 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FlowSyncExplorerApi } from '../../src/extension';
 import type { MockFlowSyncServer } from '../../src/mock/server';
-import { activateExtension, startMockApi, waitFor } from './helpers';
-
-const KEY = 'fs_it_SENTINEL_4c1d2e3f';
-
-async function api(): Promise<FlowSyncExplorerApi> {
-  return (await activateExtension()).exports as FlowSyncExplorerApi;
-}
+import { TEST_KEY as KEY, connect, keyChanges, startMockApi, testApi, waitFor } from './helpers';
 
 async function setUser(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('flowsync').update(key, value, vscode.ConfigurationTarget.Global);
 }
 
-/** Points the extension at `mock` with the test key stored for its origin, and waits for the processing list. */
-async function connect(x: FlowSyncExplorerApi, mock: MockFlowSyncServer): Promise<void> {
-  await x.keys.set(new URL(mock.url).origin, KEY);
-  await setUser('baseUrl', mock.url);
-  await x.reconfigure();
-  await waitFor(() => x.explorer.status === 'ready' && x.explorer.lists.processing.state.loadedAt !== undefined, { message: 'processing loaded' });
+/** Shows the Connections view (which loads that list on demand) and waits for the list. */
+async function showConnections(x: FlowSyncExplorerApi): Promise<void> {
+  await vscode.commands.executeCommand('flowsync.connections.focus');
+  await waitFor(() => x.explorer.lists.connections.state.loadedAt !== undefined, { message: 'connections loaded' });
 }
 
 describe('Flow Sync Explorer in the extension host', function () {
@@ -29,7 +21,7 @@ describe('Flow Sync Explorer in the extension host', function () {
 
   before(async () => {
     mock = await startMockApi({ apiKey: KEY });
-    x = await api();
+    x = await testApi();
   });
 
   after(async () => {
@@ -41,6 +33,17 @@ describe('Flow Sync Explorer in the extension host', function () {
 
   beforeEach(() => {
     mock.clearFaults();
+  });
+
+  // Each case sets up what it needs (connect(), showConnections()), so any one passes alone; one that fails half-way
+  // leaves no rejected key, team filter or open editor to the next.
+  afterEach(async () => {
+    mock.setApiKey(KEY);
+    if (vscode.workspace.getConfiguration('flowsync').inspect('teamId')?.globalValue !== undefined) {
+      await setUser('teamId', undefined);
+      await x.reconfigure();
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('registers every command of the contract', async () => {
@@ -61,6 +64,8 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   it('with a URL but no key: offers Set API Key and sends nothing', async () => {
+    const origin = new URL(mock.url).origin;
+    if ((await x.keys.get(origin)) !== undefined) await keyChanges(x, 1, () => x.keys.delete(origin));
     await setUser('baseUrl', mock.url);
     await x.reconfigure();
     assert.equal(x.explorer.status, 'noKey');
@@ -90,6 +95,7 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   it('loads connections grouped by team, sorted by name, when the view is shown', async () => {
+    await connect(x, mock);
     await vscode.commands.executeCommand('flowsync.connections.focus');
     await waitFor(() => x.explorer.lists.connections.state.loadedAt !== undefined, { message: 'connections loaded' });
     const teams = x.views.connections.tree.getChildren();
@@ -104,6 +110,8 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   it('Open as JSON shows the raw item, read-only JSON titled by kind and id', async () => {
+    await connect(x, mock);
+    await showConnections(x);
     const team = x.views.connections.tree.getChildren()[0];
     const node = x.views.connections.tree.getChildren(team)[0];
     await vscode.commands.executeCommand('flowsync.openJson', node);
@@ -115,6 +123,8 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   it('an identical answer fires no tree change; a changed one refreshes only the group that changed', async () => {
+    await connect(x, mock);
+    await showConnections(x);
     const events: Array<string | undefined> = [];
     const subscription = x.views.connections.tree.onDidChangeTreeData((node) => events.push(node ? `team:${node.kind === 'group' ? node.group.key : '?'}` : undefined));
     try {
@@ -135,6 +145,7 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   it('an open JSON document follows refreshes', async () => {
+    await connect(x, mock);
     const flow = x.views.processing.tree.getChildren()[0];
     const node = x.views.processing.tree.getChildren(flow)[0] as { item: { raw: Record<string, unknown>; value: { id: number } } };
     await vscode.commands.executeCommand('flowsync.openJson', node);
@@ -149,6 +160,7 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   it('"started … ago" texts are re-rendered as they age, without a request', async () => {
+    await connect(x, mock);
     const now = Date.now();
     const sync = (id: number, msAgo: number) => ({
       id,
@@ -187,6 +199,8 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   it('Open as JSON on a group shows its items', async () => {
+    await connect(x, mock);
+    await showConnections(x);
     const team = x.views.connections.tree.getChildren()[0];
     await vscode.commands.executeCommand('flowsync.openJson', team);
     const doc = (await waitFor(() => (vscode.window.activeTextEditor?.document.uri.path.includes('connections') ? vscode.window.activeTextEditor.document : undefined)))!;
@@ -197,6 +211,8 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   it('Copy ID puts the id on the clipboard', async () => {
+    await connect(x, mock);
+    await showConnections(x);
     const team = x.views.connections.tree.getChildren()[0];
     const node = x.views.connections.tree.getChildren(team)[0];
     await vscode.commands.executeCommand('flowsync.copyId', node);
@@ -204,6 +220,8 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   it('the team filter sends team_id on both lists and shows the team in the view description', async () => {
+    await connect(x, mock);
+    await showConnections(x);
     const team = mock.dataset.teams[1];
     mock.clearRequests();
     await setUser('teamId', String(team.id));
@@ -219,6 +237,7 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   it('after a failure: keeps the last good data, marks it stale, warns in the status bar, then recovers', async () => {
+    await connect(x, mock);
     const before = x.explorer.lists.processing.state.items!.length;
     mock.inject({ endpoint: 'processing', status: 500, body: '{"errors":[{"message":"E_INTERNAL: Database unavailable"}]}', times: 1 });
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
@@ -233,6 +252,7 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   it('100 refresh commands at once put one request in flight per list', async () => {
+    await connect(x, mock);
     mock.clearRequests();
     mock.inject({ endpoint: 'any', delayMs: 300, times: 10 });
     await Promise.all(Array.from({ length: 100 }, () => vscode.commands.executeCommand('flowsync.refresh')));
@@ -243,6 +263,7 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   it('unauthorized stops polling and says the key was rejected', async () => {
+    await connect(x, mock);
     mock.setApiKey('another-key');
     try {
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
@@ -258,6 +279,7 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   it('the key stays with its origin: a new service URL gets no request with the old key', async () => {
+    await connect(x, mock);
     const other = await startMockApi({ apiKey: KEY });
     try {
       await setUser('baseUrl', other.url);
@@ -274,6 +296,7 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   it('Remove API Key deletes it and stops requests', async () => {
+    await connect(x, mock);
     await vscode.commands.executeCommand('flowsync.clearApiKey');
     await waitFor(() => x.explorer.status === 'noKey');
     mock.clearRequests();

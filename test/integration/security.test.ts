@@ -4,9 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FlowSyncExplorerApi } from '../../src/extension';
 import type { MockFlowSyncServer } from '../../src/mock/server';
-import { activateExtension, startMockApi, waitFor } from './helpers';
-
-const KEY = 'fs_it_SENTINEL_4c1d2e3f';
+import { TEST_KEY as KEY, connect, startMockApi, testApi, waitFor } from './helpers';
 
 describe('Key confinement', function () {
   this.timeout(60_000);
@@ -15,16 +13,20 @@ describe('Key confinement', function () {
   let x: FlowSyncExplorerApi;
   const config = () => vscode.workspace.getConfiguration('flowsync');
   const settingsFile = () => path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json');
+  /** The Flow Sync log file (the output channel's), and its text. */
+  const ourLog = () => findFiles(path.dirname(x.logUri.fsPath), (f) => f.endsWith('.log')).filter((f) => f.includes('Flow Sync'))[0];
+  const ourLogText = () => (ourLog() ? fs.readFileSync(ourLog(), 'utf8') : '');
 
   before(async () => {
     mock = await startMockApi({ apiKey: KEY });
     attacker = await startMockApi({ apiKey: KEY });
-    x = (await activateExtension()).exports as FlowSyncExplorerApi;
-    await x.keys.set(new URL(mock.url).origin, KEY);
+    x = await testApi();
     // The attacker's origin even has "a key": it must still never receive one from a workspace setting.
-    await config().update('baseUrl', mock.url, vscode.ConfigurationTarget.Global);
-    await x.reconfigure();
-    await waitFor(() => x.explorer.lists.processing.state.loadedAt !== undefined, { message: 'first load' });
+    await connect(x, mock); // the key, flowsync.baseUrl, the first load
+  });
+
+  afterEach(() => {
+    fs.rmSync(settingsFile(), { force: true });
   });
 
   after(async () => {
@@ -108,7 +110,16 @@ describe('Key confinement', function () {
   });
 
   it('the log never holds the key (log at Trace)', async () => {
+    // What the log must say once: a workspace tried to choose where the key goes (said once per session, so this is
+    // still the only time when the cases above ran first). Then wait for the lines to reach the file.
+    fs.mkdirSync(path.dirname(settingsFile()), { recursive: true });
+    fs.writeFileSync(settingsFile(), JSON.stringify({ 'flowsync.baseUrl': attacker.url, 'flowsync.allowHttp': true }, null, 2));
+    await x.reconfigure();
     await vscode.commands.executeCommand('flowsync.refresh');
+    await waitFor(() => /GET \/api\/public\/v1\/flowsyncs\/processing → 200/.test(ourLogText()) && /Ignoring flowsync\.baseUrl, flowsync\.allowHttp/.test(ourLogText()), {
+      message: 'the lines in the Flow Sync log file',
+    });
+    fs.rmSync(settingsFile(), { force: true });
     const logs = findFiles(path.dirname(x.logUri.fsPath), (f) => f.endsWith('.log'));
     const ours = logs.filter((f) => f.includes('Flow Sync'));
     assert.ok(ours.length > 0, `the Flow Sync log file exists (looked in ${path.dirname(x.logUri.fsPath)})`);

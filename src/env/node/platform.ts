@@ -1,4 +1,3 @@
-import fetch from 'node-fetch';
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { HttpAnswer, Platform } from '../types';
@@ -6,6 +5,8 @@ import type { HttpAnswer, Platform } from '../types';
 /** Node (desktop, remote and code-server extension hosts): node-fetch, which goes through VS Code's proxy support. */
 export const nodePlatform: Platform = {
   async httpGet(url, { headers, signal }): Promise<HttpAnswer> {
+    // Loaded on the first request, not at activation: node-fetch and its parts are most of the bundle's start-up cost.
+    const { default: fetch } = await import('node-fetch');
     const response = await fetch(url, { method: 'GET', redirect: 'manual', signal, headers });
     const body = response.body as Readable | null;
     return {

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
-import type { Connection, Item } from '../../../src/api/types';
+import type { Connection, FlowSync, Item } from '../../../src/api/types';
 import { validateConnection, validateList } from '../../../src/api/validate';
 import { TreeModel, type TreeChange } from '../../../src/core/treeModel';
+import { arrangedTree } from '../../../src/lists/arrange';
 import { connectionsList } from '../../../src/lists/connections';
 import { processingList } from '../../../src/lists/processing';
 
@@ -26,7 +27,7 @@ describe('TreeModel', () => {
   const base = [connection(1, 1, 'a'), connection(2, 1, 'b'), connection(3, 2, 'c'), connection(4, 3, 'd')];
   let model: TreeModel<Connection>;
   beforeEach(() => {
-    model = new TreeModel<Connection>('connections', connectionsList.tree);
+    model = new TreeModel<Connection>('connections', arrangedTree<Connection>(connectionsList));
     model.update(answer(base));
   });
 
@@ -68,7 +69,7 @@ describe('TreeModel', () => {
     model.update(answer(many));
     const renamed = many.map((c, i) => (i % 2 ? { ...c, name: `m${300 - i}` } : c));
     model.update(answer(renamed));
-    const fresh = new TreeModel<Connection>('connections', connectionsList.tree);
+    const fresh = new TreeModel<Connection>('connections', arrangedTree<Connection>(connectionsList));
     fresh.update(answer(renamed));
     assert.deepEqual(
       model.groups.map((g) => g.group.items.map((i) => i.value.id)),
@@ -88,10 +89,10 @@ describe('TreeModel', () => {
       webhook: false,
       flow: { id: flowId, name: `Flow ${flowId}` },
     });
-    const tree = new TreeModel('processing', processingList.tree);
+    const tree = new TreeModel('processing', arrangedTree<FlowSync>(processingList));
     const items = validateList([sync(1, 1, NOW - 5 * 60_000), sync(2, 2, NOW - 2 * 3_600_000)], processingList.validate, 'x').items;
     tree.update(items);
-    for (const item of items) tree.rendered(item.value, processingList.tree.leafDescription(item.value, NOW));
+    for (const item of items) tree.rendered(item.value, processingList.rows.leafDescription(item.value, NOW));
     assert.deepEqual(tree.agedGroups(NOW + 10_000), [], '"5 min ago" and "2 h ago" still hold');
     const aged = tree.agedGroups(NOW + 60_000).map((g) => g.group.key);
     assert.deepEqual(aged, [1], '"5 min ago" now reads "6 min ago"; "2 h ago" still holds');

@@ -6,7 +6,10 @@ interface Timer {
   callback: () => void;
 }
 
-/** A Clock whose time moves only when a test says so. Timers fire in time order; nothing sleeps. */
+/**
+ * A Clock whose time moves only when a test says so. Timers fire in time order; nothing sleeps. The one fake clock of
+ * the unit tests and the bench (bench/lib/common.mjs loads the compiled out/test/unit/helpers/fakeClock.js).
+ */
 export class FakeClock implements Clock {
   private time: number;
   private nextId = 1;
@@ -39,8 +42,12 @@ export class FakeClock implements Clock {
     return this.timers.reduce<number | undefined>((min, t) => (min === undefined || t.at < min ? t.at : min), undefined);
   }
 
-  /** Moves time forward by `ms`, firing due timers in order and letting promise callbacks run after each. */
-  async advance(ms: number): Promise<void> {
+  /**
+   * Moves time forward by `ms`, firing due timers in time order. After each timer, `settle()` runs before the next one
+   * is looked for: by default it lets promise callbacks run; the bench passes one that waits for the real I/O a timer
+   * started (a request to the mock).
+   */
+  async advance(ms: number, settle: () => Promise<void> = flushPromises): Promise<void> {
     const end = this.time + ms;
     for (;;) {
       await flushPromises();
@@ -49,7 +56,7 @@ export class FakeClock implements Clock {
       this.timers = this.timers.filter((t) => t !== due);
       this.time = due.at;
       due.callback();
-      await flushPromises();
+      await settle();
     }
     this.time = end;
     await flushPromises();

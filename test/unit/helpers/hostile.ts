@@ -1,6 +1,7 @@
 /**
- * Generators and a loopback server for the property tests in properties.test.ts: a "hostile service" that answers
- * with whatever status, headers and body fast-check draws, including framing it breaks on purpose.
+ * Generators and a loopback server for the property tests (api/validate.properties.test.ts and
+ * core/refresh.properties.test.ts): a "hostile service" that answers with whatever status, headers and body
+ * fast-check draws, including framing it breaks on purpose.
  */
 import fc from 'fast-check';
 import * as http from 'node:http';

@@ -18,7 +18,7 @@ describe('the list registry', () => {
       assert.equal(listById(list.id), list);
     }
     assert.equal(new Set(LISTS.map((l) => l.id)).size, LISTS.length, 'ids are unique');
-    assert.equal(new Set(ANY_LISTS.map((l) => l.tree.leafIdPrefix)).size, LISTS.length, 'tree id prefixes are unique');
+    assert.equal(new Set(ANY_LISTS.map((l) => l.rows.leafIdPrefix)).size, LISTS.length, 'tree id prefixes are unique');
   });
 
   it('COMMAND holds exactly the commands package.json declares', () => {

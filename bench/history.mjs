@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// History (out/src/core/history*.js) on 90 days of a busy service: 10,000 flow syncs a day over 200 flows = 900,000
+// runs. HISTORY_CAP keeps the newest entries of an origin; this measures what a window pays at the cap: the size of
+// its segment on disk, reading it back (parse + validate + merge) alone and with a second window that watched the
+// same runs (settled: it writes only its share; unsettled: both hold every run), pruning the whole 90 days down, and
+// what the views compute from it (flow statistics, day groups, the week's activity chart). The uncapped 90 days are
+// measured too (size, JSON.parse alone): why there is a cap.
+//   node --expose-gc bench/history.mjs [--runs 9]
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { emitRows, ms, outModule, progress, row } from './lib/common.mjs';
+
+const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: '9' } } });
+const RUNS = Number(opts.runs);
+const history = outModule('core/history.js');
+const store = outModule('core/historyStore.js');
+const { mulberry32 } = outModule('mock/data.js');
+
+const say = (m) => progress('history', m);
+const NOW = Date.UTC(2026, 10, 22, 12);
+const MIN = 60_000;
+const DAY = 24 * 60 * MIN;
+const POLL = 15_000;
+const PER_DAY = 10_000;
+const DAYS = 90;
+const FLOWS = 200;
+const ORIGIN = 'https://flowsync.example.com';
+
+/** 90 days of runs as one window saw them (`lag`: its polls come that much later), newest first; raw items for the newest. */
+function ninetyDays(lag = 0) {
+  const random = mulberry32(7);
+  const entries = [];
+  const total = PER_DAY * DAYS;
+  for (let i = 0; i < total; i++) {
+    const left = NOW - Math.floor((i * DAY) / PER_DAY);
+    const flowId = 1 + Math.floor(random() ** 2 * FLOWS);
+    const minutes = 0.5 + random() * random() * 60;
+    const created = left - Math.round(minutes * MIN);
+    const [leftAt, lastSeen] = [left + lag, left + lag - POLL];
+    const firstSeen = Math.min(lastSeen, created + lag + Math.round(random() * POLL));
+    const id = 50_000_000 - i;
+    const createdAt = new Date(created).toISOString();
+    const flowName = `Flow ${flowId} · ${['Invoices', 'Payroll', 'CRM sync', 'Mailing'][flowId % 4]}`;
+    const raw = i < 2_000 ? { id, flow_id: flowId, status: 'pending', created_at: createdAt, updated_at: new Date(lastSeen).toISOString(), errors: null, webhook: false, flow: { id: flowId, name: flowName } } : undefined;
+    entries.push(history.makeEntry({ id, flowId, flowName, createdAt, firstSeen, lastSeen, leftAt, ...(raw ? { raw } : {}) }));
+  }
+  return entries;
+}
+
+/** Wall-clock samples of `fn`, gc() before each. */
+function timeRuns(fn, runs = RUNS) {
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    globalThis.gc?.();
+    const t0 = performance.now();
+    fn();
+    samples.push(ms(t0));
+  }
+  return samples;
+}
+
+const rows = [];
+const cap = store.HISTORY_CAP;
+const note = `90 days × ${PER_DAY.toLocaleString('en-US')} syncs/day over ${FLOWS} flows = 900,000 runs; HISTORY_CAP = ${cap.toLocaleString('en-US')} keeps the newest (${(cap / PER_DAY).toFixed(1)} days of this service); ${RUNS} runs each, gc() before each`;
+
+/** The uncapped rows and the prune row; returns the capped entries (the 900,000 are garbage afterwards). */
+function ninetyDaysCapped() {
+  say(`generating 90 days × ${PER_DAY.toLocaleString('en-US')} syncs (900,000 entries)`);
+  const all = ninetyDays();
+  say('without the cap: the 90 days in one segment');
+  const full = store.serializeSegment(all, ORIGIN);
+  rows.push(row('history', 'uncapped: 900,000 entries on disk', 'B', [Buffer.byteLength(full)], { note }));
+  rows.push(row('history', 'uncapped: JSON.parse alone', 'ms', timeRuns(() => JSON.parse(full), 3)));
+  say(`prune 900,000 → ${cap.toLocaleString('en-US')} (the cap)`);
+  let capped;
+  rows.push(row('history', 'prune 900,000 entries (90 days) to the cap', 'ms', timeRuns(() => (capped = store.pruneEntries(all, NOW, DAYS)))));
+  if (capped.length !== cap) throw new Error(`expected ${cap} entries after pruning, got ${capped.length}`);
+  return capped;
+}
+const capped = ninetyDaysCapped();
+say('a second window: the same runs, its polls 5 s later');
+const cappedB = store.pruneEntries(ninetyDays(5_000), NOW, DAYS);
+
+const text = store.serializeSegment(capped, ORIGIN);
+rows.push(row('history', `segment on disk at the cap (${cap.toLocaleString('en-US')} entries)`, 'B', [Buffer.byteLength(text)], { target: { max: 4 * 1024 * 1024, text: '≤ 4 MB' } }));
+rows.push(row('history', 'serialize the segment', 'ms', timeRuns(() => store.serializeSegment(capped, ORIGIN))));
+// Window B writes its share: the runs window A's segment (a smaller name) does not hold.
+let shareB;
+rows.push(row('history', "second window's share (entriesToWrite, cap vs cap)", 'ms', timeRuns(() => (shareB = store.entriesToWrite(cappedB, 'segment-b', [{ name: 'segment-a', entries: capped }]))), { target: { max: 50, text: '< 50 ms' } }));
+const textB = store.serializeSegment(shareB, ORIGIN);
+const textBoth = store.serializeSegment(cappedB, ORIGIN); // both windows wrote at once: not settled yet
+rows.push(row('history', 'two windows: both segments on disk', 'B', [Buffer.byteLength(text) + Buffer.byteLength(textB)], { target: { max: 4 * 1024 * 1024, text: '≤ 4 MB' } }));
+
+say('load: parse + merge');
+const load = (...texts) => store.mergeSegments(texts.map((t) => store.parseSegment(t, ORIGIN).entries));
+const check = load(text, textB);
+if (check.length !== cap) throw new Error(`two windows' segments merged to ${check.length} entries, expected ${cap}`);
+if (load(text, textBoth).length !== cap) throw new Error('two unsettled segments did not merge to the cap');
+rows.push(row('history', 'parse one segment (validate every field)', 'ms', timeRuns(() => store.parseSegment(text, ORIGIN))));
+for (const [name, texts, max] of [
+  ['one window', [text], 50],
+  ['two windows', [text, textB], 50],
+  ['two windows before they settle (both hold every run)', [text, textBoth], 100],
+]) {
+  rows.push(row('history', `load = parse + merge, ${name}`, 'ms', timeRuns(() => load(...texts)), { target: { max, text: `< ${max} ms` } }));
+}
+
+say('views at the cap');
+const entries = check;
+rows.push(row('history', 'flowStats (cap)', 'ms', timeRuns(() => history.flowStats(entries)), { target: { max: 50, text: '< 50 ms' } }));
+rows.push(row('history', 'historyGroups by day (cap)', 'ms', timeRuns(() => history.historyGroups(entries, NOW)), { target: { max: 50, text: '< 50 ms' } }));
+rows.push(row('history', 'activitySeries, week (cap)', 'ms', timeRuns(() => history.activitySeries(entries, [], NOW, 'week')), { target: { max: 50, text: '< 50 ms' } }));
+
+say('observer: a poll of 2,000 processing syncs, 100 of them leaving');
+{
+  const observer = new history.ProcessingObserver();
+  const items = Array.from({ length: 2_100 }, (_, i) => {
+    const value = { id: i + 1, flow_id: 1 + (i % FLOWS), status: 'pending', created_at: new Date(NOW - i * 1000).toISOString(), updated_at: new Date(NOW).toISOString(), errors: null, webhook: false, flow: { id: 1 + (i % FLOWS), name: `Flow ${i % FLOWS}` } };
+    return { value, raw: value };
+  });
+  let at = NOW;
+  const samples = timeRuns(() => {
+    observer.observe('bench', (at += POLL), { items, complete: true });
+    const { left } = observer.observe('bench', (at += POLL), { items: items.slice(100), complete: true });
+    if (left.length !== 100) throw new Error(`expected 100 to leave, got ${left.length}`);
+  });
+  rows.push(row('history', 'observe 2 polls of ~2,000 syncs', 'ms', samples, { target: { max: 10, text: '< 10 ms' } }));
+}
+emitRows(rows);

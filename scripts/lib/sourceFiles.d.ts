@@ -1,0 +1,10 @@
+/** Types of sourceFiles.js (CommonJS, shared by the scripts and the tests). */
+
+/** Every file under `dir` (recursively) whose path `keep` accepts, as absolute paths, sorted; [] when `dir` is missing. */
+export function listFiles(dir: string, keep?: (file: string) => boolean): string[];
+
+/** The TypeScript sources under `dir`: .ts files, not .d.ts. */
+export function listSources(dir: string): string[];
+
+/** Replaces // and /* comments with spaces, keeping line breaks; the contents of strings and templates are left alone. */
+export function stripComments(source: string): string;

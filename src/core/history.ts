@@ -1,0 +1,11 @@
+/**
+ * History, the pure part: which flow syncs left processing (ProcessingObserver), how long flows usually take and
+ * which syncs are stuck (stats), what the History view, its tooltips and the notifications say (texts), and the
+ * activity chart's series and the status bar's sparkline (activity). Storage is in historyStore.ts.
+ * No vscode import; time comes from the caller.
+ */
+export * from './history/entry';
+export * from './history/observer';
+export * from './history/stats';
+export * from './history/texts';
+export * from './history/activity';

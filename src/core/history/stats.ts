@@ -1,0 +1,79 @@
+import type { FlowSync } from '../../api/types';
+import { parseTime, type HistoryEntry } from './entry';
+
+/** Typical durations of one flow's observed runs. */
+export interface FlowStats {
+  readonly runs: number;
+  readonly medianMs: number;
+  /** 95th percentile, nearest rank: with fewer than 20 runs, the longest. */
+  readonly p95Ms: number;
+}
+
+const MINUTE = 60_000;
+
+/** A flow's learned stuck threshold needs this many observed runs; before that, nothing of it is stuck. */
+export const STUCK_MIN_RUNS = 5;
+/** The learned threshold is this many times the flow's 95th percentile … */
+export const STUCK_P95_FACTOR = 3;
+/** … and never below this (a flow whose runs take seconds is not stuck after a minute). */
+export const STUCK_FLOOR_MS = 10 * MINUTE;
+
+/** Runs, median and 95th percentile of the durations of each flow's entries. */
+export function flowStats(entries: Iterable<HistoryEntry>): Map<number, FlowStats> {
+  const durations = new Map<number, number[]>();
+  for (const e of entries) {
+    const list = durations.get(e.flowId);
+    if (list) list.push(e.duration.ms);
+    else durations.set(e.flowId, [e.duration.ms]);
+  }
+  const stats = new Map<number, FlowStats>();
+  for (const [flowId, list] of durations) {
+    const sorted = Float64Array.from(list).sort();
+    stats.set(flowId, { runs: sorted.length, medianMs: median(sorted), p95Ms: percentile(sorted, 95) });
+  }
+  return stats;
+}
+
+/** The median of ascending values (the mean of the middle two for an even count); NaN for none. */
+export function median(sorted: ArrayLike<number>): number {
+  const n = sorted.length;
+  if (n === 0) return NaN;
+  const mid = n >> 1;
+  return n % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** The p-th percentile (0–100) of ascending values by nearest rank: a value that occurred; NaN for none. */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  const n = sorted.length;
+  if (n === 0) return NaN;
+  const rank = Math.ceil((Math.min(100, Math.max(0, p)) / 100) * n);
+  return sorted[Math.min(n, Math.max(1, rank)) - 1];
+}
+
+/**
+ * When a processing sync of a flow counts as stuck: after `stuckAfterMinutes` when that is positive; when it is 0
+ * (learn), after STUCK_P95_FACTOR × the flow's p95 once it has STUCK_MIN_RUNS runs, never below STUCK_FLOOR_MS; before
+ * that, undefined (never stuck). A negative or non-numeric setting counts as 0.
+ */
+export function stuckThresholdMs(stats: FlowStats | undefined, stuckAfterMinutes: number): number | undefined {
+  if (Number.isFinite(stuckAfterMinutes) && stuckAfterMinutes > 0) return stuckAfterMinutes * MINUTE;
+  if (!stats || stats.runs < STUCK_MIN_RUNS || !Number.isFinite(stats.p95Ms)) return undefined;
+  return Math.max(STUCK_FLOOR_MS, STUCK_P95_FACTOR * stats.p95Ms);
+}
+
+/**
+ * How long a sync has been processing: from created_at; when that is not a valid time, from `firstSeen` (a lower
+ * bound) if given; else undefined. Never negative.
+ */
+export function processingAgeMs(sync: Pick<FlowSync, 'created_at'>, now: number, firstSeen?: number): number | undefined {
+  const created = parseTime(sync.created_at);
+  const start = Number.isFinite(created) ? created : firstSeen;
+  return start === undefined ? undefined : Math.max(0, now - start);
+}
+
+/** True when the sync's age is over the threshold; never without a threshold or an age. */
+export function isStuck(sync: Pick<FlowSync, 'created_at'>, now: number, thresholdMs: number | undefined, firstSeen?: number): boolean {
+  if (thresholdMs === undefined) return false;
+  const age = processingAgeMs(sync, now, firstSeen);
+  return age !== undefined && age > thresholdMs;
+}

@@ -1,0 +1,59 @@
+import type { Item } from '../api/types';
+import { groupBy, sortKey, type Group } from '../core/grouping';
+import type { TreeAdapter } from '../core/treeModel';
+import type { ListDefinition } from './list';
+
+/** A choice of grouping and sorting for a list (names from its `arrangements`). */
+export interface Arrangement {
+  groupBy: string;
+  sortBy: string;
+}
+
+/** The list's default arrangement. */
+export function defaultArrangement<T extends { id: number }>(list: ListDefinition<T>): Arrangement {
+  return { groupBy: list.arrangements.defaultGroupBy, sortBy: list.arrangements.defaultSortBy };
+}
+
+/** A known arrangement of the list: unknown names (from settings) fall back to the defaults, each on its own. */
+export function validArrangement<T extends { id: number }>(list: ListDefinition<T>, wanted: Partial<Arrangement>): Arrangement {
+  const { groupings, sortings, defaultGroupBy, defaultSortBy } = list.arrangements;
+  return {
+    groupBy: wanted.groupBy !== undefined && Object.hasOwn(groupings, wanted.groupBy) ? wanted.groupBy : defaultGroupBy,
+    sortBy: wanted.sortBy !== undefined && Object.hasOwn(sortings, wanted.sortBy) ? wanted.sortBy : defaultSortBy,
+  };
+}
+
+/** The tree of a list under an arrangement: its rows, grouped and sorted as chosen. */
+export function arrangedTree<T extends { id: number }>(list: ListDefinition<T>, arrangement: Arrangement = defaultArrangement(list)): TreeAdapter<T> {
+  const { groupBy: groupName, sortBy: sortName } = validArrangement(list, arrangement);
+  const grouping = list.arrangements.groupings[groupName];
+  const sorting = list.arrangements.sortings[sortName];
+  if (!grouping) {
+    return {
+      ...list.rows,
+      groupRows: null,
+      group: (items) => {
+        const all = [...items];
+        sorting.sort(all);
+        return [{ key: '', label: '', items: all }];
+      },
+      placement: (value) => sorting.placement(value),
+    };
+  }
+  return {
+    ...list.rows,
+    groupRows: {
+      idPrefix: grouping.idPrefix,
+      context: grouping.context,
+      icon: (group: Group<T>) => grouping.icon(group.items[0].value),
+      describe: (group: Group<T>) => grouping.describe(group.items.length),
+    },
+    group: (items: readonly Item<T>[]) => groupBy(items, grouping.keyOf, grouping.labelOf, (members) => sorting.sort(members)),
+    placement: (value) => `${grouping.keyOf(value)}\u0000${grouping.labelOf(value)}\u0000${sorting.placement(value)}`,
+  };
+}
+
+/** Sorting by a text (natural, case-insensitive), then by id: the placement is the text's sort key. */
+export function textPlacement(text: string, id: number): string {
+  return `${sortKey(text)}\u0000${id}`;
+}

@@ -1,0 +1,83 @@
+import * as vscode from 'vscode';
+import { DisposableStore } from '../core/events';
+import { historyGroups, historyRow, historyTooltip, type HistoryEntry, type HistoryGroup } from '../core/history';
+import { FLOW_ICON } from '../core/icons';
+import { inert } from '../core/inert';
+import type { HistoryService } from '../history/historyService';
+import { t } from '../l10n';
+import { themeIcon } from './groupedTree';
+
+export const HISTORY_VIEW = 'flowsync.history';
+
+/** A day of the History view, and one sync that left processing on it. */
+export type HistoryNode = { kind: 'historyDay'; group: HistoryGroup } | { kind: 'historyEntry'; entry: HistoryEntry };
+
+export function isHistoryNode(value: unknown): value is HistoryNode {
+  const kind = (value as { kind?: unknown } | undefined)?.kind;
+  return kind === 'historyDay' || kind === 'historyEntry';
+}
+
+/**
+ * The History view: syncs that left processing within historyDays, grouped by the day they left (newest first; see
+ * historyGroups for why days and not flows). Rows say "#1003 · ran about 12 min · 5 min ago", never "succeeded".
+ */
+export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<HistoryNode | undefined>();
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  readonly view: vscode.TreeView<HistoryNode>;
+  private readonly disposables = new DisposableStore();
+  private groups: HistoryGroup[] = [];
+
+  constructor(
+    private readonly history: HistoryService,
+    private readonly now: () => number,
+  ) {
+    this.view = vscode.window.createTreeView(HISTORY_VIEW, { treeDataProvider: this, showCollapseAll: true, canSelectMany: true });
+    this.disposables.add(
+      this.changeEmitter,
+      this.view,
+      history.onDidChange(() => this.update()),
+      this.view.onDidChangeVisibility(() => this.view.visible && void history.reload()),
+    );
+    this.update();
+  }
+
+  getChildren(node?: HistoryNode): HistoryNode[] {
+    if (!node) return this.groups.map((group) => ({ kind: 'historyDay', group }));
+    return node.kind === 'historyDay' ? node.group.entries.map((entry) => ({ kind: 'historyEntry', entry })) : [];
+  }
+
+  getTreeItem(node: HistoryNode): vscode.TreeItem {
+    const now = this.now();
+    if (node.kind === 'historyDay') {
+      const item = new vscode.TreeItem(node.group.label, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `day:${node.group.key}`;
+      item.description = node.group.entries.length === 1 ? t('1 sync') : t('{0} syncs', node.group.entries.length);
+      item.iconPath = new vscode.ThemeIcon('calendar');
+      item.contextValue = 'flowsync.historyDay';
+      return item;
+    }
+    const { label, description } = historyRow(node.entry, now);
+    const item = new vscode.TreeItem(inert(label), vscode.TreeItemCollapsibleState.None);
+    item.id = `left:${node.entry.id}:${node.entry.leftAt}`;
+    item.description = inert(description);
+    item.iconPath = themeIcon({ ...FLOW_ICON, id: 'history' });
+    item.contextValue = 'flowsync.historyEntry';
+    return item;
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, node: HistoryNode): vscode.TreeItem {
+    if (node.kind === 'historyEntry') item.tooltip = new vscode.MarkdownString(historyTooltip(node.entry, this.now()));
+    return item;
+  }
+
+  dispose(): void {
+    this.disposables.dispose();
+  }
+
+  private update(): void {
+    this.groups = historyGroups(this.history.snapshot.entries, this.now());
+    void vscode.commands.executeCommand('setContext', 'flowsync.hasHistory', this.groups.length > 0);
+    this.changeEmitter.fire(undefined);
+  }
+}

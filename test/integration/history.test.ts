@@ -1,0 +1,159 @@
+/** History (issue #12) in the real extension host: leaving processing, the view, watches, stuck, storage, commands. */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { FlowSyncExplorerApi } from '../../src/extension';
+import type { MockFlowSyncServer } from '../../src/mock/server';
+import { TEST_KEY, connect, startMockApi, testApi, waitFor } from './helpers';
+
+const NOW = () => Date.now();
+const sync = (id: number, flowId: number, minutesAgo: number) => ({
+  id,
+  flow_id: flowId,
+  status: 'pending',
+  created_at: new Date(NOW() - minutesAgo * 60_000).toISOString(),
+  updated_at: new Date(NOW()).toISOString(),
+  errors: null,
+  webhook: false,
+  flow: { id: flowId, name: `Flow ${flowId}` },
+});
+
+describe('History: syncs that left processing, watches, stuck, storage', function () {
+  this.timeout(60_000);
+  let mock: MockFlowSyncServer;
+  let x: FlowSyncExplorerApi;
+  const config = () => vscode.workspace.getConfiguration('flowsync');
+  const setUser = (key: string, value: unknown) => config().update(key, value, vscode.ConfigurationTarget.Global);
+  const answer = async (items: object[] | 'fail') => {
+    mock.clearFaults();
+    mock.inject(items === 'fail' ? { endpoint: 'processing', status: 500, body: '' } : { endpoint: 'processing', status: 200, body: JSON.stringify(items) });
+    await vscode.commands.executeCommand('flowsync.refreshProcessing');
+  };
+  const leaf = (id: number) =>
+    x.views.processing.tree
+      .getChildren()
+      .flatMap((g) => (g.kind === 'group' ? x.views.processing.tree.getChildren(g) : [g]))
+      .find((n) => n.kind === 'leaf' && n.item.value.id === id)!;
+
+  before(async () => {
+    mock = await startMockApi({ apiKey: TEST_KEY });
+    x = await testApi();
+    await setUser('autoRefresh', false);
+  });
+
+  beforeEach(async () => {
+    await connect(x, mock);
+    // Start from nothing processing and no history: what was processing before leaves now, then is cleared.
+    await answer([]);
+    await x.history.flushed();
+    await x.history.clear();
+  });
+
+  after(async () => {
+    mock.clearFaults();
+    for (const key of ['autoRefresh', 'stuckAfterMinutes', 'notifyWhenFinished', 'baseUrl']) await setUser(key, undefined);
+    await x.history.clear();
+    await x.reconfigure();
+    await mock.close();
+  });
+
+  it('a sync absent from a later answer left processing: one History row, one notification for a watched sync, never "succeeded"', async () => {
+    await answer([sync(900_001, 1, 12), sync(900_002, 2, 3)]);
+    await vscode.commands.executeCommand('flowsync.watch', leaf(900_001));
+    assert.ok(x.history.isWatched('sync', 900_001));
+    assert.match(String(x.views.processing.tree.getTreeItem(leaf(900_001)).description), /watched/);
+    const announced = x.history.announced.length;
+    await answer('fail'); // a failed answer between two good ones writes nothing
+    assert.equal(x.history.snapshot.entries.length, 0);
+    await answer([sync(900_002, 2, 3)]);
+    const entries = x.history.snapshot.entries;
+    assert.deepEqual(entries.map((e) => e.id), [900_001]);
+    assert.equal(x.history.announced.length - announced, 1, 'one notification');
+    assert.match(x.history.announced.at(-1)!, /^Sync #900001 \(Flow 1\) is no longer processing, after about 1[23] min\.$/);
+    assert.equal(x.history.isWatched('sync', 900_001), false, 'a watch on a sync ends when it leaves');
+
+    const [day] = x.historyView.getChildren();
+    assert.equal(x.historyView.getTreeItem(day).label, 'Today');
+    const [row] = x.historyView.getChildren(day);
+    const item = x.historyView.getTreeItem(row);
+    assert.equal(item.label, 'Flow 1');
+    assert.match(String(item.description), /^#900001 · ran about 1[23] min · (just now|\d+ s ago)$/);
+    assert.doesNotMatch(`${item.label} ${item.description}`, /succeeded|failed/);
+    const tooltip = (x.historyView.resolveTreeItem(item, row) as vscode.TreeItem).tooltip as vscode.MarkdownString;
+    assert.match(tooltip.value, /First seen processing.*Last seen processing.*No longer processing/s);
+
+    await vscode.commands.executeCommand('flowsync.openJson', row);
+    assert.equal((JSON.parse(vscode.window.activeTextEditor!.document.getText()) as { id: number }).id, 900_001, 'Open as JSON shows the last item seen');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await vscode.commands.executeCommand('flowsync.copyId', row);
+    assert.equal(await vscode.env.clipboard.readText(), '900001');
+  });
+
+  it('a filter change restarts observation and writes nothing; a sync that returns is processing again', async () => {
+    await answer([sync(900_011, 1, 5), sync(900_012, 1, 5)]);
+    // The first answer after the filter changed lacks 900011: observation restarted, so nothing left processing.
+    mock.clearFaults();
+    mock.inject({ endpoint: 'processing', status: 200, body: JSON.stringify([sync(900_012, 1, 5)]) });
+    await setUser('teamId', '1');
+    await x.reconfigure();
+    await waitFor(() => x.explorer.lists.processing.state.items?.length === 1, { message: 'the filtered answer' });
+    await answer([sync(900_012, 1, 5)]);
+    assert.equal(x.history.snapshot.entries.length, 0, 'the filter changed: nothing left processing');
+    await setUser('teamId', undefined);
+    await x.reconfigure();
+    await answer([sync(900_012, 1, 5)]);
+    await answer([]);
+    await answer([sync(900_012, 1, 5)]);
+    await answer([]);
+    assert.deepEqual(x.history.snapshot.entries.map((e) => e.id), [900_012, 900_012], 'two runs, two entries');
+  });
+
+  it('a watch on a flow lasts; "all" announces every departure, several in one poll as one notification', async () => {
+    await answer([sync(900_021, 3, 4), sync(900_022, 3, 4), sync(900_023, 4, 4)]);
+    const flow = x.views.processing.tree.getChildren().find((g) => g.kind === 'group' && g.group.key === 3)!;
+    await vscode.commands.executeCommand('flowsync.watch', flow);
+    assert.match(String(x.views.processing.tree.getTreeItem(flow).contextValue), /flowsync\.flow\.watched/);
+    const before = x.history.announced.length;
+    await answer([sync(900_023, 4, 4)]);
+    assert.deepEqual(x.history.announced.slice(before), ['2 syncs of Flow 3 are no longer processing.']);
+    assert.ok(x.history.isWatched('flow', 3), 'a watch on a flow lasts');
+    await vscode.commands.executeCommand('flowsync.unwatch', flow);
+    assert.equal(x.history.isWatched('flow', 3), false);
+    await setUser('notifyWhenFinished', 'all');
+    await answer([]);
+    assert.equal(x.history.announced.length - before, 2);
+    await setUser('notifyWhenFinished', undefined);
+  });
+
+  it('stuck: over stuckAfterMinutes the row says "stuck" with a warning icon; the status bar counts it and turns to warning', async () => {
+    await setUser('stuckAfterMinutes', 30);
+    await answer([sync(900_031, 5, 45), sync(900_032, 5, 2)]);
+    await waitFor(() => /1 stuck/.test(x.statusBar.item.text), { message: 'the status bar counts the stuck sync' });
+    assert.match(x.statusBar.item.text, /2 processing, 1 stuck/);
+    assert.ok(x.statusBar.item.backgroundColor, 'warning');
+    assert.match((x.statusBar.item.tooltip as vscode.MarkdownString).value, /Stuck[\s\S]*#900031/);
+    const stuck = x.views.processing.tree.getTreeItem(leaf(900_031));
+    assert.match(String(stuck.description), /stuck/);
+    assert.equal((stuck.iconPath as vscode.ThemeIcon).id, 'warning');
+    assert.doesNotMatch(String(x.views.processing.tree.getTreeItem(leaf(900_032)).description), /stuck/);
+    await setUser('stuckAfterMinutes', undefined);
+  });
+
+  it('storage: kept in global storage per service, a corrupt segment is set aside, Clear History deletes it', async () => {
+    await answer([sync(900_041, 6, 3)]);
+    await answer([]);
+    await x.history.flushed();
+    const folder = x.history.storageFolder!;
+    const files = (await vscode.workspace.fs.readDirectory(folder)).map(([name]) => name);
+    assert.ok(files.some((f) => /^segment-.*\.json$/.test(f)), files.join(', '));
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, files.find((f) => f.endsWith('.json'))!)));
+    assert.ok(!text.includes(TEST_KEY), 'the key is never stored');
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'segment-hostile-0.json'), new TextEncoder().encode('{"__proto__": {"x": 1}, "entries": [' + '['.repeat(5000)));
+    await x.history.reload();
+    assert.deepEqual(x.history.snapshot.entries.map((e) => e.id), [900_041], 'the good entries stay');
+    const after = (await vscode.workspace.fs.readDirectory(folder)).map(([name]) => name);
+    assert.ok(after.includes('segment-hostile-0.json.corrupt'), after.join(', '));
+    await x.history.clear();
+    assert.equal(x.history.snapshot.entries.length, 0);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(folder)), 'the folder is gone');
+  });
+});

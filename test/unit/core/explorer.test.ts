@@ -1,0 +1,100 @@
+import * as assert from 'node:assert/strict';
+import { Explorer, UNFOCUSED_SLOWDOWN, type ExplorerConfig } from '../../../src/core/explorer';
+import { MockFlowSyncServer } from '../../../src/mock/server';
+import { FakeClock, flushPromises } from '../helpers/fakeClock';
+
+const KEY = 'fs_unit_SENTINEL_91ab';
+
+describe('Explorer', () => {
+  let mock: MockFlowSyncServer;
+  let clock: FakeClock;
+  let explorer: Explorer;
+  const base = (): ExplorerConfig => ({
+    baseUrl: mock.url,
+    apiKey: KEY,
+    teamId: '',
+    allowHttp: false,
+    timeoutMs: 5000,
+    autoRefresh: true,
+    refreshIntervalMs: 30_000,
+    userAgent: 'flowsync-explorer/test',
+  });
+  /** Waits for real loopback I/O while the fake clock stands still. */
+  const settle = async (done: () => boolean) => {
+    for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
+    assert.ok(done(), 'settled');
+  };
+
+  before(async () => {
+    mock = await MockFlowSyncServer.start({ apiKey: KEY });
+  });
+  after(() => mock.close());
+  beforeEach(() => {
+    mock.clearRequests();
+    mock.clearFaults();
+    clock = new FakeClock();
+    explorer = new Explorer(clock, undefined, () => 0.5);
+  });
+  afterEach(() => explorer.dispose());
+
+  it('says what is missing: no URL, invalid URL, no key', () => {
+    explorer.configure({ ...base(), baseUrl: '' });
+    assert.equal(explorer.status, 'noUrl');
+    explorer.configure({ ...base(), baseUrl: 'http://flow.example.com' });
+    assert.equal(explorer.status, 'invalidUrl');
+    assert.match(explorer.detail!, /unencrypted/);
+    explorer.configure({ ...base(), apiKey: undefined });
+    assert.equal(explorer.status, 'noKey');
+    explorer.configure({ ...base(), secretsError: 'keyring is locked' });
+    assert.equal(explorer.status, 'secretsUnavailable');
+    assert.equal(mock.requests.length, 0, 'nothing sent without a usable configuration');
+    assert.equal(clock.pendingTimers, 0, 'no polling without a key');
+  });
+
+  it('loads processing at once and connections only when wanted', async () => {
+    explorer.configure(base());
+    await settle(() => explorer.lists.processing.state.loadedAt !== undefined);
+    assert.equal(mock.requests.length, 1);
+    assert.equal(explorer.lists.connections.state.loadedAt, undefined, 'a hidden Connections view costs nothing');
+    explorer.want("connections");
+    await settle(() => explorer.lists.connections.state.loadedAt !== undefined);
+    assert.deepEqual(mock.requests.map((r) => r.path.split('/').pop()), ['processing', 'index']);
+  });
+
+  it('polls on the schedule, slower while unfocused', async () => {
+    explorer.configure(base());
+    await settle(() => explorer.lists.processing.state.loadedAt !== undefined);
+    assert.equal(explorer.lists.processing.state.nextAttemptAt, clock.now() + 30_000);
+    explorer.setFocused(false);
+    assert.equal(explorer.lists.processing.state.nextAttemptAt, explorer.lists.processing.state.loadedAt! + 30_000 * UNFOCUSED_SLOWDOWN);
+    explorer.configure({ ...base(), autoRefresh: false });
+    assert.equal(explorer.lists.processing.state.nextAttemptAt, undefined);
+    assert.equal(mock.requests.length, 1, 'changing the schedule does not reload');
+  });
+
+  it('a team filter reloads both lists with team_id and remembers every team', async () => {
+    explorer.configure(base());
+    explorer.want("connections");
+    await settle(() => explorer.lists.connections.state.loadedAt !== undefined);
+    const allTeams = explorer.teams.list().length;
+    assert.equal(allTeams, mock.dataset.teams.length);
+    const team = String(mock.dataset.teams[0].id);
+    mock.clearRequests();
+    explorer.configure({ ...base(), teamId: team });
+    await settle(() => explorer.lists.connections.state.loadedAt !== undefined && explorer.lists.processing.state.loadedAt !== undefined);
+    assert.deepEqual(mock.requests.map((r) => r.query.team_id), [team, team]);
+    assert.ok(explorer.lists.connections.state.items!.every((i) => String(i.value.team_id) === team));
+    assert.equal(explorer.teams.list().length, allTeams, 'a filtered load keeps the other teams on offer');
+  });
+
+  it('a new key or URL drops the old data; the same settings again change nothing', async () => {
+    explorer.configure(base());
+    await settle(() => explorer.lists.processing.state.loadedAt !== undefined);
+    explorer.configure(base());
+    await flushPromises();
+    assert.equal(mock.requests.length, 1);
+    explorer.configure({ ...base(), apiKey: undefined });
+    assert.equal(explorer.lists.processing.state.items, undefined);
+    assert.equal(clock.pendingTimers, 0);
+  });
+});

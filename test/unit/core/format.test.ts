@@ -1,0 +1,63 @@
+import * as assert from 'node:assert/strict';
+import { asSentence, connectionCount, connectionTooltip, escapeMarkdown, syncCount, syncDescription, syncLabel, syncTooltip, timeAgo } from '../../../src/core/format';
+import { NOW, conn, iso, sync } from '../helpers/items';
+
+describe('format', () => {
+  it('says how long ago', () => {
+    assert.equal(timeAgo(iso(1000), NOW), 'just now');
+    assert.equal(timeAgo(iso(42_000), NOW), '42 s ago');
+    assert.equal(timeAgo(iso(3 * 60_000 + 5), NOW), '3 min ago');
+    assert.equal(timeAgo(iso(5 * 3600_000), NOW), '5 h ago');
+    assert.equal(timeAgo(iso(50 * 3600_000), NOW), '2 d ago');
+    assert.equal(timeAgo('not a date', NOW), 'unknown time');
+  });
+
+  it('describes a sync with status, age and marks', () => {
+    assert.equal(syncDescription(sync(120, 1, 'F').value, NOW), 'pending · started 2 min ago');
+    assert.equal(syncDescription(sync(1, 1, 'F', { webhook: true, errors: ['x'] }).value, NOW), 'pending · started just now · webhook · has errors');
+  });
+
+  it('builds tooltips with every field, escaping text from the service', () => {
+    const tip = syncTooltip(sync(7, 3, '*bold* [link](http://x)', { errors: [{ message: 'E_X: y' }] }), NOW);
+    for (const part of ['#7', '(#3)', 'pending', 'Started', 'Updated', 'Triggered by webhook', 'E_X: y', '\\*bold\\* \\[link\\] \\(http://x\\)']) {
+      assert.ok(tip.includes(part), `${part} in ${tip}`);
+    }
+    const ctip = connectionTooltip(conn(5, 'Sales', 2, 'Billing'), NOW);
+    for (const part of ['Sales (#5)', 'slack', 'Billing (#2)', '#1', 'Created', 'Updated', '2 keys']) assert.ok(ctip.includes(part), part);
+    assert.equal(escapeMarkdown('a|b\nc'), 'a\\|b c');
+  });
+
+  it('rounds ages down at each unit boundary; a time in the future is "just now"', () => {
+    assert.equal(timeAgo(iso(4_999), NOW), 'just now');
+    assert.equal(timeAgo(iso(5_000), NOW), '5 s ago');
+    assert.equal(timeAgo(iso(59_999), NOW), '59 s ago');
+    assert.equal(timeAgo(iso(60_000), NOW), '1 min ago');
+    assert.equal(timeAgo(iso(24 * 3600_000 - 1), NOW), '23 h ago');
+    assert.equal(timeAgo(iso(-60_000), NOW), 'just now');
+  });
+
+  it('counts in the singular and the plural, and labels a sync by its id', () => {
+    assert.deepEqual([syncCount(0), syncCount(1), syncCount(2)], ['0 syncs', '1 sync', '2 syncs']);
+    assert.deepEqual([connectionCount(1), connectionCount(7)], ['1 connection', '7 connections']);
+    assert.equal(syncLabel(sync(42, 1, 'F').value), '#42');
+  });
+
+  it('escapes every Markdown character and makes links and icons from the service inert', () => {
+    assert.equal(escapeMarkdown('*a* _b_ `c` #d'), '\\*a\\* \\_b\\_ \\`c\\` \\#d');
+    const text = escapeMarkdown('[Set API Key](command:flowsync.clearApiKey) $(key) <img>');
+    assert.doesNotMatch(text, /\]\(|\$\(|[<>]/);
+    assert.ok(text.includes('Set API Key'));
+  });
+
+  it('a sync without errors says so; errors are shown as inert code, pipes escaped', () => {
+    assert.match(syncTooltip(sync(1, 1, 'F'), NOW), /\| \*\*Errors\*\* \| none \|/);
+    const tip = syncTooltip(sync(1, 1, 'F', { errors: [{ message: 'a|b `c`' }] }), NOW);
+    assert.ok(tip.includes("a\\|b 'c'"), tip);
+  });
+
+  it('ends a message with a full stop only when it has no closing punctuation', () => {
+    assert.equal(asSentence('Database unavailable'), 'Database unavailable.');
+    assert.equal(asSentence('  Done.  '), 'Done.');
+    for (const ended of ['Why?', 'Stop!', 'Wait…', 'HTTP 500 (E_X)']) assert.equal(asSentence(ended), ended);
+  });
+});

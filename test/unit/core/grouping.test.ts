@@ -1,0 +1,58 @@
+import * as assert from 'node:assert/strict';
+import type { Connection, Item } from '../../../src/api/types';
+import { flowLabel, groupBy, groupByFlow, sortKey, teamLabel } from '../../../src/core/grouping';
+import { arrangedTree } from '../../../src/lists/arrange';
+import { connectionsList } from '../../../src/lists/connections';
+
+/** The Connections view's default grouping: by team, by name within a team. */
+const groupByTeam = (items: readonly Item<Connection>[]) => arrangedTree<Connection>(connectionsList).group(items);
+import { conn, sync } from '../helpers/items';
+
+describe('grouping', () => {
+  it('groups syncs by flow, sorted by flow name, newest sync first, "Flow <id>" without a summary', () => {
+    const groups = groupByFlow([sync(1, 20, 'Zeta'), sync(2, 10, 'alpha'), sync(3, 20, 'Zeta'), sync(4, 30, undefined)]);
+    assert.deepEqual(groups.map((g) => [g.label, g.items.map((i) => i.value.id)]), [['alpha', [2]], ['Flow 30', [4]], ['Zeta', [1, 3]]]);
+  });
+
+  it('groups connections by team, sorted by name, "Team <id>" without a summary', () => {
+    const groups = groupByTeam([conn(1, 'b', 2, 'Billing'), conn(2, 'A', 2, 'Billing'), conn(3, 'x', 7), conn(4, 'c10', 1, 'Alpha'), conn(5, 'c9', 1, 'Alpha')]);
+    assert.deepEqual(groups.map((g) => [g.label, g.items.map((i) => i.value.name)]), [['Alpha', ['c9', 'c10']], ['Billing', ['A', 'b']], ['Team 7', ['x']]]);
+  });
+
+  it('groups that share a label stay apart, ordered by key; a blank name falls back to the id', () => {
+    const groups = groupByFlow([sync(1, 30, 'Same'), sync(2, 4, 'Same'), sync(3, 9, '  ')]);
+    assert.deepEqual(groups.map((g) => [g.key, g.label]), [[9, 'Flow 9'], [4, 'Same'], [30, 'Same']]);
+    assert.equal(flowLabel(sync(1, 12, ' Payroll ').value), 'Payroll');
+    assert.equal(teamLabel(conn(1, 'x', 3, '   ').value), 'Team 3');
+  });
+
+  it('groupBy names a group after its first item and sorts every group\'s items', () => {
+    const sorted: number[][] = [];
+    const groups = groupBy(
+      [sync(3, 1, 'a'), sync(1, 2, 'b'), sync(2, 1, 'c')],
+      (s) => s.flow_id,
+      (s) => `first ${s.id}`,
+      (items) => {
+        items.sort((x, y) => x.value.id - y.value.id);
+        sorted.push(items.map((i) => i.value.id));
+      },
+    );
+    assert.deepEqual(groups.map((g) => [g.label, g.items.map((i) => i.value.id)]), [['first 1', [1]], ['first 3', [2, 3]]]);
+    assert.deepEqual(sorted, [[1], [2, 3]]);
+  });
+});
+
+describe('sortKey', () => {
+  it('orders naturally, ignoring case and accents', () => {
+    const names = ['b10', 'B9', 'émile', 'Emilia', 'a', 'item 007', 'item 7x', 'Zeta', 'alpha 2', 'alpha 10'];
+    const sorted = [...names].sort((x, y) => (sortKey(x) < sortKey(y) ? -1 : sortKey(x) > sortKey(y) ? 1 : 0));
+    assert.deepEqual(sorted, ['a', 'alpha 2', 'alpha 10', 'B9', 'b10', 'émile', 'Emilia', 'item 007', 'item 7x', 'Zeta']);
+  });
+
+  it('pads digit runs so that numbers compare by value, and keeps keys stable', () => {
+    assert.ok(sortKey('c9') < sortKey('c10'));
+    assert.ok(sortKey('v1.2.10') > sortKey('v1.2.9'));
+    assert.equal(sortKey('Émile'), sortKey('emile'));
+    assert.equal(sortKey('x'), sortKey('X'));
+  });
+});

@@ -1,0 +1,176 @@
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { FlowSync, Item } from '../../../src/api/types';
+import { MAX_FLOW_NAME, MAX_RAW_CHARS, ProcessingObserver, durationOf, entryFlowLabel, parseTime, processingAnswer, type ProcessingAnswer } from '../../../src/core/history';
+import { FakeClock } from '../helpers/fakeClock';
+
+const POLL = 15_000;
+const MIN = 60_000;
+const CONTEXT = 'https://flowsync.example.com|team:';
+
+/** A sync created `agoMs` before `now`. */
+function item(id: number, flowId: number, now: number, agoMs: number, extra: Partial<FlowSync> = {}): Item<FlowSync> {
+  const value: FlowSync = { id, flow_id: flowId, status: 'pending', created_at: new Date(now - agoMs).toISOString(), updated_at: new Date(now).toISOString(), errors: null, webhook: false, flow: { id: flowId, name: `Flow ${flowId}` }, ...extra };
+  return { value, raw: { ...value } };
+}
+const complete = (...items: Item<FlowSync>[]): ProcessingAnswer => ({ items, complete: true });
+const partial = (...items: Item<FlowSync>[]): ProcessingAnswer => ({ items, complete: false });
+
+describe('ProcessingObserver', () => {
+  let clock: FakeClock;
+  let observer: ProcessingObserver;
+  /** Moves the fake clock one poll on and observes `answer` then. */
+  const poll = async (answer: ProcessingAnswer, context = CONTEXT, ms = POLL) => {
+    await clock.advance(ms);
+    return observer.observe(context, clock.now(), answer);
+  };
+
+  beforeEach(() => {
+    clock = new FakeClock();
+    observer = new ProcessingObserver();
+  });
+
+  it('tracks first and last seen, and a sync missing from a later complete answer left at that answer', async () => {
+    const t0 = clock.now();
+    const a = item(1003, 7, t0, 10 * MIN, { flow: { id: 7, name: 'Invoices' } });
+    const b = item(1004, 7, t0, MIN);
+    assert.deepEqual(observer.observe(CONTEXT, t0, complete(a, b)), { left: [], returned: [] });
+    assert.deepEqual((await poll(complete(a, b))).left, []);
+    const tracked = observer.tracked.get(1003)!;
+    assert.deepEqual([tracked.firstSeen, tracked.lastSeen], [t0, t0 + POLL]);
+
+    const { left, returned } = await poll(complete(b));
+    assert.deepEqual(returned, []);
+    assert.equal(left.length, 1);
+    const e = left[0];
+    assert.deepEqual(
+      [e.id, e.flowId, e.flowName, e.createdAt, e.firstSeen, e.lastSeen, e.leftAt],
+      [1003, 7, 'Invoices', a.value.created_at, t0, t0 + POLL, t0 + 2 * POLL],
+    );
+    assert.deepEqual(e.raw, a.raw, 'the last item seen, for Open as JSON');
+    // From created_at (10 min before t0) to the midpoint of [lastSeen, leftAt], ± half the gap.
+    assert.deepEqual(e.duration, { ms: 10 * MIN + POLL + POLL / 2, uncertaintyMs: POLL / 2, from: 'created', startMs: t0 - 10 * MIN });
+    assert.equal(observer.tracked.has(1003), false);
+    assert.deepEqual([...observer.tracked.keys()], [1004]);
+  });
+
+  it('a failed answer between two good ones writes nothing; the gap widens the uncertainty', async () => {
+    const t0 = clock.now();
+    const a = item(1, 1, t0, MIN);
+    observer.observe(CONTEXT, t0, complete(a));
+    // A failed poll is either not observed at all or observed as an empty, incomplete answer: both write nothing.
+    assert.deepEqual(await poll({ items: [], complete: false }), { left: [], returned: [] });
+    await clock.advance(POLL); // another failure, not observed
+    assert.deepEqual((await poll(complete(a))).left, [], 'still processing after the failures');
+    const { left } = await poll(complete(), CONTEXT, 3 * POLL);
+    assert.equal(left.length, 1);
+    assert.equal(left[0].lastSeen, t0 + 3 * POLL);
+    assert.equal(left[0].leftAt, t0 + 6 * POLL);
+    assert.equal(left[0].duration.uncertaintyMs, 1.5 * POLL);
+  });
+
+  it('a partial answer (items dropped) writes nothing, but its items count as seen', async () => {
+    const t0 = clock.now();
+    const a = item(1, 1, t0, MIN);
+    const b = item(2, 1, t0, MIN);
+    observer.observe(CONTEXT, t0, complete(a, b));
+    assert.deepEqual((await poll(partial(b))).left, [], 'a missing from a partial answer has not left');
+    assert.equal(observer.tracked.get(2)!.lastSeen, t0 + POLL);
+    assert.equal(observer.tracked.get(1)!.lastSeen, t0);
+    assert.deepEqual((await poll(complete(a, b))).left, []);
+    assert.deepEqual(processingAnswer({ items: [a], dropped: 1 }), { items: [a], complete: false });
+    assert.deepEqual(processingAnswer({ items: [a], dropped: 0 }), { items: [a], complete: true });
+  });
+
+  it('a changed context (URL, team filter) or restart() (key) restarts observation and writes nothing', async () => {
+    const t0 = clock.now();
+    const a = item(1, 1, t0, MIN);
+    const b = item(2, 1, t0, MIN);
+    observer.observe(CONTEXT, t0, complete(a));
+    assert.deepEqual(await poll(complete(b), `${CONTEXT}3`), { left: [], returned: [] }, 'team filter changed: a is not "left"');
+    assert.equal(observer.context, `${CONTEXT}3`);
+    assert.deepEqual([...observer.tracked.keys()], [2]);
+    assert.equal(observer.tracked.get(2)!.firstSeen, t0 + POLL, 'observation started again');
+    observer.restart(`${CONTEXT}3`);
+    assert.equal(observer.tracked.size, 0);
+    assert.deepEqual(await poll(complete(a), `${CONTEXT}3`), { left: [], returned: [] });
+    assert.deepEqual((await poll(complete(), `${CONTEXT}3`)).left.map((e) => e.id), [1], 'observing again afterwards');
+  });
+
+  it('a clock that went backwards restarts observation instead of writing a negative span', async () => {
+    const t0 = clock.now();
+    observer.observe(CONTEXT, t0, complete(item(1, 1, t0, MIN)));
+    assert.deepEqual(observer.observe(CONTEXT, t0 - MIN, complete()), { left: [], returned: [] });
+    assert.equal(observer.tracked.size, 0);
+  });
+
+  it('a sync that shows up again is processing again; leaving again is a second entry', async () => {
+    const t0 = clock.now();
+    const a = item(5, 2, t0, MIN);
+    observer.observe(CONTEXT, t0, complete(a));
+    const first = (await poll(complete())).left;
+    assert.equal(first.length, 1);
+    const back = await poll(complete(a));
+    assert.deepEqual(back, { left: [], returned: [5] });
+    assert.equal(observer.tracked.get(5)!.firstSeen, t0 + 2 * POLL);
+    await poll(complete(a));
+    const second = (await poll(complete())).left;
+    assert.equal(second.length, 1);
+    assert.deepEqual([second[0].firstSeen, second[0].lastSeen, second[0].leftAt], [t0 + 2 * POLL, t0 + 3 * POLL, t0 + 4 * POLL]);
+    assert.equal(second[0].createdAt, first[0].createdAt, 'the same sync, a second run');
+    assert.deepEqual((await poll(complete(a))).returned, [5]);
+  });
+
+  it('several leaving in one answer come newest id first; values are updated from the latest answer', async () => {
+    const t0 = clock.now();
+    observer.observe(CONTEXT, t0, complete(item(1, 1, t0, MIN), item(3, 1, t0, MIN), item(2, 1, t0, MIN)));
+    await poll(complete(item(1, 1, t0, MIN, { flow: { id: 1, name: 'Renamed' } }), item(3, 1, t0, MIN), item(2, 1, t0, MIN)));
+    const { left } = await poll(complete());
+    assert.deepEqual(left.map((e) => e.id), [3, 2, 1]);
+    assert.equal(left[2].flowName, 'Renamed');
+  });
+
+  it('bounds what it keeps: inert, bounded flow names; created_at as given but bounded; no raw over 16 KB', async () => {
+    const t0 = clock.now();
+    const hostile = item(1, 1, t0, MIN, { flow: { id: 1, name: `[x](command:evil) \u202e${'n'.repeat(1000)}` } });
+    const big = item(2, 1, t0, MIN, { created_at: 'x'.repeat(500) });
+    big.raw.padding = 'p'.repeat(MAX_RAW_CHARS);
+    const unnamed = item(3, 9, t0, MIN, { flow: undefined });
+    observer.observe(CONTEXT, t0, complete(hostile, big, unnamed));
+    const [u, b, h] = (await poll(complete())).left;
+    assert.ok(h.flowName.length <= MAX_FLOW_NAME);
+    assert.doesNotMatch(h.flowName, /\]\(|\u202e/);
+    assert.equal(b.createdAt.length, 64);
+    assert.equal(b.raw, undefined);
+    assert.equal(b.duration.from, 'firstSeen', 'an invalid created_at: measured from first seen');
+    assert.equal(u.flowName, '');
+    assert.equal(entryFlowLabel(u), 'Flow 9');
+  });
+
+  it('durations never go negative (created_at after the sync was seen: clocks disagree)', () => {
+    const d = durationOf({ createdAt: new Date(10 * MIN).toISOString(), firstSeen: 0, lastSeen: MIN, leftAt: 2 * MIN });
+    assert.deepEqual(d, { ms: 0, uncertaintyMs: MIN / 2, from: 'created', startMs: 10 * MIN });
+  });
+});
+
+describe('parseTime', () => {
+  it('agrees with Date.parse, taking a fast path for the toISOString form', () => {
+    const samples = [
+      '2026-11-22T11:48:00.000Z',
+      '2026-02-28T23:59:59.999Z',
+      '2024-02-29T12:00:00.000Z', // past the 28th: Date.parse
+      '2026-02-30T12:00:00.000Z',
+      '2026-13-01T00:00:00.000Z',
+      '2026-11-22T24:00:00.000Z',
+      '0050-01-01T00:00:00.000Z', // Date.UTC would read year 50 as 1950
+      '2026-11-22T11:48:00Z',
+      '2026-11-22T11:48:00.000+01:00',
+      '2026-11-22 11:48:00',
+      '',
+      'not a time',
+      '2026-1a-22T11:48:00.000Z',
+    ];
+    for (const s of samples) assert.ok(Object.is(parseTime(s), Date.parse(s)), s);
+    fc.assert(fc.property(fc.date({ min: new Date(-62_000_000_000_000), max: new Date(8_000_000_000_000), noInvalidDate: true }), (d) => parseTime(d.toISOString()) === d.getTime()));
+  });
+});

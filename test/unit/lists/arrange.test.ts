@@ -1,0 +1,97 @@
+import * as assert from 'node:assert/strict';
+import type { Connection, FlowSync, Item } from '../../../src/api/types';
+import { validateConnection, validateFlowSync, validateList } from '../../../src/api/validate';
+import { TreeModel } from '../../../src/core/treeModel';
+import { arrangedTree, defaultArrangement, validArrangement } from '../../../src/lists/arrange';
+import { connectionsList } from '../../../src/lists/connections';
+import { processingList } from '../../../src/lists/processing';
+
+const sync = (id: number, flowId: number, status: string, created: string): object => ({
+  id,
+  flow_id: flowId,
+  status,
+  created_at: created,
+  updated_at: created,
+  errors: null,
+  webhook: false,
+  flow: { id: flowId, name: `Flow ${flowId}` },
+});
+const connection = (id: number, teamId: number, name: string, type: string, updated: string): object => ({
+  id,
+  name,
+  type,
+  team_id: teamId,
+  team: { id: teamId, name: `Team ${teamId}` },
+  user_id: 1,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: updated,
+  meta: {},
+});
+const syncs: Item<FlowSync>[] = validateList(
+  [sync(3, 1, 'pending', '2026-11-22T10:00:00.000Z'), sync(1, 2, 'running', '2026-11-22T11:00:00.000Z'), sync(2, 1, 'running', '2026-11-22T12:00:00.000Z')],
+  validateFlowSync,
+  'x',
+).items;
+const connections: Item<Connection>[] = validateList(
+  [connection(1, 1, 'b', 'pdf', '2026-02-01T00:00:00.000Z'), connection(2, 2, 'a', 'Slack', '2026-03-01T00:00:00.000Z'), connection(3, 1, 'c', 'slack', '2026-01-01T00:00:00.000Z')],
+  validateConnection,
+  'x',
+).items;
+
+function shape<T extends { id: number }>(model: TreeModel<T>): unknown {
+  return model.roots().map((node) => (node.kind === 'group' ? [node.group.label, node.group.items.map((i) => i.value.id)] : node.item.value.id));
+}
+
+describe('arrangements (group by, sort by)', () => {
+  it('processing: by flow (default, newest first), by status, flat; sorted by start time or id', () => {
+    const tree = (groupBy: string, sortBy: string) => {
+      const model = new TreeModel<FlowSync>('processing', arrangedTree<FlowSync>(processingList, { groupBy, sortBy }));
+      model.update(syncs);
+      return model;
+    };
+    assert.deepEqual(defaultArrangement<FlowSync>(processingList), { groupBy: 'flow', sortBy: 'started' });
+    assert.deepEqual(shape(tree('flow', 'started')), [['Flow 1', [2, 3]], ['Flow 2', [1]]]);
+    assert.deepEqual(shape(tree('flow', 'id')), [['Flow 1', [2, 3]], ['Flow 2', [1]]]);
+    assert.deepEqual(shape(tree('status', 'id')), [['pending', [3]], ['running', [1, 2]]]);
+    assert.deepEqual(shape(tree('none', 'started')), [2, 1, 3]);
+    assert.deepEqual(shape(tree('none', 'id')), [1, 2, 3]);
+    const byStatus = arrangedTree<FlowSync>(processingList, { groupBy: 'status', sortBy: 'id' });
+    const model = tree('status', 'id');
+    assert.equal(byStatus.groupRows?.icon(model.groups[1].group).id, 'loading~spin', 'a status group shows its status icon');
+    assert.equal(byStatus.groupRows?.describe(model.groups[1].group), '2 syncs');
+  });
+
+  it('connections: by team (default, by name), by type (case-insensitive, with counts and icons), flat; by name or update', () => {
+    const tree = (groupBy: string, sortBy: string) => {
+      const model = new TreeModel<Connection>('connections', arrangedTree<Connection>(connectionsList, { groupBy, sortBy }));
+      model.update(connections);
+      return model;
+    };
+    assert.deepEqual(shape(tree('team', 'name')), [['Team 1', [1, 3]], ['Team 2', [2]]]);
+    assert.deepEqual(shape(tree('team', 'updated')), [['Team 1', [1, 3]], ['Team 2', [2]]]);
+    assert.deepEqual(shape(tree('type', 'name')), [['pdf', [1]], ['Slack', [2, 3]]]);
+    assert.deepEqual(shape(tree('none', 'updated')), [2, 1, 3]);
+    const byType = arrangedTree<Connection>(connectionsList, { groupBy: 'type', sortBy: 'name' });
+    const model = tree('type', 'name');
+    assert.equal(byType.groupRows?.icon(model.groups[0].group).id, 'file-pdf');
+    assert.equal(byType.groupRows?.describe(model.groups[1].group), '2 connections');
+  });
+
+  it('unknown names from settings fall back to the defaults, each on its own; names like Object members are unknown', () => {
+    assert.deepEqual(validArrangement<Connection>(connectionsList, { groupBy: 'type', sortBy: 'nonsense' }), { groupBy: 'type', sortBy: 'name' });
+    assert.deepEqual(validArrangement<Connection>(connectionsList, { groupBy: 'constructor', sortBy: 'updated' }), { groupBy: 'team', sortBy: 'updated' });
+    assert.deepEqual(validArrangement<FlowSync>(processingList, {}), { groupBy: 'flow', sortBy: 'started' });
+  });
+
+  it('package.json offers exactly the arrangements each list knows, with the same defaults', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const properties = require('../../../../package.json').contributes.configuration.properties;
+    for (const list of [processingList, connectionsList] as const) {
+      const { groupBySetting, sortBySetting, groupings, sortings, defaultGroupBy, defaultSortBy } = list.arrangements;
+      assert.deepEqual(properties[`flowsync.${groupBySetting}`].enum, Object.keys(groupings));
+      assert.deepEqual(properties[`flowsync.${sortBySetting}`].enum, Object.keys(sortings));
+      assert.equal(properties[`flowsync.${groupBySetting}`].default, defaultGroupBy);
+      assert.equal(properties[`flowsync.${sortBySetting}`].default, defaultSortBy);
+    }
+  });
+});

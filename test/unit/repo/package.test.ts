@@ -1,0 +1,118 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+// Compiled to out/test/unit/repo/: the repository root is four levels up.
+const root = path.resolve(__dirname, '..', '..', '..', '..');
+
+/** Entry names of a zip file, read from its central directory (a VSIX is a zip). */
+function zipEntries(file: string): string[] {
+  const zip = fs.readFileSync(file);
+  // End of central directory record: signature 0x06054b50, at most 64 KB of comment after it.
+  let eocd = -1;
+  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
+    if (zip.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  assert.ok(eocd >= 0, `${file} is not a zip file`);
+  const count = zip.readUInt16LE(eocd + 10);
+  let at = zip.readUInt32LE(eocd + 16);
+  const names: string[] = [];
+  for (let n = 0; n < count; n++) {
+    assert.equal(zip.readUInt32LE(at), 0x02014b50, 'corrupt central directory');
+    const nameLength = zip.readUInt16LE(at + 28);
+    const extraLength = zip.readUInt16LE(at + 30);
+    const commentLength = zip.readUInt16LE(at + 32);
+    names.push(zip.toString('utf8', at + 46, at + 46 + nameLength));
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+  return names;
+}
+
+describe('VSIX package', function () {
+  this.timeout(60_000);
+  let dir: string;
+  /** Paths inside the extension folder of the VSIX, e.g. "dist/extension.js". */
+  let files: string[];
+
+  before(function () {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-vsix-'));
+    // `npm run package` builds the production bundle first; a test run normally follows `npm run build` already.
+    if (['extension.js', 'webview/activity.js', 'webview/activity.css'].some((f) => !fs.existsSync(path.join(root, 'dist', f)))) {
+      execFileSync(process.execPath, ['esbuild.js', '--production'], { cwd: root, stdio: 'pipe' });
+    }
+    const vsix = path.join(dir, 'test.vsix');
+    const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
+    execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', vsix], { cwd: root, stdio: 'pipe' });
+    const entries = zipEntries(vsix);
+    assert.ok(entries.includes('extension.vsixmanifest'), 'no extension.vsixmanifest: not a VSIX');
+    files = entries.filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
+  });
+
+  after(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('holds no sources, tests, maps, dependencies or build and dev folders', () => {
+    const forbidden = [
+      /\.ts$/,
+      /\.map$/,
+      /(^|\/)node_modules\//,
+      /(^|\/)\.vscode-test\//,
+      /(^|\/)test(s)?\//,
+      /\.test\.js$/,
+      /^out\//,
+      /^bench\//,
+      /^scripts\//,
+      /^src\//,
+      /^test-results\//,
+      /^\.(ci|github|vscode)\//,
+      /\.vsix$/,
+      /^dist\/meta\.json$/,
+      /^(tsconfig.*|eslint\.config\.mjs|esbuild\.js|package-lock\.json|\.mocharc\.json|\.gitignore|\.vscodeignore)$/,
+    ];
+    assert.deepEqual(files.filter((f) => forbidden.some((re) => re.test(f))), []);
+  });
+
+  it('holds the bundle, the activity page, the manifest, its translations, the docs, the license and the icon', () => {
+    const lower = new Set(files.map((f) => f.toLowerCase()));
+    // vsce stores README.md/CHANGELOG.md as readme.md/changelog.md and LICENSE as LICENSE.txt.
+    for (const want of ['dist/extension.js', 'dist/webview/activity.js', 'dist/webview/activity.css', 'package.json', 'package.nls.json', 'package.nls.de.json', 'l10n/bundle.l10n.json', 'l10n/bundle.l10n.de.json', 'readme.md', 'changelog.md', 'media/icon.png']) {
+      assert.ok(lower.has(want), `${want} is missing from the VSIX: ${files.join(', ')}`);
+    }
+    assert.ok(lower.has('license') || lower.has('license.txt') || lower.has('license.md'), 'LICENSE is missing from the VSIX');
+  });
+
+  it('holds only files that run or that the Marketplace shows, and every media file the manifest uses', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    const c = pkg.contributes ?? {};
+    const media = new Set<string>([pkg.icon]);
+    for (const x of c.viewsContainers?.activitybar ?? []) media.add(x.icon);
+    for (const views of Object.values(c.views ?? {}) as Array<Array<{ icon?: string }>>) for (const v of views) if (v.icon) media.add(v.icon);
+    for (const w of c.walkthroughs ?? []) {
+      for (const s of w.steps ?? []) {
+        for (const m of [s.media?.markdown, s.media?.image, s.media?.svg].flat()) if (typeof m === 'string') media.add(m);
+      }
+    }
+    const wanted = [...media].filter(Boolean).map((m) => m.replace(/^\.\//, ''));
+    const missing = wanted.filter((m) => !files.includes(m));
+    assert.deepEqual(missing, [], 'media files the manifest uses but the VSIX lacks');
+
+    const allowed = (f: string) =>
+      f === 'dist/extension.js' ||
+      f === 'dist/webview/activity.js' ||
+      f === 'dist/webview/activity.css' ||
+      /^package(\.nls(\.[\w-]+)?)?\.json$/.test(f) ||
+      /^l10n\/bundle\.l10n(\.[\w-]+)?\.json$/.test(f) ||
+      /^(readme|changelog)\.md$/i.test(f) ||
+      /^license(\.txt|\.md)?$/i.test(f) ||
+      wanted.includes(f) ||
+      // the localized variants VS Code looks for beside a walkthrough markdown file: <name>.nls.<locale>.md
+      wanted.some((m) => m.endsWith('.md') && new RegExp(`^${m.replace(/\.md$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.nls\\.[\\w-]+\\.md$`).test(f));
+    assert.deepEqual(files.filter((f) => !allowed(f)), [], 'unexpected files in the VSIX');
+  });
+});
