@@ -1,5 +1,8 @@
-// Bundles src/extension.ts into dist/extension.js (CommonJS, Node, `vscode` external), and the page of the activity
-// panel, src/webview/activity.ts, into dist/webview/activity.js + activity.css (a browser IIFE with uPlot and its CSS).
+// Bundles src/extension.ts into dist/extension.js (CommonJS, Node, `vscode` external: package.json "main"), the same
+// entry into dist/web/extension.js for the web worker extension host (vscode.dev; package.json "browser": platform
+// browser, the platform seam src/env/platform.ts swapped for platform.browser.ts, no Node built-ins), and the page of
+// the activity panel, src/webview/activity.ts, into dist/webview/activity.js + activity.css (a browser IIFE with uPlot
+// and its CSS).
 //   node esbuild.js               development build with source maps
 //   node esbuild.js --production  minified, no source maps
 //   node esbuild.js --watch       rebuild on change
@@ -41,6 +44,59 @@ const builtinWebStreams = {
   },
 };
 
+/**
+ * The browser bundle's platform: every import of the seam's `platform` module (src/env/platform.ts, Node) resolves to
+ * src/env/platform.browser.ts instead, so node-fetch and node:crypto are not even reachable from it.
+ */
+const browserPlatform = {
+  name: 'browser-platform',
+  setup(build) {
+    const nodeModule = path.join(__dirname, 'src', 'env', 'platform');
+    build.onResolve({ filter: /(^|\/)env\/platform$|^\.\/platform$/ }, (args) => {
+      const resolved = path.resolve(args.resolveDir, args.path);
+      return resolved === nodeModule ? { path: `${nodeModule}.browser.ts` } : undefined;
+    });
+  },
+};
+
+/** A line per finished build of the web bundle, and its errors (a Node built-in reaching it is one). */
+const webReporter = {
+  name: 'web-reporter',
+  setup(build) {
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      if (!result.errors.length) {
+        const bytes = fs.statSync(path.join(__dirname, 'dist', 'web', 'extension.js')).size;
+        console.log(`[watch] build finished: dist/web/extension.js ${(bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
+      }
+    });
+  },
+};
+
+/**
+ * The web worker extension host's bundle (package.json "browser"): CommonJS too (the worker loads it with its own
+ * `require` shim), platform browser, so a Node built-in that becomes reachable fails the build.
+ */
+const webOptions = {
+  entryPoints: ['src/extension.ts'],
+  bundle: true,
+  format: 'cjs',
+  platform: 'browser',
+  target: 'es2022',
+  outfile: 'dist/web/extension.js',
+  external: ['vscode'],
+  mainFields: ['browser', 'module', 'main'],
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  legalComments: production ? 'none' : 'inline',
+  logLevel: 'silent',
+  plugins: [browserPlatform, webReporter],
+};
+
 /** A line per finished build of the webview page, and its errors. */
 const webviewReporter = {
   name: 'webview-reporter',
@@ -78,7 +134,9 @@ const webviewOptions = {
 
 async function main() {
   fs.mkdirSync(path.join(__dirname, 'dist', 'webview'), { recursive: true });
+  fs.mkdirSync(path.join(__dirname, 'dist', 'web'), { recursive: true });
   const webview = await esbuild.context(webviewOptions);
+  const web = await esbuild.context(webOptions);
   const ctx = await esbuild.context({
     entryPoints: ['src/extension.ts'],
     bundle: true,
@@ -99,13 +157,15 @@ async function main() {
     plugins: [builtinWebStreams, reporter],
   });
   if (watch) {
-    await Promise.all([ctx.watch(), webview.watch()]);
+    await Promise.all([ctx.watch(), webview.watch(), web.watch()]);
   } else {
-    const [result, page] = await Promise.all([ctx.rebuild(), webview.rebuild().catch((error) => ({ errors: error.errors ?? [error] }))]);
-    await Promise.all([ctx.dispose(), webview.dispose()]);
-    if (result.errors.length || page.errors.length) process.exit(1);
+    const failed = (error) => ({ errors: error.errors ?? [error] });
+    const [result, page, worker] = await Promise.all([ctx.rebuild(), webview.rebuild().catch(failed), web.rebuild().catch(failed)]);
+    await Promise.all([ctx.dispose(), webview.dispose(), web.dispose()]);
+    if (result.errors.length || page.errors.length || worker.errors.length) process.exit(1);
     if (production) {
       fs.rmSync(path.join(__dirname, 'dist', 'extension.js.map'), { force: true });
+      fs.rmSync(path.join(__dirname, 'dist', 'web', 'extension.js.map'), { force: true });
       for (const map of ['activity.js.map', 'activity.css.map']) fs.rmSync(path.join(__dirname, 'dist', 'webview', map), { force: true });
     }
   }

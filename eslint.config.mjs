@@ -30,6 +30,26 @@ export default tseslint.config(
     },
   },
   {
+    // Node's globals likewise: src also runs in the web worker extension host (dist/web/extension.js), where they do
+    // not exist. esbuild fails the browser build on a `node:` import, but not on these.
+    files: ['src/**/*.ts'],
+    ignores: ['src/env/node/**', 'src/mock/**'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['process', 'Buffer', 'global', '__dirname', '__filename', 'require', 'module', 'setImmediate', 'clearImmediate'].map((name) => ({
+          name,
+          message: `${name} is Node-only: src also runs in the browser build. Go through src/env (the platform seam).`,
+        })),
+      ],
+      'no-restricted-syntax': [
+        'error',
+        // `handle.unref?.()` is fine: in a browser a timer is a number, and the call is skipped.
+        { selector: "CallExpression[optional=false][callee.property.name='unref']", message: 'unref() is Node-only: call it as unref?.() (src also runs in the browser build).' },
+      ],
+    },
+  },
+  {
     // The pure layers must stay free of the vscode API so they can be unit-tested in plain Node.
     files: ['src/api/**/*.ts', 'src/core/**/*.ts', 'src/lists/**/*.ts', 'src/env/**/*.ts', 'src/mock/**/*.ts'],
     ignores: [],

@@ -8,7 +8,9 @@ import { emitRows, outModule, outTestHelper, progress, row } from './lib/common.
 
 const { Explorer, UNFOCUSED_SLOWDOWN } = outModule('core/explorer.js');
 const { MockFlowSyncServer } = outModule('mock/server.js');
+const { PollCoordinator } = outModule('core/pollLease.js');
 const { FakeClock } = outTestHelper('fakeClock.js');
+const { MemoryStore } = outTestHelper('memoryStore.js');
 
 const API_KEY = 'fs_bench_0123456789abcdef';
 const HOUR_MS = 60 * 60 * 1000;
@@ -51,8 +53,50 @@ async function simulatedHour(mock, focused) {
   }
 }
 
+// Three windows of one installation (issue #14): three Explorers, each with its PollCoordinator, sharing one in-memory
+// "global storage" (test/unit/helpers/memoryStore.ts); one focused, two not. The service should see one window's rate.
+async function threeWindowsHour(mock) {
+  const clock = new FakeClock();
+  mock.setNow(() => clock.now());
+  const store = new MemoryStore();
+  const windows = ['A', 'B', 'C'].map((id, i) => {
+    const explorer = new Explorer(clock);
+    const sharing = new PollCoordinator(explorer, store.view(), id, clock);
+    explorer.setFocused(i === 0);
+    explorer.configure({
+      baseUrl: mock.url,
+      apiKey: API_KEY,
+      teamId: '',
+      allowHttp: false,
+      timeoutMs: 15_000,
+      autoRefresh: true,
+      refreshIntervalMs: INTERVAL_MS,
+      userAgent: 'flowsync-bench',
+    });
+    return { explorer, sharing };
+  });
+  try {
+    const settle = async () => {
+      for (const { explorer } of windows) if (explorer.lists.processing.isLoading) await explorer.lists.processing.refresh();
+    };
+    await clock.advance(5_000, settle); // the first loads and the first lease checks
+    mock.clearRequests();
+    await clock.advance(HOUR_MS, settle);
+    const errors = mock.requests.filter((r) => r.status !== 200).length;
+    if (errors) throw new Error(`${errors} requests failed`);
+    const fingerprints = new Set(windows.map((w) => w.explorer.lists.processing.state.fingerprint));
+    await clock.advance(1_000, settle);
+    return { total: mock.requests.length, holders: windows.filter((w) => w.sharing.isHolder('processing')).length, same: fingerprints.size === 1 };
+  } finally {
+    for (const w of windows) {
+      w.sharing.dispose();
+      w.explorer.dispose();
+    }
+  }
+}
+
 const mock = await MockFlowSyncServer.start({ apiKey: API_KEY });
-const runs = { focused: [], unfocused: [] };
+const runs = { focused: [], unfocused: [], shared: [] };
 try {
   for (let i = 1; i <= REPEATS; i++) {
     for (const focused of [true, false]) {
@@ -60,6 +104,9 @@ try {
       runs[focused ? 'focused' : 'unfocused'].push(r);
       say(`run ${i}/${REPEATS} ${focused ? 'focused' : 'unfocused'}: ${r.total} requests (${r.processing} processing, ${r.connections} connections)`);
     }
+    const shared = await threeWindowsHour(mock);
+    runs.shared.push(shared);
+    say(`run ${i}/${REPEATS} three windows, one focused: ${shared.total} requests, ${shared.holders} holder(s), same answer in every window: ${shared.same}`);
   }
 } finally {
   await mock.close();
@@ -68,4 +115,8 @@ const note = `simulated hours on a fake clock, 30 s interval, unfocused slowdown
 emitRows([
   row('network', 'requests / hour, window focused', 'req', runs.focused.map((r) => r.total), { target: { equals: 120, text: '120 expected' }, note }),
   row('network', 'requests / hour, window unfocused', 'req', runs.unfocused.map((r) => r.total), { target: { equals: 30, text: '30 expected' } }),
+  row('network', 'requests / hour, three windows of one installation, one focused', 'req', runs.shared.map((r) => r.total), {
+    target: { equals: 120, text: '120 expected (one window)' },
+    note: 'one poller for all windows: three Explorers with PollCoordinators on one fake clock sharing an in-memory global storage',
+  }),
 ]);

@@ -5,6 +5,9 @@
 //              getTreeItem would fill for a team group (id, label, description from the real connectionsAdapter)
 //   floor    = the same GET with node-fetch (same headers, same bytes) + response.text() + JSON.parse, nothing else
 // Runs alternate floor / pipeline (order flipped every pair) after warm-up; global.gc() before each run when exposed.
+// One client for all runs, as the product keeps one: each answer has the bytes of the last, so the client compares
+// them instead of counting and hashing (what a poll that finds nothing new costs); JSON.parse, validation, grouping
+// (arrangedTree(connectionsList).group, what TreeModel.regroup calls) and the first tree level run every time.
 import fetch from 'node-fetch';
 import { performance } from 'node:perf_hooks';
 import { emitRows, median, ms, outModule, progress, row } from './lib/common.mjs';
@@ -92,7 +95,7 @@ for (const [size, runs] of SIZES) {
     rows.push(row('pipeline', `${label}:   of which team nodes (label/description/id)`, 'ms', pipe.map((p) => p.nodes)));
     rows.push(row('pipeline', `${label}: floor (node-fetch GET + JSON.parse)`, 'ms', floor));
     rows.push(
-      row('pipeline', `${label}: ratio pipeline / floor (per pair)`, 'x', ratios, size === 10_000 ? { target: { max: 1.5, text: '<= 1.5x' } } : {}),
+      row('pipeline', `${label}: ratio pipeline / floor (per pair)`, 'x', ratios, size >= 10_000 ? { target: { max: 1.3, text: '<= 1.3x' } } : {}),
     );
     summary.push(`${label}: pipeline ${median(pipe.map((p) => p.total)).toFixed(1)} ms, floor ${median(floor).toFixed(1)} ms, ratio ${median(ratios).toFixed(2)}x`);
     say(summary.at(-1));

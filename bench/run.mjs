@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm run bench`: a benchmark, not a timed test. Compiles (npm run compile: out/src, and the tests' fake clock
 // out/test/unit/helpers/fakeClock.js), runs each section in its own Node process, prints one table (median, min, max
-// over repeated runs; the target beside each row that has one) and writes bench/results.json (gitignored). Exits 1 only
+// over repeated runs; the target beside each row that has one; each row's median of the previous bench/results.json
+// beside it, with the change and REGRESSION when worse by more than 10 %) and writes bench/results.json (gitignored,
+// keeping the run it was compared with under `previous`). Exits 1 only
 // when a section could not run; missed targets are reported, not failed. ~3-5 min on 2 cores.
 //
 //   npm run bench
@@ -97,9 +99,56 @@ function formatValue(value, unit) {
   return `${value.toFixed(digits)} ${unit}`;
 }
 
-function printTable(rows, failures) {
-  const header = ['section', 'measure', 'median', 'min', 'max', 'runs', 'target', ''];
-  const lines = rows.map((r) => [
+/** A change of a row's median beyond this share counts as a regression (rows with a target or a time only). */
+const REGRESSION = 0.1;
+
+/** The previous run's results (bench/results.json before this run overwrites it), or undefined. */
+function readPrevious(file) {
+  try {
+    const previous = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return Array.isArray(previous?.rows) ? previous : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const rowKey = (r) => `${r.section}\u0000${r.name}`;
+
+/**
+ * The change of each row against the previous run: its previous median, the change in percent and whether it is a
+ * regression (worse by more than REGRESSION on a row with a target or a time; for every unit here, lower is better).
+ */
+function compareRows(rows, previous) {
+  const before = new Map((previous?.rows ?? []).map((r) => [rowKey(r), r]));
+  return rows.map((r) => {
+    const old = before.get(rowKey(r));
+    if (!old || typeof old.median !== 'number' || typeof r.median !== 'number') return undefined;
+    const change = old.median === 0 ? (r.median === 0 ? 0 : Infinity) : (r.median - old.median) / Math.abs(old.median);
+    const watched = r.target !== undefined || r.unit === 'ms' || r.unit === 'x';
+    return { median: old.median, change, regression: watched && change > REGRESSION };
+  });
+}
+
+/** A row as measured, without the comparison fields a results file adds. */
+function withoutComparison(r) {
+  const copy = { ...r };
+  delete copy.previous;
+  delete copy.change;
+  delete copy.regression;
+  return copy;
+}
+
+function formatChange(c) {
+  if (!c) return '';
+  if (!Number.isFinite(c.change)) return 'new > 0';
+  const pct = c.change * 100;
+  return `${pct >= 0 ? '+' : ''}${pct.toFixed(Math.abs(pct) < 10 ? 1 : 0)} %`;
+}
+
+function printTable(rows, failures, previous) {
+  const changes = compareRows(rows, previous);
+  const header = ['section', 'measure', 'median', 'min', 'max', 'runs', 'target', '', 'previous', 'change', ''];
+  const lines = rows.map((r, i) => [
     r.section,
     r.name,
     formatValue(r.median, r.unit),
@@ -108,23 +157,36 @@ function printTable(rows, failures) {
     String(r.runs),
     r.target ?? '',
     r.target ? (r.ok ? 'ok' : 'MISSED') : '',
+    changes[i] ? formatValue(changes[i].median, r.unit) : '',
+    formatChange(changes[i]),
+    changes[i]?.regression ? 'REGRESSION' : '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const right = new Set([2, 3, 4, 5]);
+  const right = new Set([2, 3, 4, 5, 8, 9]);
   const fmt = (cells) => cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
   console.log('');
   console.log(fmt(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  let previous;
+  let lastSection;
   for (const [i, line] of lines.entries()) {
-    if (previous !== undefined && rows[i].section !== previous) console.log('');
-    previous = rows[i].section;
+    if (lastSection !== undefined && rows[i].section !== lastSection) console.log('');
+    lastSection = rows[i].section;
     console.log(fmt(line));
   }
   const notes = rows.filter((r) => r.note);
   if (notes.length) {
     console.log('\nnotes:');
     for (const r of notes) console.log(`  ${r.section}: ${r.note}`);
+  }
+  if (previous) {
+    const regressions = changes.filter((c) => c?.regression).length;
+    const compared = changes.filter(Boolean).length;
+    console.log(
+      `\nprevious: bench/results.json of ${previous.date ?? '?'} (commit ${previous.commit ?? '?'}); ${compared} of ${rows.length} rows compared, ` +
+        `${regressions} regression${regressions === 1 ? '' : 's'} (median worse by more than ${REGRESSION * 100} % on a row with a target or a time)`,
+    );
+  } else {
+    console.log('\nprevious: no earlier bench/results.json to compare with');
   }
   for (const [name, error] of failures) console.log(`\n${name}: NOT MEASURED — ${error}`);
 }
@@ -161,7 +223,10 @@ async function main() {
     if (result.raw) raw[name] = result.raw;
     say(`section ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
-  printTable(rows, failures);
+  const resultsFile = path.join(REPO_ROOT, 'bench', 'results.json');
+  const previous = readPrevious(resultsFile);
+  printTable(rows, failures, previous);
+  const changes = compareRows(rows, previous);
   const results = {
     date: new Date().toISOString(),
     commit: gitHead(),
@@ -169,11 +234,15 @@ async function main() {
     cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? '?'}`,
     loadavg: os.loadavg(),
     seconds: Math.round((Date.now() - t0) / 1000),
-    rows,
+    rows: rows.map((r, i) => (changes[i] ? { ...r, previous: changes[i].median, change: changes[i].change, ...(changes[i].regression ? { regression: true } : {}) } : r)),
     raw,
     failures: Object.fromEntries(failures),
+    // The run compared with; its rows without their own `previous`, so the file does not grow run after run.
+    ...(previous
+      ? { previous: { date: previous.date, commit: previous.commit, node: previous.node, loadavg: previous.loadavg, rows: previous.rows.map(withoutComparison) } }
+      : {}),
   };
-  fs.writeFileSync(path.join(REPO_ROOT, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  fs.writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');
   console.log(`\nwrote bench/results.json; whole run ${elapsed()}`);
   return failures.length ? 1 : 0;
 }

@@ -14,6 +14,8 @@ const stages = [
   // The same rig with workspace trust on: an untrusted folder (Restricted Mode), test/integration/restricted/.
   ['restricted', 'npm run test:integration --silent -- --restricted'],
   ['e2e', 'npm run test:e2e --silent'],
+  // The browser build (package.json "browser") alone, in code-server's web worker extension host.
+  ['web', 'npm run test:web --silent'],
 ];
 
 const only = process.argv.slice(2);

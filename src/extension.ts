@@ -4,6 +4,8 @@ import { registerCommands } from './commands';
 import { ConfigurationSync } from './configuration';
 import { systemClock } from './core/clock';
 import { Explorer } from './core/explorer';
+import { PollCoordinator } from './core/pollLease';
+import { FileSharedStore } from './coordination/fileStore';
 import { inert } from './core/inert';
 import { useLocalize } from './l10n';
 import { LinkHandler } from './links';
@@ -44,6 +46,8 @@ export interface FlowSyncExplorerApi {
   links: LinkHandler;
   history: HistoryService;
   historyView: HistoryView;
+  /** One poller for all windows: whether this window holds the lease of a polled list. */
+  sharing: PollCoordinator;
   /** Re-reads settings and the key; resolves once applied. */
   reconfigure(): Promise<void>;
 }
@@ -61,6 +65,10 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   );
   explorer.teams.restore(context.globalState.get<unknown>(TEAMS_STATE_KEY));
   if (context.globalState.get(LEGACY_TEAMS_STATE_KEY) !== undefined) void context.globalState.update(LEGACY_TEAMS_STATE_KEY, undefined);
+  // One poller for all windows: the processing list is polled by one window and shared through global storage. The
+  // window id is our own: vscode.env.sessionId is the same in every window while telemetry is off.
+  const windowId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+  const sharing = new PollCoordinator(explorer, new FileSharedStore(context.globalStorageUri, windowId), windowId, systemClock, (m) => log.info(m));
   const keys = new ApiKeyStore(context.secrets);
   const configuration = new ConfigurationSync(explorer, keys, log, `flowsync-explorer/${version} (VS Code ${vscode.version})`);
   const views = createListViews(explorer, systemClock);
@@ -71,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     explorer,
     context.globalStorageUri,
     context.globalState,
-    vscode.env.sessionId,
+    windowId, // each window writes its own history segment (sessionId is shared while telemetry is off)
     systemClock,
     readSettings,
     log,
@@ -94,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   context.subscriptions.push(
     log,
     { dispose: () => explorer.dispose() },
+    sharing,
     configuration,
     ...allViews(views),
     json,
@@ -120,7 +129,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   void configuration.apply();
   log.info(`Flow Sync Explorer ${version} activated`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { explorer, keys, views, statusBar, json, notifications, logUri: context.logUri, links, history, historyView, reconfigure };
+  return { explorer, keys, views, statusBar, json, notifications, logUri: context.logUri, links, history, historyView, sharing, reconfigure };
 }
 
 export function deactivate(): void {}

@@ -1,6 +1,6 @@
 import { t } from '../l10n';
 import { ApiError } from './errors';
-import { getJson } from './http';
+import { getJson, type AnswerBytes } from './http';
 import type { Connection, FlowSync, ListResult } from './types';
 import { API_PREFIX, parseServiceUrl, type ServiceUrl } from './url';
 import { validateConnection, validateFlowSync, validateList, type Validator } from './validate';
@@ -16,6 +16,9 @@ export const MAX_CONTAINERS = 500_000;
 /** 50,000 connections of the mock's size hold about 580,000 commas; each value costs 8 to 100 bytes once parsed. */
 export const MAX_COMMAS = 2_000_000;
 export { MAX_ITEMS } from './validate';
+
+/** Request paths whose last answer is kept (the lists, with and without a team filter): a bound on the memory held. */
+const MAX_KEPT_ANSWERS = 4;
 
 /** Why a key cannot be used (it must travel in an HTTP header: visible ASCII only), or undefined when it can. */
 export function apiKeyProblem(key: string): string | undefined {
@@ -62,6 +65,8 @@ export class FlowSyncClient {
   readonly service: ServiceUrl;
   private readonly options: Required<Omit<FlowSyncClientOptions, 'onRequest' | 'allowHttp' | 'baseUrl'>> &
     Pick<FlowSyncClientOptions, 'onRequest'>;
+  /** The last valid answer of each request path: the next identical answer is compared instead of counted and hashed. */
+  private readonly lastAnswers = new Map<string, AnswerBytes>();
 
   /** Throws ApiError('invalidUrl') for a base URL that may not carry the key (see parseServiceUrl). */
   constructor(options: FlowSyncClientOptions) {
@@ -96,8 +101,10 @@ export class FlowSyncClient {
     const { now, onRequest } = this.options;
     const started = now();
     try {
-      const response = await getJson(`${this.service.baseUrl}${path}`, label, { ...this.options, signal });
+      const response = await getJson(`${this.service.baseUrl}${path}`, label, { ...this.options, signal, previous: this.lastAnswers.get(path) });
       const result = { ...validateList(response.body, validate, label), fingerprint: response.fingerprint };
+      if (this.lastAnswers.size >= MAX_KEPT_ANSWERS && !this.lastAnswers.has(path)) this.lastAnswers.clear();
+      this.lastAnswers.set(path, response.answer);
       onRequest?.({ method: 'GET', path, status: response.status, ms: now() - started, items: result.items.length, dropped: result.dropped, bytes: response.bytes });
       return result;
     } catch (e) {

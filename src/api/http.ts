@@ -18,6 +18,12 @@ export interface GetJsonOptions {
   now: () => number;
   /** Where HTTP comes from: Node or the browser, chosen at bundle time (src/env). */
   platform?: Platform;
+  /**
+   * The last answer to the same request (JsonResponse.answer). An answer with exactly its bytes is recognised while
+   * it streams, by comparing (when the platform can: sameBytes), and takes its counts and fingerprint instead of
+   * being counted and hashed again.
+   */
+  previous?: AnswerBytes;
 }
 
 export interface JsonResponse {
@@ -26,6 +32,17 @@ export interface JsonResponse {
   bytes: number;
   /** SHA-1 of the body, so an unchanged answer can be recognised without comparing items. */
   fingerprint: string;
+  /** The bytes read and what was counted in them: `previous` for the next request. */
+  answer: AnswerBytes;
+}
+
+/** The bytes of an answer as read (the chunks, not copied), with their counts and fingerprint. */
+export interface AnswerBytes {
+  readonly chunks: readonly Uint8Array[];
+  readonly bytes: number;
+  readonly containers: number;
+  readonly commas: number;
+  readonly fingerprint: string;
 }
 
 /**
@@ -67,10 +84,9 @@ export async function getJson(url: string, label: string, options: GetJsonOption
       );
     }
     let text: string;
-    let bytes: number;
-    let fingerprint: string;
+    let answer: AnswerBytes;
     try {
-      ({ text, bytes, fingerprint } = await readCapped(response, options, platform, label));
+      ({ text, answer } = await readCapped(response, options, platform, label));
     } catch (e) {
       throw e instanceof ApiError || timedOut || options.signal?.aborted ? failure(e) : brokenBody(e, label);
     }
@@ -87,13 +103,13 @@ export async function getJson(url: string, label: string, options: GetJsonOption
     try {
       body = JSON.parse(text);
     } catch {
-      throw new ApiError('invalidResponse', t('The service answered {0} with malformed JSON ({1}).', label, formatBytes(bytes)), {
+      throw new ApiError('invalidResponse', t('The service answered {0} with malformed JSON ({1}).', label, formatBytes(answer.bytes)), {
         status: response.status,
       });
     }
     const errorBody = Array.isArray(body) ? undefined : errorBodyOf(body, options.apiKey);
     if (errorBody?.code === UNAUTHORIZED_CODE) throw unauthorized(response.status, errorBody.description);
-    return { status: response.status, body, bytes, fingerprint };
+    return { status: response.status, body, bytes: answer.bytes, fingerprint: answer.fingerprint, answer };
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
@@ -105,13 +121,18 @@ export async function getJson(url: string, label: string, options: GetJsonOption
  * second pass over the text). Containers are counted as every `{` and `[` byte and values as every `,`, inside strings
  * too: upper bounds found by a native search, so a hostile answer is refused before JSON.parse spends seconds and a
  * gigabyte on it. A leading byte-order mark is dropped.
+ *
+ * While the bytes are those of `previous` (compared natively, chunk by chunk), they are neither counted nor hashed:
+ * counts within an identical prefix cannot exceed the previous answer's, which were within the same caps. At the
+ * first difference (or a shorter answer) the bytes read so far are counted and hashed, so the caps and the
+ * fingerprint are exactly what a full count and hash would give.
  */
 async function readCapped(
   response: HttpAnswer,
-  { maxBytes, maxContainers, maxCommas }: Pick<GetJsonOptions, 'maxBytes' | 'maxContainers' | 'maxCommas'>,
+  { maxBytes, maxContainers, maxCommas, previous }: Pick<GetJsonOptions, 'maxBytes' | 'maxContainers' | 'maxCommas' | 'previous'>,
   platform: Platform,
   label: string,
-): Promise<{ text: string; bytes: number; fingerprint: string }> {
+): Promise<{ text: string; answer: AnswerBytes }> {
   const tooLarge = () =>
     new ApiError('invalidResponse', t('The answer for {0} is larger than the {1} limit; it was not loaded.', label, formatBytes(maxBytes)), {
       status: response.status,
@@ -136,28 +157,70 @@ async function readCapped(
   let total = 0;
   let containers = 0;
   let commas = 0;
-  if (!response.body) return { text: '', bytes: 0, fingerprint: hash.digest() };
+  if (!response.body) return { text: '', answer: { chunks, bytes: 0, containers, commas, fingerprint: hash.digest() } };
+  const matches =
+    previous && platform.sameBytes && previous.containers <= maxContainers && previous.commas <= maxCommas
+      ? prefixMatcher(previous.chunks, platform.sameBytes.bind(platform))
+      : undefined;
+  let same = matches !== undefined;
+  let counted = 0; // chunks[0..counted) are counted and hashed
+  const countAndHash = () => {
+    for (; counted < chunks.length; counted++) {
+      const chunk = chunks[counted];
+      containers += countByte(chunk, OPEN_BRACE) + countByte(chunk, OPEN_BRACKET);
+      if (containers > maxContainers) {
+        response.cancel();
+        throw tooComplex();
+      }
+      commas += countByte(chunk, COMMA);
+      if (commas > maxCommas) {
+        response.cancel();
+        throw tooManyValues();
+      }
+      hash.update(chunk);
+    }
+  };
   for await (const chunk of response.body) {
     total += chunk.length;
     if (total > maxBytes) {
       response.cancel();
       throw tooLarge();
     }
-    containers += countByte(chunk, OPEN_BRACE) + countByte(chunk, OPEN_BRACKET);
-    if (containers > maxContainers) {
-      response.cancel();
-      throw tooComplex();
-    }
-    commas += countByte(chunk, COMMA);
-    if (commas > maxCommas) {
-      response.cancel();
-      throw tooManyValues();
-    }
     chunks.push(chunk);
-    hash.update(chunk);
+    if (same) same = matches!(chunk);
+    if (!same) countAndHash();
   }
+  const identical = same && total === previous!.bytes;
+  if (!identical) countAndHash();
+  const answer: AnswerBytes = identical
+    ? { chunks, bytes: total, containers: previous!.containers, commas: previous!.commas, fingerprint: previous!.fingerprint }
+    : { chunks, bytes: total, containers, commas, fingerprint: hash.digest() };
   const text = platform.decodeUtf8(chunks, total);
-  return { text: text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text, bytes: total, fingerprint: hash.digest() };
+  return { text: text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text, answer };
+}
+
+/**
+ * Compares the chunks of an answer, in order, with the bytes of an earlier one (chunk boundaries may differ): true
+ * while every byte so far is the same.
+ */
+function prefixMatcher(previous: readonly Uint8Array[], sameBytes: (a: Uint8Array, b: Uint8Array) => boolean): (chunk: Uint8Array) => boolean {
+  let index = 0;
+  let offset = 0;
+  return (chunk) => {
+    for (let at = 0; at < chunk.length; ) {
+      const before = previous[index];
+      if (!before) return false;
+      const n = Math.min(before.length - offset, chunk.length - at);
+      if (!sameBytes(chunk.subarray(at, at + n), before.subarray(offset, offset + n))) return false;
+      at += n;
+      offset += n;
+      if (offset === before.length) {
+        index++;
+        offset = 0;
+      }
+    }
+    return true;
+  };
 }
 
 const OPEN_BRACE = 0x7b;

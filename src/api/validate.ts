@@ -73,18 +73,25 @@ export function validateList<T extends { id: number }>(body: unknown, validate: 
     throw new ApiError('invalidResponse', t('The service answered {0} with more than {1} items; it was not loaded.', label, MAX_ITEMS.toLocaleString('en-US')));
   }
   const items: Item<T>[] = [];
-  const seen = new Set<number>();
+  // Ids above every id kept so far are new: a list in id order needs no set. The set is made, from the items kept,
+  // at the first id that is not above them all.
+  let highest = -Infinity;
+  let seen: Set<number> | undefined;
   let dropped = 0;
   let firstDropReason: string | undefined;
   for (let i = 0; i < body.length; i++) {
     const raw: unknown = body[i];
     let result = !isObject(raw) ? 'not an object' : nestedTooDeep(raw) ? `nested deeper than ${MAX_ITEM_DEPTH} levels` : validate(raw);
-    if (typeof result !== 'string' && seen.has(result.id)) result = `id ${result.id} is listed more than once`;
+    if (typeof result !== 'string' && result.id <= highest) {
+      seen ??= new Set(items.map((item) => item.value.id));
+      if (seen.has(result.id)) result = `id ${result.id} is listed more than once`;
+    }
     if (typeof result === 'string') {
       dropped++;
       firstDropReason ??= `item ${i}: ${result}`;
     } else {
-      seen.add(result.id);
+      if (result.id > highest) highest = result.id;
+      seen?.add(result.id);
       items.push({ value: result, raw: raw as Record<string, unknown> });
     }
   }

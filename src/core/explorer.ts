@@ -5,6 +5,7 @@ import type { ListDefinition } from '../lists/list';
 import { t } from '../l10n';
 import type { Clock } from './clock';
 import { Emitter, type Disposable, type Listener } from './events';
+import type { ListSharing } from './pollLease';
 import { ListRefresher } from './refresh';
 import { TeamDirectory } from './teams';
 
@@ -62,6 +63,11 @@ export class Explorer {
   /** Lists loaded on demand whose view has been shown: they are reloaded after a change too. */
   private readonly wanted = new Set<ListId>();
   private readonly statusEmitter: Emitter<ExplorerStatus>;
+  private isFocused = true;
+  /** Lists whose load now running was asked for by a person (a refresh command): always a request, never shared data. */
+  private readonly explicit = new Set<ListId>();
+  /** Set by a PollCoordinator (src/core/pollLease.ts): the polled lists are polled by one window and shared. */
+  sharing?: ListSharing;
 
   constructor(
     private readonly clock: Clock,
@@ -76,7 +82,7 @@ export class Explorer {
       lists[list.id] = new ListRefresher(
         (signal) => this.load(list, signal),
         clock,
-        list.polled ? (focused) => this.pollInterval(focused) : () => undefined, // on demand: loads, and retries after failures
+        list.polled ? (focused) => this.pollInterval(list.id as ListId, focused) : () => undefined, // on demand: loads, and retries after failures
         random,
         onListenerError,
       );
@@ -99,6 +105,21 @@ export class Explorer {
 
   get origin(): string | undefined {
     return this.client?.service.origin;
+  }
+
+  get focused(): boolean {
+    return this.isFocused;
+  }
+
+  /** The refresh interval and whether lists are polled (for sharing); undefined before the first configure(). */
+  get pollSettings(): { intervalMs: number; autoRefresh: boolean } | undefined {
+    return this.config && { intervalMs: this.config.refreshIntervalMs, autoRefresh: this.config.autoRefresh };
+  }
+
+  /** True when `text` contains the current API key in any letter case (what is written to disk must not). */
+  mentionsKey(text: string): boolean {
+    const key = this.config?.apiKey;
+    return !!key && text.toLowerCase().includes(key.toLowerCase());
   }
 
   /** The refresher of a list, for code that works on any list. */
@@ -141,7 +162,11 @@ export class Explorer {
   refresh(id: ListId): Promise<void> {
     if (this.currentStatus !== 'ready') return Promise.resolve();
     this.wanted.add(id);
-    return this.refresher(id).refresh();
+    const refresher = this.refresher(id);
+    if (!refresher.isLoading) this.explicit.add(id);
+    const done = refresher.refresh();
+    this.explicit.delete(id);
+    return done;
   }
 
   refreshAll(): Promise<void> {
@@ -149,6 +174,7 @@ export class Explorer {
   }
 
   setFocused(focused: boolean): void {
+    this.isFocused = focused;
     this.forPolled((r) => r.setFocused(focused));
   }
 
@@ -159,7 +185,9 @@ export class Explorer {
 
   private async load<T extends { id: number }>(list: ListDefinition<T>, signal: AbortSignal) {
     const teamId = this.config?.teamId || undefined;
-    const result = await this.requireClient().list(list.endpoint, list.label(), list.validate, { teamId, signal });
+    const explicit = this.explicit.delete(list.id as ListId);
+    const request = () => this.requireClient().list(list.endpoint, list.label(), list.validate, { teamId, signal });
+    const result = list.polled && this.sharing ? await this.sharing.load(list, explicit, request) : await request();
     list.onLoaded?.({ teams: this.teams }, result.items.map((i) => i.value), teamId === undefined);
     return result;
   }
@@ -168,9 +196,10 @@ export class Explorer {
     for (const list of LISTS as readonly AnyList[]) if (list.polled) action(this.refresher(list.id));
   }
 
-  private pollInterval(focused: boolean): number | undefined {
+  private pollInterval(id: ListId, focused: boolean): number | undefined {
     const config = this.config;
     if (!config || !config.autoRefresh || this.currentStatus !== 'ready') return undefined;
+    if (this.sharing && !this.sharing.mayPoll(id)) return undefined; // another window polls it and shares the answers
     return focused ? config.refreshIntervalMs : config.refreshIntervalMs * UNFOCUSED_SLOWDOWN;
   }
 

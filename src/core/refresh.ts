@@ -110,6 +110,35 @@ export class ListRefresher<T> {
     if (reload) void this.refresh();
   }
 
+  /**
+   * Takes an answer another window loaded (src/core/pollLease.ts) as if this one had loaded it at `loadedAt`: the same
+   * state and change events as a load, no request, and the next poll planned from `loadedAt`. Ignored while a load of
+   * this window is in flight (its own answer lands next) and when it is not newer than what is held.
+   */
+  adopt(result: ListResult<T>, loadedAt: number): void {
+    if (this.disposed || this.inFlight) return;
+    if (this.current.loadedAt !== undefined && loadedAt <= this.current.loadedAt) return;
+    const previous = this.current.items;
+    const itemsChanged = previous === undefined || result.fingerprint !== this.current.fingerprint;
+    this.cancelTimer();
+    this.current = {
+      items: itemsChanged ? result.items : previous,
+      fingerprint: result.fingerprint,
+      loadedAt,
+      dropped: result.dropped,
+      firstDropReason: result.firstDropReason,
+      loading: false,
+      failures: 0,
+    };
+    const interval = this.poll(this.focused);
+    if (interval !== undefined) {
+      const dueAt = Math.max(loadedAt + interval, this.clock.now());
+      this.current.nextAttemptAt = dueAt;
+      this.setTimer(dueAt - this.clock.now());
+    }
+    this.emit({ itemsChanged });
+  }
+
   /** Stops all activity but keeps the data (e.g. the key was removed: show nothing new, send nothing). */
   stop(): void {
     this.generation++;

@@ -10,6 +10,11 @@ export interface Platform {
   createHasher(): Hasher;
   /** The UTF-8 text of the chunks read. */
   decodeUtf8(chunks: readonly Uint8Array[], totalBytes: number): string;
+  /**
+   * Optional: whether two byte ranges of the same length are equal, natively (memcmp). With it, an answer with the
+   * same bytes as the last one is recognised by comparing instead of counting and hashing it (see readCapped).
+   */
+  sameBytes?(a: Uint8Array, b: Uint8Array): boolean;
 }
 
 export interface HttpAnswer {

@@ -48,7 +48,8 @@ export function arrangedTree<T extends { id: number }>(list: ListDefinition<T>, 
       icon: (group: Group<T>) => grouping.icon(group.items[0].value),
       describe: (group: Group<T>) => grouping.describe(group.items.length),
     },
-    group: (items: readonly Item<T>[]) => groupBy(items, grouping.keyOf, grouping.labelOf, (members) => sorting.sort(members)),
+    // sorting.sort itself, not a wrapper: a SortItems with `order` (byText) sorts the whole answer once.
+    group: (items: readonly Item<T>[]) => groupBy(items, grouping.keyOf, grouping.labelOf, sorting.sort),
     placement: (value) => `${grouping.keyOf(value)}\u0000${grouping.labelOf(value)}\u0000${sorting.placement(value)}`,
   };
 }

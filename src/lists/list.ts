@@ -66,6 +66,7 @@ export interface Grouping<T> {
 export interface Sorting<T> {
   /** Its name in the quick pick, e.g. "Start time, newest first". */
   label(): string;
+  /** Sorts in place. A SortItems with `order` (byText) lets grouping sort a whole answer at once (see groupBy). */
   sort(items: Item<T>[]): void;
   /** What decides a value's place in this order (part of TreeAdapter.placement). */
   placement(value: T): string;

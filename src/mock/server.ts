@@ -105,6 +105,8 @@ function jsonReply(status: number, body: string | Buffer): Reply {
 
 export class MockFlowSyncServer {
   readonly requests: RecordedRequest[] = [];
+  /** CORS preflights (OPTIONS) answered: a browser sends one before a GET with an Authorization header. */
+  preflights = 0;
   /** The data behind the answers, so tests can compare against it. */
   readonly dataset: MockDataset;
   private key: string;
@@ -234,6 +236,15 @@ export class MockFlowSyncServer {
       const log = this.log;
       const sentStatus = () => (res.headersSent ? String(res.statusCode) : '-');
       res.once('close', () => log(`${req.method} ${url.pathname}${url.search} ${sentStatus()} ${Date.now() - started} ms`));
+    }
+    allowCrossOrigin(req, res);
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      // A browser's CORS preflight (the Authorization header makes every request of the web extension need one). It
+      // is not an API request: not recorded, no fault applies.
+      this.preflights += 1;
+      res.writeHead(204, { 'access-control-max-age': '600', 'content-length': '0' });
+      res.end();
+      return;
     }
     const handled = path?.startsWith(CONTROL_ROOT) ? this.handleControl(req, res, path) : this.handleApi(req, res, url, path);
     handled.catch((error: unknown) => {
@@ -429,6 +440,20 @@ export class MockFlowSyncServer {
 }
 
 // ------------------------------------------------------------ helpers
+
+/**
+ * CORS, so the web extension (vscode.dev, code-server's web worker extension host) can call the mock from a page of
+ * another origin: any origin (echoed, no credentials), the headers the client sends, GET only, and Retry-After
+ * readable by the page (Content-Type and Content-Length are readable anyway). What a real service must allow likewise
+ * is in the README ("In the browser").
+ */
+function allowCrossOrigin(req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.setHeader('access-control-allow-origin', req.headers.origin ?? '*');
+  res.setHeader('vary', 'Origin');
+  res.setHeader('access-control-allow-methods', 'GET');
+  res.setHeader('access-control-allow-headers', 'Authorization, Accept, User-Agent');
+  res.setHeader('access-control-expose-headers', 'Retry-After');
+}
 
 function normalizePrefix(prefix: string): string {
   const trimmed = prefix.replace(/\/+$/, '');

@@ -120,6 +120,7 @@ describe('Group and sort, multi-select, links', function () {
     assert.equal((JSON.parse(vscode.window.activeTextEditor!.document.getText()) as { id: number }).id, connection.id);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const requests = mock.requests.length;
     await x.links.handleUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/sync?id=999999999`));
     assert.equal(vscode.window.activeTextEditor, undefined, 'nothing opened for an unknown id');

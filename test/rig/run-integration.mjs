@@ -5,7 +5,7 @@
 //   npm run test:integration                         build, compile, run everything
 //   npm run test:integration -- --grep "showLog"     only matching tests (mocha grep, passed as MOCHA_GREP)
 //   npm run test:integration -- --no-build           skip `node esbuild.js` and `npm run compile`
-//   npm run test:integration -- --timeout 600        overall limit in seconds (default 300)
+//   npm run test:integration -- --timeout 600        overall limit in seconds (default 900)
 //   npm run test:integration -- --verbose            also print the workbench's own log lines (always in the log file)
 //   npm run test:integration -- --restricted         the Restricted Mode suite (test/integration/restricted/) instead:
 //                                                    workspace trust on, an untrusted folder whose .vscode/settings.json
@@ -21,7 +21,7 @@ const { values: opts } = parseArgs({
   options: {
     grep: { type: 'string' },
     build: { type: 'boolean', default: true },
-    timeout: { type: 'string', default: '300' },
+    timeout: { type: 'string', default: '900' },
     verbose: { type: 'boolean', default: false },
     restricted: { type: 'boolean', default: false },
   },

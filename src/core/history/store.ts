@@ -4,7 +4,7 @@ import { DAY_MS, HISTORY_DAYS, MAX_CREATED_AT, MAX_FLOW_NAME, MAX_RAW_CHARS, com
 
 /*
  * The History store, pure part. The vscode layer keeps one folder per service origin (originFolder: services never
- * mix) and in it one segment file per window (segmentFileName, e.g. from vscode.env.sessionId):
+ * mix) and in it one segment file per window (segmentFileName, from an id the extension draws per window):
  * - a window writes only its own segment, whole (write a temporary file, then rename): no two windows write one file,
  *   so no write is lost; what it writes is entriesToWrite(its pruned entries, its name, the other segments): its runs
  *   less those a smaller-named segment holds, so a run is on disk about once however many windows watch;
@@ -373,7 +373,7 @@ export function originFolder(origin: string): string {
   return `${readable || 'service'}-${fnv1a(origin)}`;
 }
 
-/** The file of one window's segment, from an id of that window (e.g. vscode.env.sessionId). */
+/** The file of one window's segment, from an id of that window (drawn per window: sessionId is shared while telemetry is off). */
 export function segmentFileName(windowId: string): string {
   const safe = windowId.replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 60);
   return `segment-${safe || 'window'}-${fnv1a(windowId)}.json`;

@@ -45,7 +45,7 @@ class Fnv1a64 {
     let high = this.high;
     let low = this.low;
     for (let i = 0; i < chunk.length; i++) {
-      low ^= chunk[i];
+      low = (low ^ chunk[i]) >>> 0; // `^` gives a signed 32-bit value: kept unsigned, or the carry below goes wrong
       // multiply by the 64-bit FNV prime 0x100000001b3 = 2^40 + 0x1b3
       const lowTimes = low * 0x1b3;
       const carry = Math.floor(lowTimes / 0x100000000);

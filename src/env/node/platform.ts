@@ -22,4 +22,5 @@ export const nodePlatform: Platform = {
     return { update: (chunk) => hash.update(chunk), digest: () => hash.digest('base64') };
   },
   decodeUtf8: (chunks, totalBytes) => Buffer.concat(chunks as Uint8Array[], totalBytes).toString('utf8'),
+  sameBytes: (a, b) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b),
 };

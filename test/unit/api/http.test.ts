@@ -182,6 +182,40 @@ describe('getJson over a stand-in platform', () => {
     assert.notEqual((await getJson('https://x.example/list', 'things', options({ platform: other.platform }))).fingerprint, a.fingerprint);
   });
 
+  it('an answer with the bytes of the previous one is compared, not hashed; any other is counted and hashed in full', async () => {
+    const json = { 'content-type': 'application/json' };
+    let hashed = 0;
+    const counting = <P extends { createHasher: typeof nodePlatform.createHasher }>(platform: P): P => ({
+      ...platform,
+      createHasher: () => {
+        const hash = nodePlatform.createHasher();
+        return { update: (chunk: Uint8Array) => ((hashed += chunk.length), hash.update(chunk)), digest: () => hash.digest() };
+      },
+    });
+    const body = '[{"id":1},{"id":2}]';
+    const a = await getJson('https://x.example/list', 'things', options({ platform: counting(standIn(200, json, [body]).platform) }));
+    assert.equal(hashed, 19);
+    hashed = 0;
+    const same = await getJson('https://x.example/list', 'things', options({ platform: counting(standIn(200, json, ['[{"id"', ':1},{"i', 'd":2}]']).platform), previous: a.answer }));
+    assert.equal(hashed, 0, 'an identical answer is not hashed');
+    assert.equal(same.fingerprint, a.fingerprint);
+    assert.deepEqual(same.body, a.body);
+    assert.deepEqual([same.answer.containers, same.answer.commas], [a.answer.containers, a.answer.commas]);
+    for (const other of [['[{"id":1},{"id":3}]'], ['[{"id":1},', '{"id":2},{"id":3}]'], ['[{"id":1}]']]) {
+      const fresh = await getJson('https://x.example/list', 'things', options({ platform: standIn(200, json, other).platform }));
+      hashed = 0;
+      const after = await getJson('https://x.example/list', 'things', options({ platform: counting(standIn(200, json, other).platform), previous: a.answer }));
+      assert.equal(hashed, other.join('').length, `hashed in full: ${other.join('')}`);
+      assert.equal(after.fingerprint, fresh.fingerprint);
+      assert.notEqual(after.fingerprint, a.fingerprint);
+      assert.deepEqual([after.answer.containers, after.answer.commas], [fresh.answer.containers, fresh.answer.commas]);
+    }
+    // The caps still hold for an answer that begins like an accepted one.
+    const previous = (await getJson('https://x.example/list', 'things', options({ platform: standIn(200, json, ['[0,0,', '0]']).platform }))).answer;
+    const e = await failure(getJson('https://x.example/list', 'things', options({ platform: standIn(200, json, ['[0,0,', '0,0,0]']).platform, previous, maxCommas: 3 })));
+    assert.match(e.message, /too many values \(more than 3\)/);
+  });
+
   it('refuses a declared Content-Length over the cap without reading the body, and cancels it', async () => {
     const { seen, platform } = standIn(200, { 'content-type': 'application/json', 'content-length': '2048' }, ['[]']);
     const e = await failure(getJson('https://x.example/list', 'things', options({ platform })));

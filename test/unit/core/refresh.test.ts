@@ -65,6 +65,48 @@ describe('ListRefresher', () => {
     assert.equal(loader.calls, 2);
   });
 
+  it('adopt(): takes another window\'s answer without a request, plans the next poll from its time', async () => {
+    const r = new ListRefresher(loader.load, clock, poll30s, half);
+    await r.refresh();
+    const changes: boolean[] = [];
+    r.onDidChange((c) => changes.push(c.itemsChanged));
+    const at = clock.now() + 10_000;
+    await clock.advance(12_000);
+    r.adopt(ok([2, 3]), at);
+    assert.deepEqual(r.state.items?.map((i) => i.value), [2, 3]);
+    assert.equal(r.state.loadedAt, at);
+    assert.equal(r.state.nextAttemptAt, at + FOCUSED_MS);
+    assert.deepEqual(changes, [true]);
+    r.adopt(ok([2, 3]), at - 1);
+    r.adopt(ok([4]), at);
+    assert.deepEqual(changes, [true], 'an older or equally old answer is ignored');
+    r.adopt(ok([2, 3]), at + 1);
+    assert.deepEqual(changes, [true, false], 'the same answer again: no items change');
+    assert.equal(loader.calls, 1, 'no request');
+    await clock.advance(at + 1 + FOCUSED_MS - 1 - clock.now());
+    assert.equal(loader.calls, 1);
+    await clock.advance(1);
+    assert.equal(loader.calls, 2, 'polled an interval after the adopted answer');
+  });
+
+  it('adopt(): ignored while a load is in flight; clears a failure and its backoff', async () => {
+    const r = new ListRefresher(loader.load, clock, noPoll, half);
+    loader.answers = [new ApiError('network', 'down')];
+    await r.refresh();
+    assert.equal(r.state.failures, 1);
+    r.adopt(ok([5]), clock.now());
+    assert.equal(r.state.failures, 0);
+    assert.equal(r.state.error, undefined);
+    assert.equal(clock.pendingTimers, 0, 'no retry pending, no poll (on demand)');
+    loader.answers = [ok([6])];
+    loader.hold = true;
+    const p = r.refresh();
+    r.adopt(ok([7]), clock.now() + 1);
+    loader.releaseAll();
+    await p;
+    assert.deepEqual(r.state.items?.map((i) => i.value), [6]);
+  });
+
   it('joins a refresh asked for while one is in flight (single flight)', async () => {
     const r = new ListRefresher(loader.load, clock, noPoll, half);
     loader.hold = true;

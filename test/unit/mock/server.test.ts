@@ -127,6 +127,40 @@ describe('MockFlowSyncServer', () => {
       assert.match(await posted.text(), /^\{"errors":\[\{"message":"E_METHOD_NOT_ALLOWED: Cannot POST /);
     });
 
+    it('allows cross-origin GETs (CORS): a preflight answers 204 and is not recorded; answers, errors too, carry the headers', async () => {
+      const origin = 'http://127.0.0.1:8080';
+      const preflightsBefore = server.preflights;
+      const preflight = await fetch(server.url + PROCESSING, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      });
+      assert.equal(preflight.status, 204);
+      assert.equal(preflight.headers.get('access-control-allow-origin'), origin);
+      assert.equal(preflight.headers.get('access-control-allow-methods'), 'GET');
+      assert.deepEqual(
+        preflight.headers.get('access-control-allow-headers')?.split(/,\s*/).map((h) => h.toLowerCase()),
+        ['authorization', 'accept', 'user-agent'],
+      );
+      assert.equal(preflight.headers.get('access-control-allow-credentials'), null, 'no credentials');
+      assert.equal(await preflight.text(), '');
+      assert.equal(server.preflights, preflightsBefore + 1);
+      assert.deepEqual(server.requests, [], 'a preflight is not an API request');
+
+      const ok = await fetch(server.url + CONNECTIONS, { headers: { ...withKey().headers, origin } });
+      assert.equal(ok.status, 200);
+      assert.equal(ok.headers.get('access-control-allow-origin'), origin);
+      assert.match(ok.headers.get('vary') ?? '', /Origin/);
+      assert.equal(ok.headers.get('access-control-expose-headers'), 'Retry-After');
+      server.inject({ status: 429, headers: { 'Retry-After': '3' }, times: 1 });
+      const limited = await fetch(server.url + CONNECTIONS, withKey());
+      assert.equal(limited.status, 429);
+      assert.equal(limited.headers.get('access-control-allow-origin'), '*', 'no Origin header: any origin');
+      assert.equal(limited.headers.get('retry-after'), '3');
+      const unauthorized = await fetch(server.url + CONNECTIONS, { headers: { origin } });
+      assert.equal(unauthorized.status, 401);
+      assert.equal(unauthorized.headers.get('access-control-allow-origin'), origin, 'the page can read why it failed');
+    });
+
     it('serves the same data for the same seed', async () => {
       const twin = await MockFlowSyncServer.start({ now: () => T0 });
       try {

@@ -42,7 +42,7 @@ describe('VSIX package', function () {
   before(function () {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-vsix-'));
     // `npm run package` builds the production bundle first; a test run normally follows `npm run build` already.
-    if (['extension.js', 'webview/activity.js', 'webview/activity.css'].some((f) => !fs.existsSync(path.join(root, 'dist', f)))) {
+    if (['extension.js', 'web/extension.js', 'webview/activity.js', 'webview/activity.css'].some((f) => !fs.existsSync(path.join(root, 'dist', f)))) {
       execFileSync(process.execPath, ['esbuild.js', '--production'], { cwd: root, stdio: 'pipe' });
     }
     const vsix = path.join(dir, 'test.vsix');
@@ -78,10 +78,21 @@ describe('VSIX package', function () {
     assert.deepEqual(files.filter((f) => forbidden.some((re) => re.test(f))), []);
   });
 
+  it('declares both entries, and each is in the VSIX: main (Node) and browser (web worker, no Node built-in)', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    assert.equal(pkg.main, './dist/extension.js');
+    assert.equal(pkg.browser, './dist/web/extension.js');
+    for (const entry of [pkg.main, pkg.browser]) assert.ok(files.includes(entry.replace(/^\.\//, '')), `${entry} is missing from the VSIX`);
+    const web = fs.readFileSync(path.join(root, 'dist', 'web', 'extension.js'), 'utf8');
+    const required = [...new Set([...web.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) => m[1]))];
+    assert.deepEqual(required, ['vscode'], 'the web bundle may require only vscode');
+    assert.doesNotMatch(web, /node-fetch|node:crypto/, 'the Node platform is not in the web bundle');
+  });
+
   it('holds the bundle, the activity page, the manifest, its translations, the docs, the license and the icon', () => {
     const lower = new Set(files.map((f) => f.toLowerCase()));
     // vsce stores README.md/CHANGELOG.md as readme.md/changelog.md and LICENSE as LICENSE.txt.
-    for (const want of ['dist/extension.js', 'dist/webview/activity.js', 'dist/webview/activity.css', 'package.json', 'package.nls.json', 'package.nls.de.json', 'l10n/bundle.l10n.json', 'l10n/bundle.l10n.de.json', 'readme.md', 'changelog.md', 'media/icon.png']) {
+    for (const want of ['dist/extension.js', 'dist/web/extension.js', 'dist/webview/activity.js', 'dist/webview/activity.css', 'package.json', 'package.nls.json', 'package.nls.de.json', 'l10n/bundle.l10n.json', 'l10n/bundle.l10n.de.json', 'readme.md', 'changelog.md', 'media/icon.png']) {
       assert.ok(lower.has(want), `${want} is missing from the VSIX: ${files.join(', ')}`);
     }
     assert.ok(lower.has('license') || lower.has('license.txt') || lower.has('license.md'), 'LICENSE is missing from the VSIX');
@@ -104,6 +115,7 @@ describe('VSIX package', function () {
 
     const allowed = (f: string) =>
       f === 'dist/extension.js' ||
+      f === 'dist/web/extension.js' ||
       f === 'dist/webview/activity.js' ||
       f === 'dist/webview/activity.css' ||
       /^package(\.nls(\.[\w-]+)?)?\.json$/.test(f) ||

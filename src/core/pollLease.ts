@@ -1,0 +1,380 @@
+import type { ListResult } from '../api/types';
+import { validateList } from '../api/validate';
+import { ANY_LISTS, type ListId } from '../lists';
+import type { ListDefinition } from '../lists/list';
+import { every, type Clock } from './clock';
+import type { Disposable } from './events';
+
+/**
+ * One poller for all windows (issue #14). Several windows of one VS Code installation share the extension's global
+ * storage; for each polled list and context (service origin + team filter) they agree on one window that polls, the
+ * holder of a lease, and the others show what it loaded. Pure: no vscode; the files are behind `SharedStore` (the
+ * vscode layer: src/coordination/fileStore.ts; tests and the bench: an in-memory map), time comes from a Clock.
+ *
+ * Rules (intervalMs = the holder's flowsync.refreshIntervalSeconds):
+ * - A window polls only while it holds the lease of its context; until it has read the lease once it polls as before
+ *   (so a window alone behaves exactly as without sharing), and if the storage fails it polls on its own too.
+ * - The holder renews the heartbeat every intervalMs / 2; a lease runs out 1.5 × intervalMs after its last heartbeat,
+ *   then any window takes it over (a window that closed or hangs is replaced within two intervals). A closing window
+ *   releases its lease at once.
+ * - A focused window takes over from a holder that has been unfocused for at least one interval.
+ * - After each answer the window that asked writes a snapshot (the answer's items as the service sent them, its
+ *   fingerprint and when it was loaded); every other window checks it every second and adopts it as if it had loaded it
+ *   (same change events, no request). A snapshot that would contain the API key is not written.
+ * - An explicit refresh (a command) always asks the service, in whichever window it runs, once; its answer is shared.
+ *   A load that is not explicit (a window's first load, a new filter) uses a snapshot from another window that is newer
+ *   than one interval instead of asking.
+ *
+ * Files per context: coordination/<list>-<hash of list|origin|team>/lease.json and snapshot.json. They hold the window
+ * id (drawn per window), times, the origin and team id, and service data; never the key.
+ */
+
+export const LEASE_VERSION = 1;
+/** How often a window checks the lease and the snapshot (stat; the snapshot is read only when it changed). */
+export const WATCH_MS = 1_000;
+/** The holder renews every interval × this, and a lease runs out interval × LEASE_FACTOR after its last heartbeat. */
+export const HEARTBEAT_FACTOR = 0.5;
+export const LEASE_FACTOR = 1.5;
+
+export interface Lease {
+  v: typeof LEASE_VERSION;
+  /** The window that polls (an id drawn per window). */
+  holder: string;
+  /** `list|origin|team`: what the lease is for (never the key). */
+  context: string;
+  heartbeatAt: number;
+  expiresAt: number;
+  /** The holder's refresh interval. */
+  intervalMs: number;
+  /** Since when the holder has been unfocused, if it is. */
+  unfocusedSince?: number;
+}
+
+export interface Snapshot {
+  v: typeof LEASE_VERSION;
+  context: string;
+  writer: string;
+  loadedAt: number;
+  fingerprint: string;
+  dropped: number;
+  firstDropReason?: string;
+  /** The items that passed validation, as the service sent them; validated again when read. */
+  items: unknown[];
+}
+
+/** Where the files of a context live (a folder name of letters, digits and '-'). */
+export type SharedFile = 'lease' | 'snapshot';
+
+/** The shared files, by folder name. Reads resolve undefined for a missing file; writes replace the file whole. */
+export interface SharedStore {
+  read(folder: string, file: SharedFile): Promise<string | undefined>;
+  write(folder: string, file: SharedFile, text: string): Promise<void>;
+  /** A token that changes whenever the file is rewritten (e.g. mtime and size), undefined when it is missing. */
+  stamp(folder: string, file: SharedFile): Promise<string | undefined>;
+}
+
+export function leaseContext(listId: string, origin: string, teamId: string): string {
+  return `${listId}|${origin}|${teamId}`;
+}
+
+/** The folder of a context: the list id and a 64-bit FNV-1a hash of the context (not a secret; just a safe name). */
+export function contextFolder(context: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0xcbf29ce4;
+  for (let i = 0; i < context.length; i++) {
+    const c = context.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ c, 0x0100019d) >>> 0;
+  }
+  const listId = context.slice(0, context.indexOf('|')).replace(/[^a-z0-9]/gi, '');
+  return `${listId}-${h1.toString(16).padStart(8, '0')}${h2.toString(16).padStart(8, '0')}`;
+}
+
+/**
+ * Whether window `me` may hold (take or keep) the lease `lease` now: no lease, another context, its own, run out
+ * (a heartbeat from the future counts as run out, and no lease lasts longer than twice its interval), or a focused
+ * window against a holder unfocused for at least one interval.
+ */
+export function mayHold(lease: Lease | undefined, me: { id: string; context: string; focused: boolean }, now: number): boolean {
+  if (!lease || lease.context !== me.context || lease.holder === me.id) return true;
+  const expiresAt = Math.min(lease.expiresAt, lease.heartbeatAt + 2 * lease.intervalMs);
+  if (now >= expiresAt || lease.heartbeatAt > now + lease.intervalMs) return true;
+  return me.focused && lease.unfocusedSince !== undefined && now - lease.unfocusedSince >= lease.intervalMs;
+}
+
+export function parseLease(text: string | undefined): Lease | undefined {
+  const o = parseObject(text);
+  if (!o || o.v !== LEASE_VERSION) return undefined;
+  const { holder, context, heartbeatAt, expiresAt, intervalMs, unfocusedSince } = o;
+  if (typeof holder !== 'string' || typeof context !== 'string' || !isTime(heartbeatAt) || !isTime(expiresAt) || !isTime(intervalMs) || intervalMs <= 0) return undefined;
+  if (unfocusedSince !== undefined && !isTime(unfocusedSince)) return undefined;
+  return { v: LEASE_VERSION, holder, context, heartbeatAt, expiresAt, intervalMs, ...(unfocusedSince !== undefined ? { unfocusedSince } : {}) };
+}
+
+export function parseSnapshot(text: string | undefined): Snapshot | undefined {
+  const o = parseObject(text);
+  if (!o || o.v !== LEASE_VERSION) return undefined;
+  const { context, writer, loadedAt, fingerprint, dropped, firstDropReason, items } = o;
+  if (typeof context !== 'string' || typeof writer !== 'string' || !isTime(loadedAt) || typeof fingerprint !== 'string') return undefined;
+  if (!isTime(dropped) || (firstDropReason !== undefined && typeof firstDropReason !== 'string') || !Array.isArray(items)) return undefined;
+  return { v: LEASE_VERSION, context, writer, loadedAt, fingerprint, dropped, firstDropReason, items };
+}
+
+/** A snapshot's answer, validated again by the list's own validator (the file is input like any other). */
+export function snapshotResult<T extends { id: number }>(snapshot: Snapshot, list: ListDefinition<T>): ListResult<T> | undefined {
+  try {
+    const result = validateList(snapshot.items, list.validate, list.label());
+    return { items: result.items, dropped: snapshot.dropped + result.dropped, firstDropReason: snapshot.firstDropReason ?? result.firstDropReason, fingerprint: snapshot.fingerprint };
+  } catch {
+    return undefined;
+  }
+}
+
+function parseObject(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const o: unknown = JSON.parse(text);
+    return typeof o === 'object' && o !== null && !Array.isArray(o) ? (o as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
+/** What the coordinator needs from the Explorer (it is one; an interface keeps the dependency one-way in tests). */
+export interface SharedExplorer {
+  readonly status: string;
+  readonly origin: string | undefined;
+  readonly teamId: string;
+  readonly focused: boolean;
+  /** The poll interval while autoRefresh is on (undefined when off), and the interval setting either way. */
+  readonly pollSettings: { intervalMs: number; autoRefresh: boolean } | undefined;
+  refresher(id: ListId): {
+    readonly state: { readonly loadedAt?: number };
+    adopt(result: ListResult<{ id: number }>, loadedAt: number): void;
+    reschedule(): void;
+  };
+  /** True when `text` contains the API key (any letter case): such a snapshot is not written. */
+  mentionsKey(text: string): boolean;
+  sharing?: ListSharing;
+}
+
+/** The Explorer's side of sharing: whether a polled list may poll now, and loads that go through the share. */
+export interface ListSharing {
+  mayPoll(id: ListId): boolean;
+  load<T extends { id: number }>(list: ListDefinition<T>, explicit: boolean, request: () => Promise<ListResult<T>>): Promise<ListResult<T>>;
+}
+
+interface ListShare {
+  context?: string;
+  /** undefined: not known yet, or the storage failed (the window then polls on its own, as without sharing). */
+  holding?: boolean;
+  stamp?: string;
+  latest?: { snapshot: Snapshot; result: ListResult<{ id: number }> };
+  writtenFocused?: boolean;
+  unfocusedSince?: number;
+}
+
+/**
+ * One window's side of sharing, for every polled list of the registry. Install with `new PollCoordinator(...)`: it
+ * sets `explorer.sharing` and checks lease and snapshot every WATCH_MS until disposed.
+ */
+export class PollCoordinator implements ListSharing, Disposable {
+  private readonly shares = new Map<ListId, ListShare>();
+  private readonly timer: Disposable;
+  private ticking = false;
+  private disposed = false;
+  private writing: Promise<void> = Promise.resolve();
+  private problem?: string;
+
+  constructor(
+    private readonly explorer: SharedExplorer,
+    private readonly store: SharedStore,
+    readonly windowId: string,
+    private readonly clock: Clock,
+    /** Told about a storage problem or a skipped snapshot (for the log). */
+    private readonly log: (message: string) => void = () => undefined,
+  ) {
+    for (const list of ANY_LISTS) if (list.polled) this.shares.set(list.id as ListId, {});
+    explorer.sharing = this;
+    this.timer = every(clock, WATCH_MS, () => void this.tick());
+  }
+
+  /** Whether this window holds the lease of a list (undefined: not known yet, or sharing failed). For tests and logs. */
+  isHolder(id: ListId): boolean | undefined {
+    return this.shares.get(id)?.holding;
+  }
+
+  mayPoll(id: ListId): boolean {
+    return this.shares.get(id)?.holding !== false;
+  }
+
+  async load<T extends { id: number }>(list: ListDefinition<T>, explicit: boolean, request: () => Promise<ListResult<T>>): Promise<ListResult<T>> {
+    const share = this.shares.get(list.id as ListId);
+    const context = this.contextOf(list.id as ListId);
+    if (!share || !context || this.disposed) return request();
+    if (!explicit) {
+      const shared = await this.freshShared(list, share, context).catch(() => undefined);
+      if (shared) return shared as unknown as ListResult<T>;
+    }
+    const result = await request();
+    if (this.contextOf(list.id as ListId) === context) void this.publish(context, result);
+    return result;
+  }
+
+  /** Checks lease and snapshot of every polled list now (the timer does it every WATCH_MS). */
+  async tick(): Promise<void> {
+    if (this.ticking || this.disposed) return;
+    this.ticking = true;
+    try {
+      for (const [id, share] of this.shares) await this.tickList(id, share);
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /** Stops checking and releases the leases this window holds (best effort: a window that closes may not finish). */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.timer.dispose();
+    if (this.explorer.sharing === this) this.explorer.sharing = undefined;
+    for (const share of this.shares.values()) if (share.holding && share.context) void this.release(share.context);
+  }
+
+  private contextOf(id: ListId): string | undefined {
+    const origin = this.explorer.origin;
+    return this.explorer.status === 'ready' && origin ? leaseContext(id, origin, this.explorer.teamId) : undefined;
+  }
+
+  private async tickList(id: ListId, share: ListShare): Promise<void> {
+    const context = this.contextOf(id);
+    if (context !== share.context) {
+      if (share.holding && share.context) await this.release(share.context);
+      share.context = context;
+      share.stamp = undefined;
+      share.latest = undefined;
+      share.writtenFocused = undefined;
+      this.setHolding(id, share, undefined);
+    }
+    if (!context) return;
+    try {
+      await this.watch(id, share, context, true);
+      await this.contend(id, share, context);
+      this.problem = undefined;
+    } catch (e) {
+      const problem = `Sharing with other windows failed, this window polls on its own: ${(e as Error)?.message ?? e}`;
+      if (problem !== this.problem) this.log(problem); // once, not every second
+      this.problem = problem;
+      this.setHolding(id, share, undefined);
+    }
+  }
+
+  /** Reads the snapshot when it changed; adopts one from another window into the list (`adopt`). */
+  private async watch(id: ListId, share: ListShare, context: string, adopt: boolean): Promise<void> {
+    const folder = contextFolder(context);
+    const stamp = await this.store.stamp(folder, 'snapshot');
+    if (stamp === undefined || stamp === share.stamp) return;
+    const snapshot = parseSnapshot(await this.store.read(folder, 'snapshot'));
+    if (this.contextOf(id) !== context) return;
+    share.stamp = stamp;
+    if (!snapshot || snapshot.context !== context || snapshot.writer === this.windowId) return;
+    const list = ANY_LISTS.find((l) => l.id === id);
+    const result = list && snapshotResult(snapshot, list);
+    if (!result) return;
+    share.latest = { snapshot, result };
+    if (adopt) this.explorer.refresher(id).adopt(result, Math.min(snapshot.loadedAt, this.clock.now()));
+  }
+
+  /** Another window's answer for this context, newer than ours and than one interval, if there is one. */
+  private async freshShared<T extends { id: number }>(list: ListDefinition<T>, share: ListShare, context: string) {
+    const id = list.id as ListId;
+    if (share.context !== context) share.stamp = undefined;
+    await this.watch(id, share, context, false);
+    const latest = share.latest;
+    const intervalMs = this.explorer.pollSettings?.intervalMs;
+    if (!latest || latest.snapshot.context !== context || intervalMs === undefined) return undefined;
+    const loadedAt = this.explorer.refresher(id).state.loadedAt;
+    const now = this.clock.now();
+    const fresh = now - latest.snapshot.loadedAt < intervalMs && latest.snapshot.loadedAt <= now;
+    return fresh && (loadedAt === undefined || latest.snapshot.loadedAt > loadedAt) ? latest.result : undefined;
+  }
+
+  /** Takes, keeps or gives up the lease; a window that does not poll (autoRefresh off) gives it up. */
+  private async contend(id: ListId, share: ListShare, context: string): Promise<void> {
+    const settings = this.explorer.pollSettings;
+    const folder = contextFolder(context);
+    if (!settings?.autoRefresh) {
+      if (share.holding) await this.release(context);
+      this.setHolding(id, share, false);
+      return;
+    }
+    const now = this.clock.now();
+    const focused = this.explorer.focused;
+    if (focused) share.unfocusedSince = undefined;
+    else share.unfocusedSince ??= now;
+    const lease = parseLease(await this.store.read(folder, 'lease'));
+    const me = { id: this.windowId, context, focused };
+    let holding = mayHold(lease, me, now);
+    if (holding) {
+      const mine = lease?.holder === this.windowId && lease.context === context;
+      const due = !mine || now - lease.heartbeatAt >= settings.intervalMs * HEARTBEAT_FACTOR || share.writtenFocused !== focused || lease.intervalMs !== settings.intervalMs;
+      if (due) {
+        const next: Lease = {
+          v: LEASE_VERSION,
+          holder: this.windowId,
+          context,
+          heartbeatAt: now,
+          expiresAt: now + settings.intervalMs * LEASE_FACTOR,
+          intervalMs: settings.intervalMs,
+          ...(share.unfocusedSince !== undefined ? { unfocusedSince: share.unfocusedSince } : {}),
+        };
+        await this.store.write(folder, 'lease', JSON.stringify(next));
+        share.writtenFocused = focused;
+        // Two windows may take a free lease at once: the last write wins, and the other steps back here.
+        if (!mine) holding = parseLease(await this.store.read(folder, 'lease'))?.holder === this.windowId;
+      }
+    }
+    if (this.contextOf(id) === context) this.setHolding(id, share, holding);
+  }
+
+  private setHolding(id: ListId, share: ListShare, holding: boolean | undefined): void {
+    if (share.holding === holding) return;
+    share.holding = holding;
+    this.explorer.refresher(id).reschedule();
+  }
+
+  private async release(context: string): Promise<void> {
+    const folder = contextFolder(context);
+    try {
+      const lease = parseLease(await this.store.read(folder, 'lease'));
+      if (lease?.holder !== this.windowId) return;
+      await this.store.write(folder, 'lease', JSON.stringify({ ...lease, expiresAt: 0 }));
+    } catch {
+      // it runs out by itself
+    }
+  }
+
+  private publish(context: string, result: ListResult<{ id: number }>): Promise<void> {
+    const snapshot: Snapshot = {
+      v: LEASE_VERSION,
+      context,
+      writer: this.windowId,
+      loadedAt: this.clock.now(),
+      fingerprint: result.fingerprint,
+      dropped: result.dropped,
+      ...(result.firstDropReason !== undefined ? { firstDropReason: result.firstDropReason } : {}),
+      items: result.items.map((i) => i.raw),
+    };
+    const text = JSON.stringify(snapshot);
+    if (this.explorer.mentionsKey(text)) {
+      this.log('An answer that contains the API key is not shared with other windows.');
+      return this.writing;
+    }
+    this.writing = this.writing.then(() =>
+      this.store.write(contextFolder(context), 'snapshot', text).catch((e: unknown) => this.log(`The answer could not be shared with other windows: ${(e as Error)?.message ?? e}`)),
+    );
+    return this.writing;
+  }
+}

@@ -1,0 +1,145 @@
+// One poller for all windows (issue #14), with two real windows on one profile: two pages of one browser context on
+// one code-server are two VS Code windows (two extension hosts) sharing the user data, the global storage and the
+// secrets. The service (a mock of this test alone) must see the request rate of one window; both windows show the same
+// syncs; when the polling window closes, the other takes over within two intervals.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'mocha';
+import { REPO_ROOT, RIG_DIR, freshWorkspace, openWorkbench, startCodeServer, waitForWorkbench, workbenchUrl } from '../rig/codeServer.mjs';
+import { DEMO_API_KEY, openView, runCommand, session, treeRows, waitFor } from './workbench.mjs';
+
+const INTERVAL_S = 5;
+const EXTENSION_STORAGE = path.join('User', 'globalStorage', 'flowsync-tools.flowsync-explorer', 'coordination');
+
+/** Runs `action` with the workbench helpers (runCommand, treeRows, ...) driving `page`. */
+async function onPage(page, action) {
+  const saved = session.page;
+  session.page = page;
+  try {
+    return await action();
+  } finally {
+    session.page = saved;
+  }
+}
+
+const syncIds = (page) => onPage(page, async () => (await treeRows()).map((r) => r.label).filter((l) => /^#\d+$/.test(l)).sort());
+
+describe('Several windows of one installation: one poller', function () {
+  this.timeout(180000);
+  let mock;
+  let server;
+  let workbench;
+  let second;
+  let workspace;
+  /** The first window's id: it held the lease while it was alone. */
+  let firstId;
+
+  const processingCount = () => mock.requests.filter((r) => r.path.endsWith('/flowsyncs/processing')).length;
+  /** The window that holds the processing lease, from the shared file in the global storage. */
+  const leaseHolder = () => {
+    const dir = path.join(server.dirs.userDataDir, EXTENSION_STORAGE);
+    const folder = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.startsWith('processing-')) : undefined;
+    if (!folder) return undefined;
+    try {
+      const lease = JSON.parse(fs.readFileSync(path.join(dir, folder, 'lease.json'), 'utf8'));
+      return lease.expiresAt > Date.now() ? lease.holder : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
+  before(async () => {
+    const { MockFlowSyncServer } = createRequire(import.meta.url)(path.join(REPO_ROOT, 'out', 'src', 'mock', 'server.js'));
+    mock = await MockFlowSyncServer.start({ port: 0 });
+    server = await startCodeServer({
+      rig: session.server.rig,
+      name: 'e2e-sharing',
+      vsix: [path.join(RIG_DIR, 'flowsync-explorer.vsix')], // packaged by the session's start
+      settings: { 'flowsync.baseUrl': mock.url, 'flowsync.refreshIntervalSeconds': INTERVAL_S },
+      quiet: true,
+    });
+    workspace = freshWorkspace('e2e-sharing');
+    workbench = await openWorkbench({ server, browser: session.browser, folder: workspace, name: 'e2e-sharing' });
+    await sleep(1000);
+  });
+
+  after(async () => {
+    await second?.close().catch(() => {});
+    await workbench?.close();
+    await server?.stop();
+    await mock?.close();
+    if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('the first window alone polls every interval and holds the lease', async () => {
+    const page = workbench.page;
+    await onPage(page, async () => {
+      await openView('Flow Sync');
+      await runCommand('Flow Sync: Set API Key...', { opensInput: true });
+      const input = page.locator('.quick-input-widget input');
+      await input.fill(DEMO_API_KEY);
+      await input.press('Enter');
+    });
+    await waitFor(async () => (await syncIds(page)).length > 0, { timeout: 30000, message: 'sync rows in the first window' });
+    firstId = await waitFor(() => leaseHolder(), { timeout: 10000, message: 'a lease in the global storage' });
+    mock.clearRequests();
+    await sleep(4 * INTERVAL_S * 1000 + 500);
+    const alone = processingCount();
+    console.log(`      [sharing] one window: ${alone} processing requests in 4 intervals of ${INTERVAL_S} s`);
+    assert.ok(alone >= 3 && alone <= 5, `one window: ${alone} requests in 4 intervals`);
+  });
+
+  it('a second window on the same profile shows the same syncs, and the service sees the rate of one window', async () => {
+    assert.equal(leaseHolder(), firstId, 'the first window holds the lease');
+    // A second page of the same browser context: the same code-server user data and the same browser-side secrets.
+    const page = await workbench.context.newPage();
+    second = { page, close: () => page.close() };
+    await page.goto(workbenchUrl(server, { folder: workspace }));
+    await waitForWorkbench(page);
+    await onPage(page, () => openView('Flow Sync'));
+    await waitFor(async () => (await syncIds(page)).length > 0, { timeout: 30000, message: 'sync rows in the second window' });
+    mock.clearRequests();
+    const t0 = Date.now();
+    await sleep(6 * INTERVAL_S * 1000 + 500);
+    const both = processingCount();
+    const seconds = (Date.now() - t0) / 1000;
+    console.log(`      [sharing] two windows: ${both} processing requests in ${seconds.toFixed(1)} s (interval ${INTERVAL_S} s)`);
+    assert.ok(both <= Math.floor(seconds / INTERVAL_S) + 1, `two windows: ${both} requests in ${seconds.toFixed(1)} s (one window: ${Math.floor(seconds / INTERVAL_S)})`);
+    assert.ok(both >= 4, `still polled: ${both} requests in ${seconds.toFixed(1)} s`);
+    // Which window polls may have changed: a focused window takes over from one unfocused for an interval.
+    assert.ok(leaseHolder(), 'one window holds the lease');
+    // Both windows show the same syncs (within a second of each answer; compared until they agree, at most 3 s).
+    const same = await waitFor(
+      async () => {
+        const [a, b] = [await syncIds(workbench.page), await syncIds(page)];
+        return a.length > 0 && a.join() === b.join() ? a : undefined;
+      },
+      { timeout: 3000, message: 'the same sync rows in both windows' },
+    );
+    assert.ok(same.length > 0);
+  });
+
+  it('when the polling window closes, the other takes over within two intervals', async () => {
+    const holder = leaseHolder();
+    // Close the window that polls: the first if it still holds the lease, else the second.
+    const [closing, remaining] = holder === firstId ? [workbench.page, second.page] : [second.page, workbench.page];
+    await closing.close();
+    const closedAt = Date.now();
+    const taken = await waitFor(() => {
+      const h = leaseHolder();
+      return h && h !== holder ? h : undefined;
+    }, { timeout: 3 * INTERVAL_S * 1000, interval: 200, message: 'another window holding the lease' });
+    const after = Date.now() - closedAt;
+    console.log(`      [sharing] the polling window (${holder === firstId ? 'first' : 'second'}) closed: the other took the lease after ${after} ms`);
+    assert.ok(taken && after <= 2 * INTERVAL_S * 1000, `taken over after ${after} ms`);
+    mock.clearRequests();
+    await sleep(3 * INTERVAL_S * 1000 + 500);
+    const count = processingCount();
+    console.log(`      [sharing] the remaining window: ${count} processing requests in 3 intervals`);
+    assert.ok(count >= 2 && count <= 4, `the remaining window polls: ${count} requests in 3 intervals`);
+    assert.ok((await syncIds(remaining)).length > 0, 'the remaining window shows syncs');
+  });
+});

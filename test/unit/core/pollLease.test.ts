@@ -1,0 +1,257 @@
+import * as assert from 'node:assert/strict';
+import { Explorer, UNFOCUSED_SLOWDOWN, type ExplorerConfig } from '../../../src/core/explorer';
+import { PollCoordinator, contextFolder, leaseContext, mayHold, parseLease, parseSnapshot, type Lease } from '../../../src/core/pollLease';
+import { MockFlowSyncServer } from '../../../src/mock/server';
+import { FakeClock, flushPromises } from '../helpers/fakeClock';
+import { MemoryStore } from '../helpers/memoryStore';
+
+const KEY = 'fs_unit_SENTINEL_77cd';
+const INTERVAL = 30_000;
+
+describe('pollLease: the rules', () => {
+  const lease = (o: Partial<Lease> = {}): Lease => ({ v: 1, holder: 'A', context: 'c', heartbeatAt: 1000, expiresAt: 1000 + 45_000, intervalMs: INTERVAL, ...o });
+  const me = { id: 'B', context: 'c', focused: true };
+
+  it('a fresh lease of another window is respected; a run-out, released, foreign-context or own one may be held', () => {
+    assert.equal(mayHold(lease(), me, 2000), false);
+    assert.equal(mayHold(lease(), me, 46_000), true, 'run out');
+    assert.equal(mayHold(lease({ expiresAt: 0 }), me, 2000), true, 'released');
+    assert.equal(mayHold(lease({ context: 'other' }), me, 2000), true);
+    assert.equal(mayHold(lease({ holder: 'B' }), me, 2000), true);
+    assert.equal(mayHold(undefined, me, 2000), true);
+  });
+
+  it('no lease lasts longer than two intervals, and a heartbeat from the future does not block', () => {
+    assert.equal(mayHold(lease({ expiresAt: Number.MAX_SAFE_INTEGER }), me, 1000 + 2 * INTERVAL), true);
+    assert.equal(mayHold(lease({ heartbeatAt: 10 * INTERVAL, expiresAt: 11 * INTERVAL }), me, 1000), true);
+  });
+
+  it('a focused window takes over from a holder unfocused for one interval; an unfocused one does not', () => {
+    const l = lease({ unfocusedSince: 1000, heartbeatAt: 20_000, expiresAt: 65_000 });
+    assert.equal(mayHold(l, me, 20_000), false, 'unfocused for less than an interval');
+    assert.equal(mayHold(l, me, 31_000), true);
+    assert.equal(mayHold(l, { ...me, focused: false }, 31_000), false);
+  });
+
+  it('parses only well-formed files; the folder name is a safe hash of the context', () => {
+    assert.equal(parseLease('{'), undefined);
+    assert.equal(parseLease(JSON.stringify({ ...lease(), v: 2 })), undefined);
+    assert.equal(parseLease(JSON.stringify({ ...lease(), heartbeatAt: 'soon' })), undefined);
+    assert.deepEqual(parseLease(JSON.stringify(lease())), lease());
+    assert.equal(parseSnapshot(JSON.stringify({ v: 1, context: 'c', writer: 'A', loadedAt: 1, fingerprint: 'f', dropped: 0, items: {} })), undefined);
+    const folder = contextFolder(leaseContext('processing', 'https://flow.example.com', '3'));
+    assert.match(folder, /^processing-[0-9a-f]{16}$/);
+    assert.notEqual(folder, contextFolder(leaseContext('processing', 'https://flow.example.com', '')));
+  });
+});
+
+describe('pollLease: windows sharing one poller (fake clock, the mock on loopback)', function () {
+  this.timeout(60_000);
+  let mock: MockFlowSyncServer;
+  let clock: FakeClock;
+  let store: MemoryStore;
+  let windows: Array<{ id: string; explorer: Explorer; sharing: PollCoordinator; store: ReturnType<MemoryStore['view']> }>;
+  const config = (o: Partial<ExplorerConfig> = {}): ExplorerConfig => ({
+    baseUrl: mock.url,
+    apiKey: KEY,
+    teamId: '',
+    allowHttp: false,
+    timeoutMs: 5000,
+    autoRefresh: true,
+    refreshIntervalMs: INTERVAL,
+    userAgent: 'flowsync-explorer/test',
+    ...o,
+  });
+  const processingRequests = () => mock.requests.filter((r) => r.path.endsWith('/flowsyncs/processing'));
+  /** Waits for the real loopback I/O a timer started, while the fake clock stands still. */
+  const settle = async () => {
+    await flushPromises();
+    for (let i = 0; i < 400 && windows.some((w) => w.explorer.lists.processing.isLoading); i++) await new Promise((r) => setTimeout(r, 5));
+    await flushPromises();
+  };
+  const advance = (ms: number) => clock.advance(ms, settle);
+  function open(id: string, o: Partial<ExplorerConfig> = {}, focused = true) {
+    const explorer = new Explorer(clock, undefined, () => 0.5);
+    const view = store.view();
+    const sharing = new PollCoordinator(explorer, view, id, clock);
+    explorer.setFocused(focused);
+    explorer.configure(config(o));
+    const w = { id, explorer, sharing, store: view };
+    windows.push(w);
+    return w;
+  }
+  const holders = () => windows.filter((w) => w.sharing.isHolder('processing')).map((w) => w.id);
+
+  before(async () => {
+    mock = await MockFlowSyncServer.start({ apiKey: KEY });
+  });
+  after(() => mock.close());
+  beforeEach(() => {
+    mock.clearRequests();
+    clock = new FakeClock();
+    mock.setNow(() => clock.now());
+    store = new MemoryStore();
+    windows = [];
+  });
+  afterEach(() => {
+    for (const w of windows) {
+      w.sharing.dispose();
+      w.explorer.dispose();
+    }
+  });
+
+  it('a window alone holds the lease and polls exactly as without sharing', async () => {
+    const a = open('A');
+    await advance(2_000);
+    assert.deepEqual(holders(), ['A']);
+    mock.clearRequests();
+    await advance(10 * INTERVAL);
+    assert.equal(processingRequests().length, 10);
+    assert.equal(a.explorer.lists.processing.state.error, undefined);
+  });
+
+  it('three windows: one request per interval, and every window shows the same answer within a second', async () => {
+    const [a, b, c] = [open('A'), open('B'), open('C')];
+    await advance(2_000);
+    assert.equal(holders().length, 1, `one holder: ${holders()}`);
+    mock.clearRequests();
+    await advance(10 * INTERVAL);
+    assert.equal(processingRequests().length, 10, 'the rate of one window');
+    const holder = windows.find((w) => w.sharing.isHolder('processing'))!;
+    const loadedAt = holder.explorer.lists.processing.state.loadedAt!;
+    await advance(1_000);
+    for (const w of [a, b, c]) {
+      assert.equal(w.explorer.lists.processing.state.fingerprint, holder.explorer.lists.processing.state.fingerprint, w.id);
+      assert.ok(w.explorer.lists.processing.state.loadedAt! >= loadedAt - 1_000, `${w.id} adopted the last answer`);
+    }
+  });
+
+  it('a window opened later shows the shared answer without a request', async () => {
+    open('A');
+    await advance(5_000);
+    mock.clearRequests();
+    const b = open('B');
+    await advance(1_000);
+    assert.equal(processingRequests().length, 0);
+    assert.ok(b.explorer.lists.processing.state.items, 'B shows the data');
+    assert.equal(b.sharing.isHolder('processing'), false);
+  });
+
+  it('a holder that hangs is taken over within two intervals', async () => {
+    open('A');
+    await advance(2_000);
+    open('B');
+    open('C');
+    await advance(INTERVAL);
+    const holder = windows.find((w) => w.sharing.isHolder('processing'))!;
+    assert.equal(holder.id, 'A');
+    // A hangs: its storage calls never finish and it sends nothing more.
+    holder.store.frozen = true;
+    holder.explorer.lists.processing.stop();
+    holder.explorer.configure(config({ autoRefresh: false }));
+    const hungAt = clock.now();
+    mock.clearRequests();
+    while (processingRequests().length === 0 && clock.now() - hungAt < 3 * INTERVAL) await advance(1_000);
+    const tookOver = clock.now() - hungAt;
+    assert.ok(tookOver <= 2 * INTERVAL, `taken over after ${tookOver} ms`);
+    assert.equal(windows.filter((w) => w !== holder && w.sharing.isHolder('processing')).length, 1);
+    mock.clearRequests();
+    await advance(5 * INTERVAL);
+    assert.equal(processingRequests().length, 5, 'then one window polls again');
+  });
+
+  it('a holder that closes releases its lease: another takes over at once', async () => {
+    const a = open('A');
+    await advance(2_000);
+    open('B');
+    await advance(INTERVAL);
+    a.sharing.dispose();
+    a.explorer.dispose();
+    windows = windows.filter((w) => w !== a);
+    await advance(2_000);
+    assert.deepEqual(holders(), ['B']);
+    mock.clearRequests();
+    await advance(4 * INTERVAL);
+    assert.equal(processingRequests().length, 4);
+  });
+
+  it('focus: a focused window takes over from a holder unfocused for an interval; the rate is the focused one', async () => {
+    const a = open('A');
+    await advance(2_000);
+    const b = open('B', {}, false);
+    await advance(2_000);
+    assert.deepEqual(holders(), ['A']);
+    a.explorer.setFocused(false);
+    b.explorer.setFocused(true);
+    const switchedAt = clock.now();
+    while (!b.sharing.isHolder('processing') && clock.now() - switchedAt < 3 * INTERVAL) await advance(1_000);
+    assert.ok(clock.now() - switchedAt <= 2 * INTERVAL, `took ${clock.now() - switchedAt} ms`);
+    await advance(2_000);
+    assert.deepEqual(holders(), ['B']);
+    mock.clearRequests();
+    await advance(8 * INTERVAL);
+    assert.equal(processingRequests().length, 8, 'the focused rate, from one window');
+    assert.ok(UNFOCUSED_SLOWDOWN > 1);
+  });
+
+  it('a context change (another team filter) gets its own lease and its own poller', async () => {
+    open('A');
+    const b = open('B');
+    await advance(2_000);
+    b.explorer.configure(config({ teamId: '3' }));
+    await advance(2_000);
+    assert.equal(b.sharing.isHolder('processing'), true, 'B polls team 3');
+    assert.equal(windows[0].sharing.isHolder('processing'), true, 'A polls all teams');
+    mock.clearRequests();
+    await advance(4 * INTERVAL);
+    const requests = processingRequests();
+    assert.equal(requests.filter((r) => r.query.team_id === '3').length, 4);
+    assert.equal(requests.filter((r) => r.query.team_id === undefined).length, 4);
+  });
+
+  it('a refresh command in a follower makes one request, and the holder adopts its answer instead of polling early', async () => {
+    open('A');
+    await advance(2_000);
+    const b = open('B');
+    await advance(10_000);
+    assert.equal(b.sharing.isHolder('processing'), false);
+    mock.clearRequests();
+    const asked = b.explorer.refresh('processing');
+    await settle();
+    await asked;
+    assert.equal(processingRequests().length, 1, 'the command asked the service');
+    const answeredAt = clock.now();
+    await advance(1_000);
+    assert.equal(windows[0].explorer.lists.processing.state.loadedAt, answeredAt, 'the holder took the answer');
+    await advance(INTERVAL - 2_000);
+    assert.equal(processingRequests().length, 1, 'no poll until an interval after the shared answer');
+    await advance(2_000);
+    assert.equal(processingRequests().length, 2);
+  });
+
+  it('never writes the key: lease and snapshot hold no key, and an answer that contains it is not shared', async () => {
+    const a = open('A');
+    await advance(2_000);
+    open('B');
+    await advance(2 * INTERVAL);
+    assert.ok(store.allText().length > 0);
+    assert.ok(!store.allText().includes(KEY));
+    const items = mock.dataset.processingAt(clock.now());
+    mock.inject({ endpoint: 'processing', status: 200, body: JSON.stringify([{ ...items[0], status: `x ${KEY.toUpperCase()}` }]), times: 1 });
+    const asked = a.explorer.refresh('processing');
+    await settle();
+    await asked;
+    await advance(2_000);
+    assert.ok(!store.allText().toLowerCase().includes(KEY.toLowerCase()), 'the key is not on disk');
+  });
+
+  it('a storage that fails: each window polls on its own, as without sharing', async () => {
+    const a = open('A');
+    a.store.failing = true;
+    await advance(2_000);
+    assert.equal(a.sharing.isHolder('processing'), undefined);
+    mock.clearRequests();
+    await advance(3 * INTERVAL);
+    assert.equal(processingRequests().length, 3);
+  });
+});
