@@ -139,6 +139,13 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     if (await menu.isVisible().catch(() => false)) await page.keyboard.press('Enter');
     const watched = await waitFor(async () => (await treeRows()).find((r) => /^#\d+$/.test(r.label) && /watched/.test(r.description)), { message: 'a row says watched' });
     const id = Number(watched.label.slice(1));
+    // The watch survives a reload of the window (it is kept per service in the extension's global state).
+    await runCommand('Developer: Reload Window');
+    await page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: 30000 });
+    await waitFor(async () => (await treeRows()).some((r) => r.label === watched.label && /watched/.test(r.description)), {
+      timeout: 30000,
+      message: 'still watched after the reload',
+    });
     await screenshot('readme-stuck-and-watched');
     // It leaves processing: one notification, and a History row.
     assert.ok(session.mock.finish(id), `sync ${id} was processing`);
