@@ -15,15 +15,33 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
 /** Prints build errors the way VS Code's esbuild problem matcher expects, and a line per finished build. */
+/** Prints a build's errors, the way esbuild's own CLI does. */
+function printErrors(result) {
+  for (const { text, location } of result.errors) {
+    console.error(`✘ [ERROR] ${text}`);
+    if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+  }
+}
+
+/** A plugin that prints a build's errors, then `finished()` (a line with the output's size) when it succeeded. */
+function reporterFor(name, finished) {
+  return {
+    name,
+    setup(build) {
+      build.onEnd((result) => {
+        printErrors(result);
+        if (!result.errors.length) finished();
+      });
+    },
+  };
+}
+
 const reporter = {
   name: 'reporter',
   setup(build) {
     build.onStart(() => console.log('[watch] build started'));
     build.onEnd((result) => {
-      for (const { text, location } of result.errors) {
-        console.error(`✘ [ERROR] ${text}`);
-        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
-      }
+      printErrors(result);
       if (result.metafile) {
         fs.writeFileSync(path.join(__dirname, 'dist', 'meta.json'), JSON.stringify(result.metafile));
         const bytes = fs.statSync(path.join(__dirname, 'dist', 'extension.js')).size;
@@ -60,21 +78,10 @@ const browserPlatform = {
 };
 
 /** A line per finished build of the web bundle, and its errors (a Node built-in reaching it is one). */
-const webReporter = {
-  name: 'web-reporter',
-  setup(build) {
-    build.onEnd((result) => {
-      for (const { text, location } of result.errors) {
-        console.error(`✘ [ERROR] ${text}`);
-        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
-      }
-      if (!result.errors.length) {
-        const bytes = fs.statSync(path.join(__dirname, 'dist', 'web', 'extension.js')).size;
-        console.log(`[watch] build finished: dist/web/extension.js ${(bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
-      }
-    });
-  },
-};
+const webReporter = reporterFor('web-reporter', () => {
+  const bytes = fs.statSync(path.join(__dirname, 'dist', 'web', 'extension.js')).size;
+  console.log(`[watch] build finished: dist/web/extension.js ${(bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
+});
 
 /**
  * The web worker extension host's bundle (package.json "browser"): CommonJS too (the worker loads it with its own
@@ -98,21 +105,10 @@ const webOptions = {
 };
 
 /** A line per finished build of the webview page, and its errors. */
-const webviewReporter = {
-  name: 'webview-reporter',
-  setup(build) {
-    build.onEnd((result) => {
-      for (const { text, location } of result.errors) {
-        console.error(`✘ [ERROR] ${text}`);
-        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
-      }
-      if (!result.errors.length) {
-        const size = (name) => (fs.statSync(path.join(__dirname, 'dist', 'webview', name)).size / 1024).toFixed(1);
-        console.log(`[watch] build finished: dist/webview/activity.js ${size('activity.js')} KB, activity.css ${size('activity.css')} KB${production ? ' (production)' : ''}`);
-      }
-    });
-  },
-};
+const webviewReporter = reporterFor('webview-reporter', () => {
+  const size = (name) => (fs.statSync(path.join(__dirname, 'dist', 'webview', name)).size / 1024).toFixed(1);
+  console.log(`[watch] build finished: dist/webview/activity.js ${size('activity.js')} KB, activity.css ${size('activity.css')} KB${production ? ' (production)' : ''}`);
+});
 
 /** The webview page of the activity panel: runs in the webview (a browser), loaded by its nonce'd <script>. */
 const webviewOptions = {

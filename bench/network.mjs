@@ -18,22 +18,27 @@ const INTERVAL_MS = 30_000; // package.json default of flowsync.refreshIntervalS
 const REPEATS = 3;
 const say = (m) => progress('network', m);
 
+/** The configuration every simulated window gets: the mock, the bench key, polling every INTERVAL_MS. */
+function benchConfig(mock) {
+  return {
+    baseUrl: mock.url,
+    apiKey: API_KEY,
+    teamId: '',
+    allowHttp: false,
+    timeoutMs: 15_000,
+    autoRefresh: true,
+    refreshIntervalMs: INTERVAL_MS,
+    userAgent: 'flowsync-bench',
+  };
+}
+
 async function simulatedHour(mock, focused) {
   const clock = new FakeClock();
   mock.setNow(() => clock.now());
   const explorer = new Explorer(clock);
   try {
     explorer.setFocused(true);
-    explorer.configure({
-      baseUrl: mock.url,
-      apiKey: API_KEY,
-      teamId: '',
-      allowHttp: false,
-      timeoutMs: 15_000,
-      autoRefresh: true,
-      refreshIntervalMs: INTERVAL_MS,
-      userAgent: 'flowsync-bench',
-    });
+    explorer.configure(benchConfig(mock));
     await explorer.lists.processing.refresh(); // joins the initial load
     if (explorer.lists.processing.state.error) throw new Error(explorer.lists.processing.state.error.message);
     if (!focused) explorer.setFocused(false);
@@ -63,16 +68,7 @@ async function threeWindowsHour(mock) {
     const explorer = new Explorer(clock);
     const sharing = new PollCoordinator(explorer, store.view(), id, clock);
     explorer.setFocused(i === 0);
-    explorer.configure({
-      baseUrl: mock.url,
-      apiKey: API_KEY,
-      teamId: '',
-      allowHttp: false,
-      timeoutMs: 15_000,
-      autoRefresh: true,
-      refreshIntervalMs: INTERVAL_MS,
-      userAgent: 'flowsync-bench',
-    });
+    explorer.configure(benchConfig(mock));
     return { explorer, sharing };
   });
   try {
