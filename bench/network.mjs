@@ -11,6 +11,7 @@ const { MockFlowSyncServer } = outModule('mock/server.js');
 const { PollCoordinator } = outModule('core/pollLease.js');
 const { FakeClock } = outTestHelper('fakeClock.js');
 const { MemoryStore } = outTestHelper('memoryStore.js');
+const { explorerConfig } = outTestHelper('explorerConfig.js');
 
 const API_KEY = 'fs_bench_0123456789abcdef';
 const HOUR_MS = 60 * 60 * 1000;
@@ -19,18 +20,7 @@ const REPEATS = 3;
 const say = (m) => progress('network', m);
 
 /** The configuration every simulated window gets: the mock, the bench key, polling every INTERVAL_MS. */
-function benchConfig(mock) {
-  return {
-    baseUrl: mock.url,
-    apiKey: API_KEY,
-    teamId: '',
-    allowHttp: false,
-    timeoutMs: 15_000,
-    autoRefresh: true,
-    refreshIntervalMs: INTERVAL_MS,
-    userAgent: 'flowsync-bench',
-  };
-}
+const benchConfig = (mock) => explorerConfig(mock.url, API_KEY, { timeoutMs: 15_000, refreshIntervalMs: INTERVAL_MS, userAgent: 'flowsync-bench' });
 
 async function simulatedHour(mock, focused) {
   const clock = new FakeClock();

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { Explorer, UNFOCUSED_SLOWDOWN, type ExplorerConfig } from '../../../src/core/explorer';
 import { MockFlowSyncServer } from '../../../src/mock/server';
+import { explorerConfig } from '../helpers/explorerConfig';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
 
 const KEY = 'fs_unit_SENTINEL_91ab';
@@ -9,16 +10,7 @@ describe('Explorer', () => {
   let mock: MockFlowSyncServer;
   let clock: FakeClock;
   let explorer: Explorer;
-  const base = (): ExplorerConfig => ({
-    baseUrl: mock.url,
-    apiKey: KEY,
-    teamId: '',
-    allowHttp: false,
-    timeoutMs: 5000,
-    autoRefresh: true,
-    refreshIntervalMs: 30_000,
-    userAgent: 'flowsync-explorer/test',
-  });
+  const base = (): ExplorerConfig => explorerConfig(mock.url, KEY);
   /** Waits for real loopback I/O while the fake clock stands still. */
   const settle = async (done: () => boolean) => {
     for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 5));

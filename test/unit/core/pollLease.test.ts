@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { Explorer, UNFOCUSED_SLOWDOWN, type ExplorerConfig } from '../../../src/core/explorer';
 import { PollCoordinator, contextFolder, leaseContext, mayHold, parseLease, parseSnapshot, type Lease } from '../../../src/core/pollLease';
 import { MockFlowSyncServer } from '../../../src/mock/server';
+import { explorerConfig } from '../helpers/explorerConfig';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
 import { MemoryStore } from '../helpers/memoryStore';
 
@@ -51,17 +52,7 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
   let clock: FakeClock;
   let store: MemoryStore;
   let windows: Array<{ id: string; explorer: Explorer; sharing: PollCoordinator; store: ReturnType<MemoryStore['view']> }>;
-  const config = (o: Partial<ExplorerConfig> = {}): ExplorerConfig => ({
-    baseUrl: mock.url,
-    apiKey: KEY,
-    teamId: '',
-    allowHttp: false,
-    timeoutMs: 5000,
-    autoRefresh: true,
-    refreshIntervalMs: INTERVAL,
-    userAgent: 'flowsync-explorer/test',
-    ...o,
-  });
+  const config = (o: Partial<ExplorerConfig> = {}): ExplorerConfig => explorerConfig(mock.url, KEY, { refreshIntervalMs: INTERVAL, ...o });
   const processingRequests = () => mock.requests.filter((r) => r.path.endsWith('/flowsyncs/processing'));
   /** Waits for the real loopback I/O a timer started, while the fake clock stands still. */
   const settle = async () => {
