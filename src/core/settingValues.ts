@@ -1,4 +1,5 @@
 import { t } from '../l10n';
+import { notifyMode, type NotifyMode } from './history/texts';
 
 /**
  * The values of `flowsync.*` settings, made safe. A workspace (a cloned repository's .vscode/settings.json) may set
@@ -19,8 +20,6 @@ export interface SettingValues {
   historyDays: number;
 }
 
-export type NotifyMode = 'off' | 'watched' | 'all';
-const NOTIFY_MODES: readonly NotifyMode[] = ['off', 'watched', 'all'];
 
 export interface NumberBounds {
   min: number;
@@ -48,7 +47,7 @@ export function normalizeSettings(raw: Record<string, unknown>): SettingValues {
     autoRefresh: raw.autoRefresh !== false,
     refreshIntervalSeconds: bounded(raw.refreshIntervalSeconds, SETTING_BOUNDS.refreshIntervalSeconds),
     requestTimeoutSeconds: bounded(raw.requestTimeoutSeconds, SETTING_BOUNDS.requestTimeoutSeconds),
-    notifyWhenFinished: NOTIFY_MODES.find((mode) => mode === raw.notifyWhenFinished) ?? 'watched',
+    notifyWhenFinished: notifyMode(raw.notifyWhenFinished),
     stuckAfterMinutes: bounded(raw.stuckAfterMinutes, SETTING_BOUNDS.stuckAfterMinutes),
     historyDays: Math.round(bounded(raw.historyDays, SETTING_BOUNDS.historyDays)),
   };
