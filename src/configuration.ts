@@ -15,6 +15,7 @@ export class ConfigurationSync implements vscode.Disposable {
   private warnedIgnored = false;
   private warnedTeamId?: string;
   private readonly disposables = new DisposableStore();
+  private readonly contextKeys = new Map<string, string | boolean>();
 
   constructor(
     private readonly explorer: Explorer,
@@ -63,10 +64,14 @@ export class ConfigurationSync implements vscode.Disposable {
       refreshIntervalMs: settings.refreshIntervalSeconds * 1000,
       userAgent: this.userAgent,
     });
-    await Promise.all([
-      vscode.commands.executeCommand('setContext', 'flowsync.state', this.explorer.status),
-      vscode.commands.executeCommand('setContext', 'flowsync.teamFilter', settings.teamId !== ''),
-    ]);
+    await Promise.all([this.setContext('flowsync.state', this.explorer.status), this.setContext('flowsync.teamFilter', settings.teamId !== '')]);
+  }
+
+  /** Sets a context key when its value changes (an unset key already reads as false in `when` clauses). */
+  private async setContext(key: string, value: string | boolean): Promise<void> {
+    const previous = this.contextKeys.has(key) ? this.contextKeys.get(key) : false;
+    this.contextKeys.set(key, value);
+    if (previous !== value) await vscode.commands.executeCommand('setContext', key, value);
   }
 
   dispose(): void {

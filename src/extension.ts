@@ -4,7 +4,7 @@ import { registerCommands } from './commands';
 import { ConfigurationSync } from './configuration';
 import { systemClock } from './core/clock';
 import { Explorer } from './core/explorer';
-import { PollCoordinator } from './core/pollLease';
+import { lazySharing, PollCoordinator } from './core/pollLease';
 import { FileSharedStore } from './coordination/fileStore';
 import { inert } from './core/inert';
 import { useLocalize } from './l10n';
@@ -68,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   // One poller for all windows: the processing list is polled by one window and shared through global storage. The
   // window id is our own: vscode.env.sessionId is the same in every window while telemetry is off.
   const windowId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
-  const sharing = new PollCoordinator(explorer, new FileSharedStore(context.globalStorageUri, windowId), windowId, systemClock, (m) => log.info(m));
+  const sharing = lazySharing(explorer, () => new PollCoordinator(explorer, new FileSharedStore(context.globalStorageUri, windowId), windowId, systemClock, (m) => log.info(m)));
   const keys = new ApiKeyStore(context.secrets);
   const configuration = new ConfigurationSync(explorer, keys, log, `flowsync-explorer/${version} (VS Code ${vscode.version})`);
   const views = createListViews(explorer, systemClock);
@@ -129,7 +129,22 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   void configuration.apply();
   log.info(`Flow Sync Explorer ${version} activated`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { explorer, keys, views, statusBar, json, notifications, logUri: context.logUri, links, history, historyView, sharing, reconfigure };
+  return {
+    explorer,
+    keys,
+    views,
+    statusBar,
+    json,
+    notifications,
+    logUri: context.logUri,
+    links,
+    history,
+    historyView,
+    get sharing() {
+      return sharing.current();
+    },
+    reconfigure,
+  };
 }
 
 export function deactivate(): void {}

@@ -177,6 +177,33 @@ interface ListShare {
 }
 
 /**
+ * Sharing that starts on first use: the coordinator (its timer, its files) is created when the Explorer first asks
+ * whether it may poll or loads a polled list. A window that never polls (no key set yet) never creates it, and
+ * activation does not pay for it. `current()` creates it too (the test API asks for it).
+ */
+export function lazySharing(explorer: SharedExplorer, create: () => PollCoordinator): { current(): PollCoordinator; dispose(): void } {
+  let coordinator: PollCoordinator | undefined;
+  let disposed = false;
+  const current = () => (coordinator ??= create()); // the constructor replaces explorer.sharing with itself
+  const starter: ListSharing = {
+    mayPoll: (id) => current().mayPoll(id),
+    load: (list, explicit, request) => current().load(list, explicit, request),
+  };
+  explorer.sharing = starter;
+  return {
+    current: () => {
+      if (disposed) throw new Error('sharing was disposed');
+      return current();
+    },
+    dispose: () => {
+      disposed = true;
+      if (explorer.sharing === starter) explorer.sharing = undefined;
+      coordinator?.dispose();
+    },
+  };
+}
+
+/**
  * One window's side of sharing, for every polled list of the registry. Install with `new PollCoordinator(...)`: it
  * sets `explorer.sharing` and checks lease and snapshot every WATCH_MS until disposed.
  */

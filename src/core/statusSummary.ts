@@ -25,7 +25,8 @@ export function statusSummary(
   status: ExplorerStatus,
   detail: string | undefined,
   state: Readonly<ListState<FlowSync>>,
-  extras: StatusExtras = { stuck: [] },
+  /** Asked only when the summary shows them (the service is set up): the sparkline costs a pass over History. */
+  extras: () => StatusExtras = () => ({ stuck: [] }),
   now = Date.now(),
 ): StatusSummary {
   if (status === 'noUrl' || status === 'invalidUrl') {
@@ -35,7 +36,8 @@ export function statusSummary(
     return { text: `$(key) ${t('Flow Sync: Set API Key')}`, tooltip: escapeMarkdown(detail ?? t('Enter your Flow Sync API key to see what is processing.')), action: 'setApiKey', warning: status === 'secretsUnavailable' };
   }
   const count = state.items?.length;
-  const stuck = state.items ? extras.stuck : [];
+  const { stuck: stuckNow, sparkline } = extras();
+  const stuck = state.items ? stuckNow : [];
   const spinning = count !== undefined && count > 0;
   const counted = count === undefined ? t('Flow Sync') : stuck.length ? t('{0} processing, {1} stuck', count, stuck.length) : t('{0} processing', count);
   const icon = state.error || stuck.length ? 'warning' : count === undefined || spinning ? 'sync~spin' : 'check';
@@ -51,7 +53,7 @@ export function statusSummary(
     for (const s of stuck.slice(0, 10)) lines.push(`- #${s.id} (${escapeMarkdown(flowLabel(s))}), ${t('started {0}', timeAgo(s.created_at, now))}`);
     if (stuck.length > 10) lines.push(t('- and {0} more', stuck.length - 10));
   }
-  if (extras.sparkline) lines.push('', `${t('Last hour:')} ${escapeMarkdown(extras.sparkline)}`);
+  if (sparkline) lines.push('', `${t('Last hour:')} ${escapeMarkdown(sparkline)}`);
   if (state.error) {
     lines.push('', `$(warning) ${escapeMarkdown(state.error.message)}`);
     if (state.loadedAt !== undefined) lines.push('', t('Last loaded at {0}.', clockTime(state.loadedAt)));

@@ -24,7 +24,8 @@ export function themeIcon(spec: IconSpec): vscode.ThemeIcon {
 /**
  * The vscode tree of one list: renders its TreeModel (src/core/treeModel.ts, where grouping, comparison of answers
  * and ageing live). When an answer changes, only the groups whose items changed are refreshed; an identical answer
- * fires nothing, so selection and expansion are never disturbed.
+ * fires nothing, so selection and expansion are never disturbed. While the view is hidden, answers are not grouped:
+ * the model is brought up to date when it is next read (VS Code asks for the rows once the view shows again).
  */
 export class GroupedTree<T extends { id: number }> implements vscode.TreeDataProvider<TreeNode<T>>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<TreeNode<T> | undefined>();
@@ -33,6 +34,8 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   private groupingName: string;
   decorations: RowDecorations<T> = {};
   private readonly subscription: { dispose(): void };
+  /** The model has not seen the newest answer (the view was hidden when it came, or nothing was read yet). */
+  private stale = true;
 
   constructor(
     private readonly list: ListDefinition<T>,
@@ -41,16 +44,22 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
     /** Root children shown only while a list can load (welcome views take over otherwise). */
     private readonly isActive: () => boolean,
     arrangement?: Arrangement,
+    /** Whether the view is shown; while it is not, answers only mark the model stale. */
+    private readonly isVisible: () => boolean = () => true,
   ) {
     this.current = new TreeModel(list.id, arrangedTree(list, arrangement));
     this.groupingName = arrangement?.groupBy ?? list.arrangements.defaultGroupBy;
     this.subscription = refresher.onDidChange((change) => {
       if (change.itemsChanged) this.update();
     });
-    this.current.update(refresher.state.items ?? []);
   }
 
+  /** The model, up to date with the newest answer. */
   get model(): TreeModel<T> {
+    if (this.stale) {
+      this.stale = false;
+      this.current.update(this.refresher.state.items ?? []);
+    }
     return this.current;
   }
 
@@ -58,7 +67,7 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   arrange(arrangement: Arrangement): void {
     this.current = new TreeModel(this.list.id, arrangedTree(this.list, arrangement));
     this.groupingName = arrangement.groupBy;
-    this.current.update(this.refresher.state.items ?? []);
+    this.stale = true;
     this.changeEmitter.fire(undefined);
   }
 
@@ -128,7 +137,13 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   }
 
   private update(): void {
-    const change = this.model.update(this.refresher.state.items ?? []);
+    if (this.stale) return; // not read since it went stale: VS Code asks for everything anyway
+    if (!this.isVisible()) {
+      this.stale = true;
+      this.changeEmitter.fire(undefined); // re-read when shown again
+      return;
+    }
+    const change = this.current.update(this.refresher.state.items ?? []);
     if (!change) return;
     if (change.all || !this.model.adapter.groupRows) this.changeEmitter.fire(undefined); // a flat list has no group rows to refresh
     else for (const node of change.groups) this.changeEmitter.fire(node);

@@ -26,7 +26,9 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
   readonly onDidChangeTreeData = this.changeEmitter.event;
   readonly view: vscode.TreeView<HistoryNode>;
   private readonly disposables = new DisposableStore();
-  private groups: HistoryGroup[] = [];
+  /** The days, grouped when VS Code asks for them (undefined: History changed since). */
+  private groups?: HistoryGroup[];
+  private hasHistory = false;
 
   constructor(
     private readonly history: HistoryService,
@@ -39,11 +41,10 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
       history.onDidChange(() => this.update()),
       this.view.onDidChangeVisibility(() => this.view.visible && void history.reload()),
     );
-    this.update();
   }
 
   getChildren(node?: HistoryNode): HistoryNode[] {
-    if (!node) return this.groups.map((group) => ({ kind: 'historyDay', group }));
+    if (!node) return (this.groups ??= historyGroups(this.history.snapshot.entries, this.now())).map((group) => ({ kind: 'historyDay', group }));
     return node.kind === 'historyDay' ? node.group.entries.map((entry) => ({ kind: 'historyEntry', entry })) : [];
   }
 
@@ -75,9 +76,14 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
     this.disposables.dispose();
   }
 
+  /** History changed: the days are grouped again when next shown; the context key is set only when it flips. */
   private update(): void {
-    this.groups = historyGroups(this.history.snapshot.entries, this.now());
-    void vscode.commands.executeCommand('setContext', 'flowsync.hasHistory', this.groups.length > 0);
+    this.groups = undefined;
+    const hasHistory = this.history.snapshot.entries.length > 0;
+    if (hasHistory !== this.hasHistory) {
+      this.hasHistory = hasHistory;
+      void vscode.commands.executeCommand('setContext', 'flowsync.hasHistory', hasHistory);
+    }
     this.changeEmitter.fire(undefined);
   }
 }

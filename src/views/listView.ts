@@ -34,7 +34,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     const refresher = explorer.refresher(list.id as ListId) as unknown as ListRefresher<T>;
     const now = () => clock.now();
     this.arrangement = readArrangement(list);
-    this.tree = new GroupedTree(list, refresher, now, () => explorer.status === 'ready', this.arrangement);
+    this.tree = new GroupedTree(list, refresher, now, () => explorer.status === 'ready', this.arrangement, () => this.view.visible);
     this.view = vscode.window.createTreeView(list.viewId, { treeDataProvider: this.tree, showCollapseAll: true, canSelectMany: true });
     this.disposables.add(
       this.tree,

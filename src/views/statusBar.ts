@@ -11,7 +11,8 @@ const ACTION_COMMANDS = { focus: `${processingList.viewId}.focus`, setApiKey: CO
 
 /** The status bar item: the processing count (a feature of the processing list), or what to do to get one. */
 export class ProcessingStatusBar implements vscode.Disposable {
-  readonly item = vscode.window.createStatusBarItem('flowsync.status', vscode.StatusBarAlignment.Left, 10);
+  /** Created at the first render: undefined until the Explorer has been configured. */
+  private shownItem?: vscode.StatusBarItem;
   private readonly disposables = new DisposableStore();
 
   constructor(
@@ -19,24 +20,41 @@ export class ProcessingStatusBar implements vscode.Disposable {
     /** What History adds (stuck syncs, the last hour's sparkline), and when it changes. */
     private readonly extras?: { get(): StatusExtras; onDidChange: Event<void> },
   ) {
-    this.item.name = t('Flow Sync');
-    this.disposables.add(this.item, explorer.lists.processing.onDidChange(() => this.render()), explorer.onDidChangeStatus(() => this.render()));
+    this.disposables.add(explorer.lists.processing.onDidChange(() => this.render()), explorer.onDidChangeStatus(() => this.render()));
     if (extras) this.disposables.add(extras.onDidChange(() => this.render()));
     this.render();
-    this.item.show();
   }
 
+  /**
+   * Shows what the Explorer knows. There is no item before its first configuration: until the key has been read
+   * (SecretStorage can take a while, e.g. a locked keyring) "set up" would be wrong for a person who has set it up.
+   */
   render(): void {
-    const summary = statusSummary(this.explorer.status, this.explorer.detail, this.explorer.lists.processing.state, this.extras?.get());
-    this.item.text = summary.text;
-    const tooltip = new vscode.MarkdownString(summary.tooltip, true);
-    this.item.tooltip = tooltip;
-    this.item.command = ACTION_COMMANDS[summary.action];
-    this.item.backgroundColor = summary.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this.item.accessibilityInformation = { label: summary.text.replace(/\$\([^)]+\)\s*/g, '') };
+    if (!this.explorer.pollSettings) return;
+    const item = (this.shownItem ??= this.createItem());
+    const extras = this.extras;
+    const summary = statusSummary(this.explorer.status, this.explorer.detail, this.explorer.lists.processing.state, extras && (() => extras.get()));
+    item.text = summary.text;
+    item.tooltip = new vscode.MarkdownString(summary.tooltip, true);
+    item.command = ACTION_COMMANDS[summary.action];
+    item.backgroundColor = summary.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    item.accessibilityInformation = { label: summary.text.replace(/\$\([^)]+\)\s*/g, '') };
+    item.show(); // the text and colours above already send an update: showing again costs nothing more
+  }
+
+  /** The item (for tests): undefined before the first configuration. */
+  get item(): vscode.StatusBarItem | undefined {
+    return this.shownItem;
   }
 
   dispose(): void {
     this.disposables.dispose();
+  }
+
+  private createItem(): vscode.StatusBarItem {
+    const item = vscode.window.createStatusBarItem('flowsync.status', vscode.StatusBarAlignment.Left, 10);
+    item.name = t('Flow Sync');
+    this.disposables.add(item);
+    return item;
   }
 }

@@ -99,7 +99,7 @@ describe('Fault matrix (processing list against the mock API)', function () {
       assert.equal(x.views.processing.tree.getChildren().length, rowsBefore, 'the tree still shows it');
       assert.match(x.views.processing.view.message ?? '', /^⚠ /);
       assert.ok(x.views.processing.view.message!.includes(state.error!.message), 'the view says what happened');
-      assert.ok(x.statusBar.item.backgroundColor, 'the status bar turns to warning');
+      assert.ok(x.statusBar.item!.backgroundColor, 'the status bar turns to warning');
       assert.equal(other.requests.length, 0, 'nothing reached another origin');
 
       // Recovery: the service answers normally again.
@@ -124,7 +124,7 @@ describe('Fault matrix (processing list against the mock API)', function () {
           message: `automatic recovery by ${new Date(announced).toISOString()}`,
         });
       }
-      assert.equal(x.statusBar.item.backgroundColor, undefined);
+      assert.equal(x.statusBar.item!.backgroundColor, undefined);
       assert.ok(x.notifications.shown.length - notificationsBefore <= 1, `at most one notification, got ${x.notifications.shown.slice(notificationsBefore)}`);
       assert.equal(unhandled, 0, 'no unhandled rejection');
     });
@@ -150,7 +150,7 @@ describe('Fault matrix (processing list against the mock API)', function () {
     try {
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
       assert.equal(x.views.processing.view.message, 'No flow syncs are processing.');
-      assert.match(x.statusBar.item.text, /\$\(check\) 0 processing/);
+      assert.match(x.statusBar.item!.text, /\$\(check\) 0 processing/);
       assert.equal(x.views.processing.view.badge, undefined);
       assert.deepEqual(x.views.processing.tree.getChildren(), []);
     } finally {

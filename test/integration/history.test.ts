@@ -127,10 +127,10 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
   it('stuck: over stuckAfterMinutes the row says "stuck" with a warning icon; the status bar counts it and turns to warning', async () => {
     await setUser('stuckAfterMinutes', 30);
     await answer([sync(900_031, 5, 45), sync(900_032, 5, 2)]);
-    await waitFor(() => /1 stuck/.test(x.statusBar.item.text), { message: 'the status bar counts the stuck sync' });
-    assert.match(x.statusBar.item.text, /2 processing, 1 stuck/);
-    assert.ok(x.statusBar.item.backgroundColor, 'warning');
-    assert.match((x.statusBar.item.tooltip as vscode.MarkdownString).value, /Stuck[\s\S]*#900031/);
+    await waitFor(() => /1 stuck/.test(x.statusBar.item!.text), { message: 'the status bar counts the stuck sync' });
+    assert.match(x.statusBar.item!.text, /2 processing, 1 stuck/);
+    assert.ok(x.statusBar.item!.backgroundColor, 'warning');
+    assert.match((x.statusBar.item!.tooltip as vscode.MarkdownString).value, /Stuck[\s\S]*#900031/);
     const stuck = x.views.processing.tree.getTreeItem(leaf(900_031));
     assert.match(String(stuck.description), /stuck/);
     assert.equal((stuck.iconPath as vscode.ThemeIcon).id, 'warning');

@@ -59,7 +59,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
       assert.doesNotMatch(text, /[<>]/);
       assert.match(text, /Your key expired/, 'the words are still there to read');
     }
-    const tooltip = (x.statusBar.item.tooltip as vscode.MarkdownString).value;
+    const tooltip = (x.statusBar.item!.tooltip as vscode.MarkdownString).value;
     assert.doesNotMatch(tooltip.replace(/^\$\(warning\) /m, ''), VSCODE_ICON, 'the status bar tooltip renders icons: none from the service');
     assert.doesNotMatch(tooltip, /\[Set API Key\]\(command:/);
   });
@@ -88,7 +88,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
     assert.equal(state.error, undefined);
     assert.equal(state.dropped, 1);
     assert.match(x.views.processing.view.message ?? '', /nested deeper than 32 levels/);
-    assert.match(x.statusBar.item.text, new RegExp(`${items.length} processing`), 'the status bar heard the end of the load');
+    assert.match(x.statusBar.item!.text, new RegExp(`${items.length} processing`), 'the status bar heard the end of the load');
     await vscode.commands.executeCommand('flowsync.openJson', x.views.processing.tree.getChildren()[0]);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });

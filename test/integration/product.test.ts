@@ -2,6 +2,10 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FlowSyncExplorerApi } from '../../src/extension';
 import type { MockFlowSyncServer } from '../../src/mock/server';
+import { systemClock } from '../../src/core/clock';
+import { Explorer } from '../../src/core/explorer';
+import { ProcessingStatusBar } from '../../src/views/statusBar';
+import { explorerConfig } from '../unit/helpers/explorerConfig';
 import { TEST_KEY as KEY, connect, keyChanges, startMockApi, testApi, waitFor } from './helpers';
 
 async function setUser(key: string, value: unknown): Promise<void> {
@@ -53,12 +57,25 @@ describe('Flow Sync Explorer in the extension host', function () {
     }
   });
 
+  it('the status bar shows nothing until the settings and key have been read: never "set up" to a person who has set up', () => {
+    const explorer = new Explorer(systemClock);
+    const bar = new ProcessingStatusBar(explorer);
+    try {
+      assert.equal(bar.item?.text, undefined, 'no item before the first configuration (the key is still being read)');
+      explorer.configure(explorerConfig('', KEY, { autoRefresh: false }));
+      assert.match(bar.item?.text ?? '', /set up/, 'then what the configuration says');
+    } finally {
+      bar.dispose();
+      explorer.dispose();
+    }
+  });
+
   it('without a service URL: asks for set-up and sends nothing', async () => {
     await setUser('baseUrl', undefined);
     await x.reconfigure();
     assert.equal(x.explorer.status, 'noUrl');
-    assert.match(x.statusBar.item.text, /set up/);
-    assert.equal(x.statusBar.item.command, 'flowsync.setBaseUrl');
+    assert.match(x.statusBar.item!.text, /set up/);
+    assert.equal(x.statusBar.item!.command, 'flowsync.setBaseUrl');
     assert.deepEqual(x.views.processing.tree.getChildren(), []);
     assert.equal(mock.requests.length, 0);
   });
@@ -69,7 +86,7 @@ describe('Flow Sync Explorer in the extension host', function () {
     await setUser('baseUrl', mock.url);
     await x.reconfigure();
     assert.equal(x.explorer.status, 'noKey');
-    assert.equal(x.statusBar.item.command, 'flowsync.setApiKey');
+    assert.equal(x.statusBar.item!.command, 'flowsync.setApiKey');
     assert.equal(mock.requests.length, 0);
   });
 
@@ -86,7 +103,7 @@ describe('Flow Sync Explorer in the extension host', function () {
     const row = x.views.processing.tree.getTreeItem(syncRows[0]);
     assert.match(String(row.label), /^#\d+$/);
     assert.match(String(row.description), /started/);
-    assert.match(x.statusBar.item.text, new RegExp(`${items.length} processing`));
+    assert.match(x.statusBar.item!.text, new RegExp(`${items.length} processing`));
     assert.equal(x.views.processing.view.badge?.value, items.length || undefined);
     // The connections list may load beside it (when an earlier test showed that view): look for the processing request.
     const request = mock.requests.filter((r) => r.path === '/api/public/v1/flowsyncs/processing').at(-1);
@@ -244,11 +261,11 @@ describe('Flow Sync Explorer in the extension host', function () {
     assert.equal(x.explorer.lists.processing.state.error?.kind, 'http');
     assert.equal(x.explorer.lists.processing.state.items!.length, before);
     assert.match(x.views.processing.view.message ?? '', /HTTP 500: E_INTERNAL: Database unavailable.*Showing data from/);
-    assert.ok(x.statusBar.item.backgroundColor, 'warning background');
-    assert.match(String((x.statusBar.item.tooltip as vscode.MarkdownString).value), /Database unavailable/);
+    assert.ok(x.statusBar.item!.backgroundColor, 'warning background');
+    assert.match(String((x.statusBar.item!.tooltip as vscode.MarkdownString).value), /Database unavailable/);
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
     assert.equal(x.explorer.lists.processing.state.error, undefined);
-    assert.equal(x.statusBar.item.backgroundColor, undefined);
+    assert.equal(x.statusBar.item!.backgroundColor, undefined);
   });
 
   it('100 refresh commands at once put one request in flight per list', async () => {
@@ -269,7 +286,7 @@ describe('Flow Sync Explorer in the extension host', function () {
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
       assert.equal(x.explorer.lists.processing.state.error?.kind, 'unauthorized');
       assert.equal(x.explorer.lists.processing.state.nextAttemptAt, undefined);
-      assert.equal(x.statusBar.item.command, 'flowsync.setApiKey');
+      assert.equal(x.statusBar.item!.command, 'flowsync.setApiKey');
       assert.match(x.views.processing.view.message ?? '', /rejected the API key/);
     } finally {
       mock.setApiKey(KEY);

@@ -61,7 +61,7 @@ describe('Key confinement', function () {
     await x.reconfigure();
     assert.equal(x.explorer.status, 'invalidUrl');
     assert.match(x.explorer.detail ?? '', /unencrypted.*flowsync\.allowHttp/);
-    assert.equal(x.statusBar.item.command, 'flowsync.setBaseUrl');
+    assert.equal(x.statusBar.item!.command, 'flowsync.setBaseUrl');
     await config().update('allowHttp', true, vscode.ConfigurationTarget.Global);
     await x.reconfigure();
     assert.equal(x.explorer.status, 'noKey', 'allowed now, but the key of another origin is not used');
@@ -85,7 +85,7 @@ describe('Key confinement', function () {
       assert.ok(elapsed <= 2_000, `took ${elapsed} ms`);
       assert.equal(x.explorer.status, 'secretsUnavailable');
       assert.match(x.explorer.detail ?? '', /could not be read from the system keyring .*did not answer within 0\.2 s/);
-      assert.match(x.statusBar.item.text, /Set API Key/);
+      assert.match(x.statusBar.item!.text, /Set API Key/);
     } finally {
       store.secrets = real;
       store.timeoutMs = 10_000;

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { Explorer, UNFOCUSED_SLOWDOWN, type ExplorerConfig } from '../../../src/core/explorer';
-import { PollCoordinator, contextFolder, leaseContext, mayHold, parseLease, parseSnapshot, type Lease } from '../../../src/core/pollLease';
+import { PollCoordinator, contextFolder, lazySharing, leaseContext, mayHold, parseLease, parseSnapshot, type Lease } from '../../../src/core/pollLease';
 import { MockFlowSyncServer } from '../../../src/mock/server';
 import { explorerConfig } from '../helpers/explorerConfig';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
@@ -244,5 +244,39 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
     mock.clearRequests();
     await advance(3 * INTERVAL);
     assert.equal(processingRequests().length, 3);
+  });
+
+  it('lazy sharing: nothing is created while the window cannot poll; the first poll creates the coordinator, which then shares', async () => {
+    let created = 0;
+    const explorer = new Explorer(clock, undefined, () => 0.5);
+    const lazy = lazySharing(explorer, () => {
+      created++;
+      return new PollCoordinator(explorer, store.view(), 'L', clock);
+    });
+    const w = { id: 'L', explorer, store: store.view(), get sharing() { return lazy.current(); } };
+    try {
+      explorer.configure(config({ apiKey: undefined }));
+      await advance(5 * INTERVAL);
+      assert.equal(created, 0, 'no key: never asked to poll, never created');
+      assert.equal(processingRequests().length, 0);
+      explorer.configure(config());
+      await advance(2_000);
+      assert.equal(created, 1, 'created by the first poll');
+      windows.push(w);
+      const b = open('B');
+      await advance(2_000);
+      assert.deepEqual(holders(), ['L'], 'and it holds the lease like any coordinator');
+      mock.clearRequests();
+      await advance(4 * INTERVAL);
+      assert.equal(processingRequests().length, 4, 'two windows, the rate of one');
+      assert.deepEqual(b.explorer.lists.processing.state.items?.length, explorer.lists.processing.state.items?.length);
+    } finally {
+      windows = windows.filter((x) => x !== w);
+      lazy.dispose();
+      explorer.dispose();
+    }
+    assert.equal(explorer.sharing, undefined, 'dispose uninstalls it');
+    assert.throws(() => lazy.current(), /disposed/);
+    assert.equal(created, 1);
   });
 });

@@ -57,4 +57,21 @@ describe('statusSummary', () => {
     assert.doesNotMatch(s.tooltip, /11\\\*: 1/);
     assert.match(s.tooltip, /- and 2 more flows$/);
   });
+
+  it('History\'s extras: asked only once the service is set up; stuck syncs counted and named, the sparkline shown', () => {
+    let asked = 0;
+    const extras = () => {
+      asked++;
+      return { stuck: [item(7, 'Payroll').value], sparkline: '▁▂▃' };
+    };
+    const empty = { dropped: 0, loading: false, failures: 0 };
+    for (const status of ['noUrl', 'invalidUrl', 'noKey', 'secretsUnavailable'] as const) statusSummary(status, undefined, empty, extras);
+    assert.equal(asked, 0, 'no pass over History for a status bar that says "set up"');
+    const s = statusSummary('ready', undefined, { ...empty, items: [item(7, 'Payroll'), item(8, 'Invoices')], loadedAt: now }, extras, now);
+    assert.equal(asked, 1);
+    assert.equal(s.text, '$(warning) 2 processing, 1 stuck');
+    assert.match(s.tooltip, /\*\*Stuck\*\*\n- #7 \(Payroll\)/);
+    assert.match(s.tooltip, /Last hour: ▁▂▃$/);
+    assert.equal(s.warning, true);
+  });
 });
