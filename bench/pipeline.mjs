@@ -8,6 +8,8 @@
 // One client for all runs, as the product keeps one: each answer has the bytes of the last, so the client compares
 // them instead of counting and hashing (what a poll that finds nothing new costs); JSON.parse, validation, grouping
 // (arrangedTree(connectionsList).group, what TreeModel.regroup calls) and the first tree level run every time.
+// From 10,000 items, a second series where every answer differs from the one before (one connection renamed, every
+// other time; the floor is served the same bytes): what a poll that finds news costs, counting and hashing included.
 import fetch from 'node-fetch';
 import { performance } from 'node:perf_hooks';
 import { emitRows, median, ms, outModule, progress, row } from './lib/common.mjs';
@@ -51,6 +53,46 @@ async function floorOnce(url) {
   const text = await response.text();
   const body = JSON.parse(text);
   return { total: ms(t0), items: body.length, bytes: Buffer.byteLength(text) };
+}
+
+/** The pipeline when every answer is news: two bodies that differ in one name, served in turn to both sides. */
+async function changedAnswers(mock, client, url, label, runs) {
+  const base = JSON.parse(await (await fetch(url, { headers: { Authorization: `Bearer ${API_KEY}` } })).text());
+  const bodies = [JSON.stringify(base.map((c, i) => (i === 0 ? { ...c, name: `${c.name} (renamed)` } : c))), JSON.stringify(base)];
+  const serve = (i) => mock.inject({ endpoint: 'connections', status: 200, body: bodies[i % 2], times: 1 });
+  const pipe = [];
+  const floor = [];
+  const ratios = [];
+  for (let i = 0; i < runs + WARMUP; i++) {
+    let p;
+    let f;
+    gc();
+    if (i % 2) {
+      serve(i);
+      p = await pipelineOnce(client);
+      gc();
+      serve(i);
+      f = await floorOnce(url);
+    } else {
+      serve(i);
+      f = await floorOnce(url);
+      gc();
+      serve(i);
+      p = await pipelineOnce(client);
+    }
+    if (i < WARMUP) continue;
+    pipe.push(p.total);
+    floor.push(f.total);
+    ratios.push(p.total / f.total);
+  }
+  mock.clearFaults();
+  say(`${label}, changed answers: pipeline ${median(pipe).toFixed(1)} ms, floor ${median(floor).toFixed(1)} ms, ratio ${median(ratios).toFixed(2)}x`);
+  const note = `${runs} runs; every answer differs from the one before, so it is counted and hashed`;
+  return [
+    row('pipeline', `${label}: changed answer: refresh pipeline`, 'ms', pipe, { note }),
+    row('pipeline', `${label}: changed answer: floor`, 'ms', floor),
+    row('pipeline', `${label}: changed answer: ratio pipeline / floor`, 'x', ratios),
+  ];
 }
 
 const rows = [];
@@ -99,6 +141,7 @@ for (const [size, runs] of SIZES) {
     );
     summary.push(`${label}: pipeline ${median(pipe.map((p) => p.total)).toFixed(1)} ms, floor ${median(floor).toFixed(1)} ms, ratio ${median(ratios).toFixed(2)}x`);
     say(summary.at(-1));
+    if (size >= 10_000) rows.push(...(await changedAnswers(mock, client, url, label, runs)));
   } finally {
     await mock.close();
   }

@@ -22,7 +22,8 @@ export function watchFailures(explorer: Explorer): FailureNotifications {
   const gate = new NotificationGate();
   const lists = LISTS.map((list) => explorer.refresher(list.id));
   const check = () => {
-    const errors = lists.map((l) => l.state.error).filter((e) => e !== undefined);
+    // An error another window met is shown here but announced there (src/core/pollLease.ts): one notification, not one per window.
+    const errors = lists.map((l) => (l.state.errorShared ? undefined : l.state.error)).filter((e) => e !== undefined);
     if (errors.length === 0) {
       if (lists.some((l) => l.state.loadedAt !== undefined)) gate.recovered();
       return;

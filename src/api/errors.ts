@@ -4,15 +4,8 @@ import { inert } from '../core/inert';
  * The one error family the API client throws. Callers switch on `kind`.
  * Messages are one line a person can act on and never contain the API key.
  */
-export type ApiErrorKind =
-  | 'unauthorized'
-  | 'rateLimited'
-  | 'http'
-  | 'network'
-  | 'timeout'
-  | 'cancelled'
-  | 'invalidResponse'
-  | 'invalidUrl';
+export const API_ERROR_KINDS = ['unauthorized', 'rateLimited', 'http', 'network', 'timeout', 'cancelled', 'invalidResponse', 'invalidUrl'] as const;
+export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
 
 export interface ApiErrorDetails {
   /** HTTP status, when a response arrived. */

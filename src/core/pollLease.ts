@@ -1,3 +1,4 @@
+import { API_ERROR_KINDS, ApiError, type ApiErrorKind } from '../api/errors';
 import type { ListResult } from '../api/types';
 import { validateList } from '../api/validate';
 import { ANY_LISTS, type ListId } from '../lists';
@@ -21,11 +22,14 @@ import type { Disposable } from './events';
  * - After each answer the window that asked writes a snapshot (the answer's items as the service sent them, its
  *   fingerprint and when it was loaded); every other window checks it every second and adopts it as if it had loaded it
  *   (same change events, no request). A snapshot that would contain the API key is not written.
+ * - A failed load is shared too (kind, message, the next attempt): the other windows show the same warning over the
+ *   data they hold, and only the window that met it notifies. The next answer clears it everywhere. Likewise news in
+ *   an answer (a sync no longer processing) is announced by the window that loaded it, not by those that adopted it.
  * - An explicit refresh (a command) always asks the service, in whichever window it runs, once; its answer is shared.
  *   A load that is not explicit (a window's first load, a new filter) uses a snapshot from another window that is newer
  *   than one interval instead of asking.
  *
- * Files per context: coordination/<list>-<hash of list|origin|team>/lease.json and snapshot.json. They hold the window
+ * Files per context: coordination/<list>-<hash of list|origin|team>/lease.json, snapshot.json and failure.json. They hold the window
  * id (drawn per window), times, the origin and team id, and service data; never the key.
  */
 
@@ -62,8 +66,23 @@ export interface Snapshot {
   items: unknown[];
 }
 
+/** A load that failed, as the window that met it shares it (the message is ours, with service text made inert). */
+export interface SharedFailure {
+  v: typeof LEASE_VERSION;
+  context: string;
+  writer: string;
+  at: number;
+  kind: Exclude<ApiErrorKind, 'cancelled'>;
+  message: string;
+  /** When the writer tries again (none after "unauthorized": it waits for a new key). */
+  nextAttemptAt?: number;
+}
+
+/** The longest failure message a window takes from another (ours are one sentence; the file is input like any other). */
+export const MAX_SHARED_MESSAGE = 1_000;
+
 /** Where the files of a context live (a folder name of letters, digits and '-'). */
-export type SharedFile = 'lease' | 'snapshot';
+export type SharedFile = 'lease' | 'snapshot' | 'failure';
 
 /** The shared files, by folder name. Reads resolve undefined for a missing file; writes replace the file whole. */
 export interface SharedStore {
@@ -120,6 +139,24 @@ export function parseSnapshot(text: string | undefined): Snapshot | undefined {
   return { v: LEASE_VERSION, context, writer, loadedAt, fingerprint, dropped, firstDropReason, items };
 }
 
+export function parseFailure(text: string | undefined): SharedFailure | undefined {
+  const o = parseObject(text);
+  if (!o || o.v !== LEASE_VERSION) return undefined;
+  const { context, writer, at, kind, message, nextAttemptAt } = o;
+  if (typeof context !== 'string' || typeof writer !== 'string' || !isTime(at) || typeof message !== 'string') return undefined;
+  if (kind === 'cancelled' || !(API_ERROR_KINDS as readonly unknown[]).includes(kind)) return undefined;
+  if (nextAttemptAt !== undefined && !isTime(nextAttemptAt)) return undefined;
+  return {
+    v: LEASE_VERSION,
+    context,
+    writer,
+    at,
+    kind: kind as SharedFailure['kind'],
+    message: message.slice(0, MAX_SHARED_MESSAGE),
+    ...(nextAttemptAt !== undefined ? { nextAttemptAt } : {}),
+  };
+}
+
 /** A snapshot's answer, validated again by the list's own validator (the file is input like any other). */
 export function snapshotResult<T extends { id: number }>(snapshot: Snapshot, list: ListDefinition<T>): ListResult<T> | undefined {
   try {
@@ -151,9 +188,11 @@ export interface SharedExplorer {
   /** The poll interval while autoRefresh is on (undefined when off), and the interval setting either way. */
   readonly pollSettings: { intervalMs: number; autoRefresh: boolean } | undefined;
   refresher(id: ListId): {
-    readonly state: { readonly loadedAt?: number };
+    readonly state: { readonly loadedAt?: number; readonly error?: ApiError; readonly errorShared?: boolean; readonly nextAttemptAt?: number };
     adopt(result: ListResult<{ id: number }>, loadedAt: number): void;
+    adoptFailure(error: ApiError, at: number, nextAttemptAt: number | undefined): void;
     reschedule(): void;
+    onDidChange(listener: () => void): Disposable;
   };
   /** True when `text` contains the API key (any letter case): such a snapshot is not written. */
   mentionsKey(text: string): boolean;
@@ -170,8 +209,11 @@ interface ListShare {
   context?: string;
   /** undefined: not known yet, or the storage failed (the window then polls on its own, as without sharing). */
   holding?: boolean;
-  stamp?: string;
+  /** The stamps of the shared files as this window last read them. */
+  stamps: { snapshot?: string; failure?: string };
   latest?: { snapshot: Snapshot; result: ListResult<{ id: number }> };
+  /** The last error of this window's own that was shared (one file per failure, not per change event). */
+  sharedError?: ApiError;
   writtenFocused?: boolean;
   unfocusedSince?: number;
 }
@@ -181,7 +223,10 @@ interface ListShare {
  * whether it may poll or loads a polled list. A window that never polls (no key set yet) never creates it, and
  * activation does not pay for it. `current()` creates it too (the test API asks for it).
  */
-export function lazySharing(explorer: SharedExplorer, create: () => PollCoordinator): { current(): PollCoordinator; dispose(): void } {
+export function lazySharing(
+  explorer: SharedExplorer,
+  create: () => PollCoordinator,
+): { current(): PollCoordinator; dispose(): void } {
   let coordinator: PollCoordinator | undefined;
   let disposed = false;
   const current = () => (coordinator ??= create()); // the constructor replaces explorer.sharing with itself
@@ -210,6 +255,7 @@ export function lazySharing(explorer: SharedExplorer, create: () => PollCoordina
 export class PollCoordinator implements ListSharing, Disposable {
   private readonly shares = new Map<ListId, ListShare>();
   private readonly timer: Disposable;
+  private readonly subscriptions: Disposable[] = [];
   private ticking = false;
   private disposed = false;
   private writing: Promise<void> = Promise.resolve();
@@ -223,7 +269,13 @@ export class PollCoordinator implements ListSharing, Disposable {
     /** Told about a storage problem or a skipped snapshot (for the log). */
     private readonly log: (message: string) => void = () => undefined,
   ) {
-    for (const list of ANY_LISTS) if (list.polled) this.shares.set(list.id as ListId, {});
+    for (const list of ANY_LISTS) {
+      if (!list.polled) continue;
+      const id = list.id as ListId;
+      const share: ListShare = { stamps: {} };
+      this.shares.set(id, share);
+      this.subscriptions.push(explorer.refresher(id).onDidChange(() => this.shareFailure(id, share)));
+    }
     explorer.sharing = this;
     this.timer = every(clock, WATCH_MS, () => void this.tick());
   }
@@ -266,6 +318,7 @@ export class PollCoordinator implements ListSharing, Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.timer.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
     if (this.explorer.sharing === this) this.explorer.sharing = undefined;
     for (const share of this.shares.values()) if (share.holding && share.context) void this.release(share.context);
   }
@@ -280,7 +333,7 @@ export class PollCoordinator implements ListSharing, Disposable {
     if (context !== share.context) {
       if (share.holding && share.context) await this.release(share.context);
       share.context = context;
-      share.stamp = undefined;
+      share.stamps = {};
       share.latest = undefined;
       share.writtenFocused = undefined;
       this.setHolding(id, share, undefined);
@@ -288,6 +341,7 @@ export class PollCoordinator implements ListSharing, Disposable {
     if (!context) return;
     try {
       await this.watch(id, share, context, true);
+      await this.watchFailure(id, share, context);
       await this.contend(id, share, context);
       this.problem = undefined;
     } catch (e) {
@@ -300,13 +354,8 @@ export class PollCoordinator implements ListSharing, Disposable {
 
   /** Reads the snapshot when it changed; adopts one from another window into the list (`adopt`). */
   private async watch(id: ListId, share: ListShare, context: string, adopt: boolean): Promise<void> {
-    const folder = contextFolder(context);
-    const stamp = await this.store.stamp(folder, 'snapshot');
-    if (stamp === undefined || stamp === share.stamp) return;
-    const snapshot = parseSnapshot(await this.store.read(folder, 'snapshot'));
-    if (this.contextOf(id) !== context) return;
-    share.stamp = stamp;
-    if (!snapshot || snapshot.context !== context || snapshot.writer === this.windowId) return;
+    const snapshot = await this.readChanged(id, share, context, 'snapshot', parseSnapshot);
+    if (!snapshot) return;
     const list = ANY_LISTS.find((l) => l.id === id);
     const result = list && snapshotResult(snapshot, list);
     if (!result) return;
@@ -314,10 +363,63 @@ export class PollCoordinator implements ListSharing, Disposable {
     if (adopt) this.explorer.refresher(id).adopt(result, Math.min(snapshot.loadedAt, this.clock.now()));
   }
 
+  /**
+   * Reads the failure file when it changed; shows another window's failure in this one when it is recent (within two
+   * intervals: an old file from an earlier session says nothing about now) and newer than any answer known here.
+   */
+  private async watchFailure(id: ListId, share: ListShare, context: string): Promise<void> {
+    const failure = await this.readChanged(id, share, context, 'failure', parseFailure);
+    const intervalMs = this.explorer.pollSettings?.intervalMs;
+    if (!failure || intervalMs === undefined) return;
+    const now = this.clock.now();
+    const at = Math.min(failure.at, now);
+    if (now - at > 2 * intervalMs || (share.latest && share.latest.snapshot.loadedAt >= at)) return;
+    this.explorer.refresher(id).adoptFailure(new ApiError(failure.kind, failure.message), at, failure.nextAttemptAt);
+  }
+
+  /**
+   * A shared file of the context, parsed, when it changed since this window last read it (a stat every tick; the read
+   * only on a change) and another window wrote it for the same context; else undefined.
+   */
+  private async readChanged<F extends { context: string; writer: string }>(
+    id: ListId,
+    share: ListShare,
+    context: string,
+    file: 'snapshot' | 'failure',
+    parse: (text: string | undefined) => F | undefined,
+  ): Promise<F | undefined> {
+    const folder = contextFolder(context);
+    const stamp = await this.store.stamp(folder, file);
+    if (stamp === undefined || stamp === share.stamps[file]) return undefined;
+    const parsed = parse(await this.store.read(folder, file));
+    if (this.contextOf(id) !== context) return undefined;
+    share.stamps[file] = stamp;
+    return parsed && parsed.context === context && parsed.writer !== this.windowId ? parsed : undefined;
+  }
+
+  /** This window's own failed load of a list: written for the other windows, once per failure. */
+  private shareFailure(id: ListId, share: ListShare): void {
+    const state = this.explorer.refresher(id).state;
+    const error = state.error;
+    const context = this.contextOf(id);
+    if (!error || state.errorShared || error === share.sharedError || error.kind === 'cancelled' || !context || this.disposed) return;
+    share.sharedError = error;
+    const failure: SharedFailure = {
+      v: LEASE_VERSION,
+      context,
+      writer: this.windowId,
+      at: this.clock.now(),
+      kind: error.kind,
+      message: error.message.slice(0, MAX_SHARED_MESSAGE),
+      ...(state.nextAttemptAt !== undefined ? { nextAttemptAt: state.nextAttemptAt } : {}),
+    };
+    void this.write(context, 'failure', JSON.stringify(failure), 'The failure');
+  }
+
   /** Another window's answer for this context, newer than ours and than one interval, if there is one. */
   private async freshShared<T extends { id: number }>(list: ListDefinition<T>, share: ListShare, context: string) {
     const id = list.id as ListId;
-    if (share.context !== context) share.stamp = undefined;
+    if (share.context !== context) share.stamps.snapshot = undefined;
     await this.watch(id, share, context, false);
     const latest = share.latest;
     const intervalMs = this.explorer.pollSettings?.intervalMs;
@@ -394,13 +496,17 @@ export class PollCoordinator implements ListSharing, Disposable {
       ...(result.firstDropReason !== undefined ? { firstDropReason: result.firstDropReason } : {}),
       items: result.items.map((i) => i.raw),
     };
-    const text = JSON.stringify(snapshot);
+    return this.write(context, 'snapshot', JSON.stringify(snapshot), 'The answer');
+  }
+
+  /** Writes a shared file in order with the other writes; never one that contains the key. */
+  private write(context: string, file: SharedFile, text: string, what: string): Promise<void> {
     if (this.explorer.mentionsKey(text)) {
-      this.log('An answer that contains the API key is not shared with other windows.');
+      this.log(`${what} contains the API key: it is not shared with other windows.`);
       return this.writing;
     }
     this.writing = this.writing.then(() =>
-      this.store.write(contextFolder(context), 'snapshot', text).catch((e: unknown) => this.log(`The answer could not be shared with other windows: ${(e as Error)?.message ?? e}`)),
+      this.store.write(contextFolder(context), file, text).catch((e: unknown) => this.log(`${what} could not be shared with other windows: ${(e as Error)?.message ?? e}`)),
     );
     return this.writing;
   }

@@ -27,6 +27,10 @@ export interface ListState<T> {
   firstDropReason?: string;
   loading: boolean;
   error?: ApiError;
+  /** The error was met by another window (src/core/pollLease.ts): shown here, announced there. */
+  errorShared?: boolean;
+  /** The items are another window's answer (src/core/pollLease.ts): news in them is announced there, not here. */
+  adopted?: boolean;
   /** Consecutive failures since the last success. */
   failures: number;
   /** When the next automatic attempt is due, if one is scheduled. */
@@ -129,6 +133,7 @@ export class ListRefresher<T> {
       firstDropReason: result.firstDropReason,
       loading: false,
       failures: 0,
+      adopted: true,
     };
     const interval = this.poll(this.focused);
     if (interval !== undefined) {
@@ -137,6 +142,19 @@ export class ListRefresher<T> {
       this.setTimer(dueAt - this.clock.now());
     }
     this.emit({ itemsChanged });
+  }
+
+  /**
+   * Takes a failure another window met loading this list at `at` (src/core/pollLease.ts): its error shows here, with
+   * that window's next attempt, over the data held, which is kept. No request and no backoff of this window's own:
+   * it does not poll while the other window holds the lease, and polls on its own schedule if it takes over. Ignored
+   * while a load of this window is in flight, and when what this window holds is as new as the failure or newer.
+   */
+  adoptFailure(error: ApiError, at: number, nextAttemptAt: number | undefined): void {
+    if (this.disposed || this.inFlight) return;
+    if (this.current.loadedAt !== undefined && at <= this.current.loadedAt) return;
+    if (this.current.error && !this.current.errorShared) return; // its own failure, with its own retry plan, stands
+    this.update({ error, errorShared: true, nextAttemptAt }, false);
   }
 
   /** Stops all activity but keeps the data (e.g. the key was removed: show nothing new, send nothing). */
@@ -211,7 +229,7 @@ export class ListRefresher<T> {
     const error = e instanceof ApiError ? e : new ApiError('invalidResponse', t('Unexpected error: {0}', String((e as Error)?.message ?? e)));
     const failures = this.current.failures + 1;
     const delay = retryDelay(error.kind, error.retryAfterMs, failures, this.random);
-    this.update({ loading: false, error, failures, nextAttemptAt: delay === undefined ? undefined : this.clock.now() + delay }, false);
+    this.update({ loading: false, error, errorShared: undefined, failures, nextAttemptAt: delay === undefined ? undefined : this.clock.now() + delay }, false);
     if (delay !== undefined) this.setTimer(delay);
   }
 

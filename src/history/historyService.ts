@@ -121,6 +121,7 @@ export class HistoryService implements vscode.Disposable {
   }
 
   async watch(kind: 'sync' | 'flow', ids: readonly number[], on: boolean): Promise<void> {
+    this.syncWatches(); // another window may have changed them: add to theirs, never write over them
     const set = kind === 'sync' ? this.watches.syncs : this.watches.flows;
     for (const id of ids) {
       if (on && set.size < MAX_WATCHES) set.add(id);
@@ -189,11 +190,12 @@ export class HistoryService implements vscode.Disposable {
     }
     if (state.error || state.loadedAt === undefined || state.loadedAt === this.lastLoadedAt) return;
     this.lastLoadedAt = state.loadedAt;
+    const watchesChanged = this.syncWatches();
     const { left } = this.observer.observe(context, state.loadedAt, processingAnswer({ items: [...state.items], dropped: state.dropped }));
     if (left.length === 0) {
       // Only when the stuck syncs changed: an identical answer must not re-render the Processing view.
       const stuck = this.stuckSyncs().map((s) => s.id).join(',');
-      if (stuck !== this.lastStuck) {
+      if (stuck !== this.lastStuck || watchesChanged) {
         this.lastStuck = stuck;
         this.changes.fire();
       }
@@ -205,7 +207,8 @@ export class HistoryService implements vscode.Disposable {
     this.entries = pruneEntries(mergeSegments([this.entries, left]), this.clock.now(), this.settings().historyDays);
     this.stats = flowStats(this.entries);
     this.changes.fire();
-    if (notice.text) {
+    // Every window sees a sync leave; the one whose request saw it says so (one notification, not one per window).
+    if (notice.text && !state.adopted) {
       this.announced.push(notice.text);
       this.announce(notice.text, notice.entries);
     }
@@ -283,6 +286,18 @@ export class HistoryService implements vscode.Disposable {
       }
     });
     return this.writing;
+  }
+
+  /**
+   * Takes the watches from globalState, which VS Code keeps the same in every window: a watch set in another window
+   * counts here from its next answer on. True when they differed.
+   */
+  private syncWatches(): boolean {
+    const stored = readWatches(this.state.get(WATCHES_KEY), this.origin);
+    const same = (a: Set<number>, b: Set<number>) => a.size === b.size && [...a].every((id) => b.has(id));
+    if (same(stored.syncs, this.watches.syncs) && same(stored.flows, this.watches.flows)) return false;
+    this.watches = stored;
+    return true;
   }
 
   private async saveWatches(): Promise<void> {

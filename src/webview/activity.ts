@@ -212,6 +212,8 @@ function drawChart(): void {
         stroke: foreground,
         grid: { stroke: grid, width: 1 },
         ticks: { stroke: grid, width: 1 },
+        // as far apart as the widest label needs, so labels never overlap in a narrow panel
+        space: labelSpace(font, series.times.map((v) => fmt.axis(v))),
         values: (_u, splits) => splits.map((v) => fmt.axis(v)),
       },
       {
@@ -254,6 +256,15 @@ interface Formatters {
   row(ms: number): string;
   full(ms: number): string;
   number(n: number): string;
+}
+
+/** The least distance between x-axis ticks: the widest of the labels in `font`, and a gap. */
+function labelSpace(font: string, labels: readonly string[]): number {
+  const context = document.createElement('canvas').getContext('2d');
+  if (!context) return 80;
+  context.font = font;
+  const widest = labels.reduce((max, label) => Math.max(max, context.measureText(label).width), 0);
+  return Math.ceil(widest) + 24;
 }
 
 function validLocale(locale: string): string | undefined {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'mocha';
 import { REPO_ROOT, RIG_DIR, freshWorkspace, openWorkbench, startCodeServer, waitForWorkbench, workbenchUrl } from '../rig/codeServer.mjs';
-import { DEMO_API_KEY, openView, runCommand, session, treeRows, waitFor } from './workbench.mjs';
+import { DEMO_API_KEY, notifications, openView, runCommand, screenshot, session, treeRows, waitFor } from './workbench.mjs';
 
 const INTERVAL_S = 5;
 const EXTENSION_STORAGE = path.join('User', 'globalStorage', 'flowsync-tools.flowsync-explorer', 'coordination');
@@ -120,6 +120,33 @@ describe('Several windows of one installation: one poller', function () {
       { timeout: 3000, message: 'the same sync rows in both windows' },
     );
     assert.ok(same.length > 0);
+  });
+
+  it('a failure the polling window meets shows in both windows with one notification, and clears in both', async () => {
+    const pages = [workbench.page, second.page];
+    const sidebar = (page) => page.locator('.part.sidebar').innerText();
+    const holder = leaseHolder();
+    mock.inject({ endpoint: 'processing', status: 500, body: '{"errors":[{"message":"E_INTERNAL: Shared outage"}]}' });
+    const startedAt = Date.now();
+    try {
+      for (const page of pages) {
+        await waitFor(async () => (await sidebar(page)).includes('Shared outage'), { timeout: 2 * INTERVAL_S * 1000 + 3000, message: 'the failure shown in both windows' });
+      }
+      console.log(`      [sharing] the failure shows in both windows ${Date.now() - startedAt} ms after it was injected`);
+      await sleep(1000);
+      const toasts = [];
+      for (const page of pages) toasts.push(...(await onPage(page, notifications))); // one page at a time: onPage swaps session.page
+      const outage = toasts.filter((t) => t.includes('Shared outage'));
+      assert.equal(leaseHolder(), holder, 'the same window polled throughout');
+      assert.equal(outage.length, 1, `one notification across both windows: ${JSON.stringify(outage)}`);
+      const follower = holder === firstId ? second.page : workbench.page;
+      await onPage(follower, () => screenshot('sharing-failure-follower'));
+    } finally {
+      mock.clearFaults();
+    }
+    for (const page of pages) {
+      await waitFor(async () => !(await sidebar(page)).includes('Shared outage'), { timeout: 60000, interval: 500, message: 'the failure cleared in both windows' });
+    }
   });
 
   it('when the polling window closes, the other takes over within two intervals', async () => {

@@ -3,6 +3,10 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FlowSyncExplorerApi } from '../../src/extension';
 import type { MockFlowSyncServer } from '../../src/mock/server';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { systemClock } from '../../src/core/clock';
+import { HistoryService } from '../../src/history/historyService';
 import { TEST_KEY, connect, startMockApi, testApi, waitFor } from './helpers';
 
 const NOW = () => Date.now();
@@ -86,6 +90,48 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     await vscode.commands.executeCommand('flowsync.copyId', row);
     assert.equal(await vscode.env.clipboard.readText(), '900001');
+  });
+
+  it('an answer another window loaded is recorded here, and announced there: one notification for several windows', async () => {
+    await answer([sync(900_011, 1, 12), sync(900_012, 2, 3)]);
+    await vscode.commands.executeCommand('flowsync.watch', leaf(900_011));
+    const announced = x.history.announced.length;
+    const processing = x.explorer.lists.processing;
+    const kept = processing.state.items!.filter((i) => i.value.id === 900_012);
+    processing.adopt({ items: kept, dropped: 0, fingerprint: 'another window', firstDropReason: undefined }, Date.now()); // what sharing does
+    assert.deepEqual(x.history.snapshot.entries.map((e) => e.id), [900_011], 'recorded');
+    assert.equal(x.history.announced.length, announced, 'announced by the window that loaded the answer, not here');
+  });
+
+  it('watches are one set for every window: one set in another window counts from the next answer, and is never written over', async () => {
+    // Two more windows' History over the same globalState (VS Code keeps globalState the same in every window).
+    const stored = new Map<string, unknown>();
+    const memento: vscode.Memento = {
+      keys: () => [...stored.keys()],
+      get: <V>(key: string, fallback?: V) => (stored.has(key) ? (stored.get(key) as V) : fallback),
+      update: async (key: string, value: unknown) => void stored.set(key, value),
+    };
+    const log = vscode.window.createOutputChannel('History test windows', { log: true });
+    const storage = vscode.Uri.file(path.join(os.tmpdir(), `flowsync-watches-${process.pid}-${Date.now()}`));
+    const settings = () => ({ historyDays: 7, stuckAfterMinutes: 60, notifyWhenFinished: 'watched' as const });
+    const [first, second] = ['first', 'second'].map((id) => new HistoryService(x.explorer, storage, memento, id, systemClock, settings, log, () => undefined));
+    try {
+      await waitFor(() => first.snapshot.origin !== undefined && second.snapshot.origin !== undefined, { message: 'both know the service' });
+      await first.watch('sync', [900101], true);
+      await answer([sync(900102, 77, 1)]);
+      assert.equal(second.isWatched('sync', 900101), true, 'the watch set in the first window counts in the second after its next answer');
+      await second.watch('sync', [900102], true);
+      await answer([sync(900102, 77, 1)]);
+      for (const history of [first, second]) {
+        assert.equal(history.isWatched('sync', 900101), true, 'not written over');
+        assert.equal(history.isWatched('sync', 900102), true);
+      }
+    } finally {
+      first.dispose();
+      second.dispose();
+      log.dispose();
+      await vscode.workspace.fs.delete(storage, { recursive: true }).then(undefined, () => undefined);
+    }
   });
 
   it('a filter change restarts observation and writes nothing; a sync that returns is processing again', async () => {

@@ -14,7 +14,8 @@ describe('Key confinement', function () {
   const config = () => vscode.workspace.getConfiguration('flowsync');
   const settingsFile = () => path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json');
   /** The Flow Sync log file (the output channel's), and its text. */
-  const ourLog = () => findFiles(path.dirname(x.logUri.fsPath), (f) => f.endsWith('.log')).filter((f) => f.includes('Flow Sync'))[0];
+  const isOurLog = (f: string) => /(^|[^\w ])Flow Sync\.log$/.test(path.basename(f)); // "1-Flow Sync.log", not another channel's
+  const ourLog = () => findFiles(path.dirname(x.logUri.fsPath), isOurLog)[0];
   const ourLogText = () => (ourLog() ? fs.readFileSync(ourLog(), 'utf8') : '');
 
   before(async () => {
@@ -121,7 +122,7 @@ describe('Key confinement', function () {
     });
     fs.rmSync(settingsFile(), { force: true });
     const logs = findFiles(path.dirname(x.logUri.fsPath), (f) => f.endsWith('.log'));
-    const ours = logs.filter((f) => f.includes('Flow Sync'));
+    const ours = logs.filter(isOurLog);
     assert.ok(ours.length > 0, `the Flow Sync log file exists (looked in ${path.dirname(x.logUri.fsPath)})`);
     const text = fs.readFileSync(ours[0], 'utf8');
     assert.match(text, /GET \/api\/public\/v1\/flowsyncs\/processing → 200/);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { Explorer, UNFOCUSED_SLOWDOWN, type ExplorerConfig } from '../../../src/core/explorer';
-import { PollCoordinator, contextFolder, lazySharing, leaseContext, mayHold, parseLease, parseSnapshot, type Lease } from '../../../src/core/pollLease';
+import { MAX_SHARED_MESSAGE, PollCoordinator, contextFolder, lazySharing, leaseContext, mayHold, parseFailure, parseLease, parseSnapshot, type Lease } from '../../../src/core/pollLease';
 import { MockFlowSyncServer } from '../../../src/mock/server';
 import { explorerConfig } from '../helpers/explorerConfig';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
@@ -44,6 +44,17 @@ describe('pollLease: the rules', () => {
     assert.match(folder, /^processing-[0-9a-f]{16}$/);
     assert.notEqual(folder, contextFolder(leaseContext('processing', 'https://flow.example.com', '')));
   });
+
+  it('a shared failure: a known kind (never "cancelled"), times that are times, a bounded message', () => {
+    const failure = { v: 1, context: 'c', writer: 'A', at: 5, kind: 'http', message: 'HTTP 503 from the service.', nextAttemptAt: 9 };
+    assert.deepEqual(parseFailure(JSON.stringify(failure)), failure);
+    assert.equal(parseFailure(JSON.stringify({ ...failure, kind: 'cancelled' })), undefined);
+    assert.equal(parseFailure(JSON.stringify({ ...failure, kind: 'constructor' })), undefined);
+    assert.equal(parseFailure(JSON.stringify({ ...failure, at: -1 })), undefined);
+    assert.equal(parseFailure(JSON.stringify({ ...failure, nextAttemptAt: 'later' })), undefined);
+    assert.equal(parseFailure(JSON.stringify({ ...failure, message: 7 })), undefined);
+    assert.equal(parseFailure(JSON.stringify({ ...failure, message: 'x'.repeat(50_000) }))?.message.length, MAX_SHARED_MESSAGE);
+  });
 });
 
 describe('pollLease: windows sharing one poller (fake clock, the mock on loopback)', function () {
@@ -79,6 +90,7 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
   after(() => mock.close());
   beforeEach(() => {
     mock.clearRequests();
+    mock.clearFaults(); // one that fails half-way leaves no fault to the next
     clock = new FakeClock();
     mock.setNow(() => clock.now());
     store = new MemoryStore();
@@ -114,6 +126,8 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
     for (const w of [a, b, c]) {
       assert.equal(w.explorer.lists.processing.state.fingerprint, holder.explorer.lists.processing.state.fingerprint, w.id);
       assert.ok(w.explorer.lists.processing.state.loadedAt! >= loadedAt - 1_000, `${w.id} adopted the last answer`);
+      // news in an answer (a sync no longer processing) is announced by the window that loaded it, once
+      assert.equal(w.explorer.lists.processing.state.adopted, w === holder ? undefined : true, `${w.id}: adopted`);
     }
   });
 
@@ -234,6 +248,60 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
     await asked;
     await advance(2_000);
     assert.ok(!store.allText().toLowerCase().includes(KEY.toLowerCase()), 'the key is not on disk');
+    mock.inject({ endpoint: 'processing', status: 500, body: `trace: Authorization: Bearer ${KEY}`, times: 1 });
+    const failing = a.explorer.refresh('processing');
+    await settle();
+    await failing;
+    await advance(2_000);
+    assert.ok(a.explorer.lists.processing.state.error, 'the failure was met');
+    assert.ok(!store.allText().toLowerCase().includes(KEY.toLowerCase()), 'nor is it in a shared failure');
+  });
+
+  it('a failed poll shows in every window (announced by one), with the next attempt; the next answer clears it everywhere', async () => {
+    open('A');
+    await advance(2_000);
+    open('B');
+    await advance(2_000);
+    const holder = windows.find((w) => w.sharing.isHolder('processing'))!;
+    const follower = windows.find((w) => w !== holder)!;
+    const stateOf = (w: (typeof windows)[number]) => w.explorer.lists.processing.state;
+    assert.ok(stateOf(follower).items, 'the follower shows the shared answer');
+    mock.clearRequests();
+    mock.inject({ endpoint: 'processing', status: 503 });
+    for (let i = 0; i < INTERVAL / 1_000 && !stateOf(holder).error; i++) await advance(1_000);
+    assert.equal(stateOf(holder).error?.kind, 'http', 'the holder met the failure');
+    assert.equal(stateOf(holder).errorShared, undefined);
+    await advance(1_000);
+    const met = stateOf(holder);
+    const shown = stateOf(follower);
+    assert.equal(shown.error?.kind, 'http', 'the follower shows it within a second');
+    assert.equal(shown.error?.message, met.error?.message);
+    assert.equal(shown.errorShared, true, 'marked as met elsewhere: the follower does not notify');
+    assert.equal(shown.nextAttemptAt, met.nextAttemptAt, "with the holder's next attempt");
+    assert.ok(shown.items && shown.items.length > 0, 'over the data it holds');
+    assert.equal(processingRequests().length, met.failures, 'only the holder asked');
+    mock.clearFaults();
+    await advance(met.nextAttemptAt! - clock.now() + 2_000);
+    assert.equal(stateOf(holder).error, undefined, 'the holder recovered');
+    assert.equal(stateOf(follower).error, undefined, 'and the follower with it');
+    assert.equal(processingRequests().length, met.failures + 1);
+  });
+
+  it('a failure file from earlier (older than two intervals) or about another window\'s older news is not shown', async () => {
+    const a = open('A');
+    const errorOf = () => a.explorer.lists.processing.state.error;
+    await advance(2_000);
+    const context = leaseContext('processing', new URL(mock.url).origin, '');
+    const failure = { v: 1, context, writer: 'Z', kind: 'network', message: 'Could not reach the service.' };
+    await a.store.write(contextFolder(context), 'failure', JSON.stringify({ ...failure, at: clock.now() - 3 * INTERVAL }));
+    await advance(2_000);
+    assert.equal(errorOf(), undefined, 'stale');
+    await a.store.write(contextFolder(context), 'failure', JSON.stringify({ ...failure, at: a.explorer.lists.processing.state.loadedAt! - 1 }));
+    await advance(2_000);
+    assert.equal(errorOf(), undefined, 'older than the answer held');
+    await a.store.write(contextFolder(context), 'failure', JSON.stringify({ ...failure, at: clock.now() }));
+    await advance(1_000);
+    assert.equal(errorOf()?.kind, 'network', 'a recent one from another window is shown');
   });
 
   it('a storage that fails: each window polls on its own, as without sharing', async () => {
