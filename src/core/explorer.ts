@@ -55,10 +55,11 @@ export const UNFOCUSED_SLOWDOWN = 4;
 export class Explorer {
   /** The refresher of each list, by list id. */
   readonly lists: ListRefreshers;
-  readonly teams = new TeamDirectory();
+  readonly teams = new TeamDirectory(() => this.config?.apiKey);
   private client?: FlowSyncClient;
   private config?: ExplorerConfig;
   private currentStatus: ExplorerStatus = 'noUrl';
+  private statusKnown = false;
   private statusDetail?: string;
   /** Lists loaded on demand whose view has been shown: they are reloaded after a change too. */
   private readonly wanted = new Set<ListId>();
@@ -243,10 +244,12 @@ export class Explorer {
     return this.client;
   }
 
+  /** Says the status when it changes, and the first time it is set (it is known from the first configure() on). */
   private setStatus(status: ExplorerStatus, detail: string | undefined): void {
-    const changed = status !== this.currentStatus || detail !== this.statusDetail;
+    const changed = status !== this.currentStatus || detail !== this.statusDetail || !this.statusKnown;
     this.currentStatus = status;
     this.statusDetail = detail;
+    this.statusKnown = true;
     if (changed) this.statusEmitter.fire(status);
   }
 }

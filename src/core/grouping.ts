@@ -88,10 +88,39 @@ const PENDING = -2;
 let rankings = 0;
 
 /**
- * Ranks the distinct keys of `entries` (one sort of the distinct keys, compared by the engine) and gives every entry
- * its rank, all under one new ranking. The next answer with the same names skips this: its entries share a ranking.
+ * The newest ranking: its distinct keys in order and their ranks, spaced RANK_GAP apart so that a few new keys can be
+ * ranked between them without ranking everything again (an answer that renames one item is most answers that change).
+ */
+let latest: { ranking: number; keys: string[]; ranks: number[] } | undefined;
+const RANK_GAP = 1024;
+/** Ranks stay below this, so that rank × items + index (byText) is an exact float for any answer under the item cap. */
+const MAX_RANK = 2 ** 30;
+
+/**
+ * Gives every entry of `entries` a rank under one ranking. When few of them are new to the newest ranking, their
+ * keys are placed between its keys (a binary search each); otherwise the distinct keys are sorted and ranked anew. The
+ * next answer with the same names skips this: its entries share a ranking.
  */
 function rankEntries(entries: readonly SortEntry[]): void {
+  const current = latest;
+  if (current) {
+    const fresh: SortEntry[] = [];
+    for (const entry of entries) {
+      if (entry.ranking !== current.ranking && entry.ranking !== PENDING) {
+        entry.ranking = PENDING;
+        fresh.push(entry);
+      }
+    }
+    const few = fresh.length <= Math.max(64, entries.length >> 4);
+    const compact = current.keys.length <= 4 * entries.length + 1024; // keys of items long gone are dropped by a full ranking
+    if (few && compact && addToRanking(current, fresh)) return;
+    for (const entry of fresh) entry.ranking = UNRANKED;
+  }
+  rankAll(entries);
+}
+
+/** One sort of the distinct keys of `entries`, compared by the engine; a new ranking. */
+function rankAll(entries: readonly SortEntry[]): void {
   const distinct: SortEntry[] = [];
   for (const entry of entries) {
     if (entry.ranking !== PENDING) {
@@ -101,12 +130,81 @@ function rankEntries(entries: readonly SortEntry[]): void {
   }
   // The default sort compares strings by UTF-16 code units, as `<` does (compareKeys).
   const keys = [...new Set(distinct.map((e) => e.key))].sort();
-  const rankOf = new Map(keys.map((key, rank) => [key, rank]));
+  const ranks = keys.map((_key, index) => (index + 1) * RANK_GAP);
+  const rankOf = new Map(keys.map((key, index) => [key, ranks[index]]));
   const ranking = ++rankings;
   for (const entry of distinct) {
     entry.rank = rankOf.get(entry.key)!;
     entry.ranking = ranking;
   }
+  latest = { ranking, keys, ranks };
+}
+
+/**
+ * Ranks `fresh` (distinct entries, marked PENDING) within `current`: a key it holds gets its rank, a new key a rank
+ * between its neighbours'. False, with nothing changed, when some gap has no room left (then everything is ranked anew).
+ */
+function addToRanking(current: { ranking: number; keys: string[]; ranks: number[] }, fresh: readonly SortEntry[]): boolean {
+  const { keys, ranks } = current;
+  const newKeys = [...new Set(fresh.map((e) => e.key))].sort();
+  const rankOf = new Map<string, number>();
+  const added: Array<{ at: number; key: string; rank: number }> = [];
+  for (let i = 0; i < newKeys.length; ) {
+    const at = lowerBound(keys, newKeys[i]);
+    if (keys[at] === newKeys[i]) {
+      rankOf.set(newKeys[i], ranks[at]);
+      i++;
+      continue;
+    }
+    // every new key that falls in the gap before keys[at], spread evenly between the ranks around it
+    let end = i + 1;
+    while (end < newKeys.length && (at === keys.length || newKeys[end] < keys[at])) end++;
+    const low = at > 0 ? ranks[at - 1] : 0;
+    const high = at < keys.length ? ranks[at] : low + 2 * RANK_GAP * (end - i);
+    const m = end - i;
+    if (high - low - 1 < m || high > MAX_RANK) return false;
+    for (let j = 0; j < m; j++) {
+      const rank = low + Math.floor(((j + 1) * (high - low)) / (m + 1));
+      rankOf.set(newKeys[i + j], rank);
+      added.push({ at, key: newKeys[i + j], rank });
+    }
+    i = end;
+  }
+  if (added.length) {
+    // merge: the added keys are sorted, and `at` says before which old key each goes
+    const mergedKeys: string[] = [];
+    const mergedRanks: number[] = [];
+    let next = 0;
+    for (let k = 0; k <= keys.length; k++) {
+      for (; next < added.length && added[next].at === k; next++) {
+        mergedKeys.push(added[next].key);
+        mergedRanks.push(added[next].rank);
+      }
+      if (k < keys.length) {
+        mergedKeys.push(keys[k]);
+        mergedRanks.push(ranks[k]);
+      }
+    }
+    current.keys = mergedKeys;
+    current.ranks = mergedRanks;
+  }
+  for (const entry of fresh) {
+    entry.rank = rankOf.get(entry.key)!;
+    entry.ranking = current.ranking;
+  }
+  return true;
+}
+
+/** The first index of sorted `keys` whose key is not below `key`. */
+function lowerBound(keys: readonly string[], key: string): number {
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (keys[mid] < key) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 const NON_ASCII = /[^ -~]/; // anything outside printable ASCII
@@ -170,7 +268,7 @@ export function byText<T>(textOf: (value: T) => string, idOf: (value: T) => numb
     last = { texts, entries };
     if (!ranked) rankEntries(entries);
     const codes = new Float64Array(n);
-    for (let i = 0; i < n; i++) codes[i] = entries[i].rank * n + i; // exact: ranks and n are at most a few 100,000
+    for (let i = 0; i < n; i++) codes[i] = entries[i].rank * n + i; // exact: ranks < 2^30 and n ≤ the item cap (< 2^17)
     codes.sort();
     const result = new Int32Array(n);
     for (let j = 0; j < n; j++) result[j] = codes[j] % n;

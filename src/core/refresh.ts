@@ -105,12 +105,14 @@ export class ListRefresher<T> {
    * once when `reload` is set (and the list is wanted), else waits for the next refresh().
    */
   reset(reload: boolean): void {
+    const c = this.current;
+    // A list that holds nothing and does nothing is reset already: no change to tell (a first configure, at activation)
+    const pristine = c.items === undefined && c.loadedAt === undefined && c.error === undefined && !c.loading && c.failures === 0 && c.nextAttemptAt === undefined && c.dropped === 0;
     this.generation++;
     this.abortInFlight();
     this.cancelTimer();
-    const hadItems = this.current.items !== undefined;
     this.current = { dropped: 0, loading: false, failures: 0 };
-    this.emit({ itemsChanged: hadItems });
+    if (!pristine) this.emit({ itemsChanged: c.items !== undefined });
     if (reload) void this.refresh();
   }
 

@@ -33,6 +33,9 @@ export class TeamDirectory {
   /** Fires after a load taught teams (to persist them, and to name the filtered team in the views). */
   readonly onDidLearn: Event<void> = this.learned.event;
 
+  /** `apiKey`: the key now in use, masked in team names (they are persisted in globalState, which is a file). */
+  constructor(private readonly apiKey: () => string | undefined = () => undefined) {}
+
   /** The service whose teams are learned and offered from now on (undefined: none is configured). */
   useOrigin(origin: string | undefined): void {
     this.origin = origin;
@@ -49,7 +52,7 @@ export class TeamDirectory {
     const seen = new Map<string, TeamInfo>();
     for (const c of connections) {
       const id = String(c.team_id);
-      const team = seen.get(id) ?? { id, name: inert(teamLabel(c), MAX_TEAM_NAME), connections: 0 };
+      const team = seen.get(id) ?? { id, name: inert(teamLabel(c), MAX_TEAM_NAME, this.apiKey()), connections: 0 };
       team.connections++;
       seen.set(id, team);
     }

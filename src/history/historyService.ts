@@ -43,7 +43,8 @@ export interface HistorySnapshot {
  * writing at once neither lose nor double an entry; a window's segment leaves out runs another live segment already
  * holds (entriesToWrite), so each run is on disk about once. A segment untouched for a day belongs to a window that
  * is gone: its runs are written into ours, then it is removed. A corrupt segment is set aside (renamed
- * *.corrupt) with a log line. The key is never written there: entries hold service data only.
+ * *.corrupt) with a log line. The key is never written there: a run whose data holds it (a service echoing it) is
+ * left out of the file (keyFree).
  */
 export class HistoryService implements vscode.Disposable {
   private readonly observer = new ProcessingObserver();
@@ -278,7 +279,7 @@ export class HistoryService implements vscode.Disposable {
         const stale = others.filter((s) => now - s.mtime > STALE_SEGMENT_MS);
         const live = others.filter((s) => !stale.includes(s)).map((s) => ({ name: s.uri.path.slice(s.uri.path.lastIndexOf('/') + 1), entries: s.entries }));
         await vscode.workspace.fs.createDirectory(folder);
-        const text = serializeSegment(entriesToWrite(this.entries, own, live), origin);
+        const text = this.keyFree(entriesToWrite(this.entries, own, live), origin);
         await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, own), new TextEncoder().encode(text));
         for (const segment of stale) await vscode.workspace.fs.delete(segment.uri).then(undefined, () => undefined);
       } catch (e) {
@@ -286,6 +287,18 @@ export class HistoryService implements vscode.Disposable {
       }
     });
     return this.writing;
+  }
+
+  /**
+   * The segment's text without the runs whose data holds the API key (a service that echoes it): they stay in this
+   * window's History, but the key never reaches a file. One scan of the text when no run holds it.
+   */
+  private keyFree(entries: readonly HistoryEntry[], origin: string): string {
+    const text = serializeSegment(entries, origin);
+    if (!this.explorer.mentionsKey(text)) return text;
+    const kept = entries.filter((entry) => !this.explorer.mentionsKey(JSON.stringify(entry)));
+    this.log.warn(`${entries.length - kept.length} run(s) whose data contains the API key are not written to History.`);
+    return serializeSegment(kept, origin);
   }
 
   /**

@@ -92,6 +92,21 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     assert.equal(await vscode.env.clipboard.readText(), '900001');
   });
 
+  it('a sync whose data holds the API key (a service echoing it) is in History here, but never written to disk', async () => {
+    const leaky = { ...sync(900_021, 21, 5), status: `pending ${TEST_KEY}` };
+    await answer([leaky, sync(900_022, 22, 5)]);
+    await answer([sync(900_022, 22, 5)]);
+    await x.history.flushed();
+    assert.ok(x.history.snapshot.entries.some((e) => e.id === 900_021), 'recorded in this window');
+    const folder = x.history.storageFolder!;
+    const files = await vscode.workspace.fs.readDirectory(folder);
+    assert.ok(files.length > 0, 'History was written');
+    for (const [name] of files) {
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, name)));
+      assert.ok(!text.toLowerCase().includes(TEST_KEY.toLowerCase()), `${name} holds the key`);
+    }
+  });
+
   it('an answer another window loaded is recorded here, and announced there: one notification for several windows', async () => {
     await answer([sync(900_011, 1, 12), sync(900_012, 2, 3)]);
     await vscode.commands.executeCommand('flowsync.watch', leaf(900_011));

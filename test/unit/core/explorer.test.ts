@@ -43,6 +43,18 @@ describe('Explorer', () => {
     assert.equal(clock.pendingTimers, 0, 'no polling without a key');
   });
 
+  it('the first configure says the status even when it is the initial one; a list that holds nothing is not told of a reset', () => {
+    const statuses: string[] = [];
+    let listChanges = 0;
+    explorer.onDidChangeStatus((s) => statuses.push(s));
+    for (const id of ['processing', 'connections'] as const) explorer.refresher(id).onDidChange(() => listChanges++);
+    explorer.configure({ ...base(), baseUrl: '' });
+    assert.deepEqual(statuses, ['noUrl'], 'the status is known now (the status bar shows it)');
+    assert.equal(listChanges, 0, 'nothing held, nothing to tell');
+    explorer.configure({ ...base(), baseUrl: '', teamId: '3' });
+    assert.deepEqual(statuses, ['noUrl'], 'unchanged after that');
+  });
+
   it('loads processing at once and connections only when wanted', async () => {
     explorer.configure(base());
     await settle(() => explorer.lists.processing.state.loadedAt !== undefined);

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Connection, Item } from '../../../src/api/types';
-import { flowLabel, groupBy, groupByFlow, sortKey, teamLabel } from '../../../src/core/grouping';
+import fc from 'fast-check';
+import { byText, flowLabel, groupBy, groupByFlow, sortKey, teamLabel } from '../../../src/core/grouping';
 import { arrangedTree } from '../../../src/lists/arrange';
 import { connectionsList } from '../../../src/lists/connections';
 
@@ -54,5 +55,53 @@ describe('sortKey', () => {
     assert.ok(sortKey('v1.2.10') > sortKey('v1.2.9'));
     assert.equal(sortKey('Émile'), sortKey('emile'));
     assert.equal(sortKey('x'), sortKey('X'));
+  });
+});
+
+describe('byText: one order for a whole answer, answer after answer', () => {
+  type Named = { name: string; id: number };
+  const items = (values: readonly Named[]) => values.map((value) => ({ value, raw: value }));
+  /** The order it must give: by sort key (code units, as `<`), then by id. */
+  const expected = (list: readonly Item<Named>[]) =>
+    list.map((_item, i) => i).sort((a, b) => {
+      const [x, y] = [sortKey(list[a].value.name), sortKey(list[b].value.name)];
+      return x < y ? -1 : x > y ? 1 : list[a].value.id - list[b].value.id;
+    });
+
+  it('property: every answer of a sequence is in key-then-id order, however names come, go and change between answers', () => {
+    const name = fc.stringMatching(/^[aAbBé1-9 ]{0,4}$/);
+    const answer = fc.uniqueArray(fc.record({ name, id: fc.nat(500) }), { selector: (v) => v.id, maxLength: 80 });
+    fc.assert(
+      fc.property(fc.array(answer, { minLength: 1, maxLength: 10 }), (answers) => {
+        const sort = byText<Named>((v) => v.name, (v) => v.id);
+        for (const values of answers) {
+          const list = items(values);
+          assert.deepEqual(Array.from(sort.order!(list)), expected(list));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a key added again and again into the same gap: ranked between its neighbours until the gap is full, then all anew', () => {
+    const sort = byText<Named>((v) => v.name, (v) => v.id);
+    const big = Array.from({ length: 2_000 }, (_v, i) => ({ name: `m${i}`, id: 10_000 + i }));
+    for (let k = 1; k <= 25; k++) {
+      // "a" < "aa" < "aaa" < … < "b": each answer adds one key just before "b", halving the room there
+      const values = [{ name: 'b', id: 0 }, ...Array.from({ length: k }, (_v, i) => ({ name: 'a'.repeat(i + 1), id: i + 1 })), ...big];
+      const list = items(values);
+      assert.deepEqual(Array.from(sort.order!(list)), expected(list), `answer ${k}`);
+    }
+  });
+
+  it('a renamed item in a large answer is placed where it belongs (the incremental path), and stays there', () => {
+    const sort = byText<Named>((v) => v.name, (v) => v.id);
+    const values = Array.from({ length: 5_000 }, (_v, i) => ({ name: `Connection ${i}`, id: i }));
+    sort.order!(items(values));
+    for (const renamed of ['Aardvark', 'Connection 2500b', 'zzz', 'Connection 2500a', 'connection 2500']) {
+      values[17] = { name: renamed, id: 17 };
+      const list = items(values);
+      assert.deepEqual(Array.from(sort.order!(list)), expected(list), renamed);
+    }
   });
 });

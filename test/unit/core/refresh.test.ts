@@ -65,6 +65,20 @@ describe('ListRefresher', () => {
     assert.equal(loader.calls, 2);
   });
 
+  it('reset(): tells nothing when the list holds nothing and does nothing; tells when it dropped data', async () => {
+    const r = new ListRefresher(loader.load, clock, poll30s, half);
+    const changes: boolean[] = [];
+    r.onDidChange((c) => changes.push(c.itemsChanged));
+    r.reset(false);
+    assert.deepEqual(changes, []);
+    await r.refresh();
+    changes.length = 0;
+    r.reset(false);
+    assert.deepEqual(changes, [true], 'the items are gone');
+    assert.equal(r.state.items, undefined);
+    assert.equal(clock.pendingTimers, 0, 'and the poll with them');
+  });
+
   it('adopt(): takes another window\'s answer without a request, plans the next poll from its time', async () => {
     const r = new ListRefresher(loader.load, clock, poll30s, half);
     await r.refresh();

@@ -37,6 +37,15 @@ describe('TeamDirectory', () => {
     assert.ok(snapshot.length < 200_000, `${snapshot.length} bytes persisted`);
   });
 
+  it('a team name that holds the API key (a service echoing it) is kept with the key masked: it is persisted', () => {
+    const key = 'fs_unit_SENTINEL_teams_41';
+    const d = new TeamDirectory(() => key);
+    d.useOrigin('https://a.example');
+    d.learn([connection(1, 1, `Billing ${key.toUpperCase()} team`)], true);
+    assert.ok(!JSON.stringify(d.snapshot()).toLowerCase().includes(key.toLowerCase()), 'the key is not in what globalState keeps');
+    assert.match(d.list()[0].name, /^Billing .+ team$/);
+  });
+
   it('keeps teams per service origin: another service never offers them', () => {
     const d = new TeamDirectory();
     d.useOrigin('https://a.example');
