@@ -27,20 +27,24 @@ function contributions() {
 }
 
 const bundle = [];
+const webBundle = [];
 const vsix = [];
+const atMost = (bytes) => ({ max: bytes, text: `<= ${bytes.toLocaleString('en-US')} B` }); // the CI budgets (scripts/check-budgets.mjs)
 const parts = new Map();
 for (let i = 1; i <= BUILDS; i++) {
   const measured = measure(); // production build + VSIX, checked to hold that very bundle
   bundle.push(measured.bundle);
+  webBundle.push(measured.webBundle);
   for (const [name, bytes] of contributions()) parts.set(name, [...(parts.get(name) ?? []), bytes]);
   vsix.push(measured.vsix.bytes);
   say(`build ${i}/${BUILDS}: dist/extension.js ${measured.bundle} bytes, VSIX ${measured.vsix.bytes} bytes (${measured.vsix.files} zip entries)`);
 }
 const rows = [
-  row('bundle', 'dist/extension.js (production)', 'B', bundle, { target: { max: BUDGETS.bundle, text: '<= 153,600 B' } }),
+  row('bundle', 'dist/extension.js (production)', 'B', bundle, { target: atMost(BUDGETS.bundle) }),
   ...[...parts]
     .sort((a, b) => b[1][0] - a[1][0])
     .map(([name, samples]) => row('bundle', `  from ${name}`, 'B', samples)),
-  row('bundle', 'VSIX (vsce package --no-dependencies)', 'B', vsix, { target: { max: BUDGETS.vsix, text: '<= 204,800 B' } }),
+  row('bundle', 'dist/web/extension.js (production, browser)', 'B', webBundle, { target: atMost(BUDGETS.webBundle) }),
+  row('bundle', 'VSIX (vsce package --no-dependencies)', 'B', vsix, { target: atMost(BUDGETS.vsix) }),
 ];
 emitRows(rows);
