@@ -66,7 +66,7 @@ const note = `plain Node + vscode stub, ${RUNS} calls, the first (cold) included
 }
 {
   // What the view does when an answer differs (new fingerprint) but the team set is the same: TreeModel.update
-  // regroups and compares each group's items (their JSON values, not stringified) to find the groups to refresh. Parsing and
+  // regroups and compares each group's items (what their rows show, looksSame) to find the groups to refresh. Parsing and
   // validation happen before the timed part; timed: refresher.refresh() resolving with the prepared list, whose change
   // event runs GroupedTree.update synchronously.
   say('update on a changed answer: 10,000 connections in 50 teams, one name differs between answers');
@@ -84,6 +84,9 @@ const note = `plain Node + vscode stub, ${RUNS} calls, the first (cold) included
   prepare(0);
   await refresher.refresh();
   const tree = new GroupedTree(connectionsList, refresher, () => clock.now(), () => true);
+  // Shown, as VS Code shows a visible view: it asks for the rows, so the model is current (a view never read, or
+  // hidden, only marks the model stale and fires nothing per answer: that would time nothing)
+  for (const group of tree.getChildren()) tree.getChildren(group);
   let fired = 0;
   tree.onDidChangeTreeData(() => fired++);
   const samples = [];
@@ -94,10 +97,11 @@ const note = `plain Node + vscode stub, ${RUNS} calls, the first (cold) included
     await refresher.refresh();
     samples.push(ms(t0));
   }
+  if (fired !== RUNS) throw new Error(`update on a changed answer: ${fired} change events over ${RUNS} updates, expected one each`);
   rows.push(
     row('tree', 'update on a changed answer (10,000 in 50 teams)', 'ms', samples, {
       target: { max: 5, text: '≤ 5 ms' },
-      note: `TreeModel.update: regroup + compare items as JSON values; ${fired} change events over ${RUNS} updates (1 expected each)`,
+      note: `TreeModel.update of a visible view: regroup + compare items by what their rows show (looksSame); ${fired} change events over ${RUNS} updates, one each`,
     }),
   );
 }

@@ -49,6 +49,8 @@ export interface TreeAdapter<T> extends RowAdapter<T> {
    * previous one, the groups are reused instead of grouped again.
    */
   placement(value: T): string;
+  /** True when two values have the same placement, told without building it (a new answer mostly repeats the last). */
+  samePlace(a: T, b: T): boolean;
 }
 
 /** What an update changed: everything (groups came, went or were renamed), or the items of some groups. */
@@ -108,8 +110,11 @@ export class TreeModel<T> {
    * change on their own).
    */
   update(items: readonly Item<T>[]): TreeChange<T> | undefined {
-    const placements = items.map((item) => this.adapter.placement(item.value));
     const last = this.last;
+    // The placement of the item at the same index of the last answer, when it is the same: no string built
+    const placements = items.map((item, i) =>
+      last && i < last.items.length && this.adapter.samePlace(last.items[i].value, item.value) ? last.placements[i] : this.adapter.placement(item.value),
+    );
     if (last && last.items.length === items.length) {
       const moved: number[] = [];
       const limit = 16 + (items.length >> 7); // a few moved items are re-sorted within their groups; more, and all are

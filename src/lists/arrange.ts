@@ -38,6 +38,7 @@ export function arrangedTree<T extends { id: number }>(list: ListDefinition<T>, 
         return [{ key: '', label: '', items: all }];
       },
       placement: (value) => sorting.placement(value),
+      samePlace: (a, b) => sorting.samePlace(a, b),
     };
   }
   return {
@@ -51,6 +52,7 @@ export function arrangedTree<T extends { id: number }>(list: ListDefinition<T>, 
     // sorting.sort itself, not a wrapper: a SortItems with `order` (byText) sorts the whole answer once.
     group: (items: readonly Item<T>[]) => groupBy(items, grouping.keyOf, grouping.labelOf, sorting.sort),
     placement: (value) => `${grouping.keyOf(value)}\u0000${grouping.labelOf(value)}\u0000${sorting.placement(value)}`,
+    samePlace: (a, b) => sorting.samePlace(a, b) && grouping.keyOf(a) === grouping.keyOf(b) && grouping.labelOf(a) === grouping.labelOf(b),
   };
 }
 

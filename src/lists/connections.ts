@@ -66,11 +66,13 @@ export const connectionsList = defineList<Connection>()({
         label: () => t('Name'),
         sort: byText<Connection>((c) => c.name, (c) => c.id),
         placement: (c: Connection) => textPlacement(c.name, c.id),
+        samePlace: (a: Connection, b: Connection) => a.name === b.name && a.id === b.id,
       },
       updated: {
         label: () => t('Last updated, newest first'),
         sort: newestFirst<Connection>((c) => c.updated_at, (c) => c.id),
         placement: (c: Connection) => `${c.updated_at}\u0000${c.id}`,
+        samePlace: (a: Connection, b: Connection) => a.updated_at === b.updated_at && a.id === b.id,
       },
     },
     groupBySetting: 'connections.groupBy',

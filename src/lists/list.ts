@@ -70,6 +70,8 @@ export interface Sorting<T> {
   sort(items: Item<T>[]): void;
   /** What decides a value's place in this order (part of TreeAdapter.placement). */
   placement(value: T): string;
+  /** True when two values have the same placement (the fields it is made of are equal). */
+  samePlace(a: T, b: T): boolean;
 }
 
 export interface Arrangements<T> {

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
 import type { Connection, FlowSync, Item } from '../../../src/api/types';
 import { validateConnection, validateFlowSync, validateList } from '../../../src/api/validate';
 import { TreeModel } from '../../../src/core/treeModel';
@@ -95,3 +96,28 @@ describe('arrangements (group by, sort by)', () => {
     }
   });
 });
+
+describe('samePlace: tells equal placements without building them', () => {
+  const small = fc.constantFrom('a', 'A', 'b', ' a', 'a ', 'c9', 'c10', 'é', '');
+  const connection = fc.record({ id: fc.nat(3), name: small, team_id: fc.nat(2), team: fc.option(fc.record({ id: fc.nat(2), name: small }), { nil: undefined }), updated_at: fc.constantFrom('2026-01-01', '2026-01-02'), type: small });
+  const flowSync = fc.record({ id: fc.nat(3), flow_id: fc.nat(2), status: small, created_at: fc.constantFrom('2026-01-01', '2026-01-02'), flow: fc.option(fc.record({ id: fc.nat(2), name: small }), { nil: undefined }) });
+
+  it('property: for every arrangement of both lists, samePlace(a, b) only when placement(a) equals placement(b)', () => {
+    const check = <T extends { id: number }>(list: Parameters<typeof arrangedTree<T>>[0], value: fc.Arbitrary<T>) => {
+      for (const groupBy of Object.keys(list.arrangements.groupings)) {
+        for (const sortBy of Object.keys(list.arrangements.sortings)) {
+          const adapter = arrangedTree(list, { groupBy, sortBy });
+          fc.assert(
+            fc.property(value, value, (a, b) => !adapter.samePlace(a, b) || adapter.placement(a) === adapter.placement(b)),
+            { numRuns: 400 },
+          );
+          const same = (v: T) => adapter.samePlace(v, { ...v });
+          fc.assert(fc.property(value, same), { numRuns: 50 }); // and a copy is in the same place
+        }
+      }
+    };
+    check<Connection>(connectionsList, connection as unknown as fc.Arbitrary<Connection>);
+    check<FlowSync>(processingList, flowSync as unknown as fc.Arbitrary<FlowSync>);
+  });
+});
+
