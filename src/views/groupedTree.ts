@@ -36,6 +36,8 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   private readonly subscription: { dispose(): void };
   /** The model has not seen the newest answer (the view was hidden when it came, or nothing was read yet). */
   private stale = true;
+  /** VS Code (or a command) has asked for rows: until then there is nothing shown to refresh. */
+  private asked = false;
 
   constructor(
     private readonly list: ListDefinition<T>,
@@ -71,12 +73,13 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
     this.changeEmitter.fire(undefined);
   }
 
-  /** Re-renders everything (e.g. the welcome state changed). */
+  /** Re-renders everything (e.g. the welcome state changed); nothing to do before VS Code has asked for any row. */
   refreshAll(): void {
-    this.changeEmitter.fire(undefined);
+    if (this.asked) this.changeEmitter.fire(undefined);
   }
 
   getChildren(node?: TreeNode<T>): TreeNode<T>[] {
+    this.asked = true;
     if (!node) return this.isActive() ? this.model.roots() : [];
     return node.kind === 'leaf' ? [] : this.model.children(node);
   }

@@ -21,6 +21,8 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   readonly view: vscode.TreeView<TreeNode<T>>;
   private readonly disposables = new DisposableStore();
   private progress?: () => void;
+  /** What decorate() set last (a new view shows none of them). */
+  private readonly shown: { message?: string; description?: string; badge?: vscode.ViewBadge } = {};
   /** When the selection last changed (monotonic counter), to tell which view the person used last. */
   selectedAt = 0;
   private arrangement: Arrangement;
@@ -83,14 +85,22 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     return true;
   }
 
-  /** Re-evaluates message, description and badge (also used when the team filter's name becomes known). */
+  /**
+   * Re-evaluates message, description and badge (also used when the team filter's name becomes known). Each is set
+   * only when it differs from what was set last: every set is a message to the workbench.
+   */
   decorate(now: number): void {
     const state = this.refresher.state;
     const ready = this.explorer.status === 'ready';
-    this.view.message = ready ? viewMessage(state, this.list.emptyText(), now) : undefined;
+    const message = ready ? viewMessage(state, this.list.emptyText(), now) : undefined;
+    if (message !== this.shown.message) this.view.message = this.shown.message = message;
     const team = this.explorer.teamId;
-    this.view.description = team ? t('Team: {0}', this.explorer.teams.get(team)?.name ?? team) : undefined;
-    if (this.list.badge) this.view.badge = ready && state.items ? this.list.badge(state.items.length) : undefined;
+    const description = team ? t('Team: {0}', this.explorer.teams.get(team)?.name ?? team) : undefined;
+    if (description !== this.shown.description) this.view.description = this.shown.description = description;
+    if (this.list.badge) {
+      const badge = ready && state.items ? this.list.badge(state.items.length) : undefined;
+      if (badge?.value !== this.shown.badge?.value || badge?.tooltip !== this.shown.badge?.tooltip) this.view.badge = this.shown.badge = badge;
+    }
     this.showProgress(state.loading);
   }
 
