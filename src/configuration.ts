@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { DisposableStore } from './core/events';
 import type { Explorer } from './core/explorer';
 import { ApiKeyStore, secretStoreProblem } from './secrets';
+import { ContextKeys } from './views/contextKeys';
 import { configuredService, describeIgnored, ignoredWorkspaceSettings, onDidChangeSettings, readSettings } from './settings';
 
 /**
@@ -15,7 +16,7 @@ export class ConfigurationSync implements vscode.Disposable {
   private warnedIgnored = false;
   private warnedTeamId?: string;
   private readonly disposables = new DisposableStore();
-  private readonly contextKeys = new Map<string, string | boolean>();
+  private readonly contextKeys = new ContextKeys();
 
   constructor(
     private readonly explorer: Explorer,
@@ -64,14 +65,7 @@ export class ConfigurationSync implements vscode.Disposable {
       refreshIntervalMs: settings.refreshIntervalSeconds * 1000,
       userAgent: this.userAgent,
     });
-    await Promise.all([this.setContext('flowsync.state', this.explorer.status), this.setContext('flowsync.teamFilter', settings.teamId !== '')]);
-  }
-
-  /** Sets a context key when its value changes (an unset key already reads as false in `when` clauses). */
-  private async setContext(key: string, value: string | boolean): Promise<void> {
-    const previous = this.contextKeys.has(key) ? this.contextKeys.get(key) : false;
-    this.contextKeys.set(key, value);
-    if (previous !== value) await vscode.commands.executeCommand('setContext', key, value);
+    await Promise.all([this.contextKeys.set('flowsync.state', this.explorer.status), this.contextKeys.set('flowsync.teamFilter', settings.teamId !== '')]);
   }
 
   dispose(): void {

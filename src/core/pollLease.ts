@@ -4,7 +4,7 @@ import { validateList } from '../api/validate';
 import { ANY_LISTS, type ListId } from '../lists';
 import type { ListDefinition } from '../lists/list';
 import { every, type Clock } from './clock';
-import type { Disposable } from './events';
+import { DisposableStore, type Disposable } from './events';
 
 /**
  * One poller for all windows (issue #14). Several windows of one VS Code installation share the extension's global
@@ -254,8 +254,8 @@ export function lazySharing(
  */
 export class PollCoordinator implements ListSharing, Disposable {
   private readonly shares = new Map<ListId, ListShare>();
-  private readonly timer: Disposable;
-  private readonly subscriptions: Disposable[] = [];
+  /** The timer and the subscriptions to the lists' changes. */
+  private readonly disposables = new DisposableStore();
   private ticking = false;
   private disposed = false;
   private writing: Promise<void> = Promise.resolve();
@@ -274,10 +274,10 @@ export class PollCoordinator implements ListSharing, Disposable {
       const id = list.id as ListId;
       const share: ListShare = { stamps: {} };
       this.shares.set(id, share);
-      this.subscriptions.push(explorer.refresher(id).onDidChange(() => this.shareFailure(id, share)));
+      this.disposables.add(explorer.refresher(id).onDidChange(() => this.shareFailure(id, share)));
     }
     explorer.sharing = this;
-    this.timer = every(clock, WATCH_MS, () => void this.tick());
+    this.disposables.add(every(clock, WATCH_MS, () => void this.tick()));
   }
 
   /** Whether this window holds the lease of a list (undefined: not known yet, or sharing failed). For tests and logs. */
@@ -317,8 +317,7 @@ export class PollCoordinator implements ListSharing, Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.timer.dispose();
-    for (const subscription of this.subscriptions) subscription.dispose();
+    this.disposables.dispose();
     if (this.explorer.sharing === this) this.explorer.sharing = undefined;
     for (const share of this.shares.values()) if (share.holding && share.context) void this.release(share.context);
   }

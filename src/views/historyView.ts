@@ -5,6 +5,7 @@ import { FLOW_ICON } from '../core/icons';
 import { inert } from '../core/inert';
 import type { HistoryService } from '../history/historyService';
 import { t } from '../l10n';
+import { ContextKeys } from './contextKeys';
 import { themeIcon } from './groupedTree';
 
 export const HISTORY_VIEW = 'flowsync.history';
@@ -28,7 +29,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
   private readonly disposables = new DisposableStore();
   /** The days, grouped when VS Code asks for them (undefined: History changed since). */
   private groups?: HistoryGroup[];
-  private hasHistory = false;
+  private readonly contextKeys = new ContextKeys();
 
   constructor(
     private readonly history: HistoryService,
@@ -79,11 +80,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
   /** History changed: the days are grouped again when next shown; the context key is set only when it flips. */
   private update(): void {
     this.groups = undefined;
-    const hasHistory = this.history.snapshot.entries.length > 0;
-    if (hasHistory !== this.hasHistory) {
-      this.hasHistory = hasHistory;
-      void vscode.commands.executeCommand('setContext', 'flowsync.hasHistory', hasHistory);
-    }
+    void this.contextKeys.set('flowsync.hasHistory', this.history.snapshot.entries.length > 0);
     this.changeEmitter.fire(undefined);
   }
 }
