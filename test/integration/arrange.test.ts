@@ -3,14 +3,13 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FlowSyncExplorerApi } from '../../src/extension';
 import type { MockFlowSyncServer } from '../../src/mock/server';
-import { EXTENSION_ID, TEST_KEY, connect, startMockApi, testApi, waitFor } from './helpers';
+import { EXTENSION_ID, TEST_KEY, connect, startMockApi, testApi, waitFor, setUserSetting } from './helpers';
 
 describe('Group and sort, multi-select, links', function () {
   this.timeout(60_000);
   let mock: MockFlowSyncServer;
   let x: FlowSyncExplorerApi;
   const config = () => vscode.workspace.getConfiguration('flowsync');
-  const setUser = (key: string, value: unknown) => config().update(key, value, vscode.ConfigurationTarget.Global);
   const labels = (view: FlowSyncExplorerApi['views']['processing'] | FlowSyncExplorerApi['views']['connections']) =>
     view.tree.getChildren().map((node) => String(view.tree.getTreeItem(node as never).label));
 
@@ -25,7 +24,7 @@ describe('Group and sort, multi-select, links', function () {
   });
 
   after(async () => {
-    for (const key of ['processing.groupBy', 'processing.sortBy', 'connections.groupBy', 'connections.sortBy', 'baseUrl']) await setUser(key, undefined);
+    for (const key of ['processing.groupBy', 'processing.sortBy', 'connections.groupBy', 'connections.sortBy', 'baseUrl']) await setUserSetting(key, undefined);
     await x.reconfigure();
     await mock.close();
   });
@@ -33,7 +32,7 @@ describe('Group and sort, multi-select, links', function () {
   it('processing grouped by status, then flat, then by flow again: applied at once, without a request', async () => {
     const view = x.views.processing;
     const requests = mock.requests.length;
-    await setUser('processing.groupBy', 'status');
+    await setUserSetting('processing.groupBy', 'status');
     await waitFor(() => view.currentArrangement.groupBy === 'status', { message: 'grouped by status' });
     const statuses = [...new Set(x.explorer.lists.processing.state.items!.map((i) => i.value.status))].sort();
     assert.deepEqual([...labels(view)].sort(), statuses);
@@ -41,8 +40,8 @@ describe('Group and sort, multi-select, links', function () {
     assert.equal(view.tree.getTreeItem(first).contextValue, 'flowsync.status');
     assert.match(String(view.tree.getTreeItem(first).description), /\d+ syncs?/);
 
-    await setUser('processing.groupBy', 'none');
-    await setUser('processing.sortBy', 'id');
+    await setUserSetting('processing.groupBy', 'none');
+    await setUserSetting('processing.sortBy', 'id');
     await waitFor(() => view.currentArrangement.groupBy === 'none' && view.currentArrangement.sortBy === 'id', { message: 'flat, by id' });
     const rows = view.tree.getChildren();
     assert.ok(rows.every((n) => n.kind === 'leaf'), 'a flat list of syncs');
@@ -50,8 +49,8 @@ describe('Group and sort, multi-select, links', function () {
     assert.deepEqual(ids, [...ids].sort((a, b) => a - b));
     assert.equal(view.tree.getParent(rows[0]), undefined);
 
-    await setUser('processing.groupBy', undefined);
-    await setUser('processing.sortBy', undefined);
+    await setUserSetting('processing.groupBy', undefined);
+    await setUserSetting('processing.sortBy', undefined);
     await waitFor(() => view.currentArrangement.groupBy === 'flow', { message: 'back to flows' });
     assert.equal(view.tree.getTreeItem(view.tree.getChildren()[0]).contextValue, 'flowsync.flow');
     assert.equal(mock.requests.length, requests, 'regrouping sent no request');
@@ -60,8 +59,8 @@ describe('Group and sort, multi-select, links', function () {
 
   it('connections grouped by type: the types with counts and icons; sorted by last update', async () => {
     const view = x.views.connections;
-    await setUser('connections.groupBy', 'type');
-    await setUser('connections.sortBy', 'updated');
+    await setUserSetting('connections.groupBy', 'type');
+    await setUserSetting('connections.sortBy', 'updated');
     await waitFor(() => view.currentArrangement.groupBy === 'type' && view.currentArrangement.sortBy === 'updated', { message: 'by type' });
     const types = [...new Set(mock.dataset.connections.map((c) => c.type.toLowerCase()))];
     assert.equal(view.tree.getChildren().length, types.length);
@@ -75,8 +74,8 @@ describe('Group and sort, multi-select, links', function () {
     const doc = vscode.window.activeTextEditor!.document;
     assert.ok((JSON.parse(doc.getText()) as Array<{ type: string }>).every((c) => c.type === 'pdf'), 'the group document holds its type');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    await setUser('connections.groupBy', undefined);
-    await setUser('connections.sortBy', undefined);
+    await setUserSetting('connections.groupBy', undefined);
+    await setUserSetting('connections.sortBy', undefined);
     await waitFor(() => view.currentArrangement.groupBy === 'team', { message: 'back to teams' });
   });
 

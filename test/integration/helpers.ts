@@ -60,6 +60,11 @@ export async function keyChanges(api: FlowSyncExplorerApi, count: number, change
 /** The API key the mock APIs of the integration tests accept: a sentinel, so never print it (see test/rig/README.md). */
 export const TEST_KEY = 'fs_it_SENTINEL_4c1d2e3f';
 
+/** Sets (or with undefined, removes) a flowsync.* user setting, as a person would in their settings.json. */
+export async function setUserSetting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('flowsync').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
 /**
  * Points the extension at `mock`, as a person would: `key` stored for the mock's origin (waiting for SecretStorage's
  * change event, see keyChanges), the user setting flowsync.baseUrl set to `mock.url`; then waits until the processing
@@ -69,7 +74,7 @@ export const TEST_KEY = 'fs_it_SENTINEL_4c1d2e3f';
 export async function connect(api: FlowSyncExplorerApi, mock: MockFlowSyncServer, key = TEST_KEY): Promise<void> {
   const origin = new URL(mock.url).origin;
   if ((await api.keys.get(origin)) !== key) await keyChanges(api, 1, () => api.keys.set(origin, key));
-  await vscode.workspace.getConfiguration('flowsync').update('baseUrl', mock.url, vscode.ConfigurationTarget.Global);
+  await setUserSetting('baseUrl', mock.url);
   await api.reconfigure();
   await waitFor(() => api.explorer.status === 'ready' && api.explorer.origin === origin && api.explorer.lists.processing.state.loadedAt !== undefined, {
     message: `processing loaded from ${origin}`,

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { systemClock } from '../../src/core/clock';
 import { HistoryService } from '../../src/history/historyService';
-import { TEST_KEY, connect, startMockApi, testApi, waitFor } from './helpers';
+import { TEST_KEY, connect, startMockApi, testApi, waitFor, setUserSetting } from './helpers';
 
 const NOW = () => Date.now();
 const sync = (id: number, flowId: number, minutesAgo: number) => ({
@@ -25,8 +25,6 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
   this.timeout(60_000);
   let mock: MockFlowSyncServer;
   let x: FlowSyncExplorerApi;
-  const config = () => vscode.workspace.getConfiguration('flowsync');
-  const setUser = (key: string, value: unknown) => config().update(key, value, vscode.ConfigurationTarget.Global);
   const answer = async (items: object[] | 'fail') => {
     mock.clearFaults();
     mock.inject(items === 'fail' ? { endpoint: 'processing', status: 500, body: '' } : { endpoint: 'processing', status: 200, body: JSON.stringify(items) });
@@ -41,7 +39,7 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
   before(async () => {
     mock = await startMockApi({ apiKey: TEST_KEY });
     x = await testApi();
-    await setUser('autoRefresh', false);
+    await setUserSetting('autoRefresh', false);
   });
 
   beforeEach(async () => {
@@ -54,7 +52,7 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
 
   after(async () => {
     mock.clearFaults();
-    for (const key of ['autoRefresh', 'stuckAfterMinutes', 'notifyWhenFinished', 'baseUrl']) await setUser(key, undefined);
+    for (const key of ['autoRefresh', 'stuckAfterMinutes', 'notifyWhenFinished', 'baseUrl']) await setUserSetting(key, undefined);
     await x.history.clear();
     await x.reconfigure();
     await mock.close();
@@ -154,12 +152,12 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     // The first answer after the filter changed lacks 900011: observation restarted, so nothing left processing.
     mock.clearFaults();
     mock.inject({ endpoint: 'processing', status: 200, body: JSON.stringify([sync(900_012, 1, 5)]) });
-    await setUser('teamId', '1');
+    await setUserSetting('teamId', '1');
     await x.reconfigure();
     await waitFor(() => x.explorer.lists.processing.state.items?.length === 1, { message: 'the filtered answer' });
     await answer([sync(900_012, 1, 5)]);
     assert.equal(x.history.snapshot.entries.length, 0, 'the filter changed: nothing left processing');
-    await setUser('teamId', undefined);
+    await setUserSetting('teamId', undefined);
     await x.reconfigure();
     await answer([sync(900_012, 1, 5)]);
     await answer([]);
@@ -179,14 +177,14 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     assert.ok(x.history.isWatched('flow', 3), 'a watch on a flow lasts');
     await vscode.commands.executeCommand('flowsync.unwatch', flow);
     assert.equal(x.history.isWatched('flow', 3), false);
-    await setUser('notifyWhenFinished', 'all');
+    await setUserSetting('notifyWhenFinished', 'all');
     await answer([]);
     assert.equal(x.history.announced.length - before, 2);
-    await setUser('notifyWhenFinished', undefined);
+    await setUserSetting('notifyWhenFinished', undefined);
   });
 
   it('stuck: over stuckAfterMinutes the row says "stuck" with a warning icon; the status bar counts it and turns to warning', async () => {
-    await setUser('stuckAfterMinutes', 30);
+    await setUserSetting('stuckAfterMinutes', 30);
     await answer([sync(900_031, 5, 45), sync(900_032, 5, 2)]);
     await waitFor(() => /1 stuck/.test(x.statusBar.item!.text), { message: 'the status bar counts the stuck sync' });
     assert.match(x.statusBar.item!.text, /2 processing, 1 stuck/);
@@ -196,7 +194,7 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     assert.match(String(stuck.description), /stuck/);
     assert.equal((stuck.iconPath as vscode.ThemeIcon).id, 'warning');
     assert.doesNotMatch(String(x.views.processing.tree.getTreeItem(leaf(900_032)).description), /stuck/);
-    await setUser('stuckAfterMinutes', undefined);
+    await setUserSetting('stuckAfterMinutes', undefined);
   });
 
   it('storage: kept in global storage per service, a corrupt segment is set aside, Clear History deletes it', async () => {

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FlowSyncExplorerApi } from '../../src/extension';
 import type { MockFlowSyncServer } from '../../src/mock/server';
-import { TEST_KEY as KEY, connect, startMockApi, testApi, waitFor } from './helpers';
+import { TEST_KEY as KEY, connect, startMockApi, testApi, waitFor, setUserSetting } from './helpers';
 
 /** VS Code's own pattern for links in notification text (vs/base/common/linkedText.ts). */
 const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
@@ -21,14 +21,13 @@ describe('Fault matrix: hostile service, workspace and input', function () {
   let unhandled = 0;
   const countUnhandled = () => unhandled++;
   const config = () => vscode.workspace.getConfiguration('flowsync');
-  const setUser = (key: string, value: unknown) => config().update(key, value, vscode.ConfigurationTarget.Global);
   const settingsFile = () => path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json');
 
   before(async () => {
     process.on('unhandledRejection', countUnhandled);
     mock = await startMockApi({ apiKey: KEY });
     x = await testApi();
-    await setUser('autoRefresh', false);
+    await setUserSetting('autoRefresh', false);
     await connect(x, mock); // the key, flowsync.baseUrl, the first load
   });
 
@@ -39,7 +38,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
 
   after(async () => {
     process.off('unhandledRejection', countUnhandled);
-    for (const key of ['autoRefresh', 'baseUrl', 'teamId']) await setUser(key, undefined);
+    for (const key of ['autoRefresh', 'baseUrl', 'teamId']) await setUserSetting(key, undefined);
     await x.keys.delete(new URL(mock.url).origin);
     await x.reconfigure();
     await mock.close();
@@ -153,7 +152,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
     const other = await startMockApi({ apiKey: KEY, teams: 2, connections: 3, seed: 99 });
     try {
       await x.keys.set(new URL(other.url).origin, KEY);
-      await setUser('baseUrl', other.url);
+      await setUserSetting('baseUrl', other.url);
       await x.reconfigure();
       // SecretStorage's change event may still be on its way and re-apply the settings: wait for the new origin.
       await waitFor(() => x.explorer.origin === new URL(other.url).origin && x.explorer.status === 'ready', { message: 'the other service' });
@@ -163,7 +162,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
       assert.deepEqual(x.explorer.teams.list().map((t) => t.id).sort(), other.dataset.teams.map((t) => String(t.id)).sort());
     } finally {
       await x.keys.delete(new URL(other.url).origin);
-      await setUser('baseUrl', mock.url);
+      await setUserSetting('baseUrl', mock.url);
       await x.reconfigure();
       await waitFor(() => x.explorer.origin === new URL(mock.url).origin && x.explorer.status === 'ready', { message: 'the first service again' });
       await other.close();
@@ -172,7 +171,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
   });
 
   it('a workspace sets refreshIntervalSeconds to 3,000,000: clamped, so no timer overflows into a request flood', async () => {
-    await setUser('autoRefresh', true);
+    await setUserSetting('autoRefresh', true);
     await config().update('refreshIntervalSeconds', 3_000_000, vscode.ConfigurationTarget.Workspace);
     try {
       await x.reconfigure();
@@ -183,7 +182,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
       assert.ok(x.explorer.lists.processing.state.nextAttemptAt! - Date.now() > 80_000_000, 'next poll in about a day');
     } finally {
       await config().update('refreshIntervalSeconds', undefined, vscode.ConfigurationTarget.Workspace);
-      await setUser('autoRefresh', false);
+      await setUserSetting('autoRefresh', false);
       await x.reconfigure();
     }
   });
@@ -204,7 +203,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
   });
 
   it('a team id that is not digits (a lone surrogate): ignored with a warning, never sent, never retried forever', async () => {
-    await setUser('teamId', '\uD800');
+    await setUserSetting('teamId', '\uD800');
     try {
       await x.reconfigure();
       assert.equal(x.explorer.teamId, '');
@@ -213,7 +212,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
       assert.equal(x.explorer.lists.processing.state.error, undefined);
       assert.ok(mock.requests.every((r) => r.query.team_id === undefined));
     } finally {
-      await setUser('teamId', undefined);
+      await setUserSetting('teamId', undefined);
       await x.reconfigure();
     }
   });

@@ -6,11 +6,7 @@ import { systemClock } from '../../src/core/clock';
 import { Explorer } from '../../src/core/explorer';
 import { ProcessingStatusBar } from '../../src/views/statusBar';
 import { explorerConfig } from '../unit/helpers/explorerConfig';
-import { TEST_KEY as KEY, connect, keyChanges, startMockApi, testApi, waitFor } from './helpers';
-
-async function setUser(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('flowsync').update(key, value, vscode.ConfigurationTarget.Global);
-}
+import { TEST_KEY as KEY, connect, keyChanges, startMockApi, testApi, waitFor, setUserSetting } from './helpers';
 
 /** Shows the Connections view (which loads that list on demand) and waits for the list. */
 async function showConnections(x: FlowSyncExplorerApi): Promise<void> {
@@ -29,8 +25,8 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   after(async () => {
-    await setUser('baseUrl', undefined);
-    await setUser('teamId', undefined);
+    await setUserSetting('baseUrl', undefined);
+    await setUserSetting('teamId', undefined);
     await x.keys.delete(new URL(mock.url).origin);
     await mock.close();
   });
@@ -44,7 +40,7 @@ describe('Flow Sync Explorer in the extension host', function () {
   afterEach(async () => {
     mock.setApiKey(KEY);
     if (vscode.workspace.getConfiguration('flowsync').inspect('teamId')?.globalValue !== undefined) {
-      await setUser('teamId', undefined);
+      await setUserSetting('teamId', undefined);
       await x.reconfigure();
     }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -71,7 +67,7 @@ describe('Flow Sync Explorer in the extension host', function () {
   });
 
   it('without a service URL: asks for set-up and sends nothing', async () => {
-    await setUser('baseUrl', undefined);
+    await setUserSetting('baseUrl', undefined);
     await x.reconfigure();
     assert.equal(x.explorer.status, 'noUrl');
     assert.match(x.statusBar.item!.text, /set up/);
@@ -83,7 +79,7 @@ describe('Flow Sync Explorer in the extension host', function () {
   it('with a URL but no key: offers Set API Key and sends nothing', async () => {
     const origin = new URL(mock.url).origin;
     if ((await x.keys.get(origin)) !== undefined) await keyChanges(x, 1, () => x.keys.delete(origin));
-    await setUser('baseUrl', mock.url);
+    await setUserSetting('baseUrl', mock.url);
     await x.reconfigure();
     assert.equal(x.explorer.status, 'noKey');
     assert.equal(x.statusBar.item!.command, 'flowsync.setApiKey');
@@ -241,7 +237,7 @@ describe('Flow Sync Explorer in the extension host', function () {
     await showConnections(x);
     const team = mock.dataset.teams[1];
     mock.clearRequests();
-    await setUser('teamId', String(team.id));
+    await setUserSetting('teamId', String(team.id));
     await x.reconfigure();
     await waitFor(() => x.explorer.lists.connections.state.loadedAt !== undefined && x.explorer.lists.processing.state.loadedAt !== undefined);
     const queries = mock.requests.map((r) => r.query.team_id);
@@ -299,13 +295,13 @@ describe('Flow Sync Explorer in the extension host', function () {
     await connect(x, mock);
     const other = await startMockApi({ apiKey: KEY });
     try {
-      await setUser('baseUrl', other.url);
+      await setUserSetting('baseUrl', other.url);
       await x.reconfigure();
       assert.equal(x.explorer.status, 'noKey');
       await vscode.commands.executeCommand('flowsync.refresh');
       assert.equal(other.requests.length, 0);
     } finally {
-      await setUser('baseUrl', mock.url);
+      await setUserSetting('baseUrl', mock.url);
       await x.reconfigure();
       await other.close();
     }

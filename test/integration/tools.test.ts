@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FlowSyncExplorerApi } from '../../src/extension';
 import type { MockFlowSyncServer } from '../../src/mock/server';
-import { keyChanges, startMockApi, testApi, waitFor, withSettings } from './helpers';
+import { keyChanges, startMockApi, testApi, waitFor, withSettings, setUserSetting } from './helpers';
 
 const KEY = 'fs_it_SENTINEL_4c1d2e3f';
 const TOOLS = ['flowsync_processing', 'flowsync_connections', 'flowsync_history'];
@@ -37,16 +37,14 @@ describe('language model tools', function () {
   this.timeout(60_000);
   let mock: MockFlowSyncServer;
   let x: FlowSyncExplorerApi;
-  const config = () => vscode.workspace.getConfiguration('flowsync');
-  const setUser = (key: string, value: unknown) => config().update(key, value, vscode.ConfigurationTarget.Global);
   const apiRequests = (endpoint: string) => mock.requests.filter((r) => r.path.endsWith(endpoint)).length;
 
   before(async () => {
     mock = await startMockApi({ apiKey: KEY });
     x = await testApi();
     await x.keys.set(new URL(mock.url).origin, KEY);
-    await setUser('autoRefresh', false);
-    await setUser('baseUrl', mock.url);
+    await setUserSetting('autoRefresh', false);
+    await setUserSetting('baseUrl', mock.url);
     await x.reconfigure();
     await waitFor(() => x.explorer.status === 'ready' && x.explorer.lists.processing.state.items !== undefined, { message: 'first load' });
   });
@@ -54,7 +52,7 @@ describe('language model tools', function () {
   afterEach(() => mock.clearFaults());
 
   after(async () => {
-    for (const key of ['autoRefresh', 'baseUrl', 'refreshIntervalSeconds']) await setUser(key, undefined);
+    for (const key of ['autoRefresh', 'baseUrl', 'refreshIntervalSeconds']) await setUserSetting(key, undefined);
     await x.keys.delete(new URL(mock.url).origin);
     await x.reconfigure();
     await mock.close();

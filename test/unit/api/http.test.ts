@@ -11,6 +11,7 @@ import { formatBytes, formatDelay, getJson, type GetJsonOptions } from '../../..
 import { nodePlatform } from '../../../src/env/node/platform';
 import type { HttpAnswer } from '../../../src/env/types';
 import { assertInert } from '../helpers/inertText';
+import { rawSync } from '../helpers/items';
 
 const KEY = 'fs_test_SENTINEL_KEY_7f3a9c';
 
@@ -32,18 +33,6 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
   }
   assert.fail('expected an ApiError');
 }
-
-const sync = (id: number, extra: Record<string, unknown> = {}) => ({
-  id,
-  flow_id: 10,
-  status: 'pending',
-  created_at: '2026-11-22T11:58:00.000Z',
-  updated_at: '2026-11-22T11:59:00.000Z',
-  errors: null,
-  webhook: false,
-  flow: { id: 10, name: 'Invoices' },
-  ...extra,
-});
 
 describe('a hostile service', () => {
   it('error body, reason phrase and Content-Type never become a link, icon or markup in the message', async () => {
@@ -67,7 +56,7 @@ describe('a hostile service', () => {
   });
 
   it('a byte-order mark before the JSON is accepted', async () => {
-    const server = await serve((res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(`\uFEFF${JSON.stringify([sync(1)])}`));
+    const server = await serve((res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(`\uFEFF${JSON.stringify([rawSync(1)])}`));
     try {
       const result = await new FlowSyncClient({ baseUrl: server.url, apiKey: KEY }).listProcessing();
       assert.equal(result.items.length, 1);

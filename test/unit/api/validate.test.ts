@@ -1,17 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import { validateConnection, validateFlowSync, validateList, MAX_ITEM_DEPTH } from '../../../src/api/validate';
+import { rawSync } from '../helpers/items';
 
-const sync = {
-  id: 1,
-  flow_id: 10,
-  status: 'pending',
-  created_at: '2026-11-22T11:58:00.000Z',
-  updated_at: '2026-11-22T11:59:00.000Z',
-  errors: null,
-  webhook: false,
-  flow: { id: 10, name: 'Invoices' },
-};
+const sync = rawSync(1);
 const connection = {
   id: 5,
   name: 'Invoices PDF',
@@ -65,10 +57,9 @@ describe('validation', () => {
 });
 
 describe('validation of a hostile answer', () => {
-  const flowSync = (id: number, extra: Record<string, unknown> = {}) => ({ ...sync, id, ...extra });
 
   it('drops and counts repeated ids: the first one stays', () => {
-    const result = validateList([flowSync(1), flowSync(2), flowSync(1, { status: 'again' }), flowSync(2)], validateFlowSync, 'x');
+    const result = validateList([rawSync(1), rawSync(2), rawSync(1, { status: 'again' }), rawSync(2)], validateFlowSync, 'x');
     assert.deepEqual(result.items.map((i) => i.value.id), [1, 2]);
     assert.equal(result.items[0].value.status, 'pending');
     assert.equal(result.dropped, 2);
@@ -79,7 +70,7 @@ describe('validation of a hostile answer', () => {
     let deep: unknown = [];
     for (let i = 0; i < 20_000; i++) deep = [deep];
     const connection = { id: 5, name: 'n', type: 'pdf', team_id: 2, user_id: 9, created_at: 'c', updated_at: 'u', meta: {} };
-    const result = validateList([flowSync(1, { extra: deep }), flowSync(2)], validateFlowSync, 'x');
+    const result = validateList([rawSync(1, { extra: deep }), rawSync(2)], validateFlowSync, 'x');
     assert.deepEqual(result.items.map((i) => i.value.id), [2]);
     assert.equal(result.dropped, 1);
     assert.match(result.firstDropReason ?? '', new RegExp(`nested deeper than ${MAX_ITEM_DEPTH} levels`));
@@ -87,6 +78,6 @@ describe('validation of a hostile answer', () => {
     assert.equal(inMeta.dropped, 1);
     let ok: unknown = 1;
     for (let i = 0; i < MAX_ITEM_DEPTH - 2; i++) ok = [ok];
-    assert.equal(validateList([flowSync(3, { extra: ok })], validateFlowSync, 'x').dropped, 0, 'moderate nesting is fine');
+    assert.equal(validateList([rawSync(3, { extra: ok })], validateFlowSync, 'x').dropped, 0, 'moderate nesting is fine');
   });
 });

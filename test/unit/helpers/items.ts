@@ -16,3 +16,18 @@ export function conn(id: number, name: string, teamId: number, teamName?: string
   const value: Connection = { id, name, type, team_id: teamId, team: teamName ? { id: teamId, name: teamName } : undefined, user_id: 1, created_at: iso(0), updated_at: iso(0), meta: { a: 1, b: 2 } };
   return { value, raw: { ...value } };
 }
+
+/** A flow sync as the service sends it (raw JSON, fixed times): `extra` adds or overrides fields. */
+export function rawSync(id: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id,
+    flow_id: 10,
+    status: 'pending',
+    created_at: '2026-11-22T11:58:00.000Z',
+    updated_at: '2026-11-22T11:59:00.000Z',
+    errors: null,
+    webhook: false,
+    flow: { id: 10, name: 'Invoices' },
+    ...extra,
+  };
+}
