@@ -163,9 +163,8 @@ export function processingResult(input: ProcessingInput, s: ToolSnapshot<FlowSyn
   }
   if (input.flow !== undefined) {
     filters.push(t('flow {0}', quote(input.flow, s.hide)));
-    const id = idQuery(input.flow);
-    const name = input.flow.toLowerCase();
-    items = items.filter((i) => (id !== undefined ? String(i.value.flow_id) === id : flowLabel(i.value).toLowerCase().includes(name)));
+    const matches = matcher(input.flow);
+    items = items.filter((i) => matches(i.value.flow_id, flowLabel(i.value)));
   }
   const sorted = [...items].sort(longestRunningFirst);
   return finish(lines, filters, sorted, s.state.items!.length, input.limit, (item) => syncRow(item.value, s), t('longest running first'));
@@ -180,12 +179,11 @@ export function connectionsResult(input: ConnectionsInput, s: ToolSnapshot<Conne
   const filters: string[] = [];
   if (input.team !== undefined) {
     filters.push(t('team {0}', quote(input.team, s.hide)));
-    const id = idQuery(input.team);
-    const name = input.team.toLowerCase();
-    items = items.filter((i) => (id !== undefined ? String(i.value.team_id) === id : teamLabel(i.value).toLowerCase().includes(name)));
+    const matches = matcher(input.team);
+    items = items.filter((i) => matches(i.value.team_id, teamLabel(i.value)));
     if (items.length === 0 && s.teamId) {
       lines.push(t('The extension holds only the connections of {0} (the team filter of its views). The person can choose another team with "Flow Sync: Filter by Team...".', scopeText(s)));
-    } else if (items.length === 0 && id === undefined) {
+    } else if (items.length === 0 && idQuery(input.team) === undefined) {
       lines.push(knownTeamsText(s));
     }
   }
@@ -384,10 +382,17 @@ function idQuery(query: string): string | undefined {
  */
 function heldTeamMatches(query: string, s: ToolSnapshot<unknown>): boolean {
   if (!s.teamId) return false;
+  return matcher(query)(s.teamId, s.teams.find((team) => team.id === s.teamId)?.name);
+}
+
+/**
+ * What answers a query for a flow or a team: an id query ("42", "#42") the same id; any other text a part of the name,
+ * in any letter case. A name that is not known answers only an id query.
+ */
+function matcher(query: string): (id: number | string, name: string | undefined) => boolean {
   const id = idQuery(query);
-  if (id !== undefined) return id === s.teamId;
-  const name = s.teams.find((team) => team.id === s.teamId)?.name;
-  return name !== undefined && name.toLowerCase().includes(query.toLowerCase());
+  const text = query.toLowerCase();
+  return (itemId, name) => (id !== undefined ? String(itemId) === id : name !== undefined && name.toLowerCase().includes(text));
 }
 
 function knownTeamsText(s: ToolSnapshot<unknown>): string {
