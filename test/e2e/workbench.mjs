@@ -147,12 +147,25 @@ export async function openView(containerTitle, { timeout = 10000 } = {}) {
   const p = page();
   const item = p.locator(`.part.activitybar .action-item:has([aria-label^="${cssString(containerTitle)}"])`).first();
   await item.waitFor({ state: 'visible', timeout });
-  const checked = await item.evaluate((el) => el.classList.contains('checked'));
-  if (!checked) await item.locator(`[aria-label^="${cssString(containerTitle)}"]`).first().click();
-  await waitFor(async () => (await p.locator('.part.sidebar .composite.title').innerText()).toLowerCase().includes(containerTitle.toLowerCase()), {
-    timeout,
-    message: `side bar showing "${containerTitle}"`,
-  });
+  const shown = async () =>
+    (await p.locator('.part.sidebar').isVisible()) &&
+    (await p.locator('.part.sidebar .composite.title').innerText()).toLowerCase().includes(containerTitle.toLowerCase());
+  // The icon toggles: a click while the workbench is still restoring the same container (after a reload) closes it
+  // again. So: click only when it is not the active container, and check again until it stays shown.
+  let clickedAt = 0;
+  await waitFor(
+    async () => {
+      if (await shown()) return true;
+      const checked = await item.evaluate((el) => el.classList.contains('checked'));
+      if (!checked && Date.now() - clickedAt > 1000) {
+        clickedAt = Date.now();
+        // top left: the count badge sits on the icon's lower right and takes the clicks there
+        await item.locator(`[aria-label^="${cssString(containerTitle)}"]`).first().click({ position: { x: 6, y: 6 } });
+      }
+      return false;
+    },
+    { timeout, interval: 200, message: `side bar showing "${containerTitle}"` },
+  );
 }
 
 function cssString(s) {
