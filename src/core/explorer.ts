@@ -6,7 +6,7 @@ import { t } from '../l10n';
 import type { Clock } from './clock';
 import { Emitter, type Disposable, type Listener } from './events';
 import type { ListSharing } from './pollLease';
-import { ListRefresher } from './refresh';
+import { ListRefresher, type HeldBack } from './refresh';
 import { TeamDirectory } from './teams';
 
 /** Everything the explorer needs to talk to the service, gathered by the vscode layer from settings and secrets. */
@@ -168,6 +168,17 @@ export class Explorer {
     const done = refresher.refresh();
     this.explicit.delete(id);
     return done;
+  }
+
+  /**
+   * A load a link asked for (anyone can open a link): no more than automatic refresh would send, and never more than
+   * once per refresh interval however many links arrive (ListRefresher.refreshIfDue). Through the window sharing like
+   * a poll, not as a person's refresh. Resolves to undefined when it loaded, else to why it did not.
+   */
+  refreshIfDue(id: ListId): Promise<HeldBack | 'notReady' | undefined> {
+    if (this.currentStatus !== 'ready' || !this.config) return Promise.resolve('notReady');
+    this.wanted.add(id);
+    return this.refresher(id).refreshIfDue(this.config.refreshIntervalMs);
   }
 
   refreshAll(): Promise<void> {

@@ -37,6 +37,13 @@ export interface ListState<T> {
   nextAttemptAt?: number;
 }
 
+/**
+ * Why a load asked for from outside (a link, which any web page or program can open) was not sent: automatic refresh
+ * is stopped because the service refused the key, a failure's wait (backoff, Retry-After) is running, or the list was
+ * asked or answered less than one interval ago.
+ */
+export type HeldBack = 'keyRefused' | 'waiting' | 'recent';
+
 export interface ListChange {
   /** True when the items differ from the previous state (new data, or data dropped by reset). */
   itemsChanged: boolean;
@@ -52,6 +59,8 @@ export class ListRefresher<T> {
   private current: ListState<T> = { dropped: 0, loading: false, failures: 0 };
   private inFlight?: { promise: Promise<void>; controller: AbortController };
   private timer?: TimerHandle;
+  /** When the last load of this window started (forgotten by reset: a new key or URL is a new start). */
+  private lastAttemptAt?: number;
   private generation = 0;
   private focused = true;
   private disposed = false;
@@ -91,6 +100,7 @@ export class ListRefresher<T> {
     this.cancelTimer();
     const controller = new AbortController();
     const generation = this.generation;
+    this.lastAttemptAt = this.clock.now();
     this.update({ loading: true }, false);
     const promise = this.load(controller.signal).then(
       (result) => this.succeeded(generation, result),
@@ -98,6 +108,36 @@ export class ListRefresher<T> {
     );
     this.inFlight = { promise, controller };
     return promise;
+  }
+
+  /**
+   * A load asked for by something anyone can trigger (a link): it never sends more than automatic refresh would. It
+   * joins a load in flight; it sends nothing after "unauthorized" (automatic refresh waits for a new key), while the
+   * wait after a failure runs (backoff, Retry-After, also another window's), or when the last attempt or answer is
+   * less than `minIntervalMs` old, however many such asks arrive. Resolves to undefined when a load ran (or was
+   * joined), else to why none was sent: the caller answers from what is held and says so.
+   */
+  async refreshIfDue(minIntervalMs: number): Promise<HeldBack | undefined> {
+    if (this.disposed) return 'waiting';
+    if (this.inFlight) {
+      await this.inFlight.promise;
+      return undefined;
+    }
+    const held = this.holdBack(minIntervalMs);
+    if (held) return held;
+    await this.refresh();
+    return undefined;
+  }
+
+  private holdBack(minIntervalMs: number): HeldBack | undefined {
+    const { error, nextAttemptAt, loadedAt } = this.current;
+    const now = this.clock.now();
+    if (error?.kind === 'unauthorized') return 'keyRefused';
+    if (error && nextAttemptAt !== undefined && nextAttemptAt > now) return 'waiting';
+    const last = Math.max(this.lastAttemptAt ?? -Infinity, loadedAt ?? -Infinity);
+    // A time ahead of the clock (the clock was set back) does not hold loads back for however long that was.
+    if (last <= now && now - last < minIntervalMs) return 'recent';
+    return undefined;
   }
 
   /**
@@ -112,6 +152,7 @@ export class ListRefresher<T> {
     this.abortInFlight();
     this.cancelTimer();
     this.current = { dropped: 0, loading: false, failures: 0 };
+    this.lastAttemptAt = undefined;
     if (!pristine) this.emit({ itemsChanged: c.items !== undefined });
     if (reload) void this.refresh();
   }

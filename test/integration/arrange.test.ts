@@ -123,7 +123,8 @@ describe('Group and sort, multi-select, links', function () {
     const requests = mock.requests.length;
     await x.links.handleUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/sync?id=999999999`));
     assert.equal(vscode.window.activeTextEditor, undefined, 'nothing opened for an unknown id');
-    assert.ok(mock.requests.length > requests, 'it looked again before saying the sync is not listed');
+    assert.equal(mock.requests.length, requests, 'the list was loaded less than an interval ago: a link does not ask again (links.test.ts)');
+    assert.match(x.links.said.at(-1) ?? '', /is not in the list loaded at/, 'it says which load it answered from');
     await x.links.handleUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/sync?id=abc`));
     await x.links.handleUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/settings?baseUrl=x`));
     assert.equal(vscode.window.activeTextEditor, undefined);

@@ -331,3 +331,85 @@ describe('ListRefresher with a listener that throws', () => {
     assert.equal(r.state.loading, false);
   });
 });
+
+describe('ListRefresher.refreshIfDue (what a link may ask for)', () => {
+  let clock: FakeClock;
+  let loader: ScriptedLoader;
+  const asks = (r: ListRefresher<number>, n: number) => Promise.all(Array.from({ length: n }, () => r.refreshIfDue(FOCUSED_MS)));
+
+  beforeEach(() => {
+    clock = new FakeClock();
+    loader = new ScriptedLoader();
+  });
+
+  it('a list never loaded: fifty asks at once send one request and all hear it', async () => {
+    const r = new ListRefresher(loader.load, clock, noPoll, half);
+    loader.hold = true;
+    const all = asks(r, 50);
+    await flushPromises();
+    loader.releaseAll();
+    assert.deepEqual(new Set(await all), new Set([undefined]), 'each ask joined the one load');
+    assert.equal(loader.calls, 1);
+  });
+
+  it('at most once per interval, however many asks arrive; due again one interval after the last attempt', async () => {
+    const r = new ListRefresher(loader.load, clock, noPoll, half);
+    await r.refresh();
+    assert.deepEqual(new Set(await asks(r, 50)), new Set(['recent']));
+    await clock.advance(FOCUSED_MS - 1);
+    assert.equal(await r.refreshIfDue(FOCUSED_MS), 'recent');
+    assert.equal(loader.calls, 1);
+    await clock.advance(1);
+    assert.equal(await r.refreshIfDue(FOCUSED_MS), undefined);
+    assert.equal(await r.refreshIfDue(FOCUSED_MS), 'recent');
+    assert.equal(loader.calls, 2);
+  });
+
+  it('a failed attempt counts as the last attempt too (a failure with no retry plan is not asked again at once)', async () => {
+    const r = new ListRefresher(loader.load, clock, noPoll, half);
+    loader.answers = [new ApiError('cancelled', 'cancelled')];
+    await r.refresh();
+    assert.equal(await r.refreshIfDue(FOCUSED_MS), 'recent');
+    assert.equal(loader.calls, 1);
+  });
+
+  it('after unauthorized: nothing, for as long as automatic refresh waits for a new key; a reset (new key) ends that', async () => {
+    const r = new ListRefresher(loader.load, clock, poll30s, half);
+    loader.answers = [new ApiError('unauthorized', 'bad key', { status: 401 }), ok([1])];
+    await r.refresh();
+    await clock.advance(24 * 3600_000);
+    assert.deepEqual(new Set(await asks(r, 50)), new Set(['keyRefused']));
+    assert.equal(loader.calls, 1, 'the key the service refused was not sent again');
+    r.reset(false);
+    assert.equal(await r.refreshIfDue(FOCUSED_MS), undefined);
+    assert.equal(loader.calls, 2);
+  });
+
+  it('while Retry-After or the backoff runs: nothing until the planned attempt', async () => {
+    const r = new ListRefresher(loader.load, clock, poll30s, half);
+    loader.answers = [new ApiError('rateLimited', 'slow down', { status: 429, retryAfterMs: 3600_000 }), ok([1])];
+    await r.refresh();
+    await clock.advance(3600_000 - 1);
+    assert.deepEqual(new Set(await asks(r, 50)), new Set(['waiting']));
+    assert.equal(loader.calls, 1);
+    await clock.advance(1);
+    assert.equal(loader.calls, 2, 'the planned attempt ran');
+    assert.equal(await r.refreshIfDue(FOCUSED_MS), 'recent');
+  });
+
+  it('another window\'s failure with its next attempt holds asks back here too', async () => {
+    const r = new ListRefresher(loader.load, clock, noPoll, half);
+    r.adoptFailure(new ApiError('rateLimited', 'slow down', { status: 429 }), clock.now(), clock.now() + 60_000);
+    assert.equal(await r.refreshIfDue(FOCUSED_MS), 'waiting');
+    r.adoptFailure(new ApiError('unauthorized', 'bad key', { status: 401 }), clock.now() + 1, undefined);
+    assert.equal(await r.refreshIfDue(FOCUSED_MS), 'keyRefused');
+    assert.equal(loader.calls, 0);
+  });
+
+  it('an answer adopted from another window counts as a recent answer', async () => {
+    const r = new ListRefresher(loader.load, clock, noPoll, half);
+    r.adopt(ok([3]), clock.now() - 1_000);
+    assert.equal(await r.refreshIfDue(FOCUSED_MS), 'recent');
+    assert.equal(loader.calls, 0);
+  });
+});
