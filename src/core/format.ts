@@ -79,10 +79,19 @@ function table(rows: Array<[string, string]>): string {
   return ['| | |', '|---|---|', ...rows.map(([k, v]) => `| **${k}** | ${v} |`)].join('\n');
 }
 
-/** Makes text from the service inert, then escapes it so it shows literally in a MarkdownString (no emphasis or tables). */
+/**
+ * Makes text from the service inert, then escapes it so it shows literally in a MarkdownString: every ASCII
+ * punctuation character (exactly the set CommonMark lets a backslash escape) is escaped, so no construct can start in
+ * it: no emphasis, table, link, HTML or entity, and no autolink either (a hover turned `https://…`, which needs a
+ * bare `:` and `//`, into a live link even with the rest escaped; `www.` and `name@host` need a bare `.` or `@`).
+ * The one way service text enters Markdown: hovers (status bar, rows, History) build theirs from it.
+ */
 export function escapeMarkdown(text: string): string {
-  return inert(text).replace(/[\\`*_{}[\]()#+\-.!|<>~$]/g, '\\$&');
+  return inert(text).replace(MARKDOWN_PUNCTUATION, '\\$&');
 }
+
+/** ASCII punctuation: what CommonMark's backslash escapes (spec 2.4). */
+const MARKDOWN_PUNCTUATION = /[!-/:-@[-`{-~]/g;
 
 function escapeCode(text: string): string {
   return inert(text).replace(/`/g, "'").replace(/\|/g, '\\|');

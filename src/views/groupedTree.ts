@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { markdownHover } from './hover';
 import type { Item } from '../api/types';
 import type { Group } from '../core/grouping';
 import type { IconSpec } from '../core/icons';
@@ -126,10 +127,10 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
 
   /** Tooltips are built only when hovered. */
   resolveTreeItem(item: vscode.TreeItem, node: TreeNode<T>): vscode.TreeItem {
-    if (node.kind === 'leaf') item.tooltip = new vscode.MarkdownString(this.model.adapter.leafTooltip(node.item as Item<T>, this.now()));
+    if (node.kind === 'leaf') item.tooltip = markdownHover(this.model.adapter.leafTooltip(node.item as Item<T>, this.now()));
     else {
       const tooltip = this.decorations.group?.(node.group, this.groupingName)?.tooltip;
-      if (tooltip) item.tooltip = new vscode.MarkdownString(tooltip);
+      if (tooltip) item.tooltip = markdownHover(tooltip);
     }
     return item;
   }

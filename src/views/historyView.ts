@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { markdownHover } from './hover';
 import { DisposableStore } from '../core/events';
 import { historyGroups, historyRow, historyTooltip, type HistoryEntry, type HistoryGroup } from '../core/history';
 import { FLOW_ICON } from '../core/icons';
@@ -69,7 +70,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
   }
 
   resolveTreeItem(item: vscode.TreeItem, node: HistoryNode): vscode.TreeItem {
-    if (node.kind === 'historyEntry') item.tooltip = new vscode.MarkdownString(historyTooltip(node.entry, this.now()));
+    if (node.kind === 'historyEntry') item.tooltip = markdownHover(historyTooltip(node.entry, this.now()));
     return item;
   }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { markdownHover } from './hover';
 import { DisposableStore } from '../core/events';
 import type { Explorer } from '../core/explorer';
 import type { Event } from '../core/events';
@@ -35,7 +36,7 @@ export class ProcessingStatusBar implements vscode.Disposable {
     const extras = this.extras;
     const summary = statusSummary(this.explorer.status, this.explorer.detail, this.explorer.lists.processing.state, extras && (() => extras.get()));
     item.text = summary.text;
-    item.tooltip = new vscode.MarkdownString(summary.tooltip, true);
+    item.tooltip = markdownHover(summary.tooltip, true);
     item.command = ACTION_COMMANDS[summary.action];
     item.backgroundColor = summary.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     item.accessibilityInformation = { label: summary.text.replace(/\$\([^)]+\)\s*/g, '') };

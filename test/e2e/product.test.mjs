@@ -207,6 +207,49 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     await waitFor(async () => !(await sidebarText()).includes('Database unavailable'), { message: 'recovered' });
   });
 
+  it('hovers show service text as text: a URL, web address or e-mail from the service is never a live link', async () => {
+    const hostile = 'Log in at https://evil.example/login or www.evil.example, mail help@evil.example';
+    const now = new Date().toISOString();
+    const sync = { id: 777001, flow_id: 990001, status: 'processing', created_at: now, updated_at: now, errors: [{ message: hostile }], webhook: false, flow: { id: 990001, name: hostile } };
+    session.mock.inject({ endpoint: 'processing', status: 200, body: JSON.stringify([sync]), times: 1 });
+    await runCommand('Flow Sync: Refresh Processing');
+    await waitFor(async () => (await treeRows()).some((r) => r.label === '#777001'), { message: 'the row of the planted sync' });
+    /** Hovers `target` and returns the hover that shows `text`: its text and the links in it. */
+    const hoverOver = async (target, name) => {
+      await session.page.mouse.move(0, 0);
+      await target.hover();
+      const hover = session.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'evil' }).first();
+      await hover.waitFor({ state: 'visible', timeout: 10000 });
+      await screenshot(`hover-${name}`);
+      return hover.evaluate((el) => ({ text: el.textContent ?? '', links: [...el.querySelectorAll('a')].map((a) => `${a.textContent} -> ${a.getAttribute('href') ?? a.getAttribute('data-href') ?? ''}`) }));
+    };
+    const row = session.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: '#777001' }).first();
+    const rowHover = await hoverOver(row, 'row');
+    assert.match(rowHover.text, /evil\.example\/login/, 'the words are there to read');
+    assert.deepEqual(rowHover.links.filter((l) => /evil/i.test(l)), [], 'no live link from the service in the row hover');
+
+    session.mock.inject({ endpoint: 'processing', status: 500, body: JSON.stringify({ errors: [{ message: hostile }] }) });
+    try {
+      await runCommand('Flow Sync: Refresh Processing');
+      await waitFor(async () => ((await sidebarText()).includes('evil.example') ? true : undefined), { message: 'the error in the view' });
+      const item = session.page.locator('.part.statusbar .statusbar-item').filter({ hasText: /processing/ }).first();
+      const statusHover = await hoverOver(item, 'status-bar');
+      assert.match(statusHover.text, /evil\.example\/login/);
+      assert.deepEqual(statusHover.links.filter((l) => /evil/i.test(l)), [], 'no live link from the service in the status bar hover');
+    } finally {
+      session.mock.clearFaults();
+      await session.page.mouse.move(0, 0);
+    }
+    await runCommand('Flow Sync: Refresh Processing');
+    await waitFor(async () => !(await sidebarText()).includes('HTTP 500'), { message: 'recovered' });
+    // The planted sync left processing: History lists it, under the same name.
+    const historyRow = session.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: '#777001' }).first();
+    await historyRow.waitFor({ state: 'visible', timeout: 10000 });
+    const historyHover = await hoverOver(historyRow, 'history-row');
+    assert.deepEqual(historyHover.links.filter((l) => /evil/i.test(l)), [], 'no live link from the service in the History hover');
+    await session.page.mouse.move(0, 0);
+  });
+
   it('never shows the API key anywhere in the window', async () => {
     await runCommand('Flow Sync: Show Log');
     await session.page.waitForTimeout(500);

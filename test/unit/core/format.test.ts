@@ -19,7 +19,7 @@ describe('format', () => {
 
   it('builds tooltips with every field, escaping text from the service', () => {
     const tip = syncTooltip(sync(7, 3, '*bold* [link](http://x)', { errors: [{ message: 'E_X: y' }] }), NOW);
-    for (const part of ['#7', '(#3)', 'pending', 'Started', 'Updated', 'Triggered by webhook', 'E_X: y', '\\*bold\\* \\[link\\] \\(http://x\\)']) {
+    for (const part of ['#7', '(#3)', 'pending', 'Started', 'Updated', 'Triggered by webhook', 'E_X: y', '\\*bold\\* \\[link\\] \\(http\\:\\/\\/x\\)']) {
       assert.ok(tip.includes(part), `${part} in ${tip}`);
     }
     const ctip = connectionTooltip(conn(5, 'Sales', 2, 'Billing'), NOW);
@@ -47,6 +47,18 @@ describe('format', () => {
     const text = escapeMarkdown('[Set API Key](command:flowsync.clearApiKey) $(key) <img>');
     assert.doesNotMatch(text, /\]\(|\$\(|[<>]/);
     assert.ok(text.includes('Set API Key'));
+  });
+
+  it('leaves no autolink: no bare scheme colon, slash, www dot or e-mail at sign; every ASCII punctuation escaped', () => {
+    const text = escapeMarkdown('Log in at https://evil.example/login or www.evil.example, mail help@evil.example; ftp://x');
+    assert.equal(text, 'Log in at https\\:\\/\\/evil\\.example\\/login or www\\.evil\\.example\\, mail help\\@evil\\.example\\; ftp\\:\\/\\/x');
+    // fast-check style sweep over every ASCII punctuation character: each comes out escaped, letters and digits do not.
+    for (let c = 0x21; c < 0x7f; c++) {
+      const ch = String.fromCharCode(c);
+      if ('<>'.includes(ch)) continue; // inert turns these into ‹ ›
+      const out = escapeMarkdown(`a${ch}b`);
+      assert.equal(out, /[A-Za-z0-9]/.test(ch) ? `a${ch}b` : `a\\${ch}b`, ch);
+    }
   });
 
   it('a sync without errors says so; errors are shown as inert code, pipes escaped', () => {

@@ -63,7 +63,7 @@ describe('history texts', () => {
     assert.equal(historyRow(entry(1, 9, '', now), now).label, 'Flow 9');
     const tip = historyTooltip(entry(1003, 7, '*Invoices* [x](command:y)', now - 5 * MIN), now);
     assert.match(tip, /#1003/);
-    assert.match(tip, /\\\*Invoices\\\* \\\[x\\\] \\\(command:y\\\)/);
+    assert.match(tip, /\\\*Invoices\\\* \\\[x\\\] \\\(command\\:y\\\)/);
     assert.match(tip, /about 12 min \(± 8 s\)/);
     assert.match(tip, /does not say whether a flow sync succeeded/);
     assert.doesNotMatch(tip.replace('does not say whether a flow sync succeeded', ''), /succeeded|failed/i);

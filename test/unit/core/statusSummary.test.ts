@@ -35,7 +35,7 @@ describe('statusSummary', () => {
     assert.match(noUrl.tooltip, /service URL/);
     const invalid = statusSummary('invalidUrl', 'Use https: [x](command:y)', empty);
     assert.deepEqual([invalid.action, invalid.warning], ['setBaseUrl', true]);
-    assert.equal(invalid.tooltip, 'Use https: \\[x\\] \\(command:y\\)');
+    assert.equal(invalid.tooltip, 'Use https\\: \\[x\\] \\(command\\:y\\)');
     const secrets = statusSummary('secretsUnavailable', 'keyring is locked', empty);
     assert.deepEqual([secrets.text, secrets.action, secrets.warning, secrets.tooltip], ['$(key) Flow Sync: Set API Key', 'setApiKey', true, 'keyring is locked']);
   });
