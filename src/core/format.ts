@@ -1,6 +1,7 @@
 import type { Connection, FlowSync, Item } from '../api/types';
 import { t } from '../l10n';
 import { flowLabel, teamLabel } from './grouping';
+import { plausibleStart } from './history/start';
 import { inert } from './inert';
 
 const SECOND = 1000;
@@ -20,9 +21,18 @@ export function timeAgo(iso: string, nowMs: number): string {
   return t('{0} d ago', Math.floor(elapsed / DAY));
 }
 
+/**
+ * timeAgo of a time the service sent, or "unknown time" when it cannot be true: not a time, before 2000, or in the
+ * future beyond clock skew; for a sync's created_at with `firstSeenMs` (when this extension first saw it processing),
+ * also long before that. The one rule of plausibleStart, so no text claims an age the durations do not count from.
+ */
+export function serviceTimeAgo(iso: string, nowMs: number, firstSeenMs?: number): string {
+  return plausibleStart(iso, firstSeenMs, nowMs)?.from === 'created' ? timeAgo(iso, nowMs) : t('unknown time');
+}
+
 /** A timestamp for tooltips: ISO as the API sent it, with the relative time beside it. */
 function when(iso: string, nowMs: number): string {
-  return `${escapeMarkdown(iso)} (${timeAgo(iso, nowMs)})`;
+  return `${escapeMarkdown(iso)} (${serviceTimeAgo(iso, nowMs)})`;
 }
 
 export function syncCount(n: number): string {
@@ -39,7 +49,7 @@ export function syncLabel(sync: FlowSync): string {
 
 /** Tree description of a sync: status, how long ago it started, and marks for webhook and errors. */
 export function syncDescription(sync: FlowSync, nowMs: number): string {
-  const parts = [sync.status, t('started {0}', timeAgo(sync.created_at, nowMs))];
+  const parts = [sync.status, t('started {0}', serviceTimeAgo(sync.created_at, nowMs))];
   if (sync.webhook) parts.push(t('webhook'));
   if (sync.errors !== null) parts.push(t('has errors'));
   return parts.join(' · ');

@@ -1,7 +1,7 @@
 import type { FlowSync } from '../api/types';
 import { t } from '../l10n';
 import type { ExplorerStatus } from './explorer';
-import { clockTime, escapeMarkdown, timeAgo } from './format';
+import { clockTime, escapeMarkdown, serviceTimeAgo } from './format';
 import { flowLabel, groupByFlow } from './grouping';
 import type { ListState } from './refresh';
 
@@ -50,7 +50,7 @@ export function statusSummary(
   }
   if (stuck.length) {
     lines.push('', `**${t('Stuck')}**`);
-    for (const s of stuck.slice(0, 10)) lines.push(`- #${s.id} (${escapeMarkdown(flowLabel(s))}), ${t('started {0}', timeAgo(s.created_at, now))}`);
+    for (const s of stuck.slice(0, 10)) lines.push(`- #${s.id} (${escapeMarkdown(flowLabel(s))}), ${t('started {0}', serviceTimeAgo(s.created_at, now))}`);
     if (stuck.length > 10) lines.push(t('- and {0} more', stuck.length - 10));
   }
   if (sparkline) lines.push('', `${t('Last hour:')} ${escapeMarkdown(sparkline)}`);

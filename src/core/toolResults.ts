@@ -1,7 +1,7 @@
 import type { Connection, FlowSync, Item } from '../api/types';
 import { t } from '../l10n';
 import type { ExplorerStatus } from './explorer';
-import { asSentence, timeAgo } from './format';
+import { asSentence, serviceTimeAgo, timeAgo } from './format';
 import { flowLabel, sortKey, teamLabel } from './grouping';
 import { durationText, entryFlowLabel, type HistoryEntry } from './history';
 import { inert } from './inert';
@@ -335,7 +335,7 @@ function syncRow(sync: FlowSync, { now, hide }: ToolSnapshot<unknown>): string {
     t('flow sync #{0}', sync.id),
     t('flow {0} (#{1})', quote(flowLabel(sync), hide), sync.flow_id),
     t('status {0}', quote(sync.status, hide, 40)),
-    t('started {0} ({1})', timeAgo(sync.created_at, now), quote(sync.created_at, hide, 40)),
+    t('started {0} ({1})', serviceTimeAgo(sync.created_at, now), quote(sync.created_at, hide, 40)),
   ];
   if (sync.webhook) parts.push(t('triggered by webhook'));
   if (sync.errors !== null && sync.errors !== undefined) parts.push(t('errors {0}', quote(errorText(sync.errors), hide, 160)));
@@ -348,7 +348,7 @@ function connectionRow(c: Connection, { now, hide }: ToolSnapshot<unknown>): str
     t('name {0}', quote(c.name, hide)),
     t('type {0}', quote(c.type, hide, 40)),
     t('team {0} (#{1})', quote(teamLabel(c), hide), c.team_id),
-    t('updated {0}', timeAgo(c.updated_at, now)),
+    t('updated {0}', serviceTimeAgo(c.updated_at, now)),
   ].join(' | ');
 }
 

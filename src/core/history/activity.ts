@@ -1,5 +1,6 @@
 import { t } from '../../l10n';
-import { entryFlowLabel, flowNameOf, parseTime, type HistoryEntry } from './entry';
+import { entryFlowLabel, flowNameOf, type HistoryEntry } from './entry';
+import { plausibleStart } from './start';
 import type { Tracked } from './observer';
 
 const MINUTE = 60_000;
@@ -58,8 +59,9 @@ interface Flow {
 /**
  * How many syncs were processing over the last hour, day or week, stacked by flow: per bucket, the time-weighted
  * average count (so 15-minute and hourly buckets show load, not throughput; the last, partial bucket is averaged over
- * its elapsed part). A sync processed from created_at (when valid, else first seen) to the midpoint of the time it
- * left (entries) or to now (the syncs processing now).
+ * its elapsed part). A sync processed from the earlier of its plausible start (created_at when that can be true, else
+ * first seen: see plausibleStart) and first seen, to the midpoint of the time it left (entries) or to now (the syncs
+ * processing now).
  */
 export function activitySeries(
   entries: Iterable<HistoryEntry>,
@@ -93,7 +95,7 @@ export function activitySeries(
     if (e.leftAt < first) continue;
     add(e.flowId, entryFlowLabel(e), e.leftAt, Math.min(e.duration.startMs, e.firstSeen), e.lastSeen + (e.leftAt - e.lastSeen) / 2);
   }
-  for (const p of processing) add(p.flowId, entryFlowLabel(p), now, startOf(p.createdAt, p.firstSeen), now);
+  for (const p of processing) add(p.flowId, entryFlowLabel(p), now, Math.min(plausibleStart(p.createdAt, p.firstSeen, now).ms, p.firstSeen), now);
 
   const times = Array.from({ length: count }, (_, i) => first + i * bucketMs);
   const length = (i: number) => (i === count - 1 ? now - last : bucketMs);
@@ -108,11 +110,6 @@ export function activitySeries(
   }
   const total = times.map((_, i) => bands.reduce((acc, band) => acc + band.values[i], 0));
   return { range, bucketMs, times, bands, total };
-}
-
-function startOf(createdAt: string, firstSeen: number): number {
-  const created = parseTime(createdAt);
-  return Number.isFinite(created) ? Math.min(created, firstSeen) : firstSeen;
 }
 
 const BLOCKS = '▁▂▃▄▅▆▇█';

@@ -2,6 +2,7 @@ import type { FlowSync } from '../../api/types';
 import { t } from '../../l10n';
 import { inert } from '../inert';
 import type { NumberBounds } from '../settingValues';
+import { plausibleStart, type SyncStart } from './start';
 
 /**
  * One flow sync that left processing, as the History view lists it and the store keeps it. Service data only
@@ -33,9 +34,9 @@ export interface HistoryEntry {
 export interface Duration {
   readonly ms: number;
   readonly uncertaintyMs: number;
-  /** 'created': from a valid created_at; 'firstSeen': created_at was not a valid time (a lower bound then). */
-  readonly from: 'created' | 'firstSeen';
-  /** The start it counts from (ms): created_at, or first seen. */
+  /** 'created': from created_at; 'firstSeen': created_at was not a time that can be true (a lower bound then). */
+  readonly from: SyncStart['from'];
+  /** The start it counts from (ms): created_at, or first seen (see plausibleStart). */
   readonly startMs: number;
 }
 
@@ -78,47 +79,14 @@ export function withoutRaw(e: HistoryEntry): HistoryEntry {
 }
 
 /**
- * From created_at when it is a valid time (else first seen) to the midpoint of [lastSeen, leftAt], ± half that gap.
- * Never negative (a created_at after the sync was seen means the clocks disagree).
+ * From the sync's plausible start (its created_at when that can be true, else first seen: see plausibleStart) to the
+ * midpoint of [lastSeen, leftAt], ± half that gap. Never negative (a created_at within clock skew after the sync was
+ * seen means the clocks disagree).
  */
 export function durationOf(e: Pick<EntryFields, 'createdAt' | 'firstSeen' | 'lastSeen' | 'leftAt'>): Duration {
-  const created = parseTime(e.createdAt);
-  const from = Number.isFinite(created) ? 'created' : 'firstSeen';
-  const startMs = from === 'created' ? created : e.firstSeen;
+  const start = plausibleStart(e.createdAt, e.firstSeen, e.lastSeen);
   const gap = Math.max(0, e.leftAt - e.lastSeen);
-  return { ms: Math.max(0, e.lastSeen + gap / 2 - startMs), uncertaintyMs: gap / 2, from, startMs };
-}
-
-/**
- * Date.parse, with a fast path for the form the service and toISOString use ("2026-11-22T11:48:00.000Z"): loading
- * 50,000 entries parses 50,000 of them. Any other form, a day past the 28th or a year before 1000 goes to Date.parse.
- */
-export function parseTime(text: string): number {
-  // "YYYY-MM-DDTHH:MM:SS.mmmZ": separators at fixed places, digits elsewhere.
-  if (text.length === 24 && text.charCodeAt(23) === 90 && text.charCodeAt(10) === 84 && text.charCodeAt(4) === 45 && text.charCodeAt(7) === 45 && text.charCodeAt(13) === 58 && text.charCodeAt(16) === 58 && text.charCodeAt(19) === 46) {
-    const year = digits(text, 0, 4);
-    const month = digits(text, 5, 2);
-    const day = digits(text, 8, 2);
-    const hour = digits(text, 11, 2);
-    const minute = digits(text, 14, 2);
-    const second = digits(text, 17, 2);
-    const ms = digits(text, 20, 3);
-    if (year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && ms >= 0) {
-      return Date.UTC(year, month - 1, day, hour, minute, second, ms);
-    }
-  }
-  return Date.parse(text);
-}
-
-/** The number written by `length` decimal digits at `at`, or -1 if any is not a digit. */
-function digits(text: string, at: number, length: number): number {
-  let n = 0;
-  for (let i = at; i < at + length; i++) {
-    const c = text.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
-    n = n * 10 + c;
-  }
-  return n;
+  return { ms: Math.max(0, e.lastSeen + gap / 2 - start.ms), uncertaintyMs: gap / 2, from: start.from, startMs: start.ms };
 }
 
 /** The service's flow name of a sync, made inert and bounded ('' when there is none). */

@@ -1,5 +1,6 @@
 import type { FlowSync } from '../../api/types';
-import { parseTime, type HistoryEntry } from './entry';
+import type { HistoryEntry } from './entry';
+import { plausibleStart } from './start';
 
 /** Typical durations of one flow's observed runs. */
 export interface FlowStats {
@@ -18,10 +19,15 @@ export const STUCK_P95_FACTOR = 3;
 /** … and never below this (a flow whose runs take seconds is not stuck after a minute). */
 export const STUCK_FLOOR_MS = 10 * MINUTE;
 
-/** Runs, median and 95th percentile of the durations of each flow's entries. */
+/**
+ * Runs, median and 95th percentile of the durations of each flow's entries. Only durations from the service's start
+ * count: a run whose created_at cannot be true (see plausibleStart) has only a lower bound, measured from when it was
+ * first seen, and is not learned from (one run claiming 1970 would otherwise set its flow's threshold to a century).
+ */
 export function flowStats(entries: Iterable<HistoryEntry>): Map<number, FlowStats> {
   const durations = new Map<number, number[]>();
   for (const e of entries) {
+    if (e.duration.from !== 'created') continue;
     const list = durations.get(e.flowId);
     if (list) list.push(e.duration.ms);
     else durations.set(e.flowId, [e.duration.ms]);
@@ -62,13 +68,12 @@ export function stuckThresholdMs(stats: FlowStats | undefined, stuckAfterMinutes
 }
 
 /**
- * How long a sync has been processing: from created_at; when that is not a valid time, from `firstSeen` (a lower
- * bound) if given; else undefined. Never negative.
+ * How long a sync has been processing: from its plausible start (created_at when that can be true, else `firstSeen`,
+ * a lower bound, if given: see plausibleStart); else undefined. Never negative.
  */
 export function processingAgeMs(sync: Pick<FlowSync, 'created_at'>, now: number, firstSeen?: number): number | undefined {
-  const created = parseTime(sync.created_at);
-  const start = Number.isFinite(created) ? created : firstSeen;
-  return start === undefined ? undefined : Math.max(0, now - start);
+  const start = plausibleStart(sync.created_at, firstSeen, now);
+  return start === undefined ? undefined : Math.max(0, now - start.ms);
 }
 
 /** True when the sync's age is over the threshold; never without a threshold or an age. */

@@ -1,6 +1,7 @@
 import { inert } from '../inert';
 import { bounded } from '../settingValues';
 import { DAY_MS, HISTORY_DAYS, MAX_CREATED_AT, MAX_FLOW_NAME, MAX_RAW_CHARS, compareNewestFirst, makeEntry, withoutRaw, type HistoryEntry } from './entry';
+import { EARLIEST_PLAUSIBLE_TIME } from './start';
 
 /*
  * The History store, pure part. The vscode layer keeps one folder per service origin (originFolder: services never
@@ -41,7 +42,7 @@ export const MAX_SEGMENT_CHARS = 16 * 1024 * 1024;
 export const MAX_RAW_DEPTH = 32;
 
 /** Times outside these years are not times this extension wrote. */
-const MIN_TIME = Date.UTC(2000, 0, 1);
+const MIN_TIME = EARLIEST_PLAUSIBLE_TIME;
 const MAX_TIME = Date.UTC(2200, 0, 1);
 
 /** A segment read from disk: the entries that parse and the number left out, or why the whole file was not read. */

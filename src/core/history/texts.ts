@@ -1,5 +1,5 @@
 import { t } from '../../l10n';
-import { clockTime, escapeMarkdown, timeAgo } from '../format';
+import { clockTime, escapeMarkdown, serviceTimeAgo, timeAgo } from '../format';
 import { inert } from '../inert';
 import { compareNewestFirst, entryFlowLabel, type Duration, type HistoryEntry } from './entry';
 import type { FlowStats } from './stats';
@@ -29,8 +29,8 @@ export function span(ms: number): string {
 }
 
 /**
- * "about 12 min"; "at least 12 min" when created_at was not a valid time (measured from when it was first seen, so
- * it may have run longer).
+ * "about 12 min"; "at least 12 min" when created_at was not a time that can be true (measured from when it was first
+ * seen, so it may have run longer).
  */
 export function durationText(d: DurationLike): string {
   const lower = d.ms - d.uncertaintyMs;
@@ -80,14 +80,14 @@ export function historyTooltip(entry: HistoryEntry, now: number): string {
   const rows: Array<[string, string]> = [
     [t('Flow sync'), `#${entry.id}`],
     [t('Flow'), `${escapeMarkdown(entryFlowLabel(entry))} (#${entry.flowId})`],
-    [t('Started'), `${escapeMarkdown(entry.createdAt)} (${timeAgo(entry.createdAt, now)})`],
+    [t('Started'), `${escapeMarkdown(entry.createdAt)} (${serviceTimeAgo(entry.createdAt, now, entry.firstSeen)})`],
     [t('First seen processing'), dateTime(entry.firstSeen)],
     [t('Last seen processing'), dateTime(entry.lastSeen)],
     [t('No longer processing'), t('between {0} and {1}', dateTime(entry.lastSeen), dateTime(entry.leftAt))],
     [t('Duration'), durationDetail(entry.duration)],
   ];
   const notes = [t('The service does not say whether a flow sync succeeded, only that it is no longer processing.')];
-  if (entry.duration.from === 'firstSeen') notes.push(t('Its start time is not a valid time: the duration is counted from when it was first seen.'));
+  if (entry.duration.from === 'firstSeen') notes.push(t('Its start time is not a plausible time: the duration is counted from when it was first seen.'));
   return [['| | |', '|---|---|', ...rows.map(([k, v]) => `| **${k}** | ${v} |`)].join('\n'), '', ...notes].join('\n');
 }
 

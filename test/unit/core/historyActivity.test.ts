@@ -75,6 +75,15 @@ describe('history activity', () => {
     assert.deepEqual(s.total.slice(-3), [0, 1, 1], 'from first seen when created_at is not a time');
   });
 
+  it('a created_at that cannot be true counts from first seen (processing now and entries alike)', () => {
+    for (const createdAt of ['1970-01-01T00:00:00.000Z', '2015-01-01T00:00:00.000Z']) {
+      const processing = activitySeries([], [{ flowId: 1, flowName: 'A', createdAt, firstSeen: now - 2 * MIN }], now, 'hour');
+      assert.deepEqual(processing.total.slice(-4), [0, 0, 1, 1], createdAt);
+      const entry = makeEntry({ id: 1, flowId: 1, flowName: 'A', createdAt, firstSeen: now - 3 * MIN, lastSeen: now - MIN, leftAt: now - MIN });
+      assert.deepEqual(activitySeries([entry], [], now, 'hour').total.slice(-5), [0, 0, 1, 1, 0], createdAt);
+    }
+  });
+
   it('sparkline: one block per value scaled to the largest; zero is the lowest block; downsampled to a width', () => {
     assert.equal(sparkline([0, 1, 4, 7, 4, 1]), '▁▂▅█▅▂');
     assert.equal(sparkline([0, 0, 0]), '▁▁▁');

@@ -69,6 +69,18 @@ describe('history texts', () => {
     assert.doesNotMatch(tip.replace('does not say whether a flow sync succeeded', ''), /succeeded|failed/i);
   });
 
+  it('an entry whose created_at cannot be true: "at least" from first seen; the tooltip claims no age for it', () => {
+    const now = new FakeClock().now();
+    const lastSeen = now - 5 * MIN - 15 * SEC;
+    for (const createdAt of ['1970-01-01T00:00:00.000Z', new Date(now + HOUR).toISOString()]) {
+      const e = makeEntry({ id: 5, flowId: 7, flowName: 'Invoices', createdAt, firstSeen: lastSeen - 3 * MIN, lastSeen, leftAt: now - 5 * MIN });
+      assert.equal(historyRow(e, now).description, '#5 · ran at least 3 min · 5 min ago', createdAt);
+      const tip = historyTooltip(e, now);
+      assert.match(tip, /\*\*Started\*\* \| [^|]* \(unknown time\) \|/, createdAt);
+      assert.match(tip, /not a plausible time: the duration is counted from when it was first seen/);
+    }
+  });
+
   it('groups by local day, newest first: Today, Yesterday, then dates; entries newest first', () => {
     const clock = new FakeClock();
     const now = clock.now();

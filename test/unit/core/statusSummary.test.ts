@@ -74,4 +74,13 @@ describe('statusSummary', () => {
     assert.match(s.tooltip, /Last hour: ▁▂▃$/);
     assert.equal(s.warning, true);
   });
+
+  it('a stuck sync whose created_at cannot be true (1970, the future) is listed without an age', () => {
+    const empty = { dropped: 0, loading: false, failures: 0 };
+    for (const created_at of ['1970-01-01T00:00:00.000Z', new Date(now + 10 * 3600_000).toISOString()]) {
+      const stuck = { ...item(7, 'Payroll').value, created_at };
+      const s = statusSummary('ready', undefined, { ...empty, items: [{ value: stuck, raw: {} }], loadedAt: now }, () => ({ stuck: [stuck], sparkline: '' }), now);
+      assert.match(s.tooltip, /- #7 \(Payroll\), started unknown time$/m, created_at);
+    }
+  });
 });

@@ -151,6 +151,14 @@ describe('language model tool results (core/toolResults)', () => {
       assert.match(rows[1], /^flow sync #2 \| flow "Orders to CRM" \(#5\) \| status "pending" \| started 2 min ago .* \| triggered by webhook$/);
     });
 
+    it('a start or update time that cannot be true (1970, the future) is "unknown time", never an age', () => {
+      const items = [sync(3, 5, 'A', { created_at: '1970-01-01T00:00:00.000Z' }), sync(4, 5, 'A', { created_at: iso(-24 * 3_600_000) })];
+      for (const row of dataRows(processingResult(processingInput({}), snapshot(loaded(items))))) assert.match(row, / \| started unknown time \(/);
+      const odd = conn(1, 'A', 3, 'T');
+      const rows = dataRows(connectionsResult(connectionsInput({}), snapshot(loaded([{ ...odd, value: { ...odd.value, updated_at: '1970-01-01T00:00:00.000Z' } }]))));
+      assert.match(rows[0], / \| updated unknown time$/);
+    });
+
     it('flow filter: by id ("12" or "#12") or by part of the name, case-insensitive; says how many match', () => {
       const items = manySyncs(9); // flows 100, 101, 102 named "Flow 0", "Flow 1", "Flow 2"
       const byId = processingResult(processingInput({ flow: '#101' }), snapshot(loaded(items)));
