@@ -21,6 +21,7 @@ import {
   processingResult,
   type ToolSnapshot,
 } from '../../../src/core/toolResults';
+import { dataRows, notes, outside } from '../helpers/toolAnswer';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const iso = (msAgo: number) => new Date(NOW - msAgo).toISOString();
@@ -42,17 +43,6 @@ function loaded<T>(items: Item<T>[], extra: Partial<ListState<T>> = {}): ListSta
 
 function snapshot<T>(state: ListState<T>, extra: Partial<ToolSnapshot<T>> = {}): ToolSnapshot<T> {
   return { status: 'ready', state, teamId: '', teams: [], now: NOW, ...extra };
-}
-
-/** The rows between the data markers; asserts the markers stand on their own lines, once each, in order. */
-function dataRows(result: string): string[] {
-  const lines = result.split('\n');
-  assert.equal(lines.filter((l) => l === DATA_START).length, 1, `one ${DATA_START} line:\n${result}`);
-  assert.equal(lines.filter((l) => l === DATA_END).length, 1, `one ${DATA_END} line:\n${result}`);
-  const start = lines.indexOf(DATA_START);
-  const end = lines.indexOf(DATA_END);
-  assert.ok(start < end);
-  return lines.slice(start + 1, end);
 }
 
 const manySyncs = (n: number) => Array.from({ length: n }, (_, i) => sync(i + 1, 100 + (i % 3), `Flow ${i % 3}`));
@@ -121,8 +111,10 @@ describe('language model tool results (core/toolResults)', () => {
 
     it('the detail of an unusable URL is inert and says what is wrong', () => {
       const text = notSetUpText('invalidUrl', 'The URL must start with https:// [x](command:evil) $(key) <b>');
-      assert.match(text, /must start with https:\/\//);
-      assert.doesNotMatch(text, /\]\(|\$\(|[<>]/);
+      assert.match(outside(text), /"problem" line of the data block/);
+      assert.doesNotMatch(outside(text), /must start/, 'the reason is data, in the block');
+      assert.match(notes(text).problem, /^"The URL must start with https:\/\/ .*"$/);
+      assert.doesNotMatch(notes(text).problem, /\]\(|\$\(|[<>]/);
     });
   });
 
@@ -163,12 +155,14 @@ describe('language model tool results (core/toolResults)', () => {
       const items = manySyncs(9); // flows 100, 101, 102 named "Flow 0", "Flow 1", "Flow 2"
       const byId = processingResult(processingInput({ flow: '#101' }), snapshot(loaded(items)));
       assert.deepEqual(dataRows(byId).map((r) => /flow "([^"]+)"/.exec(r)![1]), ['Flow 1', 'Flow 1', 'Flow 1']);
-      assert.match(byId, /Filters: flow "#101"\. 3 of 9 match\./);
+      assert.match(byId, /^Filters \(the "filters" line of the data block\): 3 of 9 match\.$/m);
+      assert.equal(notes(byId).filters, 'flow "#101"');
       const byName = processingResult(processingInput({ flow: 'flow 2' }), snapshot(loaded(items)));
       assert.equal(dataRows(byName).length, 3);
       const none = processingResult(processingInput({ flow: 'nothing like it' }), snapshot(loaded(items)));
-      assert.match(none, /0 of 9 match\.\nNothing to list\.$/);
-      assert.doesNotMatch(none, new RegExp(DATA_START));
+      assert.match(outside(none), /0 of 9 match\.\nNothing to list\.\n/);
+      assert.deepEqual(dataRows(none), []);
+      assert.equal(notes(none).filters, 'flow "nothing like it"');
     });
 
     it('team filter: answered when the lists were loaded for that team, explained otherwise (flow syncs carry no team)', () => {
@@ -177,25 +171,31 @@ describe('language model tool results (core/toolResults)', () => {
       const forTeam3 = snapshot(loaded(items), { teamId: '3', teams });
       assert.equal(dataRows(processingResult(processingInput({ team: '3' }), forTeam3)).length, 4);
       assert.equal(dataRows(processingResult(processingInput({ team: 'operat' }), forTeam3)).length, 4);
-      assert.match(processingResult(processingInput({}), forTeam3), /flow syncs processing now \(team "Operations" \(#3\)\)/);
+      const scoped = processingResult(processingInput({}), forTeam3);
+      assert.match(scoped, /^Flow Sync: flow syncs processing now \(team #3\)\.$/m);
+      assert.equal(notes(scoped)['name of team #3'], '"Operations"', 'the team name is data, in the block');
 
       const other = processingResult(processingInput({ team: '4' }), forTeam3);
-      assert.match(other, /holds only the flow syncs of team "Operations" \(#3\).*"Flow Sync: Filter by Team\.\.\."/);
-      assert.doesNotMatch(other, new RegExp(DATA_START));
+      assert.match(other, /holds only the flow syncs of team #3 .*cannot list those of the team asked for .*"Flow Sync: Filter by Team\.\.\."/);
+      assert.deepEqual(dataRows(other), []);
+      assert.equal(notes(other).filters, 'team "4"');
 
       const allTeams = processingResult(processingInput({ team: '3' }), snapshot(loaded(items), { teams }));
       assert.match(allTeams, /do not say which team they belong to.*"Flow Sync: Filter by Team\.\.\."/);
-      assert.doesNotMatch(allTeams, new RegExp(DATA_START));
+      assert.deepEqual(dataRows(allTeams), []);
     });
 
     it('stale data: the error and the age of the data come first; a failed first load lists nothing', () => {
       const stale = loaded(manySyncs(2), { loadedAt: NOW - 120_000, failures: 1, error: new ApiError('network', 'Could not load processing flow syncs: ECONNREFUSED') });
       const text = processingResult(processingInput({}), snapshot(stale));
-      assert.match(text, /The last refresh failed: Could not load processing flow syncs: ECONNREFUSED\. The data below is from 2 min ago\./);
+      assert.match(outside(text), /^The last refresh failed \(its message is the "last error" line of the data block\)\. The data below is from 2 min ago\.$/m);
+      assert.equal(notes(text)['last error'], '"Could not load processing flow syncs: ECONNREFUSED."');
+      assert.doesNotMatch(outside(text), /ECONNREFUSED/, 'the message is data, in the block');
       assert.equal(dataRows(text).length, 2);
       const never = processingResult(processingInput({}), snapshot<FlowSync>({ dropped: 0, loading: false, failures: 1, error: new ApiError('timeout', 'No answer within 15 s') }));
-      assert.match(never, /could not be loaded: No answer within 15 s\./);
-      assert.doesNotMatch(never, new RegExp(DATA_START));
+      assert.match(outside(never), /^The processing flow syncs could not be loaded\. The message is the "last error" line of the data block\.$/m);
+      assert.equal(notes(never)['last error'], '"No answer within 15 s."');
+      assert.deepEqual(dataRows(never), []);
       const notYet = processingResult(processingInput({}), snapshot<FlowSync>({ dropped: 0, loading: false, failures: 0 }));
       assert.match(notYet, /not loaded yet/);
     });
@@ -231,7 +231,8 @@ describe('language model tool results (core/toolResults)', () => {
       assert.deepEqual(ids({ name: 'AR' }), [3]);
       assert.deepEqual(ids({ team: 'operations', type: 'PDF' }), [1]);
       const text = connectionsResult(connectionsInput({ team: 'fin', type: 'pdf' }), snapshot(loaded(items)));
-      assert.match(text, /Filters: team "fin", type "pdf"\. 1 of 5 match\./);
+      assert.match(text, /^Filters \(the "filters" line of the data block\): 1 of 5 match\.$/m);
+      assert.equal(notes(text).filters, 'team "fin", type "pdf"');
     });
 
     it('row cap and "N more"', () => {
@@ -244,10 +245,14 @@ describe('language model tool results (core/toolResults)', () => {
     it('an unknown team name: names the known teams; a team filter in the views: says so when nothing matches', () => {
       const teams = [{ id: '3', name: 'Operations' }, { id: '4', name: 'Finance' }];
       const unknown = connectionsResult(connectionsInput({ team: 'Marketing' }), snapshot(loaded(items), { teams }));
-      assert.match(unknown, /No team of that name .* Known teams: "Operations" \(#3\), "Finance" \(#4\)\./);
+      assert.match(outside(unknown), /No team of that name .* the "known teams" line of the data block\./);
+      assert.equal(notes(unknown)['known teams'], '"Operations" (#3), "Finance" (#4)');
+      const many = Array.from({ length: 25 }, (_, i) => ({ id: String(i + 1), name: `T${i + 1}` }));
+      assert.match(notes(connectionsResult(connectionsInput({ team: 'Marketing' }), snapshot(loaded(items), { teams: many })))['known teams'], /^"T1" \(#1\), .*"T20" \(#20\), and 5 more$/);
       const filtered = connectionsResult(connectionsInput({ team: '4' }), snapshot(loaded(items.slice(0, 2)), { teamId: '3', teams }));
-      assert.match(filtered, /connections \(team "Operations" \(#3\)\)/);
-      assert.match(filtered, /holds only the connections of team "Operations" \(#3\).*"Flow Sync: Filter by Team\.\.\."/);
+      assert.match(filtered, /^Flow Sync: connections \(team #3\)\.$/m);
+      assert.equal(notes(filtered)['name of team #3'], '"Operations"');
+      assert.match(filtered, /holds only the connections of team #3 .*"Flow Sync: Filter by Team\.\.\."/);
     });
   });
 
@@ -319,6 +324,24 @@ describe('language model tool results (core/toolResults)', () => {
     assert.doesNotMatch(historyResult(historyInput({ kind: 'stuck' }), data), /#1003/);
     assert.match(historyResult(historyInput({ limit: 1 }), data), /2 more not listed/);
     assert.match(historyResult(historyInput({}), { ...data, status: 'noUrl' }), /Set Service URL/);
+  });
+
+  it('history: the work of an answer is bounded by `limit`, not by the size of History (50,000 entries)', () => {
+    const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+    const read = new Set<number>();
+    const entries = Array.from({ length: 50_000 }, (_, i) => {
+      const e = makeEntry({ id: 50_000 - i, flowId: 7, flowName: `Flow ${i % 40}`, createdAt: new Date(NOW - 20 * 60_000 - i).toISOString(), firstSeen: NOW - 19 * 60_000 - i, lastSeen: NOW - 6 * 60_000 - i, leftAt: NOW - 5 * 60_000 - i });
+      // Formatting an entry reads its name: count the entries formatted.
+      return Object.defineProperty({ ...e }, 'flowName', { get: () => (read.add(i), e.flowName), enumerable: true });
+    });
+    const stuck = manySyncs(3).map((i) => i.value);
+    for (const [kind, limit, rows] of [['all', 10, 10], ['finished', 25, 25], ['all', 2, 2], ['stuck', 100, 3], ['all', 100, 100]] as const) {
+      read.clear();
+      const text = historyResult(historyInput({ kind, limit }), { status: 'ready', now: NOW, historyDays: 7, entries, stuck });
+      assert.equal(dataRows(text).length, rows, `${kind}, limit ${limit}`);
+      assert.ok(read.size <= limit, `${kind}, limit ${limit}: ${read.size} of ${entries.length} entries formatted`);
+      if (kind !== 'stuck') assert.match(text, new RegExp(`^${(kind === 'all' ? 3 : 0) + entries.length - rows} more not listed`, 'm'));
+    }
   });
 
   it('invocation messages are short and name what is read', () => {
