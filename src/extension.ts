@@ -14,6 +14,7 @@ import { ApiKeyStore } from './secrets';
 import { onDidChangeSettings, readSettings } from './settings';
 import { activitySeries, activitySparkline, processingNow } from './core/history';
 import { HistoryService } from './history/historyService';
+import { StuckAnnouncer } from './core/announcements';
 import { announceFinished, chartSeries, processingDecorations } from './history/historyUi';
 import { registerTools } from './tools';
 import { showActivityPanel } from './views/activityPanel';
@@ -98,6 +99,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     void showActivityPanel(context, (range) => chartSeries(activitySeries(history.snapshot.entries, processingNow(history.tracked), now(), range)), history.onDidChange);
   const commandContext = { explorer, keys, views, json, log, reconfigure, history, settings: readSettings, showActivity, extensionId: context.extension.id };
   const links = new LinkHandler(commandContext);
+  const stuckAnnouncer = new StuckAnnouncer();
 
   context.subscriptions.push(
     log,
@@ -112,6 +114,12 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     history,
     historyView,
     history.onDidChange(() => views.processing.tree.refreshAll()),
+    // A sync that becomes stuck is said once (a notification: screen readers read it out, the focus stays put), by the
+    // window whose request saw it, unless notifications are off.
+    history.onDidChange(() => {
+      const text = stuckAnnouncer.next(history.stuckSyncs());
+      if (text && readSettings().notifyWhenFinished !== 'off' && !explorer.lists.processing.state.adopted) void vscode.window.showWarningMessage(text);
+    }),
     vscode.window.onDidChangeWindowState((state) => explorer.setFocused(state.focused)),
     explorer.teams.onDidLearn(() => {
       void context.globalState.update(TEAMS_STATE_KEY, explorer.teams.snapshot());

@@ -11,3 +11,4 @@ export * from './history/observer';
 export * from './history/stats';
 export * from './history/texts';
 export * from './history/activity';
+export * from './history/eta';

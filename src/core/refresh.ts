@@ -208,6 +208,11 @@ export class ListRefresher<T> {
     if (this.current.loading || this.current.nextAttemptAt !== undefined) this.update({ loading: false, nextAttemptAt: undefined }, false);
   }
 
+  /** The poll interval that applies now (it depends on focus); undefined when the list is not polled automatically. */
+  get pollIntervalMs(): number | undefined {
+    return this.poll(this.focused);
+  }
+
   /** Window focus: polls slower (or not at all) while unfocused; on return, loads at once if the data is stale. */
   setFocused(focused: boolean): void {
     if (focused === this.focused) return;

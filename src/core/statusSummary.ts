@@ -1,7 +1,9 @@
 import type { FlowSync } from '../api/types';
 import { t } from '../l10n';
 import type { ExplorerStatus } from './explorer';
-import { clockTime, escapeMarkdown, serviceTimeAgo } from './format';
+import { clockTime, escapeMarkdown, serviceTimeAgo, timeAgo } from './format';
+import { updatedAgoWords } from './freshness';
+import { inert } from './inert';
 import { flowLabel, groupByFlow } from './grouping';
 import type { ListState } from './refresh';
 
@@ -13,6 +15,11 @@ export interface StatusSummary {
   /** 'focus' the Processing view, or run 'setApiKey' / 'setBaseUrl'. */
   action: 'focus' | 'setApiKey' | 'setBaseUrl';
   warning: boolean;
+  /**
+   * What a screen reader says (StatusBarItem.accessibilityInformation): the text in words, with what its icon and
+   * colour say, e.g. "7 flow syncs processing, 1 stuck, updated 20 seconds ago".
+   */
+  accessibleLabel: string;
 }
 
 /** What History adds: the stuck syncs (named in the tooltip, counted in the text) and a sparkline of the last hour. */
@@ -30,10 +37,12 @@ export function statusSummary(
   now = Date.now(),
 ): StatusSummary {
   if (status === 'noUrl' || status === 'invalidUrl') {
-    return { text: `$(gear) ${t('Flow Sync: set up')}`, tooltip: escapeMarkdown(detail ?? t('Set the Flow Sync service URL to start.')), action: 'setBaseUrl', warning: status === 'invalidUrl' };
+    const text = t('Flow Sync: set up');
+    return { text: `$(gear) ${text}`, tooltip: escapeMarkdown(detail ?? t('Set the Flow Sync service URL to start.')), action: 'setBaseUrl', warning: status === 'invalidUrl', accessibleLabel: text };
   }
   if (status === 'noKey' || status === 'secretsUnavailable') {
-    return { text: `$(key) ${t('Flow Sync: Set API Key')}`, tooltip: escapeMarkdown(detail ?? t('Enter your Flow Sync API key to see what is processing.')), action: 'setApiKey', warning: status === 'secretsUnavailable' };
+    const text = t('Flow Sync: Set API Key');
+    return { text: `$(key) ${text}`, tooltip: escapeMarkdown(detail ?? t('Enter your Flow Sync API key to see what is processing.')), action: 'setApiKey', warning: status === 'secretsUnavailable', accessibleLabel: text };
   }
   const count = state.items?.length;
   const { stuck: stuckNow, sparkline } = extras();
@@ -54,14 +63,22 @@ export function statusSummary(
     if (stuck.length > 10) lines.push(t('- and {0} more', stuck.length - 10));
   }
   if (sparkline) lines.push('', `${t('Last hour:')} ${escapeMarkdown(sparkline)}`);
-  if (state.error) {
-    lines.push('', `$(warning) ${escapeMarkdown(state.error.message)}`);
-    if (state.loadedAt !== undefined) lines.push('', t('Last loaded at {0}.', clockTime(state.loadedAt)));
-  }
+  if (state.error) lines.push('', `$(warning) ${escapeMarkdown(state.error.message)}`);
+  if (state.loadedAt !== undefined) lines.push('', t('Last loaded at {0} ({1}).', clockTime(state.loadedAt), timeAgo(new Date(state.loadedAt).toISOString(), now)));
   return {
     text: `$(${icon}) ${counted}`,
     tooltip: lines.join('\n'),
     action: state.error?.kind === 'unauthorized' ? 'setApiKey' : 'focus',
     warning: state.error !== undefined || stuck.length > 0,
+    accessibleLabel: statusWords(count, stuck.length, state, now),
   };
+}
+
+/** The status bar in words: "7 flow syncs processing, 1 stuck, refresh failed, updated 20 seconds ago". */
+function statusWords(count: number | undefined, stuck: number, state: Readonly<ListState<FlowSync>>, now: number): string {
+  const parts = [count === undefined ? t('Flow Sync, loading') : count === 1 ? t('1 flow sync processing') : t('{0} flow syncs processing', count)];
+  if (stuck) parts.push(t('{0} stuck', stuck));
+  if (state.error) parts.push(t('refresh failed: {0}', inert(state.error.message, 200)));
+  if (state.loadedAt !== undefined) parts.push(updatedAgoWords(state.loadedAt, now));
+  return parts.join(', ');
 }

@@ -57,6 +57,17 @@ export interface TreeAdapter<T> extends RowAdapter<T> {
 export type TreeChange<T> = { all: true } | { all: false; groups: GroupNode<T>[] };
 
 /**
+ * Groups start expanded while the whole tree has at most this many rows (group rows and item rows); beyond it, they
+ * start collapsed, so every group's row shows without scrolling past hundreds of items first (a Connections view with
+ * many teams). The person's own expand/collapse choices are kept (src/views/groupedTree.ts).
+ */
+export const EXPANDED_ROWS_LIMIT = 100;
+
+export function groupsStartExpanded(rows: number, limit = EXPANDED_ROWS_LIMIT): boolean {
+  return rows <= limit;
+}
+
+/**
  * The tree of one list, without vscode: groups, stable group nodes across answers, which groups a new answer changed
  * (comparing what the rows show, never stringifying items), and which rows' "… ago" texts have aged. The vscode
  * tree (src/views/groupedTree.ts) only renders it.
@@ -87,6 +98,13 @@ export class TreeModel<T> {
 
   groupId(group: Group<T>): string {
     return `${this.adapter.groupRows?.idPrefix ?? 'all'}:${group.key}`;
+  }
+
+  /** How many rows the whole tree has expanded: the group rows (if any) and every item's row. */
+  rowCount(): number {
+    let rows = this.adapter.groupRows ? this.nodes.length : 0;
+    for (const node of this.nodes) rows += node.group.items.length;
+    return rows;
   }
 
   /** The root's children: the group rows, or the items of a flat list. */

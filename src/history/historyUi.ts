@@ -1,30 +1,32 @@
 import * as vscode from 'vscode';
 import type { FlowSync } from '../api/types';
 import type { ActivitySeries as ChartSeries } from '../core/activityData';
-import { flowStatsText, type ActivitySeries, type HistoryEntry } from '../core/history';
-import type { IconSpec } from '../core/icons';
+import { eta, flowStatsText, processingAgeMs, type ActivitySeries, type HistoryEntry } from '../core/history';
+import { STUCK_ICON } from '../core/icons';
 import { t } from '../l10n';
 import type { JsonDocuments } from '../views/jsonDocuments';
 import type { RowDecorations } from '../views/groupedTree';
 import { HISTORY_VIEW } from '../views/historyView';
 import type { HistoryService } from './historyService';
 
-const STUCK_ICON: IconSpec = { id: 'warning', color: 'list.warningForeground' };
-
 /**
- * What History adds to the Processing view: "stuck" (with a warning icon and colour) and "watched" on sync rows, and
+ * What History adds to the Processing view: on sync rows "stuck" (with a warning icon and colour), when it is usually
+ * done or that it runs longer than usual (src/core/history/eta.ts; the range and runs in the tooltip), and "watched";
  * on a flow row (grouped by flow) its typical durations in the tooltip and "watched".
  */
 export function processingDecorations(history: HistoryService, now: () => number): RowDecorations<FlowSync> {
   return {
     leaf: (sync) => {
-      const stuck = history.isStuck(sync, now());
+      const at = now();
+      const stuck = history.isStuck(sync, at);
       const watched = history.isWatched('sync', sync.id);
-      if (!stuck && !watched) return undefined;
+      const expected = eta(history.snapshot.stats.get(sync.flow_id), processingAgeMs(sync, at, history.tracked.get(sync.id)?.firstSeen), stuck);
+      if (!stuck && !watched && !expected) return undefined;
       return {
-        descriptions: [...(stuck ? [t('stuck')] : []), ...(watched ? [t('watched')] : [])],
+        descriptions: [...(stuck ? [t('stuck')] : []), ...(expected ? [expected.short] : []), ...(watched ? [t('watched')] : [])],
         icon: stuck ? STUCK_ICON : undefined,
         contextSuffix: watched ? '.watched' : undefined,
+        tooltip: expected?.detail,
       };
     },
     group: (group, grouping) => {

@@ -2,10 +2,11 @@ import * as vscode from 'vscode';
 import { markdownHover } from './hover';
 import type { Item } from '../api/types';
 import type { Group } from '../core/grouping';
+import { rowAccessibleName } from '../core/accessibleNames';
 import type { IconSpec } from '../core/icons';
 import { inert } from '../core/inert';
 import type { ListRefresher } from '../core/refresh';
-import { TreeModel, type TreeNode } from '../core/treeModel';
+import { TreeModel, groupsStartExpanded, type TreeNode } from '../core/treeModel';
 import { arrangedTree, type Arrangement } from '../lists/arrange';
 import type { ListDefinition } from '../lists/list';
 
@@ -14,7 +15,7 @@ import type { ListDefinition } from '../lists/list';
  * durations in its tooltip). Texts are ours or already inert; they are appended, never replace the row's own.
  */
 export interface RowDecorations<T> {
-  leaf?(value: T): { descriptions?: string[]; icon?: IconSpec; contextSuffix?: string } | undefined;
+  leaf?(value: T): { descriptions?: string[]; icon?: IconSpec; contextSuffix?: string; tooltip?: string } | undefined;
   group?(group: Group<T>, grouping: string): { tooltip?: string; descriptions?: string[]; contextSuffix?: string } | undefined;
 }
 
@@ -39,6 +40,10 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   private stale = true;
   /** VS Code (or a command) has asked for rows: until then there is nothing shown to refresh. */
   private asked = false;
+  /** The person's own expand/collapse choices, by group row id: they win over the rule (groupsStartExpanded). */
+  private readonly expansion = new Map<string, boolean>();
+  /** The list's data is stale (see freshness.ts): every row says so to a screen reader. */
+  private stale_ = false;
 
   constructor(
     private readonly list: ListDefinition<T>,
@@ -74,6 +79,18 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
     this.changeEmitter.fire(undefined);
   }
 
+  /** Remembers that the person expanded or collapsed a group row. */
+  rememberExpansion(node: TreeNode<T>, expanded: boolean): void {
+    if (node.kind === 'group') this.expansion.set(this.model.groupId(node.group), expanded);
+  }
+
+  /** Marks every row's accessible name with "stale data" (or not); re-renders only when that changes. */
+  setStale(stale: boolean): void {
+    if (stale === this.stale_) return;
+    this.stale_ = stale;
+    this.refreshAll();
+  }
+
   /** Re-renders everything (e.g. the welcome state changed); nothing to do before VS Code has asked for any row. */
   refreshAll(): void {
     if (this.asked) this.changeEmitter.fire(undefined);
@@ -94,23 +111,33 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
     // Labels and descriptions hold service text (names, types, statuses): shown inert, never as markup or icons.
     if (node.kind === 'group') {
       const rows = a.groupRows!;
-      const item = new vscode.TreeItem(inert(node.group.label), vscode.TreeItemCollapsibleState.Expanded);
-      item.id = this.model.groupId(node.group);
+      const id = this.model.groupId(node.group);
+      const expanded = this.expansion.get(id) ?? groupsStartExpanded(this.model.rowCount());
+      const label = inert(node.group.label);
+      const item = new vscode.TreeItem(label, expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = id;
       const marks = this.decorations.group?.(node.group, this.groupingName);
-      item.description = [inert(rows.describe(node.group)), ...(marks?.descriptions ?? [])].join(' · ');
-      item.iconPath = themeIcon(rows.icon(node.group));
+      const descriptions = [inert(rows.describe(node.group)), ...(marks?.descriptions ?? [])];
+      item.description = descriptions.join(' · ');
+      const icon = rows.icon(node.group);
+      item.iconPath = themeIcon(icon);
       item.contextValue = rows.context + (marks?.contextSuffix ?? '');
+      item.accessibilityInformation = { label: rowAccessibleName({ label, icon, descriptions, stale: this.stale_ }) };
       return item;
     }
     const value = node.item.value;
-    const item = new vscode.TreeItem(inert(a.leafLabel(value)), vscode.TreeItemCollapsibleState.None);
+    const label = inert(a.leafLabel(value));
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
     item.id = this.model.leafId(value);
     const description = inert(a.leafDescription(value, this.now()));
     this.model.rendered(value, description);
     const marks = this.decorations.leaf?.(value);
-    item.description = [description, ...(marks?.descriptions ?? [])].join(' · ');
-    item.iconPath = themeIcon(marks?.icon ?? a.leafIcon(value));
+    const descriptions = [description, ...(marks?.descriptions ?? [])];
+    item.description = descriptions.join(' · ');
+    const icon = marks?.icon ?? a.leafIcon(value);
+    item.iconPath = themeIcon(icon);
     item.contextValue = a.leafContext + (marks?.contextSuffix ?? '');
+    item.accessibilityInformation = { label: rowAccessibleName({ label, icon, descriptions, stale: this.stale_ }) };
     return item;
   }
 
@@ -127,7 +154,11 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
 
   /** Tooltips are built only when hovered. */
   resolveTreeItem(item: vscode.TreeItem, node: TreeNode<T>): vscode.TreeItem {
-    if (node.kind === 'leaf') item.tooltip = markdownHover(this.model.adapter.leafTooltip(node.item as Item<T>, this.now()));
+    if (node.kind === 'leaf') {
+      const extra = this.decorations.leaf?.(node.item.value)?.tooltip;
+      const tooltip = this.model.adapter.leafTooltip(node.item as Item<T>, this.now());
+      item.tooltip = markdownHover(extra ? `${tooltip}\n\n${extra}` : tooltip);
+    }
     else {
       const tooltip = this.decorations.group?.(node.group, this.groupingName)?.tooltip;
       if (tooltip) item.tooltip = markdownHover(tooltip);

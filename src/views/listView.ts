@@ -4,6 +4,7 @@ import { every, type Clock } from '../core/clock';
 import type { Explorer } from '../core/explorer';
 import type { ListRefresher } from '../core/refresh';
 import type { TreeNode } from '../core/treeModel';
+import { isStale } from '../core/freshness';
 import { viewMessage } from '../core/viewMessage';
 import { ANY_LISTS, type AnyList, type ListId, type ValueOf } from '../lists';
 import type { ListDefinition } from '../lists/list';
@@ -43,6 +44,8 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       this.view,
       refresher.onDidChange(() => this.decorate(now())),
       this.view.onDidChangeSelection(() => (this.selectedAt = ++ListView.selections)),
+      this.view.onDidExpandElement((e) => this.tree.rememberExpansion(e.element, true)),
+      this.view.onDidCollapseElement((e) => this.tree.rememberExpansion(e.element, false)),
       explorer.onDidChangeStatus(() => {
         this.tree.refreshAll();
         this.decorate(now());
@@ -50,7 +53,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     );
     if (list.rows.descriptionAges) {
       // Only while the view is visible: a hidden view costs nothing.
-      this.disposables.add(every(clock, AGE_TICK_MS, () => this.view.visible && this.tree.refreshAgedDescriptions()));
+      this.disposables.add(every(clock, AGE_TICK_MS, () => this.view.visible && (this.decorate(now()), this.tree.refreshAgedDescriptions())));
     }
     if (!list.polled) {
       // Loaded only once its view is shown: a hidden view costs nothing.
@@ -92,7 +95,10 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   decorate(now: number): void {
     const state = this.refresher.state;
     const ready = this.explorer.status === 'ready';
-    const message = ready ? viewMessage(state, this.list.emptyText(), now) : undefined;
+    // Stale: older than twice the interval that applies now, or a failed refresh shows the last data (freshness.ts).
+    const stale = ready && isStale(state, now, this.list.polled ? this.refresher.pollIntervalMs : undefined);
+    this.tree.setStale(stale);
+    const message = ready ? viewMessage(state, this.list.emptyText(), now, stale) : undefined;
     if (message !== this.shown.message) this.view.message = this.shown.message = message;
     const team = this.explorer.teamId;
     const description = team ? t('Team: {0}', this.explorer.teams.get(team)?.name ?? team) : undefined;

@@ -39,7 +39,7 @@ export class ProcessingStatusBar implements vscode.Disposable {
     item.tooltip = markdownHover(summary.tooltip, true);
     item.command = ACTION_COMMANDS[summary.action];
     item.backgroundColor = summary.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    item.accessibilityInformation = { label: summary.text.replace(/\$\([^)]+\)\s*/g, '') };
+    item.accessibilityInformation = { label: summary.accessibleLabel };
     item.show(); // the text and colours above already send an update: showing again costs nothing more
   }
 

@@ -243,12 +243,20 @@ function drawChart(): void {
     ],
     // each flow's bars span from the sum of the flows below it to its own sum
     bands: series.flows.slice(1).map((_flow, f) => ({ series: [f + 2, f + 1] as [number, number] })),
+    // Nothing hovered: the legend names the flows only, without empty "Name:" slots (activity.css, .legend-idle).
+    hooks: { setLegend: [(u) => idleLegend(u)] },
   };
   chart?.destroy();
   chartBox.replaceChildren();
   lastSize = `${options.width}x${options.height}`;
   chart = new uPlot(options, [series.times, ...sums], chartBox);
   chart.root.querySelector('.u-legend')?.setAttribute('aria-hidden', 'true'); // the table says the same
+  idleLegend(chart);
+}
+
+/** Marks the legend idle while no bucket is hovered: its values and their colons are hidden then. */
+function idleLegend(u: uPlot): void {
+  u.root.classList.toggle('legend-idle', u.legend.idx == null);
 }
 
 interface Formatters {

@@ -1,3 +1,4 @@
+/* global document -- page functions run in the browser (frame.evaluate) */
 // UI (end-to-end) test helpers: a real VS Code workbench (code-server) in headless Chromium, driven like a person would.
 // The session is started once by the root hooks (test/e2e/hooks.mjs); tests use the helpers below.
 //
@@ -234,4 +235,102 @@ export async function screenshot(name) {
 
 export function safeFileName(name) {
   return name.replace(/[^\w.-]+/g, ' ').trim().replace(/\s+/g, '-').slice(0, 120) || 'screenshot';
+}
+
+/**
+ * Runs a command from the command palette with the keyboard alone: F1, the title typed, Enter once the highlighted
+ * row is that command (no mouse). `opensInput`: the command opens its own input box or quick pick.
+ */
+export async function runCommandByKeyboard(title, { timeout = 15000, opensInput = false } = {}) {
+  const p = page();
+  const input = p.locator('.quick-input-widget input');
+  const focusedLabel = () => p.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first().innerText().catch(() => '');
+  const until = Date.now() + timeout;
+  for (;;) {
+    if (await p.locator('.quick-input-widget').isVisible()) await p.keyboard.press('Escape');
+    await p.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout });
+    await p.keyboard.press('ControlOrMeta+A');
+    await p.keyboard.type(`>${title}`);
+    // The palette lists the commands known when it opens: reopen until the command is listed; the arrow keys
+    // move the highlight to it (a better match, e.g. "… in Marketplace", may be listed first).
+    const labels = p.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name');
+    const listed = await waitFor(async () => (await labels.allInnerTexts()).some((l) => l.trim() === title), { timeout: 2000, message: `"${title}" listed` }).catch(() => false);
+    let found = false;
+    for (let i = 0; listed && i < 20 && !(found = (await focusedLabel()).trim() === title); i++) await p.keyboard.press('ArrowDown');
+    if (found) {
+      await p.keyboard.press('Enter');
+      if (opensInput) {
+        await waitFor(async () => (await p.locator('.quick-input-widget').isVisible()) && !(await input.inputValue()).startsWith('>'), { timeout, message: `the input of "${title}"` });
+      } else {
+        await p.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout });
+      }
+      return;
+    }
+    if (Date.now() > until) {
+      await p.keyboard.press('Escape');
+      throw new Error(`command "${title}" was not the highlighted row of the command palette after ${timeout} ms`);
+    }
+  }
+}
+
+/** Types into the open quick input with the keyboard and presses Enter. */
+export async function typeAndEnter(text) {
+  const p = page();
+  await p.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 10000 });
+  await p.keyboard.press('ControlOrMeta+A');
+  await p.keyboard.type(text);
+  // An input box validates as the text changes: Enter before the last check is done may meet an earlier answer.
+  await sleep(400);
+  await p.keyboard.press('Enter');
+}
+
+/** The four default colour themes (VS Code 1.139's labels in the "Preferences: Color Theme" picker). */
+export const DEFAULT_THEMES = [
+  { name: 'dark', label: 'Dark 2026', bodyClass: 'vs-dark' },
+  { name: 'light', label: 'Light 2026', bodyClass: 'vs' },
+  { name: 'high-contrast-dark', label: 'Dark High Contrast', bodyClass: 'hc-black' },
+  { name: 'high-contrast-light', label: 'Light High Contrast', bodyClass: 'hc-light' },
+];
+
+/** Picks a colour theme by its label with the keyboard ("Preferences: Color Theme") and waits until it applies. */
+export async function setColorTheme(theme) {
+  const p = page();
+  await runCommandByKeyboard('Preferences: Color Theme', { opensInput: true });
+  await typeAndEnter(theme.label);
+  await p.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10000 });
+  await waitFor(async () => p.locator('.monaco-workbench').evaluate((el, cls) => el.classList.contains(cls), theme.bodyClass), { message: `the ${theme.label} theme` });
+}
+
+/**
+ * The frame of a webview whose document matches `selector` (webviews are an iframe holding another iframe, the
+ * extension's page); waits until it is there.
+ */
+export async function webviewFrame(selector, { timeout = 15000 } = {}) {
+  const p = page();
+  return waitFor(
+    async () => {
+      for (const frame of p.frames()) {
+        if (frame === p.mainFrame()) continue;
+        if (await frame.locator(selector).count().catch(() => 0)) return frame;
+      }
+      return undefined;
+    },
+    { timeout, message: `a webview frame with ${selector}` },
+  );
+}
+
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Runs axe-core inside `frame` (the real webview document, in the theme the workbench shows) and returns its
+ * violations: [{ id, impact, help, targets }]. axe is evaluated through the DevTools protocol, so the page's Content
+ * Security Policy (scripts only with its nonce) does not have to be loosened for it.
+ */
+export async function axeViolations(frame) {
+  if (!(await frame.evaluate(() => typeof globalThis.axe === 'object'))) await frame.evaluate(AXE_SOURCE);
+  return frame.evaluate(async () => {
+    const result = await globalThis.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1, 2).join('').trim() ?? ''}`) }));
+  });
 }

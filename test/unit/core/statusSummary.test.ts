@@ -71,7 +71,7 @@ describe('statusSummary', () => {
     assert.equal(asked, 1);
     assert.equal(s.text, '$(warning) 2 processing, 1 stuck');
     assert.match(s.tooltip, /\*\*Stuck\*\*\n- #7 \(Payroll\)/);
-    assert.match(s.tooltip, /Last hour: ▁▂▃$/);
+    assert.match(s.tooltip, /Last hour: ▁▂▃\n\nLast loaded at /);
     assert.equal(s.warning, true);
   });
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Connection, FlowSync, Item } from '../../../src/api/types';
 import { validateConnection, validateList } from '../../../src/api/validate';
-import { TreeModel, type TreeChange } from '../../../src/core/treeModel';
+import { EXPANDED_ROWS_LIMIT, TreeModel, groupsStartExpanded, type TreeChange } from '../../../src/core/treeModel';
 import { arrangedTree } from '../../../src/lists/arrange';
 import { connectionsList } from '../../../src/lists/connections';
 import { processingList } from '../../../src/lists/processing';
@@ -96,5 +96,23 @@ describe('TreeModel', () => {
     assert.deepEqual(tree.agedGroups(NOW + 10_000), [], '"5 min ago" and "2 h ago" still hold');
     const aged = tree.agedGroups(NOW + 60_000).map((g) => g.group.key);
     assert.deepEqual(aged, [1], '"5 min ago" now reads "6 min ago"; "2 h ago" still holds');
+  });
+});
+
+describe('many groups: groups start collapsed beyond a number of rows', () => {
+  it('expanded up to EXPANDED_ROWS_LIMIT rows (group rows and item rows), collapsed beyond', () => {
+    assert.equal(EXPANDED_ROWS_LIMIT, 100);
+    assert.equal(groupsStartExpanded(100), true);
+    assert.equal(groupsStartExpanded(101), false);
+  });
+
+  it('counts the rows of a Connections view with many teams: 40 teams of 5 connections are 240 rows, so collapsed', () => {
+    const model = new TreeModel<Connection>('connections', arrangedTree<Connection>(connectionsList));
+    model.update(answer(Array.from({ length: 200 }, (_, i) => connection(i + 1, 1 + (i % 40), `c${i}`))));
+    assert.equal(model.rowCount(), 240);
+    assert.equal(groupsStartExpanded(model.rowCount()), false);
+    const few = new TreeModel<Connection>('connections', arrangedTree<Connection>(connectionsList));
+    few.update(answer([connection(1, 1, 'a'), connection(2, 2, 'b')]));
+    assert.equal(few.rowCount(), 4);
   });
 });
