@@ -90,13 +90,13 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const now = () => systemClock.now();
   const stuckAndSparkline = () => ({
     stuck: history.stuckSyncs(),
-    sparkline: activitySparkline(history.snapshot.entries, processingNow(history.tracked), now()),
+    sparkline: activitySparkline(history.snapshot.entries, processingNow(history.tracked, explorer.keyToHide), now()),
   });
   const statusBar = new ProcessingStatusBar(explorer, { get: stuckAndSparkline, onDidChange: history.onDidChange });
   views.processing.tree.decorations = processingDecorations(history, now);
   const historyView = new HistoryView(history, now);
   const showActivity = () =>
-    void showActivityPanel(context, (range) => chartSeries(activitySeries(history.snapshot.entries, processingNow(history.tracked), now(), range)), history.onDidChange);
+    void showActivityPanel(context, (range) => chartSeries(activitySeries(history.snapshot.entries, processingNow(history.tracked, explorer.keyToHide), now(), range)), history.onDidChange);
   const commandContext = { explorer, keys, views, json, log, reconfigure, history, settings: readSettings, showActivity, extensionId: context.extension.id };
   const links = new LinkHandler(commandContext);
   const stuckAnnouncer = new StuckAnnouncer();

@@ -2,7 +2,7 @@ import { t } from '../l10n';
 import { clampDelay } from '../core/clock';
 import { platform as defaultPlatform } from '../env/platform';
 import type { HttpAnswer, Platform } from '../env/types';
-import { inert } from '../core/inert';
+import { bounded, inert } from '../core/inert';
 import { ApiError, MAX_RETRY_AFTER_MS, UNAUTHORIZED_CODE, boundedRetryAfter, errorBodyOf, parseErrorBody, parseRetryAfter } from './errors';
 
 export interface GetJsonOptions {
@@ -312,7 +312,7 @@ function statusText(response: HttpAnswer, hide: string): string {
 
 function describeType(contentType: string, hide: string): string {
   // The key is hidden from the whole header first: split at ';' before it, a key holding ';' would show in part.
-  const type = inert(contentType, 200, hide).split(';')[0].trim().toLowerCase().slice(0, 80);
+  const type = bounded(inert(contentType, 200, hide).split(';')[0].trim().toLowerCase(), 80, hide);
   return type === 'text/html' ? t('an HTML page') : t('content of type {0}', type);
 }
 

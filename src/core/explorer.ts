@@ -5,6 +5,7 @@ import type { ListDefinition } from '../lists/list';
 import { t } from '../l10n';
 import type { Clock } from './clock';
 import { Emitter, type Disposable, type Listener } from './events';
+import { hasKeyPiece } from './inert';
 import type { ListSharing } from './pollLease';
 import { ListRefresher, type HeldBack } from './refresh';
 import { TeamDirectory } from './teams';
@@ -55,7 +56,7 @@ export const UNFOCUSED_SLOWDOWN = 4;
 export class Explorer {
   /** The refresher of each list, by list id. */
   readonly lists: ListRefreshers;
-  readonly teams = new TeamDirectory(() => this.config?.apiKey);
+  readonly teams = new TeamDirectory(() => this.keyToHide);
   private client?: FlowSyncClient;
   private config?: ExplorerConfig;
   private currentStatus: ExplorerStatus = 'noUrl';
@@ -117,10 +118,17 @@ export class Explorer {
     return this.config && { intervalMs: this.config.refreshIntervalMs, autoRefresh: this.config.autoRefresh };
   }
 
-  /** True when `text` contains the current API key in any letter case (what is written to disk must not). */
+  /**
+   * True when `text` holds the current API key or any 8-character piece of it, in any letter case (what is written to
+   * disk must not; a key shorter than that is looked for whole): see hasKeyPiece.
+   */
   mentionsKey(text: string): boolean {
-    const key = this.config?.apiKey;
-    return !!key && text.toLowerCase().includes(key.toLowerCase());
+    return hasKeyPiece(text, this.config?.apiKey);
+  }
+
+  /** The key in use, only to be masked in service text before it is cut (`inert` and `bounded` take it as `hide`). */
+  get keyToHide(): string | undefined {
+    return this.config?.apiKey || undefined;
   }
 
   /** The refresher of a list, for code that works on any list. */

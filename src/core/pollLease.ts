@@ -5,6 +5,7 @@ import { ANY_LISTS, type ListId } from '../lists';
 import type { ListDefinition } from '../lists/list';
 import { every, type Clock } from './clock';
 import { DisposableStore, type Disposable } from './events';
+import { bounded } from './inert';
 
 /**
  * One poller for all windows (issue #14). Several windows of one VS Code installation share the extension's global
@@ -152,7 +153,7 @@ export function parseFailure(text: string | undefined): SharedFailure | undefine
     writer,
     at,
     kind: kind as SharedFailure['kind'],
-    message: message.slice(0, MAX_SHARED_MESSAGE),
+    message: bounded(message, MAX_SHARED_MESSAGE),
     ...(nextAttemptAt !== undefined ? { nextAttemptAt } : {}),
   };
 }
@@ -196,6 +197,8 @@ export interface SharedExplorer {
   };
   /** True when `text` contains the API key (any letter case): such a snapshot is not written. */
   mentionsKey(text: string): boolean;
+  /** The key, masked in a shared failure message before it is cut. */
+  readonly keyToHide?: string;
   sharing?: ListSharing;
 }
 
@@ -409,7 +412,7 @@ export class PollCoordinator implements ListSharing, Disposable {
       writer: this.windowId,
       at: this.clock.now(),
       kind: error.kind,
-      message: error.message.slice(0, MAX_SHARED_MESSAGE),
+      message: bounded(error.message, MAX_SHARED_MESSAGE, this.explorer.keyToHide),
       ...(state.nextAttemptAt !== undefined ? { nextAttemptAt: state.nextAttemptAt } : {}),
     };
     void this.write(context, 'failure', JSON.stringify(failure), 'The failure');

@@ -47,7 +47,7 @@ export interface HistorySnapshot {
  * left out of the file (keyFree).
  */
 export class HistoryService implements vscode.Disposable {
-  private readonly observer = new ProcessingObserver();
+  private readonly observer = new ProcessingObserver(() => this.explorer.keyToHide);
   private readonly changes = new Emitter<void>();
   readonly onDidChange: Event<void> = this.changes.event;
   private readonly disposables = new DisposableStore();

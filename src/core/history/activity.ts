@@ -44,9 +44,9 @@ export interface ActivitySeries {
   readonly total: number[];
 }
 
-/** The syncs the observer sees processing, for the chart. */
-export function processingNow(tracked: ReadonlyMap<number, Tracked>): ProcessingNow[] {
-  return [...tracked.values()].map((s) => ({ flowId: s.sync.flow_id, flowName: flowNameOf(s.sync), createdAt: s.sync.created_at, firstSeen: s.firstSeen }));
+/** The syncs the observer sees processing, for the chart; `hide` (the key) is masked in their flow names. */
+export function processingNow(tracked: ReadonlyMap<number, Tracked>, hide?: string): ProcessingNow[] {
+  return [...tracked.values()].map((s) => ({ flowId: s.sync.flow_id, flowName: flowNameOf(s.sync, hide), createdAt: s.sync.created_at, firstSeen: s.firstSeen }));
 }
 
 interface Flow {

@@ -89,9 +89,9 @@ export function durationOf(e: Pick<EntryFields, 'createdAt' | 'firstSeen' | 'las
   return { ms: Math.max(0, e.lastSeen + gap / 2 - start.ms), uncertaintyMs: gap / 2, from: start.from, startMs: start.ms };
 }
 
-/** The service's flow name of a sync, made inert and bounded ('' when there is none). */
-export function flowNameOf(sync: FlowSync): string {
-  return inert(sync.flow?.name ?? '', MAX_FLOW_NAME);
+/** The service's flow name of a sync, made inert and bounded, `hide` (the key) masked first ('' when there is none). */
+export function flowNameOf(sync: FlowSync, hide?: string): string {
+  return inert(sync.flow?.name ?? '', MAX_FLOW_NAME, hide);
 }
 
 /** How an entry's flow is shown: its name, or "Flow 12" when the service sent none. */

@@ -1,4 +1,5 @@
 import type { FlowSync, Item, ListResult } from '../../api/types';
+import { bounded } from '../inert';
 import { MAX_CREATED_AT, boundedRaw, flowNameOf, makeEntry, type HistoryEntry } from './entry';
 
 /** A sync the observer saw in a processing answer and has not seen leave yet. */
@@ -46,8 +47,11 @@ interface MutableTracked {
  * - A new context (the service URL or the team filter changed: `context` names them, never the key), `restart()` (the
  *   key changed), or a clock that went backwards restarts observation: nothing is written, the answer is the first.
  * - An id that shows up again after it left is processing again: a new run, whose leaving is a second entry.
+ * `hide` gives the key in use: masked in an entry's texts before they are cut.
  */
 export class ProcessingObserver {
+  constructor(private readonly hide: () => string | undefined = () => undefined) {}
+
   private ctx: string | undefined;
   private lastAt: number | undefined;
   private readonly seen = new Map<number, MutableTracked>();
@@ -94,7 +98,7 @@ export class ProcessingObserver {
     const left: HistoryEntry[] = [];
     for (const [id, tracked] of this.seen) {
       if (present.has(id)) continue;
-      left.push(entryOf(tracked, at));
+      left.push(entryOf(tracked, at, this.hide()));
       this.seen.delete(id);
       this.departed.set(id, true);
     }
@@ -104,14 +108,14 @@ export class ProcessingObserver {
   }
 }
 
-function entryOf(tracked: MutableTracked, leftAt: number): HistoryEntry {
+function entryOf(tracked: MutableTracked, leftAt: number, hide: string | undefined): HistoryEntry {
   const s = tracked.sync;
   const raw = boundedRaw(tracked.raw);
   return makeEntry({
     id: s.id,
     flowId: s.flow_id,
-    flowName: flowNameOf(s),
-    createdAt: s.created_at.slice(0, MAX_CREATED_AT),
+    flowName: flowNameOf(s, hide),
+    createdAt: bounded(s.created_at, MAX_CREATED_AT, hide),
     firstSeen: tracked.firstSeen,
     lastSeen: tracked.lastSeen,
     leftAt,

@@ -3,6 +3,7 @@ import { Explorer, UNFOCUSED_SLOWDOWN, type ExplorerConfig } from '../../../src/
 import { MockFlowSyncServer } from '../../../src/mock/server';
 import { explorerConfig } from '../helpers/explorerConfig';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
+import { LONG_KEY } from '../helpers/keyPieces';
 
 const KEY = 'fs_unit_SENTINEL_91ab';
 
@@ -28,6 +29,27 @@ describe('Explorer', () => {
     explorer = new Explorer(clock, undefined, () => 0.5);
   });
   afterEach(() => explorer.dispose());
+
+  it('the write check refuses a text holding any 8-character piece of the key, in any letter case', () => {
+    explorer.configure({ ...base(), apiKey: LONG_KEY, autoRefresh: false });
+    for (let i = 0; i + 8 <= LONG_KEY.length; i++) {
+      const piece = LONG_KEY.slice(i, i + 8);
+      for (const text of [`name ${piece} tail`, `${piece.toUpperCase()}`, `x${piece.toLowerCase()}`]) assert.ok(explorer.mentionsKey(text), `refused: ${text}`);
+    }
+    assert.ok(explorer.mentionsKey(JSON.stringify({ flowName: `${'x'.repeat(108)}${LONG_KEY.slice(0, 12)}` })), 'the prefix a cut at 120 left');
+    for (const text of ['', 'Invoices', LONG_KEY.slice(0, 7), `${LONG_KEY.slice(0, 7)} ${LONG_KEY.slice(7, 14)}`, 'fsk_Lovely_7Hq', '•••']) {
+      assert.ok(!explorer.mentionsKey(text), `accepted: ${text}`);
+    }
+    const quoted = 'abc"def\\ghij';
+    explorer.configure({ ...base(), apiKey: quoted, autoRefresh: false });
+    assert.ok(explorer.mentionsKey(JSON.stringify({ name: `x ${quoted} y` })), 'a key JSON escapes is found in the JSON');
+  });
+
+  it('a key shorter than 8 characters: only the whole key (any letter case) is refused', () => {
+    explorer.configure({ ...base(), apiKey: 'Ab1-x', autoRefresh: false });
+    assert.ok(explorer.mentionsKey('name aB1-X tail'));
+    assert.ok(!explorer.mentionsKey('name Ab1- tail'));
+  });
 
   it('says what is missing: no URL, invalid URL, no key', () => {
     explorer.configure({ ...base(), baseUrl: '' });

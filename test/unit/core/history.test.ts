@@ -1,7 +1,22 @@
 import * as assert from 'node:assert/strict';
 import type { FlowSync, Item } from '../../../src/api/types';
-import { MAX_FLOW_NAME, MAX_RAW_CHARS, ProcessingObserver, durationOf, entryFlowLabel, processingAnswer, type ProcessingAnswer } from '../../../src/core/history';
+import {
+  MAX_CREATED_AT,
+  MAX_FLOW_NAME,
+  MAX_RAW_CHARS,
+  ProcessingObserver,
+  durationOf,
+  entryFlowLabel,
+  finishedNotification,
+  processingAnswer,
+  processingNow,
+  withoutRaw,
+  type HistoryEntry,
+  type ProcessingAnswer,
+} from '../../../src/core/history';
+import { serializeSegment } from '../../../src/core/historyStore';
 import { FakeClock } from '../helpers/fakeClock';
+import { LONG_KEY, keyPiece } from '../helpers/keyPieces';
 
 const POLL = 15_000;
 const MIN = 60_000;
@@ -152,5 +167,49 @@ describe('ProcessingObserver', () => {
     assert.deepEqual(d, { ms: 0, uncertaintyMs: MIN / 2, from: 'created', startMs: t0 + 4 * MIN });
     const ahead = durationOf({ createdAt: new Date(t0 + 10 * MIN).toISOString(), firstSeen: t0, lastSeen: t0 + MIN, leftAt: t0 + 2 * MIN });
     assert.deepEqual(ahead, { ms: 1.5 * MIN, uncertaintyMs: MIN / 2, from: 'firstSeen', startMs: t0 }, 'further ahead than clock skew: from first seen');
+  });
+});
+
+describe('the API key echoed in a flow sync: masked before every cut, so no piece of it is kept', () => {
+  const at = Date.UTC(2026, 10, 22, 12);
+  /** The entry made when a sync holding `extra` leaves processing, seen by an observer that knows the key. */
+  function leftEntry(extra: Partial<FlowSync>): HistoryEntry {
+    const observer = new ProcessingObserver(() => LONG_KEY);
+    observer.observe(CONTEXT, at, complete(item(1003, 7, at, 5 * MIN, extra)));
+    const [entry] = observer.observe(CONTEXT, at + POLL, complete()).left;
+    return entry;
+  }
+  const flow = (name: string): Partial<FlowSync> => ({ flow: { id: 7, name } });
+
+  it(`a flow name with the key across the ${MAX_FLOW_NAME}-character cut: the History entry and its segment hold none of it`, () => {
+    const entry = leftEntry(flow(`${'x'.repeat(MAX_FLOW_NAME - 12)}${LONG_KEY} tail`));
+    assert.equal(keyPiece(entry.flowName, LONG_KEY), undefined, `flow name: ${entry.flowName}`);
+    const segment = serializeSegment([withoutRaw(entry)], 'https://flowsync.example.com');
+    assert.equal(keyPiece(segment, LONG_KEY), undefined, 'the segment written to disk');
+  });
+
+  it('a flow name holding the whole key (any letter case) shows it masked', () => {
+    const entry = leftEntry(flow(`Invoices ${LONG_KEY.toUpperCase()}`));
+    assert.equal(entry.flowName, 'Invoices •••');
+  });
+
+  it(`a created_at with the key across the ${MAX_CREATED_AT}-character cut keeps none of it`, () => {
+    const entry = leftEntry({ created_at: `${'2'.repeat(MAX_CREATED_AT - 10)}${LONG_KEY}` });
+    assert.equal(keyPiece(entry.createdAt, LONG_KEY), undefined, `created_at: ${entry.createdAt}`);
+    assert.ok(entry.createdAt.length <= MAX_CREATED_AT);
+  });
+
+  it('the notification (flow name cut at 80) holds none of it', () => {
+    const entry = leftEntry(flow(`${'x'.repeat(70)}${LONG_KEY}`));
+    const text = finishedNotification([entry], { syncs: new Set(), flows: new Set() }, 'all').text ?? '';
+    assert.match(text, /^Sync #1003 \(x+/);
+    assert.equal(keyPiece(text, LONG_KEY), undefined, `notification: ${text}`);
+  });
+
+  it('the activity chart\'s syncs processing now show the flow name masked', () => {
+    const observer = new ProcessingObserver(() => LONG_KEY);
+    observer.observe(CONTEXT, at, complete(item(1003, 7, at, 5 * MIN, flow(`${'x'.repeat(MAX_FLOW_NAME - 12)}${LONG_KEY}`))));
+    const [now] = processingNow(observer.tracked, LONG_KEY);
+    assert.equal(keyPiece(now.flowName, LONG_KEY), undefined, `flow name: ${now.flowName}`);
   });
 });

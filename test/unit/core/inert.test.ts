@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { inert } from '../../../src/core/inert';
+import fc from 'fast-check';
+import { bounded, hasKeyPiece, inert } from '../../../src/core/inert';
 import { assertInert } from '../helpers/inertText';
+import { LONG_KEY, keyPiece } from '../helpers/keyPieces';
 
 describe('inert: service text is data, never markup', () => {
   it('neutralises links, theme icons, HTML, control and bidi characters, and bounds the length', () => {
@@ -15,5 +17,48 @@ describe('inert: service text is data, never markup', () => {
   it('is idempotent and leaves ordinary text alone', () => {
     for (const s of ['[a](command:x)', '$(zap)', 'Database unavailable', 'a ] ( b', '<<>>']) assert.equal(inert(inert(s)), inert(s));
     assert.equal(inert('Database unavailable (retry later).'), 'Database unavailable (retry later).');
+  });
+});
+
+describe('the API key: masked, then cut (inert and bounded), refused on disk by any piece (hasKeyPiece)', () => {
+  const keyArb = fc.stringMatching(/^[\x21-\x7e]{1,40}$/);
+  /** Text around the key or pieces of it, in mixed letter case, with invisible characters and markup between. */
+  const textArb = (key: string) =>
+    fc
+      .array(fc.oneof(fc.string(), fc.constant(key), fc.constant(key.toUpperCase()), fc.nat(key.length).map((n) => key.slice(n, n + 9)), fc.constantFrom('\u200b', ' ', '<', '](')), { maxLength: 12 })
+      .map((parts) => parts.join(''));
+
+  it('no cut of any length leaves an 8-character piece of the key (inert and bounded)', () => {
+    fc.assert(
+      fc.property(keyArb.chain((key) => fc.tuple(fc.constant(key), textArb(key), fc.integer({ min: 1, max: 120 }))), ([key, text, max]) => {
+        for (const out of [inert(text, max, key), bounded(text, max, key)]) {
+          assert.ok(out.length <= max + 2, `bounded: ${out}`);
+          if (key.length >= 8) assert.equal(keyPiece(out, key), undefined, `${JSON.stringify(text)} at ${max}: ${out}`);
+          assert.ok(!hasKeyPiece(out, key), `${JSON.stringify(text)} at ${max}: ${out}`);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('the key across the cut of bounded: masked, never half shown', () => {
+    assert.equal(bounded(`${'x'.repeat(990)}${LONG_KEY} tail`, 1000, LONG_KEY), `${'x'.repeat(990)}••• tail`, 'masked first, so the tail fits');
+    assert.equal(bounded(`${'x'.repeat(990)}${LONG_KEY.slice(0, 12)}`, 1000, LONG_KEY), `${'x'.repeat(990)}•••`, 'a piece of the key is masked too');
+    assert.equal(bounded('2026-11-22T11:48:00.000Z', 64, LONG_KEY), '2026-11-22T11:48:00.000Z', 'text without the key is kept as it came');
+    assert.equal(bounded('a\u200bb', 10), 'a\u200bb', 'bounded does not clean up');
+  });
+
+  it('hasKeyPiece agrees with a plain search for every 8-character piece (any letter case), and finds a key JSON escapes', () => {
+    fc.assert(
+      fc.property(keyArb.chain((key) => fc.tuple(fc.constant(key), textArb(key))), ([key, text]) => {
+        const expected = key.length >= 8 ? keyPiece(text, key) !== undefined || keyPiece(JSON.stringify(text), key) !== undefined : text.toLowerCase().includes(key.toLowerCase());
+        if (key.length >= 8 && !/["\\<>]|\]\s*\(|\$\s*\(/.test(key)) assert.equal(hasKeyPiece(text, key), keyPiece(text, key) !== undefined, `${key} in ${JSON.stringify(text)}`);
+        else if (expected) assert.ok(hasKeyPiece(text, key) || hasKeyPiece(JSON.stringify(text), key), `${key} in ${JSON.stringify(text)}`);
+      }),
+      { numRuns: 500 },
+    );
+    assert.ok(hasKeyPiece(JSON.stringify({ name: 'x ab"cd\\efgh y' }), 'ab"cd\\efgh'));
+    assert.ok(!hasKeyPiece('anything', undefined));
+    assert.ok(!hasKeyPiece('anything', ''));
   });
 });

@@ -1,9 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { Explorer, UNFOCUSED_SLOWDOWN, type ExplorerConfig } from '../../../src/core/explorer';
-import { MAX_SHARED_MESSAGE, PollCoordinator, contextFolder, lazySharing, leaseContext, mayHold, parseFailure, parseLease, parseSnapshot, type Lease } from '../../../src/core/pollLease';
+import { ApiError } from '../../../src/api/errors';
+import { MAX_SHARED_MESSAGE, PollCoordinator, type SharedExplorer, contextFolder, lazySharing, leaseContext, mayHold, parseFailure, parseLease, parseSnapshot, type Lease } from '../../../src/core/pollLease';
 import { MockFlowSyncServer } from '../../../src/mock/server';
 import { explorerConfig } from '../helpers/explorerConfig';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
+import { keyPiece, LONG_KEY } from '../helpers/keyPieces';
 import { MemoryStore } from '../helpers/memoryStore';
 
 const KEY = 'fs_unit_SENTINEL_77cd';
@@ -54,6 +56,45 @@ describe('pollLease: the rules', () => {
     assert.equal(parseFailure(JSON.stringify({ ...failure, nextAttemptAt: 'later' })), undefined);
     assert.equal(parseFailure(JSON.stringify({ ...failure, message: 7 })), undefined);
     assert.equal(parseFailure(JSON.stringify({ ...failure, message: 'x'.repeat(50_000) }))?.message.length, MAX_SHARED_MESSAGE);
+  });
+});
+
+describe('pollLease: a shared failure message is masked, then cut', () => {
+  it(`the key across the ${MAX_SHARED_MESSAGE}-character cut leaves no piece of it in the failure file`, async () => {
+    const listeners: Array<() => void> = [];
+    const state: { error?: ApiError } = {};
+    const explorer: SharedExplorer = {
+      status: 'ready',
+      origin: 'https://flow.example.com',
+      teamId: '',
+      focused: true,
+      pollSettings: { intervalMs: 30_000, autoRefresh: true },
+      refresher: () => ({
+        state,
+        adopt: () => undefined,
+        adoptFailure: () => undefined,
+        reschedule: () => undefined,
+        onDidChange: (listener) => {
+          listeners.push(listener);
+          return { dispose: () => undefined };
+        },
+      }),
+      mentionsKey: (text) => text.includes(LONG_KEY),
+      keyToHide: LONG_KEY,
+    };
+    const store = new MemoryStore();
+    const coordinator = new PollCoordinator(explorer, store.view(), 'A', new FakeClock());
+    try {
+      state.error = new ApiError('http', `${'x'.repeat(MAX_SHARED_MESSAGE - 10)}${LONG_KEY} tail`);
+      for (const listener of listeners) listener();
+      await flushPromises();
+      const failure = parseFailure([...store.files.values()][0]?.text);
+      assert.ok(failure, 'the failure is shared');
+      assert.ok(failure.message.length <= MAX_SHARED_MESSAGE);
+      assert.equal(keyPiece(store.allText(), LONG_KEY), undefined, 'no piece of the key in the failure file');
+    } finally {
+      coordinator.dispose();
+    }
   });
 });
 
