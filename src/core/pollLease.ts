@@ -5,6 +5,7 @@ import { ANY_LISTS, type ListId } from '../lists';
 import type { ListDefinition } from '../lists/list';
 import { every, type Clock } from './clock';
 import { DisposableStore, type Disposable } from './events';
+import { UNFOCUSED_SLOWDOWN } from './explorer';
 
 /**
  * One poller for all windows (issue #14). Several windows of one VS Code installation share the extension's global
@@ -18,7 +19,11 @@ import { DisposableStore, type Disposable } from './events';
  * - The holder renews the heartbeat every intervalMs / 2; a lease runs out 1.5 × intervalMs after its last heartbeat,
  *   then any window takes it over (a window that closed or hangs is replaced within two intervals). A closing window
  *   releases its lease at once.
- * - A focused window takes over from a holder that has been unfocused for at least one interval.
+ * - No window's settings slow another down: a window defers to a holder (and adopts its answers instead of asking)
+ *   only while the holder polls at least as often as it would itself (`pollsEvery`: the interval, UNFOCUSED_SLOWDOWN
+ *   times longer once the window has been unfocused for one interval); a faster window takes the lease at once, and
+ *   the slower holder then defers to it. A focused window thus takes over from a holder of the same interval that has
+ *   been unfocused for one interval. Both compare the same figures, so the lease does not go back and forth.
  * - After each answer the window that asked writes a snapshot (the answer's items as the service sent them, its
  *   fingerprint and when it was loaded); every other window checks it every second and adopts it as if it had loaded it
  *   (same change events, no request). A snapshot that would contain the API key is not written.
@@ -109,16 +114,32 @@ export function contextFolder(context: string): string {
   return `${listId}-${h1.toString(16).padStart(8, '0')}${h2.toString(16).padStart(8, '0')}`;
 }
 
+/** A window that may hold a lease: its id and context, its interval setting, and since when it is unfocused, if it is. */
+export interface Contender {
+  id: string;
+  context: string;
+  intervalMs: number;
+  unfocusedSince?: number;
+}
+
+/**
+ * How often a window polls, as the lease rules compare windows: its interval, UNFOCUSED_SLOWDOWN times longer once it
+ * has been unfocused for one interval (a short switch to another window does not move the lease).
+ */
+export function pollsEvery(intervalMs: number, unfocusedSince: number | undefined, now: number): number {
+  return unfocusedSince !== undefined && now - unfocusedSince >= intervalMs ? intervalMs * UNFOCUSED_SLOWDOWN : intervalMs;
+}
+
 /**
  * Whether window `me` may hold (take or keep) the lease `lease` now: no lease, another context, its own, run out
- * (a heartbeat from the future counts as run out, and no lease lasts longer than twice its interval), or a focused
- * window against a holder unfocused for at least one interval.
+ * (a heartbeat from the future counts as run out, and no lease lasts longer than twice its interval), or a holder
+ * that polls less often than `me` would (another window's settings never slow this one down).
  */
-export function mayHold(lease: Lease | undefined, me: { id: string; context: string; focused: boolean }, now: number): boolean {
+export function mayHold(lease: Lease | undefined, me: Contender, now: number): boolean {
   if (!lease || lease.context !== me.context || lease.holder === me.id) return true;
   const expiresAt = Math.min(lease.expiresAt, lease.heartbeatAt + 2 * lease.intervalMs);
   if (now >= expiresAt || lease.heartbeatAt > now + lease.intervalMs) return true;
-  return me.focused && lease.unfocusedSince !== undefined && now - lease.unfocusedSince >= lease.intervalMs;
+  return pollsEvery(lease.intervalMs, lease.unfocusedSince, now) > pollsEvery(me.intervalMs, me.unfocusedSince, now);
 }
 
 export function parseLease(text: string | undefined): Lease | undefined {
@@ -443,7 +464,7 @@ export class PollCoordinator implements ListSharing, Disposable {
     if (focused) share.unfocusedSince = undefined;
     else share.unfocusedSince ??= now;
     const lease = parseLease(await this.store.read(folder, 'lease'));
-    const me = { id: this.windowId, context, focused };
+    const me: Contender = { id: this.windowId, context, intervalMs: settings.intervalMs, unfocusedSince: share.unfocusedSince };
     let holding = mayHold(lease, me, now);
     if (holding) {
       const mine = lease?.holder === this.windowId && lease.context === context;

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { Explorer, UNFOCUSED_SLOWDOWN, type ExplorerConfig } from '../../../src/core/explorer';
-import { MAX_SHARED_MESSAGE, PollCoordinator, contextFolder, lazySharing, leaseContext, mayHold, parseFailure, parseLease, parseSnapshot, type Lease } from '../../../src/core/pollLease';
+import { MAX_SHARED_MESSAGE, PollCoordinator, contextFolder, lazySharing, leaseContext, mayHold, parseFailure, parseLease, parseSnapshot, pollsEvery, type Contender, type Lease } from '../../../src/core/pollLease';
 import { MockFlowSyncServer } from '../../../src/mock/server';
 import { explorerConfig } from '../helpers/explorerConfig';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
@@ -11,7 +11,7 @@ const INTERVAL = 30_000;
 
 describe('pollLease: the rules', () => {
   const lease = (o: Partial<Lease> = {}): Lease => ({ v: 1, holder: 'A', context: 'c', heartbeatAt: 1000, expiresAt: 1000 + 45_000, intervalMs: INTERVAL, ...o });
-  const me = { id: 'B', context: 'c', focused: true };
+  const me: Contender = { id: 'B', context: 'c', intervalMs: INTERVAL };
 
   it('a fresh lease of another window is respected; a run-out, released, foreign-context or own one may be held', () => {
     assert.equal(mayHold(lease(), me, 2000), false);
@@ -31,7 +31,18 @@ describe('pollLease: the rules', () => {
     const l = lease({ unfocusedSince: 1000, heartbeatAt: 20_000, expiresAt: 65_000 });
     assert.equal(mayHold(l, me, 20_000), false, 'unfocused for less than an interval');
     assert.equal(mayHold(l, me, 31_000), true);
-    assert.equal(mayHold(l, { ...me, focused: false }, 31_000), false);
+    assert.equal(mayHold(l, { ...me, unfocusedSince: 0 }, 31_000), false);
+  });
+
+  it('a holder that polls less often than this window would is taken over at once; one as fast or faster is not', () => {
+    assert.equal(mayHold(lease({ intervalMs: 86_400_000, expiresAt: 1000 + 1.5 * 86_400_000 }), me, 2000), true, 'a holder of a day');
+    assert.equal(mayHold(lease({ intervalMs: 10_000, expiresAt: 16_000 }), me, 2000), false, 'a faster holder');
+    assert.equal(mayHold(lease(), me, 2000), false, 'the same interval: the holder keeps it');
+    // unfocused (for an interval) windows poll UNFOCUSED_SLOWDOWN times slower: the rates compared are the real ones
+    assert.equal(mayHold(lease({ intervalMs: 2 * INTERVAL }), { ...me, unfocusedSince: 0 }, 2000 + INTERVAL), false, '60 s focused against 30 s unfocused');
+    assert.equal(mayHold(lease({ intervalMs: 2 * INTERVAL, unfocusedSince: 0 }), me, 2000 + 2 * INTERVAL - 1), true, '60 s unfocused against 30 s focused');
+    assert.equal(pollsEvery(INTERVAL, 1000, 1000 + INTERVAL), INTERVAL * UNFOCUSED_SLOWDOWN);
+    assert.equal(pollsEvery(INTERVAL, 1000, 1000 + INTERVAL - 1), INTERVAL);
   });
 
   it('parses only well-formed files; the folder name is a safe hash of the context', () => {
@@ -197,6 +208,60 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
     await advance(8 * INTERVAL);
     assert.equal(processingRequests().length, 8, 'the focused rate, from one window');
     assert.ok(UNFOCUSED_SLOWDOWN > 1);
+  });
+
+  describe('no window slows another (each polls at least as often as its own settings ask)', () => {
+    const DAY = 86_400_000;
+    /** Requests over `periods` of INTERVAL, after a start-up of two seconds. */
+    const requestsOver = async (periods: number) => {
+      await advance(2_000);
+      mock.clearRequests();
+      await advance(periods * INTERVAL);
+      return processingRequests().length;
+    };
+
+    it('a window polling once a day holds the lease: a window of 30 s takes it and polls at its own rate; the slow one adopts', async () => {
+      const slow = open('A', { refreshIntervalMs: DAY });
+      await advance(2_000);
+      assert.deepEqual(holders(), ['A']);
+      const fast = open('B');
+      assert.equal(await requestsOver(10), 10, 'the 30 s rate holds: one request per 30 s');
+      assert.deepEqual(holders(), ['B']);
+      assert.equal(fast.explorer.lists.processing.state.error, undefined);
+      assert.equal(slow.explorer.lists.processing.state.loadedAt, fast.explorer.lists.processing.state.loadedAt, 'the slow window shows the fast one\'s answers');
+    });
+
+    it('opened the other way round: the slow window defers to the fast holder, and the fast one keeps its rate', async () => {
+      open('B');
+      await advance(2_000);
+      open('A', { refreshIntervalMs: DAY });
+      assert.equal(await requestsOver(10), 10);
+      assert.deepEqual(holders(), ['B']);
+    });
+
+    it('a holder with autoRefresh off gives the lease up: the other window polls at its own rate', async () => {
+      open('A', { autoRefresh: false });
+      await advance(2_000);
+      open('B');
+      assert.equal(await requestsOver(6), 6);
+      assert.deepEqual(holders(), ['B']);
+    });
+
+    it('unfocused slowdown counts: a focused window of 60 s holds against an unfocused one of 30 s (polling every 120 s), without flapping', async () => {
+      const b = open('B', {}, false);
+      await advance(2_000);
+      const a = open('A', { refreshIntervalMs: 2 * INTERVAL });
+      await advance(2 * INTERVAL);
+      assert.deepEqual(holders(), ['A'], 'the focused 60 s window polls for both');
+      const writes = store.writes;
+      assert.equal(await requestsOver(12), 6, 'one request per 60 s');
+      assert.ok(store.writes - writes < 40, `the lease does not flap: ${store.writes - writes} writes`);
+      b.explorer.setFocused(true);
+      a.explorer.setFocused(false);
+      await advance(2_000);
+      assert.deepEqual(holders(), ['B'], 'focused, the 30 s window is the faster one: it takes over');
+      assert.equal(await requestsOver(10), 10);
+    });
   });
 
   it('a context change (another team filter) gets its own lease and its own poller', async () => {
