@@ -1,4 +1,5 @@
 import { API_ERROR_KINDS, ApiError, type ApiErrorKind } from '../api/errors';
+import { ANSWER_BOUNDS, boundedJsonText, overBounds, type StoredBytes } from '../api/jsonBounds';
 import type { ListResult } from '../api/types';
 import { validateList } from '../api/validate';
 import { ANY_LISTS, type ListId } from '../lists';
@@ -36,6 +37,11 @@ import { UNFOCUSED_SLOWDOWN } from './explorer';
  *
  * Files per context: coordination/<list>-<hash of list|origin|team>/lease.json, snapshot.json and failure.json. They hold the window
  * id (drawn per window), times, the origin and team id, and service data; never the key.
+ *
+ * The files are input like an answer from the service, and get its bounds (ANSWER_BOUNDS: bytes, objects and arrays,
+ * values; then the list's validation: items, depth): the store refuses to read a file over the byte bound, the rest is
+ * counted before it is parsed, and a file over them is set aside: ignored (not parsed, not adopted; a lease over them
+ * counts as no lease), logged once, and replaced by the next write. A window does not write one over them either.
  */
 
 export const LEASE_VERSION = 1;
@@ -91,8 +97,12 @@ export type SharedFile = 'lease' | 'snapshot' | 'failure';
 
 /** The shared files, by folder name. Reads resolve undefined for a missing file; writes replace the file whole. */
 export interface SharedStore {
-  read(folder: string, file: SharedFile): Promise<string | undefined>;
-  write(folder: string, file: SharedFile, text: string): Promise<void>;
+  /**
+   * The file's bytes; TOO_LARGE, without reading them, when it holds more than `maxBytes` (its size is checked first, or
+   * at most maxBytes + 1 bytes are read).
+   */
+  read(folder: string, file: SharedFile, maxBytes: number): Promise<StoredBytes | undefined>;
+  write(folder: string, file: SharedFile, bytes: Uint8Array): Promise<void>;
   /** A token that changes whenever the file is rewritten (e.g. mtime and size), undefined when it is missing. */
   stamp(folder: string, file: SharedFile): Promise<string | undefined>;
 }
@@ -281,6 +291,8 @@ export class PollCoordinator implements ListSharing, Disposable {
   private disposed = false;
   private writing: Promise<void> = Promise.resolve();
   private problem?: string;
+  /** The last shared file set aside (logged once). */
+  private setAside?: string;
 
   constructor(
     private readonly explorer: SharedExplorer,
@@ -411,7 +423,7 @@ export class PollCoordinator implements ListSharing, Disposable {
     const folder = contextFolder(context);
     const stamp = await this.store.stamp(folder, file);
     if (stamp === undefined || stamp === share.stamps[file]) return undefined;
-    const parsed = parse(await this.store.read(folder, file));
+    const parsed = parse(await this.readText(folder, file));
     if (this.contextOf(id) !== context) return undefined;
     share.stamps[file] = stamp;
     return parsed && parsed.context === context && parsed.writer !== this.windowId ? parsed : undefined;
@@ -463,7 +475,7 @@ export class PollCoordinator implements ListSharing, Disposable {
     const focused = this.explorer.focused;
     if (focused) share.unfocusedSince = undefined;
     else share.unfocusedSince ??= now;
-    const lease = parseLease(await this.store.read(folder, 'lease'));
+    const lease = parseLease(await this.readText(folder, 'lease'));
     const me: Contender = { id: this.windowId, context, intervalMs: settings.intervalMs, unfocusedSince: share.unfocusedSince };
     let holding = mayHold(lease, me, now);
     if (holding) {
@@ -479,10 +491,10 @@ export class PollCoordinator implements ListSharing, Disposable {
           intervalMs: settings.intervalMs,
           ...(share.unfocusedSince !== undefined ? { unfocusedSince: share.unfocusedSince } : {}),
         };
-        await this.store.write(folder, 'lease', JSON.stringify(next));
+        await this.writeText(folder, 'lease', JSON.stringify(next));
         share.writtenFocused = focused;
         // Two windows may take a free lease at once: the last write wins, and the other steps back here.
-        if (!mine) holding = parseLease(await this.store.read(folder, 'lease'))?.holder === this.windowId;
+        if (!mine) holding = parseLease(await this.readText(folder, 'lease'))?.holder === this.windowId;
       }
     }
     if (this.contextOf(id) === context) this.setHolding(id, share, holding);
@@ -497,9 +509,9 @@ export class PollCoordinator implements ListSharing, Disposable {
   private async release(context: string): Promise<void> {
     const folder = contextFolder(context);
     try {
-      const lease = parseLease(await this.store.read(folder, 'lease'));
+      const lease = parseLease(await this.readText(folder, 'lease'));
       if (lease?.holder !== this.windowId) return;
-      await this.store.write(folder, 'lease', JSON.stringify({ ...lease, expiresAt: 0 }));
+      await this.writeText(folder, 'lease', JSON.stringify({ ...lease, expiresAt: 0 }));
     } catch {
       // it runs out by itself
     }
@@ -526,8 +538,28 @@ export class PollCoordinator implements ListSharing, Disposable {
       return this.writing;
     }
     this.writing = this.writing.then(() =>
-      this.store.write(contextFolder(context), file, text).catch((e: unknown) => this.log(`${what} could not be shared with other windows: ${(e as Error)?.message ?? e}`)),
+      this.writeText(contextFolder(context), file, text).catch((e: unknown) => this.log(`${what} could not be shared with other windows: ${(e as Error)?.message ?? e}`)),
     );
     return this.writing;
+  }
+
+  /** A shared file's text, when it is within the bounds of an answer; one over them is set aside (undefined). */
+  private async readText(folder: string, file: SharedFile): Promise<string | undefined> {
+    const stored = await this.store.read(folder, file, ANSWER_BOUNDS.maxBytes);
+    if (stored === undefined) return undefined;
+    const checked = boundedJsonText(stored);
+    if ('text' in checked) return checked.text;
+    const note = `${folder}/${file}.json is over the bounds of an answer from the service (${checked.over}): set aside, not used.`;
+    if (note !== this.setAside) this.log(note); // once, not every second
+    this.setAside = note;
+    return undefined;
+  }
+
+  /** Writes a shared file whole; refuses one over the bounds its readers apply. */
+  private writeText(folder: string, file: SharedFile, text: string): Promise<void> {
+    const bytes = new TextEncoder().encode(text);
+    const over = overBounds(bytes);
+    if (over) return Promise.reject(new Error(`it is over the bounds of an answer from the service (${over})`));
+    return this.store.write(folder, file, bytes);
   }
 }

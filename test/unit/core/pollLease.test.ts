@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { Explorer, UNFOCUSED_SLOWDOWN, type ExplorerConfig } from '../../../src/core/explorer';
 import { MAX_SHARED_MESSAGE, PollCoordinator, contextFolder, lazySharing, leaseContext, mayHold, parseFailure, parseLease, parseSnapshot, pollsEvery, type Contender, type Lease } from '../../../src/core/pollLease';
+import { DEFAULT_MAX_BYTES, MAX_COMMAS, MAX_CONTAINERS } from '../../../src/api/client';
+import { MAX_ITEM_DEPTH } from '../../../src/api/validate';
 import { MockFlowSyncServer } from '../../../src/mock/server';
 import { explorerConfig } from '../helpers/explorerConfig';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
@@ -367,6 +369,85 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
     await a.store.write(contextFolder(context), 'failure', JSON.stringify({ ...failure, at: clock.now() }));
     await advance(1_000);
     assert.equal(errorOf()?.kind, 'network', 'a recent one from another window is shown');
+  });
+
+  describe('shared files get the bounds of an answer from the service', () => {
+    /** A window alone (it holds the lease and has loaded), and a writer for the files of its context. */
+    async function alone() {
+      const a = open('A');
+      await advance(2_000);
+      const context = leaseContext('processing', new URL(mock.url).origin, '');
+      const put = (file: 'lease' | 'snapshot' | 'failure', o: object) => a.store.write(contextFolder(context), file, JSON.stringify(o));
+      const items = mock.dataset.processingAt(clock.now());
+      const snapshot = (extra: object) => ({ v: 1, context, writer: 'Z', loadedAt: clock.now(), fingerprint: 'planted', dropped: 0, items: [{ ...items[0], ...extra }, ...items.slice(1)] });
+      return { a, context, put, snapshot, state: () => a.explorer.lists.processing.state };
+    }
+
+    it('a snapshot larger than an answer may be (16 MB) is set aside, not adopted', async () => {
+      const { put, snapshot, state } = await alone();
+      await put('snapshot', snapshot({ note: 'x'.repeat(DEFAULT_MAX_BYTES) }));
+      await advance(2_000);
+      assert.notEqual(state().fingerprint, 'planted', 'the oversized snapshot was adopted');
+      await put('snapshot', snapshot({ note: 'x' }));
+      await advance(1_000);
+      assert.equal(state().fingerprint, 'planted', 'a snapshot within the bounds still is');
+    });
+
+    it('a snapshot with more objects and arrays, or more values, than an answer may hold is set aside', async () => {
+      const { put, snapshot, state } = await alone();
+      await put('snapshot', snapshot({ note: new Array(MAX_CONTAINERS + 1).fill([]) }));
+      await advance(2_000);
+      assert.notEqual(state().fingerprint, 'planted', 'a snapshot of too many containers was adopted');
+      await put('snapshot', snapshot({ note: new Array(MAX_COMMAS + 2).fill(0) }));
+      await advance(2_000);
+      assert.notEqual(state().fingerprint, 'planted', 'a snapshot of too many values was adopted');
+    });
+
+    it('a snapshot item nested deeper than an answer\'s may be is dropped, as from the service', async () => {
+      const { put, snapshot, state } = await alone();
+      let deep: unknown = 0;
+      for (let i = 0; i < MAX_ITEM_DEPTH + 5; i++) deep = [deep];
+      const planted = snapshot({ note: deep });
+      await put('snapshot', planted);
+      await advance(2_000);
+      assert.equal(state().fingerprint, 'planted');
+      assert.equal(state().items?.length, planted.items.length - 1, 'the deep item is dropped');
+    });
+
+    it('a window does not write a snapshot its readers would set aside (an answer within the bounds that grows when written)', async () => {
+      const logged: string[] = [];
+      const explorer = new Explorer(clock, undefined, () => 0.5);
+      const view = store.view();
+      const sharing = new PollCoordinator(explorer, view, 'W', clock, (m) => logged.push(m));
+      windows.push({ id: 'W', explorer, sharing, store: view });
+      explorer.configure(config());
+      await advance(2_000);
+      const items = mock.dataset.processingAt(clock.now());
+      // 1e20 is 4 bytes in the answer and 21 once written back (100000000000000000000): 4 MB become 18 MB
+      const body = `[${JSON.stringify(items[0]).slice(0, -1)},"pad":[${'1e20,'.repeat(799_999)}1e20]}]`;
+      assert.ok(body.length < DEFAULT_MAX_BYTES);
+      mock.inject({ endpoint: 'processing', status: 200, body, times: 1 });
+      const asked = explorer.refresh('processing');
+      await settle();
+      await asked;
+      await advance(1_000);
+      assert.equal(explorer.lists.processing.state.items?.length, 1, 'the answer was loaded');
+      const written = store.files.get(`${contextFolder(leaseContext('processing', new URL(mock.url).origin, ''))}/snapshot`)!;
+      assert.ok(written.bytes.length <= DEFAULT_MAX_BYTES, `a snapshot of ${written.bytes.length} bytes was written`);
+      assert.ok(logged.some((m) => /over the bounds/.test(m)), logged.join('\n'));
+    });
+
+    it('an oversized lease counts as no lease (this window takes it), and an oversized failure is not shown', async () => {
+      const { a, put, context } = await alone();
+      const now = clock.now();
+      const lease = { v: 1, holder: 'Z', context, heartbeatAt: now, expiresAt: now + 10 * INTERVAL, intervalMs: 10_000 };
+      await put('lease', { ...lease, note: 'x'.repeat(DEFAULT_MAX_BYTES) });
+      await advance(2_000);
+      assert.equal(a.sharing.isHolder('processing'), true, 'an oversized lease of another window was respected');
+      await put('failure', { v: 1, context, writer: 'Z', at: clock.now(), kind: 'network', message: 'planted', note: 'x'.repeat(DEFAULT_MAX_BYTES) });
+      await advance(2_000);
+      assert.equal(a.explorer.lists.processing.state.error, undefined, 'an oversized failure was shown');
+    });
   });
 
   it('a storage that fails: each window polls on its own, as without sharing', async () => {
