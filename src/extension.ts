@@ -69,7 +69,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   // One poller for all windows: the processing list is polled by one window and shared through global storage. The
   // window id is our own: vscode.env.sessionId is the same in every window while telemetry is off.
   const windowId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
-  const sharing = lazySharing(explorer, () => new PollCoordinator(explorer, new FileSharedStore(context.globalStorageUri, windowId), windowId, systemClock, (m) => log.info(m)));
+  const sharing = lazySharing(explorer, () => new PollCoordinator(explorer, new FileSharedStore(context.globalStorageUri), windowId, systemClock, (m) => log.info(m)));
   const keys = new ApiKeyStore(context.secrets);
   const configuration = new ConfigurationSync(explorer, keys, log, `flowsync-explorer/${version} (VS Code ${vscode.version})`);
   const views = createListViews(explorer, systemClock);

@@ -1,20 +1,14 @@
 import { t } from '../l10n';
 import { ApiError } from './errors';
 import { getJson, type AnswerBytes } from './http';
+import { DEFAULT_MAX_BYTES, MAX_COMMAS, MAX_CONTAINERS } from './jsonBounds';
 import type { Connection, FlowSync, ListResult } from './types';
 import { API_PREFIX, parseServiceUrl, type ServiceUrl } from './url';
 import { validateConnection, validateFlowSync, validateList, type Validator } from './validate';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
-/**
- * Bounds on one answer, sized by measurement (bench "worst answer under the caps"): the costliest answer they let
- * through takes under 1 s of extension-host time and 200 MB. 16 MB holds about 60,000 connections of the mock's size
- * (50,000 are 12.9 MB); a normal connection has 3 objects, so 500,000 objects and arrays leave room for meta.
- */
-export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
-export const MAX_CONTAINERS = 500_000;
-/** 50,000 connections of the mock's size hold about 580,000 commas; each value costs 8 to 100 bytes once parsed. */
-export const MAX_COMMAS = 2_000_000;
+/** Bounds on one answer (the same as on every file read from global storage): see jsonBounds.ts. */
+export { DEFAULT_MAX_BYTES, MAX_COMMAS, MAX_CONTAINERS } from './jsonBounds';
 export { MAX_ITEMS } from './validate';
 
 /** Request paths whose last answer is kept (the lists, with and without a team filter): a bound on the memory held. */

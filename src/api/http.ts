@@ -3,6 +3,7 @@ import { clampDelay } from '../core/clock';
 import { platform as defaultPlatform } from '../env/platform';
 import type { HttpAnswer, Platform } from '../env/types';
 import { bounded, inert } from '../core/inert';
+import { JsonCounter } from './jsonBounds';
 import { ApiError, MAX_RETRY_AFTER_MS, UNAUTHORIZED_CODE, boundedRetryAfter, errorBodyOf, parseErrorBody, parseRetryAfter } from './errors';
 
 export interface GetJsonOptions {
@@ -118,8 +119,8 @@ export async function getJson(url: string, label: string, options: GetJsonOption
 
 /**
  * Reads the body up to `maxBytes`, `maxContainers` and `maxCommas`, hashing it chunk by chunk while it arrives (no
- * second pass over the text). Containers are counted as every `{` and `[` byte and values as every `,`, inside strings
- * too: upper bounds found by a native search, so a hostile answer is refused before JSON.parse spends seconds and a
+ * second pass over the text). Containers and values are counted by JsonCounter (src/api/jsonBounds.ts, which counts
+ * the files read from global storage too), so a hostile answer is refused before JSON.parse spends seconds and a
  * gigabyte on it. A leading byte-order mark is dropped.
  *
  * While the bytes are those of `previous` (compared natively, chunk by chunk), they are neither counted nor hashed:
@@ -155,9 +156,8 @@ async function readCapped(
   const chunks: Uint8Array[] = [];
   const hash = platform.createHasher();
   let total = 0;
-  let containers = 0;
-  let commas = 0;
-  if (!response.body) return { text: '', answer: { chunks, bytes: 0, containers, commas, fingerprint: hash.digest() } };
+  const counter = new JsonCounter({ maxContainers, maxCommas });
+  if (!response.body) return { text: '', answer: { chunks, bytes: 0, containers: 0, commas: 0, fingerprint: hash.digest() } };
   const matches =
     previous && platform.sameBytes && previous.containers <= maxContainers && previous.commas <= maxCommas
       ? prefixMatcher(previous.chunks, platform.sameBytes.bind(platform))
@@ -167,15 +167,10 @@ async function readCapped(
   const countAndHash = () => {
     for (; counted < chunks.length; counted++) {
       const chunk = chunks[counted];
-      containers += countByte(chunk, OPEN_BRACE) + countByte(chunk, OPEN_BRACKET);
-      if (containers > maxContainers) {
+      const over = counter.count(chunk);
+      if (over) {
         response.cancel();
-        throw tooComplex();
-      }
-      commas += countByte(chunk, COMMA);
-      if (commas > maxCommas) {
-        response.cancel();
-        throw tooManyValues();
+        throw over === 'containers' ? tooComplex() : tooManyValues();
       }
       hash.update(chunk);
     }
@@ -194,7 +189,7 @@ async function readCapped(
   if (!identical) countAndHash();
   const answer: AnswerBytes = identical
     ? { chunks, bytes: total, containers: previous!.containers, commas: previous!.commas, fingerprint: previous!.fingerprint }
-    : { chunks, bytes: total, containers, commas, fingerprint: hash.digest() };
+    : { chunks, bytes: total, containers: counter.containers, commas: counter.commas, fingerprint: hash.digest() };
   const text = platform.decodeUtf8(chunks, total);
   return { text: text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text, answer };
 }
@@ -223,17 +218,7 @@ function prefixMatcher(previous: readonly Uint8Array[], sameBytes: (a: Uint8Arra
   };
 }
 
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const COMMA = 0x2c;
 const BYTE_ORDER_MARK = 0xfeff;
-
-/** How often `byte` occurs in `buffer` (indexOf is native: far faster than a loop over bytes). */
-function countByte(buffer: Uint8Array, byte: number): number {
-  let count = 0;
-  for (let at = buffer.indexOf(byte); at !== -1; at = buffer.indexOf(byte, at + 1)) count++;
-  return count;
-}
 
 function errorForStatus(response: HttpAnswer, text: string, label: string, { now, apiKey }: Pick<GetJsonOptions, 'now' | 'apiKey'>): ApiError {
   const status = response.status;

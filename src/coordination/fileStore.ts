@@ -1,35 +1,27 @@
 import * as vscode from 'vscode';
+import { TOO_LARGE, type StoredBytes } from '../api/jsonBounds';
 import type { SharedFile, SharedStore } from '../core/pollLease';
+import { platform } from '../env/platform';
+import { makeNonce } from '../views/activityHtml';
 
 /**
  * The files windows share (src/core/pollLease.ts) in the extension's global storage, with vscode.workspace.fs: the
  * same on desktop, remote and code-server (the folder is on the machine of the extension host every window of the
  * profile uses there), and no network port. globalStorage/coordination/<folder>/lease.json and snapshot.json; a write
- * goes to a temporary file of this window first and is then renamed over the old one, so a reader sees either the old
- * file or the new one whole. Changes are seen by a stat every second (WATCH_MS), which works on every file system
- * (a FileSystemWatcher outside the workspace is not reliable on every remote).
+ * goes to a temporary file first and is then renamed over the old one, so a reader sees either the old file or the
+ * new one whole (see writeStorageFile). Changes are seen by a stat every second (WATCH_MS), which works on every file
+ * system (a FileSystemWatcher outside the workspace is not reliable on every remote).
  */
 export class FileSharedStore implements SharedStore {
-  constructor(
-    private readonly storage: vscode.Uri,
-    private readonly windowId: string,
-  ) {}
+  constructor(private readonly storage: vscode.Uri) {}
 
-  async read(folder: string, file: SharedFile): Promise<string | undefined> {
-    try {
-      return new TextDecoder().decode(await vscode.workspace.fs.readFile(this.uri(folder, file)));
-    } catch (e) {
-      if (isMissing(e)) return undefined;
-      throw e;
-    }
+  read(folder: string, file: SharedFile, maxBytes: number): Promise<StoredBytes | undefined> {
+    return readStorageFile(this.uri(folder, file), maxBytes);
   }
 
-  async write(folder: string, file: SharedFile, text: string): Promise<void> {
-    const dir = vscode.Uri.joinPath(this.storage, 'coordination', folder);
-    await vscode.workspace.fs.createDirectory(dir);
-    const temp = vscode.Uri.joinPath(dir, `${file}.${this.windowId.replace(/[^\w-]/g, '')}.tmp`);
-    await vscode.workspace.fs.writeFile(temp, new TextEncoder().encode(text));
-    await vscode.workspace.fs.rename(temp, this.uri(folder, file), { overwrite: true });
+  async write(folder: string, file: SharedFile, bytes: Uint8Array): Promise<void> {
+    await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(this.storage, 'coordination', folder));
+    await writeStorageFile(this.uri(folder, file), bytes);
   }
 
   async stamp(folder: string, file: SharedFile): Promise<string | undefined> {
@@ -47,6 +39,37 @@ export class FileSharedStore implements SharedStore {
   }
 }
 
+/**
+ * Reads a file of global storage (every such read goes through here): its bytes, undefined when it is missing, or
+ * TOO_LARGE when it holds more than `maxBytes`, without reading them. On the local disk (Node, scheme `file`) the
+ * size is checked on the open file, at most maxBytes + 1 bytes are read and a symbolic link is refused; elsewhere
+ * (the browser's storage, which has no links) the size is checked with a stat before reading, and again after.
+ */
+export async function readStorageFile(uri: vscode.Uri, maxBytes: number): Promise<StoredBytes | undefined> {
+  try {
+    if (uri.scheme === 'file' && platform.files) return await platform.files.readCapped(uri.fsPath, maxBytes);
+    if ((await vscode.workspace.fs.stat(uri)).size > maxBytes) return TOO_LARGE;
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    return bytes.length > maxBytes ? TOO_LARGE : bytes;
+  } catch (e) {
+    if (isMissing(e)) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Replaces a file of global storage whole (every such write goes through here): a temporary file beside it, with a
+ * random name (128 bits), then a rename over it. On the local disk the temporary file is created exclusively, so a
+ * file or symbolic link planted at its name is never written through.
+ */
+export async function writeStorageFile(uri: vscode.Uri, bytes: Uint8Array): Promise<void> {
+  if (uri.scheme === 'file' && platform.files) return platform.files.replace(uri.fsPath, bytes);
+  const cut = uri.path.lastIndexOf('/');
+  const temp = uri.with({ path: `${uri.path.slice(0, cut)}/.${uri.path.slice(cut + 1)}.${makeNonce()}.tmp` });
+  await vscode.workspace.fs.writeFile(temp, bytes);
+  await vscode.workspace.fs.rename(temp, uri, { overwrite: true });
+}
+
 function isMissing(e: unknown): boolean {
-  return e instanceof vscode.FileSystemError && (e.code === 'FileNotFound' || e.code === 'EntryNotFound');
+  return (e instanceof vscode.FileSystemError && (e.code === 'FileNotFound' || e.code === 'EntryNotFound')) || (e as { code?: string })?.code === 'ENOENT';
 }

@@ -1,10 +1,12 @@
 import { API_ERROR_KINDS, ApiError, type ApiErrorKind } from '../api/errors';
+import { ANSWER_BOUNDS, boundedJsonText, overBounds, type StoredBytes } from '../api/jsonBounds';
 import type { ListResult } from '../api/types';
 import { validateList } from '../api/validate';
 import { ANY_LISTS, type ListId } from '../lists';
 import type { ListDefinition } from '../lists/list';
 import { every, type Clock } from './clock';
 import { DisposableStore, type Disposable } from './events';
+import { UNFOCUSED_SLOWDOWN } from './explorer';
 import { bounded } from './inert';
 
 /**
@@ -19,7 +21,11 @@ import { bounded } from './inert';
  * - The holder renews the heartbeat every intervalMs / 2; a lease runs out 1.5 × intervalMs after its last heartbeat,
  *   then any window takes it over (a window that closed or hangs is replaced within two intervals). A closing window
  *   releases its lease at once.
- * - A focused window takes over from a holder that has been unfocused for at least one interval.
+ * - No window's settings slow another down: a window defers to a holder (and adopts its answers instead of asking)
+ *   only while the holder polls at least as often as it would itself (`pollsEvery`: the interval, UNFOCUSED_SLOWDOWN
+ *   times longer once the window has been unfocused for one interval); a faster window takes the lease at once, and
+ *   the slower holder then defers to it. A focused window thus takes over from a holder of the same interval that has
+ *   been unfocused for one interval. Both compare the same figures, so the lease does not go back and forth.
  * - After each answer the window that asked writes a snapshot (the answer's items as the service sent them, its
  *   fingerprint and when it was loaded); every other window checks it every second and adopts it as if it had loaded it
  *   (same change events, no request). A snapshot that would contain the API key is not written.
@@ -32,6 +38,11 @@ import { bounded } from './inert';
  *
  * Files per context: coordination/<list>-<hash of list|origin|team>/lease.json, snapshot.json and failure.json. They hold the window
  * id (drawn per window), times, the origin and team id, and service data; never the key.
+ *
+ * The files are input like an answer from the service, and get its bounds (ANSWER_BOUNDS: bytes, objects and arrays,
+ * values; then the list's validation: items, depth): the store refuses to read a file over the byte bound, the rest is
+ * counted before it is parsed, and a file over them is set aside: ignored (not parsed, not adopted; a lease over them
+ * counts as no lease), logged once, and replaced by the next write. A window does not write one over them either.
  */
 
 export const LEASE_VERSION = 1;
@@ -87,8 +98,12 @@ export type SharedFile = 'lease' | 'snapshot' | 'failure';
 
 /** The shared files, by folder name. Reads resolve undefined for a missing file; writes replace the file whole. */
 export interface SharedStore {
-  read(folder: string, file: SharedFile): Promise<string | undefined>;
-  write(folder: string, file: SharedFile, text: string): Promise<void>;
+  /**
+   * The file's bytes; TOO_LARGE, without reading them, when it holds more than `maxBytes` (its size is checked first, or
+   * at most maxBytes + 1 bytes are read).
+   */
+  read(folder: string, file: SharedFile, maxBytes: number): Promise<StoredBytes | undefined>;
+  write(folder: string, file: SharedFile, bytes: Uint8Array): Promise<void>;
   /** A token that changes whenever the file is rewritten (e.g. mtime and size), undefined when it is missing. */
   stamp(folder: string, file: SharedFile): Promise<string | undefined>;
 }
@@ -110,16 +125,32 @@ export function contextFolder(context: string): string {
   return `${listId}-${h1.toString(16).padStart(8, '0')}${h2.toString(16).padStart(8, '0')}`;
 }
 
+/** A window that may hold a lease: its id and context, its interval setting, and since when it is unfocused, if it is. */
+export interface Contender {
+  id: string;
+  context: string;
+  intervalMs: number;
+  unfocusedSince?: number;
+}
+
+/**
+ * How often a window polls, as the lease rules compare windows: its interval, UNFOCUSED_SLOWDOWN times longer once it
+ * has been unfocused for one interval (a short switch to another window does not move the lease).
+ */
+export function pollsEvery(intervalMs: number, unfocusedSince: number | undefined, now: number): number {
+  return unfocusedSince !== undefined && now - unfocusedSince >= intervalMs ? intervalMs * UNFOCUSED_SLOWDOWN : intervalMs;
+}
+
 /**
  * Whether window `me` may hold (take or keep) the lease `lease` now: no lease, another context, its own, run out
- * (a heartbeat from the future counts as run out, and no lease lasts longer than twice its interval), or a focused
- * window against a holder unfocused for at least one interval.
+ * (a heartbeat from the future counts as run out, and no lease lasts longer than twice its interval), or a holder
+ * that polls less often than `me` would (another window's settings never slow this one down).
  */
-export function mayHold(lease: Lease | undefined, me: { id: string; context: string; focused: boolean }, now: number): boolean {
+export function mayHold(lease: Lease | undefined, me: Contender, now: number): boolean {
   if (!lease || lease.context !== me.context || lease.holder === me.id) return true;
   const expiresAt = Math.min(lease.expiresAt, lease.heartbeatAt + 2 * lease.intervalMs);
   if (now >= expiresAt || lease.heartbeatAt > now + lease.intervalMs) return true;
-  return me.focused && lease.unfocusedSince !== undefined && now - lease.unfocusedSince >= lease.intervalMs;
+  return pollsEvery(lease.intervalMs, lease.unfocusedSince, now) > pollsEvery(me.intervalMs, me.unfocusedSince, now);
 }
 
 export function parseLease(text: string | undefined): Lease | undefined {
@@ -263,6 +294,8 @@ export class PollCoordinator implements ListSharing, Disposable {
   private disposed = false;
   private writing: Promise<void> = Promise.resolve();
   private problem?: string;
+  /** The last shared file set aside (logged once). */
+  private setAside?: string;
 
   constructor(
     private readonly explorer: SharedExplorer,
@@ -393,7 +426,7 @@ export class PollCoordinator implements ListSharing, Disposable {
     const folder = contextFolder(context);
     const stamp = await this.store.stamp(folder, file);
     if (stamp === undefined || stamp === share.stamps[file]) return undefined;
-    const parsed = parse(await this.store.read(folder, file));
+    const parsed = parse(await this.readText(folder, file));
     if (this.contextOf(id) !== context) return undefined;
     share.stamps[file] = stamp;
     return parsed && parsed.context === context && parsed.writer !== this.windowId ? parsed : undefined;
@@ -445,8 +478,8 @@ export class PollCoordinator implements ListSharing, Disposable {
     const focused = this.explorer.focused;
     if (focused) share.unfocusedSince = undefined;
     else share.unfocusedSince ??= now;
-    const lease = parseLease(await this.store.read(folder, 'lease'));
-    const me = { id: this.windowId, context, focused };
+    const lease = parseLease(await this.readText(folder, 'lease'));
+    const me: Contender = { id: this.windowId, context, intervalMs: settings.intervalMs, unfocusedSince: share.unfocusedSince };
     let holding = mayHold(lease, me, now);
     if (holding) {
       const mine = lease?.holder === this.windowId && lease.context === context;
@@ -461,10 +494,10 @@ export class PollCoordinator implements ListSharing, Disposable {
           intervalMs: settings.intervalMs,
           ...(share.unfocusedSince !== undefined ? { unfocusedSince: share.unfocusedSince } : {}),
         };
-        await this.store.write(folder, 'lease', JSON.stringify(next));
+        await this.writeText(folder, 'lease', JSON.stringify(next));
         share.writtenFocused = focused;
         // Two windows may take a free lease at once: the last write wins, and the other steps back here.
-        if (!mine) holding = parseLease(await this.store.read(folder, 'lease'))?.holder === this.windowId;
+        if (!mine) holding = parseLease(await this.readText(folder, 'lease'))?.holder === this.windowId;
       }
     }
     if (this.contextOf(id) === context) this.setHolding(id, share, holding);
@@ -479,9 +512,9 @@ export class PollCoordinator implements ListSharing, Disposable {
   private async release(context: string): Promise<void> {
     const folder = contextFolder(context);
     try {
-      const lease = parseLease(await this.store.read(folder, 'lease'));
+      const lease = parseLease(await this.readText(folder, 'lease'));
       if (lease?.holder !== this.windowId) return;
-      await this.store.write(folder, 'lease', JSON.stringify({ ...lease, expiresAt: 0 }));
+      await this.writeText(folder, 'lease', JSON.stringify({ ...lease, expiresAt: 0 }));
     } catch {
       // it runs out by itself
     }
@@ -508,8 +541,28 @@ export class PollCoordinator implements ListSharing, Disposable {
       return this.writing;
     }
     this.writing = this.writing.then(() =>
-      this.store.write(contextFolder(context), file, text).catch((e: unknown) => this.log(`${what} could not be shared with other windows: ${(e as Error)?.message ?? e}`)),
+      this.writeText(contextFolder(context), file, text).catch((e: unknown) => this.log(`${what} could not be shared with other windows: ${(e as Error)?.message ?? e}`)),
     );
     return this.writing;
+  }
+
+  /** A shared file's text, when it is within the bounds of an answer; one over them is set aside (undefined). */
+  private async readText(folder: string, file: SharedFile): Promise<string | undefined> {
+    const stored = await this.store.read(folder, file, ANSWER_BOUNDS.maxBytes);
+    if (stored === undefined) return undefined;
+    const checked = boundedJsonText(stored);
+    if ('text' in checked) return checked.text;
+    const note = `${folder}/${file}.json is over the bounds of an answer from the service (${checked.over}): set aside, not used.`;
+    if (note !== this.setAside) this.log(note); // once, not every second
+    this.setAside = note;
+    return undefined;
+  }
+
+  /** Writes a shared file whole; refuses one over the bounds its readers apply. */
+  private writeText(folder: string, file: SharedFile, text: string): Promise<void> {
+    const bytes = new TextEncoder().encode(text);
+    const over = overBounds(bytes);
+    if (over) return Promise.reject(new Error(`it is over the bounds of an answer from the service (${over})`));
+    return this.store.write(folder, file, bytes);
   }
 }

@@ -15,6 +15,25 @@ export interface Platform {
    * same bytes as the last one is recognised by comparing instead of counting and hashing it (see readCapped).
    */
   sameBytes?(a: Uint8Array, b: Uint8Array): boolean;
+  /**
+   * Optional (Node): the local disk, for the extension's global storage when its URI scheme is `file`. Without it (the
+   * browser) the vscode layer uses vscode.workspace.fs.
+   */
+  files?: LocalFiles;
+}
+
+/** Reads and writes that never follow a symbolic link and never read more than they were asked for. */
+export interface LocalFiles {
+  /**
+   * The file's bytes; 'tooLarge' when it holds more than `maxBytes` (its size is checked on the open file, and at most
+   * maxBytes + 1 bytes are read); undefined when it is missing. A symbolic link at `path` is refused (an error).
+   */
+  readCapped(path: string, maxBytes: number): Promise<Uint8Array | 'tooLarge' | undefined>;
+  /**
+   * Replaces the file whole: writes a temporary file beside it (a random name, created exclusively, so never through
+   * a file or link planted at that name), then renames it over `path` (a reader sees the old file or the new one).
+   */
+  replace(path: string, bytes: Uint8Array): Promise<void>;
 }
 
 export interface HttpAnswer {

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import { ANSWER_BOUNDS, boundedJsonText } from '../api/jsonBounds';
 import type { FlowSync } from '../api/types';
+import { readStorageFile, writeStorageFile } from '../coordination/fileStore';
 import type { Clock } from '../core/clock';
 import { DisposableStore, Emitter, type Event } from '../core/events';
 import type { Explorer } from '../core/explorer';
@@ -42,8 +44,9 @@ export interface HistorySnapshot {
  * every window reads all segments of the origin and merges them (mergeSegments: each run once), so several windows
  * writing at once neither lose nor double an entry; a window's segment leaves out runs another live segment already
  * holds (entriesToWrite), so each run is on disk about once. A segment untouched for a day belongs to a window that
- * is gone: its runs are written into ours, then it is removed. A corrupt segment is set aside (renamed
- * *.corrupt) with a log line. The key is never written there: a run whose data holds it (a service echoing it) is
+ * is gone: its runs are written into ours, then it is removed. A segment is read within the bounds of an answer from
+ * the service (readStorageFile, boundedJsonText); a corrupt one, or one over them, is set aside (renamed
+ * *.corrupt) with a log line. Writes replace the segment through a temporary file (writeStorageFile). The key is never written there: a run whose data holds it (a service echoing it) is
  * left out of the file (keyFree).
  */
 export class HistoryService implements vscode.Disposable {
@@ -244,8 +247,12 @@ export class HistoryService implements vscode.Disposable {
       if (type !== vscode.FileType.File || !/^segment-.*\.json$/.test(name)) continue;
       const uri = vscode.Uri.joinPath(folder, name);
       try {
-        const [stat, bytes] = await Promise.all([vscode.workspace.fs.stat(uri), vscode.workspace.fs.readFile(uri)]);
-        const parsed = parseSegment(new TextDecoder().decode(bytes), origin);
+        // Within the bounds of an answer from the service, like every file read from global storage; one over them is
+        // set aside as corrupt.
+        const [stat, stored] = await Promise.all([vscode.workspace.fs.stat(uri), readStorageFile(uri, ANSWER_BOUNDS.maxBytes)]);
+        if (stored === undefined) continue;
+        const checked = boundedJsonText(stored);
+        const parsed = 'text' in checked ? parseSegment(checked.text, origin) : ({ ok: false, reason: 'tooLarge' } as const);
         if (parsed.ok) {
           if (parsed.rejected) this.log.warn(`History: ${parsed.rejected} entries of ${name} did not have the expected shape and were left out`);
           result.push({ uri, entries: parsed.entries, mtime: stat.mtime });
@@ -280,7 +287,7 @@ export class HistoryService implements vscode.Disposable {
         const live = others.filter((s) => !stale.includes(s)).map((s) => ({ name: s.uri.path.slice(s.uri.path.lastIndexOf('/') + 1), entries: s.entries }));
         await vscode.workspace.fs.createDirectory(folder);
         const text = this.keyFree(entriesToWrite(this.entries, own, live), origin);
-        await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, own), new TextEncoder().encode(text));
+        await writeStorageFile(vscode.Uri.joinPath(folder, own), new TextEncoder().encode(text));
         for (const segment of stale) await vscode.workspace.fs.delete(segment.uri).then(undefined, () => undefined);
       } catch (e) {
         this.log.warn(`History could not be saved: ${(e as Error)?.message ?? e}`);

@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { Explorer, UNFOCUSED_SLOWDOWN, type ExplorerConfig } from '../../../src/core/explorer';
 import { ApiError } from '../../../src/api/errors';
-import { MAX_SHARED_MESSAGE, PollCoordinator, type SharedExplorer, contextFolder, lazySharing, leaseContext, mayHold, parseFailure, parseLease, parseSnapshot, type Lease } from '../../../src/core/pollLease';
+import { MAX_SHARED_MESSAGE, PollCoordinator, type SharedExplorer, contextFolder, lazySharing, leaseContext, mayHold, parseFailure, parseLease, parseSnapshot, pollsEvery, type Contender, type Lease } from '../../../src/core/pollLease';
+import { DEFAULT_MAX_BYTES, MAX_COMMAS, MAX_CONTAINERS } from '../../../src/api/client';
+import { MAX_ITEM_DEPTH } from '../../../src/api/validate';
 import { MockFlowSyncServer } from '../../../src/mock/server';
 import { explorerConfig } from '../helpers/explorerConfig';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
@@ -13,7 +15,7 @@ const INTERVAL = 30_000;
 
 describe('pollLease: the rules', () => {
   const lease = (o: Partial<Lease> = {}): Lease => ({ v: 1, holder: 'A', context: 'c', heartbeatAt: 1000, expiresAt: 1000 + 45_000, intervalMs: INTERVAL, ...o });
-  const me = { id: 'B', context: 'c', focused: true };
+  const me: Contender = { id: 'B', context: 'c', intervalMs: INTERVAL };
 
   it('a fresh lease of another window is respected; a run-out, released, foreign-context or own one may be held', () => {
     assert.equal(mayHold(lease(), me, 2000), false);
@@ -33,7 +35,18 @@ describe('pollLease: the rules', () => {
     const l = lease({ unfocusedSince: 1000, heartbeatAt: 20_000, expiresAt: 65_000 });
     assert.equal(mayHold(l, me, 20_000), false, 'unfocused for less than an interval');
     assert.equal(mayHold(l, me, 31_000), true);
-    assert.equal(mayHold(l, { ...me, focused: false }, 31_000), false);
+    assert.equal(mayHold(l, { ...me, unfocusedSince: 0 }, 31_000), false);
+  });
+
+  it('a holder that polls less often than this window would is taken over at once; one as fast or faster is not', () => {
+    assert.equal(mayHold(lease({ intervalMs: 86_400_000, expiresAt: 1000 + 1.5 * 86_400_000 }), me, 2000), true, 'a holder of a day');
+    assert.equal(mayHold(lease({ intervalMs: 10_000, expiresAt: 16_000 }), me, 2000), false, 'a faster holder');
+    assert.equal(mayHold(lease(), me, 2000), false, 'the same interval: the holder keeps it');
+    // unfocused (for an interval) windows poll UNFOCUSED_SLOWDOWN times slower: the rates compared are the real ones
+    assert.equal(mayHold(lease({ intervalMs: 2 * INTERVAL }), { ...me, unfocusedSince: 0 }, 2000 + INTERVAL), false, '60 s focused against 30 s unfocused');
+    assert.equal(mayHold(lease({ intervalMs: 2 * INTERVAL, unfocusedSince: 0 }), me, 2000 + 2 * INTERVAL - 1), true, '60 s unfocused against 30 s focused');
+    assert.equal(pollsEvery(INTERVAL, 1000, 1000 + INTERVAL), INTERVAL * UNFOCUSED_SLOWDOWN);
+    assert.equal(pollsEvery(INTERVAL, 1000, 1000 + INTERVAL - 1), INTERVAL);
   });
 
   it('parses only well-formed files; the folder name is a safe hash of the context', () => {
@@ -240,6 +253,60 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
     assert.ok(UNFOCUSED_SLOWDOWN > 1);
   });
 
+  describe('no window slows another (each polls at least as often as its own settings ask)', () => {
+    const DAY = 86_400_000;
+    /** Requests over `periods` of INTERVAL, after a start-up of two seconds. */
+    const requestsOver = async (periods: number) => {
+      await advance(2_000);
+      mock.clearRequests();
+      await advance(periods * INTERVAL);
+      return processingRequests().length;
+    };
+
+    it('a window polling once a day holds the lease: a window of 30 s takes it and polls at its own rate; the slow one adopts', async () => {
+      const slow = open('A', { refreshIntervalMs: DAY });
+      await advance(2_000);
+      assert.deepEqual(holders(), ['A']);
+      const fast = open('B');
+      assert.equal(await requestsOver(10), 10, 'the 30 s rate holds: one request per 30 s');
+      assert.deepEqual(holders(), ['B']);
+      assert.equal(fast.explorer.lists.processing.state.error, undefined);
+      assert.equal(slow.explorer.lists.processing.state.loadedAt, fast.explorer.lists.processing.state.loadedAt, 'the slow window shows the fast one\'s answers');
+    });
+
+    it('opened the other way round: the slow window defers to the fast holder, and the fast one keeps its rate', async () => {
+      open('B');
+      await advance(2_000);
+      open('A', { refreshIntervalMs: DAY });
+      assert.equal(await requestsOver(10), 10);
+      assert.deepEqual(holders(), ['B']);
+    });
+
+    it('a holder with autoRefresh off gives the lease up: the other window polls at its own rate', async () => {
+      open('A', { autoRefresh: false });
+      await advance(2_000);
+      open('B');
+      assert.equal(await requestsOver(6), 6);
+      assert.deepEqual(holders(), ['B']);
+    });
+
+    it('unfocused slowdown counts: a focused window of 60 s holds against an unfocused one of 30 s (polling every 120 s), without flapping', async () => {
+      const b = open('B', {}, false);
+      await advance(2_000);
+      const a = open('A', { refreshIntervalMs: 2 * INTERVAL });
+      await advance(2 * INTERVAL);
+      assert.deepEqual(holders(), ['A'], 'the focused 60 s window polls for both');
+      const writes = store.writes;
+      assert.equal(await requestsOver(12), 6, 'one request per 60 s');
+      assert.ok(store.writes - writes < 40, `the lease does not flap: ${store.writes - writes} writes`);
+      b.explorer.setFocused(true);
+      a.explorer.setFocused(false);
+      await advance(2_000);
+      assert.deepEqual(holders(), ['B'], 'focused, the 30 s window is the faster one: it takes over');
+      assert.equal(await requestsOver(10), 10);
+    });
+  });
+
   it('a context change (another team filter) gets its own lease and its own poller', async () => {
     open('A');
     const b = open('B');
@@ -343,6 +410,85 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
     await a.store.write(contextFolder(context), 'failure', JSON.stringify({ ...failure, at: clock.now() }));
     await advance(1_000);
     assert.equal(errorOf()?.kind, 'network', 'a recent one from another window is shown');
+  });
+
+  describe('shared files get the bounds of an answer from the service', () => {
+    /** A window alone (it holds the lease and has loaded), and a writer for the files of its context. */
+    async function alone() {
+      const a = open('A');
+      await advance(2_000);
+      const context = leaseContext('processing', new URL(mock.url).origin, '');
+      const put = (file: 'lease' | 'snapshot' | 'failure', o: object) => a.store.write(contextFolder(context), file, JSON.stringify(o));
+      const items = mock.dataset.processingAt(clock.now());
+      const snapshot = (extra: object) => ({ v: 1, context, writer: 'Z', loadedAt: clock.now(), fingerprint: 'planted', dropped: 0, items: [{ ...items[0], ...extra }, ...items.slice(1)] });
+      return { a, context, put, snapshot, state: () => a.explorer.lists.processing.state };
+    }
+
+    it('a snapshot larger than an answer may be (16 MB) is set aside, not adopted', async () => {
+      const { put, snapshot, state } = await alone();
+      await put('snapshot', snapshot({ note: 'x'.repeat(DEFAULT_MAX_BYTES) }));
+      await advance(2_000);
+      assert.notEqual(state().fingerprint, 'planted', 'the oversized snapshot was adopted');
+      await put('snapshot', snapshot({ note: 'x' }));
+      await advance(1_000);
+      assert.equal(state().fingerprint, 'planted', 'a snapshot within the bounds still is');
+    });
+
+    it('a snapshot with more objects and arrays, or more values, than an answer may hold is set aside', async () => {
+      const { put, snapshot, state } = await alone();
+      await put('snapshot', snapshot({ note: new Array(MAX_CONTAINERS + 1).fill([]) }));
+      await advance(2_000);
+      assert.notEqual(state().fingerprint, 'planted', 'a snapshot of too many containers was adopted');
+      await put('snapshot', snapshot({ note: new Array(MAX_COMMAS + 2).fill(0) }));
+      await advance(2_000);
+      assert.notEqual(state().fingerprint, 'planted', 'a snapshot of too many values was adopted');
+    });
+
+    it('a snapshot item nested deeper than an answer\'s may be is dropped, as from the service', async () => {
+      const { put, snapshot, state } = await alone();
+      let deep: unknown = 0;
+      for (let i = 0; i < MAX_ITEM_DEPTH + 5; i++) deep = [deep];
+      const planted = snapshot({ note: deep });
+      await put('snapshot', planted);
+      await advance(2_000);
+      assert.equal(state().fingerprint, 'planted');
+      assert.equal(state().items?.length, planted.items.length - 1, 'the deep item is dropped');
+    });
+
+    it('a window does not write a snapshot its readers would set aside (an answer within the bounds that grows when written)', async () => {
+      const logged: string[] = [];
+      const explorer = new Explorer(clock, undefined, () => 0.5);
+      const view = store.view();
+      const sharing = new PollCoordinator(explorer, view, 'W', clock, (m) => logged.push(m));
+      windows.push({ id: 'W', explorer, sharing, store: view });
+      explorer.configure(config());
+      await advance(2_000);
+      const items = mock.dataset.processingAt(clock.now());
+      // 1e20 is 4 bytes in the answer and 21 once written back (100000000000000000000): 4 MB become 18 MB
+      const body = `[${JSON.stringify(items[0]).slice(0, -1)},"pad":[${'1e20,'.repeat(799_999)}1e20]}]`;
+      assert.ok(body.length < DEFAULT_MAX_BYTES);
+      mock.inject({ endpoint: 'processing', status: 200, body, times: 1 });
+      const asked = explorer.refresh('processing');
+      await settle();
+      await asked;
+      await advance(1_000);
+      assert.equal(explorer.lists.processing.state.items?.length, 1, 'the answer was loaded');
+      const written = store.files.get(`${contextFolder(leaseContext('processing', new URL(mock.url).origin, ''))}/snapshot`)!;
+      assert.ok(written.bytes.length <= DEFAULT_MAX_BYTES, `a snapshot of ${written.bytes.length} bytes was written`);
+      assert.ok(logged.some((m) => /over the bounds/.test(m)), logged.join('\n'));
+    });
+
+    it('an oversized lease counts as no lease (this window takes it), and an oversized failure is not shown', async () => {
+      const { a, put, context } = await alone();
+      const now = clock.now();
+      const lease = { v: 1, holder: 'Z', context, heartbeatAt: now, expiresAt: now + 10 * INTERVAL, intervalMs: 10_000 };
+      await put('lease', { ...lease, note: 'x'.repeat(DEFAULT_MAX_BYTES) });
+      await advance(2_000);
+      assert.equal(a.sharing.isHolder('processing'), true, 'an oversized lease of another window was respected');
+      await put('failure', { v: 1, context, writer: 'Z', at: clock.now(), kind: 'network', message: 'planted', note: 'x'.repeat(DEFAULT_MAX_BYTES) });
+      await advance(2_000);
+      assert.equal(a.explorer.lists.processing.state.error, undefined, 'an oversized failure was shown');
+    });
   });
 
   it('a storage that fails: each window polls on its own, as without sharing', async () => {

@@ -1,3 +1,4 @@
+import { TOO_LARGE } from '../../../src/api/jsonBounds';
 import type { SharedFile, SharedStore } from '../../../src/core/pollLease';
 
 /**
@@ -6,19 +7,27 @@ import type { SharedFile, SharedStore } from '../../../src/core/pollLease';
  * never finish) or made to fail (a read-only disk).
  */
 export class MemoryStore {
-  readonly files = new Map<string, { text: string; version: number }>();
+  readonly files = new Map<string, { text: string; bytes: Uint8Array; version: number }>();
   private version = 0;
   writes = 0;
 
-  view(): SharedStore & { frozen: boolean; failing: boolean } {
+  view(): SharedStore & { frozen: boolean; failing: boolean; write(folder: string, file: SharedFile, content: Uint8Array | string): Promise<void> } {
     const store = {
       frozen: false,
       failing: false,
-      read: (folder: string, file: SharedFile) => guard(() => this.files.get(`${folder}/${file}`)?.text),
-      write: (folder: string, file: SharedFile, text: string) =>
+      /** Like the file store: the size is checked before the bytes are handed out. */
+      read: (folder: string, file: SharedFile, maxBytes: number) =>
+        guard(() => {
+          const stored = this.files.get(`${folder}/${file}`);
+          if (!stored) return undefined;
+          return stored.bytes.length > maxBytes ? TOO_LARGE : stored.bytes;
+        }),
+      /** Takes the bytes a coordinator writes, or a test's text. */
+      write: (folder: string, file: SharedFile, content: Uint8Array | string) =>
         guard(() => {
           this.writes++;
-          this.files.set(`${folder}/${file}`, { text, version: ++this.version });
+          const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
+          this.files.set(`${folder}/${file}`, { text: new TextDecoder().decode(bytes), bytes, version: ++this.version });
         }),
       stamp: (folder: string, file: SharedFile) => guard(() => this.files.get(`${folder}/${file}`)?.version.toString()),
     };

@@ -1,0 +1,81 @@
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createExclusive, nodeFiles, tempNameFor } from '../../../../src/env/node/files';
+
+describe('node files: global storage on the local disk', () => {
+  let dir: string;
+  const posix = process.platform !== 'win32';
+  beforeEach(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'flowsync-files-'));
+  });
+  afterEach(() => fs.rm(dir, { recursive: true, force: true }));
+
+  it('readCapped: the bytes of a file within the bound, undefined for a missing one, tooLarge for one over it', async () => {
+    const file = path.join(dir, 'lease.json');
+    assert.equal(await nodeFiles.readCapped(file, 10), undefined);
+    await fs.writeFile(file, '{"a":1}');
+    assert.equal(new TextDecoder().decode((await nodeFiles.readCapped(file, 7)) as Uint8Array), '{"a":1}');
+    assert.equal(await nodeFiles.readCapped(file, 6), 'tooLarge');
+  });
+
+  it('readCapped: a file of a gigabyte is refused from its size, without reading it', async () => {
+    const file = path.join(dir, 'snapshot.json');
+    const handle = await fs.open(file, 'w');
+    await handle.truncate(1024 * 1024 * 1024); // sparse: no gigabyte on the disk
+    await handle.close();
+    const before = process.memoryUsage().arrayBuffers;
+    assert.equal(await nodeFiles.readCapped(file, 16 * 1024 * 1024), 'tooLarge');
+    assert.ok(process.memoryUsage().arrayBuffers - before < 1024 * 1024, 'nothing of it was read into memory');
+  });
+
+  it('readCapped: a symbolic link is not followed', async function () {
+    if (!posix) this.skip();
+    const secret = path.join(dir, 'secret.txt');
+    await fs.writeFile(secret, '{"secret":1}');
+    await fs.symlink(secret, path.join(dir, 'lease.json'));
+    await assert.rejects(nodeFiles.readCapped(path.join(dir, 'lease.json'), 1000), /ELOOP|EMLINK|symbolic/i);
+  });
+
+  it('temporary names are random (128 bits) and beside the file', () => {
+    const target = path.join(dir, 'snapshot.json');
+    const names = new Set(Array.from({ length: 100 }, () => tempNameFor(target)));
+    assert.equal(names.size, 100);
+    for (const name of names) {
+      assert.equal(path.dirname(name), dir);
+      assert.match(path.basename(name), /^\.snapshot\.json\.[0-9a-f]{32}\.tmp$/);
+    }
+  });
+
+  it('createExclusive never writes through a symbolic link (or a file) planted at the name', async function () {
+    if (!posix) this.skip();
+    const victim = path.join(dir, 'victim.txt');
+    await fs.writeFile(victim, 'untouched');
+    const planted = tempNameFor(path.join(dir, 'snapshot.json'));
+    await fs.symlink(victim, planted);
+    await assert.rejects(createExclusive(planted, new TextEncoder().encode('attack')), /EEXIST/);
+    assert.equal(await fs.readFile(victim, 'utf8'), 'untouched');
+    const dangling = `${planted}.2`;
+    await fs.symlink(path.join(dir, 'created-through-link'), dangling);
+    await assert.rejects(createExclusive(dangling, new TextEncoder().encode('attack')), /EEXIST/);
+    await assert.rejects(fs.stat(path.join(dir, 'created-through-link')), /ENOENT/, 'a dangling link does not create its target');
+  });
+
+  it('replace writes the file whole and leaves no temporary file; a link at the target is replaced, not followed', async function () {
+    const target = path.join(dir, 'snapshot.json');
+    await nodeFiles.replace(target, new TextEncoder().encode('one'));
+    await nodeFiles.replace(target, new TextEncoder().encode('two'));
+    assert.equal(await fs.readFile(target, 'utf8'), 'two');
+    assert.deepEqual(await fs.readdir(dir), ['snapshot.json']);
+    if (!posix) return;
+    const victim = path.join(dir, 'victim.txt');
+    await fs.writeFile(victim, 'untouched');
+    await fs.rm(target);
+    await fs.symlink(victim, target);
+    await nodeFiles.replace(target, new TextEncoder().encode('three'));
+    assert.equal(await fs.readFile(victim, 'utf8'), 'untouched');
+    assert.ok((await fs.lstat(target)).isFile());
+    assert.equal(await fs.readFile(target, 'utf8'), 'three');
+  });
+});
