@@ -3,7 +3,8 @@
 //
 // First the quick checks, one after another, each building on the one before: lint, type check, the contract,
 // one production build and one compile of the tests (every later stage uses these: nothing is built twice), the
-// size budgets and the unit tests. Then the four suites in a real VS Code, in two lanes that run side by side: most
+// size budgets and the unit tests. Then the four suites in a real VS Code, in two lanes that run side by side
+// (integration, restricted and web; e2e, the longest): most
 // of their time is spent waiting (a workbench starting, a backoff running out, a page drawing), not computing, so
 // two of them share the machine's cores well. Each lane's output is kept and printed whole when its stage ends, so
 // the log reads stage by stage; a line every 30 s says which stages are still running.
@@ -34,12 +35,10 @@ const lanes = [
     ['integration', 'npm run test:integration --silent -- --no-build'],
     // The same rig with workspace trust on: an untrusted folder (Restricted Mode), test/integration/restricted/.
     ['restricted', 'npm run test:integration --silent -- --no-build --restricted'],
-  ],
-  [
-    ['e2e', 'npm run test:e2e --silent', { E2E_NO_BUILD: '1' }],
     // The browser build (package.json "browser") alone, in code-server's web worker extension host.
     ['web', 'npm run test:web --silent -- --no-build'],
   ],
+  [['e2e', 'npm run test:e2e --silent', { E2E_NO_BUILD: '1' }]],
 ];
 
 const args = process.argv.slice(2);
