@@ -147,6 +147,10 @@ async function main() {
       const inHistory = async () => (await treeRows()).some((r) => r.description.startsWith(`#${id} · `)); // "#id · ran about … · … ago"
       await waitFor(inHistory, { timeout: within(15000), message: `#${id} in the History view` });
       await screenshot('web-history');
+      // History is written after the row shows (a read of the other windows' files, then a write and a rename): a reload
+      // before that ends loses the run, as a crash would. Wait until it is on disk (code-server keeps the web worker
+      // host's global storage in its user-data folder), then reload.
+      await waitFor(() => historyOnDisk(server.dirs.userDataDir).includes(`${id}`), { timeout: within(15000), message: `#${id} written to History's files` });
       // A new page: a new web worker extension host, which reads the history and the key back from storage.
       await wb.page.reload();
       await wb.page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: within(60000) });
@@ -201,3 +205,17 @@ process.exitCode = await main().catch((error) => {
   console.error(`[web] ${error.stack ?? error}`);
   return 1;
 });
+
+/** The text of every History file of the extension under a code-server user-data folder ('' while there is none). */
+function historyOnDisk(userDataDir) {
+  const texts = [];
+  const walk = (dir, inHistory) => {
+    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file, inHistory || (entry.name === 'history' && dir.includes(EXTENSION_ID)));
+      else if (inHistory && entry.isFile()) texts.push(fs.readFileSync(file, 'utf8'));
+    }
+  };
+  walk(userDataDir, false);
+  return texts.join('\n');
+}
