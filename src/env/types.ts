@@ -1,3 +1,5 @@
+import type { StoreFiles } from '../core/history/log';
+
 /**
  * What the HTTP client needs from the platform it runs on. The Node implementation (src/env/node) uses node-fetch
  * and node:crypto; the browser one (src/env/browser) the global fetch and a small hash. src/env/platform.ts picks
@@ -15,6 +17,11 @@ export interface Platform {
    * same bytes as the last one is recognised by comparing instead of counting and hashing it (see readCapped).
    */
   sameBytes?(a: Uint8Array, b: Uint8Array): boolean;
+  /**
+   * Optional: History's files on a local disk under `root` (a folder path), with append and atomic writes. Without
+   * it (the browser), History goes through vscode.workspace.fs.
+   */
+  historyFiles?(root: string): StoreFiles;
 }
 
 export interface HttpAnswer {
