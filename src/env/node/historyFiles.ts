@@ -18,13 +18,8 @@ export function nodeStoreFiles(root: string): StoreFiles {
       } catch {
         return [];
       }
-      const out: StoreFileInfo[] = [];
-      for (const d of names) {
-        if (!d.isFile()) continue;
-        const s = await fs.stat(path.join(at(dir), d.name)).catch(() => undefined);
-        if (s) out.push(info(d.name, s));
-      }
-      return out;
+      const stats = await Promise.all(names.filter((d) => d.isFile()).map(async (d) => [d.name, await fs.stat(path.join(at(dir), d.name)).catch(() => undefined)] as const));
+      return stats.flatMap(([name, s]) => (s ? [info(name, s)] : []));
     },
     async stat(p) {
       const s = await fs.stat(at(p)).catch(() => undefined);
