@@ -19,6 +19,8 @@ export interface Settings extends SettingValues {
   baseUrl: string;
   /** From the user's own settings only, like baseUrl. */
   allowHttp: boolean;
+  /** historyDays of the user's own settings (or the default): only this deletes History from disk, never a workspace's. */
+  userHistoryDays: number;
 }
 
 /** Settings that only the user (not a workspace) may set: they decide where the key is sent. */
@@ -39,6 +41,7 @@ export function readSettings(): Settings {
     }),
     baseUrl: typeof baseUrl === 'string' ? baseUrl : '',
     allowHttp: userValue<unknown>(config, 'allowHttp', false) === true,
+    userHistoryDays: normalizeSettings({ historyDays: userValue<unknown>(config, 'historyDays', undefined) }).historyDays,
   };
 }
 

@@ -1,3 +1,5 @@
+import type { StoreFiles } from '../core/history/log';
+
 /**
  * What the HTTP client needs from the platform it runs on. The Node implementation (src/env/node) uses node-fetch
  * and node:crypto; the browser one (src/env/browser) the global fetch and a small hash. src/env/platform.ts picks
@@ -20,6 +22,11 @@ export interface Platform {
    * browser) the vscode layer uses vscode.workspace.fs.
    */
   files?: LocalFiles;
+  /**
+   * Optional: History's files on a local disk under `root` (a folder path), with append and atomic writes. Without
+   * it (the browser), History goes through vscode.workspace.fs.
+   */
+  historyFiles?(root: string): StoreFiles;
 }
 
 /** Reads and writes that never follow a symbolic link and never read more than they were asked for. */

@@ -1,7 +1,5 @@
 import * as vscode from 'vscode';
-import { ANSWER_BOUNDS, boundedJsonText } from '../api/jsonBounds';
 import type { FlowSync } from '../api/types';
-import { readStorageFile, writeStorageFile } from '../coordination/fileStore';
 import type { Clock } from '../core/clock';
 import { DisposableStore, Emitter, type Event } from '../core/events';
 import type { Explorer } from '../core/explorer';
@@ -16,15 +14,17 @@ import {
   type HistoryEntry,
   type Watches,
 } from '../core/history';
-import { entriesToWrite, mergeSegments, originFolder, parseSegment, pruneEntries, segmentFileName, serializeSegment } from '../core/historyStore';
+import { HISTORY_CAP, LogStore, mergeSegments, originFolder, pruneEntries } from '../core/historyStore';
+import { platform } from '../env/platform';
+import { workspaceStoreFiles } from './historyFiles';
 import type { SettingValues } from '../core/settingValues';
 import type { ListRefresher } from '../core/refresh';
 
 /** Watches kept per service origin (globalState), bounded. */
 const WATCHES_KEY = 'flowsync.watches';
 const MAX_WATCHES = 1_000;
-/** Another window's segment untouched this long is folded into ours and removed (its window is gone). */
-const STALE_SEGMENT_MS = 24 * 60 * 60_000;
+/** Runs read at start before History is ready (the first views: the newest days); older days follow, up to HISTORY_CAP. */
+const FIRST_READ = 10_000;
 
 /** What the views need from the history: entries, typical durations, stuck syncs and watches of the current service. */
 export interface HistorySnapshot {
@@ -40,14 +40,12 @@ export interface HistorySnapshot {
  * the entries of the current service origin in the extension's global storage, keeps the watches, and announces
  * departures (at most one notification per poll).
  *
- * Storage: globalStorage/history/<origin folder>/segment-<window>.json. Each window writes only its own segment;
- * every window reads all segments of the origin and merges them (mergeSegments: each run once), so several windows
- * writing at once neither lose nor double an entry; a window's segment leaves out runs another live segment already
- * holds (entriesToWrite), so each run is on disk about once. A segment untouched for a day belongs to a window that
- * is gone: its runs are written into ours, then it is removed. A segment is read within the bounds of an answer from
- * the service (readStorageFile, boundedJsonText); a corrupt one, or one over them, is set aside (renamed
- * *.corrupt) with a log line. Writes replace the segment through a temporary file (writeStorageFile). The key is never written there: a run whose data holds it (a service echoing it) is
- * left out of the file (keyFree).
+ * Storage: globalStorage/history/<origin folder>/, the append-only log of core/history/log.ts (LogStore): each window
+ * appends the runs it saw leave to its own file of the day, never rewriting; every window reads all windows' files
+ * (only what was added since it last read) and merges them (each run once). Only the user's own historyDays deletes
+ * from disk; Clear History leaves a marker every window honours. On a local disk the files are written with node:fs
+ * (append); elsewhere (the browser) through workspace.fs, rewriting the window's day file. The key is never written:
+ * a run whose record holds it (a service echoing it) is left out of the file.
  */
 export class HistoryService implements vscode.Disposable {
   private readonly observer = new ProcessingObserver(() => this.explorer.keyToHide);
@@ -62,6 +60,12 @@ export class HistoryService implements vscode.Disposable {
   private lastStuck: string | undefined = '';
   /** Writes one after another: a write never overtakes the one before it. */
   private writing: Promise<void> = Promise.resolve();
+  /** The store of the current origin. */
+  private store: LogStore | undefined;
+  /** Runs that left at or before this were cleared (by any window). */
+  private clearedAt = -Infinity;
+  /** Resolves when the first read of the current origin is done (History ready). */
+  private ready: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly explorer: Explorer,
@@ -69,7 +73,8 @@ export class HistoryService implements vscode.Disposable {
     private readonly state: vscode.Memento,
     private readonly windowId: string,
     private readonly clock: Clock,
-    private readonly settings: () => Pick<SettingValues, 'historyDays' | 'stuckAfterMinutes' | 'notifyWhenFinished'>,
+    /** userHistoryDays: the user's own historyDays, the only one that deletes from disk (none given: nothing is deleted). */
+    private readonly settings: () => Pick<SettingValues, 'historyDays' | 'stuckAfterMinutes' | 'notifyWhenFinished'> & { userHistoryDays?: number },
     private readonly log: vscode.LogOutputChannel,
     /** Shows the one notification of a poll (the vscode layer adds its buttons). */
     private readonly announce: (text: string, entries: readonly HistoryEntry[]) => void,
@@ -95,9 +100,15 @@ export class HistoryService implements vscode.Disposable {
   /** The texts announced so far, in order (for tests and diagnostics). */
   readonly announced: string[] = [];
 
-  /** Resolves when the writes asked for so far are on disk. */
-  flushed(): Promise<void> {
-    return this.writing;
+  /** Resolves when the first read is done and the writes asked for so far are on disk. */
+  async flushed(): Promise<void> {
+    await this.ready;
+    await this.writing;
+  }
+
+  /** Resolves when the first views' runs are read (History ready). */
+  whenReady(): Promise<void> {
+    return this.ready;
   }
 
   /** The threshold after which a processing sync of `flowId` is stuck, or undefined (none known yet). */
@@ -140,21 +151,24 @@ export class HistoryService implements vscode.Disposable {
     return this.entries.find((e) => e.id === id && e.leftAt === leftAt)?.raw;
   }
 
-  /** Re-reads every window's segment (e.g. the History view became visible). */
+  /** Reads what other windows added (e.g. the History view became visible). */
   async reload(): Promise<void> {
-    if (this.origin) await this.load(this.origin);
+    await this.ready;
+    if (this.origin) await this.load(this.origin, HISTORY_CAP);
   }
 
-  /** Clear History: deletes every segment of the current service (every window's). */
+  /** Clear History: for every window (a marker they honour), then the files of the current service. */
   async clear(): Promise<void> {
     const origin = this.origin;
-    if (!origin) return;
+    const store = this.store;
+    if (!origin || !store) return;
     await this.writing;
     try {
-      await vscode.workspace.fs.delete(this.folder(origin), { recursive: true, useTrash: false });
-    } catch {
-      // nothing stored yet
+      await store.clear();
+    } catch (e) {
+      this.log.warn(`History could not be cleared: ${(e as Error)?.message ?? e}`);
     }
+    this.clearedAt = await store.cleared();
     this.entries = [];
     this.stats = new Map();
     this.log.info(`History cleared for ${origin}`);
@@ -172,14 +186,32 @@ export class HistoryService implements vscode.Disposable {
     this.disposables.dispose();
   }
 
-  private async useOrigin(origin: string | undefined): Promise<void> {
-    if (origin === this.origin) return;
+  private useOrigin(origin: string | undefined): Promise<void> {
+    if (origin === this.origin) return this.ready;
     this.origin = origin;
     this.entries = [];
     this.stats = new Map();
+    this.clearedAt = -Infinity;
+    this.store = origin ? new LogStore({ files: this.files(), folder: originFolder(origin), windowId: this.windowId, now: () => this.clock.now(), log: (level, message) => this.log[level](message) }) : undefined;
     this.watches = readWatches(this.state.get(WATCHES_KEY), origin);
     this.changes.fire();
-    if (origin) await this.load(origin);
+    if (!origin) return (this.ready = Promise.resolve());
+    this.ready = this.start(origin);
+    return this.ready;
+  }
+
+  /** The History root's files: node:fs on a local disk (append), else workspace.fs. */
+  private files() {
+    const root = vscode.Uri.joinPath(this.storage, 'history');
+    return root.scheme === 'file' && platform.historyFiles ? platform.historyFiles(root.fsPath) : workspaceStoreFiles(root);
+  }
+
+  /** First the newest days (History ready), then older ones up to the cap; then the user's days prune the disk. */
+  private async start(origin: string): Promise<void> {
+    const more = await this.load(origin, FIRST_READ);
+    if (more && origin === this.origin) void this.load(origin, HISTORY_CAP);
+    const userDays = this.settings().userHistoryDays;
+    if (userDays !== undefined && this.store) void this.store.pruneDisk(userDays).catch(() => undefined);
   }
 
   private onProcessingChanged(processing: ListRefresher<FlowSync>): void {
@@ -216,96 +248,60 @@ export class HistoryService implements vscode.Disposable {
       this.announced.push(notice.text);
       this.announce(notice.text, notice.entries);
     }
-    void this.persist(origin);
+    void this.persist(origin, left);
   }
 
   private folder(origin: string): vscode.Uri {
     return vscode.Uri.joinPath(this.storage, 'history', originFolder(origin));
   }
 
-  /** Reads and merges every window's segment of `origin`; sets aside corrupt ones. */
-  private async load(origin: string): Promise<void> {
+  /** Reads what is new in every window's files of the shown days (up to `limit` runs more); true when older days are left. */
+  private async load(origin: string, limit: number): Promise<boolean> {
+    const store = this.store;
+    if (!store) return false;
     const started = this.clock.now();
-    const segments = await this.readSegments(origin);
-    if (origin !== this.origin) return;
-    this.entries = pruneEntries(mergeSegments([this.entries, ...segments.map((s) => s.entries)]), this.clock.now(), this.settings().historyDays);
-    this.stats = flowStats(this.entries);
-    this.log.debug(`History: ${this.entries.length} entries for ${origin} from ${segments.length} segment(s) in ${this.clock.now() - started} ms`);
-    this.changes.fire();
-  }
-
-  private async readSegments(origin: string): Promise<Array<{ uri: vscode.Uri; entries: HistoryEntry[]; mtime: number }>> {
-    const folder = this.folder(origin);
-    let names: [string, vscode.FileType][];
+    let result;
     try {
-      names = await vscode.workspace.fs.readDirectory(folder);
-    } catch {
-      return [];
+      result = await store.read(this.settings().historyDays, limit);
+    } catch (e) {
+      this.log.warn(`History could not be read: ${(e as Error)?.message ?? e}`);
+      return false;
     }
-    const result: Array<{ uri: vscode.Uri; entries: HistoryEntry[]; mtime: number }> = [];
-    for (const [name, type] of names) {
-      if (type !== vscode.FileType.File || !/^segment-.*\.json$/.test(name)) continue;
-      const uri = vscode.Uri.joinPath(folder, name);
-      try {
-        // Within the bounds of an answer from the service, like every file read from global storage; one over them is
-        // set aside as corrupt.
-        const [stat, stored] = await Promise.all([vscode.workspace.fs.stat(uri), readStorageFile(uri, ANSWER_BOUNDS.maxBytes)]);
-        if (stored === undefined) continue;
-        const checked = boundedJsonText(stored);
-        const parsed = 'text' in checked ? parseSegment(checked.text, origin) : ({ ok: false, reason: 'tooLarge' } as const);
-        if (parsed.ok) {
-          if (parsed.rejected) this.log.warn(`History: ${parsed.rejected} entries of ${name} did not have the expected shape and were left out`);
-          result.push({ uri, entries: parsed.entries, mtime: stat.mtime });
-        } else if (parsed.reason === 'newerVersion' || parsed.reason === 'otherOrigin') {
-          this.log.info(`History: ${name} left alone (${parsed.reason})`);
-        } else {
-          this.log.warn(`History: ${name} could not be read (${parsed.reason}); set aside as ${name}.corrupt`);
-          await vscode.workspace.fs.rename(uri, vscode.Uri.joinPath(folder, `${name}.corrupt`), { overwrite: true }).then(undefined, () => undefined);
-        }
-      } catch (e) {
-        this.log.warn(`History: ${name} could not be read: ${(e as Error)?.message ?? e}`);
-      }
-    }
-    return result;
+    if (origin !== this.origin || store !== this.store) return false;
+    this.honourClear(await store.cleared());
+    this.entries = pruneEntries(mergeSegments([this.entries, result.entries]), this.clock.now(), this.settings().historyDays);
+    this.stats = flowStats(this.entries);
+    this.log.debug(`History: ${this.entries.length} entries for ${origin} (${result.entries.length} read) in ${this.clock.now() - started} ms`);
+    this.changes.fire();
+    return result.more && this.entries.length < HISTORY_CAP;
   }
 
-  /** Writes this window's segment (everything it knows of the origin), then removes segments of windows long gone. */
-  private persist(origin: string): Promise<void> {
+  /** Another window cleared History: what left before is dropped here too. */
+  private honourClear(clearedAt: number): void {
+    if (clearedAt <= this.clearedAt) return;
+    this.clearedAt = clearedAt;
+    this.entries = this.entries.filter((e) => e.leftAt > clearedAt);
+    this.stats = flowStats(this.entries);
+  }
+
+  /** Appends the runs that left to this window's file of the day (never a rewrite); a run holding the key is left out. */
+  private persist(origin: string, left: readonly HistoryEntry[]): Promise<void> {
     this.writing = this.writing.then(async () => {
-      if (origin !== this.origin) return;
-      const folder = this.folder(origin);
-      const own = segmentFileName(this.windowId);
+      const store = this.store;
+      if (origin !== this.origin || !store) return;
       try {
-        // Fold in what other windows wrote since we last read, so our segment holds everything we know.
-        const others = (await this.readSegments(origin)).filter((s) => !s.uri.path.endsWith(`/${own}`));
-        this.entries = pruneEntries(mergeSegments([this.entries, ...others.map((s) => s.entries)]), this.clock.now(), this.settings().historyDays);
-        this.stats = flowStats(this.entries);
-        // Our segment leaves out the runs a live segment with a smaller name holds (each run on disk about once); a
-        // stale segment's runs are written here before it is removed.
-        const now = this.clock.now();
-        const stale = others.filter((s) => now - s.mtime > STALE_SEGMENT_MS);
-        const live = others.filter((s) => !stale.includes(s)).map((s) => ({ name: s.uri.path.slice(s.uri.path.lastIndexOf('/') + 1), entries: s.entries }));
-        await vscode.workspace.fs.createDirectory(folder);
-        const text = this.keyFree(entriesToWrite(this.entries, own, live), origin);
-        await writeStorageFile(vscode.Uri.joinPath(folder, own), new TextEncoder().encode(text));
-        for (const segment of stale) await vscode.workspace.fs.delete(segment.uri).then(undefined, () => undefined);
+        const { leftOut } = await store.append(left, (record) => this.explorer.mentionsKey(record));
+        if (leftOut) this.log.warn(`${leftOut} run(s) whose data contains the API key are not written to History.`);
+        const clearedAt = await store.cleared();
+        if (clearedAt > this.clearedAt) {
+          this.honourClear(clearedAt);
+          this.changes.fire();
+        }
       } catch (e) {
         this.log.warn(`History could not be saved: ${(e as Error)?.message ?? e}`);
       }
     });
     return this.writing;
-  }
-
-  /**
-   * The segment's text without the runs whose data holds the API key (a service that echoes it): they stay in this
-   * window's History, but the key never reaches a file. One scan of the text when no run holds it.
-   */
-  private keyFree(entries: readonly HistoryEntry[], origin: string): string {
-    const text = serializeSegment(entries, origin);
-    if (!this.explorer.mentionsKey(text)) return text;
-    const kept = entries.filter((entry) => !this.explorer.mentionsKey(JSON.stringify(entry)));
-    this.log.warn(`${entries.length - kept.length} run(s) whose data contains the API key are not written to History.`);
-    return serializeSegment(kept, origin);
   }
 
   /**

@@ -3,9 +3,11 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FlowSyncExplorerApi } from '../../src/extension';
 import type { MockFlowSyncServer } from '../../src/mock/server';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { systemClock } from '../../src/core/clock';
+import { originFolder, segmentFileName } from '../../src/core/historyStore';
 import { HistoryService } from '../../src/history/historyService';
 import { TEST_KEY, connect, startMockApi, testApi, waitFor, setUserSetting } from './helpers';
 
@@ -93,7 +95,7 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
   it('a sync whose data holds the API key (a service echoing it) is in History here, but never written to disk', async () => {
     const leaky = { ...sync(900_021, 21, 5), status: `pending ${TEST_KEY}` };
     await answer([leaky, sync(900_022, 22, 5)]);
-    await answer([sync(900_022, 22, 5)]);
+    await answer([]); // both leave: 900022 is written, 900021 is not
     await x.history.flushed();
     assert.ok(x.history.snapshot.entries.some((e) => e.id === 900_021), 'recorded in this window');
     const folder = x.history.storageFolder!;
@@ -197,14 +199,14 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     await setUserSetting('stuckAfterMinutes', undefined);
   });
 
-  it('storage: kept in global storage per service, a corrupt segment is set aside, Clear History deletes it', async () => {
+  it('storage: kept in global storage per service (a file per day and window), a corrupt segment is set aside, Clear History deletes it', async () => {
     await answer([sync(900_041, 6, 3)]);
     await answer([]);
     await x.history.flushed();
     const folder = x.history.storageFolder!;
     const files = (await vscode.workspace.fs.readDirectory(folder)).map(([name]) => name);
-    assert.ok(files.some((f) => /^segment-.*\.json$/.test(f)), files.join(', '));
-    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, files.find((f) => f.endsWith('.json'))!)));
+    assert.ok(files.some((f) => /^h2-\d{4}-\d{2}-\d{2}-.*\.log$/.test(f)), files.join(', '));
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, files.find((f) => f.endsWith('.log'))!)));
     assert.ok(!text.includes(TEST_KEY), 'the key is never stored');
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'segment-hostile-0.json'), new TextEncoder().encode('{"__proto__": {"x": 1}, "entries": [' + '['.repeat(5000)));
     await x.history.reload();
@@ -214,5 +216,140 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     await x.history.clear();
     assert.equal(x.history.snapshot.entries.length, 0);
     await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(folder)), 'the folder is gone');
+  });
+});
+
+/**
+ * History's store with several windows (issue #19): HistoryService instances over one temporary global storage, fed
+ * by the same Explorer, as several VS Code windows over the same user data. Fixtures: a segment of 0.2.0
+ * (test/fixtures/history-0.2.0), shifted to now.
+ */
+describe('History store: several windows, one disk', function () {
+  this.timeout(120_000);
+  let mock: MockFlowSyncServer;
+  let x: FlowSyncExplorerApi;
+  let storage: vscode.Uri;
+  let log: vscode.LogOutputChannel;
+  const windows: HistoryService[] = [];
+  const FIXTURE_NOW = Date.UTC(2026, 10, 22, 12);
+  const answer = async (items: object[]) => {
+    mock.clearFaults();
+    mock.inject({ endpoint: 'processing', status: 200, body: JSON.stringify(items) });
+    await vscode.commands.executeCommand('flowsync.refreshProcessing');
+  };
+  /** One departure: the sync is processing, then gone; every window records it; their writes are done. */
+  const depart = async (id: number) => {
+    await answer([sync(id, 9, 2)]);
+    await answer([]);
+    await Promise.all(windows.map((w) => w.flushed()));
+  };
+  const memento = (): vscode.Memento => {
+    const stored = new Map<string, unknown>();
+    return { keys: () => [...stored.keys()], get: <V>(key: string, fallback?: V) => (stored.has(key) ? (stored.get(key) as V) : fallback), update: async (key: string, value: unknown) => void stored.set(key, value) };
+  };
+  /** A window: `historyDays` as it sees it (a workspace may set it), `userHistoryDays` from the user's own settings. */
+  const open = async (id: string, historyDays = 90, userHistoryDays = 90) => {
+    const settings = () => ({ historyDays, userHistoryDays, stuckAfterMinutes: 0, notifyWhenFinished: 'off' as const });
+    const w = new HistoryService(x.explorer, storage, memento(), id, systemClock, settings, log, () => undefined);
+    windows.push(w);
+    await waitFor(() => w.snapshot.origin !== undefined, { message: `window ${id} knows the service` });
+    await w.reload();
+    return w;
+  };
+  const folder = () => vscode.Uri.joinPath(storage, 'history', originFolder(x.explorer.origin!));
+  const names = async () => (await vscode.workspace.fs.readDirectory(folder())).map(([name]) => name).sort();
+  /** The 0.2.0 fixture, its times shifted to end now, for the explorer's origin; `copies` × its 300 runs (other ids). */
+  const legacySegment = (copies = 1): string => {
+    const doc = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../test/fixtures/history-0.2.0/segment.json'), 'utf8')) as Record<string, unknown[]> & { base: number; origin: string };
+    doc.base += Date.now() - FIXTURE_NOW;
+    doc.origin = x.explorer.origin!;
+    for (const column of ['flow', 'createdAt', 'firstSeen', 'seenFor', 'leftAfter'] as const) doc[column] = Array.from({ length: copies }, () => doc[column]).flat();
+    doc.id = Array.from({ length: copies }, (_, k) => (doc.id as number[]).map((id) => id + k * 1000)).flat();
+    return JSON.stringify(doc);
+  };
+  const write = (name: string, text: string) => vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder(), name), new TextEncoder().encode(text));
+
+  before(async () => {
+    mock = await startMockApi({ apiKey: TEST_KEY });
+    x = await testApi();
+    await setUserSetting('autoRefresh', false);
+    log = vscode.window.createOutputChannel('History store test windows', { log: true });
+  });
+  beforeEach(async () => {
+    await connect(x, mock);
+    await answer([]);
+    storage = vscode.Uri.file(fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-store-')));
+    await vscode.workspace.fs.createDirectory(folder());
+  });
+  afterEach(async () => {
+    for (const w of windows.splice(0)) {
+      await w.flushed();
+      w.dispose();
+    }
+    fs.rmSync(storage.fsPath, { recursive: true, force: true });
+  });
+  after(async () => {
+    log.dispose();
+    await x.history.clear();
+    await setUserSetting('autoRefresh', undefined);
+    await mock.close();
+  });
+
+  it('a workspace historyDays of 1 shortens what its window shows, never deletes: a window gone for days keeps its 27 days', async () => {
+    await write('segment-gone-00000000.json', legacySegment());
+    const twoDaysAgo = (Date.now() - 2 * 86_400_000) / 1000;
+    fs.utimesSync(path.join(folder().fsPath, 'segment-gone-00000000.json'), twoDaysAgo, twoDaysAgo);
+    const workspaceWindow = await open('workspace', 1, 90);
+    await depart(910_001);
+    assert.ok(workspaceWindow.snapshot.entries.every((e) => e.leftAt >= Date.now() - 86_400_000 - 60_000), 'it shows one day');
+    const user = await open('user');
+    assert.equal(user.snapshot.entries.length, 301, 'the 300 runs over 27 days and the new one are all still on disk');
+  });
+
+  it('Clear History clears every window, also what they hold in memory: a cleared run never comes back', async () => {
+    const [a, b] = [await open('a'), await open('b')];
+    await depart(920_001);
+    assert.deepEqual(b.snapshot.entries.map((e) => e.id), [920_001]);
+    await a.clear();
+    await depart(920_002); // b records a departure and writes
+    await b.reload();
+    assert.deepEqual(b.snapshot.entries.map((e) => e.id), [920_002], 'b no longer holds the cleared run');
+    const c = await open('c');
+    assert.deepEqual(c.snapshot.entries.map((e) => e.id), [920_002], 'a window opened later never sees it');
+  });
+
+  it('a huge file is checked for size before it is read: set aside once, at once', async () => {
+    const huge = path.join(folder().fsPath, 'segment-huge-00000000.json');
+    const fd = fs.openSync(huge, 'w');
+    fs.ftruncateSync(fd, 600 * 1024 * 1024); // sparse: no disk used
+    fs.closeSync(fd);
+    const started = Date.now();
+    const w = await open('reader');
+    await w.reload();
+    const elapsed = Date.now() - started;
+    assert.ok(!(await names()).includes('segment-huge-00000000.json'), `set aside (${(await names()).join(', ')})`);
+    assert.ok(elapsed < 1_000, `took ${elapsed} ms`);
+  });
+
+  it('a window writing while another reads: the reader never sees a half-written file, never sets aside a healthy one', async () => {
+    const writer = await open('writer');
+    await write(segmentFileName('writer'), legacySegment(150)); // 45,000 runs: about 3 MB in 0.2.0's format
+    await writer.reload();
+    const reader = await open('reader');
+    const total = reader.snapshot.entries.length;
+    assert.equal(total, 45_000);
+    let reading = true;
+    const counts: number[] = [];
+    const reads = (async () => {
+      while (reading) {
+        await reader.reload();
+        counts.push(reader.snapshot.entries.length);
+      }
+    })();
+    for (let i = 0; i < 15; i++) await depart(930_000 + i);
+    reading = false;
+    await reads;
+    assert.deepEqual((await names()).filter((n) => /corrupt|aside/.test(n)), [], 'nothing set aside');
+    assert.ok(counts.length > 0 && counts.every((n) => n >= total), `the reader never lost runs: ${Math.min(...counts)} < ${total}`);
   });
 });

@@ -4,14 +4,11 @@ import { DAY_MS, HISTORY_DAYS, MAX_CREATED_AT, MAX_FLOW_NAME, MAX_RAW_CHARS, com
 import { EARLIEST_PLAUSIBLE_TIME } from './start';
 
 /*
- * The History store, pure part. The vscode layer keeps one folder per service origin (originFolder: services never
- * mix) and in it one segment file per window (segmentFileName, from an id the extension draws per window):
- * - a window writes only its own segment, whole (write a temporary file, then rename): no two windows write one file,
- *   so no write is lost; what it writes is entriesToWrite(its pruned entries, its name, the other segments): its runs
- *   less those a smaller-named segment holds, so a run is on disk about once however many windows watch;
- * - every reader parses all segments of the origin (parseSegment) and merges them (mergeSegments): a run that two
- *   windows recorded (two windows writing at once both keep it) is one entry, so nothing is doubled; then prunes.
- * A segment whose entries all expired (allExpired) may be deleted by any window; its writer, if alive, rewrites it.
+ * History's runs, pure part: merging the records of several windows (mergeSegments: a run two windows recorded is
+ * one entry, a sync that ran twice stays two; grouped by sync id, then by created_at and overlapping spans: linear
+ * but for sorting a group), what a window keeps (pruneEntries), the folder of an origin (originFolder), and the
+ * segments of 0.2.0 (one JSON document per window, rewritten whole), which log.ts migrates to its day files
+ * (parseSegment; serializeSegment is that version's writer, kept for the tests and the bench of the migration).
  *
  * Format (version 1), one JSON object, in columns (smaller and faster to parse than an object per entry):
  *   { "format": "flowsync-history", "version": 1, "origin": "https://…", "base": <ms>,
@@ -26,10 +23,9 @@ export const HISTORY_FORMAT = 'flowsync-history';
 export const HISTORY_VERSION = 1;
 
 /**
- * Most entries kept per origin (the newest). 90 days of a busy service (10,000 syncs a day) would be 900,000 entries:
- * about 57 MB on disk and over half a second just to JSON.parse, at every window's start. At 50,000 a segment is
- * about 3.3 MB and loads (parse, check every field, merge) in about 20-25 ms of CPU (bench/history.mjs), well under
- * the 50 ms the issue allows. At 10,000 syncs a day that is the last 5 days; a service of up to 550 a day keeps 90.
+ * Most runs a window holds in memory (the newest) for the views: at 10,000 syncs a day, the last 5 days. The disk keeps
+ * every run of the user's historyDays (log.ts: 90 days of 10,000 a day are 900,000 runs in day files); a window
+ * reads the newest days only, up to this.
  */
 export const HISTORY_CAP = 50_000;
 /** Entries (the newest) whose last raw item is kept for Open as JSON; older entries show their fields only. */
@@ -293,27 +289,6 @@ export function sameRun(a: HistoryEntry, b: HistoryEntry): boolean {
   return a.firstSeen < b.firstSeen ? b.firstSeen < a.leftAt : a.firstSeen < b.leftAt;
 }
 
-/**
- * What a window writes to its own segment: its entries (pruned) less the runs that a segment with a smaller name
- * already holds, so that each run is on disk about once however many windows watch the service. The smallest-named
- * holder of a run never leaves it out, so no run is dropped by all; two windows writing at once may both keep a run
- * (merged when read; settled at the next write). Keep the full list in memory and call this on every write: if the
- * other segment goes away (set aside as corrupt, deleted when expired), the run is written here again.
- */
-export function entriesToWrite(own: readonly HistoryEntry[], ownName: string, others: ReadonlyArray<{ readonly name: string; readonly entries: readonly HistoryEntry[] }>): HistoryEntry[] {
-  const held = new Map<number, HistoryEntry | HistoryEntry[]>();
-  for (const other of others) {
-    if (!(other.name < ownName)) continue;
-    for (const e of other.entries) add(held, e);
-  }
-  if (held.size === 0) return [...own];
-  return own.filter((e) => {
-    const found = held.get(e.id);
-    if (found === undefined) return true;
-    return Array.isArray(found) ? !found.some((h) => sameRun(e, h)) : !sameRun(e, found);
-  });
-}
-
 /** One run seen by several windows: the narrowest bounds; flow and raw item from the latest sighting. */
 function combine(cluster: HistoryEntry[]): HistoryEntry {
   if (cluster.length === 1) return cluster[0];
@@ -360,12 +335,6 @@ export function pruneEntries(entries: readonly HistoryEntry[], now: number, days
   return kept;
 }
 
-/** True when none of a segment's entries is within `days`: a reader may delete it (its writer, if alive, rewrites it). */
-export function allExpired(entries: readonly HistoryEntry[], now: number, days: number): boolean {
-  const from = now - bounded(days, HISTORY_DAYS) * DAY_MS;
-  return entries.every((e) => e.leftAt < from);
-}
-
 // ------------------------------------------------------------ file names
 
 /** A folder name for one service origin: readable, safe on every file system, and distinct per origin (a hash). */
@@ -381,7 +350,7 @@ export function segmentFileName(windowId: string): string {
 }
 
 /** FNV-1a, 32 bits, as 8 hex digits: names, not security. */
-function fnv1a(text: string): string {
+export function fnv1a(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return (h >>> 0).toString(16).padStart(8, '0');

@@ -6,8 +6,6 @@ import {
   HISTORY_FORMAT,
   MAX_SEGMENT_CHARS,
   RAW_KEPT,
-  allExpired,
-  entriesToWrite,
   mergeSegments,
   originFolder,
   parseSegment,
@@ -167,55 +165,10 @@ describe('historyStore', () => {
     });
   });
 
-  describe('each window writes its share', () => {
-    /** Run i of window w: window w polls w seconds later than window 0. */
-    const runOf = (i: number, w: number) => rec(1000 + i, new Date(NOW - DAY + i * 10 * MIN).toISOString(), DAY - i * 10 * MIN - w * SEC, DAY - i * 10 * MIN - 5 * MIN - w * SEC, DAY - i * 10 * MIN - 5 * MIN - 15 * SEC - w * SEC);
-
-    it('leaves out the runs a smaller-named segment holds; the smallest holder keeps them', () => {
-      const a = [0, 1, 2, 3].map((i) => runOf(i, 0));
-      const b = [2, 3, 4, 5].map((i) => runOf(i, 2));
-      assert.deepEqual(entriesToWrite(b, 'segment-b', [{ name: 'segment-a', entries: a }]).map((e) => e.id), [1004, 1005]);
-      assert.deepEqual(entriesToWrite(a, 'segment-a', [{ name: 'segment-b', entries: b }]).map((e) => e.id), [1000, 1001, 1002, 1003]);
-      assert.deepEqual(entriesToWrite(b, 'segment-b', []).map((e) => e.id), [1002, 1003, 1004, 1005], 'alone: everything');
-      assert.ok(sameRun(a[2], b[0]));
-      assert.ok(!sameRun(a[2], b[1]));
-    });
-
-    it('over many writes of three windows, every run stays on disk, and once when they settle', () => {
-      const names = ['w1', 'w2', 'w3'];
-      const seen = names.map((_, w) => Array.from({ length: 30 }, (_, i) => i).filter((i) => (i + w) % 3 !== 0).map((i) => runOf(i, w)));
-      const disk = new Map<string, HistoryEntry[]>();
-      const write = (w: number) => disk.set(names[w], entriesToWrite(seen[w], names[w], [...disk].filter(([n]) => n !== names[w]).map(([name, entries]) => ({ name, entries }))));
-      const onDisk = () => mergeSegments([...disk.values()]);
-      // Writes in every order, and two at once (both read before either wrote).
-      const written = new Set<number>();
-      for (const order of [[2, 1, 0], [0, 1, 2], [1, 2, 0]]) {
-        for (const w of order) {
-          write(w);
-          written.add(w);
-          const expected = new Set([...written].flatMap((x) => seen[x].map((e) => e.id)));
-          assert.equal(onDisk().length, expected.size, 'no run lost');
-        }
-      }
-      assert.equal(onDisk().length, 30);
-      assert.equal([...disk.values()].flat().length, 30, 'each run stored once');
-      // Two windows writing at once (neither saw the other's segment): both keep the runs they share, read once.
-      disk.clear();
-      disk.set('w2', entriesToWrite(seen[1], 'w2', []));
-      disk.set('w1', entriesToWrite(seen[0], 'w1', []));
-      assert.equal([...disk.values()].flat().length, 40);
-      assert.equal(onDisk().length, 30);
-      write(1); // the next write settles it
-      assert.equal([...disk.values()].flat().length, 30);
-      write(2);
-      assert.equal(onDisk().length, 30);
-      // A segment set aside (corrupt): the next writes restore its runs from the other windows' memory.
-      disk.delete('w1');
-      write(1);
-      write(2);
-      assert.equal(onDisk().length, 30, 'w2 and w3 together saw every run');
-      assert.equal([...disk.values()].flat().length, 30);
-    });
+  it('sameRun: the same sync and created_at with overlapping spans', () => {
+    const a = rec(1002, created, 30 * MIN, 25 * MIN, 20 * MIN);
+    assert.ok(sameRun(a, rec(1002, created, 30 * MIN - 2 * SEC, 25 * MIN - 2 * SEC, 20 * MIN - 2 * SEC)));
+    assert.ok(!sameRun(a, rec(1002, created, 10 * MIN, 8 * MIN, 5 * MIN)), 'a later run of the same sync');
   });
 
   describe('prune', () => {
@@ -237,12 +190,6 @@ describe('historyStore', () => {
       const kept = pruneEntries(many, NOW, 90, HISTORY_CAP, 2);
       assert.deepEqual(kept.map((e) => e.raw !== undefined).slice(0, 4), [true, true, false, false]);
       assert.ok(kept.every((e) => Number.isFinite(e.duration.ms)));
-    });
-
-    it('allExpired: a segment with nothing left within the days', () => {
-      assert.equal(allExpired(many.slice(10), NOW, 7), true);
-      assert.equal(allExpired(many, NOW, 7), false);
-      assert.equal(allExpired([], NOW, 7), true);
     });
   });
 

@@ -34,6 +34,8 @@ const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
   ['src/core/toolResults.ts', 's.teams.slice(0, MAX_TEAMS_LISTED)'], // a list, each name then quote()d with the key masked
   ['src/core/pollLease.ts', "context.slice(0, context.indexOf('|'))"], // the extension's own context string
   ['src/coordination/fileStore.ts', 'uri.path.slice(0, cut)'], // a path in the extension's own storage
+  ['src/core/history/log.ts', 'toISOString().slice(0, 10)'], // a day of the extension's own clock
+  ['src/core/history/log.ts', ".replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 40)"], // a file name from the window id
 ];
 
 /** A cut from the start: .slice(0, n), .substring(0, n), .substr(0, n). */

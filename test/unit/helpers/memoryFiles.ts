@@ -1,0 +1,75 @@
+import type { StoreFileInfo, StoreFiles } from '../../../src/core/historyStore';
+
+/**
+ * History's files in memory, for the unit tests: a map of path → bytes and mtime (from `now`). Counts the bytes each
+ * call read and wrote. `append: false` behaves like workspace.fs (no append).
+ */
+export class MemoryFiles implements StoreFiles {
+  readonly data = new Map<string, { bytes: Uint8Array; mtime: number }>();
+  bytesRead = 0;
+  bytesWritten = 0;
+  readonly append?: (path: string, bytes: Uint8Array) => Promise<void>;
+
+  constructor(
+    private readonly now: () => number,
+    { append = true } = {},
+  ) {
+    if (append)
+      {this.append = async (path, bytes) => {
+        const old = this.data.get(path)?.bytes ?? new Uint8Array();
+        const next = new Uint8Array(old.length + bytes.length);
+        next.set(old);
+        next.set(bytes, old.length);
+        this.bytesWritten += bytes.length;
+        this.data.set(path, { bytes: next, mtime: this.now() });
+      };}
+  }
+
+  text(path: string): string {
+    return new TextDecoder().decode(this.data.get(path)?.bytes);
+  }
+
+  put(path: string, text: string, mtime = this.now()): void {
+    this.data.set(path, { bytes: new TextEncoder().encode(text), mtime });
+  }
+
+  async list(dir: string): Promise<StoreFileInfo[]> {
+    const prefix = `${dir}/`;
+    return [...this.data].filter(([p]) => p.startsWith(prefix) && !p.slice(prefix.length).includes('/')).map(([p, f]) => ({ name: p.slice(prefix.length), size: f.bytes.length, mtime: f.mtime }));
+  }
+
+  async stat(path: string): Promise<StoreFileInfo | undefined> {
+    const f = this.data.get(path);
+    return f && { name: path.slice(path.lastIndexOf('/') + 1), size: f.bytes.length, mtime: f.mtime };
+  }
+
+  async read(path: string, from: number, length: number): Promise<Uint8Array> {
+    const f = this.data.get(path);
+    if (!f) throw new Error(`no file ${path}`);
+    const out = f.bytes.slice(from, from + length);
+    this.bytesRead += out.length;
+    return out;
+  }
+
+  async write(path: string, bytes: Uint8Array): Promise<void> {
+    this.bytesWritten += bytes.length;
+    this.data.set(path, { bytes: bytes.slice(), mtime: this.now() });
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    const f = this.data.get(from);
+    if (!f) throw new Error(`no file ${from}`);
+    this.data.delete(from);
+    this.data.set(to, f);
+  }
+
+  async delete(path: string): Promise<void> {
+    this.data.delete(path);
+  }
+
+  async deleteDir(dir: string): Promise<void> {
+    for (const p of [...this.data.keys()]) if (p.startsWith(`${dir}/`)) this.data.delete(p);
+  }
+
+  async mkdir(): Promise<void> {}
+}
