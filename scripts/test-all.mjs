@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // `npm test`: every suite CI runs, with the time each stage took. Stops at the first failing stage.
 //
-// First the quick checks, one after another, each building on the one before: lint, type check, the contract,
-// one production build and one compile of the tests (every later stage uses these: nothing is built twice), the
-// size budgets and the unit tests. Then the four suites in a real VS Code, in two lanes that run side by side
-// (integration, restricted and web; e2e, the longest): most
-// of their time is spent waiting (a workbench starting, a backoff running out, a page drawing), not computing, so
-// two of them share the machine's cores well. Each lane's output is kept and printed whole when its stage ends, so
-// the log reads stage by stage; a line every 30 s says which stages are still running.
+// First the quick checks, one after another, each building on the one before: lint, type check, the contract, one
+// production build and one compile of the tests (every later stage uses these: nothing is built twice), the size
+// budgets and the unit tests; the rig (code-server, Node 24, Chromium) installs beside them. Then the four suites in a
+// real VS Code, in two lanes that run side by side (integration, restricted and web; e2e, the longest): most of their
+// time is spent waiting (a workbench starting, a backoff running out, a page drawing), not computing, so two of them
+// share the machine's cores well. Each lane's output is kept and printed whole when its stage ends, so the log reads
+// stage by stage; a line every 30 s says what is still running.
 //   node scripts/test-all.mjs                 everything
 //   node scripts/test-all.mjs unit e2e        only these stages (with the build when a later stage needs it)
 //   node scripts/test-all.mjs --serial        the rig suites one after another (to compare, or on a 1-core machine)
@@ -25,9 +25,12 @@ const checks = [
   ['build', 'npm run build --silent && npm run compile --silent'],
   ['budgets', 'node scripts/check-budgets.mjs --no-build'],
   ['unit', 'npx mocha'],
-  // code-server, Node 24 and Chromium under .vscode-test/ (~2-3 min cold, instant after): once, before the lanes.
-  ['rig', 'npm run rig:prepare --silent'],
 ];
+/**
+ * code-server, Node 24 and Chromium under .vscode-test/ (~2-3 min on a clean machine, mostly downloads; instant
+ * after): started beside the quick checks, awaited before the lanes.
+ */
+const RIG = ['rig', 'npm run rig:prepare --silent'];
 
 /** The suites in a real VS Code (code-server + headless Chromium), each lane in order, the lanes side by side. */
 const lanes = [
@@ -44,7 +47,7 @@ const lanes = [
 const args = process.argv.slice(2);
 const serial = args.includes('--serial');
 const only = args.filter((a) => !a.startsWith('--'));
-const wanted = (name) => !only.length || only.includes(name) || (name === 'build' && only.some((n) => n !== 'lint' && n !== 'typecheck' && n !== 'contract')) || (name === 'rig' && only.some((n) => lanes.flat().some(([l]) => l === n)));
+const wanted = (name) => !only.length || only.includes(name) || (name === 'build' && only.some((n) => n !== 'lint' && n !== 'typecheck' && n !== 'contract'));
 const results = [];
 const started = Date.now();
 
@@ -57,15 +60,6 @@ function finish(failed) {
   for (const line of results) console.log(line);
   console.log(`${'total'.padEnd(12)}      ${((Date.now() - started) / 1000).toFixed(1).padStart(7)} s${serial ? '' : ' (the rig suites in two lanes side by side)'}`);
   process.exit(failed ? 1 : 0);
-}
-
-for (const [name, command] of checks) {
-  if (!wanted(name)) continue;
-  console.log(`\n=== ${name}: ${command}`);
-  const t0 = Date.now();
-  const { status } = spawnSync(command, { shell: true, stdio: 'inherit' });
-  record(name, status === 0, Date.now() - t0);
-  if (status !== 0) finish(true);
 }
 
 /** Runs one stage with its output in a file; resolves to its exit status. */
@@ -90,6 +84,36 @@ function runQuietly(name, command, env) {
   );
 }
 
+/** Prints a quietly run stage's output whole, then removes it. */
+function printLog(name, command, logFile, env) {
+  console.log(`\n=== ${name}: ${command}${env ? ` (${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')})` : ''}`);
+  process.stdout.write(fs.readFileSync(logFile, 'utf8'));
+  fs.rmSync(path.dirname(logFile), { recursive: true, force: true });
+}
+
+const rigWanted = lanes.flat().some(([name]) => wanted(name));
+const rigStarted = Date.now();
+const rig = rigWanted ? runQuietly(RIG[0], RIG[1]) : undefined;
+if (rig) console.log(`\n=== ${RIG[0]}: ${RIG[1]} (beside the quick checks; its output follows them)`);
+
+for (const [name, command] of checks) {
+  if (!wanted(name)) continue;
+  console.log(`\n=== ${name}: ${command}`);
+  const t0 = Date.now();
+  const { status } = spawnSync(command, { shell: true, stdio: 'inherit' });
+  record(name, status === 0, Date.now() - t0);
+  if (status !== 0) finish(true);
+}
+
+if (rig) {
+  const waiting = setInterval(() => console.log(`... ${RIG[0]}: still installing, ${Math.round((Date.now() - rigStarted) / 1000)} s`), 30_000);
+  const { status, logFile } = await rig;
+  clearInterval(waiting);
+  printLog(RIG[0], RIG[1], logFile);
+  record(RIG[0], status === 0, Date.now() - rigStarted);
+  if (status !== 0) finish(true);
+}
+
 const running = new Map();
 let failed = false;
 
@@ -100,11 +124,7 @@ async function runLane(lane) {
     running.set(name, t0);
     const { status, logFile } = serial ? { status: spawnSync(command, { shell: true, stdio: 'inherit', env: { ...process.env, ...env } }).status } : await runQuietly(name, command, env);
     running.delete(name);
-    if (logFile) {
-      console.log(`\n=== ${name}: ${command}${env ? ` (${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')})` : ''}`);
-      process.stdout.write(fs.readFileSync(logFile, 'utf8'));
-      fs.rmSync(path.dirname(logFile), { recursive: true, force: true });
-    }
+    if (logFile) printLog(name, command, logFile, env);
     record(name, status === 0, Date.now() - t0);
     if (status !== 0) failed = true;
   }
