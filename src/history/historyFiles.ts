@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { StoreFileInfo, StoreFiles } from '../core/historyStore';
+import { makeNonce } from '../views/activityHtml';
 
 /**
  * History's files through vscode.workspace.fs (the browser build, or a global storage that is not on a local disk).
@@ -33,7 +34,7 @@ export function workspaceStoreFiles(root: vscode.Uri): StoreFiles {
       return (await fs.readFile(at(p))).subarray(from, from + length);
     },
     async write(p, bytes) {
-      const temp = `${p}.tmp-${Math.random().toString(36).slice(2, 10)}`;
+      const temp = `${p}.tmp-${makeNonce()}`; // 128 random bits: a name nobody can plant a file or link at beforehand
       await fs.writeFile(at(temp), bytes);
       await fs.rename(at(temp), at(p), { overwrite: true });
     },

@@ -206,14 +206,15 @@ process.exitCode = await main().catch((error) => {
   return 1;
 });
 
-/** The text of every History file of the extension under a code-server user-data folder ('' while there is none). */
+/** The text of every written History file of the extension under a code-server user-data folder ('' while none). */
 function historyOnDisk(userDataDir) {
   const texts = [];
   const walk = (dir, inHistory) => {
     for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(file, inHistory || (entry.name === 'history' && dir.includes(EXTENSION_ID)));
-      else if (inHistory && entry.isFile()) texts.push(fs.readFileSync(file, 'utf8'));
+      // Written files only: a temporary one (written, not yet renamed into place) is lost with the page.
+      else if (inHistory && entry.isFile() && /\.(log|json)$/.test(entry.name)) texts.push(fs.readFileSync(file, 'utf8'));
     }
   };
   walk(userDataDir, false);
