@@ -6,7 +6,7 @@ import { systemClock } from './core/clock';
 import { Explorer } from './core/explorer';
 import { lazySharing, PollCoordinator } from './core/pollLease';
 import { FileSharedStore } from './coordination/fileStore';
-import { inert } from './core/inert';
+import { hideEverywhere, inert } from './core/inert';
 import { useLocalize } from './l10n';
 import { LinkHandler } from './links';
 import { watchFailures, type FailureNotifications } from './notifications';
@@ -64,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     Math.random,
     (error) => log.error(`A view failed to update: ${inert((error as Error)?.stack ?? String(error), 2000)}`),
   );
+  hideEverywhere(() => explorer.keyToHide); // every text made inert masks the key the service may echo
   explorer.teams.restore(context.globalState.get<unknown>(TEAMS_STATE_KEY));
   if (context.globalState.get(LEGACY_TEAMS_STATE_KEY) !== undefined) void context.globalState.update(LEGACY_TEAMS_STATE_KEY, undefined);
   // One poller for all windows: the processing list is polled by one window and shared through global storage. The
@@ -99,7 +100,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     void showActivityPanel(context, (range) => chartSeries(activitySeries(history.snapshot.entries, processingNow(history.tracked, explorer.keyToHide), now(), range)), history.onDidChange);
   const commandContext = { explorer, keys, views, json, log, reconfigure, history, settings: readSettings, showActivity, extensionId: context.extension.id };
   const links = new LinkHandler(commandContext);
-  const stuckAnnouncer = new StuckAnnouncer();
+  const stuckAnnouncer = new StuckAnnouncer(() => explorer.keyToHide);
 
   context.subscriptions.push(
     log,

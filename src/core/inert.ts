@@ -11,8 +11,18 @@
  * It is idempotent: inert(inert(x)) === inert(x).
  */
 export function inert(text: unknown, max = MAX_INERT_LENGTH, hide?: string): string {
-  return maskThenCut(typeof text === 'string' ? text : String(text), max, hide, clean);
+  return maskThenCut(typeof text === 'string' ? text : String(text), max, hide ?? secretToHide(), clean);
 }
+
+/**
+ * The secret every `inert` and `bounded` text masks when the caller names none: the API key of the service in use,
+ * set once by activate(). So no row, description, tooltip, quick pick, notification or log line shows an echoed key
+ * or a piece of it, whichever view made the text, without each call site having to pass it.
+ */
+export function hideEverywhere(secret: () => string | undefined): void {
+  secretToHide = secret;
+}
+let secretToHide: () => string | undefined = () => undefined;
 
 /**
  * Service text kept as it came (a created_at, a failure message shared with other windows), bounded to `max`
@@ -22,7 +32,7 @@ export function inert(text: unknown, max = MAX_INERT_LENGTH, hide?: string): str
  * of the key (4 characters or more) left at the very end is masked too.
  */
 export function bounded(text: string, max: number, hide?: string): string {
-  return maskThenCut(text, max, hide, (s) => s);
+  return maskThenCut(text, max, hide ?? secretToHide(), (s) => s);
 }
 
 /**

@@ -63,6 +63,29 @@ describe('Fault matrix: hostile service, workspace and input', function () {
     assert.doesNotMatch(tooltip, /\[Set API Key\]\(command:/);
   });
 
+  it('a service that echoes the key in a flow name: no row, description, tooltip or accessible name shows any piece of it', async () => {
+    const now = new Date().toISOString();
+    const names = [`Invoices ${KEY}`, `${'x'.repeat(290)}${KEY} tail`, `Payouts ${KEY.toUpperCase()}`];
+    const body = names.map((name, i) => ({ id: 880001 + i, flow_id: 990101 + i, status: 'pending', created_at: now, updated_at: now, errors: null, webhook: false, flow: { id: 990101 + i, name } }));
+    mock.inject({ endpoint: 'processing', status: 200, body: JSON.stringify(body), times: 1 });
+    await vscode.commands.executeCommand('flowsync.refreshProcessing');
+    const tree = x.views.processing.tree;
+    const shown: string[] = [];
+    const visit = (nodes: readonly unknown[]) => {
+      for (const node of nodes) {
+        const item = tree.getTreeItem(node as never);
+        const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip ?? '');
+        shown.push(String(typeof item.label === 'object' ? item.label?.label : item.label), String(item.description ?? ''), tooltip, item.accessibilityInformation?.label ?? '');
+        visit(tree.getChildren(node as never));
+      }
+    };
+    visit(tree.getChildren());
+    assert.ok(shown.some((text) => text.includes('Invoices')), 'the rows are there');
+    // Markdown tooltips escape punctuation: the pieces are looked for in the text as it reads.
+    const piece = (text: string) => [...Array(KEY.length - 7).keys()].map((i) => KEY.slice(i, i + 8).toLowerCase()).find((p) => text.replace(/\\/g, '').toLowerCase().includes(p));
+    assert.deepEqual(shown.filter((text) => piece(text)), [], 'no piece of the key in what the rows show');
+  });
+
   it('a repeated id: the view still renders, and says how many items were left out', async () => {
     const items = mock.dataset.processingAt(Date.now());
     mock.inject({ endpoint: 'processing', status: 200, body: JSON.stringify([...items, items[0], items[0]]) });

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { StuckAnnouncer } from '../../../src/core/announcements';
+import { LONG_KEY, keyPiece } from '../helpers/keyPieces';
 
 const sync = (id: number, name = 'Invoices') => ({ id, flow_id: 7, status: 'pending', created_at: '', updated_at: '', errors: null, webhook: false, flow: { id: 7, name } });
 
@@ -18,5 +19,14 @@ describe('StuckAnnouncer: a sync that becomes stuck is said once', () => {
     const text = new StuckAnnouncer().next([sync(9, `$(alert) ${'x'.repeat(500)}`)])!;
     assert.ok(!text.includes('$(alert)'), text);
     assert.ok(text.length < 250, String(text.length));
+  });
+
+  it('an API key echoed in the flow name: masked before the name is cut, so no piece of it is said', () => {
+    for (const at of [60, 70, 75, 79]) {
+      const text = new StuckAnnouncer(() => LONG_KEY).next([sync(9, `${'x'.repeat(at)}${LONG_KEY} tail`)])!;
+      assert.equal(keyPiece(text, LONG_KEY), undefined, `key at ${at}: ${text}`);
+    }
+    const whole = new StuckAnnouncer(() => LONG_KEY).next([sync(9, `Invoices ${LONG_KEY.toUpperCase()}`)])!;
+    assert.match(whole, /Invoices •••/);
   });
 });

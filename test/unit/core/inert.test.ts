@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { bounded, hasKeyPiece, inert } from '../../../src/core/inert';
+import { bounded, hasKeyPiece, inert, hideEverywhere } from '../../../src/core/inert';
 import { assertInert } from '../helpers/inertText';
 import { LONG_KEY, keyPiece } from '../helpers/keyPieces';
 
@@ -60,5 +60,22 @@ describe('the API key: masked, then cut (inert and bounded), refused on disk by 
     assert.ok(hasKeyPiece(JSON.stringify({ name: 'x ab"cd\\efgh y' }), 'ab"cd\\efgh'));
     assert.ok(!hasKeyPiece('anything', undefined));
     assert.ok(!hasKeyPiece('anything', ''));
+  });
+});
+
+describe('hideEverywhere', () => {
+  afterEach(() => hideEverywhere(() => undefined));
+
+  it('every inert and bounded text masks the registered secret when the caller names none, before any cut', () => {
+    const key = 'fsk_Live_7Hq2Zp9Xw4Lm8Rt3Vb6Nc1Jd';
+    hideEverywhere(() => key);
+    assert.equal(inert(`Invoices ${key.toUpperCase()}`), 'Invoices •••');
+    for (const at of [280, 290, 295, 299]) {
+      const shown = inert(`${'x'.repeat(at)}${key}`);
+      assert.ok(!shown.toLowerCase().includes(key.slice(0, 8).toLowerCase()), `key at ${at}: ${shown.slice(-20)}`);
+    }
+    assert.ok(!bounded(`${'y'.repeat(95)}${key}`, 100).includes(key.slice(0, 5)));
+    hideEverywhere(() => undefined);
+    assert.equal(inert(`Invoices ${key}`), `Invoices ${key}`, 'nothing registered: nothing masked');
   });
 });
