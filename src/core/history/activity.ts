@@ -107,7 +107,9 @@ export function activitySeries(
   if (bucketMs === HOUR) {
     for (const day of older.days) {
       for (const f of day.flows) {
-        for (const [hour, ms] of f.hours) {
+        for (let k = 0; k < f.hours.length; k += 2) {
+          const hour = f.hours[k];
+          const ms = f.hours[k + 1];
           const i = (hour * HOUR - first) / bucketMs;
           if (!(ms > 0 && i >= 0 && i < count - 1)) continue; // the last bucket holds now: never a closed day's
           const flow = flowOf(f.flowId, f.label, f.labelAt);

@@ -42,7 +42,7 @@ export function flowStats(entries: Iterable<HistoryEntry>, older: OlderDays = NO
       if (f.durations.length === 0) continue;
       let h = histograms.get(f.flowId);
       if (!h) histograms.set(f.flowId, (h = new Map()));
-      for (const [bucket, n] of f.durations) h.set(bucket, (h.get(bucket) ?? 0) + n);
+      for (let i = 0; i < f.durations.length; i += 2) h.set(f.durations[i], (h.get(f.durations[i]) ?? 0) + f.durations[i + 1]);
     }
   }
   const stats = new Map<number, FlowStats>();

@@ -30,10 +30,13 @@ export interface FlowDay {
   /** The flow's label at its latest run of the day, and when that run left. */
   readonly label: string;
   readonly labelAt: number;
-  /** Runs whose duration counts from created_at (the ones flowStats learns from), as [bucket, count], ascending. */
-  readonly durations: ReadonlyArray<readonly [number, number]>;
-  /** Processing milliseconds per hour (by hour since the epoch), as [hour, ms], ascending. */
-  readonly hours: ReadonlyArray<readonly [number, number]>;
+  /**
+   * Runs whose duration counts from created_at (the ones flowStats learns from), per histogram bucket: flat pairs
+   * bucket, count, bucket, count, … by ascending bucket (one array of numbers: small in memory at 90 days).
+   */
+  readonly durations: readonly number[];
+  /** Processing milliseconds per hour (by hour since the epoch): flat pairs hour, ms, … by ascending hour. */
+  readonly hours: readonly number[];
 }
 
 /** The summary of one day's runs. */
@@ -95,7 +98,7 @@ export function summarizeDay(day: string, entries: Iterable<HistoryEntry>): DayS
       if (overlap > 0) f.hours.set(h, (f.hours.get(h) ?? 0) + overlap);
     }
   }
-  const sorted = (m: Map<number, number>) => [...m].sort((a, b) => a[0] - b[0]) as [number, number][];
+  const sorted = (m: Map<number, number>) => [...m].sort((a, b) => a[0] - b[0]).flat();
   return { day, runs, flows: [...flows].map(([flowId, f]) => ({ flowId, label: f.label, labelAt: f.labelAt, durations: sorted(f.durations), hours: sorted(f.hours) })) };
 }
 
@@ -124,16 +127,16 @@ function count(value: unknown): boolean {
   return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= MAX_COUNT;
 }
 
-/** [[key, value], …] with integer keys in [min, max], ascending, and finite values in [0, maxValue]. */
-function pairs(value: unknown, min: number, max: number, maxValue: number): Array<[number, number]> | undefined {
-  if (!Array.isArray(value) || value.length > max - min + 1) return undefined;
+/** Flat pairs key, value, … with integer keys in [min, max], ascending, and finite values in [0, maxValue]. */
+function pairs(value: unknown, min: number, max: number, maxValue: number): number[] | undefined {
+  if (!Array.isArray(value) || value.length % 2 || value.length > 2 * (max - min + 1)) return undefined;
   let last = -Infinity;
-  for (const p of value as unknown[]) {
-    if (!Array.isArray(p) || p.length !== 2) return undefined;
-    const [k, n] = p as unknown[];
+  for (let i = 0; i < value.length; i += 2) {
+    const k: unknown = value[i];
+    const n: unknown = value[i + 1];
     if (!Number.isSafeInteger(k) || (k as number) < min || (k as number) > max || (k as number) <= last) return undefined;
     if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > maxValue) return undefined;
     last = k as number;
   }
-  return value as Array<[number, number]>;
+  return value as number[];
 }

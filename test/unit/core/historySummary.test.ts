@@ -128,12 +128,12 @@ describe('historySummary (per-day, per-flow summaries of the days not in memory)
     const first = await window('b', 700);
     const day = dayOf(NOW - 20 * DAY);
     const path = `${FOLDER}/s2-${day}.json`;
-    const stored = JSON.parse(files.text(path)) as { key: string; summary: { runs: number; flows: Array<{ durations: number[][] }> } };
+    const stored = JSON.parse(files.text(path)) as { key: string; summary: { runs: number; flows: Array<{ durations: number[] }> } };
     for (const bad of [
       'not json',
       JSON.stringify({ ...stored, summary: { ...stored.summary, runs: -1 } }),
       JSON.stringify({ ...stored, summary: { ...stored.summary, day: dayOf(NOW - 21 * DAY) } }),
-      JSON.stringify({ ...stored, summary: { ...stored.summary, flows: [{ ...stored.summary.flows[0], durations: [[1e9, 1]] }] } }),
+      JSON.stringify({ ...stored, summary: { ...stored.summary, flows: [{ ...stored.summary.flows[0], durations: [1e9, 1] }] } }),
     ]) {
       files.put(path, bad);
       const again = await window(`w${bad.length}`, 700);
@@ -144,7 +144,8 @@ describe('historySummary (per-day, per-flow summaries of the days not in memory)
   it('summarizeDay: processing time per hour reaches back before the day (a run over midnight)', () => {
     const leftAt = Date.UTC(2026, 10, 20, 0, 30);
     const summary = summarizeDay('2026-11-20', [run(1, 7, leftAt, 2 * HOUR)]);
-    const hours = summary.flows[0].hours.map(([h, ms]) => [new Date(h * HOUR).toISOString().slice(11, 13), Math.round(ms / SEC)]);
+    const flat = summary.flows[0].hours;
+    const hours = Array.from({ length: flat.length / 2 }, (_, i) => [new Date(flat[2 * i] * HOUR).toISOString().slice(11, 13), Math.round(flat[2 * i + 1] / SEC)]);
     assert.deepEqual(hours, [['22', 30 * 60], ['23', 3600], ['00', 30 * 60 - 7]]);
   });
 });
