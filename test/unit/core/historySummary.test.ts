@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { DURATION_STEPS, activitySeries, flowStats, makeEntry, summarizeDay, type HistoryEntry, type OlderDays } from '../../../src/core/history';
-import { LogStore, dayOf, mergeSegments, pruneEntries } from '../../../src/core/historyStore';
+import { LogStore, dayOf, logFileName, logRecord, mergeSegments, pruneEntries, windowTag } from '../../../src/core/historyStore';
 import { MemoryFiles } from '../helpers/memoryFiles';
 
 const SEC = 1000;
@@ -139,6 +139,22 @@ describe('historySummary (per-day, per-flow summaries of the days not in memory)
       const again = await window(`w${bad.length}`, 700);
       assert.deepEqual(again.older.days, first.older.days, bad.slice(0, 60));
     }
+  });
+
+  it('Clear History: no summary of a cleared day is used, even one already made; the user\'s days prune summaries', async () => {
+    await open('a').append(thirtyDays());
+    const b = open('b');
+    assert.equal((await b.summaries(90, dayOf(NOW))).length, 29);
+    const names = () => [...files.data.keys()].filter((p) => p.includes('/s2-')).map((p) => p.slice(-15, -5)).sort();
+    assert.equal(names().length, 29);
+    await b.pruneDisk(10);
+    assert.deepEqual(names(), Array.from({ length: 10 }, (_, i) => dayOf(NOW - (10 - i) * DAY)), 'summaries older than the user\'s days are deleted with their days');
+    now += MIN;
+    await open('c').clear();
+    assert.deepEqual(await b.summaries(90, dayOf(NOW)), [], 'the window that made them drops them');
+    // A window that read the marker only now, and files written back by a window that had not seen the clear.
+    files.put(`${FOLDER}/${logFileName(dayOf(NOW - 3 * DAY), windowTag('late'))}`, logRecord(run(5, 10, NOW - 3 * DAY, MIN)));
+    assert.deepEqual(await open('d').summaries(90, dayOf(NOW)), [{ day: dayOf(NOW - 3 * DAY), runs: 0, flows: [] }], 'a cleared run is not counted');
   });
 
   it('summarizeDay: processing time per hour reaches back before the day (a run over midnight)', () => {
