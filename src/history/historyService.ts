@@ -259,6 +259,9 @@ export class HistoryService implements vscode.Disposable {
     if (notice.unwatch.length) void this.watch('sync', notice.unwatch, false);
     this.entries = pruneEntries(mergeSegments([this.entries, left]), this.clock.now(), this.settings().historyDays);
     this.stats = flowStats(this.entries, this.older);
+    // At the cap, departures push the oldest runs out: once the oldest day held changes, its summary counts instead.
+    const oldest = this.entries.at(-1);
+    if (this.store && oldest && this.entries.length >= HISTORY_CAP && this.olderBefore(oldest) !== this.older.before) this.askOlder(this.store, false);
     this.changes.fire();
     // Every window sees a sync leave; the one whose request saw it says so (one notification, not one per window).
     if (notice.text && !state.adopted) {
@@ -290,10 +293,14 @@ export class HistoryService implements vscode.Disposable {
     this.stats = flowStats(this.entries, this.older);
     this.log.debug(`History: ${this.entries.length} entries for ${origin} (${result.entries.length} read) in ${this.clock.now() - started} ms`);
     this.changes.fire();
-    const whole = !result.more && this.entries.length < HISTORY_CAP;
-    const asked = ++this.olderAsked;
-    this.olderDone = this.olderDone.then(() => this.readOlder(store, whole, asked)); // one after another: a day is made once
+    this.askOlder(store, !result.more && this.entries.length < HISTORY_CAP);
     return result.more && this.entries.length < HISTORY_CAP;
+  }
+
+  /** Reads the summaries of the days not held whole (none when `whole`), after those asked before (a day is made once). */
+  private askOlder(store: LogStore, whole: boolean): void {
+    const asked = ++this.olderAsked;
+    this.olderDone = this.olderDone.then(() => this.readOlder(store, whole, asked));
   }
 
   /**
@@ -307,8 +314,7 @@ export class HistoryService implements vscode.Disposable {
       if (this.older !== NO_OLDER_DAYS) this.applyOlder(NO_OLDER_DAYS);
       return;
     }
-    const today = Date.parse(`${dayOf(this.clock.now())}T00:00:00.000Z`);
-    const before = Math.min(today, Date.parse(`${dayOf(oldest.leftAt)}T00:00:00.000Z`) + DAY_MS);
+    const before = this.olderBefore(oldest);
     let days;
     try {
       days = await store.summaries(this.settings().historyDays, dayOf(before));
@@ -318,6 +324,11 @@ export class HistoryService implements vscode.Disposable {
     }
     if (asked !== this.olderAsked || store !== this.store) return;
     this.applyOlder({ before, days: days.filter((d) => d.day >= dayOf(this.clock.now() - this.settings().historyDays * DAY_MS)) });
+  }
+
+  /** Where the summaries end and the runs in memory count: the day after the oldest held (the cap may cut that one), at most today. */
+  private olderBefore(oldest: HistoryEntry): number {
+    return Math.min(dayStart(this.clock.now()), dayStart(oldest.leftAt) + DAY_MS);
   }
 
   private applyOlder(older: OlderDays): void {
@@ -375,6 +386,11 @@ export class HistoryService implements vscode.Disposable {
     next[this.origin] = { syncs: [...this.watches.syncs], flows: [...this.watches.flows] };
     await this.state.update(WATCHES_KEY, next);
   }
+}
+
+/** The start (ms) of the UTC day of a time. */
+function dayStart(ms: number): number {
+  return Math.floor(ms / DAY_MS) * DAY_MS;
 }
 
 /** The watches of `origin` from globalState; anything without the expected shape is ignored. */
