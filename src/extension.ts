@@ -97,7 +97,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   views.processing.tree.decorations = processingDecorations(history, now);
   const historyView = new HistoryView(history, now);
   const showActivity = () =>
-    void showActivityPanel(context, (range) => chartSeries(activitySeries(history.snapshot.entries, processingNow(history.tracked, explorer.keyToHide), now(), range)), history.onDidChange);
+    void showActivityPanel(context, (range) => chartSeries(activitySeries(history.snapshot.entries, processingNow(history.tracked, explorer.keyToHide), now(), range, undefined, history.snapshot.older)), history.onDidChange);
   const commandContext = { explorer, keys, views, json, log, reconfigure, history, settings: readSettings, showActivity, extensionId: context.extension.id };
   const links = new LinkHandler(commandContext);
   const stuckAnnouncer = new StuckAnnouncer(() => explorer.keyToHide);

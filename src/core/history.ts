@@ -9,6 +9,7 @@ export * from './history/start';
 export * from './history/entry';
 export * from './history/observer';
 export * from './history/stats';
+export * from './history/summary';
 export * from './history/texts';
 export * from './history/activity';
 export * from './history/eta';

@@ -4,6 +4,7 @@ import type { Clock } from '../core/clock';
 import { DisposableStore, Emitter, type Event } from '../core/events';
 import type { Explorer } from '../core/explorer';
 import {
+  NO_OLDER_DAYS,
   ProcessingObserver,
   finishedNotification,
   flowStats,
@@ -12,9 +13,11 @@ import {
   stuckThresholdMs,
   type FlowStats,
   type HistoryEntry,
+  type OlderDays,
   type Watches,
 } from '../core/history';
-import { HISTORY_CAP, LogStore, mergeSegments, originFolder, pruneEntries } from '../core/historyStore';
+import { DAY_MS } from '../core/history/entry';
+import { HISTORY_CAP, LogStore, dayOf, mergeSegments, originFolder, pruneEntries } from '../core/historyStore';
 import { platform } from '../env/platform';
 import { workspaceStoreFiles } from './historyFiles';
 import type { SettingValues } from '../core/settingValues';
@@ -32,6 +35,8 @@ export interface HistorySnapshot {
   /** Newest first, within historyDays. */
   readonly entries: readonly HistoryEntry[];
   readonly stats: ReadonlyMap<number, FlowStats>;
+  /** The days within historyDays whose runs are not all in memory: their summaries (for the week chart; `stats` has them). */
+  readonly older: OlderDays;
   readonly watches: Watches;
 }
 
@@ -55,6 +60,11 @@ export class HistoryService implements vscode.Disposable {
   private origin: string | undefined;
   private entries: HistoryEntry[] = [];
   private stats: Map<number, FlowStats> = new Map();
+  private older: OlderDays = NO_OLDER_DAYS;
+  /** Counts the summary reads asked for: only the latest one's result is kept. */
+  private olderAsked = 0;
+  /** Resolves when the summaries asked for so far are read and applied. */
+  private olderDone: Promise<void> = Promise.resolve();
   private watches: { syncs: Set<number>; flows: Set<number> } = { syncs: new Set(), flows: new Set() };
   private lastLoadedAt: number | undefined;
   private lastStuck: string | undefined = '';
@@ -89,7 +99,7 @@ export class HistoryService implements vscode.Disposable {
   }
 
   get snapshot(): HistorySnapshot {
-    return { origin: this.origin, entries: this.entries, stats: this.stats, watches: this.watches };
+    return { origin: this.origin, entries: this.entries, stats: this.stats, older: this.older, watches: this.watches };
   }
 
   /** Where the current service's segments are kept (undefined without a service). */
@@ -104,6 +114,7 @@ export class HistoryService implements vscode.Disposable {
   async flushed(): Promise<void> {
     await this.ready;
     await this.writing;
+    await this.olderDone;
   }
 
   /** Resolves when the first views' runs are read (History ready). */
@@ -170,6 +181,8 @@ export class HistoryService implements vscode.Disposable {
     }
     this.clearedAt = await store.cleared();
     this.entries = [];
+    this.older = NO_OLDER_DAYS;
+    this.olderAsked++;
     this.stats = new Map();
     this.log.info(`History cleared for ${origin}`);
     this.changes.fire();
@@ -178,7 +191,9 @@ export class HistoryService implements vscode.Disposable {
   /** Applies a new historyDays at once (the view shows only what is kept). */
   applySettings(): void {
     this.entries = pruneEntries(this.entries, this.clock.now(), this.settings().historyDays);
-    this.stats = flowStats(this.entries);
+    const from = dayOf(this.clock.now() - this.settings().historyDays * DAY_MS);
+    this.older = { before: this.older.before, days: this.older.days.filter((d) => d.day >= from) };
+    this.stats = flowStats(this.entries, this.older);
     this.changes.fire();
   }
 
@@ -190,6 +205,8 @@ export class HistoryService implements vscode.Disposable {
     if (origin === this.origin) return this.ready;
     this.origin = origin;
     this.entries = [];
+    this.older = NO_OLDER_DAYS;
+    this.olderAsked++;
     this.stats = new Map();
     this.clearedAt = -Infinity;
     this.store = origin ? new LogStore({ files: this.files(), folder: originFolder(origin), windowId: this.windowId, now: () => this.clock.now(), log: (level, message) => this.log[level](message) }) : undefined;
@@ -241,7 +258,10 @@ export class HistoryService implements vscode.Disposable {
     const notice = finishedNotification(left, this.watches, this.settings().notifyWhenFinished);
     if (notice.unwatch.length) void this.watch('sync', notice.unwatch, false);
     this.entries = pruneEntries(mergeSegments([this.entries, left]), this.clock.now(), this.settings().historyDays);
-    this.stats = flowStats(this.entries);
+    this.stats = flowStats(this.entries, this.older);
+    // At the cap, departures push the oldest runs out: once the oldest day held changes, its summary counts instead.
+    const oldest = this.entries.at(-1);
+    if (this.store && oldest && this.entries.length >= HISTORY_CAP && this.olderBefore(oldest) !== this.older.before) this.askOlder(this.store, false);
     this.changes.fire();
     // Every window sees a sync leave; the one whose request saw it says so (one notification, not one per window).
     if (notice.text && !state.adopted) {
@@ -270,10 +290,51 @@ export class HistoryService implements vscode.Disposable {
     if (origin !== this.origin || store !== this.store) return false;
     this.honourClear(await store.cleared());
     this.entries = pruneEntries(mergeSegments([this.entries, result.entries]), this.clock.now(), this.settings().historyDays);
-    this.stats = flowStats(this.entries);
+    this.stats = flowStats(this.entries, this.older);
     this.log.debug(`History: ${this.entries.length} entries for ${origin} (${result.entries.length} read) in ${this.clock.now() - started} ms`);
     this.changes.fire();
+    this.askOlder(store, !result.more && this.entries.length < HISTORY_CAP);
     return result.more && this.entries.length < HISTORY_CAP;
+  }
+
+  /** Reads the summaries of the days not held whole (none when `whole`), after those asked before (a day is made once). */
+  private askOlder(store: LogStore, whole: boolean): void {
+    const asked = ++this.olderAsked;
+    this.olderDone = this.olderDone.then(() => this.readOlder(store, whole, asked));
+  }
+
+  /**
+   * The days within historyDays whose runs are not all in memory (older than the oldest day held, and that day itself,
+   * which the cap may have cut): their summaries, read or made in the background (never before History is ready).
+   */
+  private async readOlder(store: LogStore, whole: boolean, asked: number): Promise<void> {
+    if (asked !== this.olderAsked || store !== this.store) return; // a later read asked again
+    const oldest = this.entries.at(-1);
+    if (whole || !oldest) {
+      if (this.older !== NO_OLDER_DAYS) this.applyOlder(NO_OLDER_DAYS);
+      return;
+    }
+    const before = this.olderBefore(oldest);
+    let days;
+    try {
+      days = await store.summaries(this.settings().historyDays, dayOf(before));
+    } catch (e) {
+      this.log.warn(`History summaries could not be read: ${(e as Error)?.message ?? e}`);
+      return;
+    }
+    if (asked !== this.olderAsked || store !== this.store) return;
+    this.applyOlder({ before, days: days.filter((d) => d.day >= dayOf(this.clock.now() - this.settings().historyDays * DAY_MS)) });
+  }
+
+  /** Where the summaries end and the runs in memory count: the day after the oldest held (the cap may cut that one), at most today. */
+  private olderBefore(oldest: HistoryEntry): number {
+    return Math.min(dayStart(this.clock.now()), dayStart(oldest.leftAt) + DAY_MS);
+  }
+
+  private applyOlder(older: OlderDays): void {
+    this.older = older;
+    this.stats = flowStats(this.entries, this.older);
+    this.changes.fire();
   }
 
   /** Another window cleared History: what left before is dropped here too. */
@@ -281,6 +342,8 @@ export class HistoryService implements vscode.Disposable {
     if (clearedAt <= this.clearedAt) return;
     this.clearedAt = clearedAt;
     this.entries = this.entries.filter((e) => e.leftAt > clearedAt);
+    this.older = NO_OLDER_DAYS;
+    this.olderAsked++;
     this.stats = flowStats(this.entries);
   }
 
@@ -323,6 +386,11 @@ export class HistoryService implements vscode.Disposable {
     next[this.origin] = { syncs: [...this.watches.syncs], flows: [...this.watches.flows] };
     await this.state.update(WATCHES_KEY, next);
   }
+}
+
+/** The start (ms) of the UTC day of a time. */
+function dayStart(ms: number): number {
+  return Math.floor(ms / DAY_MS) * DAY_MS;
 }
 
 /** The watches of `origin` from globalState; anything without the expected shape is ignored. */

@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { systemClock } from '../../src/core/clock';
-import { originFolder, segmentFileName } from '../../src/core/historyStore';
+import { DURATION_STEPS, flowStats, makeEntry, type HistoryEntry } from '../../src/core/history';
+import { HISTORY_CAP, dayOf, logFileName, logRecord, originFolder, segmentFileName, windowTag } from '../../src/core/historyStore';
 import { HistoryService } from '../../src/history/historyService';
 import { TEST_KEY, connect, startMockApi, testApi, waitFor, setUserSetting } from './helpers';
 
@@ -351,5 +352,35 @@ describe('History store: several windows, one disk', function () {
     await reads;
     assert.deepEqual((await names()).filter((n) => /corrupt|aside/.test(n)), [], 'nothing set aside');
     assert.ok(counts.length > 0 && counts.every((n) => n >= total), `the reader never lost runs: ${Math.min(...counts)} < ${total}`);
+  });
+
+  it('over the cap (60,000 runs over 30 days): typical durations count every day, from the summaries of the days not in memory', async () => {
+    const now = Date.now();
+    const all: HistoryEntry[] = [];
+    const byDay = new Map<string, string[]>();
+    for (let k = 0; k < 60_000; k++) {
+      const leftAt = now - 60_000 - Math.floor((k * 30 * 86_400_000) / 60_000);
+      const flowId = 20 + (k % 3);
+      const ms = (1 + (k % 3) * 9) * 60_000 * (1 + ((k * 7919) % 1000) / 500); // 1 / 10 / 19 min × 1 to 3
+      const e = makeEntry({ id: 2_000_000 + k, flowId, flowName: `Flow ${flowId}`, createdAt: new Date(leftAt - ms).toISOString(), firstSeen: leftAt - ms + 20_000, lastSeen: leftAt - 15_000, leftAt });
+      all.push(e);
+      const day = dayOf(leftAt);
+      const records = byDay.get(day);
+      if (records) records.push(logRecord(e));
+      else byDay.set(day, [logRecord(e)]);
+    }
+    for (const [day, records] of byDay) await write(logFileName(day, windowTag('busy')), records.join(''));
+    const w = await open('summaries');
+    await waitFor(() => w.snapshot.older.days.length > 0, { message: 'the summaries of the days not in memory are read' });
+    await w.flushed();
+    assert.equal(w.snapshot.entries.length, HISTORY_CAP, 'memory holds the cap, not every run');
+    const exact = flowStats(all);
+    const factor = Math.pow(2, 1 / DURATION_STEPS / 2);
+    for (const [flowId, s] of exact) {
+      const got = w.snapshot.stats.get(flowId)!;
+      assert.equal(got.runs, s.runs, `flow ${flowId}: every run of the 30 days, once`);
+      for (const key of ['medianMs', 'p95Ms'] as const) assert.ok(got[key] <= s[key] * factor * 1.000001 && got[key] >= s[key] / factor / 1.000001, `flow ${flowId} ${key}: ${got[key]} vs ${s[key]}`);
+    }
+    assert.ok((await names()).some((n) => n.startsWith('s2-')), 'summary files are written beside the log');
   });
 });

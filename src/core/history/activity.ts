@@ -2,6 +2,7 @@ import { t } from '../../l10n';
 import { entryFlowLabel, flowNameOf, type HistoryEntry } from './entry';
 import { plausibleStart } from './start';
 import type { Tracked } from './observer';
+import { NO_OLDER_DAYS, processingSpan, type OlderDays } from './summary';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -61,7 +62,8 @@ interface Flow {
  * average count (so 15-minute and hourly buckets show load, not throughput; the last, partial bucket is averaged over
  * its elapsed part). A sync processed from the earlier of its plausible start (created_at when that can be true, else
  * first seen: see plausibleStart) and first seen, to the midpoint of the time it left (entries) or to now (the syncs
- * processing now).
+ * processing now). With `older` (days whose runs are not all in memory), the week's hours of those days come from
+ * their summaries and only runs in memory that left from `older.before` on are counted.
  */
 export function activitySeries(
   entries: Iterable<HistoryEntry>,
@@ -69,6 +71,7 @@ export function activitySeries(
   now: number,
   range: ActivityRange,
   topN = DEFAULT_TOP_FLOWS,
+  older: OlderDays = NO_OLDER_DAYS,
 ): ActivitySeries {
   const { spanMs, bucketMs } = ACTIVITY_RANGES[range];
   const count = spanMs / bucketMs;
@@ -76,13 +79,17 @@ export function activitySeries(
   const first = last - (count - 1) * bucketMs;
   const flows = new Map<number, Flow>();
 
+  const flowOf = (flowId: number, label: string, labelAt: number) => {
+    let flow = flows.get(flowId);
+    if (!flow) flows.set(flowId, (flow = { label, labelAt, ms: new Float64Array(count), totalMs: 0 }));
+    else if (labelAt > flow.labelAt) [flow.label, flow.labelAt] = [label, labelAt];
+    return flow;
+  };
   const add = (flowId: number, label: string, labelAt: number, start: number, end: number) => {
     const s = Math.max(start, first);
     const e = Math.min(end, now);
     if (!(e > s)) return;
-    let flow = flows.get(flowId);
-    if (!flow) flows.set(flowId, (flow = { label, labelAt, ms: new Float64Array(count), totalMs: 0 }));
-    else if (labelAt > flow.labelAt) [flow.label, flow.labelAt] = [label, labelAt];
+    const flow = flowOf(flowId, label, labelAt);
     const i1 = Math.min(count - 1, Math.floor((e - first - 1) / bucketMs));
     for (let i = Math.floor((s - first) / bucketMs); i <= i1; i++) {
       const b = first + i * bucketMs;
@@ -92,8 +99,25 @@ export function activitySeries(
     }
   };
   for (const e of entries) {
-    if (e.leftAt < first) continue;
-    add(e.flowId, entryFlowLabel(e), e.leftAt, Math.min(e.duration.startMs, e.firstSeen), e.lastSeen + (e.leftAt - e.lastSeen) / 2);
+    if (e.leftAt < first || e.leftAt < older.before) continue;
+    const span = processingSpan(e);
+    add(e.flowId, entryFlowLabel(e), e.leftAt, span.start, span.end);
+  }
+  // Days not all in memory: their summaries' processing time per hour (the week's bucket; shorter ranges are in memory).
+  if (bucketMs === HOUR) {
+    for (const day of older.days) {
+      for (const f of day.flows) {
+        for (let k = 0; k < f.hours.length; k += 2) {
+          const hour = f.hours[k];
+          const ms = f.hours[k + 1];
+          const i = (hour * HOUR - first) / bucketMs;
+          if (!(ms > 0 && i >= 0 && i < count - 1)) continue; // the last bucket holds now: never a closed day's
+          const flow = flowOf(f.flowId, f.label, f.labelAt);
+          flow.ms[i] += ms;
+          flow.totalMs += ms;
+        }
+      }
+    }
   }
   for (const p of processing) add(p.flowId, entryFlowLabel(p), now, Math.min(plausibleStart(p.createdAt, p.firstSeen, now).ms, p.firstSeen), now);
 

@@ -2,6 +2,7 @@ import { inert } from '../inert';
 import { bounded } from '../settingValues';
 import { DAY_MS, HISTORY_DAYS, MAX_CREATED_AT, MAX_FLOW_NAME, MAX_RAW_CHARS, makeEntry, type HistoryEntry } from './entry';
 import { MAX_SEGMENT_CHARS, fnv1a, mergeSegments, parseSegment } from './store';
+import { summarizeDay, summaryOf, type DaySummary } from './summary';
 
 /*
  * The History store (format 2): a time-partitioned, append-only log. In the folder of a service origin
@@ -24,6 +25,10 @@ import { MAX_SEGMENT_CHARS, fnv1a, mergeSegments, parseSegment } from './store';
  * - Segments of 0.2.0 (segment-*.json, one JSON document per window, rewritten whole) are migrated once: their runs
  *   written to day files (h2-DAY-migrated-<segment>.log, whole, atomically: the same names and contents if two
  *   windows or a restart do it again), then the segment is deleted.
+ * - Per-day summaries (summary.ts: per flow, a duration histogram and processing time per hour) of the days a window
+ *   does not hold in memory: s2-YYYY-MM-DD.json, written once (atomically) by the first window that needs the day after
+ *   it closed, from all windows' files of that day merged (each run once), with the names and sizes of those files and
+ *   the clear marker's time: when any of them changed (a late append, a clear), the summary is made again.
  * - Where a platform cannot append (the browser: workspace.fs only), the window rewrites its own file of the day,
  *   atomically (temporary file, then rename): small, as a day of one window is.
  * Only service data: never the API key (the caller leaves out records that hold it).
@@ -65,6 +70,9 @@ export const RAW_LINE_CHARS = 600;
 
 const LOG_NAME = /^h2-(\d{4}-\d{2}-\d{2})-([A-Za-z0-9_-]{1,80})\.log$/;
 const LEGACY_NAME = /^segment-.*\.json$/;
+const SUMMARY_NAME = /^s2-(\d{4}-\d{2}-\d{2})\.json$/;
+/** A summary file longer than this is not read (made again instead). */
+export const MAX_SUMMARY_BYTES = 1024 * 1024;
 const SET_ASIDE = '.corrupt';
 const TEMP = /\.tmp-[0-9a-z]+$/;
 /** Times outside these years are not times this extension wrote. */
@@ -190,6 +198,8 @@ export class LogStore {
   private ownText: { name: string; text: string } | undefined;
   private prunedDay: string | undefined;
   private readonly migrated = new Set<string>();
+  /** Per day: its summary and the key (files and clear) it was made from. */
+  private readonly summaryCache = new Map<string, { key: string; summary: DaySummary }>();
 
   constructor(options: LogStoreOptions) {
     this.files = options.files;
@@ -308,6 +318,64 @@ export class LogStore {
     return { entries: mergeSegments(found), more: false };
   }
 
+  /**
+   * The summaries of the closed days (before today and before `before`, "YYYY-MM-DD") of the last `days` days that have
+   * log files, oldest first: read from their summary files, or made from the day's files (all windows', merged: each
+   * run once) and written, when there is none or the files changed since.
+   */
+  async summaries(days: number, before: string): Promise<DaySummary[]> {
+    const clearedAt = await this.cleared();
+    const listed = await this.files.list(this.folder);
+    const from = dayOf(this.now() - bounded(days, HISTORY_DAYS) * DAY_MS);
+    const today = dayOf(this.now());
+    const until = before < today ? before : today;
+    const byDay = new Map<string, StoreFileInfo[]>();
+    for (const f of listed) {
+      const day = LOG_NAME.exec(f.name)?.[1];
+      if (day === undefined || day < from || day >= until) continue;
+      const list = byDay.get(day);
+      if (list) list.push(f);
+      else byDay.set(day, [f]);
+    }
+    const out: DaySummary[] = [];
+    for (const day of [...byDay.keys()].sort()) {
+      const logs = byDay.get(day)!.sort((a, b) => (a.name < b.name ? -1 : 1));
+      const key = JSON.stringify([String(clearedAt), logs.map((f) => `${f.name}:${f.size}`)]);
+      let summary = this.summaryCache.get(day)?.key === key ? this.summaryCache.get(day)!.summary : undefined;
+      summary ??= (await this.readSummary(day, key)) ?? (await this.makeSummary(day, logs, clearedAt, key));
+      this.summaryCache.set(day, { key, summary });
+      out.push(summary);
+    }
+    return out;
+  }
+
+  private async readSummary(day: string, key: string): Promise<DaySummary | undefined> {
+    const path = this.path(`s2-${day}.json`);
+    const info = await this.files.stat(path).catch(() => undefined);
+    if (!info || info.size > MAX_SUMMARY_BYTES) return undefined;
+    const text = new TextDecoder().decode(await this.files.read(path, 0, info.size).catch(() => new Uint8Array()));
+    const stored = safeParse(text) as { key?: unknown; summary?: unknown } | undefined;
+    if (stored?.key !== key) return undefined;
+    const summary = summaryOf(stored.summary);
+    return summary?.day === day ? summary : undefined;
+  }
+
+  /** A day's summary from its files (read whole, apart from the incremental reads), written for the next window. */
+  private async makeSummary(day: string, logs: readonly StoreFileInfo[], clearedAt: number, key: string): Promise<DaySummary> {
+    const found: HistoryEntry[][] = [];
+    for (const f of logs) {
+      if (f.size > MAX_LOG_BYTES) continue; // set aside by the read
+      const bytes = await this.files.read(this.path(f.name), 0, f.size).catch(() => new Uint8Array());
+      const end = bytes.lastIndexOf(10) >= 0 ? lastRecordEnd(bytes) : 0;
+      const entries = parseLog(new TextDecoder().decode(bytes.subarray(0, end))).entries;
+      found.push(clearedAt === -Infinity ? entries : entries.filter((e) => e.leftAt > clearedAt));
+    }
+    const summary = summarizeDay(day, mergeSegments(found).filter((e) => dayOf(e.leftAt) === day));
+    const json = JSON.stringify({ key, summary });
+    if (json.length <= MAX_SUMMARY_BYTES) await this.files.write(this.path(`s2-${day}.json`), new TextEncoder().encode(json)).catch(() => undefined);
+    return summary;
+  }
+
   /** The new records of one log file (size checked first; only the bytes after what was read before). */
   private async readLog(f: StoreFileInfo): Promise<HistoryEntry[]> {
     const at = this.offsets.get(f.name) ?? 0;
@@ -392,11 +460,12 @@ export class LogStore {
     const keepMtime = now - bounded(userDays, HISTORY_DAYS) * DAY_MS;
     let deleted = 0;
     for (const f of await this.files.list(this.folder)) {
-      const log = LOG_NAME.exec(f.name);
-      const old = (log && log[1] < keepFrom) || (f.name.endsWith(SET_ASIDE) && f.mtime < keepMtime) || (TEMP.test(f.name) && f.mtime < now - DAY_MS);
+      const day = (LOG_NAME.exec(f.name) ?? SUMMARY_NAME.exec(f.name))?.[1];
+      const old = (day !== undefined && day < keepFrom) || (f.name.endsWith(SET_ASIDE) && f.mtime < keepMtime) || (TEMP.test(f.name) && f.mtime < now - DAY_MS);
       if (!old) continue;
       await this.files.delete(this.path(f.name)).catch(() => undefined);
       this.offsets.delete(f.name);
+      if (day !== undefined) this.summaryCache.delete(day);
       deleted++;
     }
     return deleted;

@@ -1,6 +1,7 @@
 import type { FlowSync } from '../../api/types';
 import type { HistoryEntry } from './entry';
 import { plausibleStart } from './start';
+import { NO_OLDER_DAYS, bucketValue, durationBucket, type OlderDays } from './summary';
 
 /** Typical durations of one flow's observed runs. */
 export interface FlowStats {
@@ -23,21 +24,60 @@ export const STUCK_FLOOR_MS = 10 * MINUTE;
  * Runs, median and 95th percentile of the durations of each flow's entries. Only durations from the service's start
  * count: a run whose created_at cannot be true (see plausibleStart) has only a lower bound, measured from when it was
  * first seen, and is not learned from (one run claiming 1970 would otherwise set its flow's threshold to a century).
+ * With `older` (days whose runs are not all in memory): a flow with runs in those days gets its figures from a
+ * histogram of their summaries and its runs in memory from `older.before` on (within a factor √R: see summary.ts).
  */
-export function flowStats(entries: Iterable<HistoryEntry>): Map<number, FlowStats> {
+export function flowStats(entries: Iterable<HistoryEntry>, older: OlderDays = NO_OLDER_DAYS): Map<number, FlowStats> {
   const durations = new Map<number, number[]>();
   for (const e of entries) {
-    if (e.duration.from !== 'created') continue;
+    if (e.duration.from !== 'created' || e.leftAt < older.before) continue;
     const list = durations.get(e.flowId);
     if (list) list.push(e.duration.ms);
     else durations.set(e.flowId, [e.duration.ms]);
   }
+  // Older days (summaries, when the runs in memory do not reach them): their flows' histograms.
+  const histograms = new Map<number, Map<number, number>>();
+  for (const day of older.days) {
+    for (const f of day.flows) {
+      if (f.durations.length === 0) continue;
+      let h = histograms.get(f.flowId);
+      if (!h) histograms.set(f.flowId, (h = new Map()));
+      for (let i = 0; i < f.durations.length; i += 2) h.set(f.durations[i], (h.get(f.durations[i]) ?? 0) + f.durations[i + 1]);
+    }
+  }
   const stats = new Map<number, FlowStats>();
   for (const [flowId, list] of durations) {
+    if (histograms.has(flowId)) continue;
     const sorted = Float64Array.from(list).sort();
     stats.set(flowId, { runs: sorted.length, medianMs: median(sorted), p95Ms: percentile(sorted, 95) });
   }
+  for (const [flowId, h] of histograms) {
+    for (const ms of durations.get(flowId) ?? []) {
+      const b = durationBucket(ms);
+      h.set(b, (h.get(b) ?? 0) + 1);
+    }
+    stats.set(flowId, histogramStats(h));
+  }
   return stats;
+}
+
+/** Runs, median and p95 of a duration histogram (see summary.ts: each within a factor √R of the exact value's bucket). */
+function histogramStats(histogram: ReadonlyMap<number, number>): FlowStats {
+  const buckets = [...histogram].sort((a, b) => a[0] - b[0]);
+  const runs = buckets.reduce((acc, [, n]) => acc + n, 0);
+  /** The value of the run at rank r (1-based, ascending). */
+  const at = (r: number) => {
+    let seen = 0;
+    for (const [bucket, n] of buckets) {
+      seen += n;
+      if (seen >= r) return bucketValue(bucket);
+    }
+    return NaN;
+  };
+  const mid = runs >> 1;
+  const medianMs = runs % 2 ? at(mid + 1) : (at(mid) + at(mid + 1)) / 2;
+  const p95Ms = at(Math.min(runs, Math.max(1, Math.ceil(0.95 * runs))));
+  return { runs, medianMs, p95Ms };
 }
 
 /** The median of ascending values (the mean of the middle two for an even count); NaN for none. */
