@@ -216,10 +216,19 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     await waitFor(async () => (await treeRows()).some((r) => r.label === '#777001'), { message: 'the row of the planted sync' });
     /** Hovers `target` and returns the hover that shows `text`: its text and the links in it. */
     const hoverOver = async (target, name) => {
-      await session.page.mouse.move(0, 0);
-      await target.hover();
       const hover = session.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'evil' }).first();
-      await hover.waitFor({ state: 'visible', timeout: 10000 });
+      // A row redrawn under the pointer (History or a poll refreshed the tree) drops its pending hover: hover again.
+      await waitFor(
+        async () => {
+          await session.page.mouse.move(0, 0);
+          await target.hover();
+          return hover.waitFor({ state: 'visible', timeout: 4000 }).then(
+            () => true,
+            () => false,
+          );
+        },
+        { timeout: 20000, interval: 0, message: `the ${name} hover` },
+      );
       await screenshot(`hover-${name}`);
       return hover.evaluate((el) => ({ text: el.textContent ?? '', links: [...el.querySelectorAll('a')].map((a) => `${a.textContent} -> ${a.getAttribute('href') ?? a.getAttribute('data-href') ?? ''}`) }));
     };
