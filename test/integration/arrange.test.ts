@@ -108,8 +108,13 @@ describe('Group and sort, multi-select, links', function () {
     await x.links.handleUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/sync?id=${sync.id}&baseUrl=http%3A%2F%2Fevil.example&teamId=9`));
     const doc = vscode.window.activeTextEditor!.document;
     assert.equal((JSON.parse(doc.getText()) as { id: number }).id, sync.id);
-    const selected = x.views.processing.view.selection[0];
-    assert.equal(selected?.kind === 'leaf' ? selected.item.value.id : undefined, sync.id);
+    // The workbench tells the selection back a moment after the reveal: wait for it rather than read it at once.
+    const selectedId = () => {
+      const selected = x.views.processing.view.selection[0];
+      return selected?.kind === 'leaf' ? selected.item.value.id : undefined;
+    };
+    await waitFor(() => selectedId() === sync.id, { message: `#${sync.id} selected` }).catch(() => undefined);
+    assert.equal(selectedId(), sync.id);
     assert.equal(config().inspect('baseUrl')?.globalValue, before, 'the link did not change the service URL');
     assert.equal(config().get('teamId'), '', 'nor the team filter');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
