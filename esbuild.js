@@ -1,7 +1,7 @@
 // Bundles src/extension.ts into dist/extension.js (CommonJS, Node, `vscode` external: package.json "main"), the same
 // entry into dist/web/extension.js for the web worker extension host (vscode.dev; package.json "browser": platform
 // browser, the platform seam src/env/platform.ts swapped for platform.browser.ts, no Node built-ins), and the page of
-// the activity panel, src/webview/activity.ts, into dist/webview/activity.js + activity.css (a browser IIFE with uPlot
+// the activity panel, src/activity/webview/activity.ts, into dist/webview/activity.js + activity.css (a browser IIFE with uPlot
 // and its CSS).
 //   node esbuild.js               development build with source maps
 //   node esbuild.js --production  minified, no source maps
@@ -112,7 +112,7 @@ const webviewReporter = reporterFor('webview-reporter', () => {
 
 /** The webview page of the activity panel: runs in the webview (a browser), loaded by its nonce'd <script>. */
 const webviewOptions = {
-  entryPoints: ['src/webview/activity.ts'],
+  entryPoints: ['src/activity/webview/activity.ts'],
   bundle: true,
   format: 'iife',
   platform: 'browser',

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// History (out/src/core/history*.js) on 90 days of a busy service: 10,000 flow syncs a day over 200 flows = 900,000
+// History (out/src/history/*.js) on 90 days of a busy service: 10,000 flow syncs a day over 200 flows = 900,000
 // runs. HISTORY_CAP keeps the newest entries of an origin; this measures what a window pays at the cap: the size of
 // its segment on disk, reading it back (parse + validate + merge) alone and with a second window that watched the
 // same runs (settled: it writes only its share; unsettled: both hold every run), pruning the whole 90 days down, and
@@ -15,8 +15,8 @@ import { emitRows, ms, outModule, progress, row } from './lib/common.mjs';
 
 const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: '9' } } });
 const RUNS = Number(opts.runs);
-const history = outModule('core/history.js');
-const store = outModule('core/historyStore.js');
+const history = outModule('history/index.js');
+const store = outModule('history/storage.js');
 const { mulberry32 } = outModule('mock/data.js');
 const { nodeStoreFiles } = outModule('env/node/historyFiles.js');
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Heap growth across refresh cycles of 10,000 connections through the real Explorer / ListRefresher (out/src/core),
+// Heap growth across refresh cycles of 10,000 connections through the real Explorer / ListRefresher (out/src/lists),
 // against the mock on loopback running in a worker thread (its heap is separate). One process = one run; bench/run.mjs
 // repeats it in fresh processes. Needs --expose-gc.
 //
@@ -18,8 +18,8 @@ const API_KEY = 'fs_bench_0123456789abcdef';
 const say = (m) => progress('memory', m);
 
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
-const { Explorer } = outModule('core/explorer.js');
-const { systemClock } = outModule('core/clock.js');
+const { Explorer } = outModule('lists/explorer.js');
+const { systemClock } = outModule('base/clock.js');
 
 /** Heap used after full collections: the median of 5 gc()+read pairs (each gc() is run twice). */
 async function heapUsed() {

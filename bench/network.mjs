@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// Requests per hour of auto-refresh: a real Explorer (out/src/core/explorer.js) on the unit tests' fake clock
+// Requests per hour of auto-refresh: a real Explorer (out/src/lists/explorer.js) on the unit tests' fake clock
 // (test/unit/helpers/fakeClock.ts, compiled to out/) against the mock on loopback; one simulated hour focused and one
 // unfocused, default settings (autoRefresh on, refreshIntervalSeconds 30), counted at the mock. The initial load at
 // configure() is not counted: the hour starts when it has finished. Each timer's request runs for real and is awaited
 // before the clock moves on.
 import { emitRows, outModule, outTestHelper, progress, row } from './lib/common.mjs';
 
-const { Explorer, UNFOCUSED_SLOWDOWN } = outModule('core/explorer.js');
+const { Explorer, UNFOCUSED_SLOWDOWN } = outModule('lists/explorer.js');
 const { MockFlowSyncServer } = outModule('mock/server.js');
-const { PollCoordinator } = outModule('core/pollLease.js');
+const { PollCoordinator } = outModule('sharing/pollLease.js');
 const { FakeClock } = outTestHelper('fakeClock.js');
 const { MemoryStore } = outTestHelper('memoryStore.js');
 const { explorerConfig } = outTestHelper('explorerConfig.js');

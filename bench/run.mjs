@@ -203,7 +203,7 @@ async function main() {
     say('compiling src and tests to out/ (npm run compile)');
     const r = spawnSync('npm', ['run', 'compile', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });
     if (r.status !== 0) {
-      if (!fs.existsSync(path.join(REPO_ROOT, 'out', 'src', 'core', 'explorer.js'))) throw new Error('npm run compile failed and out/src is missing');
+      if (!fs.existsSync(path.join(REPO_ROOT, 'out', 'src', 'lists', 'explorer.js'))) throw new Error('npm run compile failed and out/src is missing');
       say('WARNING: npm run compile reported errors (above); benchmarking the JavaScript it emitted anyway');
     }
   }

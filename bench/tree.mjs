@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// GroupedTree.getChildren in plain Node: out/src/views/groupedTree.js with the real connections list, loaded with a
+// GroupedTree.getChildren in plain Node: out/src/lists/vscode/groupedTree.js with the real connections list, loaded with a
 // minimal `vscode` stub (bench/lib/vscodeStub.js: EventEmitter, TreeItem, ThemeIcon, ...). Items are the mock's
 // connections run through the product's validateList, fed to a real ListRefresher.
 import { emitRows, ms, outModule, outTestHelper, progress, row } from './lib/common.mjs';
@@ -7,9 +7,9 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 
 createRequire(import.meta.url)('./lib/vscodeStub.js');
-const { GroupedTree } = outModule('views/groupedTree.js');
+const { GroupedTree } = outModule('lists/vscode/groupedTree.js');
 const { connectionsList } = outModule('lists/connections.js');
-const { ListRefresher } = outModule('core/refresh.js');
+const { ListRefresher } = outModule('lists/refresh.js');
 const { validateList, validateConnection } = outModule('api/validate.js');
 const { MockDataset } = outModule('mock/data.js');
 const { FakeClock } = outTestHelper('fakeClock.js');

@@ -16,8 +16,8 @@ const API_KEY = 'fs_bench_0123456789abcdef';
 if (opts.shape) {
   // One measurement, in this fresh process.
   const { FlowSyncClient } = outModule('api/client.js');
-  const { ListRefresher } = outModule('core/refresh.js');
-  const { systemClock } = outModule('core/clock.js');
+  const { ListRefresher } = outModule('lists/refresh.js');
+  const { systemClock } = outModule('base/clock.js');
   const server = fork(fileURLToPath(new URL('./lib/worstServer.mjs', import.meta.url)), [opts.shape], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const [url, bytes] = await new Promise((resolve) => server.stdout.once('data', (d) => resolve(String(d).trim().split(' '))));
   const client = new FlowSyncClient({ baseUrl: url, apiKey: API_KEY, allowHttp: true, timeoutMs: 60_000 });

@@ -1,4 +1,4 @@
-// A minimal `vscode` module for running out/src/views/groupedTree.js in plain Node (bench/tree.mjs): just the classes
+// A minimal `vscode` module for running out/src/lists/vscode/groupedTree.js in plain Node (bench/tree.mjs): just the classes
 // GroupedTree touches, with VS Code's shapes. Installed by hooking Module._resolveFilename for the request 'vscode'.
 'use strict';
 const Module = require('node:module');

@@ -1,4 +1,4 @@
-import { t } from '../l10n';
+import { t } from '../base/l10n';
 import { ApiError } from './errors';
 import { getJson, type AnswerBytes } from './http';
 import { DEFAULT_MAX_BYTES, MAX_COMMAS, MAX_CONTAINERS } from './jsonBounds';

@@ -1,4 +1,4 @@
-import { inert } from '../core/inert';
+import { inert } from '../base/inert';
 
 /**
  * The one error family the API client throws. Callers switch on `kind`.

@@ -1,8 +1,8 @@
-import { t } from '../l10n';
-import { clampDelay } from '../core/clock';
+import { t } from '../base/l10n';
+import { clampDelay } from '../base/clock';
 import { platform as defaultPlatform } from '../env/platform';
 import type { HttpAnswer, Platform } from '../env/types';
-import { bounded, inert } from '../core/inert';
+import { bounded, inert } from '../base/inert';
 import { JsonCounter } from './jsonBounds';
 import { ApiError, MAX_RETRY_AFTER_MS, UNAUTHORIZED_CODE, boundedRetryAfter, errorBodyOf, parseErrorBody, parseRetryAfter } from './errors';
 

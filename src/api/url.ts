@@ -1,4 +1,4 @@
-import { t } from '../l10n';
+import { t } from '../base/l10n';
 import { ApiError } from './errors';
 
 /** The documented version prefix; every endpoint path starts with it. */

@@ -1,4 +1,4 @@
-import { t } from '../l10n';
+import { t } from '../base/l10n';
 import { ApiError } from './errors';
 import type { Connection, FlowSync, Item, ListResult } from './types';
 

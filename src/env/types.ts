@@ -1,4 +1,3 @@
-import type { StoreFiles } from '../core/history/log';
 
 /**
  * What the HTTP client needs from the platform it runs on. The Node implementation (src/env/node) uses node-fetch
@@ -56,4 +55,31 @@ export interface HttpAnswer {
 export interface Hasher {
   update(chunk: Uint8Array): void;
   digest(): string;
+}
+
+export interface StoreFileInfo {
+  readonly name: string;
+  readonly size: number;
+  readonly mtime: number;
+}
+
+/**
+ * What the store needs from a file system, with paths relative to the History root ("<origin folder>/<file>").
+ * `write` is atomic (a temporary file in the same folder, then a rename). `append`, where the platform has it, adds
+ * bytes at the end, creating the file.
+ */
+export interface StoreFiles {
+  /** The files (not folders) of a folder; [] when it does not exist. */
+  list(dir: string): Promise<StoreFileInfo[]>;
+  /** The size and time of one file, or undefined when there is none. */
+  stat(path: string): Promise<StoreFileInfo | undefined>;
+  /** Bytes [from, from + length) of a file (fewer at its end). */
+  read(path: string, from: number, length: number): Promise<Uint8Array>;
+  write(path: string, bytes: Uint8Array): Promise<void>;
+  append?(path: string, bytes: Uint8Array): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  delete(path: string): Promise<void>;
+  /** Deletes a folder and all it holds; nothing when there is none. */
+  deleteDir(dir: string): Promise<void>;
+  mkdir(dir: string): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import type { Item } from '../api/types';
-import { groupBy, sortKey, type Group } from '../core/grouping';
-import type { TreeAdapter } from '../core/treeModel';
+import { groupBy, sortKey, type Group } from './grouping';
+import type { TreeAdapter } from './treeModel';
 import type { ListDefinition } from './list';
 
 /** A choice of grouping and sorting for a list (names from its `arrangements`). */

@@ -1,10 +1,10 @@
 import type { Connection } from '../api/types';
 import { validateConnection } from '../api/validate';
-import { COMMAND } from '../commandIds';
-import { connectionCount, connectionTooltip } from '../core/format';
-import { byText, newestFirst, teamLabel } from '../core/grouping';
-import { TEAM_ICON, connectionIcon } from '../core/icons';
-import { t } from '../l10n';
+import { COMMAND } from '../base/commandIds';
+import { connectionCount, connectionTooltip } from './itemTexts';
+import { byText, newestFirst, teamLabel } from './grouping';
+import { TEAM_ICON, connectionIcon } from './icons';
+import { t } from '../base/l10n';
 import { textPlacement } from './arrange';
 import { defineList } from './list';
 

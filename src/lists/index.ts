@@ -1,5 +1,5 @@
 import type { Validator } from '../api/validate';
-import type { ListRefresher } from '../core/refresh';
+import type { ListRefresher } from './refresh';
 import { connectionsList } from './connections';
 import type { ListDefinition } from './list';
 import { processingList } from './processing';

@@ -1,10 +1,10 @@
 import type { Item } from '../api/types';
 import type { Validator } from '../api/validate';
-import type { CommandId } from '../commandIds';
-import type { GroupKey } from '../core/grouping';
-import type { IconSpec } from '../core/icons';
-import type { TeamDirectory } from '../core/teams';
-import type { RowAdapter } from '../core/treeModel';
+import type { CommandId } from '../base/commandIds';
+import type { GroupKey } from './grouping';
+import type { IconSpec } from './icons';
+import type { TeamDirectory } from './teams';
+import type { RowAdapter } from './treeModel';
 
 /**
  * One list the extension shows: everything that differs between lists, declared once. Explorer, the views, the

@@ -1,11 +1,11 @@
 import type { FlowSync } from '../api/types';
 import { validateFlowSync } from '../api/validate';
-import { COMMAND } from '../commandIds';
-import { syncCount, syncDescription, syncLabel, syncTooltip } from '../core/format';
-import { byId, flowLabel, newestFirst } from '../core/grouping';
-import { FLOW_ICON, flowSyncIcon } from '../core/icons';
-import { sameJson } from '../core/sameJson';
-import { t } from '../l10n';
+import { COMMAND } from '../base/commandIds';
+import { syncCount, syncDescription, syncLabel, syncTooltip } from './itemTexts';
+import { byId, flowLabel, newestFirst } from './grouping';
+import { FLOW_ICON, flowSyncIcon } from './icons';
+import { sameJson } from '../base/sameJson';
+import { t } from '../base/l10n';
 import { defineList } from './list';
 
 /** The flow syncs processing now, grouped by flow; polled; the status bar and the badge count them. */

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ActivityRange, ActivitySeries } from '../../src/core/activityData';
-import type { RenderReport } from '../../src/core/activityMessages';
-import { ACTIVITY_VIEW_TYPE, ActivityPanel, showActivityPanel } from '../../src/views/activityPanel';
+import type { ActivityRange, ActivitySeries } from '../../src/activity/activityData';
+import type { RenderReport } from '../../src/activity/activityMessages';
+import { ACTIVITY_VIEW_TYPE, ActivityPanel, showActivityPanel } from '../../src/activity/vscode/activityPanel';
 import { EXTENSION_ID, activateExtension, waitFor } from './helpers';
 
 const MIN = 60_000;

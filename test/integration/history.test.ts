@@ -6,10 +6,10 @@ import type { MockFlowSyncServer } from '../../src/mock/server';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { systemClock } from '../../src/core/clock';
-import { DURATION_STEPS, flowStats, makeEntry, type HistoryEntry } from '../../src/core/history';
-import { HISTORY_CAP, dayOf, logFileName, logRecord, originFolder, segmentFileName, windowTag } from '../../src/core/historyStore';
-import { HistoryService } from '../../src/history/historyService';
+import { systemClock } from '../../src/base/clock';
+import { DURATION_STEPS, flowStats, makeEntry, type HistoryEntry } from '../../src/history/index';
+import { HISTORY_CAP, dayOf, logFileName, logRecord, originFolder, segmentFileName, windowTag } from '../../src/history/storage';
+import { HistoryService } from '../../src/history/vscode/historyService';
 import { TEST_KEY, connect, startMockApi, testApi, waitFor, setUserSetting } from './helpers';
 
 const NOW = () => Date.now();

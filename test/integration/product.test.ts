@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FlowSyncExplorerApi } from '../../src/extension';
 import type { MockFlowSyncServer } from '../../src/mock/server';
-import { systemClock } from '../../src/core/clock';
-import { Explorer } from '../../src/core/explorer';
-import { ProcessingStatusBar } from '../../src/views/statusBar';
+import { systemClock } from '../../src/base/clock';
+import { Explorer } from '../../src/lists/explorer';
+import { ProcessingStatusBar } from '../../src/status/vscode/statusBar';
 import { explorerConfig } from '../unit/helpers/explorerConfig';
 import { TEST_KEY as KEY, connect, keyChanges, startMockApi, testApi, waitFor, setUserSetting } from './helpers';
 

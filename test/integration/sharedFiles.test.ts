@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DEFAULT_MAX_BYTES, TOO_LARGE } from '../../src/api/jsonBounds';
-import { FileSharedStore } from '../../src/coordination/fileStore';
+import { FileSharedStore } from '../../src/sharing/vscode/fileStore';
 
 describe('shared files in global storage (FileSharedStore)', () => {
   let root: string;

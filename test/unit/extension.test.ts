@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
-import { fillPlaceholders, useLocalize } from '../../src/l10n';
+import { fillPlaceholders, useLocalize } from '../../src/base/l10n';
 
 const KEY = 'fs_unit_SENTINEL_exports_9b1';
 const MODE = { Production: 1, Development: 2, Test: 3 };

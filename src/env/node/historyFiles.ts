@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { StoreFileInfo, StoreFiles } from '../../core/history/log';
+import type { StoreFileInfo, StoreFiles } from '../types';
 
 /**
  * History's files on a local disk (node:fs), under `root`: appends with O_APPEND (one write call per append), writes

@@ -1,4 +1,4 @@
-import type { ExplorerConfig } from '../../../src/core/explorer';
+import type { ExplorerConfig } from '../../../src/lists/explorer';
 
 /**
  * The configuration of an Explorer pointed at a mock service with `apiKey`: polling every 30 s unless `overrides`

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../../../src/core/clock';
+import type { Clock, TimerHandle } from '../../../src/base/clock';
 
 interface Timer {
   id: number;

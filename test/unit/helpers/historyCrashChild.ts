@@ -6,8 +6,8 @@
  * three runs at a time, as polls do.
  */
 import { appendFileSync } from 'node:fs';
-import { makeEntry } from '../../../src/core/history/entry';
-import { LogStore } from '../../../src/core/history/log';
+import { makeEntry } from '../../../src/history/entry';
+import { LogStore } from '../../../src/history/log';
 import { nodeStoreFiles } from '../../../src/env/node/historyFiles';
 
 async function main(): Promise<void> {

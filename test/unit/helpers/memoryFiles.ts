@@ -1,4 +1,4 @@
-import type { StoreFileInfo, StoreFiles } from '../../../src/core/historyStore';
+import type { StoreFileInfo, StoreFiles } from '../../../src/history/storage';
 
 /**
  * History's files in memory, for the unit tests: a map of path → bytes and mtime (from `now`). Counts the bytes each

@@ -1,5 +1,5 @@
 import { TOO_LARGE } from '../../../src/api/jsonBounds';
-import type { SharedFile, SharedStore } from '../../../src/core/pollLease';
+import type { SharedFile, SharedStore } from '../../../src/sharing/pollLease';
 
 /**
  * The windows' shared global storage, in memory: one instance shared by several simulated windows (unit tests and

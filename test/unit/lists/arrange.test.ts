@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Connection, FlowSync, Item } from '../../../src/api/types';
 import { validateConnection, validateFlowSync, validateList } from '../../../src/api/validate';
-import { TreeModel } from '../../../src/core/treeModel';
+import { TreeModel } from '../../../src/lists/treeModel';
 import { arrangedTree, defaultArrangement, validArrangement } from '../../../src/lists/arrange';
 import { connectionsList } from '../../../src/lists/connections';
 import { processingList } from '../../../src/lists/processing';

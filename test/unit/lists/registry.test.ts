@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COMMAND } from '../../../src/commandIds';
+import { COMMAND } from '../../../src/base/commandIds';
 import { ANY_LISTS, LISTS, listById } from '../../../src/lists';
 
 const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8'));

@@ -200,6 +200,6 @@ describe('l10n', () => {
     const bypasses = listSources(src)
       .filter((file) => !path.relative(src, file).split(path.sep).includes('mock'))
       .flatMap((file) => findBypasses(fs.readFileSync(file, 'utf8')).map((hit) => `${path.relative(root, file)}:${hit}`));
-    assert.deepEqual(bypasses, [], 'wrap these in t(...) from src/l10n.ts and run `npm run l10n`');
+    assert.deepEqual(bypasses, [], 'wrap these in t(...) from src/base/l10n.ts and run `npm run l10n`');
   });
 });

@@ -10,32 +10,32 @@ const { listSources } = require(path.join(root, 'scripts', 'lib', 'sourceFiles.j
 /**
  * The cuts in src that are known not to cut service text (lists of items, ids, the extension's own paths): file, and
  * the text of the line around the cut. Text from the service is cut only by inert() or bounded() in
- * src/core/inert.ts, which mask the API key first; a new raw cut fails this test until it is one of those or listed
+ * src/base/inert.ts, which mask the API key first; a new raw cut fails this test until it is one of those or listed
  * here with the reason it holds no service text.
  */
 const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
-  ['src/history/historyService.ts', '.slice(0, MAX_WATCHES)'], // ids (numbers)
-  ['src/views/jsonDocuments.ts', 'target.ids.slice(0, MAX_JSON_ITEMS)'], // ids
-  ['src/views/jsonDocuments.ts', '.filter((n): n is number => n !== undefined).slice(0, MAX_JSON_ITEMS)'], // ids
+  ['src/history/vscode/historyService.ts', '.slice(0, MAX_WATCHES)'], // ids (numbers)
+  ['src/json/vscode/jsonDocuments.ts', 'target.ids.slice(0, MAX_JSON_ITEMS)'], // ids
+  ['src/json/vscode/jsonDocuments.ts', '.filter((n): n is number => n !== undefined).slice(0, MAX_JSON_ITEMS)'], // ids
   ['src/api/url.ts', 'path = path.slice(0, apiAt)'], // the URL the person set
   ['src/api/url.ts', '`${text.slice(0, 59)}…`'], // the URL the person set
-  ['src/core/history/activity.ts', 'ranked.slice(0, Math.max(0, topN))'], // bands (a list)
-  ['src/core/history/store.ts', 'value.slice(0, RAW_KEPT)'], // raw items (a list)
-  ['src/core/history/store.ts', ".replace(/[^a-z0-9.-]+/g, '_').slice(0, 60)"], // a folder name from the origin
-  ['src/core/history/store.ts', ".replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 60)"], // a file name from the window id
-  ['src/core/activityMessages.ts', 'm.violations.slice(0, 20)'], // a list, each item then inert()
-  ['src/core/activityMessages.ts', 'series.flows : []).slice(0, MAX_FLOWS)'], // a list
-  ['src/core/statusSummary.ts', 'groups.slice(0, 10)'], // a list
-  ['src/core/statusSummary.ts', 'stuck.slice(0, 10)'], // a list
-  ['src/core/toolResults.ts', 's?.trim().slice(0, MAX_FILTER)'], // the model's filter input, not service text
-  ['src/core/toolResults.ts', 'stuck.slice(0, input.limit)'], // a list
-  ['src/core/toolResults.ts', 'entries.slice(0, input.limit - shownStuck.length)'], // a list
-  ['src/core/toolResults.ts', 'matching.slice(0, max)'], // a list
-  ['src/core/toolResults.ts', 's.teams.slice(0, MAX_TEAMS_LISTED)'], // a list, each name then quote()d with the key masked
-  ['src/core/pollLease.ts', "context.slice(0, context.indexOf('|'))"], // the extension's own context string
-  ['src/coordination/fileStore.ts', 'uri.path.slice(0, cut)'], // a path in the extension's own storage
-  ['src/core/history/log.ts', 'toISOString().slice(0, 10)'], // a day of the extension's own clock
-  ['src/core/history/log.ts', ".replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 40)"], // a file name from the window id
+  ['src/history/activity.ts', 'ranked.slice(0, Math.max(0, topN))'], // bands (a list)
+  ['src/history/store.ts', 'value.slice(0, RAW_KEPT)'], // raw items (a list)
+  ['src/history/store.ts', ".replace(/[^a-z0-9.-]+/g, '_').slice(0, 60)"], // a folder name from the origin
+  ['src/history/store.ts', ".replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 60)"], // a file name from the window id
+  ['src/activity/activityMessages.ts', 'm.violations.slice(0, 20)'], // a list, each item then inert()
+  ['src/activity/activityMessages.ts', 'series.flows : []).slice(0, MAX_FLOWS)'], // a list
+  ['src/status/statusSummary.ts', 'groups.slice(0, 10)'], // a list
+  ['src/status/statusSummary.ts', 'stuck.slice(0, 10)'], // a list
+  ['src/tools/toolResults.ts', 's?.trim().slice(0, MAX_FILTER)'], // the model's filter input, not service text
+  ['src/tools/toolResults.ts', 'stuck.slice(0, input.limit)'], // a list
+  ['src/tools/toolResults.ts', 'entries.slice(0, input.limit - shownStuck.length)'], // a list
+  ['src/tools/toolResults.ts', 'matching.slice(0, max)'], // a list
+  ['src/tools/toolResults.ts', 's.teams.slice(0, MAX_TEAMS_LISTED)'], // a list, each name then quote()d with the key masked
+  ['src/sharing/pollLease.ts', "context.slice(0, context.indexOf('|'))"], // the extension's own context string
+  ['src/sharing/vscode/fileStore.ts', 'uri.path.slice(0, cut)'], // a path in the extension's own storage
+  ['src/history/log.ts', 'toISOString().slice(0, 10)'], // a day of the extension's own clock
+  ['src/history/log.ts', ".replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 40)"], // a file name from the window id
 ];
 
 /** A cut from the start: .slice(0, n), .substring(0, n), .substr(0, n). */
@@ -47,7 +47,7 @@ describe('every cut of service text masks the key first (inert or bounded)', () 
     const used = new Set<number>();
     for (const file of listSources(path.join(root, 'src'))) {
       const rel = path.relative(root, file).split(path.sep).join('/');
-      if (rel.startsWith('src/webview/') || rel.startsWith('src/mock/') || rel === 'src/core/inert.ts') continue;
+      if (rel.startsWith('src/webview/') || rel.startsWith('src/mock/') || rel === 'src/base/inert.ts') continue;
       const lines = fs.readFileSync(file, 'utf8').split('\n');
       lines.forEach((line, i) => {
         if (!line.match(CUT) || /^\s*(\/\/|\*|\/\*)/.test(line)) return; // a comment line
@@ -56,7 +56,7 @@ describe('every cut of service text masks the key first (inert or bounded)', () 
         else unlisted.push(`${rel}:${i + 1}: ${line.trim()}`);
       });
     }
-    assert.deepEqual(unlisted, [], 'cut service text with inert(text, max, key) or bounded(text, max, key) (src/core/inert.ts), which mask the key before the cut; list a cut here only when it holds no service text');
+    assert.deepEqual(unlisted, [], 'cut service text with inert(text, max, key) or bounded(text, max, key) (src/base/inert.ts), which mask the key before the cut; list a cut here only when it holds no service text');
     assert.deepEqual(NOT_SERVICE_TEXT.filter((_, i) => !used.has(i)), [], 'listed cuts that are gone: remove them from the list');
   });
 });

@@ -1,0 +1,15 @@
+/**
+ * History, the pure part: when a sync started, as far as it can be true (start), which flow syncs left processing
+ * (ProcessingObserver), how long flows usually take and which syncs are stuck (stats), what the History view, its
+ * tooltips and the notifications say (texts), and the activity chart's series and the status bar's sparkline
+ * (activity). Storage is in historyStore.ts.
+ * No vscode import; time comes from the caller.
+ */
+export * from '../base/plausibleTime';
+export * from './entry';
+export * from './observer';
+export * from './stats';
+export * from './summary';
+export * from './texts';
+export * from './activity';
+export * from './eta';

@@ -1,0 +1,487 @@
+import { inert } from '../base/inert';
+import { bounded } from '../settings/settingValues';
+import { DAY_MS, HISTORY_DAYS, MAX_CREATED_AT, MAX_FLOW_NAME, MAX_RAW_CHARS, makeEntry, type HistoryEntry } from './entry';
+import { MAX_SEGMENT_CHARS, fnv1a, mergeSegments, parseSegment } from './store';
+import { summarizeDay, summaryOf, type DaySummary } from './summary';
+import type { StoreFileInfo, StoreFiles } from '../env/types';
+
+/** The file system the store needs is the platform seam's (src/env/types.ts). */
+export type { StoreFileInfo, StoreFiles };
+
+/*
+ * The History store (format 2): a time-partitioned, append-only log. In the folder of a service origin
+ * (originFolder), each window appends the runs it saw leave to its own file of the day they left (UTC):
+ *   h2-YYYY-MM-DD-<window>.log
+ * Each run is one record: a newline, then a JSON array [id, flowId, "flow name", "created_at", firstSeen, lastSeen,
+ * leftAt, raw item or 0]. A record is written by one append and never rewritten; a window never writes another's
+ * file. A write cut short (a crash) leaves a torn last record: no strict prefix of a JSON array is JSON, and the next
+ * record starts with its own newline, so a reader skips exactly the torn one. Readers merge the files of all windows
+ * (mergeSegments: a run two windows recorded is one entry). Nothing is rewritten per poll: a poll's cost is its own
+ * records (a few hundred bytes per run), whatever the store holds.
+ * - Reads are bounded: each file's size is checked before it is read (MAX_LOG_BYTES); a file over it, or with no
+ *   readable record among several lines, is set aside once (renamed *.corrupt), counted, and deleted after the user's
+ *   historyDays like the day files.
+ * - Only the user's own historyDays deletes (pruneDisk): day files older than that, set-aside files, leftovers of
+ *   interrupted writes. A window's shown days (a workspace may shorten them) only limit what it reads.
+ * - Clear History writes a marker next to the origin folder (<origin folder>.cleared: the time of the clear), then
+ *   deletes the folder. Every window reads the marker before it appends and when it reloads, drops what left before
+ *   it, and every reader ignores such records: a cleared run never comes back.
+ * - Segments of 0.2.0 (segment-*.json, one JSON document per window, rewritten whole) are migrated once: their runs
+ *   written to day files (h2-DAY-migrated-<segment>.log, whole, atomically: the same names and contents if two
+ *   windows or a restart do it again), then the segment is deleted.
+ * - Per-day summaries (summary.ts: per flow, a duration histogram and processing time per hour) of the days a window
+ *   does not hold in memory: s2-YYYY-MM-DD.json, written once (atomically) by the first window that needs the day after
+ *   it closed, from all windows' files of that day merged (each run once), with the names and sizes of those files and
+ *   the clear marker's time: when any of them changed (a late append, a clear), the summary is made again.
+ * - Where a platform cannot append (the browser: workspace.fs only), the window rewrites its own file of the day,
+ *   atomically (temporary file, then rename): small, as a day of one window is.
+ * Only service data: never the API key (the caller leaves out records that hold it).
+ */
+
+/** A file of the store, as listed. */
+export const LOG_VERSION = 2;
+/** A log file longer than this is not read (a day of 10,000 runs of one window is about 2-4 MB). */
+export const MAX_LOG_BYTES = 32 * 1024 * 1024;
+/** A raw item whose JSON is longer than this is not written with its run (a run's record stays under 1 KB). */
+export const RAW_LINE_CHARS = 600;
+
+const LOG_NAME = /^h2-(\d{4}-\d{2}-\d{2})-([A-Za-z0-9_-]{1,80})\.log$/;
+const LEGACY_NAME = /^segment-.*\.json$/;
+const SUMMARY_NAME = /^s2-(\d{4}-\d{2}-\d{2})\.json$/;
+/** A summary file longer than this is not read (made again instead). */
+export const MAX_SUMMARY_BYTES = 1024 * 1024;
+const SET_ASIDE = '.corrupt';
+const TEMP = /\.tmp-[0-9a-z]+$/;
+/** Times outside these years are not times this extension wrote. */
+const MIN_TIME = Date.UTC(2000, 0, 1);
+const MAX_TIME = Date.UTC(2200, 0, 1);
+
+/** The UTC day ("YYYY-MM-DD") of a time. */
+export function dayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** The file of one window's runs of one day. */
+export function logFileName(day: string, windowTag: string): string {
+  return `h2-${day}-${windowTag}.log`;
+}
+
+/** A window's tag in file names: readable, safe, distinct (a hash of the id). */
+export function windowTag(windowId: string): string {
+  const safe = windowId.replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 40);
+  return `${safe || 'window'}-${fnv1a(windowId)}`;
+}
+
+// ------------------------------------------------------------ records
+
+/** One run's record: a newline, then the JSON array. */
+export function logRecord(e: HistoryEntry): string {
+  let raw: unknown = 0;
+  if (e.raw) {
+    const json = safeJson(e.raw);
+    if (json !== undefined && json.length <= RAW_LINE_CHARS) raw = e.raw;
+  }
+  return '\n' + JSON.stringify([e.id, e.flowId, e.flowName, e.createdAt, e.firstSeen, e.lastSeen, e.leftAt, raw]);
+}
+
+/** The records of a log's text: every line that is a valid record; the others (a torn write, garbage) counted. */
+export function parseLog(text: string): { entries: HistoryEntry[]; rejected: number } {
+  const entries: HistoryEntry[] = [];
+  let rejected = 0;
+  // Fast path: every line a record (the usual case): one JSON.parse for the whole file.
+  if (text.charCodeAt(0) === 10 && !text.includes('\n\n') && text.charCodeAt(text.length - 1) !== 10) {
+    let rows: unknown;
+    try {
+      rows = JSON.parse(`[${text.slice(1).replaceAll('\n', ',')}]`);
+    } catch {
+      rows = undefined;
+    }
+    if (Array.isArray(rows)) {
+      for (const row of rows) {
+        const e = entryOf(row);
+        if (e) entries.push(e);
+        else rejected++;
+      }
+      return { entries, rejected };
+    }
+  }
+  for (const line of text.split('\n')) {
+    if (line.length === 0) continue;
+    let row: unknown;
+    try {
+      row = JSON.parse(line);
+    } catch {
+      rejected++;
+      continue;
+    }
+    const e = entryOf(row);
+    if (e) entries.push(e);
+    else rejected++;
+  }
+  return { entries, rejected };
+}
+
+function entryOf(row: unknown): HistoryEntry | undefined {
+  if (!Array.isArray(row) || row.length !== 8) return undefined;
+  const [id, flowId, flowName, createdAt, firstSeen, lastSeen, leftAt, raw] = row as unknown[];
+  if (!isInt(id) || id < 0 || !isInt(flowId) || flowId < 0 || typeof flowName !== 'string' || typeof createdAt !== 'string' || createdAt.length > MAX_CREATED_AT) return undefined;
+  if (!isInt(firstSeen) || !isInt(lastSeen) || !isInt(leftAt) || firstSeen < MIN_TIME || lastSeen < firstSeen || leftAt < lastSeen || leftAt > MAX_TIME) return undefined;
+  let kept: Record<string, unknown> | undefined;
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+    const json = safeJson(raw);
+    if (json !== undefined && json.length <= Math.min(MAX_RAW_CHARS, RAW_LINE_CHARS)) kept = raw as Record<string, unknown>; // JSON of a short text: at most that deep
+  }
+  return makeEntry({ id, flowId, flowName: inert(flowName, MAX_FLOW_NAME), createdAt, firstSeen, lastSeen, leftAt, raw: kept });
+}
+
+// ------------------------------------------------------------ the store of one origin
+
+export interface LogStoreOptions {
+  readonly files: StoreFiles;
+  /** The origin's folder (originFolder). */
+  readonly folder: string;
+  readonly windowId: string;
+  readonly now: () => number;
+  /** Log lines (no service data beyond file names and counts). */
+  readonly log?: (level: 'info' | 'warn', message: string) => void;
+}
+
+/** What was read: runs (merged, newest first, after the clear marker), and whether older days are left to read. */
+export interface ReadResult {
+  readonly entries: HistoryEntry[];
+  readonly more: boolean;
+}
+
+/**
+ * The store of one service origin for one window: appends its departures, reads every window's files (only the
+ * bytes added since it last read them), migrates 0.2.0 segments, prunes by the user's days, clears for all windows.
+ */
+export class LogStore {
+  /** Files set aside (unreadable) by this window. */
+  setAside = 0;
+  /** Records skipped (torn or not a record) by this window's reads. */
+  rejected = 0;
+  private readonly files: StoreFiles;
+  private readonly folder: string;
+  private readonly tag: string;
+  private readonly now: () => number;
+  private readonly log: (level: 'info' | 'warn', message: string) => void;
+  /** Per file: the bytes read so far (up to the last complete record). */
+  private readonly offsets = new Map<string, number>();
+  /** Runs that left at or before this time were cleared. */
+  private clearedAt = -Infinity;
+  private markerStamp: string | undefined;
+  /** Browser (no append): this window's text of its current day file. */
+  private ownText: { name: string; text: string } | undefined;
+  private prunedDay: string | undefined;
+  private readonly migrated = new Set<string>();
+  /** Per day: its summary and the key (files and clear) it was made from. */
+  private readonly summaryCache = new Map<string, { key: string; summary: DaySummary }>();
+
+  constructor(options: LogStoreOptions) {
+    this.files = options.files;
+    this.folder = options.folder;
+    this.tag = windowTag(options.windowId);
+    this.now = options.now;
+    this.log = options.log ?? (() => undefined);
+  }
+
+  private path(name: string): string {
+    return `${this.folder}/${name}`;
+  }
+
+  private get markerPath(): string {
+    return `${this.folder}.cleared`;
+  }
+
+  /** The time of the last Clear History (any window), read anew when the marker changed. */
+  async cleared(): Promise<number> {
+    const info = await this.files.stat(this.markerPath).catch(() => undefined);
+    const stamp = info ? `${info.size}:${info.mtime}` : undefined;
+    if (stamp === this.markerStamp) return this.clearedAt;
+    this.markerStamp = stamp;
+    if (!info || info.size > 1024) return this.clearedAt;
+    const text = new TextDecoder().decode(await this.files.read(this.markerPath, 0, 1024).catch(() => new Uint8Array()));
+    const at = Number((safeParse(text) as { clearedAt?: unknown } | undefined)?.clearedAt);
+    if (Number.isSafeInteger(at) && at > this.clearedAt) {
+      this.clearedAt = at;
+      this.offsets.clear(); // the files were deleted: read again from their start
+      this.ownText = undefined;
+    }
+    return this.clearedAt;
+  }
+
+  /**
+   * Appends the runs that left (one record each; `secret` says a record holds what must never be written, e.g. the
+   * API key: it is left out). Runs a Clear History removed are not written.
+   */
+  async append(left: readonly HistoryEntry[], secret: (record: string) => boolean = () => false): Promise<{ bytes: number; leftOut: number }> {
+    const clearedAt = await this.cleared();
+    const byDay = new Map<string, string[]>();
+    let leftOut = 0;
+    for (const e of left) {
+      if (e.leftAt <= clearedAt) continue;
+      const record = logRecord(e);
+      if (secret(record)) {
+        leftOut++;
+        continue;
+      }
+      const day = dayOf(e.leftAt);
+      const list = byDay.get(day);
+      if (list) list.push(record);
+      else byDay.set(day, [record]);
+    }
+    let bytes = 0;
+    for (const [day, records] of byDay) {
+      const name = logFileName(day, this.tag);
+      const data = new TextEncoder().encode(records.join(''));
+      bytes += data.length;
+      if (this.files.append) {
+        try {
+          await this.files.append(this.path(name), data);
+        } catch {
+          await this.files.mkdir(this.folder);
+          await this.files.append(this.path(name), data);
+        }
+      } else {
+        await this.rewriteOwn(name, records.join(''));
+      }
+    }
+    await this.pruneDaily();
+    return { bytes, leftOut };
+  }
+
+  /** Without append: this window's day file, rewritten whole and atomically (its text kept in memory after one read). */
+  private async rewriteOwn(name: string, added: string): Promise<void> {
+    if (this.ownText?.name !== name) {
+      const info = await this.files.stat(this.path(name));
+      let text = '';
+      if (info && info.size <= MAX_LOG_BYTES) text = new TextDecoder().decode(await this.files.read(this.path(name), 0, info.size));
+      this.ownText = { name, text };
+    }
+    const text = this.ownText.text + added;
+    await this.files.mkdir(this.folder);
+    await this.files.write(this.path(name), new TextEncoder().encode(text));
+    this.ownText = { name, text };
+  }
+
+  /**
+   * Reads what is new in every window's files of the last `days` days (newest day first), migrating 0.2.0 segments
+   * first. With `limit`, stops after the day at which that many runs were read (`more`: older days are left; call
+   * again to read them). Returns only runs not returned before (merge them into what you hold).
+   */
+  async read(days: number, limit = Infinity): Promise<ReadResult> {
+    const clearedAt = await this.cleared();
+    let listed = await this.files.list(this.folder);
+    if (listed.some((f) => LEGACY_NAME.test(f.name) && !this.migrated.has(f.name))) {
+      await this.migrate(listed.filter((f) => LEGACY_NAME.test(f.name)));
+      listed = await this.files.list(this.folder);
+    }
+    const from = dayOf(this.now() - bounded(days, HISTORY_DAYS) * DAY_MS);
+    const logs = listed.filter((f) => LOG_NAME.test(f.name)).map((f) => ({ ...f, day: LOG_NAME.exec(f.name)![1] })).filter((f) => f.day >= from);
+    logs.sort((a, b) => (a.day < b.day ? 1 : a.day > b.day ? -1 : 0));
+    const found: HistoryEntry[][] = [];
+    let count = 0;
+    for (let i = 0; i < logs.length; i++) {
+      const f = logs[i];
+      const entries = await this.readLog(f);
+      const kept = clearedAt === -Infinity ? entries : entries.filter((e) => e.leftAt > clearedAt);
+      found.push(kept);
+      count += kept.length;
+      if (count >= limit && i + 1 < logs.length && logs[i + 1].day !== f.day) {
+        return { entries: mergeSegments(found), more: true };
+      }
+    }
+    return { entries: mergeSegments(found), more: false };
+  }
+
+  /**
+   * The summaries of the closed days (before today and before `before`, "YYYY-MM-DD") of the last `days` days that have
+   * log files, oldest first: read from their summary files, or made from the day's files (all windows', merged: each
+   * run once) and written, when there is none or the files changed since.
+   */
+  async summaries(days: number, before: string): Promise<DaySummary[]> {
+    const clearedAt = await this.cleared();
+    const listed = await this.files.list(this.folder);
+    const from = dayOf(this.now() - bounded(days, HISTORY_DAYS) * DAY_MS);
+    const today = dayOf(this.now());
+    const until = before < today ? before : today;
+    const byDay = new Map<string, StoreFileInfo[]>();
+    for (const f of listed) {
+      const day = LOG_NAME.exec(f.name)?.[1];
+      if (day === undefined || day < from || day >= until) continue;
+      const list = byDay.get(day);
+      if (list) list.push(f);
+      else byDay.set(day, [f]);
+    }
+    const out: DaySummary[] = [];
+    for (const day of [...byDay.keys()].sort()) {
+      const logs = byDay.get(day)!.sort((a, b) => (a.name < b.name ? -1 : 1));
+      const key = JSON.stringify([String(clearedAt), logs.map((f) => `${f.name}:${f.size}`)]);
+      let summary = this.summaryCache.get(day)?.key === key ? this.summaryCache.get(day)!.summary : undefined;
+      summary ??= (await this.readSummary(day, key)) ?? (await this.makeSummary(day, logs, clearedAt, key));
+      this.summaryCache.set(day, { key, summary });
+      out.push(summary);
+    }
+    return out;
+  }
+
+  private async readSummary(day: string, key: string): Promise<DaySummary | undefined> {
+    const path = this.path(`s2-${day}.json`);
+    const info = await this.files.stat(path).catch(() => undefined);
+    if (!info || info.size > MAX_SUMMARY_BYTES) return undefined;
+    const text = new TextDecoder().decode(await this.files.read(path, 0, info.size).catch(() => new Uint8Array()));
+    const stored = safeParse(text) as { key?: unknown; summary?: unknown } | undefined;
+    if (stored?.key !== key) return undefined;
+    const summary = summaryOf(stored.summary);
+    return summary?.day === day ? summary : undefined;
+  }
+
+  /** A day's summary from its files (read whole, apart from the incremental reads), written for the next window. */
+  private async makeSummary(day: string, logs: readonly StoreFileInfo[], clearedAt: number, key: string): Promise<DaySummary> {
+    const found: HistoryEntry[][] = [];
+    for (const f of logs) {
+      if (f.size > MAX_LOG_BYTES) continue; // set aside by the read
+      const bytes = await this.files.read(this.path(f.name), 0, f.size).catch(() => new Uint8Array());
+      const end = bytes.lastIndexOf(10) >= 0 ? lastRecordEnd(bytes) : 0;
+      const entries = parseLog(new TextDecoder().decode(bytes.subarray(0, end))).entries;
+      found.push(clearedAt === -Infinity ? entries : entries.filter((e) => e.leftAt > clearedAt));
+    }
+    const summary = summarizeDay(day, mergeSegments(found).filter((e) => dayOf(e.leftAt) === day));
+    const json = JSON.stringify({ key, summary });
+    if (json.length <= MAX_SUMMARY_BYTES) await this.files.write(this.path(`s2-${day}.json`), new TextEncoder().encode(json)).catch(() => undefined);
+    return summary;
+  }
+
+  /** The new records of one log file (size checked first; only the bytes after what was read before). */
+  private async readLog(f: StoreFileInfo): Promise<HistoryEntry[]> {
+    const at = this.offsets.get(f.name) ?? 0;
+    if (f.size === at) return [];
+    if (f.size > MAX_LOG_BYTES) {
+      await this.setAsideFile(f.name, `larger than ${MAX_LOG_BYTES} bytes`);
+      return [];
+    }
+    const start = f.size < at ? 0 : at; // shorter than read before: rewritten (the browser), read it whole
+    const bytes = await this.files.read(this.path(f.name), start, f.size - start);
+    // Only up to the last record's end: a record being appended right now is read next time, whole.
+    const end = bytes.lastIndexOf(10) >= 0 ? lastRecordEnd(bytes) : 0;
+    const text = new TextDecoder().decode(bytes.subarray(0, end));
+    this.offsets.set(f.name, start + end);
+    const parsed = parseLog(text);
+    if (parsed.rejected) {
+      this.rejected += parsed.rejected;
+      this.log('warn', `History: ${parsed.rejected} record(s) of ${f.name} could not be read (a write cut short?) and were skipped`);
+      if (start === 0 && parsed.entries.length === 0 && parsed.rejected > 1) await this.setAsideFile(f.name, 'no readable record');
+    }
+    return parsed.entries;
+  }
+
+  private async setAsideFile(name: string, why: string): Promise<void> {
+    this.setAside++;
+    this.offsets.delete(name);
+    this.log('warn', `History: ${name} could not be read (${why}); set aside as ${name}${SET_ASIDE}`);
+    await this.files.rename(this.path(name), this.path(`${name}${SET_ASIDE}`)).catch(() => undefined);
+  }
+
+  /** 0.2.0 segments: their runs written to day files (atomically, names fixed by the segment), then the segment deleted. */
+  private async migrate(segments: readonly StoreFileInfo[]): Promise<void> {
+    for (const f of segments) {
+      this.migrated.add(f.name);
+      if (f.size > MAX_SEGMENT_CHARS) {
+        await this.setAsideFile(f.name, 'too large');
+        continue;
+      }
+      let text: string;
+      try {
+        text = new TextDecoder().decode(await this.files.read(this.path(f.name), 0, f.size));
+      } catch {
+        continue; // gone (another window migrated it)
+      }
+      const parsed = parseSegment(text);
+      if (!parsed.ok) {
+        if (parsed.reason === 'newerVersion') this.log('info', `History: ${f.name} left alone (${parsed.reason})`);
+        else await this.setAsideFile(f.name, parsed.reason);
+        continue;
+      }
+      const byDay = new Map<string, string[]>();
+      for (const e of parsed.entries) {
+        const day = dayOf(e.leftAt);
+        const list = byDay.get(day);
+        if (list) list.push(logRecord(e));
+        else byDay.set(day, [logRecord(e)]);
+      }
+      const tag = `migrated-${fnv1a(f.name)}`;
+      for (const [day, records] of byDay) await this.files.write(this.path(logFileName(day, tag)), new TextEncoder().encode(records.join('')));
+      await this.files.delete(this.path(f.name)).catch(() => undefined);
+      this.log('info', `History: ${parsed.entries.length} runs of ${f.name} (0.2.0) moved to ${byDay.size} day file(s)`);
+    }
+  }
+
+  /** Once a day (per window): pruneDisk with the days the store was last told (see pruneDisk). */
+  private userDays: number | undefined;
+  private async pruneDaily(): Promise<void> {
+    const today = dayOf(this.now());
+    if (this.userDays === undefined || this.prunedDay === today) return;
+    await this.pruneDisk(this.userDays);
+  }
+
+  /**
+   * Deletes, from disk, what is older than the user's own historyDays (never a workspace's): day files, files set
+   * aside and leftovers of interrupted writes (a day old). Call with the user's value only.
+   */
+  async pruneDisk(userDays: number): Promise<number> {
+    this.userDays = userDays;
+    const now = this.now();
+    this.prunedDay = dayOf(now);
+    const keepFrom = dayOf(now - bounded(userDays, HISTORY_DAYS) * DAY_MS);
+    const keepMtime = now - bounded(userDays, HISTORY_DAYS) * DAY_MS;
+    let deleted = 0;
+    for (const f of await this.files.list(this.folder)) {
+      const day = (LOG_NAME.exec(f.name) ?? SUMMARY_NAME.exec(f.name))?.[1];
+      const old = (day !== undefined && day < keepFrom) || (f.name.endsWith(SET_ASIDE) && f.mtime < keepMtime) || (TEMP.test(f.name) && f.mtime < now - DAY_MS);
+      if (!old) continue;
+      await this.files.delete(this.path(f.name)).catch(() => undefined);
+      this.offsets.delete(f.name);
+      if (day !== undefined) this.summaryCache.delete(day);
+      deleted++;
+    }
+    return deleted;
+  }
+
+  /** Clear History for every window: the marker first (others honour it), then the files. */
+  async clear(): Promise<void> {
+    const at = Math.max(this.now(), this.clearedAt + 1);
+    await this.files.write(this.markerPath, new TextEncoder().encode(JSON.stringify({ clearedAt: at })));
+    await this.files.deleteDir(this.folder);
+    await this.cleared();
+  }
+}
+
+/** The end of the last complete record: the index of the last newline that starts a record, or the end when the text ends on a complete one. */
+function lastRecordEnd(bytes: Uint8Array): number {
+  // Records start with a newline: everything before the last newline is complete; the tail after it is complete when
+  // it parses (a record fully written), else it is being written (or torn) and is left for the next read.
+  const nl = bytes.lastIndexOf(10);
+  const tail = new TextDecoder().decode(bytes.subarray(nl + 1));
+  return safeParse(tail) !== undefined ? bytes.length : nl;
+}
+
+function safeJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isInt(value: unknown): value is number {
+  return Number.isSafeInteger(value);
+}

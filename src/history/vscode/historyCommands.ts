@@ -1,0 +1,72 @@
+import * as vscode from 'vscode';
+import type { FlowSync, Item } from '../../api/types';
+import { flowLabel } from '../../lists/grouping';
+import { inert } from '../../base/inert';
+import { t } from '../../base/l10n';
+import type { CommandContext } from '../../commands/vscode/commandContext';
+import type { HistoryNode } from './historyView';
+import { chosenNodes, type ExplorerNode } from '../../json/vscode/openJsonCommand';
+
+type Watchable = { kind: 'sync' | 'flow'; id: number };
+
+/** The syncs and flows among rows of the Processing view (a flow is a group row while it is grouped by flow). */
+function watchables(ctx: CommandContext, rows: readonly ExplorerNode[]): Watchable[] {
+  const grouping = ctx.views.processing.currentArrangement.groupBy;
+  return rows.flatMap((row): Watchable[] => {
+    if (row.list !== 'processing') return [];
+    if (row.kind === 'leaf') return [{ kind: 'sync', id: row.item.value.id }];
+    return grouping === 'flow' ? [{ kind: 'flow', id: Number(row.group.key) }] : [];
+  });
+}
+
+/** Asks which processing sync or flow (the palette without a selection). */
+async function pickWatchable(ctx: CommandContext, title: string): Promise<Watchable[]> {
+  const items = (ctx.explorer.lists.processing.state.items ?? []) as readonly Item<FlowSync>[];
+  if (!items.length) {
+    void vscode.window.showInformationMessage(t('No flow syncs are processing.'));
+    return [];
+  }
+  type Pick = vscode.QuickPickItem & { target?: Watchable };
+  const flows = new Map<number, string>();
+  for (const { value } of items) flows.set(value.flow_id, flowLabel(value));
+  const picks: Pick[] = [
+    { label: t('Flows'), kind: vscode.QuickPickItemKind.Separator },
+    ...[...flows].map(([id, name]) => ({ label: `$(git-merge) ${inert(name)}`, description: t('every sync of this flow'), target: { kind: 'flow' as const, id } })),
+    { label: t('Flow syncs'), kind: vscode.QuickPickItemKind.Separator },
+    ...items.map(({ value }) => ({ label: `$(sync) #${value.id}`, description: inert(`${flowLabel(value)} · ${value.status}`), target: { kind: 'sync' as const, id: value.id } })),
+  ];
+  const picked = await vscode.window.showQuickPick(picks, { title, matchOnDescription: true });
+  return picked?.target ? [picked.target] : [];
+}
+
+async function setWatch(ctx: CommandContext, on: boolean, node?: ExplorerNode | HistoryNode, nodes?: readonly (ExplorerNode | HistoryNode)[]): Promise<void> {
+  let targets = watchables(ctx, chosenNodes(ctx, node, nodes));
+  if (!targets.length) targets = await pickWatchable(ctx, on ? t('Notify When Finished') : t('Stop Notifying'));
+  if (!targets.length) return;
+  for (const kind of ['sync', 'flow'] as const) {
+    const ids = targets.filter((w) => w.kind === kind).map((w) => w.id);
+    if (ids.length) await ctx.history.watch(kind, ids, on);
+  }
+  if (on && ctx.settings().notifyWhenFinished === 'off') {
+    void vscode.window.showInformationMessage(t('Notifications are off (flowsync.notifyWhenFinished): the watch is kept, but nothing is shown until you turn them on.'));
+  } else {
+    vscode.window.setStatusBarMessage(on ? t('You will be told when it is no longer processing.') : t('No longer watched.'), 3000);
+  }
+}
+
+/** Notify When Finished: on a sync (until it leaves processing) or a flow (every sync, until removed). */
+export const watch = (ctx: CommandContext, node?: ExplorerNode | HistoryNode, nodes?: readonly (ExplorerNode | HistoryNode)[]) => setWatch(ctx, true, node, nodes);
+
+export const unwatch = (ctx: CommandContext, node?: ExplorerNode | HistoryNode, nodes?: readonly (ExplorerNode | HistoryNode)[]) => setWatch(ctx, false, node, nodes);
+
+/** Clear History: every window's history of the current service, after asking. */
+export async function clearHistory(ctx: CommandContext): Promise<void> {
+  const origin = ctx.history.snapshot.origin;
+  if (!origin) {
+    void vscode.window.showInformationMessage(t('No Flow Sync service is set, so there is no history to clear.'));
+    return;
+  }
+  const clear = t('Clear History');
+  const answer = await vscode.window.showWarningMessage(t('Clear the history of {0}? Typical durations and learned stuck thresholds start again.', origin), { modal: true }, clear);
+  if (answer === clear) await ctx.history.clear();
+}

@@ -1,0 +1,66 @@
+import * as vscode from 'vscode';
+import type { FlowSync } from '../../api/types';
+import type { ActivitySeries as ChartSeries } from '../../activity/activityData';
+import { eta, flowStatsText, processingAgeMs, type ActivitySeries, type HistoryEntry } from '../index';
+import { STUCK_ICON } from '../../lists/icons';
+import { t } from '../../base/l10n';
+import type { JsonDocuments } from '../../json/vscode/jsonDocuments';
+import type { RowDecorations } from '../../lists/vscode/groupedTree';
+import { HISTORY_VIEW } from './historyView';
+import type { HistoryService } from './historyService';
+
+/**
+ * What History adds to the Processing view: on sync rows "stuck" (with a warning icon and colour), when it is usually
+ * done or that it runs longer than usual (src/history/eta.ts; the range and runs in the tooltip), and "watched";
+ * on a flow row (grouped by flow) its typical durations in the tooltip and "watched".
+ */
+export function processingDecorations(history: HistoryService, now: () => number): RowDecorations<FlowSync> {
+  return {
+    leaf: (sync) => {
+      const at = now();
+      const stuck = history.isStuck(sync, at);
+      const watched = history.isWatched('sync', sync.id);
+      const expected = eta(history.snapshot.stats.get(sync.flow_id), processingAgeMs(sync, at, history.tracked.get(sync.id)?.firstSeen), stuck);
+      if (!stuck && !watched && !expected) return undefined;
+      return {
+        descriptions: [...(stuck ? [t('stuck')] : []), ...(expected ? [expected.short] : []), ...(watched ? [t('watched')] : [])],
+        icon: stuck ? STUCK_ICON : undefined,
+        contextSuffix: watched ? '.watched' : undefined,
+        tooltip: expected?.detail,
+      };
+    },
+    group: (group, grouping) => {
+      if (grouping !== 'flow') return undefined;
+      const flowId = Number(group.key);
+      const typical = flowStatsText(history.snapshot.stats.get(flowId));
+      const threshold = history.stuckThreshold(flowId);
+      const watched = history.isWatched('flow', flowId);
+      const lines = [
+        typical ? t('Typical duration: {0}.', typical) : t('No typical duration yet: it is learned from the syncs seen leaving processing.'),
+        ...(threshold !== undefined ? [t('Stuck after {0} min.', Math.round(threshold / 60_000))] : []),
+        ...(watched ? [t('You are told when each of its syncs is no longer processing.')] : []),
+      ];
+      return { tooltip: lines.join('\n\n'), descriptions: watched ? [t('watched')] : undefined, contextSuffix: watched ? '.watched' : undefined };
+    },
+  };
+}
+
+/** The one notification of a poll, with "Open as JSON" (one sync) and "Show History". */
+export function announceFinished(text: string, entries: readonly HistoryEntry[], json: JsonDocuments): void {
+  const open = t('Open as JSON');
+  const show = t('Show History');
+  const actions = entries.length === 1 && entries[0].raw ? [open, show] : [show];
+  void vscode.window.showInformationMessage(text, ...actions).then((choice) => {
+    if (choice === open) void json.open({ list: 'processing', kind: 'history', id: entries[0].id, leftAt: entries[0].leftAt });
+    if (choice === show) void vscode.commands.executeCommand(`${HISTORY_VIEW}.focus`);
+  });
+}
+
+/** The chart's series from History's activity series (the bands become named flows; "other" is drawn neutral). */
+export function chartSeries(series: ActivitySeries): ChartSeries {
+  return {
+    range: series.range,
+    times: [...series.times],
+    flows: series.bands.map((band) => ({ name: band.label, counts: [...band.values], other: band.key === 'other' })),
+  };
+}

@@ -1,0 +1,54 @@
+import { t } from '../base/l10n';
+import { clockTime } from '../base/format';
+import type { HeldBack } from '../lists/refresh';
+
+/** A link's target: the row prefix of a list ("sync", "connection") and an item id. */
+export interface LinkTarget {
+  prefix: string;
+  id: number;
+}
+
+/** Longest id a link may carry: ids are integers, and 16 digits is past any safe integer's use as an id. */
+const ID = /^\d{1,16}$/;
+
+/**
+ * Reads …/sync?id=1003 or …/connection?id=5 (path and query of a vscode:// link). Anything else in the link is
+ * ignored; undefined when there is no prefix or no plain decimal id.
+ */
+export function parseLink(path: string, query: string): LinkTarget | undefined {
+  const prefix = path.replace(/^\/+|\/+$/g, '').toLowerCase();
+  const idText = new URLSearchParams(query).get('id') ?? '';
+  if (!prefix || !ID.test(idText)) return undefined;
+  return { prefix, id: Number(idText) };
+}
+
+/**
+ * What a malformed link is told. It never repeats the link: its text is whoever made the link's, and a warning
+ * from Flow Sync must not carry words a web page chose.
+ */
+export function invalidLinkMessage(): string {
+  return t('Flow Sync cannot open this link: it is not a valid Flow Sync link. A valid one looks like …/sync?id=1003 or …/connection?id=5.');
+}
+
+/**
+ * What a link to an item that is not in its list is told, from why the link did (or did not) ask the service again:
+ * `held` undefined means the list was just loaded. `itemName` is the extension's own words ("Flow sync #5").
+ */
+export function notListedMessage(itemName: string, held: HeldBack | undefined, state: { loadedAt?: number; nextAttemptAt?: number }): string {
+  const loaded = state.loadedAt === undefined ? undefined : clockTime(state.loadedAt);
+  switch (held) {
+    case undefined:
+      return t('{0} is not in the list right now.', itemName);
+    case 'keyRefused':
+      return t('{0} cannot be looked up: the service refused the API key, and Flow Sync does not send it again until a new key is set.', itemName);
+    case 'waiting':
+      if (state.nextAttemptAt === undefined) return t('{0} cannot be looked up: the service cannot be reached right now.', itemName);
+      return loaded
+        ? t('{0} is not in the list loaded at {1}. Flow Sync asks the service again at {2}, as the service asked (or after the last failure).', itemName, loaded, clockTime(state.nextAttemptAt))
+        : t('{0} cannot be looked up yet: Flow Sync asks the service again at {1}, as the service asked (or after the last failure).', itemName, clockTime(state.nextAttemptAt));
+    case 'recent':
+      return loaded
+        ? t('{0} is not in the list loaded at {1}. Links ask the service at most once per refresh interval: refresh the list to look again now.', itemName, loaded)
+        : t('{0} cannot be looked up: the list could not be loaded just now. Links ask the service at most once per refresh interval.', itemName);
+  }
+}

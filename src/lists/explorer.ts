@@ -1,0 +1,280 @@
+import { FlowSyncClient, type RequestRecord } from '../api/client';
+import { ApiError } from '../api/errors';
+import { ANY_LISTS, LISTS, type AnyList, type ListId, type ListRefreshers } from './';
+import type { ListDefinition } from './list';
+import { t } from '../base/l10n';
+import type { Clock } from '../base/clock';
+import { Emitter, type Disposable, type Listener } from '../base/events';
+import { hasKeyPiece } from '../base/inert';
+import type { ListResult } from '../api/types';
+import { ListRefresher, type HeldBack } from './refresh';
+import { TeamDirectory } from './teams';
+
+/** Everything the explorer needs to talk to the service, gathered by the vscode layer from settings and secrets. */
+export interface ExplorerConfig {
+  baseUrl: string;
+  /** The key stored for the origin of `baseUrl`, if any. */
+  apiKey?: string;
+  /** Set when the secret store could not be read (no OS keyring, or it hung). */
+  secretsError?: string;
+  teamId: string;
+  allowHttp: boolean;
+  timeoutMs: number;
+  autoRefresh: boolean;
+  refreshIntervalMs: number;
+  userAgent: string;
+}
+
+/**
+ * What a change of each configuration field does: `reconnect` builds a new client and reloads every list, `reload`
+ * reloads every list, `reschedule` only re-plans the next poll. A Record over every field: a new field that is not
+ * classified here does not compile.
+ */
+const FIELD_EFFECT: Record<keyof ExplorerConfig, 'reconnect' | 'reload' | 'reschedule'> = {
+  baseUrl: 'reconnect',
+  apiKey: 'reconnect',
+  secretsError: 'reconnect',
+  allowHttp: 'reconnect',
+  timeoutMs: 'reconnect',
+  userAgent: 'reconnect',
+  teamId: 'reload',
+  autoRefresh: 'reschedule',
+  refreshIntervalMs: 'reschedule',
+};
+const FIELDS = Object.keys(FIELD_EFFECT) as Array<keyof ExplorerConfig>;
+
+/** Why nothing can be loaded yet, or 'ready'. The views show a welcome or message for each. */
+export type ExplorerStatus = 'noUrl' | 'invalidUrl' | 'noKey' | 'secretsUnavailable' | 'ready';
+
+/** While the window is unfocused the polled lists are polled this many times slower. */
+/** The Explorer's side of sharing (src/sharing/pollLease.ts implements it): whether a polled list may poll now, and loads that go through the share. */
+export interface ListSharing {
+  mayPoll(id: ListId): boolean;
+  load<T extends { id: number }>(list: ListDefinition<T>, explicit: boolean, request: () => Promise<ListResult<T>>): Promise<ListResult<T>>;
+}
+
+export const UNFOCUSED_SLOWDOWN = 4;
+
+/**
+ * The model behind the views and the status bar: the API client for the current URL and key, one refresher per list
+ * of the registry (src/lists), the team filter and the teams seen so far. No vscode import: unit-tested in plain Node.
+ */
+export class Explorer {
+  /** The refresher of each list, by list id. */
+  readonly lists: ListRefreshers;
+  readonly teams = new TeamDirectory(() => this.keyToHide);
+  private client?: FlowSyncClient;
+  private config?: ExplorerConfig;
+  private currentStatus: ExplorerStatus = 'noUrl';
+  private statusKnown = false;
+  private statusDetail?: string;
+  /** Lists loaded on demand whose view has been shown: they are reloaded after a change too. */
+  private readonly wanted = new Set<ListId>();
+  private readonly statusEmitter: Emitter<ExplorerStatus>;
+  private isFocused = true;
+  /** Lists whose load now running was asked for by a person (a refresh command): always a request, never shared data. */
+  private readonly explicit = new Set<ListId>();
+  /** Set by a PollCoordinator (src/sharing/pollLease.ts): the polled lists are polled by one window and shared. */
+  sharing?: ListSharing;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly onRequest: (record: RequestRecord) => void = () => undefined,
+    random: () => number = Math.random,
+    /** A listener threw (a defect): told here, for the log; the other listeners and the load go on. */
+    onListenerError: (error: unknown) => void = () => undefined,
+  ) {
+    this.statusEmitter = new Emitter(onListenerError);
+    const lists: Record<string, ListRefresher<unknown>> = {};
+    for (const list of ANY_LISTS) {
+      lists[list.id] = new ListRefresher(
+        (signal) => this.load(list, signal),
+        clock,
+        list.polled ? (focused) => this.pollInterval(list.id as ListId, focused) : () => undefined, // on demand: loads, and retries after failures
+        random,
+        onListenerError,
+      );
+    }
+    this.lists = lists as unknown as ListRefreshers;
+  }
+
+  get status(): ExplorerStatus {
+    return this.currentStatus;
+  }
+
+  /** A sentence for the status when it is not 'ready' (e.g. why the URL is invalid). */
+  get detail(): string | undefined {
+    return this.statusDetail;
+  }
+
+  get teamId(): string {
+    return this.config?.teamId ?? '';
+  }
+
+  get origin(): string | undefined {
+    return this.client?.service.origin;
+  }
+
+  get focused(): boolean {
+    return this.isFocused;
+  }
+
+  /** The refresh interval and whether lists are polled (for sharing); undefined before the first configure(). */
+  get pollSettings(): { intervalMs: number; autoRefresh: boolean } | undefined {
+    return this.config && { intervalMs: this.config.refreshIntervalMs, autoRefresh: this.config.autoRefresh };
+  }
+
+  /**
+   * True when `text` holds the current API key or any 8-character piece of it, in any letter case (what is written to
+   * disk must not; a key shorter than that is looked for whole): see hasKeyPiece.
+   */
+  mentionsKey(text: string): boolean {
+    return hasKeyPiece(text, this.config?.apiKey);
+  }
+
+  /** The key in use, only to be masked in service text before it is cut (`inert` and `bounded` take it as `hide`). */
+  get keyToHide(): string | undefined {
+    return this.config?.apiKey || undefined;
+  }
+
+  /** The refresher of a list, for code that works on any list. */
+  refresher(id: ListId): ListRefresher<unknown> {
+    return (this.lists as unknown as Record<string, ListRefresher<unknown>>)[id];
+  }
+
+  onDidChangeStatus(listener: Listener<ExplorerStatus>): Disposable {
+    return this.statusEmitter.event(listener);
+  }
+
+  /**
+   * Applies new settings or a new key. What each changed field does is declared in FIELD_EFFECT: lists are reset (and
+   * reloaded when wanted) only when what they load changes; a new refresh interval only re-plans the next poll.
+   */
+  configure(config: ExplorerConfig): void {
+    const previous = this.config;
+    this.config = config;
+    const changed = previous ? FIELDS.filter((field) => previous[field] !== config[field]) : FIELDS;
+    const effects = new Set(changed.map((field) => FIELD_EFFECT[field]));
+    if (effects.has('reconnect')) this.rebuildClient(config);
+    if (effects.has('reconnect') || effects.has('reload')) this.resetLists();
+    else if (effects.has('reschedule')) this.forPolled((r) => r.reschedule());
+  }
+
+  /** Drops every list and loads again: a key was entered (maybe the same one, after the service was fixed). */
+  reload(): void {
+    this.resetLists();
+  }
+
+  /** The view of a list became visible: load it the first time, and keep it loaded on later changes. */
+  want(id: ListId): void {
+    if (this.wanted.has(id)) return;
+    this.wanted.add(id);
+    const refresher = this.refresher(id);
+    if (this.currentStatus === 'ready' && refresher.state.loadedAt === undefined && !refresher.isLoading) void refresher.refresh();
+  }
+
+  /** Refresh commands: no-ops (resolved) when there is nothing to load from. */
+  refresh(id: ListId): Promise<void> {
+    if (this.currentStatus !== 'ready') return Promise.resolve();
+    this.wanted.add(id);
+    const refresher = this.refresher(id);
+    if (!refresher.isLoading) this.explicit.add(id);
+    const done = refresher.refresh();
+    this.explicit.delete(id);
+    return done;
+  }
+
+  /**
+   * A load a link asked for (anyone can open a link): no more than automatic refresh would send, and never more than
+   * once per refresh interval however many links arrive (ListRefresher.refreshIfDue). Through the window sharing like
+   * a poll, not as a person's refresh. Resolves to undefined when it loaded, else to why it did not.
+   */
+  refreshIfDue(id: ListId): Promise<HeldBack | 'notReady' | undefined> {
+    if (this.currentStatus !== 'ready' || !this.config) return Promise.resolve('notReady');
+    this.wanted.add(id);
+    return this.refresher(id).refreshIfDue(this.config.refreshIntervalMs);
+  }
+
+  refreshAll(): Promise<void> {
+    return Promise.all(LISTS.map((list) => this.refresh(list.id))).then(() => undefined);
+  }
+
+  setFocused(focused: boolean): void {
+    this.isFocused = focused;
+    this.forPolled((r) => r.setFocused(focused));
+  }
+
+  dispose(): void {
+    for (const list of LISTS) this.refresher(list.id).dispose();
+    this.statusEmitter.dispose();
+  }
+
+  private async load<T extends { id: number }>(list: ListDefinition<T>, signal: AbortSignal) {
+    const teamId = this.config?.teamId || undefined;
+    const explicit = this.explicit.delete(list.id as ListId);
+    const request = () => this.requireClient().list(list.endpoint, list.label(), list.validate, { teamId, signal });
+    const result = list.polled && this.sharing ? await this.sharing.load(list, explicit, request) : await request();
+    list.onLoaded?.({ teams: this.teams }, result.items.map((i) => i.value), teamId === undefined);
+    return result;
+  }
+
+  private forPolled(action: (refresher: ListRefresher<unknown>) => void): void {
+    for (const list of LISTS as readonly AnyList[]) if (list.polled) action(this.refresher(list.id));
+  }
+
+  private pollInterval(id: ListId, focused: boolean): number | undefined {
+    const config = this.config;
+    if (!config || !config.autoRefresh || this.currentStatus !== 'ready') return undefined;
+    if (this.sharing && !this.sharing.mayPoll(id)) return undefined; // another window polls it and shares the answers
+    return focused ? config.refreshIntervalMs : config.refreshIntervalMs * UNFOCUSED_SLOWDOWN;
+  }
+
+  private rebuildClient(config: ExplorerConfig): void {
+    this.client = undefined;
+    let status: ExplorerStatus = 'ready';
+    let detail: string | undefined;
+    if (!config.baseUrl.trim()) {
+      status = 'noUrl';
+    } else if (config.secretsError) {
+      status = 'secretsUnavailable';
+      detail = config.secretsError;
+    } else {
+      try {
+        this.client = new FlowSyncClient({
+          baseUrl: config.baseUrl,
+          apiKey: config.apiKey ?? '',
+          allowHttp: config.allowHttp,
+          timeoutMs: config.timeoutMs,
+          userAgent: config.userAgent,
+          now: () => this.clock.now(),
+          onRequest: this.onRequest,
+        });
+      } catch (e) {
+        const error = e as ApiError;
+        status = error.kind === 'invalidUrl' ? 'invalidUrl' : 'noKey';
+        detail = error.message;
+      }
+    }
+    this.teams.useOrigin(this.client?.service.origin);
+    this.setStatus(status, detail);
+  }
+
+  private resetLists(): void {
+    const ready = this.currentStatus === 'ready';
+    for (const list of LISTS as readonly AnyList[]) this.refresher(list.id).reset(ready && (list.polled || this.wanted.has(list.id)));
+  }
+
+  private requireClient(): FlowSyncClient {
+    if (!this.client) throw new ApiError('invalidUrl', this.statusDetail ?? t('Flow Sync is not configured.'));
+    return this.client;
+  }
+
+  /** Says the status when it changes, and the first time it is set (it is known from the first configure() on). */
+  private setStatus(status: ExplorerStatus, detail: string | undefined): void {
+    const changed = status !== this.currentStatus || detail !== this.statusDetail || !this.statusKnown;
+    this.currentStatus = status;
+    this.statusDetail = detail;
+    this.statusKnown = true;
+    if (changed) this.statusEmitter.fire(status);
+  }
+}

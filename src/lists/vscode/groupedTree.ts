@@ -1,0 +1,186 @@
+import * as vscode from 'vscode';
+import { markdownHover } from '../../base/vscode/hover';
+import type { Item } from '../../api/types';
+import type { Group } from '../grouping';
+import { rowAccessibleName } from '../accessibleNames';
+import type { IconSpec } from '../icons';
+import { inert } from '../../base/inert';
+import type { ListRefresher } from '../refresh';
+import { TreeModel, groupsStartExpanded, type TreeNode } from '../treeModel';
+import { arrangedTree, type Arrangement } from '../arrange';
+import type { ListDefinition } from '../list';
+
+/**
+ * What another feature adds to a list's rows (e.g. History marks stuck and watched syncs and puts a flow's typical
+ * durations in its tooltip). Texts are ours or already inert; they are appended, never replace the row's own.
+ */
+export interface RowDecorations<T> {
+  leaf?(value: T): { descriptions?: string[]; icon?: IconSpec; contextSuffix?: string; tooltip?: string } | undefined;
+  group?(group: Group<T>, grouping: string): { tooltip?: string; descriptions?: string[]; contextSuffix?: string } | undefined;
+}
+
+export function themeIcon(spec: IconSpec): vscode.ThemeIcon {
+  return new vscode.ThemeIcon(spec.id, spec.color ? new vscode.ThemeColor(spec.color) : undefined);
+}
+
+/**
+ * The vscode tree of one list: renders its TreeModel (src/lists/treeModel.ts, where grouping, comparison of answers
+ * and ageing live). When an answer changes, only the groups whose items changed are refreshed; an identical answer
+ * fires nothing, so selection and expansion are never disturbed. While the view is hidden, answers are not grouped:
+ * the model is brought up to date when it is next read (VS Code asks for the rows once the view shows again).
+ */
+export class GroupedTree<T extends { id: number }> implements vscode.TreeDataProvider<TreeNode<T>>, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<TreeNode<T> | undefined>();
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  private current: TreeModel<T>;
+  private groupingName: string;
+  decorations: RowDecorations<T> = {};
+  private readonly subscription: { dispose(): void };
+  /** The model has not seen the newest answer (the view was hidden when it came, or nothing was read yet). */
+  private stale = true;
+  /** VS Code (or a command) has asked for rows: until then there is nothing shown to refresh. */
+  private asked = false;
+  /** The person's own expand/collapse choices, by group row id: they win over the rule (groupsStartExpanded). */
+  private readonly expansion = new Map<string, boolean>();
+  /** The list's data is stale (see freshness.ts): every row says so to a screen reader. */
+  private stale_ = false;
+
+  constructor(
+    private readonly list: ListDefinition<T>,
+    private readonly refresher: ListRefresher<T>,
+    private readonly now: () => number,
+    /** Root children shown only while a list can load (welcome views take over otherwise). */
+    private readonly isActive: () => boolean,
+    arrangement?: Arrangement,
+    /** Whether the view is shown; while it is not, answers only mark the model stale. */
+    private readonly isVisible: () => boolean = () => true,
+  ) {
+    this.current = new TreeModel(list.id, arrangedTree(list, arrangement));
+    this.groupingName = arrangement?.groupBy ?? list.arrangements.defaultGroupBy;
+    this.subscription = refresher.onDidChange((change) => {
+      if (change.itemsChanged) this.update();
+    });
+  }
+
+  /** The model, up to date with the newest answer. */
+  get model(): TreeModel<T> {
+    if (this.stale) {
+      this.stale = false;
+      this.current.update(this.refresher.state.items ?? []);
+    }
+    return this.current;
+  }
+
+  /** Groups and sorts the rows another way (a setting changed): no request, the whole tree re-renders. */
+  arrange(arrangement: Arrangement): void {
+    this.current = new TreeModel(this.list.id, arrangedTree(this.list, arrangement));
+    this.groupingName = arrangement.groupBy;
+    this.stale = true;
+    this.changeEmitter.fire(undefined);
+  }
+
+  /** Remembers that the person expanded or collapsed a group row. */
+  rememberExpansion(node: TreeNode<T>, expanded: boolean): void {
+    if (node.kind === 'group') this.expansion.set(this.model.groupId(node.group), expanded);
+  }
+
+  /** Marks every row's accessible name with "stale data" (or not); re-renders only when that changes. */
+  setStale(stale: boolean): void {
+    if (stale === this.stale_) return;
+    this.stale_ = stale;
+    this.refreshAll();
+  }
+
+  /** Re-renders everything (e.g. the welcome state changed); nothing to do before VS Code has asked for any row. */
+  refreshAll(): void {
+    if (this.asked) this.changeEmitter.fire(undefined);
+  }
+
+  getChildren(node?: TreeNode<T>): TreeNode<T>[] {
+    this.asked = true;
+    if (!node) return this.isActive() ? this.model.roots() : [];
+    return node.kind === 'leaf' ? [] : this.model.children(node);
+  }
+
+  getParent(node: TreeNode<T>): TreeNode<T> | undefined {
+    return node.kind === 'leaf' && this.model.adapter.groupRows ? node.parent : undefined;
+  }
+
+  getTreeItem(node: TreeNode<T>): vscode.TreeItem {
+    const a = this.model.adapter;
+    // Labels and descriptions hold service text (names, types, statuses): shown inert, never as markup or icons.
+    if (node.kind === 'group') {
+      const rows = a.groupRows!;
+      const id = this.model.groupId(node.group);
+      const expanded = this.expansion.get(id) ?? groupsStartExpanded(this.model.rowCount());
+      const label = inert(node.group.label);
+      const item = new vscode.TreeItem(label, expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = id;
+      const marks = this.decorations.group?.(node.group, this.groupingName);
+      const descriptions = [inert(rows.describe(node.group)), ...(marks?.descriptions ?? [])];
+      item.description = descriptions.join(' · ');
+      const icon = rows.icon(node.group);
+      item.iconPath = themeIcon(icon);
+      item.contextValue = rows.context + (marks?.contextSuffix ?? '');
+      item.accessibilityInformation = { label: rowAccessibleName({ label, icon, descriptions, stale: this.stale_ }) };
+      return item;
+    }
+    const value = node.item.value;
+    const label = inert(a.leafLabel(value));
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+    item.id = this.model.leafId(value);
+    const description = inert(a.leafDescription(value, this.now()));
+    this.model.rendered(value, description);
+    const marks = this.decorations.leaf?.(value);
+    const descriptions = [description, ...(marks?.descriptions ?? [])];
+    item.description = descriptions.join(' · ');
+    const icon = marks?.icon ?? a.leafIcon(value);
+    item.iconPath = themeIcon(icon);
+    item.contextValue = a.leafContext + (marks?.contextSuffix ?? '');
+    item.accessibilityInformation = { label: rowAccessibleName({ label, icon, descriptions, stale: this.stale_ }) };
+    return item;
+  }
+
+  /**
+   * Re-renders the groups whose items' descriptions have aged ("started 3 min ago" → "4 min ago") since they were
+   * shown. A clock tick, not a poll: unchanged data costs no request, and nothing fires while the text holds.
+   */
+  refreshAgedDescriptions(): number {
+    const aged = this.model.agedGroups(this.now());
+    if (aged.length && !this.model.adapter.groupRows) this.changeEmitter.fire(undefined);
+    else for (const node of aged) this.changeEmitter.fire(node);
+    return aged.length;
+  }
+
+  /** Tooltips are built only when hovered. */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode<T>): vscode.TreeItem {
+    if (node.kind === 'leaf') {
+      const extra = this.decorations.leaf?.(node.item.value)?.tooltip;
+      const tooltip = this.model.adapter.leafTooltip(node.item as Item<T>, this.now());
+      item.tooltip = markdownHover(extra ? `${tooltip}\n\n${extra}` : tooltip);
+    }
+    else {
+      const tooltip = this.decorations.group?.(node.group, this.groupingName)?.tooltip;
+      if (tooltip) item.tooltip = markdownHover(tooltip);
+    }
+    return item;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changeEmitter.dispose();
+  }
+
+  private update(): void {
+    if (this.stale) return; // not read since it went stale: VS Code asks for everything anyway
+    if (!this.isVisible()) {
+      this.stale = true;
+      this.changeEmitter.fire(undefined); // re-read when shown again
+      return;
+    }
+    const change = this.current.update(this.refresher.state.items ?? []);
+    if (!change) return;
+    if (change.all || !this.model.adapter.groupRows) this.changeEmitter.fire(undefined); // a flat list has no group rows to refresh
+    else for (const node of change.groups) this.changeEmitter.fire(node);
+  }
+}

@@ -1,0 +1,75 @@
+import { t } from '../base/l10n';
+
+/** `flowsync.notifyWhenFinished`: no notifications, only for watched syncs and flows, or for every sync that leaves. */
+export type NotifyMode = 'off' | 'watched' | 'all';
+export const NOTIFY_MODES: readonly NotifyMode[] = ['off', 'watched', 'all'];
+export const DEFAULT_NOTIFY_MODE: NotifyMode = 'watched';
+
+/** A setting's value as a mode; anything unknown is the default. */
+export function notifyMode(value: unknown): NotifyMode {
+  return NOTIFY_MODES.includes(value as NotifyMode) ? (value as NotifyMode) : DEFAULT_NOTIFY_MODE;
+}
+
+/**
+ * The values of `flowsync.*` settings, made safe. A workspace (a cloned repository's .vscode/settings.json) may set
+ * every setting but the service URL and allowHttp, so every value is treated as untrusted input: numbers are clamped
+ * to the bounds package.json declares, anything of the wrong type falls back to the default, and the team id must
+ * be digits. Pure: settings.ts reads VS Code's configuration and passes the raw values here.
+ */
+export interface SettingValues {
+  teamId: string;
+  /** Why a configured team id was not used (it is then ignored: no filter). */
+  teamIdProblem?: string;
+  autoRefresh: boolean;
+  refreshIntervalSeconds: number;
+  requestTimeoutSeconds: number;
+  notifyWhenFinished: NotifyMode;
+  /** 0: learned from each flow's history; positive: a fixed threshold. */
+  stuckAfterMinutes: number;
+  historyDays: number;
+}
+
+
+export interface NumberBounds {
+  min: number;
+  max: number;
+  fallback: number;
+}
+
+/** The bounds of each numeric setting, the same as `minimum`, `maximum` and `default` in package.json (a test checks). */
+export const SETTING_BOUNDS: Record<string, NumberBounds> = {
+  // A day; ×4 while unfocused is still far below the 24.8 days a timer can hold.
+  refreshIntervalSeconds: { min: 5, max: 86_400, fallback: 30 },
+  requestTimeoutSeconds: { min: 1, max: 300, fallback: 15 },
+  // A week.
+  stuckAfterMinutes: { min: 0, max: 10_080, fallback: 0 },
+  historyDays: { min: 1, max: 90, fallback: 7 },
+};
+
+/** Longest team id accepted: 18 digits stay a safe integer. */
+const TEAM_ID = /^\d{1,18}$/;
+
+export function normalizeSettings(raw: Record<string, unknown>): SettingValues {
+  const team = normalizeTeamId(raw.teamId);
+  return {
+    ...team,
+    autoRefresh: raw.autoRefresh !== false,
+    refreshIntervalSeconds: bounded(raw.refreshIntervalSeconds, SETTING_BOUNDS.refreshIntervalSeconds),
+    requestTimeoutSeconds: bounded(raw.requestTimeoutSeconds, SETTING_BOUNDS.requestTimeoutSeconds),
+    notifyWhenFinished: notifyMode(raw.notifyWhenFinished),
+    stuckAfterMinutes: bounded(raw.stuckAfterMinutes, SETTING_BOUNDS.stuckAfterMinutes),
+    historyDays: Math.round(bounded(raw.historyDays, SETTING_BOUNDS.historyDays)),
+  };
+}
+
+export function bounded(value: unknown, { min, max, fallback }: NumberBounds): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
+}
+
+function normalizeTeamId(value: unknown): Pick<SettingValues, 'teamId' | 'teamIdProblem'> {
+  if (value === undefined || value === null || value === '') return { teamId: '' };
+  const text = typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+  if (text === '') return { teamId: '' };
+  if (text !== undefined && TEAM_ID.test(text)) return { teamId: text };
+  return { teamId: '', teamIdProblem: t('The team filter (flowsync.teamId) must be digits only, such as 42; it is ignored until fixed.') };
+}

@@ -1,0 +1,136 @@
+import * as vscode from 'vscode';
+import { ApiError } from '../../api/errors';
+import { parseServiceUrl, type ServiceUrl } from '../../api/url';
+import { normalizeSettings, type SettingValues } from '../settingValues';
+import { validArrangement, type Arrangement } from '../../lists/arrange';
+import type { ListDefinition } from '../../lists/list';
+import { MAX_SETTINGS_FILE_CHARS, settingsFileSets } from '../workspaceOverrides';
+import { t } from '../../base/l10n';
+
+/** The one module that reads `flowsync.*` settings. */
+export const SECTION = 'flowsync';
+
+/**
+ * Every value a workspace may set is untrusted input: normalizeSettings clamps numbers to the bounds package.json
+ * declares and accepts a team id of digits only.
+ */
+export interface Settings extends SettingValues {
+  /** From the user's own settings only: a workspace must not be able to send the key elsewhere. */
+  baseUrl: string;
+  /** From the user's own settings only, like baseUrl. */
+  allowHttp: boolean;
+  /** historyDays of the user's own settings (or the default): only this deletes History from disk, never a workspace's. */
+  userHistoryDays: number;
+}
+
+/** Settings that only the user (not a workspace) may set: they decide where the key is sent. */
+const USER_ONLY = ['baseUrl', 'allowHttp'] as const;
+
+export function readSettings(): Settings {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const baseUrl = userValue<unknown>(config, 'baseUrl', '');
+  return {
+    ...normalizeSettings({
+      teamId: config.get('teamId'),
+      autoRefresh: config.get('autoRefresh'),
+      refreshIntervalSeconds: config.get('refreshIntervalSeconds'),
+      requestTimeoutSeconds: config.get('requestTimeoutSeconds'),
+      notifyWhenFinished: config.get('notifyWhenFinished'),
+      stuckAfterMinutes: config.get('stuckAfterMinutes'),
+      historyDays: config.get('historyDays'),
+    }),
+    baseUrl: typeof baseUrl === 'string' ? baseUrl : '',
+    allowHttp: userValue<unknown>(config, 'allowHttp', false) === true,
+    userHistoryDays: normalizeSettings({ historyDays: userValue<unknown>(config, 'historyDays', undefined) }).historyDays,
+  };
+}
+
+/**
+ * Names the user-only settings that a workspace tries to set, so the log can say they are ignored. VS Code hides
+ * application-scoped values of workspace files from inspect(), so the files themselves are read too, with a JSONC
+ * scanner (linear time, size-bounded: a hostile file cannot freeze the window).
+ */
+export async function ignoredWorkspaceSettings(): Promise<string[]> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const files = [
+    ...(vscode.workspace.workspaceFolders ?? []).map((f) => vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json')),
+    ...(vscode.workspace.workspaceFile?.scheme === 'file' ? [vscode.workspace.workspaceFile] : []),
+  ];
+  const texts = await Promise.all(
+    files.map(async (uri) => {
+      try {
+        if ((await vscode.workspace.fs.stat(uri)).size > MAX_SETTINGS_FILE_CHARS) return ''; // not read at all
+        return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      } catch {
+        return '';
+      }
+    }),
+  );
+  const inFiles = texts.flatMap((text) => settingsFileSets(text, SECTION, USER_ONLY) ?? []);
+  return USER_ONLY.filter((key) => {
+    const inspected = config.inspect(key);
+    return inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined || inFiles.includes(key);
+  }).map((key) => `${SECTION}.${key}`);
+}
+
+/** The service URL of the user settings: none set, usable, or a problem to show (a message that says what to fix). */
+export type ConfiguredService = { kind: 'none' } | { kind: 'ok'; service: ServiceUrl } | { kind: 'problem'; message: string };
+
+export function configuredService(settings: Settings = readSettings()): ConfiguredService {
+  if (!settings.baseUrl) return { kind: 'none' };
+  try {
+    return { kind: 'ok', service: parseServiceUrl(settings.baseUrl, { allowHttp: settings.allowHttp }) };
+  } catch (e) {
+    return { kind: 'problem', message: e instanceof ApiError ? e.message : String(e) };
+  }
+}
+
+export function onDidChangeSettings(listener: () => void): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration(SECTION)) listener();
+  });
+}
+
+export async function saveBaseUrl(baseUrl: string): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
+}
+
+export async function saveTeamId(teamId: string): Promise<void> {
+  await saveWhereSet('teamId', teamId || undefined);
+}
+
+/** How a list's rows are grouped and sorted (its two settings; an unknown value falls back to the default). */
+export function readArrangement(list: ListDefinition<{ id: number }>): Arrangement {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const text = (key: string) => {
+    const value = config.get<unknown>(key);
+    return typeof value === 'string' ? value : undefined;
+  };
+  return validArrangement(list, { groupBy: text(list.arrangements.groupBySetting), sortBy: text(list.arrangements.sortBySetting) });
+}
+
+export async function saveArrangement(list: ListDefinition<{ id: number }>, arrangement: Arrangement): Promise<void> {
+  await saveWhereSet(list.arrangements.groupBySetting, arrangement.groupBy);
+  await saveWhereSet(list.arrangements.sortBySetting, arrangement.sortBy);
+}
+
+/** Writes a setting where its current value comes from, so a workspace-level value is changed rather than shadowed. */
+async function saveWhereSet(key: string, value: unknown): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const inspected = config.inspect(key);
+  const target =
+    inspected?.workspaceFolderValue !== undefined
+      ? vscode.ConfigurationTarget.WorkspaceFolder
+      : inspected?.workspaceValue !== undefined
+        ? vscode.ConfigurationTarget.Workspace
+        : vscode.ConfigurationTarget.Global;
+  await config.update(key, value, target);
+}
+
+function userValue<T>(config: vscode.WorkspaceConfiguration, key: string, fallback: T): T {
+  const inspected = config.inspect<T>(key);
+  return inspected?.globalValue ?? inspected?.defaultValue ?? fallback;
+}
+
+export const describeIgnored = (keys: string[]) =>
+  t('Ignoring {0} from the workspace settings: only your user settings may choose where the API key is sent.', keys.join(', '));

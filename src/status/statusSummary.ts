@@ -1,0 +1,84 @@
+import type { FlowSync } from '../api/types';
+import { t } from '../base/l10n';
+import type { ExplorerStatus } from '../lists/explorer';
+import { clockTime, escapeMarkdown, serviceTimeAgo, timeAgo } from '../base/format';
+import { updatedAgoWords } from '../base/freshness';
+import { inert } from '../base/inert';
+import { flowLabel, groupByFlow } from '../lists/grouping';
+import type { ListState } from '../lists/refresh';
+
+/** What the status bar item shows, decided without vscode so it can be unit-tested. */
+export interface StatusSummary {
+  text: string;
+  /** Markdown. */
+  tooltip: string;
+  /** 'focus' the Processing view, or run 'setApiKey' / 'setBaseUrl'. */
+  action: 'focus' | 'setApiKey' | 'setBaseUrl';
+  warning: boolean;
+  /**
+   * What a screen reader says (StatusBarItem.accessibilityInformation): the text in words, with what its icon and
+   * colour say, e.g. "7 flow syncs processing, 1 stuck, updated 20 seconds ago".
+   */
+  accessibleLabel: string;
+}
+
+/** What History adds: the stuck syncs (named in the tooltip, counted in the text) and a sparkline of the last hour. */
+export interface StatusExtras {
+  stuck: readonly FlowSync[];
+  sparkline?: string;
+}
+
+export function statusSummary(
+  status: ExplorerStatus,
+  detail: string | undefined,
+  state: Readonly<ListState<FlowSync>>,
+  /** Asked only when the summary shows them (the service is set up): the sparkline costs a pass over History. */
+  extras: () => StatusExtras = () => ({ stuck: [] }),
+  now = Date.now(),
+): StatusSummary {
+  if (status === 'noUrl' || status === 'invalidUrl') {
+    const text = t('Flow Sync: set up');
+    return { text: `$(gear) ${text}`, tooltip: escapeMarkdown(detail ?? t('Set the Flow Sync service URL to start.')), action: 'setBaseUrl', warning: status === 'invalidUrl', accessibleLabel: text };
+  }
+  if (status === 'noKey' || status === 'secretsUnavailable') {
+    const text = t('Flow Sync: Set API Key');
+    return { text: `$(key) ${text}`, tooltip: escapeMarkdown(detail ?? t('Enter your Flow Sync API key to see what is processing.')), action: 'setApiKey', warning: status === 'secretsUnavailable', accessibleLabel: text };
+  }
+  const count = state.items?.length;
+  const { stuck: stuckNow, sparkline } = extras();
+  const stuck = state.items ? stuckNow : [];
+  const spinning = count !== undefined && count > 0;
+  const counted = count === undefined ? t('Flow Sync') : stuck.length ? t('{0} processing, {1} stuck', count, stuck.length) : t('{0} processing', count);
+  const icon = state.error || stuck.length ? 'warning' : count === undefined || spinning ? 'sync~spin' : 'check';
+  const lines: string[] = [];
+  if (state.items) {
+    const groups = groupByFlow(state.items);
+    lines.push(groups.length ? `**${t('Processing now')}**` : t('No flow syncs are processing.'));
+    for (const g of groups.slice(0, 10)) lines.push(`- ${escapeMarkdown(g.label)}: ${g.items.length}`);
+    if (groups.length > 10) lines.push(t('- and {0} more flows', groups.length - 10));
+  }
+  if (stuck.length) {
+    lines.push('', `**${t('Stuck')}**`);
+    for (const s of stuck.slice(0, 10)) lines.push(`- #${s.id} (${escapeMarkdown(flowLabel(s))}), ${t('started {0}', serviceTimeAgo(s.created_at, now))}`);
+    if (stuck.length > 10) lines.push(t('- and {0} more', stuck.length - 10));
+  }
+  if (sparkline) lines.push('', `${t('Last hour:')} ${escapeMarkdown(sparkline)}`);
+  if (state.error) lines.push('', `$(warning) ${escapeMarkdown(state.error.message)}`);
+  if (state.loadedAt !== undefined) lines.push('', t('Last loaded at {0} ({1}).', clockTime(state.loadedAt), timeAgo(new Date(state.loadedAt).toISOString(), now)));
+  return {
+    text: `$(${icon}) ${counted}`,
+    tooltip: lines.join('\n'),
+    action: state.error?.kind === 'unauthorized' ? 'setApiKey' : 'focus',
+    warning: state.error !== undefined || stuck.length > 0,
+    accessibleLabel: statusWords(count, stuck.length, state, now),
+  };
+}
+
+/** The status bar in words: "7 flow syncs processing, 1 stuck, refresh failed, updated 20 seconds ago". */
+function statusWords(count: number | undefined, stuck: number, state: Readonly<ListState<FlowSync>>, now: number): string {
+  const parts = [count === undefined ? t('Flow Sync, loading') : count === 1 ? t('1 flow sync processing') : t('{0} flow syncs processing', count)];
+  if (stuck) parts.push(t('{0} stuck', stuck));
+  if (state.error) parts.push(t('refresh failed: {0}', inert(state.error.message, 200)));
+  if (state.loadedAt !== undefined) parts.push(updatedAgoWords(state.loadedAt, now));
+  return parts.join(', ');
+}

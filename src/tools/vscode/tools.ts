@@ -1,0 +1,122 @@
+import * as vscode from 'vscode';
+import type { Connection, FlowSync } from '../../api/types';
+import type { HistoryEntry } from '../../history/index';
+import type { Explorer } from '../../lists/explorer';
+import type { ListState } from '../../lists/refresh';
+import {
+  TOOL_NAMES,
+  connectionsInput,
+  connectionsResult,
+  historyInput,
+  historyResult,
+  invocationMessage,
+  needsLoad,
+  processingInput,
+  processingResult,
+  type ToolSnapshot,
+} from '../toolResults';
+import type { ListId } from '../../lists';
+import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
+import { readSettings } from '../../settings/vscode/settings';
+
+/**
+ * The read-only language model tools (package.json `languageModelTools`): Copilot's agent mode or any chat
+ * participant can ask what is processing, which connections there are, and what finished or is stuck. They answer
+ * from what the Explorer holds and load only when nothing is loaded or it is older than the refresh interval (joining
+ * a load in flight). The text is built in src/tools/toolResults.ts: outside its one data block only the extension's own
+ * fixed sentences; every text from the service, a shared file or the settings is inert and quoted inside the block.
+ * It never holds the key: with `keys`, the current service's key is read for each answer only to be removed from it,
+ * should the service echo it in a name (results often go to a remote model). Read-only, so no confirmation is asked.
+ * The history tool formats only the rows it lists, however large History is.
+ */
+export function registerTools(explorer: Explorer, keys?: Pick<ApiKeyStore, 'get'>, history?: HistorySource): vscode.Disposable[] {
+  return [
+    vscode.lm.registerTool(TOOL_NAMES.processing, listTool<FlowSync>(explorer, keys, 'processing', (raw, s) => processingResult(processingInput(raw), s))),
+    vscode.lm.registerTool(TOOL_NAMES.connections, listTool<Connection>(explorer, keys, 'connections', (raw, s) => connectionsResult(connectionsInput(raw), s))),
+    vscode.lm.registerTool(TOOL_NAMES.history, {
+      prepareInvocation: () => ({ invocationMessage: invocationMessage('history') }),
+      async invoke(options, token) {
+        await freshen(explorer, 'processing', token);
+        const hide = await keyToHide(explorer, keys);
+        return textResult(
+          historyResult(historyInput(options.input), {
+            status: explorer.status,
+            detail: explorer.detail,
+            hide,
+            now: Date.now(),
+            historyDays: history?.days() ?? 7,
+            entries: history?.entries() ?? [],
+            stuck: history?.stuck() ?? [],
+          }),
+        );
+      },
+    }),
+  ];
+}
+
+/** What the history tool reads from History. */
+export interface HistorySource {
+  entries(): readonly HistoryEntry[];
+  stuck(): readonly FlowSync[];
+  days(): number;
+}
+
+function listTool<T>(explorer: Explorer, keys: Pick<ApiKeyStore, 'get'> | undefined, id: ListId, answer: (input: unknown, snapshot: ToolSnapshot<T>) => string): vscode.LanguageModelTool<unknown> {
+  return {
+    prepareInvocation: () => ({ invocationMessage: invocationMessage(id) }),
+    async invoke(options, token) {
+      await freshen(explorer, id, token);
+      const hide = await keyToHide(explorer, keys);
+      const snapshot: ToolSnapshot<T> = {
+        status: explorer.status,
+        detail: explorer.detail,
+        state: explorer.refresher(id).state as Readonly<ListState<T>>,
+        teamId: explorer.teamId,
+        teams: explorer.teams.list(),
+        now: Date.now(),
+        hide,
+      };
+      return textResult(answer(options.input, snapshot));
+    },
+  };
+}
+
+/** Loads the list when nothing is held or it is older than the refresh interval; joins a load in flight. */
+async function freshen(explorer: Explorer, id: ListId, token: vscode.CancellationToken): Promise<void> {
+  if (explorer.status !== 'ready') return;
+  const maxAgeMs = readSettings().refreshIntervalSeconds * 1000;
+  if (!needsLoad(explorer.refresher(id).state, Date.now(), maxAgeMs)) return;
+  await untilCancelled(explorer.refresh(id), token);
+}
+
+/** The load goes on for the views when the tool call is cancelled; only the wait for it ends. */
+function untilCancelled(promise: Promise<void>, token: vscode.CancellationToken): Promise<void> {
+  if (token.isCancellationRequested) return Promise.reject(new vscode.CancellationError());
+  return new Promise<void>((resolve, reject) => {
+    const listener = token.onCancellationRequested(() => {
+      listener.dispose();
+      reject(new vscode.CancellationError());
+    });
+    promise.then(
+      () => {
+        listener.dispose();
+        resolve();
+      },
+      (error: unknown) => {
+        listener.dispose();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/** The key of the current service, to remove from a result; undefined without `keys` or when it cannot be read. */
+async function keyToHide(explorer: Explorer, keys: Pick<ApiKeyStore, 'get'> | undefined): Promise<string | undefined> {
+  const origin = explorer.origin;
+  if (!keys || !origin || explorer.status !== 'ready') return undefined;
+  return keys.get(origin).catch(() => undefined);
+}
+
+function textResult(text: string): vscode.LanguageModelToolResult {
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+}

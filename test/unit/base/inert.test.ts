@@ -1,0 +1,81 @@
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { bounded, hasKeyPiece, inert, hideEverywhere } from '../../../src/base/inert';
+import { assertInert } from '../helpers/inertText';
+import { LONG_KEY, keyPiece } from '../helpers/keyPieces';
+
+describe('inert: service text is data, never markup', () => {
+  it('neutralises links, theme icons, HTML, control and bidi characters, and bounds the length', () => {
+    const hostile = 'E_X: [Set API Key](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D "Set API Key") $(key) <img src=x onerror=alert(1)> a\u202Eb\u0007c\u0085d';
+    const text = inert(hostile);
+    assertInert(text);
+    assert.match(text, /Set API Key/, 'the words stay readable');
+    assert.equal(inert('x'.repeat(10_000)).length, 300);
+    assert.equal(inert('a\n\n b\tc'), 'a b c');
+  });
+
+  it('is idempotent and leaves ordinary text alone', () => {
+    for (const s of ['[a](command:x)', '$(zap)', 'Database unavailable', 'a ] ( b', '<<>>']) assert.equal(inert(inert(s)), inert(s));
+    assert.equal(inert('Database unavailable (retry later).'), 'Database unavailable (retry later).');
+  });
+});
+
+describe('the API key: masked, then cut (inert and bounded), refused on disk by any piece (hasKeyPiece)', () => {
+  const keyArb = fc.stringMatching(/^[\x21-\x7e]{1,40}$/);
+  /** Text around the key or pieces of it, in mixed letter case, with invisible characters and markup between. */
+  const textArb = (key: string) =>
+    fc
+      .array(fc.oneof(fc.string(), fc.constant(key), fc.constant(key.toUpperCase()), fc.nat(key.length).map((n) => key.slice(n, n + 9)), fc.constantFrom('\u200b', ' ', '<', '](')), { maxLength: 12 })
+      .map((parts) => parts.join(''));
+
+  it('no cut of any length leaves an 8-character piece of the key (inert and bounded)', () => {
+    fc.assert(
+      fc.property(keyArb.chain((key) => fc.tuple(fc.constant(key), textArb(key), fc.integer({ min: 1, max: 120 }))), ([key, text, max]) => {
+        for (const out of [inert(text, max, key), bounded(text, max, key)]) {
+          assert.ok(out.length <= max + 2, `bounded: ${out}`);
+          if (key.length >= 8) assert.equal(keyPiece(out, key), undefined, `${JSON.stringify(text)} at ${max}: ${out}`);
+          assert.ok(!hasKeyPiece(out, key), `${JSON.stringify(text)} at ${max}: ${out}`);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('the key across the cut of bounded: masked, never half shown', () => {
+    assert.equal(bounded(`${'x'.repeat(990)}${LONG_KEY} tail`, 1000, LONG_KEY), `${'x'.repeat(990)}••• tail`, 'masked first, so the tail fits');
+    assert.equal(bounded(`${'x'.repeat(990)}${LONG_KEY.slice(0, 12)}`, 1000, LONG_KEY), `${'x'.repeat(990)}•••`, 'a piece of the key is masked too');
+    assert.equal(bounded('2026-11-22T11:48:00.000Z', 64, LONG_KEY), '2026-11-22T11:48:00.000Z', 'text without the key is kept as it came');
+    assert.equal(bounded('a\u200bb', 10), 'a\u200bb', 'bounded does not clean up');
+  });
+
+  it('hasKeyPiece agrees with a plain search for every 8-character piece (any letter case), and finds a key JSON escapes', () => {
+    fc.assert(
+      fc.property(keyArb.chain((key) => fc.tuple(fc.constant(key), textArb(key))), ([key, text]) => {
+        const expected = key.length >= 8 ? keyPiece(text, key) !== undefined || keyPiece(JSON.stringify(text), key) !== undefined : text.toLowerCase().includes(key.toLowerCase());
+        if (key.length >= 8 && !/["\\<>]|\]\s*\(|\$\s*\(/.test(key)) assert.equal(hasKeyPiece(text, key), keyPiece(text, key) !== undefined, `${key} in ${JSON.stringify(text)}`);
+        else if (expected) assert.ok(hasKeyPiece(text, key) || hasKeyPiece(JSON.stringify(text), key), `${key} in ${JSON.stringify(text)}`);
+      }),
+      { numRuns: 500 },
+    );
+    assert.ok(hasKeyPiece(JSON.stringify({ name: 'x ab"cd\\efgh y' }), 'ab"cd\\efgh'));
+    assert.ok(!hasKeyPiece('anything', undefined));
+    assert.ok(!hasKeyPiece('anything', ''));
+  });
+});
+
+describe('hideEverywhere', () => {
+  afterEach(() => hideEverywhere(() => undefined));
+
+  it('every inert and bounded text masks the registered secret when the caller names none, before any cut', () => {
+    const key = 'fsk_Live_7Hq2Zp9Xw4Lm8Rt3Vb6Nc1Jd';
+    hideEverywhere(() => key);
+    assert.equal(inert(`Invoices ${key.toUpperCase()}`), 'Invoices •••');
+    for (const at of [280, 290, 295, 299]) {
+      const shown = inert(`${'x'.repeat(at)}${key}`);
+      assert.ok(!shown.toLowerCase().includes(key.slice(0, 8).toLowerCase()), `key at ${at}: ${shown.slice(-20)}`);
+    }
+    assert.ok(!bounded(`${'y'.repeat(95)}${key}`, 100).includes(key.slice(0, 5)));
+    hideEverywhere(() => undefined);
+    assert.equal(inert(`Invoices ${key}`), `Invoices ${key}`, 'nothing registered: nothing masked');
+  });
+});

@@ -1,0 +1,78 @@
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { LogStore, parseLog } from '../../../src/history/storage';
+import { nodeStoreFiles } from '../../../src/env/node/historyFiles';
+
+const CHILD = path.join(__dirname, '../helpers/historyCrashChild.js');
+const KILLS = 200;
+
+/** Runs the child until it has begun a few writes, kills it at a random moment; what it acknowledged and was writing (its journal). */
+function killedWriter(root: string, windowId: string, firstId: number, mode: 'append' | 'rewrite'): Promise<{ acked: number[]; inFlight: number[] }> {
+  const journal = path.join(root, `journal-${firstId}.txt`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CHILD, root, windowId, String(firstId), mode, journal], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let writes = 0;
+    const killAfter = 1 + Math.floor(Math.random() * 12); // writes begun before the kill is armed
+    child.stdout.on('data', (chunk: Buffer) => {
+      writes += chunk.toString().split('\n').length - 1;
+      if (writes >= killAfter && child.exitCode === null) setTimeout(() => child.kill('SIGKILL'), Math.random() * 3);
+    });
+    child.on('error', reject);
+    child.on('close', () => {
+      const acked: number[] = [];
+      let inFlight: number[] = [];
+      for (const line of fs.readFileSync(journal, 'utf8').split('\n')) {
+        if (line.startsWith('w ')) inFlight = line.slice(2).split(',').map(Number);
+        else if (line === 'ok') {
+          acked.push(...inFlight);
+          inFlight = [];
+        }
+      }
+      resolve({ acked, inFlight });
+    });
+  });
+}
+
+describe('historyCrash: a window killed at any moment of a write', function () {
+  this.timeout(60_000);
+
+  it(`${KILLS} kills: loses at most the runs of the interrupted write, sets aside nothing, doubles nothing`, async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-crash-'));
+    try {
+      const acked = new Set<number>();
+      const allowed = new Set<number>();
+      // Four windows at once, each killed again and again under the same id (it appends after whatever a kill left);
+      // two append, two rewrite their day file (the browser's way).
+      const SLOTS = 4;
+      await Promise.all(
+        Array.from({ length: SLOTS }, async (_, slot) => {
+          const mode = slot % 2 ? 'rewrite' : 'append';
+          for (let k = slot; k < KILLS; k += SLOTS) {
+            const result = await killedWriter(root, `window-${slot}`, (k + 1) * 10_000, mode);
+            for (const id of result.acked) acked.add(id);
+            for (const id of [...result.acked, ...result.inFlight]) allowed.add(id);
+          }
+        }),
+      );
+      const store = new LogStore({ files: nodeStoreFiles(root), folder: 'origin', windowId: 'reader', now: () => Date.now() });
+      const read = await store.read(7);
+      const ids = new Set(read.entries.map((e) => e.id));
+      const lost = [...acked].filter((id) => !ids.has(id));
+      assert.deepEqual(lost, [], 'every run whose write completed is there');
+      const unexpected = [...ids].filter((id) => !allowed.has(id)).sort((a, b) => a - b);
+      assert.deepEqual(unexpected, [], 'nothing that was not written');
+      assert.equal(store.setAside, 0, 'nothing set aside');
+      const names = fs.readdirSync(path.join(root, 'origin'));
+      assert.deepEqual(names.filter((n) => n.endsWith('.corrupt')), []);
+      // Doubled: a record of one run twice on disk (the merge would hide it).
+      const records = names.filter((n) => n.endsWith('.log')).flatMap((n) => parseLog(fs.readFileSync(path.join(root, 'origin', n), 'utf8')).entries.map((e) => e.id));
+      assert.equal(records.length, new Set(records).size, 'no run written twice');
+      assert.ok(acked.size > KILLS, `the children wrote (${acked.size} runs acknowledged)`);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

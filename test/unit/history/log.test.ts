@@ -1,0 +1,145 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { makeEntry, type HistoryEntry } from '../../../src/history/index';
+import { LogStore, MAX_LOG_BYTES, dayOf, logFileName, logRecord, parseLog, parseSegment, windowTag } from '../../../src/history/storage';
+import { MemoryFiles } from '../helpers/memoryFiles';
+
+const SEC = 1000;
+const MIN = 60_000;
+const DAY = 24 * 60 * MIN;
+const NOW = Date.UTC(2026, 10, 22, 12);
+const FOLDER = 'flowsync.example.com-0000abcd';
+const FIXTURE = path.join(__dirname, '../../../../test/fixtures/history-0.2.0/segment.json');
+
+/** A run that left `leftAgo` ms before NOW. */
+function run(id: number, leftAgo: number, extra: Partial<HistoryEntry> = {}): HistoryEntry {
+  const leftAt = NOW - leftAgo;
+  return makeEntry({ id, flowId: 3, flowName: 'Payroll', createdAt: new Date(leftAt - 10 * MIN).toISOString(), firstSeen: leftAt - 9 * MIN, lastSeen: leftAt - 15 * SEC, leftAt, ...extra });
+}
+const ids = (entries: readonly HistoryEntry[]) => entries.map((e) => e.id);
+
+describe('historyLog (the append-only store)', () => {
+  let now = NOW;
+  let files: MemoryFiles;
+  const open = (windowId: string, f: MemoryFiles = files) => new LogStore({ files: f, folder: FOLDER, windowId, now: () => now });
+  const logPath = (leftAgo: number, windowId: string) => `${FOLDER}/${logFileName(dayOf(NOW - leftAgo), windowTag(windowId))}`;
+  beforeEach(() => {
+    now = NOW;
+    files = new MemoryFiles(() => now);
+  });
+
+  it('a poll in which one run leaves appends one record (under 1 KB), whatever the store holds; readers get it back', async () => {
+    const a = open('a');
+    const big = Array.from({ length: 20_000 }, (_, i) => run(1_000_000 + i, (i * DAY) / 10_000 + MIN));
+    await a.append(big);
+    const before = files.bytesWritten;
+    const raw = { id: 5, flow_id: 3, status: 'pending', created_at: '2026-11-22T11:40:00.000Z', flow: { id: 3, name: 'Payroll' } };
+    const { bytes } = await a.append([run(5, 0, { raw })]);
+    assert.equal(files.bytesWritten - before, bytes);
+    assert.ok(bytes > 0 && bytes < 1024, `${bytes} bytes`);
+    const read = await open('b').read(90);
+    assert.equal(read.entries.length, 20_001);
+    assert.deepEqual(read.entries[0], run(5, 0, { raw }), 'every field, the raw item too');
+  });
+
+  it('one sync id listed 50,000 times (a flood), recorded by two windows: read and merged in linear time, each run once', async () => {
+    // The service lists sync #42 in every other answer: each time a new run of it, seen by two windows 1 s apart.
+    const flood = (lag: number) =>
+      Array.from({ length: 50_000 }, (_, k) => NOW - DAY + k * MIN + lag).map((leftAt) => run(42, NOW - leftAt, { createdAt: '2026-11-21T00:00:00.000Z', firstSeen: leftAt - 20 * SEC, lastSeen: leftAt - 15 * SEC }));
+    for (const [w, lag] of [['a', 0], ['b', SEC]] as const) {
+      const byDay = new Map<string, string>();
+      for (const e of flood(lag)) byDay.set(logPath(NOW - e.leftAt, w), (byDay.get(logPath(NOW - e.leftAt, w)) ?? '') + logRecord(e));
+      for (const [p, text] of byDay) files.put(p, text);
+    }
+    const started = performance.now();
+    const read = await open('c').read(90);
+    const elapsed = performance.now() - started;
+    assert.equal(read.entries.length, 50_000, 'each run once');
+    assert.ok(elapsed < 1_000, `reading and merging 2 × 50,000 runs of one id took ${Math.round(elapsed)} ms (linear: well under 1 s)`);
+  });
+
+  it('a 0.2.0 segment is migrated on first start, once, without loss', async () => {
+    const text = fs.readFileSync(FIXTURE, 'utf8');
+    const legacy = parseSegment(text);
+    assert.ok(legacy.ok && legacy.entries.length === 300);
+    files.put(`${FOLDER}/segment-old-window-1234abcd.json`, text);
+    const read = await open('a').read(90);
+    assert.deepEqual(read.entries, legacy.entries, 'every run, every field (raw items too)');
+    const names = (await files.list(FOLDER)).map((f) => f.name);
+    assert.ok(!names.some((n) => n.startsWith('segment-')), 'the segment is gone');
+    assert.ok(names.every((n) => /^h2-\d{4}-\d{2}-\d{2}-migrated-[0-9a-f]{8}\.log$/.test(n)), names.join(', '));
+    // Cut short before the segment was deleted (or two windows at once): done again, nothing doubled.
+    files.put(`${FOLDER}/segment-old-window-1234abcd.json`, text);
+    assert.equal((await open('b').read(90)).entries.length, 300);
+    assert.equal((await open('c').read(90)).entries.length, 300);
+  });
+
+  it('a torn last record (a write cut short) is skipped; the next record is read; nothing is set aside', async () => {
+    const a = open('a');
+    await a.append([run(1, 3 * MIN), run(2, 2 * MIN)]);
+    const p = logPath(0, 'a');
+    const torn = logRecord(run(3, MIN)).slice(0, 30);
+    files.put(p, files.text(p) + torn);
+    const reader = open('r');
+    assert.deepEqual(ids((await reader.read(7)).entries), [2, 1]);
+    await a.append([run(4, 0)]);
+    assert.deepEqual(ids((await reader.read(7)).entries), [4], 'only what is new');
+    assert.equal(reader.rejected, 1);
+    assert.equal(reader.setAside, 0);
+    assert.deepEqual(ids((await open('s').read(7)).entries), [4, 2, 1]);
+    assert.equal(files.data.size, 1);
+  });
+
+  it('every file is checked for size before it is read: a huge one is set aside once, unread; garbage too', async () => {
+    files.data.set(`${FOLDER}/${logFileName(dayOf(NOW), 'huge')}`, { bytes: new Uint8Array(MAX_LOG_BYTES + 1), mtime: now });
+    files.put(`${FOLDER}/segment-huge-0.json`, ' '.repeat(17 * 1024 * 1024));
+    files.put(`${FOLDER}/${logFileName(dayOf(NOW), 'junk')}`, 'not\nrecords\nat all');
+    const a = open('a');
+    assert.deepEqual((await a.read(7)).entries, []);
+    assert.equal(files.bytesRead, 'not\nrecords\nat all'.length, 'only the small file was read');
+    assert.equal(a.setAside, 3);
+    await a.read(7);
+    assert.equal(a.setAside, 3, 'once');
+    assert.deepEqual((await files.list(FOLDER)).map((f) => f.name).filter((n) => n.endsWith('.corrupt')).length, 3);
+    // Cleaned up after the user's days.
+    now += 8 * DAY;
+    await a.pruneDisk(7);
+    assert.deepEqual(await files.list(FOLDER), []);
+  });
+
+  it("only the user's days delete: a window showing 1 day reads 1 day and deletes nothing", async () => {
+    const a = open('a');
+    await a.append(Array.from({ length: 30 }, (_, d) => run(100 + d, d * DAY + MIN)));
+    files.put(`${FOLDER}/h2-2026-11-22-x.log.tmp-abc123`, 'left over', NOW - 2 * DAY);
+    const shown = await open('workspace').read(1);
+    assert.deepEqual(ids(shown.entries), [100, 101]);
+    assert.equal((await files.list(FOLDER)).length, 31, 'nothing deleted by reading');
+    assert.equal(await a.pruneDisk(7), 22 + 1, 'the user prunes: days before 7 days ago, and the leftover temporary file');
+    assert.equal((await open('b').read(90)).entries.length, 8);
+  });
+
+  it('Clear History clears every window: a cleared run is never written again nor read, even if a window appends it late', async () => {
+    const [a, b] = [open('a'), open('b')];
+    await a.append([run(1, 2 * MIN)]);
+    await b.append([run(1, 2 * MIN + SEC, { createdAt: run(1, 2 * MIN).createdAt })]);
+    assert.deepEqual(ids((await b.read(7)).entries), [1]);
+    now += MIN;
+    await a.clear();
+    assert.equal(await b.cleared(), now, 'b sees the clear');
+    await b.append([run(1, 2 * MIN), run(2, -2 * MIN)]); // b still held run 1: not written; run 2 left after the clear
+    files.put(logPath(0, 'late'), logRecord(run(1, 2 * MIN))); // a window that does not know yet
+    assert.deepEqual(ids((await open('c').read(7)).entries), [2]);
+  });
+
+  it('without append (the browser): the window rewrites its own day file, atomically, and reads it once', async () => {
+    const web = new MemoryFiles(() => now, { append: false });
+    const a = open('a', web);
+    await a.append([run(1, 2 * MIN)]);
+    await a.append([run(2, MIN)]);
+    assert.deepEqual(ids(parseLog(web.text(logPath(0, 'a'))).entries), [1, 2]);
+    assert.equal(web.bytesRead, 0, 'its own file is kept in memory, not read back');
+    assert.deepEqual(ids((await open('r', web).read(7)).entries), [2, 1]);
+  });
+});

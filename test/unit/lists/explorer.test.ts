@@ -1,0 +1,126 @@
+import * as assert from 'node:assert/strict';
+import { Explorer, UNFOCUSED_SLOWDOWN, type ExplorerConfig } from '../../../src/lists/explorer';
+import { MockFlowSyncServer } from '../../../src/mock/server';
+import { explorerConfig } from '../helpers/explorerConfig';
+import { FakeClock, flushPromises } from '../helpers/fakeClock';
+import { LONG_KEY } from '../helpers/keyPieces';
+
+const KEY = 'fs_unit_SENTINEL_91ab';
+
+describe('Explorer', () => {
+  let mock: MockFlowSyncServer;
+  let clock: FakeClock;
+  let explorer: Explorer;
+  const base = (): ExplorerConfig => explorerConfig(mock.url, KEY);
+  /** Waits for real loopback I/O while the fake clock stands still. */
+  const settle = async (done: () => boolean) => {
+    for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
+    assert.ok(done(), 'settled');
+  };
+
+  before(async () => {
+    mock = await MockFlowSyncServer.start({ apiKey: KEY });
+  });
+  after(() => mock.close());
+  beforeEach(() => {
+    mock.clearRequests();
+    mock.clearFaults();
+    clock = new FakeClock();
+    explorer = new Explorer(clock, undefined, () => 0.5);
+  });
+  afterEach(() => explorer.dispose());
+
+  it('the write check refuses a text holding any 8-character piece of the key, in any letter case', () => {
+    explorer.configure({ ...base(), apiKey: LONG_KEY, autoRefresh: false });
+    for (let i = 0; i + 8 <= LONG_KEY.length; i++) {
+      const piece = LONG_KEY.slice(i, i + 8);
+      for (const text of [`name ${piece} tail`, `${piece.toUpperCase()}`, `x${piece.toLowerCase()}`]) assert.ok(explorer.mentionsKey(text), `refused: ${text}`);
+    }
+    assert.ok(explorer.mentionsKey(JSON.stringify({ flowName: `${'x'.repeat(108)}${LONG_KEY.slice(0, 12)}` })), 'the prefix a cut at 120 left');
+    for (const text of ['', 'Invoices', LONG_KEY.slice(0, 7), `${LONG_KEY.slice(0, 7)} ${LONG_KEY.slice(7, 14)}`, 'fsk_Lovely_7Hq', '•••']) {
+      assert.ok(!explorer.mentionsKey(text), `accepted: ${text}`);
+    }
+    const quoted = 'abc"def\\ghij';
+    explorer.configure({ ...base(), apiKey: quoted, autoRefresh: false });
+    assert.ok(explorer.mentionsKey(JSON.stringify({ name: `x ${quoted} y` })), 'a key JSON escapes is found in the JSON');
+  });
+
+  it('a key shorter than 8 characters: only the whole key (any letter case) is refused', () => {
+    explorer.configure({ ...base(), apiKey: 'Ab1-x', autoRefresh: false });
+    assert.ok(explorer.mentionsKey('name aB1-X tail'));
+    assert.ok(!explorer.mentionsKey('name Ab1- tail'));
+  });
+
+  it('says what is missing: no URL, invalid URL, no key', () => {
+    explorer.configure({ ...base(), baseUrl: '' });
+    assert.equal(explorer.status, 'noUrl');
+    explorer.configure({ ...base(), baseUrl: 'http://flow.example.com' });
+    assert.equal(explorer.status, 'invalidUrl');
+    assert.match(explorer.detail!, /unencrypted/);
+    explorer.configure({ ...base(), apiKey: undefined });
+    assert.equal(explorer.status, 'noKey');
+    explorer.configure({ ...base(), secretsError: 'keyring is locked' });
+    assert.equal(explorer.status, 'secretsUnavailable');
+    assert.equal(mock.requests.length, 0, 'nothing sent without a usable configuration');
+    assert.equal(clock.pendingTimers, 0, 'no polling without a key');
+  });
+
+  it('the first configure says the status even when it is the initial one; a list that holds nothing is not told of a reset', () => {
+    const statuses: string[] = [];
+    let listChanges = 0;
+    explorer.onDidChangeStatus((s) => statuses.push(s));
+    for (const id of ['processing', 'connections'] as const) explorer.refresher(id).onDidChange(() => listChanges++);
+    explorer.configure({ ...base(), baseUrl: '' });
+    assert.deepEqual(statuses, ['noUrl'], 'the status is known now (the status bar shows it)');
+    assert.equal(listChanges, 0, 'nothing held, nothing to tell');
+    explorer.configure({ ...base(), baseUrl: '', teamId: '3' });
+    assert.deepEqual(statuses, ['noUrl'], 'unchanged after that');
+  });
+
+  it('loads processing at once and connections only when wanted', async () => {
+    explorer.configure(base());
+    await settle(() => explorer.lists.processing.state.loadedAt !== undefined);
+    assert.equal(mock.requests.length, 1);
+    assert.equal(explorer.lists.connections.state.loadedAt, undefined, 'a hidden Connections view costs nothing');
+    explorer.want("connections");
+    await settle(() => explorer.lists.connections.state.loadedAt !== undefined);
+    assert.deepEqual(mock.requests.map((r) => r.path.split('/').pop()), ['processing', 'index']);
+  });
+
+  it('polls on the schedule, slower while unfocused', async () => {
+    explorer.configure(base());
+    await settle(() => explorer.lists.processing.state.loadedAt !== undefined);
+    assert.equal(explorer.lists.processing.state.nextAttemptAt, clock.now() + 30_000);
+    explorer.setFocused(false);
+    assert.equal(explorer.lists.processing.state.nextAttemptAt, explorer.lists.processing.state.loadedAt! + 30_000 * UNFOCUSED_SLOWDOWN);
+    explorer.configure({ ...base(), autoRefresh: false });
+    assert.equal(explorer.lists.processing.state.nextAttemptAt, undefined);
+    assert.equal(mock.requests.length, 1, 'changing the schedule does not reload');
+  });
+
+  it('a team filter reloads both lists with team_id and remembers every team', async () => {
+    explorer.configure(base());
+    explorer.want("connections");
+    await settle(() => explorer.lists.connections.state.loadedAt !== undefined);
+    const allTeams = explorer.teams.list().length;
+    assert.equal(allTeams, mock.dataset.teams.length);
+    const team = String(mock.dataset.teams[0].id);
+    mock.clearRequests();
+    explorer.configure({ ...base(), teamId: team });
+    await settle(() => explorer.lists.connections.state.loadedAt !== undefined && explorer.lists.processing.state.loadedAt !== undefined);
+    assert.deepEqual(mock.requests.map((r) => r.query.team_id), [team, team]);
+    assert.ok(explorer.lists.connections.state.items!.every((i) => String(i.value.team_id) === team));
+    assert.equal(explorer.teams.list().length, allTeams, 'a filtered load keeps the other teams on offer');
+  });
+
+  it('a new key or URL drops the old data; the same settings again change nothing', async () => {
+    explorer.configure(base());
+    await settle(() => explorer.lists.processing.state.loadedAt !== undefined);
+    explorer.configure(base());
+    await flushPromises();
+    assert.equal(mock.requests.length, 1);
+    explorer.configure({ ...base(), apiKey: undefined });
+    assert.equal(explorer.lists.processing.state.items, undefined);
+    assert.equal(clock.pendingTimers, 0);
+  });
+});

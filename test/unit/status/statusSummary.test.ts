@@ -1,0 +1,86 @@
+import * as assert from 'node:assert/strict';
+import { ApiError } from '../../../src/api/errors';
+import { statusSummary } from '../../../src/status/statusSummary';
+
+const now = Date.UTC(2026, 10, 22, 12);
+const item = (id: number, flow: string) => ({
+  value: { id, flow_id: id, status: 'pending', created_at: '', updated_at: '', errors: null, webhook: false, flow: { id, name: flow } },
+  raw: {},
+});
+
+describe('statusSummary', () => {
+  it('shows the count, spinning while anything processes, naming the flows', () => {
+    const s = statusSummary('ready', undefined, { items: [item(1, 'Invoices'), item(2, 'Payroll')], dropped: 0, loading: false, failures: 0, loadedAt: now });
+    assert.equal(s.text, '$(sync~spin) 2 processing');
+    assert.match(s.tooltip, /Invoices: 1/);
+    assert.match(s.tooltip, /Payroll: 1/);
+    assert.equal(s.action, 'focus');
+    assert.equal(s.warning, false);
+    assert.equal(statusSummary('ready', undefined, { items: [], dropped: 0, loading: false, failures: 0 }).text, '$(check) 0 processing');
+  });
+
+  it('asks for a key, or warns with the error after a failed refresh', () => {
+    assert.equal(statusSummary('noKey', undefined, { dropped: 0, loading: false, failures: 0 }).action, 'setApiKey');
+    const error = new ApiError('network', 'Could not reach the service.');
+    const s = statusSummary('ready', undefined, { items: [item(1, 'A')], dropped: 0, loading: false, failures: 1, error, loadedAt: now });
+    assert.equal(s.warning, true);
+    assert.match(s.tooltip, /Could not reach the service\\\./);
+    assert.match(s.text, /warning\) 1 processing/);
+  });
+
+  it('before any setting: asks for the URL; a refused URL or an unreadable keyring is a warning, with the detail escaped', () => {
+    const empty = { dropped: 0, loading: false, failures: 0 };
+    const noUrl = statusSummary('noUrl', undefined, empty);
+    assert.deepEqual([noUrl.text, noUrl.action, noUrl.warning], ['$(gear) Flow Sync: set up', 'setBaseUrl', false]);
+    assert.match(noUrl.tooltip, /service URL/);
+    const invalid = statusSummary('invalidUrl', 'Use https: [x](command:y)', empty);
+    assert.deepEqual([invalid.action, invalid.warning], ['setBaseUrl', true]);
+    assert.equal(invalid.tooltip, 'Use https\\: \\[x\\] \\(command\\:y\\)');
+    const secrets = statusSummary('secretsUnavailable', 'keyring is locked', empty);
+    assert.deepEqual([secrets.text, secrets.action, secrets.warning, secrets.tooltip], ['$(key) Flow Sync: Set API Key', 'setApiKey', true, 'keyring is locked']);
+  });
+
+  it('before the first answer: a spinner without a count; a rejected key asks for a new one', () => {
+    assert.equal(statusSummary('ready', undefined, { dropped: 0, loading: true, failures: 0 }).text, '$(sync~spin) Flow Sync');
+    const error = new ApiError('unauthorized', 'The service rejected the API key (HTTP 401).');
+    const s = statusSummary('ready', undefined, { dropped: 0, loading: false, failures: 1, error });
+    assert.equal(s.text, '$(warning) Flow Sync');
+    assert.equal(s.action, 'setApiKey');
+    assert.doesNotMatch(s.tooltip, /Last loaded/, 'nothing was ever loaded');
+  });
+
+  it('names at most ten flows, escapes their names, and counts the rest', () => {
+    const items = Array.from({ length: 12 }, (_, i) => item(i + 1, `Flow *${String(i + 1).padStart(2, '0')}*`));
+    const s = statusSummary('ready', undefined, { items, dropped: 0, loading: false, failures: 0 });
+    assert.equal(s.tooltip.split('\n').filter((line) => line.startsWith('- Flow')).length, 10);
+    assert.match(s.tooltip, /^- Flow \\\*01\\\*: 1$/m);
+    assert.doesNotMatch(s.tooltip, /11\\\*: 1/);
+    assert.match(s.tooltip, /- and 2 more flows$/);
+  });
+
+  it('History\'s extras: asked only once the service is set up; stuck syncs counted and named, the sparkline shown', () => {
+    let asked = 0;
+    const extras = () => {
+      asked++;
+      return { stuck: [item(7, 'Payroll').value], sparkline: '▁▂▃' };
+    };
+    const empty = { dropped: 0, loading: false, failures: 0 };
+    for (const status of ['noUrl', 'invalidUrl', 'noKey', 'secretsUnavailable'] as const) statusSummary(status, undefined, empty, extras);
+    assert.equal(asked, 0, 'no pass over History for a status bar that says "set up"');
+    const s = statusSummary('ready', undefined, { ...empty, items: [item(7, 'Payroll'), item(8, 'Invoices')], loadedAt: now }, extras, now);
+    assert.equal(asked, 1);
+    assert.equal(s.text, '$(warning) 2 processing, 1 stuck');
+    assert.match(s.tooltip, /\*\*Stuck\*\*\n- #7 \(Payroll\)/);
+    assert.match(s.tooltip, /Last hour: ▁▂▃\n\nLast loaded at /);
+    assert.equal(s.warning, true);
+  });
+
+  it('a stuck sync whose created_at cannot be true (1970, the future) is listed without an age', () => {
+    const empty = { dropped: 0, loading: false, failures: 0 };
+    for (const created_at of ['1970-01-01T00:00:00.000Z', new Date(now + 10 * 3600_000).toISOString()]) {
+      const stuck = { ...item(7, 'Payroll').value, created_at };
+      const s = statusSummary('ready', undefined, { ...empty, items: [{ value: stuck, raw: {} }], loadedAt: now }, () => ({ stuck: [stuck], sparkline: '' }), now);
+      assert.match(s.tooltip, /- #7 \(Payroll\), started unknown time$/m, created_at);
+    }
+  });
+});
