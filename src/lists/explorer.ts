@@ -74,8 +74,8 @@ export class Explorer {
   private isFocused = true;
   /** Lists whose load now running was asked for by a person (a refresh command): always a request, never shared data. */
   private readonly explicit = new Set<ListId>();
-  /** Set by a PollCoordinator (src/sharing/pollLease.ts): the polled lists are polled by one window and shared. */
-  sharing?: ListSharing;
+  /** The polled lists polled by one window and shared (src/sharing/pollLease.ts); none: this window polls on its own. */
+  readonly sharing?: ListSharing;
 
   constructor(
     private readonly clock: Clock,
@@ -83,6 +83,8 @@ export class Explorer {
     random: () => number = Math.random,
     /** A listener threw (a defect): told here, for the log; the other listeners and the load go on. */
     onListenerError: (error: unknown) => void = () => undefined,
+    /** Makes this Explorer's sharing (given the Explorer, which the sharing watches); none: no sharing. */
+    sharing?: (explorer: Explorer) => ListSharing,
   ) {
     this.statusEmitter = new Emitter(onListenerError);
     const lists: Record<string, ListRefresher<unknown>> = {};
@@ -96,6 +98,7 @@ export class Explorer {
       );
     }
     this.lists = lists as unknown as ListRefreshers;
+    this.sharing = sharing?.(this);
   }
 
   get status(): ExplorerStatus {

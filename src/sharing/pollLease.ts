@@ -230,7 +230,6 @@ export interface SharedExplorer {
   mentionsKey(text: string): boolean;
   /** The key, masked in a shared failure message before it is cut. */
   readonly keyToHide?: string;
-  sharing?: ListSharing;
 }
 
 interface ListShare {
@@ -249,36 +248,35 @@ interface ListShare {
 /**
  * Sharing that starts on first use: the coordinator (its timer, its files) is created when the Explorer first asks
  * whether it may poll or loads a polled list. A window that never polls (no key set yet) never creates it, and
- * activation does not pay for it. `current()` creates it too (the test API asks for it).
+ * activation does not pay for it. `current()` creates it too (the test API asks for it). Give `sharing` to the
+ * Explorer's constructor; once disposed, it answers as no sharing does (poll, and load with a request of its own).
  */
-export function lazySharing(
-  explorer: SharedExplorer,
-  create: () => PollCoordinator,
-): { current(): PollCoordinator; dispose(): void } {
+export function lazySharing(create: () => PollCoordinator): { sharing: ListSharing; current(): PollCoordinator; dispose(): void; readonly disposed: boolean } {
   let coordinator: PollCoordinator | undefined;
   let disposed = false;
-  const current = () => (coordinator ??= create()); // the constructor replaces explorer.sharing with itself
-  const starter: ListSharing = {
-    mayPoll: (id) => current().mayPoll(id),
-    load: (list, explicit, request) => current().load(list, explicit, request),
-  };
-  explorer.sharing = starter;
+  const current = () => (coordinator ??= create());
   return {
+    sharing: {
+      mayPoll: (id) => disposed || current().mayPoll(id),
+      load: (list, explicit, request) => (disposed ? request() : current().load(list, explicit, request)),
+    },
     current: () => {
       if (disposed) throw new Error('sharing was disposed');
       return current();
     },
     dispose: () => {
       disposed = true;
-      if (explorer.sharing === starter) explorer.sharing = undefined;
       coordinator?.dispose();
+    },
+    get disposed() {
+      return disposed;
     },
   };
 }
 
 /**
- * One window's side of sharing, for every polled list of the registry. Install with `new PollCoordinator(...)`: it
- * sets `explorer.sharing` and checks lease and snapshot every WATCH_MS until disposed.
+ * One window's side of sharing, for every polled list of the registry: the Explorer's ListSharing (made by the
+ * factory given to its constructor). It checks lease and snapshot every WATCH_MS until disposed.
  */
 export class PollCoordinator implements ListSharing, Disposable {
   private readonly shares = new Map<ListId, ListShare>();
@@ -306,7 +304,6 @@ export class PollCoordinator implements ListSharing, Disposable {
       this.shares.set(id, share);
       this.disposables.add(explorer.refresher(id).onDidChange(() => this.shareFailure(id, share)));
     }
-    explorer.sharing = this;
     this.disposables.add(every(clock, WATCH_MS, () => void this.tick()));
   }
 
@@ -348,7 +345,6 @@ export class PollCoordinator implements ListSharing, Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.disposables.dispose();
-    if (this.explorer.sharing === this) this.explorer.sharing = undefined;
     for (const share of this.shares.values()) if (share.holding && share.context) void this.release(share.context);
   }
 

@@ -33,9 +33,10 @@ export function statusSummary(
   detail: string | undefined,
   state: Readonly<ListState<FlowSync>>,
   /** Asked only when the summary shows them (the service is set up): the sparkline costs a pass over History. */
-  extras: () => StatusExtras = () => ({ stuck: [] }),
-  now = Date.now(),
+  extras: (() => StatusExtras) | undefined,
+  now: number,
 ): StatusSummary {
+  extras ??= () => ({ stuck: [] });
   if (status === 'noUrl' || status === 'invalidUrl') {
     const text = t('Flow Sync: set up');
     return { text: `$(gear) ${text}`, tooltip: escapeMarkdown(detail ?? t('Set the Flow Sync service URL to start.')), action: 'setBaseUrl', warning: status === 'invalidUrl', accessibleLabel: text };

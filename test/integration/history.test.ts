@@ -130,7 +130,7 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     const log = vscode.window.createOutputChannel('History test windows', { log: true });
     const storage = vscode.Uri.file(path.join(os.tmpdir(), `flowsync-watches-${process.pid}-${Date.now()}`));
     const settings = () => ({ historyDays: 7, stuckAfterMinutes: 60, notifyWhenFinished: 'watched' as const });
-    const [first, second] = ['first', 'second'].map((id) => new HistoryService(x.explorer, storage, memento, id, systemClock, settings, log, () => undefined));
+    const [first, second] = ['first', 'second'].map((id) => new HistoryService(x.explorer, storage, memento, id, systemClock, settings, log));
     try {
       await waitFor(() => first.snapshot.origin !== undefined && second.snapshot.origin !== undefined, { message: 'both know the service' });
       await first.watch('sync', [900101], true);
@@ -251,7 +251,7 @@ describe('History store: several windows, one disk', function () {
   /** A window: `historyDays` as it sees it (a workspace may set it), `userHistoryDays` from the user's own settings. */
   const open = async (id: string, historyDays = 90, userHistoryDays = 90) => {
     const settings = () => ({ historyDays, userHistoryDays, stuckAfterMinutes: 0, notifyWhenFinished: 'off' as const });
-    const w = new HistoryService(x.explorer, storage, memento(), id, systemClock, settings, log, () => undefined);
+    const w = new HistoryService(x.explorer, storage, memento(), id, systemClock, settings, log);
     windows.push(w);
     await waitFor(() => w.snapshot.origin !== undefined, { message: `window ${id} knows the service` });
     await w.reload();

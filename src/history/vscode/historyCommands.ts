@@ -21,7 +21,7 @@ function watchables(ctx: CommandContext, rows: readonly ExplorerNode[]): Watchab
 
 /** Asks which processing sync or flow (the palette without a selection). */
 async function pickWatchable(ctx: CommandContext, title: string): Promise<Watchable[]> {
-  const items = (ctx.explorer.lists.processing.state.items ?? []) as readonly Item<FlowSync>[];
+  const items = (ctx.service.explorer.lists.processing.state.items ?? []) as readonly Item<FlowSync>[];
   if (!items.length) {
     void vscode.window.showInformationMessage(t('No flow syncs are processing.'));
     return [];
@@ -45,9 +45,9 @@ async function setWatch(ctx: CommandContext, on: boolean, node?: ExplorerNode | 
   if (!targets.length) return;
   for (const kind of ['sync', 'flow'] as const) {
     const ids = targets.filter((w) => w.kind === kind).map((w) => w.id);
-    if (ids.length) await ctx.history.watch(kind, ids, on);
+    if (ids.length) await ctx.service.history.watch(kind, ids, on);
   }
-  if (on && ctx.settings().notifyWhenFinished === 'off') {
+  if (on && ctx.settings.current.notifyWhenFinished === 'off') {
     void vscode.window.showInformationMessage(t('Notifications are off (flowsync.notifyWhenFinished): the watch is kept, but nothing is shown until you turn them on.'));
   } else {
     vscode.window.setStatusBarMessage(on ? t('You will be told when it is no longer processing.') : t('No longer watched.'), 3000);
@@ -61,12 +61,12 @@ export const unwatch = (ctx: CommandContext, node?: ExplorerNode | HistoryNode, 
 
 /** Clear History: every window's history of the current service, after asking. */
 export async function clearHistory(ctx: CommandContext): Promise<void> {
-  const origin = ctx.history.snapshot.origin;
+  const origin = ctx.service.history.snapshot.origin;
   if (!origin) {
     void vscode.window.showInformationMessage(t('No Flow Sync service is set, so there is no history to clear.'));
     return;
   }
   const clear = t('Clear History');
   const answer = await vscode.window.showWarningMessage(t('Clear the history of {0}? Typical durations and learned stuck thresholds start again.', origin), { modal: true }, clear);
-  if (answer === clear) await ctx.history.clear();
+  if (answer === clear) await ctx.service.history.clear();
 }

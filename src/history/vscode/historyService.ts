@@ -56,6 +56,9 @@ export class HistoryService implements vscode.Disposable {
   private readonly observer = new ProcessingObserver(() => this.explorer.keyToHide);
   private readonly changes = new Emitter<void>();
   readonly onDidChange: Event<void> = this.changes.event;
+  private readonly announcements = new Emitter<{ text: string; entries: readonly HistoryEntry[] }>();
+  /** The one notification of a poll: its text and the runs it is about (the vscode layer shows it, with its buttons). */
+  readonly onDidAnnounce: Event<{ text: string; entries: readonly HistoryEntry[] }> = this.announcements.event;
   private readonly disposables = new DisposableStore();
   private origin: string | undefined;
   private entries: HistoryEntry[] = [];
@@ -86,12 +89,11 @@ export class HistoryService implements vscode.Disposable {
     /** userHistoryDays: the user's own historyDays, the only one that deletes from disk (none given: nothing is deleted). */
     private readonly settings: () => Pick<SettingValues, 'historyDays' | 'stuckAfterMinutes' | 'notifyWhenFinished'> & { userHistoryDays?: number },
     private readonly log: vscode.LogOutputChannel,
-    /** Shows the one notification of a poll (the vscode layer adds its buttons). */
-    private readonly announce: (text: string, entries: readonly HistoryEntry[]) => void,
   ) {
     const processing = explorer.lists.processing as ListRefresher<FlowSync>;
     this.disposables.add(
       this.changes,
+      this.announcements,
       processing.onDidChange(() => this.onProcessingChanged(processing)),
       explorer.onDidChangeStatus(() => void this.useOrigin(explorer.origin)),
     );
@@ -266,7 +268,7 @@ export class HistoryService implements vscode.Disposable {
     // Every window sees a sync leave; the one whose request saw it says so (one notification, not one per window).
     if (notice.text && !state.adopted) {
       this.announced.push(notice.text);
-      this.announce(notice.text, notice.entries);
+      this.announcements.fire({ text: notice.text, entries: notice.entries });
     }
     void this.persist(origin, left);
   }

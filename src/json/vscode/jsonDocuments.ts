@@ -32,10 +32,11 @@ export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode
   readonly onDidChange = this.changeEmitter.event;
   private readonly lastContent = new Map<string, string>();
   private readonly disposables = new DisposableStore();
-  /** Set once History exists. */
-  history?: HistoryItems;
-
-  constructor(private readonly explorer: Explorer) {
+  constructor(
+    private readonly explorer: Explorer,
+    /** Runs that left processing (History keeps their last answer). */
+    private readonly history: HistoryItems,
+  ) {
     this.disposables.add(
       this.changeEmitter,
       ...LISTS.map((list) => explorer.refresher(list.id).onDidChange((c) => c.itemsChanged && this.fireOpen(list.id))),
@@ -92,7 +93,7 @@ export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode
     if (!list) return undefined;
     const items = (this.explorer.refresher(target.list).state.items ?? []) as readonly Item<{ id: number }>[];
     if (target.kind === 'item') return items.find((i) => i.value.id === target.id)?.raw;
-    if (target.kind === 'history') return this.history?.lastItem(target.id, target.leftAt);
+    if (target.kind === 'history') return this.history.lastItem(target.id, target.leftAt);
     let members: Item<{ id: number }>[];
     if (target.kind === 'group') {
       const grouping = Object.hasOwn(list.arrangements.groupings, target.grouping) ? list.arrangements.groupings[target.grouping] : null;

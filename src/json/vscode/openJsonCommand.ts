@@ -63,7 +63,7 @@ async function pickItem(ctx: CommandContext): Promise<JsonTarget | undefined> {
   type Pick = vscode.QuickPickItem & { target?: JsonTarget };
   const picks: Pick[] = [];
   for (const list of ANY_LISTS) {
-    const items = (ctx.explorer.refresher(list.id as ListId).state.items ?? []) as readonly Item<{ id: number }>[];
+    const items = (ctx.service.explorer.refresher(list.id as ListId).state.items ?? []) as readonly Item<{ id: number }>[];
     if (items.length) picks.push({ label: list.pick.title(), kind: vscode.QuickPickItemKind.Separator });
     for (const { value } of items) {
       // Quick picks render $(icon) syntax: every service text in them is inert.

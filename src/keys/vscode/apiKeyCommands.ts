@@ -8,7 +8,7 @@ import { promptServiceUrl } from '../../settings/vscode/serviceUrlCommand';
 
 /** Set API Key...: asks for the service URL first when none is set, then for the key in a password box. */
 export async function setApiKey(ctx: CommandContext): Promise<void> {
-  const configured = configuredService();
+  const configured = configuredService(ctx.settings.current);
   if (configured.kind === 'problem') void vscode.window.showWarningMessage(configured.message);
   const service = configured.kind === 'ok' ? configured.service : await promptServiceUrl(ctx);
   if (!service) return;
@@ -27,13 +27,13 @@ export async function setApiKey(ctx: CommandContext): Promise<void> {
     return;
   }
   ctx.log.info(`API key saved for ${service.origin}`);
-  await ctx.reconfigure();
-  ctx.explorer.reload();
+  await ctx.service.reconfigure();
+  ctx.service.explorer.reload();
   void vscode.window.showInformationMessage(t('API key saved for {0}.', service.origin));
 }
 
 export async function clearApiKey(ctx: CommandContext): Promise<void> {
-  const configured = configuredService();
+  const configured = configuredService(ctx.settings.current);
   if (configured.kind !== 'ok') {
     void vscode.window.showInformationMessage(t('No Flow Sync service is set, so there is no API key to remove.'));
     return;
@@ -46,6 +46,6 @@ export async function clearApiKey(ctx: CommandContext): Promise<void> {
     return;
   }
   ctx.log.info(`API key removed for ${service.origin}`);
-  await ctx.reconfigure();
+  await ctx.service.reconfigure();
   void vscode.window.showInformationMessage(t('API key removed for {0}.', service.origin));
 }

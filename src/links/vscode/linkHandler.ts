@@ -30,7 +30,8 @@ export class LinkHandler implements vscode.UriHandler {
       return;
     }
     const { id } = link;
-    const { explorer, views, json } = this.ctx;
+    const { views, json } = this.ctx;
+    const explorer = this.ctx.service.explorer;
     if (explorer.status !== 'ready') {
       const needsUrl = explorer.status === 'noUrl' || explorer.status === 'invalidUrl';
       this.say('info', t('Flow Sync is not set up yet, so the link cannot be opened.'), needsUrl ? t('Set Service URL') : t('Set API Key'), needsUrl ? COMMAND.setBaseUrl : COMMAND.setApiKey);

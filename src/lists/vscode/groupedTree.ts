@@ -34,7 +34,6 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   readonly onDidChangeTreeData = this.changeEmitter.event;
   private current: TreeModel<T>;
   private groupingName: string;
-  decorations: RowDecorations<T> = {};
   private readonly subscription: { dispose(): void };
   /** The model has not seen the newest answer (the view was hidden when it came, or nothing was read yet). */
   private stale = true;
@@ -54,6 +53,8 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
     arrangement?: Arrangement,
     /** Whether the view is shown; while it is not, answers only mark the model stale. */
     private readonly isVisible: () => boolean = () => true,
+    /** What another feature adds to rows (History: stuck, watched, when a sync is usually done). */
+    private readonly decorations: RowDecorations<T> = {},
   ) {
     this.current = new TreeModel(list.id, arrangedTree(list, arrangement));
     this.groupingName = arrangement?.groupBy ?? list.arrangements.defaultGroupBy;

@@ -10,8 +10,8 @@ import { ANY_LISTS, type AnyList, type ListId, type ValueOf } from '..';
 import type { ListDefinition } from '../list';
 import { t } from '../../base/l10n';
 import type { Arrangement } from '../arrange';
-import { readArrangement } from '../../settings/vscode/settings';
-import { GroupedTree } from './groupedTree';
+import type { SettingsSource } from '../../settings/vscode/settings';
+import { GroupedTree, type RowDecorations } from './groupedTree';
 
 /** How often a view whose rows say "… ago" checks whether those texts have aged (while it is visible). */
 export const AGE_TICK_MS = 30_000;
@@ -33,11 +33,13 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     readonly list: ListDefinition<T>,
     private readonly explorer: Explorer,
     clock: Clock,
+    private readonly settings: SettingsSource,
+    decorations?: RowDecorations<T>,
   ) {
     const refresher = explorer.refresher(list.id as ListId) as unknown as ListRefresher<T>;
     const now = () => clock.now();
-    this.arrangement = readArrangement(list);
-    this.tree = new GroupedTree(list, refresher, now, () => explorer.status === 'ready', this.arrangement, () => this.view.visible);
+    this.arrangement = settings.current.arrangements[list.id as ListId];
+    this.tree = new GroupedTree(list, refresher, now, () => explorer.status === 'ready', this.arrangement, () => this.view.visible, decorations);
     this.view = vscode.window.createTreeView(list.viewId, { treeDataProvider: this.tree, showCollapseAll: true, canSelectMany: true });
     this.disposables.add(
       this.tree,
@@ -46,6 +48,8 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       this.view.onDidChangeSelection(() => (this.selectedAt = ++ListView.selections)),
       this.view.onDidExpandElement((e) => this.tree.rememberExpansion(e.element, true)),
       this.view.onDidCollapseElement((e) => this.tree.rememberExpansion(e.element, false)),
+      settings.onDidChange(() => this.rearrange()),
+      explorer.teams.onDidLearn(() => this.decorate(now())), // the filtered team's name may be known now
       explorer.onDidChangeStatus(() => {
         this.tree.refreshAll();
         this.decorate(now());
@@ -68,9 +72,9 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     return this.explorer.refresher(this.list.id as ListId);
   }
 
-  /** Re-reads how the rows are grouped and sorted (settings changed); regroups without a request when it differs. */
+  /** Takes how the rows are grouped and sorted from the settings (they changed); regroups without a request when it differs. */
   rearrange(): void {
-    const wanted = readArrangement(this.list);
+    const wanted = this.settings.current.arrangements[this.list.id as ListId];
     if (wanted.groupBy === this.arrangement.groupBy && wanted.sortBy === this.arrangement.sortBy) return;
     this.arrangement = wanted;
     this.tree.arrange(wanted);
@@ -129,9 +133,14 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
 /** One view per list of the registry, by list id. */
 export type ListViews = { [D in AnyList as D['id']]: ListView<ValueOf<D>> };
 
-export function createListViews(explorer: Explorer, clock: Clock): ListViews {
+export function createListViews(
+  explorer: Explorer,
+  clock: Clock,
+  settings: SettingsSource,
+  decorations: { [D in AnyList as D['id']]?: RowDecorations<ValueOf<D>> } = {},
+): ListViews {
   const views: Record<string, ListView<{ id: number }>> = {};
-  for (const list of ANY_LISTS) views[list.id] = new ListView(list, explorer, clock);
+  for (const list of ANY_LISTS) views[list.id] = new ListView(list, explorer, clock, settings, (decorations as Record<string, RowDecorations<{ id: number }> | undefined>)[list.id]);
   return views as unknown as ListViews;
 }
 

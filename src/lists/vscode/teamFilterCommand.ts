@@ -8,14 +8,14 @@ import type { CommandContext } from '../../commands/vscode/commandContext';
 
 /** Filter by Team...: a quick pick of the teams seen in connections; sets flowsync.teamId. */
 export async function filterByTeam(ctx: CommandContext): Promise<void> {
-  if (ctx.explorer.teams.list().length === 0 && ctx.explorer.status === 'ready' && !ctx.explorer.teamId) {
-    await ctx.explorer.refresh(connectionsList.id);
+  if (ctx.service.explorer.teams.list().length === 0 && ctx.service.explorer.status === 'ready' && !ctx.service.explorer.teamId) {
+    await ctx.service.explorer.refresh(connectionsList.id);
   }
-  const current = ctx.explorer.teamId;
+  const current = ctx.service.explorer.teamId;
   type Pick = vscode.QuickPickItem & { teamId: string };
   const picks: Pick[] = [
     { label: t('All teams'), description: current ? undefined : t('current'), teamId: '' },
-    ...ctx.explorer.teams.list().map((team) => ({
+    ...ctx.service.explorer.teams.list().map((team) => ({
       label: inert(team.name),
       description: `#${team.id} · ${connectionCount(team.connections)}${team.id === current ? ` · ${t('current')}` : ''}`,
       teamId: team.id,
@@ -30,10 +30,10 @@ export async function filterByTeam(ctx: CommandContext): Promise<void> {
 }
 
 export async function clearTeamFilter(ctx: CommandContext): Promise<void> {
-  if (ctx.explorer.teamId) await applyTeam(ctx, '');
+  if (ctx.service.explorer.teamId) await applyTeam(ctx, '');
 }
 
 async function applyTeam(ctx: CommandContext, teamId: string): Promise<void> {
   await saveTeamId(teamId);
-  await ctx.reconfigure();
+  await ctx.service.reconfigure();
 }

@@ -2,14 +2,14 @@ import * as vscode from 'vscode';
 import { ApiError } from '../../api/errors';
 import { parseServiceUrl, type ServiceUrl } from '../../api/url';
 import { t } from '../../base/l10n';
-import { readSettings, saveBaseUrl } from './settings';
+import { saveBaseUrl } from './settings';
 import { COMMAND } from '../../base/commandIds';
 import { showMessageWithAction } from '../../base/vscode/messages';
 import type { CommandContext } from '../../commands/vscode/commandContext';
 
 /** Asks for the service URL (validated as typed) and saves it to the user settings. Undefined when cancelled. */
 export async function promptServiceUrl(ctx: CommandContext): Promise<ServiceUrl | undefined> {
-  const { baseUrl, allowHttp } = readSettings();
+  const { baseUrl, allowHttp } = ctx.settings.current;
   const input = await vscode.window.showInputBox({
     title: t('Flow Sync service URL'),
     prompt: t('The address of your Flow Sync service, e.g. https://flowsync.example.com. Saved in your user settings.'),
@@ -28,14 +28,14 @@ export async function promptServiceUrl(ctx: CommandContext): Promise<ServiceUrl 
   if (input === undefined) return undefined;
   const service = parseServiceUrl(input, { allowHttp });
   await saveBaseUrl(service.baseUrl);
-  await ctx.reconfigure();
+  await ctx.service.reconfigure();
   return service;
 }
 
 export async function setServiceUrl(ctx: CommandContext): Promise<void> {
   const service = await promptServiceUrl(ctx);
   if (!service) return;
-  if (ctx.explorer.status === 'noKey') {
+  if (ctx.service.explorer.status === 'noKey') {
     showMessageWithAction('info', t('Flow Sync service set to {0}. Enter an API key for it?', service.origin), t('Set API Key'), COMMAND.setApiKey);
   }
 }

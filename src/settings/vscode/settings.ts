@@ -4,10 +4,17 @@ import { parseServiceUrl, type ServiceUrl } from '../../api/url';
 import { normalizeSettings, type SettingValues } from '../settingValues';
 import { validArrangement, type Arrangement } from '../../lists/arrange';
 import type { ListDefinition } from '../../lists/list';
+import { ANY_LISTS, type ListId } from '../../lists';
+import { Emitter, type Disposable, type Listener } from '../../base/events';
 import { MAX_SETTINGS_FILE_CHARS, settingsFileSets } from '../workspaceOverrides';
 import { t } from '../../base/l10n';
 
-/** The one module that reads `flowsync.*` settings. */
+/**
+ * The one module that reads `flowsync.*` settings, by one route: a SettingsSource reads them once at start and once
+ * per change into one immutable snapshot (`current`), and sends it out with `onDidChange`. Nothing else reads the
+ * configuration: code that needs a setting holds the source and reads `current` (a field, not a read of VS Code's
+ * configuration).
+ */
 export const SECTION = 'flowsync';
 
 /**
@@ -21,15 +28,47 @@ export interface Settings extends SettingValues {
   allowHttp: boolean;
   /** historyDays of the user's own settings (or the default): only this deletes History from disk, never a workspace's. */
   userHistoryDays: number;
+  /** How each list's rows are grouped and sorted (its two settings; an unknown value falls back to the default). */
+  arrangements: Readonly<Record<ListId, Arrangement>>;
+}
+
+/** The settings, read once per change. */
+export class SettingsSource implements Disposable {
+  private snapshot: Readonly<Settings> = readSettings();
+  private readonly changes: Emitter<Readonly<Settings>>;
+  private readonly subscription: Disposable;
+
+  constructor(onListenerError?: (error: unknown) => void) {
+    this.changes = new Emitter(onListenerError);
+    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(SECTION)) return;
+      this.snapshot = readSettings();
+      this.changes.fire(this.snapshot);
+    });
+  }
+
+  /** The settings as last read (frozen: a change makes a new snapshot). */
+  get current(): Readonly<Settings> {
+    return this.snapshot;
+  }
+
+  onDidChange(listener: Listener<Readonly<Settings>>): Disposable {
+    return this.changes.event(listener);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changes.dispose();
+  }
 }
 
 /** Settings that only the user (not a workspace) may set: they decide where the key is sent. */
 const USER_ONLY = ['baseUrl', 'allowHttp'] as const;
 
-export function readSettings(): Settings {
+function readSettings(): Readonly<Settings> {
   const config = vscode.workspace.getConfiguration(SECTION);
   const baseUrl = userValue<unknown>(config, 'baseUrl', '');
-  return {
+  return Object.freeze({
     ...normalizeSettings({
       teamId: config.get('teamId'),
       autoRefresh: config.get('autoRefresh'),
@@ -42,7 +81,8 @@ export function readSettings(): Settings {
     baseUrl: typeof baseUrl === 'string' ? baseUrl : '',
     allowHttp: userValue<unknown>(config, 'allowHttp', false) === true,
     userHistoryDays: normalizeSettings({ historyDays: userValue<unknown>(config, 'historyDays', undefined) }).historyDays,
-  };
+    arrangements: Object.freeze(Object.fromEntries(ANY_LISTS.map((list) => [list.id, readArrangement(config, list)])) as Record<ListId, Arrangement>),
+  });
 }
 
 /**
@@ -76,19 +116,13 @@ export async function ignoredWorkspaceSettings(): Promise<string[]> {
 /** The service URL of the user settings: none set, usable, or a problem to show (a message that says what to fix). */
 export type ConfiguredService = { kind: 'none' } | { kind: 'ok'; service: ServiceUrl } | { kind: 'problem'; message: string };
 
-export function configuredService(settings: Settings = readSettings()): ConfiguredService {
+export function configuredService(settings: Pick<Settings, 'baseUrl' | 'allowHttp'>): ConfiguredService {
   if (!settings.baseUrl) return { kind: 'none' };
   try {
     return { kind: 'ok', service: parseServiceUrl(settings.baseUrl, { allowHttp: settings.allowHttp }) };
   } catch (e) {
     return { kind: 'problem', message: e instanceof ApiError ? e.message : String(e) };
   }
-}
-
-export function onDidChangeSettings(listener: () => void): vscode.Disposable {
-  return vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration(SECTION)) listener();
-  });
 }
 
 export async function saveBaseUrl(baseUrl: string): Promise<void> {
@@ -99,9 +133,7 @@ export async function saveTeamId(teamId: string): Promise<void> {
   await saveWhereSet('teamId', teamId || undefined);
 }
 
-/** How a list's rows are grouped and sorted (its two settings; an unknown value falls back to the default). */
-export function readArrangement(list: ListDefinition<{ id: number }>): Arrangement {
-  const config = vscode.workspace.getConfiguration(SECTION);
+function readArrangement(config: vscode.WorkspaceConfiguration, list: ListDefinition<{ id: number }>): Arrangement {
   const text = (key: string) => {
     const value = config.get<unknown>(key);
     return typeof value === 'string' ? value : undefined;

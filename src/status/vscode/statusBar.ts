@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { markdownHover } from '../../base/vscode/hover';
 import { DisposableStore } from '../../base/events';
 import type { Explorer } from '../../lists/explorer';
+import type { Clock } from '../../base/clock';
 import type { Event } from '../../base/events';
 import { statusSummary, type StatusExtras } from '../statusSummary';
 import { t } from '../../base/l10n';
@@ -18,6 +19,7 @@ export class ProcessingStatusBar implements vscode.Disposable {
 
   constructor(
     private readonly explorer: Explorer,
+    private readonly clock: Clock,
     /** What History adds (stuck syncs, the last hour's sparkline), and when it changes. */
     private readonly extras?: { get(): StatusExtras; onDidChange: Event<void> },
   ) {
@@ -34,7 +36,7 @@ export class ProcessingStatusBar implements vscode.Disposable {
     if (!this.explorer.pollSettings) return;
     const item = (this.shownItem ??= this.createItem());
     const extras = this.extras;
-    const summary = statusSummary(this.explorer.status, this.explorer.detail, this.explorer.lists.processing.state, extras && (() => extras.get()));
+    const summary = statusSummary(this.explorer.status, this.explorer.detail, this.explorer.lists.processing.state, extras && (() => extras.get()), this.clock.now());
     item.text = summary.text;
     item.tooltip = markdownHover(summary.tooltip, true);
     item.command = ACTION_COMMANDS[summary.action];

@@ -17,7 +17,8 @@ import {
 } from '../toolResults';
 import type { ListId } from '../../lists';
 import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
-import { readSettings } from '../../settings/vscode/settings';
+import type { Clock } from '../../base/clock';
+import type { SettingValues } from '../../settings/settingValues';
 
 /**
  * The read-only language model tools (package.json `languageModelTools`): Copilot's agent mode or any chat
@@ -29,22 +30,23 @@ import { readSettings } from '../../settings/vscode/settings';
  * should the service echo it in a name (results often go to a remote model). Read-only, so no confirmation is asked.
  * The history tool formats only the rows it lists, however large History is.
  */
-export function registerTools(explorer: Explorer, keys?: Pick<ApiKeyStore, 'get'>, history?: HistorySource): vscode.Disposable[] {
+export function registerTools(source: ToolSource): vscode.Disposable[] {
+  const { explorer, keys, history, clock, settings } = source;
   return [
-    vscode.lm.registerTool(TOOL_NAMES.processing, listTool<FlowSync>(explorer, keys, 'processing', (raw, s) => processingResult(processingInput(raw), s))),
-    vscode.lm.registerTool(TOOL_NAMES.connections, listTool<Connection>(explorer, keys, 'connections', (raw, s) => connectionsResult(connectionsInput(raw), s))),
+    vscode.lm.registerTool(TOOL_NAMES.processing, listTool<FlowSync>(source, 'processing', (raw, s) => processingResult(processingInput(raw), s))),
+    vscode.lm.registerTool(TOOL_NAMES.connections, listTool<Connection>(source, 'connections', (raw, s) => connectionsResult(connectionsInput(raw), s))),
     vscode.lm.registerTool(TOOL_NAMES.history, {
       prepareInvocation: () => ({ invocationMessage: invocationMessage('history') }),
       async invoke(options, token) {
-        await freshen(explorer, 'processing', token);
+        await freshen(source, 'processing', token);
         const hide = await keyToHide(explorer, keys);
         return textResult(
           historyResult(historyInput(options.input), {
             status: explorer.status,
             detail: explorer.detail,
             hide,
-            now: Date.now(),
-            historyDays: history?.days() ?? 7,
+            now: clock.now(),
+            historyDays: settings.current.historyDays,
             entries: history?.entries() ?? [],
             stuck: history?.stuck() ?? [],
           }),
@@ -58,14 +60,24 @@ export function registerTools(explorer: Explorer, keys?: Pick<ApiKeyStore, 'get'
 export interface HistorySource {
   entries(): readonly HistoryEntry[];
   stuck(): readonly FlowSync[];
-  days(): number;
 }
 
-function listTool<T>(explorer: Explorer, keys: Pick<ApiKeyStore, 'get'> | undefined, id: ListId, answer: (input: unknown, snapshot: ToolSnapshot<T>) => string): vscode.LanguageModelTool<unknown> {
+/** What the tools answer from: a service's Explorer and History, the clock, and the settings they read. */
+export interface ToolSource {
+  readonly explorer: Explorer;
+  /** With keys, the current service's key is read for each answer only to be removed from it. */
+  readonly keys?: Pick<ApiKeyStore, 'get'>;
+  readonly history?: HistorySource;
+  readonly clock: Clock;
+  readonly settings: { readonly current: Pick<SettingValues, 'refreshIntervalSeconds' | 'historyDays'> };
+}
+
+function listTool<T>(source: ToolSource, id: ListId, answer: (input: unknown, snapshot: ToolSnapshot<T>) => string): vscode.LanguageModelTool<unknown> {
+  const { explorer, keys, clock } = source;
   return {
     prepareInvocation: () => ({ invocationMessage: invocationMessage(id) }),
     async invoke(options, token) {
-      await freshen(explorer, id, token);
+      await freshen(source, id, token);
       const hide = await keyToHide(explorer, keys);
       const snapshot: ToolSnapshot<T> = {
         status: explorer.status,
@@ -73,7 +85,7 @@ function listTool<T>(explorer: Explorer, keys: Pick<ApiKeyStore, 'get'> | undefi
         state: explorer.refresher(id).state as Readonly<ListState<T>>,
         teamId: explorer.teamId,
         teams: explorer.teams.list(),
-        now: Date.now(),
+        now: clock.now(),
         hide,
       };
       return textResult(answer(options.input, snapshot));
@@ -82,10 +94,10 @@ function listTool<T>(explorer: Explorer, keys: Pick<ApiKeyStore, 'get'> | undefi
 }
 
 /** Loads the list when nothing is held or it is older than the refresh interval; joins a load in flight. */
-async function freshen(explorer: Explorer, id: ListId, token: vscode.CancellationToken): Promise<void> {
+async function freshen({ explorer, clock, settings }: ToolSource, id: ListId, token: vscode.CancellationToken): Promise<void> {
   if (explorer.status !== 'ready') return;
-  const maxAgeMs = readSettings().refreshIntervalSeconds * 1000;
-  if (!needsLoad(explorer.refresher(id).state, Date.now(), maxAgeMs)) return;
+  const maxAgeMs = settings.current.refreshIntervalSeconds * 1000;
+  if (!needsLoad(explorer.refresher(id).state, clock.now(), maxAgeMs)) return;
   await untilCancelled(explorer.refresh(id), token);
 }
 

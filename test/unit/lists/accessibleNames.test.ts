@@ -63,7 +63,7 @@ describe('accessible names: words for every icon', () => {
       statusSummary('ready', undefined, { ...state, error, loadedAt: now - 3 * 3600_000 }, undefined, now).accessibleLabel,
       '2 flow syncs processing, refresh failed: Could not reach the service., updated 3 hours ago',
     );
-    assert.equal(statusSummary('noKey', undefined, { dropped: 0, loading: false, failures: 0 }).accessibleLabel, 'Flow Sync: Set API Key');
+    assert.equal(statusSummary('noKey', undefined, { dropped: 0, loading: false, failures: 0 }, undefined, now).accessibleLabel, 'Flow Sync: Set API Key');
   });
 
   it('the status bar hover always says when the data was loaded', () => {

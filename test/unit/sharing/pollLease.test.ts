@@ -127,9 +127,9 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
   };
   const advance = (ms: number) => clock.advance(ms, settle);
   function open(id: string, o: Partial<ExplorerConfig> = {}, focused = true) {
-    const explorer = new Explorer(clock, undefined, () => 0.5);
     const view = store.view();
-    const sharing = new PollCoordinator(explorer, view, id, clock);
+    let sharing!: PollCoordinator;
+    const explorer = new Explorer(clock, undefined, () => 0.5, undefined, (e) => (sharing = new PollCoordinator(e, view, id, clock)));
     explorer.setFocused(focused);
     explorer.configure(config(o));
     const w = { id, explorer, sharing, store: view };
@@ -457,9 +457,9 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
 
     it('a window does not write a snapshot its readers would set aside (an answer within the bounds that grows when written)', async () => {
       const logged: string[] = [];
-      const explorer = new Explorer(clock, undefined, () => 0.5);
       const view = store.view();
-      const sharing = new PollCoordinator(explorer, view, 'W', clock, (m) => logged.push(m));
+      let sharing!: PollCoordinator;
+      const explorer = new Explorer(clock, undefined, () => 0.5, undefined, (e) => (sharing = new PollCoordinator(e, view, 'W', clock, (m) => logged.push(m))));
       windows.push({ id: 'W', explorer, sharing, store: view });
       explorer.configure(config());
       await advance(2_000);
@@ -503,10 +503,13 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
 
   it('lazy sharing: nothing is created while the window cannot poll; the first poll creates the coordinator, which then shares', async () => {
     let created = 0;
-    const explorer = new Explorer(clock, undefined, () => 0.5);
-    const lazy = lazySharing(explorer, () => {
-      created++;
-      return new PollCoordinator(explorer, store.view(), 'L', clock);
+    let lazy!: ReturnType<typeof lazySharing>;
+    const explorer = new Explorer(clock, undefined, () => 0.5, undefined, (e) => {
+      lazy = lazySharing(() => {
+        created++;
+        return new PollCoordinator(e, store.view(), 'L', clock);
+      });
+      return lazy.sharing;
     });
     const w = { id: 'L', explorer, store: store.view(), get sharing() { return lazy.current(); } };
     try {
@@ -530,7 +533,8 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
       lazy.dispose();
       explorer.dispose();
     }
-    assert.equal(explorer.sharing, undefined, 'dispose uninstalls it');
+    assert.equal(lazy.disposed, true, 'dispose uninstalls it');
+    assert.equal(explorer.sharing?.mayPoll('processing'), true, 'dispose uninstalls it: the window polls on its own, as without sharing');
     assert.throws(() => lazy.current(), /disposed/);
     assert.equal(created, 1);
   });

@@ -10,19 +10,19 @@ const item = (id: number, flow: string) => ({
 
 describe('statusSummary', () => {
   it('shows the count, spinning while anything processes, naming the flows', () => {
-    const s = statusSummary('ready', undefined, { items: [item(1, 'Invoices'), item(2, 'Payroll')], dropped: 0, loading: false, failures: 0, loadedAt: now });
+    const s = statusSummary('ready', undefined, { items: [item(1, 'Invoices'), item(2, 'Payroll')], dropped: 0, loading: false, failures: 0, loadedAt: now }, undefined, now);
     assert.equal(s.text, '$(sync~spin) 2 processing');
     assert.match(s.tooltip, /Invoices: 1/);
     assert.match(s.tooltip, /Payroll: 1/);
     assert.equal(s.action, 'focus');
     assert.equal(s.warning, false);
-    assert.equal(statusSummary('ready', undefined, { items: [], dropped: 0, loading: false, failures: 0 }).text, '$(check) 0 processing');
+    assert.equal(statusSummary('ready', undefined, { items: [], dropped: 0, loading: false, failures: 0 }, undefined, now).text, '$(check) 0 processing');
   });
 
   it('asks for a key, or warns with the error after a failed refresh', () => {
-    assert.equal(statusSummary('noKey', undefined, { dropped: 0, loading: false, failures: 0 }).action, 'setApiKey');
+    assert.equal(statusSummary('noKey', undefined, { dropped: 0, loading: false, failures: 0 }, undefined, now).action, 'setApiKey');
     const error = new ApiError('network', 'Could not reach the service.');
-    const s = statusSummary('ready', undefined, { items: [item(1, 'A')], dropped: 0, loading: false, failures: 1, error, loadedAt: now });
+    const s = statusSummary('ready', undefined, { items: [item(1, 'A')], dropped: 0, loading: false, failures: 1, error, loadedAt: now }, undefined, now);
     assert.equal(s.warning, true);
     assert.match(s.tooltip, /Could not reach the service\\\./);
     assert.match(s.text, /warning\) 1 processing/);
@@ -30,20 +30,20 @@ describe('statusSummary', () => {
 
   it('before any setting: asks for the URL; a refused URL or an unreadable keyring is a warning, with the detail escaped', () => {
     const empty = { dropped: 0, loading: false, failures: 0 };
-    const noUrl = statusSummary('noUrl', undefined, empty);
+    const noUrl = statusSummary('noUrl', undefined, empty, undefined, now);
     assert.deepEqual([noUrl.text, noUrl.action, noUrl.warning], ['$(gear) Flow Sync: set up', 'setBaseUrl', false]);
     assert.match(noUrl.tooltip, /service URL/);
-    const invalid = statusSummary('invalidUrl', 'Use https: [x](command:y)', empty);
+    const invalid = statusSummary('invalidUrl', 'Use https: [x](command:y)', empty, undefined, now);
     assert.deepEqual([invalid.action, invalid.warning], ['setBaseUrl', true]);
     assert.equal(invalid.tooltip, 'Use https\\: \\[x\\] \\(command\\:y\\)');
-    const secrets = statusSummary('secretsUnavailable', 'keyring is locked', empty);
+    const secrets = statusSummary('secretsUnavailable', 'keyring is locked', empty, undefined, now);
     assert.deepEqual([secrets.text, secrets.action, secrets.warning, secrets.tooltip], ['$(key) Flow Sync: Set API Key', 'setApiKey', true, 'keyring is locked']);
   });
 
   it('before the first answer: a spinner without a count; a rejected key asks for a new one', () => {
-    assert.equal(statusSummary('ready', undefined, { dropped: 0, loading: true, failures: 0 }).text, '$(sync~spin) Flow Sync');
+    assert.equal(statusSummary('ready', undefined, { dropped: 0, loading: true, failures: 0 }, undefined, now).text, '$(sync~spin) Flow Sync');
     const error = new ApiError('unauthorized', 'The service rejected the API key (HTTP 401).');
-    const s = statusSummary('ready', undefined, { dropped: 0, loading: false, failures: 1, error });
+    const s = statusSummary('ready', undefined, { dropped: 0, loading: false, failures: 1, error }, undefined, now);
     assert.equal(s.text, '$(warning) Flow Sync');
     assert.equal(s.action, 'setApiKey');
     assert.doesNotMatch(s.tooltip, /Last loaded/, 'nothing was ever loaded');
@@ -51,7 +51,7 @@ describe('statusSummary', () => {
 
   it('names at most ten flows, escapes their names, and counts the rest', () => {
     const items = Array.from({ length: 12 }, (_, i) => item(i + 1, `Flow *${String(i + 1).padStart(2, '0')}*`));
-    const s = statusSummary('ready', undefined, { items, dropped: 0, loading: false, failures: 0 });
+    const s = statusSummary('ready', undefined, { items, dropped: 0, loading: false, failures: 0 }, undefined, now);
     assert.equal(s.tooltip.split('\n').filter((line) => line.startsWith('- Flow')).length, 10);
     assert.match(s.tooltip, /^- Flow \\\*01\\\*: 1$/m);
     assert.doesNotMatch(s.tooltip, /11\\\*: 1/);
@@ -65,7 +65,7 @@ describe('statusSummary', () => {
       return { stuck: [item(7, 'Payroll').value], sparkline: '▁▂▃' };
     };
     const empty = { dropped: 0, loading: false, failures: 0 };
-    for (const status of ['noUrl', 'invalidUrl', 'noKey', 'secretsUnavailable'] as const) statusSummary(status, undefined, empty, extras);
+    for (const status of ['noUrl', 'invalidUrl', 'noKey', 'secretsUnavailable'] as const) statusSummary(status, undefined, empty, extras, now);
     assert.equal(asked, 0, 'no pass over History for a status bar that says "set up"');
     const s = statusSummary('ready', undefined, { ...empty, items: [item(7, 'Payroll'), item(8, 'Invoices')], loadedAt: now }, extras, now);
     assert.equal(asked, 1);

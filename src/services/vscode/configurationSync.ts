@@ -3,7 +3,7 @@ import { DisposableStore } from '../../base/events';
 import type { Explorer } from '../../lists/explorer';
 import { ApiKeyStore, secretStoreProblem } from '../../keys/vscode/apiKeyStore';
 import { ContextKeys } from '../../base/vscode/contextKeys';
-import { configuredService, describeIgnored, ignoredWorkspaceSettings, onDidChangeSettings, readSettings } from './settings';
+import { configuredService, describeIgnored, ignoredWorkspaceSettings, type SettingsSource } from '../../settings/vscode/settings';
 
 /**
  * Feeds the Explorer from settings and SecretStorage, again whenever either changes (also from another window), and
@@ -20,11 +20,12 @@ export class ConfigurationSync implements vscode.Disposable {
 
   constructor(
     private readonly explorer: Explorer,
+    private readonly settings: SettingsSource,
     private readonly keys: ApiKeyStore,
     private readonly log: vscode.LogOutputChannel,
     private readonly userAgent: string,
   ) {
-    this.disposables.add(onDidChangeSettings(() => void this.apply()), keys.onDidChange(() => void this.apply()));
+    this.disposables.add(settings.onDidChange(() => void this.apply()), keys.onDidChange(() => void this.apply()));
   }
 
   /**
@@ -38,7 +39,7 @@ export class ConfigurationSync implements vscode.Disposable {
   }
 
   private async applyNow(sequence: number): Promise<void> {
-    const settings = readSettings();
+    const settings = this.settings.current;
     void this.warnAboutWorkspaceOverrides();
     this.warnAboutTeamId(settings.teamIdProblem);
     let apiKey: string | undefined;

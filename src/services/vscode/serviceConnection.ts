@@ -1,0 +1,100 @@
+import * as vscode from 'vscode';
+import type { RequestRecord } from '../../api/client';
+import type { Clock } from '../../base/clock';
+import { DisposableStore } from '../../base/events';
+import { inert } from '../../base/inert';
+import { HistoryService } from '../../history/vscode/historyService';
+import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
+import { Explorer } from '../../lists/explorer';
+import { TeamMemory } from '../../lists/vscode/teamMemory';
+import { ConfigurationSync } from './configurationSync';
+import type { SettingsSource } from '../../settings/vscode/settings';
+import { lazySharing, PollCoordinator } from '../../sharing/pollLease';
+import { FileSharedStore } from '../../sharing/vscode/fileStore';
+
+/** What every service connection of a window shares: where things are kept, the log, the clock, settings and keys. */
+export interface ServiceConnectionDeps {
+  readonly globalStorageUri: vscode.Uri;
+  readonly globalState: vscode.Memento;
+  readonly log: vscode.LogOutputChannel;
+  readonly clock: Clock;
+  /** This window's own id (vscode.env.sessionId is the same in every window while telemetry is off). */
+  readonly windowId: string;
+  readonly settings: SettingsSource;
+  readonly keys: ApiKeyStore;
+  /** The User-Agent of every request. */
+  readonly userAgent: string;
+  /** Math.random, or a seeded one in tests (the refreshers' jitter). */
+  readonly random?: () => number;
+}
+
+/**
+ * One Flow Sync service and everything it owns: its Explorer (client, lists, teams, refreshers), the sharing of its
+ * polled lists with the other windows, its History (runs, stats, watches), and the feed of its settings and key.
+ * Built whole by createServiceConnection and handed to the views, commands and tools through their constructors:
+ * nothing is patched onto it afterwards.
+ */
+export class ServiceConnection implements vscode.Disposable {
+  readonly explorer: Explorer;
+  readonly history: HistoryService;
+  private readonly lazy: ReturnType<typeof lazySharing>;
+  private readonly configuration: ConfigurationSync;
+  private readonly disposables = new DisposableStore();
+
+  constructor(deps: ServiceConnectionDeps) {
+    const { log, clock } = deps;
+    let lazy!: ReturnType<typeof lazySharing>;
+    this.explorer = new Explorer(
+      clock,
+      (record) => logRequest(log, record),
+      deps.random ?? Math.random,
+      (error) => log.error(`A view failed to update: ${inert((error as Error)?.stack ?? String(error), 2000)}`),
+      // One poller for all windows: the processing list is polled by one window and shared through global storage.
+      (explorer) => {
+        lazy = lazySharing(() => new PollCoordinator(explorer, new FileSharedStore(deps.globalStorageUri), deps.windowId, clock, (m) => log.info(m)));
+        return lazy.sharing;
+      },
+    );
+    this.lazy = lazy;
+    const teams = new TeamMemory(this.explorer.teams, deps.globalState);
+    this.configuration = new ConfigurationSync(this.explorer, deps.settings, deps.keys, log, deps.userAgent);
+    // Each window writes its own History log.
+    this.history = new HistoryService(this.explorer, deps.globalStorageUri, deps.globalState, deps.windowId, clock, () => deps.settings.current, log);
+    this.disposables.add(
+      { dispose: () => this.explorer.dispose() },
+      { dispose: () => this.lazy.dispose() },
+      teams,
+      this.configuration,
+      this.history,
+      deps.settings.onDidChange(() => this.history.applySettings()),
+    );
+  }
+
+  /** This window's side of sharing (created on first use; the test API asks for it). */
+  get sharing(): PollCoordinator {
+    return this.lazy.current();
+  }
+
+  /** Re-reads the settings and the key and applies them; resolves once applied. */
+  reconfigure(): Promise<void> {
+    return this.configuration.apply();
+  }
+
+  dispose(): void {
+    this.disposables.dispose();
+  }
+}
+
+/** Builds one service connection; it is idle until its first reconfigure() (settings and key). */
+export function createServiceConnection(deps: ServiceConnectionDeps): ServiceConnection {
+  return new ServiceConnection(deps);
+}
+
+function logRequest(log: vscode.LogOutputChannel, r: RequestRecord): void {
+  if (r.error) {
+    log.warn(`${r.method} ${r.path} → ${r.status ?? r.error.kind} in ${r.ms} ms: ${inert(r.error.message)}`);
+  } else {
+    const dropped = r.dropped ? `, ${r.dropped} dropped` : '';
+    log.info(`${r.method} ${r.path} → ${r.status} in ${r.ms} ms, ${r.items} items${dropped}, ${r.bytes} bytes`);
+  }
+}
