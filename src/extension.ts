@@ -9,7 +9,12 @@ import { LinkHandler } from './links/vscode/linkHandler';
 import { watchFailures, type FailureNotifications } from './notifications/vscode/failureNotifications';
 import { ApiKeyStore } from './keys/vscode/apiKeyStore';
 import { SettingsSource } from './settings/vscode/settings';
-import { createServiceConnection } from './services/vscode/serviceConnection';
+import { SettingsWarnings } from './settings/vscode/settingsWarnings';
+import { ServiceRegistry } from './services/vscode/serviceRegistry';
+import { eachService } from './services/vscode/eachService';
+import { pickService } from './services/vscode/pickService';
+import { DisposableStore } from './base/events';
+import { t } from './base/l10n';
 import { activitySeries, activitySparkline, processingNow } from './history/index';
 import { HistoryService } from './history/vscode/historyService';
 import { StuckAnnouncer } from './notifications/stuckAnnouncer';
@@ -27,6 +32,9 @@ import { ProcessingStatusBar } from './status/vscode/statusBar';
  * inside `explorer`): SecretStorage isolates extensions from each other, and our exports must not undo that.
  */
 export interface FlowSyncExplorerApi {
+  /** Every service (one, or several side by side). */
+  services: ServiceRegistry;
+  /** The first service's Explorer (the only one, unless there are several). */
   explorer: Explorer;
   keys: ApiKeyStore;
   /** The view of each list, by list id. */
@@ -38,9 +46,10 @@ export interface FlowSyncExplorerApi {
   logUri: vscode.Uri;
   /** Answers vscode://…/sync?id=N links (tests call it directly). */
   links: LinkHandler;
+  /** The first service's History. */
   history: HistoryService;
   historyView: HistoryView;
-  /** One poller for all windows: whether this window holds the lease of a polled list. */
+  /** One poller for all windows (the first service's): whether this window holds the lease of a polled list. */
   sharing: PollCoordinator;
   /** Re-reads settings and the key; resolves once applied. */
   reconfigure(): Promise<void>;
@@ -52,9 +61,10 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const log = vscode.window.createOutputChannel('Flow Sync', { log: true });
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
   const clock = systemClock;
+  const now = () => clock.now();
   const settings = new SettingsSource((error) => log.error(`A settings listener failed: ${String(error)}`));
   const keys = new ApiKeyStore(context.secrets);
-  const service = createServiceConnection({
+  const services = new ServiceRegistry({
     globalStorageUri: context.globalStorageUri,
     globalState: context.globalState,
     log,
@@ -65,53 +75,95 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     keys,
     userAgent: `flowsync-explorer/${version} (VS Code ${vscode.version})`,
   });
-  const { explorer, history } = service;
-  hideEverywhere(() => explorer.keyToHide); // every text made inert masks the key the service may echo
-  const now = () => clock.now();
-  const views = createListViews(explorer, clock, settings, { processing: processingDecorations(history, now) });
-  const json = new JsonDocuments(explorer, history);
-  const notifications = watchFailures(explorer);
-  const stuckAndSparkline = () => ({
-    stuck: history.stuckSyncs(),
-    sparkline: activitySparkline(history.snapshot.entries, processingNow(history.tracked, explorer.keyToHide), now()),
-  });
-  const statusBar = new ProcessingStatusBar(explorer, clock, { get: stuckAndSparkline, onDidChange: history.onDidChange });
-  const historyView = new HistoryView(history, now);
-  const showActivity = () =>
-    void showActivityPanel(context, (range) => chartSeries(activitySeries(history.snapshot.entries, processingNow(history.tracked, explorer.keyToHide), now(), range, undefined, history.snapshot.older)), history.onDidChange);
-  const commandContext = { service, keys, views, json, log, settings, showActivity, extensionId: context.extension.id };
+  const first = () => services.all[0];
+  // Every text made inert masks the key any service may echo.
+  hideEverywhere(() => services.all.map((s) => s.explorer.keyToHide).filter((key): key is string => key !== undefined));
+  const views = createListViews(services, clock, settings, { processing: (s) => processingDecorations(services.byId(s.id)!.history, now) });
+  const json = new JsonDocuments(services);
+  const notifications = watchFailures(services);
+  const statusExtras = new DisposableStore();
+  const statusBar = new ProcessingStatusBar(
+    {
+      get all() {
+        return services.all.map((s) => ({
+          name: s.name,
+          explorer: s.explorer,
+          extras: () => ({ stuck: s.history.stuckSyncs(), sparkline: activitySparkline(s.history.snapshot.entries, processingNow(s.history.tracked, s.explorer.keyToHide), now()) }),
+        }));
+      },
+      get several() {
+        return services.several;
+      },
+      onDidChange: services.onDidChange,
+    },
+    clock,
+    (listener) => {
+      const subscription = eachService(services, (s) => s.history.onDidChange(listener));
+      statusExtras.add(subscription);
+      return subscription;
+    },
+  );
+  const historyView = new HistoryView(services, now);
+  const showActivity = async () => {
+    const service = await pickService(services, t('Show Activity'));
+    if (!service) return;
+    const { history, explorer } = service;
+    await showActivityPanel(context, (range) => chartSeries(activitySeries(history.snapshot.entries, processingNow(history.tracked, explorer.keyToHide), now(), range, undefined, history.snapshot.older)), history.onDidChange);
+  };
+  const commandContext = { services, keys, views, json, log, settings, showActivity: () => void showActivity(), extensionId: context.extension.id };
   const links = new LinkHandler(commandContext);
-  const stuckAnnouncer = new StuckAnnouncer(() => explorer.keyToHide);
 
   context.subscriptions.push(
     log,
     settings,
-    service,
+    new SettingsWarnings(settings, log),
+    services,
     ...allViews(views),
     json,
     vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, json),
     statusBar,
+    statusExtras,
     notifications,
     historyView,
-    history.onDidChange(() => views.processing.tree.refreshAll()),
-    history.onDidAnnounce(({ text, entries }) => announceFinished(text, entries, json)),
-    // A sync that becomes stuck is said once (a notification: screen readers read it out, the focus stays put), by the
-    // window whose request saw it, unless notifications are off.
-    history.onDidChange(() => {
-      const text = stuckAnnouncer.next(history.stuckSyncs());
-      if (text && settings.current.notifyWhenFinished !== 'off' && !explorer.lists.processing.state.adopted) void vscode.window.showWarningMessage(text);
+    eachService(services, (service) => {
+      const { history, explorer } = service;
+      const stuckAnnouncer = new StuckAnnouncer(() => explorer.keyToHide);
+      const named = (text: string) => (services.several && service.name !== undefined ? `${service.name}: ${text}` : text);
+      const wiring = new DisposableStore();
+      wiring.add(
+        history.onDidChange(() => views.processing.tree.refreshAll()),
+        history.onDidAnnounce(({ text, entries }) => announceFinished(named(text), entries, json, service.id)),
+        // A sync that becomes stuck is said once (a notification: screen readers read it out, the focus stays put), by
+        // the window whose request saw it, unless notifications are off.
+        history.onDidChange(() => {
+          const text = stuckAnnouncer.next(history.stuckSyncs());
+          if (text && settings.current.notifyWhenFinished !== 'off' && !explorer.lists.processing.state.adopted) void vscode.window.showWarningMessage(named(text));
+        }),
+      );
+      return wiring;
     }),
-    vscode.window.onDidChangeWindowState((state) => explorer.setFocused(state.focused)),
+    vscode.window.onDidChangeWindowState((state) => services.setFocused(state.focused)),
     vscode.window.registerUriHandler(links),
     ...registerCommands(commandContext),
-    ...registerTools({ explorer, keys, clock, settings, history: { entries: () => history.snapshot.entries, stuck: () => history.stuckSyncs() } }),
+    ...registerTools({
+      get explorer() {
+        return first().explorer;
+      },
+      keys,
+      clock,
+      settings,
+      history: { entries: () => first().history.snapshot.entries, stuck: () => first().history.stuckSyncs() },
+    }),
   );
-  explorer.setFocused(vscode.window.state.focused);
-  void service.reconfigure();
+  services.setFocused(vscode.window.state.focused);
+  void services.start();
   log.info(`Flow Sync Explorer ${version} activated`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
-    explorer,
+    services,
+    get explorer() {
+      return first().explorer;
+    },
     keys,
     views,
     statusBar,
@@ -119,12 +171,14 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     notifications,
     logUri: context.logUri,
     links,
-    history,
+    get history() {
+      return first().history;
+    },
     historyView,
     get sharing() {
-      return service.sharing;
+      return first().sharing;
     },
-    reconfigure: () => service.reconfigure(),
+    reconfigure: () => services.reconfigure(),
   };
 }
 

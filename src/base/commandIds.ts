@@ -21,6 +21,8 @@ export const COMMAND = {
   unwatch: 'flowsync.unwatch',
   showActivity: 'flowsync.showActivity',
   clearHistory: 'flowsync.clearHistory',
+  addService: 'flowsync.addService',
+  removeService: 'flowsync.removeService',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

@@ -56,8 +56,13 @@ export class DisposableStore implements Disposable {
     }
   }
 
+  /** Disposes what it holds, and stays usable. */
+  clear(): void {
+    for (const item of this.items.splice(0).reverse()) item.dispose();
+  }
+
   dispose(): void {
     this.disposed = true;
-    for (const item of this.items.splice(0).reverse()) item.dispose();
+    this.clear();
   }
 }

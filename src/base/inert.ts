@@ -19,10 +19,10 @@ export function inert(text: unknown, max = MAX_INERT_LENGTH, hide?: string): str
  * set once by activate(). So no row, description, tooltip, quick pick, notification or log line shows an echoed key
  * or a piece of it, whichever view made the text, without each call site having to pass it.
  */
-export function hideEverywhere(secret: () => string | undefined): void {
+export function hideEverywhere(secret: () => string | readonly string[] | undefined): void {
   secretToHide = secret;
 }
-let secretToHide: () => string | undefined = () => undefined;
+let secretToHide: () => string | readonly string[] | undefined = () => undefined;
 
 /**
  * Service text kept as it came (a created_at, a failure message shared with other windows), bounded to `max`
@@ -59,13 +59,17 @@ const MASK = '•••';
 /** Shortest beginning of the key that is masked at the end of a cut text: shorter ones say nothing about it. */
 const MIN_PIECE = 4;
 
-function maskThenCut(s: string, max: number, hide: string | undefined, tidy: (s: string) => string): string {
-  if (hide) s = maskKey(s, hide);
+/** `hide` is one key, or the keys of several services (each masked the same way). */
+function maskThenCut(s: string, max: number, hide: string | readonly string[] | undefined, tidy: (s: string) => string): string {
+  const keys = (typeof hide === 'string' ? [hide] : (hide ?? [])).filter((key) => key.length > 0);
+  for (const key of keys) s = maskKey(s, key);
   if (s.length > max * 4) s = s.slice(0, max * 4); // bound the work of the passes below
   const tidied = tidy(s);
-  s = hide && tidied !== s ? maskKey(tidied, hide) : tidied;
+  const changed = tidied !== s;
+  s = tidied;
+  if (changed) for (const key of keys) s = maskKey(s, key);
   if (s.length > max) s = tidy === clean ? `${s.slice(0, max - 1).trimEnd()}…` : s.slice(0, max);
-  if (hide) s = cutTrailingPiece(s, keyPieces(hide).forms);
+  for (const key of keys) s = cutTrailingPiece(s, keyPieces(key).forms);
   return s;
 }
 

@@ -6,6 +6,8 @@ import type { HeldBack } from '../lists/refresh';
 export interface LinkTarget {
   prefix: string;
   id: number;
+  /** The service's name (`&service=Staging`, with several services): never its URL. */
+  service?: string;
 }
 
 /** Longest id a link may carry: ids are integers, and 16 digits is past any safe integer's use as an id. */
@@ -17,15 +19,30 @@ const ID = /^\d{1,16}$/;
  */
 export function parseLink(path: string, query: string): LinkTarget | undefined {
   const prefix = path.replace(/^\/+|\/+$/g, '').toLowerCase();
-  const idText = new URLSearchParams(query).get('id') ?? '';
+  const params = new URLSearchParams(query);
+  const idText = params.get('id') ?? '';
   if (!prefix || !ID.test(idText)) return undefined;
-  return { prefix, id: Number(idText) };
+  const service = params.get('service');
+  // A service is named (at most 60 characters); a longer name is no name of ours, and is never shown.
+  if (service !== null && (service.trim() === '' || service.length > MAX_SERVICE_NAME)) return undefined;
+  return service === null ? { prefix, id: Number(idText) } : { prefix, id: Number(idText), service };
 }
 
 /**
  * What a malformed link is told. It never repeats the link: its text is whoever made the link's, and a warning
  * from Flow Sync must not carry words a web page chose.
  */
+/** The longest service name a link may carry (the longest a service may have). */
+export const MAX_SERVICE_NAME = 60;
+
+/**
+ * What a link naming a service that is not configured is told. It never repeats the name: a link's text is whoever
+ * made the link's.
+ */
+export function unknownServiceMessage(): string {
+  return t('Flow Sync cannot open this link: it names a service that is not in your settings (flowsync.services).');
+}
+
 export function invalidLinkMessage(): string {
   return t('Flow Sync cannot open this link: it is not a valid Flow Sync link. A valid one looks like …/sync?id=1003 or …/connection?id=5.');
 }

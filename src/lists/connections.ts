@@ -84,6 +84,7 @@ export const connectionsList = defineList<Connection>()({
     noneLabel: () => t('None (a flat list)'),
   },
   emptyText: () => t('No connections.'),
+  count: connectionCount,
   json: {
     itemTitle: (id) => t('Connection {0}', id),
     groupTitle: (grouping, key) => (grouping === 'team' ? t('Team {0} connections', key) : t('Connections of type {0}', key)),

@@ -13,7 +13,12 @@ import { TeamDirectory } from './teams';
 /** Everything the explorer needs to talk to the service, gathered by the vscode layer from settings and secrets. */
 export interface ExplorerConfig {
   baseUrl: string;
-  /** The key stored for the origin of `baseUrl`, if any. */
+  /**
+   * What this service's History, teams, watches and leases are kept under: the origin of `baseUrl` (the default), or
+   * its base URL when it is one of several services (two may share an origin with different path prefixes).
+   */
+  scope?: string;
+  /** The key stored for this service (its scope), if any. */
   apiKey?: string;
   /** Set when the secret store could not be read (no OS keyring, or it hung). */
   secretsError?: string;
@@ -32,6 +37,7 @@ export interface ExplorerConfig {
  */
 const FIELD_EFFECT: Record<keyof ExplorerConfig, 'reconnect' | 'reload' | 'reschedule'> = {
   baseUrl: 'reconnect',
+  scope: 'reconnect',
   apiKey: 'reconnect',
   secretsError: 'reconnect',
   allowHttp: 'reconnect',
@@ -114,8 +120,9 @@ export class Explorer {
     return this.config?.teamId ?? '';
   }
 
-  get origin(): string | undefined {
-    return this.client?.service.origin;
+  /** What this service's History, teams, watches and leases are kept under (see ExplorerConfig.scope); none without a client. */
+  get scope(): string | undefined {
+    return this.client && (this.config?.scope ?? this.client.service.origin);
   }
 
   get focused(): boolean {
@@ -258,7 +265,7 @@ export class Explorer {
         detail = error.message;
       }
     }
-    this.teams.useOrigin(this.client?.service.origin);
+    this.teams.useOrigin(this.scope);
     this.setStatus(status, detail);
   }
 

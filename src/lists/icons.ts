@@ -62,6 +62,7 @@ export function connectionIcon(connection: Pick<Connection, 'type'>): IconSpec {
 
 export const FLOW_ICON: IconSpec = { id: 'git-merge', words: () => t('flow') };
 export const TEAM_ICON: IconSpec = { id: 'organization', words: () => t('team') };
+export const SERVICE_ICON: IconSpec = { id: 'server-environment', words: () => t('service') };
 
 /** A table lookup by a name from the service: own entries only ("constructor" is not an icon). */
 function ownEntry(table: Record<string, IconSpec>, name: string): IconSpec | undefined {

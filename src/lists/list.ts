@@ -36,6 +36,8 @@ export interface ListDefinition<T extends { id: number }> {
   readonly arrangements: Arrangements<T>;
   /** The view's message when the list is empty. */
   emptyText(): string;
+  /** How many items, in words ("3 syncs"): a service's row says it when the view shows several services. */
+  count(n: number): string;
   /** The view's badge for a count, if the list shows one. */
   badge?(count: number): { value: number; tooltip: string } | undefined;
   /** Titles of the read-only JSON documents of an item, a group and several selected items. */

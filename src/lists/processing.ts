@@ -78,6 +78,7 @@ export const processingList = defineList<FlowSync>()({
     noneLabel: () => t('None (a flat list)'),
   },
   emptyText: () => t('No flow syncs are processing.'),
+  count: syncCount,
   badge: (count) => (count > 0 ? { value: count, tooltip: count === 1 ? t('1 flow sync processing') : t('{0} flow syncs processing', count) } : undefined),
   json: {
     itemTitle: (id) => t('Flow sync {0}', id),

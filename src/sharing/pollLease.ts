@@ -214,7 +214,8 @@ const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 /** What the coordinator needs from the Explorer (it is one; an interface keeps the dependency one-way in tests). */
 export interface SharedExplorer {
   readonly status: string;
-  readonly origin: string | undefined;
+  /** What the service is kept under (its origin, or its base URL as one of several services). */
+  readonly scope: string | undefined;
   readonly teamId: string;
   readonly focused: boolean;
   /** The poll interval while autoRefresh is on (undefined when off), and the interval setting either way. */
@@ -349,7 +350,7 @@ export class PollCoordinator implements ListSharing, Disposable {
   }
 
   private contextOf(id: ListId): string | undefined {
-    const origin = this.explorer.origin;
+    const origin = this.explorer.scope;
     return this.explorer.status === 'ready' && origin ? leaseContext(id, origin, this.explorer.teamId) : undefined;
   }
 

@@ -83,3 +83,53 @@ function statusWords(count: number | undefined, stuck: number, state: Readonly<L
   if (state.loadedAt !== undefined) parts.push(updatedAgoWords(state.loadedAt, now));
   return parts.join(', ');
 }
+
+/** One service as the status bar sums it up (several services). */
+export interface ServiceStatus {
+  name: string;
+  status: ExplorerStatus;
+  detail: string | undefined;
+  state: Readonly<ListState<FlowSync>>;
+  stuck: readonly FlowSync[];
+}
+
+/**
+ * The status bar over several services: the total, "N processing" (", M stuck"), over the services whose data is
+ * shown; the hover lists each service with its count or its trouble. A service's trouble never hides another's count.
+ */
+export function servicesSummary(services: readonly ServiceStatus[], now: number): StatusSummary {
+  let count = 0;
+  let stuck = 0;
+  let shown = 0;
+  let troubled = 0;
+  const lines = [`**${t('Flow syncs processing')}**`];
+  for (const s of services) {
+    const name = escapeMarkdown(s.name);
+    const items = s.status === 'ready' ? s.state.items : undefined;
+    const stuckHere = items ? s.stuck.length : 0;
+    const trouble = s.status !== 'ready' ? (s.detail ?? statusTrouble(s.status)) : s.state.error?.message;
+    if (items) {
+      shown++;
+      count += items.length;
+      stuck += stuckHere;
+    }
+    if (trouble) troubled++;
+    const counted = items ? (stuckHere ? t('{0} processing, {1} stuck', items.length, stuckHere) : t('{0} processing', items.length)) : t('no data');
+    lines.push(`- ${name}: ${counted}${trouble ? ` · $(warning) ${escapeMarkdown(trouble)}` : ''}`);
+  }
+  const loadedAt = Math.max(...services.map((s) => s.state.loadedAt ?? -Infinity));
+  if (Number.isFinite(loadedAt)) lines.push('', t('Last loaded at {0} ({1}).', clockTime(loadedAt), timeAgo(new Date(loadedAt).toISOString(), now)));
+  const counted = shown === 0 ? t('Flow Sync') : stuck ? t('{0} processing, {1} stuck', count, stuck) : t('{0} processing', count);
+  const icon = troubled || stuck ? 'warning' : shown === 0 || count > 0 ? 'sync~spin' : 'check';
+  const words = [shown === 0 ? t('Flow Sync, loading') : count === 1 ? t('1 flow sync processing') : t('{0} flow syncs processing', count)];
+  if (stuck) words.push(t('{0} stuck', stuck));
+  words.push(t('{0} services', services.length));
+  if (troubled) words.push(troubled === 1 ? t('1 service has a problem') : t('{0} services have a problem', troubled));
+  return { text: `$(${icon}) ${counted}`, tooltip: lines.join('\n'), action: 'focus', warning: troubled > 0 || stuck > 0, accessibleLabel: words.join(', ') };
+}
+
+function statusTrouble(status: ExplorerStatus): string {
+  if (status === 'noKey') return t('no API key');
+  if (status === 'secretsUnavailable') return t('the keyring could not be read');
+  return t('the service URL is not usable');
+}

@@ -76,7 +76,7 @@ export async function connect(api: FlowSyncExplorerApi, mock: MockFlowSyncServer
   if ((await api.keys.get(origin)) !== key) await keyChanges(api, 1, () => api.keys.set(origin, key));
   await setUserSetting('baseUrl', mock.url);
   await api.reconfigure();
-  await waitFor(() => api.explorer.status === 'ready' && api.explorer.origin === origin && api.explorer.lists.processing.state.loadedAt !== undefined, {
+  await waitFor(() => api.explorer.status === 'ready' && api.explorer.scope === origin && api.explorer.lists.processing.state.loadedAt !== undefined, {
     message: `processing loaded from ${origin}`,
   });
 }

@@ -257,13 +257,13 @@ describe('History store: several windows, one disk', function () {
     await w.reload();
     return w;
   };
-  const folder = () => vscode.Uri.joinPath(storage, 'history', originFolder(x.explorer.origin!));
+  const folder = () => vscode.Uri.joinPath(storage, 'history', originFolder(x.explorer.scope!));
   const names = async () => (await vscode.workspace.fs.readDirectory(folder())).map(([name]) => name).sort();
   /** The 0.2.0 fixture, its times shifted to end now, for the explorer's origin; `copies` × its 300 runs (other ids). */
   const legacySegment = (copies = 1): string => {
     const doc = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../test/fixtures/history-0.2.0/segment.json'), 'utf8')) as Record<string, unknown[]> & { base: number; origin: string };
     doc.base += Date.now() - FIXTURE_NOW;
-    doc.origin = x.explorer.origin!;
+    doc.origin = x.explorer.scope!;
     for (const column of ['flow', 'createdAt', 'firstSeen', 'seenFor', 'leftAfter'] as const) doc[column] = Array.from({ length: copies }, () => doc[column]).flat();
     doc.id = Array.from({ length: copies }, (_, k) => (doc.id as number[]).map((id) => id + k * 1000)).flat();
     return JSON.stringify(doc);

@@ -178,7 +178,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
       await setUserSetting('baseUrl', other.url);
       await x.reconfigure();
       // SecretStorage's change event may still be on its way and re-apply the settings: wait for the new origin.
-      await waitFor(() => x.explorer.origin === new URL(other.url).origin && x.explorer.status === 'ready', { message: 'the other service' });
+      await waitFor(() => x.explorer.scope === new URL(other.url).origin && x.explorer.status === 'ready', { message: 'the other service' });
       // Only what the other service's own answer taught (its connections may already have loaded), never the first's.
       assert.ok(x.explorer.teams.list().length <= 2, JSON.stringify(x.explorer.teams.list()));
       await vscode.commands.executeCommand('flowsync.refreshConnections');
@@ -187,7 +187,7 @@ describe('Fault matrix: hostile service, workspace and input', function () {
       await x.keys.delete(new URL(other.url).origin);
       await setUserSetting('baseUrl', mock.url);
       await x.reconfigure();
-      await waitFor(() => x.explorer.origin === new URL(mock.url).origin && x.explorer.status === 'ready', { message: 'the first service again' });
+      await waitFor(() => x.explorer.scope === new URL(mock.url).origin && x.explorer.status === 'ready', { message: 'the first service again' });
       await other.close();
     }
     assert.deepEqual(x.explorer.teams.list(), firstTeams, 'the first service has its own teams back');

@@ -55,7 +55,7 @@ describe('Flow Sync Explorer in the extension host', function () {
 
   it('the status bar shows nothing until the settings and key have been read: never "set up" to a person who has set up', () => {
     const explorer = new Explorer(systemClock);
-    const bar = new ProcessingStatusBar(explorer, systemClock);
+    const bar = new ProcessingStatusBar({ all: [{ explorer, extras: () => ({ stuck: [] }) }], several: false, onDidChange: () => ({ dispose: () => undefined }) }, systemClock);
     try {
       assert.equal(bar.item?.text, undefined, 'no item before the first configuration (the key is still being read)');
       explorer.configure(explorerConfig('', KEY, { autoRefresh: false }));

@@ -83,7 +83,7 @@ describe('Behind an HTTP proxy (http.proxy)', function () {
     const state = await load(viaProxy());
     assert.equal(state.error, undefined, state.error?.message);
     assert.equal(x.explorer.status, 'ready');
-    assert.equal(x.explorer.origin, viaProxy());
+    assert.equal(x.explorer.scope, viaProxy());
     assert.ok(proxy.seen.length > 0, 'the proxy was asked');
     for (const r of proxy.seen) {
       assert.equal(r.method, 'GET');

@@ -50,7 +50,7 @@ describe('Key confinement', function () {
       await new Promise((resolve) => setTimeout(resolve, 1500)); // let VS Code pick up the file
       await x.reconfigure();
       await vscode.commands.executeCommand('flowsync.refresh');
-      assert.equal(x.explorer.origin, new URL(mock.url).origin);
+      assert.equal(x.explorer.scope, new URL(mock.url).origin);
       assert.equal(attacker.requests.length, 0, 'the workspace could not redirect the key');
       fs.rmSync(settingsFile(), { force: true });
     });

@@ -2,13 +2,13 @@ import type * as vscode from 'vscode';
 import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
 import type { JsonDocuments } from '../../json/vscode/jsonDocuments';
 import type { ListViews } from '../../lists/vscode/listView';
-import type { ServiceConnection } from '../../services/vscode/serviceConnection';
+import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
 import type { SettingsSource } from '../../settings/vscode/settings';
 
 /** What the commands work with. Each command lives in its own file and gets this. */
 export interface CommandContext {
-  /** The service: its Explorer, History and sharing. */
-  service: ServiceConnection;
+  /** The services (one, or several side by side): each with its Explorer, History and sharing. */
+  services: ServiceRegistry;
   keys: ApiKeyStore;
   views: ListViews;
   json: JsonDocuments;

@@ -11,6 +11,7 @@ import { copyId, copyLink, openJson, type ExplorerNode } from '../../json/vscode
 import { refreshAll, refreshList } from '../../lists/vscode/refreshCommand';
 import { setServiceUrl } from '../../settings/vscode/serviceUrlCommand';
 import { clearTeamFilter, filterByTeam } from '../../lists/vscode/teamFilterCommand';
+import { addService, removeService } from '../../services/vscode/serviceCommands';
 
 type Row = ExplorerNode | HistoryNode;
 type Handler = (ctx: CommandContext, node?: Row, nodes?: readonly Row[]) => Promise<void> | void;
@@ -42,6 +43,8 @@ const HANDLERS: Record<CommandId, Handler> = {
     [COMMAND.unwatch]: unwatch,
     [COMMAND.showActivity]: (ctx) => ctx.showActivity(),
     [COMMAND.clearHistory]: clearHistory,
+    [COMMAND.addService]: addService,
+    [COMMAND.removeService]: removeService,
   } satisfies Record<Exclude<CommandId, ListCommand>, Handler>),
 };
 

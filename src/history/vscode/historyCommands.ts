@@ -6,22 +6,28 @@ import { t } from '../../base/l10n';
 import type { CommandContext } from '../../commands/vscode/commandContext';
 import type { HistoryNode } from './historyView';
 import { chosenNodes, type ExplorerNode } from '../../json/vscode/openJsonCommand';
+import { pickService } from '../../services/vscode/pickService';
 
-type Watchable = { kind: 'sync' | 'flow'; id: number };
+/** A sync or flow of one service (by its id). */
+type Watchable = { kind: 'sync' | 'flow'; id: number; service: string };
 
 /** The syncs and flows among rows of the Processing view (a flow is a group row while it is grouped by flow). */
 function watchables(ctx: CommandContext, rows: readonly ExplorerNode[]): Watchable[] {
   const grouping = ctx.views.processing.currentArrangement.groupBy;
   return rows.flatMap((row): Watchable[] => {
-    if (row.list !== 'processing') return [];
-    if (row.kind === 'leaf') return [{ kind: 'sync', id: row.item.value.id }];
-    return grouping === 'flow' ? [{ kind: 'flow', id: Number(row.group.key) }] : [];
+    const service = ctx.views.processing.serviceOf(row);
+    if (row.list !== 'processing' || service === undefined) return [];
+    if (row.kind === 'leaf') return [{ kind: 'sync', id: row.item.value.id, service }];
+    return grouping === 'flow' ? [{ kind: 'flow', id: Number(row.group.key), service }] : [];
   });
 }
 
 /** Asks which processing sync or flow (the palette without a selection). */
 async function pickWatchable(ctx: CommandContext, title: string): Promise<Watchable[]> {
-  const items = (ctx.service.explorer.lists.processing.state.items ?? []) as readonly Item<FlowSync>[];
+  const connection = await pickService(ctx.services, title);
+  if (!connection) return [];
+  const service = connection.id;
+  const items = (connection.explorer.lists.processing.state.items ?? []) as readonly Item<FlowSync>[];
   if (!items.length) {
     void vscode.window.showInformationMessage(t('No flow syncs are processing.'));
     return [];
@@ -31,9 +37,9 @@ async function pickWatchable(ctx: CommandContext, title: string): Promise<Watcha
   for (const { value } of items) flows.set(value.flow_id, flowLabel(value));
   const picks: Pick[] = [
     { label: t('Flows'), kind: vscode.QuickPickItemKind.Separator },
-    ...[...flows].map(([id, name]) => ({ label: `$(git-merge) ${inert(name)}`, description: t('every sync of this flow'), target: { kind: 'flow' as const, id } })),
+    ...[...flows].map(([id, name]) => ({ label: `$(git-merge) ${inert(name)}`, description: t('every sync of this flow'), target: { kind: 'flow' as const, id, service } })),
     { label: t('Flow syncs'), kind: vscode.QuickPickItemKind.Separator },
-    ...items.map(({ value }) => ({ label: `$(sync) #${value.id}`, description: inert(`${flowLabel(value)} · ${value.status}`), target: { kind: 'sync' as const, id: value.id } })),
+    ...items.map(({ value }) => ({ label: `$(sync) #${value.id}`, description: inert(`${flowLabel(value)} · ${value.status}`), target: { kind: 'sync' as const, id: value.id, service } })),
   ];
   const picked = await vscode.window.showQuickPick(picks, { title, matchOnDescription: true });
   return picked?.target ? [picked.target] : [];
@@ -43,9 +49,11 @@ async function setWatch(ctx: CommandContext, on: boolean, node?: ExplorerNode | 
   let targets = watchables(ctx, chosenNodes(ctx, node, nodes));
   if (!targets.length) targets = await pickWatchable(ctx, on ? t('Notify When Finished') : t('Stop Notifying'));
   if (!targets.length) return;
-  for (const kind of ['sync', 'flow'] as const) {
-    const ids = targets.filter((w) => w.kind === kind).map((w) => w.id);
-    if (ids.length) await ctx.service.history.watch(kind, ids, on);
+  for (const connection of ctx.services.all) {
+    for (const kind of ['sync', 'flow'] as const) {
+      const ids = targets.filter((w) => w.kind === kind && w.service === connection.id).map((w) => w.id);
+      if (ids.length) await connection.history.watch(kind, ids, on);
+    }
   }
   if (on && ctx.settings.current.notifyWhenFinished === 'off') {
     void vscode.window.showInformationMessage(t('Notifications are off (flowsync.notifyWhenFinished): the watch is kept, but nothing is shown until you turn them on.'));
@@ -61,12 +69,14 @@ export const unwatch = (ctx: CommandContext, node?: ExplorerNode | HistoryNode, 
 
 /** Clear History: every window's history of the current service, after asking. */
 export async function clearHistory(ctx: CommandContext): Promise<void> {
-  const origin = ctx.service.history.snapshot.origin;
+  const service = await pickService(ctx.services, t('Clear History'));
+  if (!service) return;
+  const origin = service.history.snapshot.origin;
   if (!origin) {
     void vscode.window.showInformationMessage(t('No Flow Sync service is set, so there is no history to clear.'));
     return;
   }
   const clear = t('Clear History');
-  const answer = await vscode.window.showWarningMessage(t('Clear the history of {0}? Typical durations and learned stuck thresholds start again.', origin), { modal: true }, clear);
-  if (answer === clear) await ctx.service.history.clear();
+  const answer = await vscode.window.showWarningMessage(t('Clear the history of {0}? Typical durations and learned stuck thresholds start again.', inert(service.name ?? origin)), { modal: true }, clear);
+  if (answer === clear) await service.history.clear();
 }

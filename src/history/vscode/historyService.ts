@@ -95,9 +95,9 @@ export class HistoryService implements vscode.Disposable {
       this.changes,
       this.announcements,
       processing.onDidChange(() => this.onProcessingChanged(processing)),
-      explorer.onDidChangeStatus(() => void this.useOrigin(explorer.origin)),
+      explorer.onDidChangeStatus(() => void this.useOrigin(explorer.scope)),
     );
-    void this.useOrigin(explorer.origin);
+    void this.useOrigin(explorer.scope);
   }
 
   get snapshot(): HistorySnapshot {
@@ -235,7 +235,7 @@ export class HistoryService implements vscode.Disposable {
 
   private onProcessingChanged(processing: ListRefresher<FlowSync>): void {
     const state = processing.state;
-    const origin = this.explorer.origin;
+    const origin = this.explorer.scope;
     if (!origin) return;
     const context = `${origin}|${this.explorer.teamId}`;
     if (state.items === undefined) {

@@ -46,12 +46,12 @@ export function processingDecorations(history: HistoryService, now: () => number
 }
 
 /** The one notification of a poll, with "Open as JSON" (one sync) and "Show History". */
-export function announceFinished(text: string, entries: readonly HistoryEntry[], json: JsonDocuments): void {
+export function announceFinished(text: string, entries: readonly HistoryEntry[], json: JsonDocuments, service: string): void {
   const open = t('Open as JSON');
   const show = t('Show History');
   const actions = entries.length === 1 && entries[0].raw ? [open, show] : [show];
   void vscode.window.showInformationMessage(text, ...actions).then((choice) => {
-    if (choice === open) void json.open({ list: 'processing', kind: 'history', id: entries[0].id, leftAt: entries[0].leftAt });
+    if (choice === open) void json.open({ list: 'processing', kind: 'history', id: entries[0].id, leftAt: entries[0].leftAt, service });
     if (choice === show) void vscode.commands.executeCommand(`${HISTORY_VIEW}.focus`);
   });
 }

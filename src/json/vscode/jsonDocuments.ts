@@ -11,7 +11,12 @@ export const JSON_SCHEME = 'flowsync-json';
 export const MAX_JSON_ITEMS = 1000;
 
 /** What a JSON document shows: one item of a list, a group of it, or several selected items (as arrays). */
-export type JsonTarget =
+export type JsonTarget = JsonShown & {
+  /** The service (by id); none: the first (the only one, unless there are several). */
+  service?: string;
+};
+
+type JsonShown =
   | { list: ListId; kind: 'item'; id: number }
   | { list: ListId; kind: 'group'; grouping: string; key: GroupKey }
   | { list: ListId; kind: 'items'; ids: number[] }
@@ -23,6 +28,22 @@ export interface HistoryItems {
   lastItem(id: number, leftAt: number): Readonly<Record<string, unknown>> | undefined;
 }
 
+/** A service whose items documents show: its lists and its History. */
+export interface JsonService {
+  readonly id: string;
+  readonly name?: string;
+  readonly explorer: Explorer;
+  readonly history: HistoryItems;
+}
+
+/** The services, in order, and when they change. */
+export interface JsonServices {
+  readonly all: readonly JsonService[];
+  /** True with two or more: a document's title then names its service. */
+  readonly several: boolean;
+  onDidChange(listener: () => void): { dispose(): void };
+}
+
 /**
  * Read-only JSON documents of items exactly as the API returned them. Open documents follow refreshes; an item that
  * is no longer listed keeps its last content.
@@ -32,21 +53,28 @@ export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode
   readonly onDidChange = this.changeEmitter.event;
   private readonly lastContent = new Map<string, string>();
   private readonly disposables = new DisposableStore();
-  constructor(
-    private readonly explorer: Explorer,
-    /** Runs that left processing (History keeps their last answer). */
-    private readonly history: HistoryItems,
-  ) {
+  /** The subscriptions to each service's lists, by service id. */
+  private readonly watched = new Map<string, { dispose(): void }>();
+
+  constructor(private readonly services: JsonServices) {
     this.disposables.add(
       this.changeEmitter,
-      ...LISTS.map((list) => explorer.refresher(list.id).onDidChange((c) => c.itemsChanged && this.fireOpen(list.id))),
+      services.onDidChange(() => this.watchServices()),
       vscode.workspace.onDidCloseTextDocument((doc) => this.lastContent.delete(doc.uri.toString())),
     );
+    this.watchServices();
   }
 
-  static uri(target: JsonTarget): vscode.Uri {
+  /** The document of a target; with several services its title starts with the service's name. */
+  uri(target: JsonTarget): vscode.Uri {
+    const service = target.service === undefined ? undefined : this.services.all.find((s) => s.id === target.service);
+    return JsonDocuments.uri(target, this.services.several ? service?.name : undefined);
+  }
+
+  static uri(target: JsonTarget, serviceName?: string): vscode.Uri {
     const list = listById(target.list)!;
     const query = new URLSearchParams({ list: target.list, kind: target.kind });
+    if (target.service !== undefined) query.set('service', target.service);
     let title: string;
     if (target.kind === 'item') {
       title = list.json.itemTitle(target.id);
@@ -64,12 +92,13 @@ export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode
       title = list.json.itemsTitle(ids.length);
       query.set('ids', ids.join(','));
     }
+    if (serviceName) title = `${serviceName} · ${title}`;
     // The title is a file name: no path separators from a group key that came from the service.
     return vscode.Uri.from({ scheme: JSON_SCHEME, path: `/${title.replace(/[\\/]/g, '_')}.json`, query: query.toString() });
   }
 
   async open(target: JsonTarget): Promise<void> {
-    const doc = await vscode.workspace.openTextDocument(JsonDocuments.uri(target));
+    const doc = await vscode.workspace.openTextDocument(this.uri(target));
     if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
     await vscode.window.showTextDocument(doc, { preview: true });
   }
@@ -85,15 +114,35 @@ export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode
   }
 
   dispose(): void {
+    for (const w of this.watched.values()) w.dispose();
     this.disposables.dispose();
+  }
+
+  private watchServices(): void {
+    const ids = new Set(this.services.all.map((s) => s.id));
+    for (const [id, w] of this.watched) {
+      if (ids.has(id)) continue;
+      w.dispose();
+      this.watched.delete(id);
+    }
+    for (const service of this.services.all) {
+      if (this.watched.has(service.id)) continue;
+      const subscriptions = LISTS.map((list) => service.explorer.refresher(list.id).onDidChange((c) => c.itemsChanged && this.fireOpen(list.id, service.id)));
+      this.watched.set(service.id, { dispose: () => subscriptions.forEach((s) => s.dispose()) });
+    }
+  }
+
+  private serviceOf(target: JsonTarget): JsonService | undefined {
+    return target.service === undefined ? this.services.all[0] : this.services.all.find((s) => s.id === target.service);
   }
 
   private lookup(target: JsonTarget): unknown {
     const list = listById(target.list);
-    if (!list) return undefined;
-    const items = (this.explorer.refresher(target.list).state.items ?? []) as readonly Item<{ id: number }>[];
+    const service = this.serviceOf(target);
+    if (!list || !service) return undefined;
+    const items = (service.explorer.refresher(target.list).state.items ?? []) as readonly Item<{ id: number }>[];
     if (target.kind === 'item') return items.find((i) => i.value.id === target.id)?.raw;
-    if (target.kind === 'history') return this.history.lastItem(target.id, target.leftAt);
+    if (target.kind === 'history') return service.history.lastItem(target.id, target.leftAt);
     let members: Item<{ id: number }>[];
     if (target.kind === 'group') {
       const grouping = Object.hasOwn(list.arrangements.groupings, target.grouping) ? list.arrangements.groupings[target.grouping] : null;
@@ -106,14 +155,24 @@ export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode
     return members.length ? members.map((i) => i.raw) : undefined;
   }
 
-  private fireOpen(list: ListId): void {
+  private fireOpen(list: ListId, service: string): void {
+    const first = this.services.all[0]?.id;
     for (const doc of vscode.workspace.textDocuments) {
-      if (doc.uri.scheme === JSON_SCHEME && parseTarget(doc.uri)?.list === list) this.changeEmitter.fire(doc.uri);
+      if (doc.uri.scheme !== JSON_SCHEME) continue;
+      const target = parseTarget(doc.uri);
+      if (target?.list === list && (target.service ?? first) === service) this.changeEmitter.fire(doc.uri);
     }
   }
 }
 
 function parseTarget(uri: vscode.Uri): JsonTarget | undefined {
+  const shown = parseShown(uri);
+  const service = new URLSearchParams(uri.query).get('service');
+  // A service id is the extension's own (an URL, a name): bounded, and only ever looked up, never shown.
+  return shown && (service !== null && service.length <= 2048 ? { ...shown, service } : shown);
+}
+
+function parseShown(uri: vscode.Uri): JsonShown | undefined {
   const params = new URLSearchParams(uri.query);
   const list = listById(params.get('list') ?? '');
   if (!list) return undefined;

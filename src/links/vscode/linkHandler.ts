@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { CommandContext } from '../../commands/vscode/commandContext';
 import { COMMAND, type CommandId } from '../../base/commandIds';
-import { invalidLinkMessage, notListedMessage, parseLink } from '../linkAnswers';
+import { invalidLinkMessage, notListedMessage, parseLink, unknownServiceMessage } from '../linkAnswers';
 import { ANY_LISTS, type ListId } from '../../lists';
 import { t } from '../../base/l10n';
 import { showMessageWithAction } from '../../base/vscode/messages';
@@ -30,8 +30,14 @@ export class LinkHandler implements vscode.UriHandler {
       return;
     }
     const { id } = link;
-    const { views, json } = this.ctx;
-    const explorer = this.ctx.service.explorer;
+    const { views, json, services } = this.ctx;
+    // A link names its service by name (several services); without one it is for the first (the only one, mostly).
+    const service = link.service === undefined ? services.all[0] : services.byName(link.service);
+    if (!service) {
+      this.say('warning', unknownServiceMessage());
+      return;
+    }
+    const explorer = service.explorer;
     if (explorer.status !== 'ready') {
       const needsUrl = explorer.status === 'noUrl' || explorer.status === 'invalidUrl';
       this.say('info', t('Flow Sync is not set up yet, so the link cannot be opened.'), needsUrl ? t('Set Service URL') : t('Set API Key'), needsUrl ? COMMAND.setBaseUrl : COMMAND.setApiKey);
@@ -40,15 +46,15 @@ export class LinkHandler implements vscode.UriHandler {
     const listId = list.id as ListId;
     const view = views[listId];
     // Not loaded, or not in the data on screen (it may have appeared since): asked again only when a poll would be.
-    const held = view.tree.model.findLeaf(id) ? undefined : await explorer.refreshIfDue(listId);
-    if (!(await view.revealItem(id))) {
+    const held = view.tree.findLeaf(service.id, id) ? undefined : await explorer.refreshIfDue(listId);
+    if (!(await view.revealItem(id, service.id))) {
       const state = explorer.refresher(listId).state;
       const message = held === 'notReady' ? t('Flow Sync is not set up yet, so the link cannot be opened.') : notListedMessage(list.itemName(id), held, state);
       if (held === 'keyRefused') this.say('info', message, t('Set API Key'), COMMAND.setApiKey);
       else this.say('info', message);
       return;
     }
-    await json.open({ list: listId, kind: 'item', id });
+    await json.open({ list: listId, kind: 'item', id, service: service.id });
   }
 
   private say(level: 'info' | 'warning', message: string, action?: string, command?: CommandId): void {

@@ -3,8 +3,8 @@ import { DisposableStore } from '../../base/events';
 import { every, type Clock } from '../../base/clock';
 import type { Explorer } from '../explorer';
 import type { ListRefresher } from '../refresh';
-import type { TreeNode } from '../treeModel';
 import { isStale } from '../../base/freshness';
+import { asSentence } from '../../base/format';
 import { viewMessage } from '../viewMessage';
 import { ANY_LISTS, type AnyList, type ListId, type ValueOf } from '..';
 import type { ListDefinition } from '../list';
@@ -12,15 +12,39 @@ import { t } from '../../base/l10n';
 import type { Arrangement } from '../arrange';
 import type { SettingsSource } from '../../settings/vscode/settings';
 import { GroupedTree, type RowDecorations } from './groupedTree';
+import { ServicesTree, type ServicesTreeNode } from './servicesTree';
 
 /** How often a view whose rows say "… ago" checks whether those texts have aged (while it is visible). */
 export const AGE_TICK_MS = 30_000;
 
-/** The view of one list: its tree plus the view-level decorations (message, description, badge, progress). */
-export class ListView<T extends { id: number }> implements vscode.Disposable {
+/** What a list view needs of a service. */
+export interface ListService {
+  readonly id: string;
+  readonly name?: string;
+  readonly explorer: Explorer;
+}
+
+/** What a list view needs of the services: which there are (in order), and when that changes. */
+export interface ListServices {
+  readonly all: readonly ListService[];
+  onDidChange(listener: () => void): { dispose(): void };
+}
+
+interface ServicePart<T extends { id: number }> {
+  readonly service: ListService;
   readonly tree: GroupedTree<T>;
-  readonly view: vscode.TreeView<TreeNode<T>>;
+  readonly disposables: DisposableStore;
+}
+
+/**
+ * The view of one list over every service: its tree (ServicesTree: one service's tree as ever, or a row per service)
+ * plus the view-level decorations (message, description, badge, progress).
+ */
+export class ListView<T extends { id: number }> implements vscode.Disposable {
+  readonly tree: ServicesTree<T>;
+  readonly view: vscode.TreeView<ServicesTreeNode<T>>;
   private readonly disposables = new DisposableStore();
+  private parts: ServicePart<T>[] = [];
   private progress?: () => void;
   /** What decorate() set last (a new view shows none of them). */
   private readonly shown: { message?: string; description?: string; badge?: vscode.ViewBadge } = {};
@@ -31,45 +55,42 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
 
   constructor(
     readonly list: ListDefinition<T>,
-    private readonly explorer: Explorer,
-    clock: Clock,
+    private readonly services: ListServices,
+    private readonly clock: Clock,
     private readonly settings: SettingsSource,
-    decorations?: RowDecorations<T>,
+    private readonly decorations: (service: ListService) => RowDecorations<T> | undefined = () => undefined,
   ) {
-    const refresher = explorer.refresher(list.id as ListId) as unknown as ListRefresher<T>;
-    const now = () => clock.now();
     this.arrangement = settings.current.arrangements[list.id as ListId];
-    this.tree = new GroupedTree(list, refresher, now, () => explorer.status === 'ready', this.arrangement, () => this.view.visible, decorations);
+    this.tree = new ServicesTree<T>(list.id, (id) => this.serviceRowText(id));
     this.view = vscode.window.createTreeView(list.viewId, { treeDataProvider: this.tree, showCollapseAll: true, canSelectMany: true });
     this.disposables.add(
       this.tree,
       this.view,
-      refresher.onDidChange(() => this.decorate(now())),
       this.view.onDidChangeSelection(() => (this.selectedAt = ++ListView.selections)),
-      this.view.onDidExpandElement((e) => this.tree.rememberExpansion(e.element, true)),
-      this.view.onDidCollapseElement((e) => this.tree.rememberExpansion(e.element, false)),
+      this.view.onDidExpandElement((e) => this.partOf(e.element)?.tree.rememberExpansion(e.element as never, true)),
+      this.view.onDidCollapseElement((e) => this.partOf(e.element)?.tree.rememberExpansion(e.element as never, false)),
       settings.onDidChange(() => this.rearrange()),
-      explorer.teams.onDidLearn(() => this.decorate(now())), // the filtered team's name may be known now
-      explorer.onDidChangeStatus(() => {
-        this.tree.refreshAll();
-        this.decorate(now());
-      }),
+      services.onDidChange(() => this.useServices()),
     );
     if (list.rows.descriptionAges) {
       // Only while the view is visible: a hidden view costs nothing.
-      this.disposables.add(every(clock, AGE_TICK_MS, () => this.view.visible && (this.decorate(now()), this.tree.refreshAgedDescriptions())));
+      this.disposables.add(every(clock, AGE_TICK_MS, () => this.view.visible && (this.decorate(this.now()), this.tree.refreshAgedDescriptions())));
     }
     if (!list.polled) {
       // Loaded only once its view is shown: a hidden view costs nothing.
-      const load = () => this.view.visible && explorer.want(list.id as ListId);
-      this.disposables.add(this.view.onDidChangeVisibility(load));
-      load();
+      this.disposables.add(this.view.onDidChangeVisibility(() => this.loadShown()));
     }
-    this.decorate(now());
+    this.useServices();
   }
 
-  private get refresher(): ListRefresher<unknown> {
-    return this.explorer.refresher(this.list.id as ListId);
+  /** The one service's GroupedTree, or the first one's (tests and single-service code). */
+  get firstTree(): GroupedTree<T> | undefined {
+    return this.parts[0]?.tree;
+  }
+
+  /** The service a row belongs to (a command's argument). */
+  serviceOf(node: unknown): string | undefined {
+    return this.tree.serviceOf(node);
   }
 
   /** Takes how the rows are grouped and sorted from the settings (they changed); regroups without a request when it differs. */
@@ -77,16 +98,16 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     const wanted = this.settings.current.arrangements[this.list.id as ListId];
     if (wanted.groupBy === this.arrangement.groupBy && wanted.sortBy === this.arrangement.sortBy) return;
     this.arrangement = wanted;
-    this.tree.arrange(wanted);
+    for (const part of this.parts) part.tree.arrange(wanted);
   }
 
   get currentArrangement(): Arrangement {
     return this.arrangement;
   }
 
-  /** Shows, selects and focuses an item's row (loading the list first if it is not loaded); false when it is not listed. */
-  async revealItem(id: number): Promise<boolean> {
-    const node = this.tree.model.findLeaf(id);
+  /** Shows, selects and focuses an item's row of a service; false when it is not listed. */
+  async revealItem(id: number, service = this.parts[0]?.service.id): Promise<boolean> {
+    const node = service === undefined ? undefined : this.tree.findLeaf(service, id);
     if (!node) return false;
     await this.view.reveal(node, { select: true, focus: true, expand: true });
     return true;
@@ -94,29 +115,121 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
 
   /**
    * Re-evaluates message, description and badge (also used when the team filter's name becomes known). Each is set
-   * only when it differs from what was set last: every set is a message to the workbench.
+   * only when it differs from what was set last: every set is a message to the workbench. With several services the
+   * view says no message of one service: each service's row says its count or its trouble.
    */
   decorate(now: number): void {
-    const state = this.refresher.state;
-    const ready = this.explorer.status === 'ready';
-    // Stale: older than twice the interval that applies now, or a failed refresh shows the last data (freshness.ts).
-    const stale = ready && isStale(state, now, this.list.polled ? this.refresher.pollIntervalMs : undefined);
-    this.tree.setStale(stale);
-    const message = ready ? viewMessage(state, this.list.emptyText(), now, stale) : undefined;
+    let message: string | undefined;
+    let description: string | undefined;
+    let total = 0;
+    let counted = false;
+    for (const part of this.parts) {
+      const { explorer } = part.service;
+      const refresher = this.refresherOf(explorer);
+      const state = refresher.state;
+      const ready = explorer.status === 'ready';
+      // Stale: older than twice the interval that applies now, or a failed refresh shows the last data (freshness.ts).
+      const stale = ready && isStale(state, now, this.list.polled ? refresher.pollIntervalMs : undefined);
+      part.tree.setStale(stale);
+      if (ready && state.items) {
+        total += state.items.length;
+        counted = true;
+      }
+      if (this.parts.length === 1) {
+        message = ready ? viewMessage(state, this.list.emptyText(), now, stale) : undefined;
+        const team = explorer.teamId;
+        description = team ? t('Team: {0}', explorer.teams.get(team)?.name ?? team) : undefined;
+      } else {
+        this.tree.refreshService(part.service.id);
+      }
+    }
     if (message !== this.shown.message) this.view.message = this.shown.message = message;
-    const team = this.explorer.teamId;
-    const description = team ? t('Team: {0}', this.explorer.teams.get(team)?.name ?? team) : undefined;
     if (description !== this.shown.description) this.view.description = this.shown.description = description;
     if (this.list.badge) {
-      const badge = ready && state.items ? this.list.badge(state.items.length) : undefined;
+      const badge = counted ? this.list.badge(total) : undefined;
       if (badge?.value !== this.shown.badge?.value || badge?.tooltip !== this.shown.badge?.tooltip) this.view.badge = this.shown.badge = badge;
     }
-    this.showProgress(state.loading);
+    this.showProgress(this.parts.some((p) => this.refresherOf(p.service.explorer).state.loading));
   }
 
   dispose(): void {
     this.progress?.();
+    for (const part of this.parts) part.disposables.dispose();
     this.disposables.dispose();
+  }
+
+  private now(): number {
+    return this.clock.now();
+  }
+
+  private refresherOf(explorer: Explorer): ListRefresher<unknown> {
+    return explorer.refresher(this.list.id as ListId);
+  }
+
+  private partOf(node: unknown): ServicePart<T> | undefined {
+    const service = this.tree.serviceOf(node);
+    return this.parts.find((p) => p.service.id === service);
+  }
+
+  /** What a service's row says: its name, and its count or why it has none. */
+  private serviceRowText(id: string): { name: string; description: string; problem?: string } {
+    const part = this.parts.find((p) => p.service.id === id);
+    const name = part?.service.name ?? id;
+    if (!part) return { name, description: '' };
+    const { explorer } = part.service;
+    if (explorer.status !== 'ready') {
+      const problem = explorer.detail ?? statusWords(explorer.status);
+      return { name, description: `⚠ ${problem}`, problem };
+    }
+    const state = this.refresherOf(explorer).state;
+    if (state.error) {
+      const problem = asSentence(state.error.message);
+      return { name, description: `⚠ ${problem}`, problem };
+    }
+    return { name, description: state.items ? this.list.count(state.items.length) : t('loading…') };
+  }
+
+  /** Makes (or keeps) the tree of each service, in the order of the settings, and drops those of services gone. */
+  private useServices(): void {
+    const previous = new Map(this.parts.map((p) => [p.service, p]));
+    this.parts = this.services.all.map((service) => {
+      const kept = previous.get(service);
+      if (kept) {
+        previous.delete(service);
+        return kept;
+      }
+      return this.makePart(service);
+    });
+    for (const gone of previous.values()) gone.disposables.dispose();
+    this.tree.setTrees(this.parts.map((p) => ({ service: p.service.id, tree: p.tree })));
+    this.loadShown();
+    this.decorate(this.now());
+  }
+
+  private makePart(service: ListService): ServicePart<T> {
+    const { explorer } = service;
+    const refresher = this.refresherOf(explorer) as unknown as ListRefresher<T>;
+    const now = () => this.now();
+    const tree = new GroupedTree(this.list, refresher, now, () => explorer.status === 'ready', this.arrangement, () => this.view.visible, this.decorations(service));
+    const disposables = new DisposableStore();
+    disposables.add(
+      tree,
+      refresher.onDidChange(() => this.decorate(now())),
+      explorer.teams.onDidLearn(() => this.decorate(now())), // the filtered team's name may be known now
+      explorer.onDidChangeStatus(() => {
+        tree.refreshAll();
+        this.tree.refreshService(service.id);
+        this.loadShown();
+        this.decorate(now());
+      }),
+    );
+    return { service, tree, disposables };
+  }
+
+  /** A list loaded on demand loads, for every service, once its view is shown. */
+  private loadShown(): void {
+    if (this.list.polled || !this.view.visible) return;
+    for (const part of this.parts) part.service.explorer.want(this.list.id as ListId);
   }
 
   /** The view's progress bar runs while a load is in flight. */
@@ -130,17 +243,28 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   }
 }
 
+function statusWords(status: string): string {
+  switch (status) {
+    case 'noKey':
+      return t('No API key is set for this service.');
+    case 'secretsUnavailable':
+      return t('The system keyring could not be read.');
+    default:
+      return t('The service URL is not usable.');
+  }
+}
+
 /** One view per list of the registry, by list id. */
 export type ListViews = { [D in AnyList as D['id']]: ListView<ValueOf<D>> };
 
 export function createListViews(
-  explorer: Explorer,
+  services: ListServices,
   clock: Clock,
   settings: SettingsSource,
-  decorations: { [D in AnyList as D['id']]?: RowDecorations<ValueOf<D>> } = {},
+  decorations: { [D in AnyList as D['id']]?: (service: ListService) => RowDecorations<ValueOf<D>> } = {},
 ): ListViews {
   const views: Record<string, ListView<{ id: number }>> = {};
-  for (const list of ANY_LISTS) views[list.id] = new ListView(list, explorer, clock, settings, (decorations as Record<string, RowDecorations<{ id: number }> | undefined>)[list.id]);
+  for (const list of ANY_LISTS) views[list.id] = new ListView(list, services, clock, settings, (decorations as Record<string, ((s: ListService) => RowDecorations<{ id: number }>) | undefined>)[list.id]);
   return views as unknown as ListViews;
 }
 

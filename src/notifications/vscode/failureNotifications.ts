@@ -16,11 +16,55 @@ export interface FailureNotifications extends vscode.Disposable {
   readonly texts: readonly string[];
 }
 
-export function watchFailures(explorer: Explorer): FailureNotifications {
+/** A service whose failures are told, by name when there are several. */
+export interface FailureService {
+  readonly id: string;
+  readonly name?: string;
+  readonly explorer: Explorer;
+}
+
+/** The services, and when they change. */
+export interface FailureServices {
+  readonly all: readonly FailureService[];
+  readonly several: boolean;
+  onDidChange(listener: () => void): { dispose(): void };
+}
+
+/** Tells each service's failures, once per kind of trouble and service; with several services, naming the service. */
+export function watchFailures(services: FailureServices): FailureNotifications {
   const shown: string[] = [];
   const texts: string[] = [];
+  const watched = new Map<string, { dispose(): void }>();
+  const say = (kind: string, text: string) => {
+    shown.push(kind);
+    texts.push(text);
+  };
+  const watch = () => {
+    const ids = new Set(services.all.map((s) => s.id));
+    for (const [id, w] of watched) {
+      if (ids.has(id)) continue;
+      w.dispose();
+      watched.delete(id);
+    }
+    for (const service of services.all) {
+      if (!watched.has(service.id)) watched.set(service.id, watchService(service, () => (services.several ? service.name : undefined), say));
+    }
+  };
+  const subscription = services.onDidChange(watch);
+  watch();
+  return {
+    shown,
+    texts,
+    dispose: () => {
+      subscription.dispose();
+      for (const w of watched.values()) w.dispose();
+    },
+  };
+}
+
+function watchService(service: FailureService, nameShown: () => string | undefined, say: (kind: string, text: string) => void): { dispose(): void } {
   const gate = new NotificationGate();
-  const lists = LISTS.map((list) => explorer.refresher(list.id));
+  const lists = LISTS.map((list) => service.explorer.refresher(list.id));
   const check = () => {
     // An error another window met is shown here but announced there (src/sharing/pollLease.ts): one notification, not one per window.
     const errors = lists.map((l) => (l.state.errorShared ? undefined : l.state.error)).filter((e) => e !== undefined);
@@ -31,13 +75,14 @@ export function watchFailures(explorer: Explorer): FailureNotifications {
     for (const error of errors) {
       if (error.kind === 'cancelled' || !gate.shouldNotify(error.kind)) continue;
       const unauthorized = error.kind === 'unauthorized';
-      const text = inert(unauthorized ? t('Flow Sync: {0}', error.message) : t('Flow Sync: {0} Retrying automatically.', asSentence(error.message)));
-      shown.push(error.kind);
-      texts.push(text);
+      const name = nameShown();
+      const message = unauthorized ? error.message : t('{0} Retrying automatically.', asSentence(error.message));
+      const text = inert(name === undefined ? t('Flow Sync: {0}', message) : t('Flow Sync ({0}): {1}', name, message));
+      say(error.kind, text);
       if (unauthorized) showMessageWithAction('error', text, t('Set API Key'), COMMAND.setApiKey);
       else showMessageWithAction('warning', text, t('Show Log'), COMMAND.showLog);
     }
   };
   const subscriptions = lists.map((l) => l.onDidChange(check));
-  return { shown, texts, dispose: () => subscriptions.forEach((s) => s.dispose()) };
+  return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
 }

@@ -1,25 +1,25 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { DisposableStore } from '../../base/events';
 import type { Explorer } from '../../lists/explorer';
-import { ApiKeyStore, secretStoreProblem } from '../../keys/vscode/apiKeyStore';
-import { ContextKeys } from '../../base/vscode/contextKeys';
-import { configuredService, describeIgnored, ignoredWorkspaceSettings, type SettingsSource } from '../../settings/vscode/settings';
+import { secretStoreProblem, type ApiKeyStore } from '../../keys/vscode/apiKeyStore';
+import type { SettingsSource } from '../../settings/vscode/settings';
+import { serviceScope, type ServiceTarget } from '../serviceTargets';
 
 /**
- * Feeds the Explorer from settings and SecretStorage, again whenever either changes (also from another window), and
- * keeps the context keys the welcome views and menus use up to date.
+ * Feeds one service's Explorer from the settings and SecretStorage, again whenever either changes (also from another
+ * window). The key is read for this service's scope only (its origin, or its base URL as one of several services), so
+ * a request never carries another service's key.
  */
 export class ConfigurationSync implements vscode.Disposable {
   private sequence = 0;
   /** The newest apply(): a superseded call resolves when this one has applied, never before. */
   private latest: Promise<void> = Promise.resolve();
-  private warnedIgnored = false;
-  private warnedTeamId?: string;
   private readonly disposables = new DisposableStore();
-  private readonly contextKeys = new ContextKeys();
 
   constructor(
     private readonly explorer: Explorer,
+    /** The service as the settings describe it now. */
+    private readonly target: () => ServiceTarget,
     private readonly settings: SettingsSource,
     private readonly keys: ApiKeyStore,
     private readonly log: vscode.LogOutputChannel,
@@ -40,15 +40,13 @@ export class ConfigurationSync implements vscode.Disposable {
 
   private async applyNow(sequence: number): Promise<void> {
     const settings = this.settings.current;
-    void this.warnAboutWorkspaceOverrides();
-    this.warnAboutTeamId(settings.teamIdProblem);
+    const target = this.target();
     let apiKey: string | undefined;
     let secretsError: string | undefined;
-    const configured = configuredService(settings);
-    const origin = configured.kind === 'ok' ? configured.service.origin : undefined;
-    if (origin) {
+    const scope = serviceScope(target, settings.allowHttp);
+    if (scope) {
       try {
-        apiKey = await this.keys.get(origin);
+        apiKey = await this.keys.get(scope);
       } catch (e) {
         secretsError = secretStoreProblem(e);
         this.log.error(secretsError);
@@ -56,39 +54,20 @@ export class ConfigurationSync implements vscode.Disposable {
     }
     if (sequence !== this.sequence) return this.latest;
     this.explorer.configure({
-      baseUrl: settings.baseUrl,
+      baseUrl: target.baseUrl,
+      scope: target.bind === 'baseUrl' ? scope : undefined,
       apiKey,
       secretsError,
-      teamId: settings.teamId,
+      teamId: target.teamId,
       allowHttp: settings.allowHttp,
       timeoutMs: settings.requestTimeoutSeconds * 1000,
       autoRefresh: settings.autoRefresh,
       refreshIntervalMs: settings.refreshIntervalSeconds * 1000,
       userAgent: this.userAgent,
     });
-    await Promise.all([this.contextKeys.set('flowsync.state', this.explorer.status), this.contextKeys.set('flowsync.teamFilter', settings.teamId !== '')]);
   }
 
   dispose(): void {
     this.disposables.dispose();
-  }
-
-  /** Says once per distinct problem that the team filter is ignored (a notification, and the log). */
-  private warnAboutTeamId(problem: string | undefined): void {
-    if (problem === this.warnedTeamId) return;
-    this.warnedTeamId = problem;
-    if (!problem) return;
-    this.log.warn(problem);
-    void vscode.window.showWarningMessage(problem);
-  }
-
-  /** Says once per session that workspace values for user-only settings are ignored. */
-  private async warnAboutWorkspaceOverrides(): Promise<void> {
-    if (this.warnedIgnored) return;
-    const ignored = await ignoredWorkspaceSettings();
-    if (ignored.length && !this.warnedIgnored) {
-      this.warnedIgnored = true;
-      this.log.warn(describeIgnored(ignored));
-    }
   }
 }

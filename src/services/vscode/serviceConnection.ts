@@ -11,6 +11,7 @@ import { ConfigurationSync } from './configurationSync';
 import type { SettingsSource } from '../../settings/vscode/settings';
 import { lazySharing, PollCoordinator } from '../../sharing/pollLease';
 import { FileSharedStore } from '../../sharing/vscode/fileStore';
+import type { ServiceTarget } from '../serviceTargets';
 
 /** What every service connection of a window shares: where things are kept, the log, the clock, settings and keys. */
 export interface ServiceConnectionDeps {
@@ -35,14 +36,19 @@ export interface ServiceConnectionDeps {
  * nothing is patched onto it afterwards.
  */
 export class ServiceConnection implements vscode.Disposable {
+  /** Stable for the life of the connection (a service whose URL or name changes is a new connection). */
+  readonly id: string;
   readonly explorer: Explorer;
   readonly history: HistoryService;
   private readonly lazy: ReturnType<typeof lazySharing>;
   private readonly configuration: ConfigurationSync;
   private readonly disposables = new DisposableStore();
+  private currentTarget: ServiceTarget;
 
-  constructor(deps: ServiceConnectionDeps) {
+  constructor(deps: ServiceConnectionDeps, target: ServiceTarget) {
     const { log, clock } = deps;
+    this.id = target.id;
+    this.currentTarget = target;
     let lazy!: ReturnType<typeof lazySharing>;
     this.explorer = new Explorer(
       clock,
@@ -57,7 +63,7 @@ export class ServiceConnection implements vscode.Disposable {
     );
     this.lazy = lazy;
     const teams = new TeamMemory(this.explorer.teams, deps.globalState);
-    this.configuration = new ConfigurationSync(this.explorer, deps.settings, deps.keys, log, deps.userAgent);
+    this.configuration = new ConfigurationSync(this.explorer, () => this.currentTarget, deps.settings, deps.keys, log, deps.userAgent);
     // Each window writes its own History log.
     this.history = new HistoryService(this.explorer, deps.globalStorageUri, deps.globalState, deps.windowId, clock, () => deps.settings.current, log);
     this.disposables.add(
@@ -68,6 +74,23 @@ export class ServiceConnection implements vscode.Disposable {
       this.history,
       deps.settings.onDidChange(() => this.history.applySettings()),
     );
+  }
+
+  /** The service as the settings describe it now. */
+  get target(): ServiceTarget {
+    return this.currentTarget;
+  }
+
+  /** Its name (several services); undefined for the one service of `flowsync.baseUrl`. */
+  get name(): string | undefined {
+    return this.currentTarget.name;
+  }
+
+  /** Takes the settings' new description of this service (a new team filter) and applies it. */
+  retarget(target: ServiceTarget): Promise<void> {
+    if (target.id !== this.id) throw new Error('a connection keeps its service');
+    this.currentTarget = target;
+    return this.configuration.apply();
   }
 
   /** This window's side of sharing (created on first use; the test API asks for it). */
@@ -86,8 +109,8 @@ export class ServiceConnection implements vscode.Disposable {
 }
 
 /** Builds one service connection; it is idle until its first reconfigure() (settings and key). */
-export function createServiceConnection(deps: ServiceConnectionDeps): ServiceConnection {
-  return new ServiceConnection(deps);
+export function createServiceConnection(deps: ServiceConnectionDeps, target: ServiceTarget): ServiceConnection {
+  return new ServiceConnection(deps, target);
 }
 
 function logRequest(log: vscode.LogOutputChannel, r: RequestRecord): void {

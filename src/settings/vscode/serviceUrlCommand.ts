@@ -28,14 +28,19 @@ export async function promptServiceUrl(ctx: CommandContext): Promise<ServiceUrl 
   if (input === undefined) return undefined;
   const service = parseServiceUrl(input, { allowHttp });
   await saveBaseUrl(service.baseUrl);
-  await ctx.service.reconfigure();
+  await ctx.services.reconfigure();
   return service;
 }
 
 export async function setServiceUrl(ctx: CommandContext): Promise<void> {
+  if (ctx.settings.current.services.length > 0) {
+    // flowsync.baseUrl is not used while flowsync.services lists services: changing it would change nothing shown.
+    showMessageWithAction('info', t('Your services are listed in flowsync.services. Add one with Add Service..., or remove one with Remove Service....'), t('Add Service'), COMMAND.addService);
+    return;
+  }
   const service = await promptServiceUrl(ctx);
   if (!service) return;
-  if (ctx.service.explorer.status === 'noKey') {
+  if (ctx.services.all[0]?.explorer.status === 'noKey') {
     showMessageWithAction('info', t('Flow Sync service set to {0}. Enter an API key for it?', service.origin), t('Set API Key'), COMMAND.setApiKey);
   }
 }

@@ -6,6 +6,9 @@ import { validArrangement, type Arrangement } from '../../lists/arrange';
 import type { ListDefinition } from '../../lists/list';
 import { ANY_LISTS, type ListId } from '../../lists';
 import { Emitter, type Disposable, type Listener } from '../../base/events';
+import { parseServiceEntries } from '../../services/serviceEntries';
+import { withTeam } from '../../services/serviceEdits';
+import type { ServiceEntryLike } from '../../services/serviceTargets';
 import { MAX_SETTINGS_FILE_CHARS, settingsFileSets } from '../workspaceOverrides';
 import { t } from '../../base/l10n';
 
@@ -30,6 +33,12 @@ export interface Settings extends SettingValues {
   userHistoryDays: number;
   /** How each list's rows are grouped and sorted (its two settings; an unknown value falls back to the default). */
   arrangements: Readonly<Record<ListId, Arrangement>>;
+  /** The valid entries of `flowsync.services` (user settings only: a workspace can never add a service). */
+  services: readonly ServiceEntryLike[];
+  /** One sentence per entry of `flowsync.services` that was skipped, naming it. */
+  serviceWarnings: readonly string[];
+  /** `flowsync.services` as the user settings hold it (edits keep every entry they do not change). */
+  servicesRaw: unknown;
 }
 
 /** The settings, read once per change. */
@@ -63,7 +72,7 @@ export class SettingsSource implements Disposable {
 }
 
 /** Settings that only the user (not a workspace) may set: they decide where the key is sent. */
-const USER_ONLY = ['baseUrl', 'allowHttp'] as const;
+const USER_ONLY = ['baseUrl', 'allowHttp', 'services'] as const;
 
 function readSettings(): Readonly<Settings> {
   const config = vscode.workspace.getConfiguration(SECTION);
@@ -81,6 +90,7 @@ function readSettings(): Readonly<Settings> {
     baseUrl: typeof baseUrl === 'string' ? baseUrl : '',
     allowHttp: userValue<unknown>(config, 'allowHttp', false) === true,
     userHistoryDays: normalizeSettings({ historyDays: userValue<unknown>(config, 'historyDays', undefined) }).historyDays,
+    ...serviceEntries(userValue<unknown>(config, 'services', []), userValue<unknown>(config, 'allowHttp', false) === true),
     arrangements: Object.freeze(Object.fromEntries(ANY_LISTS.map((list) => [list.id, readArrangement(config, list)])) as Record<ListId, Arrangement>),
   });
 }
@@ -157,6 +167,21 @@ async function saveWhereSet(key: string, value: unknown): Promise<void> {
         ? vscode.ConfigurationTarget.Workspace
         : vscode.ConfigurationTarget.Global;
   await config.update(key, value, target);
+}
+
+function serviceEntries(raw: unknown, allowHttp: boolean): Pick<Settings, 'services' | 'serviceWarnings' | 'servicesRaw'> {
+  const { entries, warnings } = parseServiceEntries(raw, { allowHttp });
+  return { services: Object.freeze(entries), serviceWarnings: Object.freeze(warnings), servicesRaw: raw };
+}
+
+/** Writes `flowsync.services` to the user settings (the only place it is read from); none left removes the setting. */
+export async function saveServices(entries: readonly unknown[]): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update('services', entries.length ? entries : undefined, vscode.ConfigurationTarget.Global);
+}
+
+/** Sets the team filter of one of several services (its entry's `teamId`). */
+export async function saveServiceTeam(raw: unknown, target: { name?: string }, teamId: string): Promise<void> {
+  if (target.name !== undefined) await saveServices(withTeam(raw, target.name, teamId));
 }
 
 function userValue<T>(config: vscode.WorkspaceConfiguration, key: string, fallback: T): T {

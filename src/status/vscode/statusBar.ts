@@ -4,39 +4,64 @@ import { DisposableStore } from '../../base/events';
 import type { Explorer } from '../../lists/explorer';
 import type { Clock } from '../../base/clock';
 import type { Event } from '../../base/events';
-import { statusSummary, type StatusExtras } from '../statusSummary';
+import { servicesSummary, statusSummary, type StatusExtras } from '../statusSummary';
 import { t } from '../../base/l10n';
 import { COMMAND } from '../../base/commandIds';
 import { processingList } from '../../lists/processing';
 
 const ACTION_COMMANDS = { focus: `${processingList.viewId}.focus`, setApiKey: COMMAND.setApiKey, setBaseUrl: COMMAND.setBaseUrl } as const;
 
-/** The status bar item: the processing count (a feature of the processing list), or what to do to get one. */
+/** A service as the status bar reads it: its Explorer, and what its History adds. */
+export interface StatusService {
+  readonly name?: string;
+  readonly explorer: Explorer;
+  /** What History adds (stuck syncs, the last hour's sparkline). */
+  extras(): StatusExtras;
+}
+
+/** The services the status bar sums up, and when that changes (a service added or removed). */
+export interface StatusServices {
+  readonly all: readonly StatusService[];
+  readonly several: boolean;
+  onDidChange: Event<void>;
+}
+
+/**
+ * The status bar item: the processing count (a feature of the processing list), or what to do to get one. With
+ * several services, the total over those whose data is shown; its hover lists each service with its count or trouble.
+ */
 export class ProcessingStatusBar implements vscode.Disposable {
-  /** Created at the first render: undefined until the Explorer has been configured. */
+  /** Created at the first render: undefined until an Explorer has been configured. */
   private shownItem?: vscode.StatusBarItem;
   private readonly disposables = new DisposableStore();
+  private readonly perService = new DisposableStore();
 
   constructor(
-    private readonly explorer: Explorer,
+    private readonly services: StatusServices,
     private readonly clock: Clock,
-    /** What History adds (stuck syncs, the last hour's sparkline), and when it changes. */
-    private readonly extras?: { get(): StatusExtras; onDidChange: Event<void> },
+    /** When what History adds changes (any service's). */
+    extrasChanged?: Event<void>,
   ) {
-    this.disposables.add(explorer.lists.processing.onDidChange(() => this.render()), explorer.onDidChangeStatus(() => this.render()));
-    if (extras) this.disposables.add(extras.onDidChange(() => this.render()));
-    this.render();
+    this.disposables.add(this.perService, services.onDidChange(() => this.watch()));
+    if (extrasChanged) this.disposables.add(extrasChanged(() => this.render()));
+    this.watch();
   }
 
   /**
-   * Shows what the Explorer knows. There is no item before its first configuration: until the key has been read
+   * Shows what the Explorers know. There is no item before the first configuration: until the key has been read
    * (SecretStorage can take a while, e.g. a locked keyring) "set up" would be wrong for a person who has set it up.
    */
   render(): void {
-    if (!this.explorer.pollSettings) return;
+    const services = this.services.all;
+    if (!services.length || !services.every((s) => s.explorer.pollSettings)) return;
     const item = (this.shownItem ??= this.createItem());
-    const extras = this.extras;
-    const summary = statusSummary(this.explorer.status, this.explorer.detail, this.explorer.lists.processing.state, extras && (() => extras.get()), this.clock.now());
+    const now = this.clock.now();
+    const summary = this.services.several
+      ? servicesSummary(
+          services.map((s) => ({ name: s.name ?? '', status: s.explorer.status, detail: s.explorer.detail, state: s.explorer.lists.processing.state, stuck: s.explorer.status === 'ready' ? s.extras().stuck : [] })),
+          now,
+        )
+      : statusSummary(services[0].explorer.status, services[0].explorer.detail, services[0].explorer.lists.processing.state, () => services[0].extras(), now);
     item.text = summary.text;
     item.tooltip = markdownHover(summary.tooltip, true);
     item.command = ACTION_COMMANDS[summary.action];
@@ -52,6 +77,14 @@ export class ProcessingStatusBar implements vscode.Disposable {
 
   dispose(): void {
     this.disposables.dispose();
+  }
+
+  private watch(): void {
+    this.perService.clear();
+    for (const { explorer } of this.services.all) {
+      this.perService.add(explorer.lists.processing.onDidChange(() => this.render()), explorer.onDidChangeStatus(() => this.render()));
+    }
+    this.render();
   }
 
   private createItem(): vscode.StatusBarItem {

@@ -124,7 +124,7 @@ function untilCancelled(promise: Promise<void>, token: vscode.CancellationToken)
 
 /** The key of the current service, to remove from a result; undefined without `keys` or when it cannot be read. */
 async function keyToHide(explorer: Explorer, keys: Pick<ApiKeyStore, 'get'> | undefined): Promise<string | undefined> {
-  const origin = explorer.origin;
+  const origin = explorer.scope;
   if (!keys || !origin || explorer.status !== 'ready') return undefined;
   return keys.get(origin).catch(() => undefined);
 }

@@ -64,7 +64,7 @@ describe('Restricted Mode (an untrusted folder)', function () {
     }
     await x.reconfigure();
     assert.equal(x.explorer.status, 'noUrl', 'no service URL: the workspace one does not count');
-    assert.equal(x.explorer.origin, undefined);
+    assert.equal(x.explorer.scope, undefined);
     assert.equal((await attackerRequests()).length, 0, 'the workspace service was never contacted');
   });
 
@@ -81,7 +81,7 @@ describe('Restricted Mode (an untrusted folder)', function () {
     await x.reconfigure();
     await waitFor(() => x.explorer.lists.processing.state.loadedAt !== undefined, { message: 'the processing list' });
     assert.equal(x.explorer.status, 'ready');
-    assert.equal(x.explorer.origin, new URL(mock.url).origin);
+    assert.equal(x.explorer.scope, new URL(mock.url).origin);
     assert.equal(x.explorer.lists.processing.state.error, undefined, x.explorer.lists.processing.state.error?.message);
     // The team's list may be empty at this moment (the mock's syncs come and go): what counts is that it loaded, and
     // that it is what the user's service answered for that team.

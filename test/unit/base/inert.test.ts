@@ -78,4 +78,19 @@ describe('hideEverywhere', () => {
     hideEverywhere(() => undefined);
     assert.equal(inert(`Invoices ${key}`), `Invoices ${key}`, 'nothing registered: nothing masked');
   });
+
+  it('several services: the key of each is masked in every text, whole, in pieces and at a cut', () => {
+    const production = 'fsk_Live_7Hq2Zp9Xw4Lm8Rt3Vb6Nc1Jd';
+    const staging = 'fsk_Test_Q8w3Er5Ty7Ui9Op2As4Df6Gh';
+    hideEverywhere(() => [production, staging]);
+    assert.equal(inert(`A ${production} B ${staging.toLowerCase()}`), 'A ••• B •••');
+    assert.ok(!inert(`x ${staging.slice(3, 15)} y`).includes(staging.slice(3, 15)), 'an 8-character piece of the second key');
+    for (const key of [production, staging]) {
+      for (const at of [280, 295, 299]) {
+        const shown = inert(`${'x'.repeat(at)}${key}`);
+        assert.ok(!shown.toLowerCase().includes(key.slice(0, 8).toLowerCase()), `key at ${at}: ${shown.slice(-20)}`);
+      }
+      assert.ok(!bounded(`${'y'.repeat(95)}${key}`, 100).includes(key.slice(0, 5)));
+    }
+  });
 });

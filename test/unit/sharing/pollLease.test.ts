@@ -78,7 +78,7 @@ describe('pollLease: a shared failure message is masked, then cut', () => {
     const state: { error?: ApiError } = {};
     const explorer: SharedExplorer = {
       status: 'ready',
-      origin: 'https://flow.example.com',
+      scope: 'https://flow.example.com',
       teamId: '',
       focused: true,
       pollSettings: { intervalMs: 30_000, autoRefresh: true },

@@ -1,0 +1,159 @@
+import * as vscode from 'vscode';
+import { DisposableStore } from '../../base/events';
+import { inert } from '../../base/inert';
+import { t } from '../../base/l10n';
+import { SERVICE_ICON } from '../icons';
+import type { TreeNode } from '../treeModel';
+import { themeIcon, type GroupedTree } from './groupedTree';
+
+/** The top-level row of one service, when the view shows several. */
+export interface ServiceRow {
+  readonly kind: 'service';
+  readonly list: string;
+  readonly service: string;
+}
+
+export type ServicesTreeNode<T> = TreeNode<T> | ServiceRow;
+
+/** What a service row says: its name, and its count or its trouble. */
+export interface ServiceRowText {
+  name: string;
+  /** e.g. "4 syncs", or the error of its last load. */
+  description: string;
+  /** The words of its trouble (screen readers), or undefined when it has none. */
+  problem?: string;
+}
+
+/**
+ * The tree of one list over every service: with one service, that service's tree exactly as it always was; with
+ * several, one top-level row per service (in the order of the settings) and that service's tree beneath it. Row ids
+ * are made unique per service, and each row knows its service (`serviceOf`), so commands act on the right one.
+ */
+export class ServicesTree<T extends { id: number }> implements vscode.TreeDataProvider<ServicesTreeNode<T>>, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<ServicesTreeNode<T> | undefined>();
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  private trees: Array<{ service: string; tree: GroupedTree<T>; row: ServiceRow; subscription: vscode.Disposable }> = [];
+  /** The service of each row handed to VS Code (rows are compared by identity when VS Code hands them back). */
+  private readonly owner = new WeakMap<object, string>();
+  private readonly disposables = new DisposableStore();
+
+  constructor(
+    private readonly list: string,
+    private readonly rowText: (service: string) => ServiceRowText,
+  ) {
+    this.disposables.add(this.changeEmitter);
+  }
+
+  /** Shows these services' trees, in this order (the trees are owned by the caller). */
+  setTrees(trees: ReadonlyArray<{ service: string; tree: GroupedTree<T> }>): void {
+    for (const old of this.trees) old.subscription.dispose();
+    this.trees = trees.map(({ service, tree }) => {
+      const row: ServiceRow = this.trees.find((t) => t.service === service)?.row ?? { kind: 'service', list: this.list, service };
+      const subscription = tree.onDidChangeTreeData((node) => this.changeEmitter.fire(node === undefined && this.several ? row : node));
+      return { service, tree, row, subscription };
+    });
+    this.changeEmitter.fire(undefined);
+  }
+
+  get several(): boolean {
+    return this.trees.length > 1;
+  }
+
+  /** The service of a row VS Code handed back (a command's argument); undefined for anything else. */
+  serviceOf(node: unknown): string | undefined {
+    if (typeof node !== 'object' || node === null) return undefined;
+    if ((node as ServiceRow).kind === 'service') return (node as ServiceRow).service;
+    return this.owner.get(node) ?? (this.trees.length === 1 ? this.trees[0].service : undefined);
+  }
+
+  /** The tree of one service. */
+  treeOf(service: string): GroupedTree<T> | undefined {
+    return this.trees.find((t) => t.service === service)?.tree;
+  }
+
+  /** The row of an item of one service (to reveal it), made known as that service's. */
+  findLeaf(service: string, id: number): TreeNode<T> | undefined {
+    const node = this.treeOf(service)?.model.findLeaf(id);
+    if (node) this.own(service, [node]);
+    return node;
+  }
+
+  /** Re-renders the rows whose "… ago" texts have aged, in every service's tree; how many groups aged. */
+  refreshAgedDescriptions(): number {
+    return this.trees.reduce((sum, { tree }) => sum + tree.refreshAgedDescriptions(), 0);
+  }
+
+  /** Re-renders one service's row (its count or trouble changed). */
+  refreshService(service: string): void {
+    const entry = this.trees.find((t) => t.service === service);
+    if (entry && this.several) this.changeEmitter.fire(entry.row);
+  }
+
+  refreshAll(): void {
+    for (const { tree } of this.trees) tree.refreshAll();
+    this.changeEmitter.fire(undefined);
+  }
+
+  getChildren(node?: ServicesTreeNode<T>): ServicesTreeNode<T>[] {
+    if (!node) {
+      if (this.several) return this.trees.map((t) => t.row);
+      const only = this.trees[0];
+      return only ? this.own(only.service, only.tree.getChildren()) : [];
+    }
+    if (node.kind === 'service') {
+      const entry = this.trees.find((t) => t.service === node.service);
+      return entry ? this.own(entry.service, entry.tree.getChildren()) : [];
+    }
+    const service = this.serviceOf(node);
+    const tree = service === undefined ? undefined : this.treeOf(service);
+    return tree && service !== undefined ? this.own(service, tree.getChildren(node)) : [];
+  }
+
+  getParent(node: ServicesTreeNode<T>): ServicesTreeNode<T> | undefined {
+    if (node.kind === 'service') return undefined;
+    const service = this.serviceOf(node);
+    const entry = this.trees.find((t) => t.service === service);
+    if (!entry) return undefined;
+    const parent = entry.tree.getParent(node);
+    if (parent) return this.own(entry.service, [parent])[0];
+    return this.several ? entry.row : undefined;
+  }
+
+  getTreeItem(node: ServicesTreeNode<T>): vscode.TreeItem {
+    if (node.kind === 'service') {
+      const text = this.rowText(node.service);
+      const name = inert(text.name);
+      const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `service:${node.service}`;
+      item.description = inert(text.description);
+      item.iconPath = themeIcon(SERVICE_ICON);
+      item.contextValue = 'flowsync.service';
+      item.tooltip = text.problem ? `${name}: ${inert(text.problem)}` : name;
+      item.accessibilityInformation = { label: [t('service {0}', name), inert(text.description)].join(', ') };
+      return item;
+    }
+    const service = this.serviceOf(node);
+    const tree = service === undefined ? undefined : this.treeOf(service);
+    if (!tree) return new vscode.TreeItem('');
+    const item = tree.getTreeItem(node);
+    if (this.several && item.id) item.id = `${service}/${item.id}`;
+    return item;
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, node: ServicesTreeNode<T>): vscode.TreeItem {
+    if (node.kind === 'service') return item;
+    const service = this.serviceOf(node);
+    const tree = service === undefined ? undefined : this.treeOf(service);
+    return tree ? tree.resolveTreeItem(item, node) : item;
+  }
+
+  dispose(): void {
+    for (const t of this.trees) t.subscription.dispose();
+    this.disposables.dispose();
+  }
+
+  private own(service: string, nodes: TreeNode<T>[]): TreeNode<T>[] {
+    for (const node of nodes) this.owner.set(node, service);
+    return nodes;
+  }
+}

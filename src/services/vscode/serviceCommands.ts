@@ -1,0 +1,116 @@
+import * as vscode from 'vscode';
+import { ApiError } from '../../api/errors';
+import { parseServiceUrl } from '../../api/url';
+import { inert } from '../../base/inert';
+import { t } from '../../base/l10n';
+import type { CommandContext } from '../../commands/vscode/commandContext';
+import { secretStoreProblem } from '../../keys/vscode/apiKeyStore';
+import { saveServices } from '../../settings/vscode/settings';
+import { MAX_SERVICES, MAX_SERVICE_NAME } from '../serviceEntries';
+import { withService, withoutService } from '../serviceEdits';
+import { serviceScope } from '../serviceTargets';
+import { pickService } from './pickService';
+
+/**
+ * Add Service...: asks for a name and the URL, and adds the service to `flowsync.services` (user settings). The first
+ * time, the service of `flowsync.baseUrl` becomes the first entry, with its team filter and its key, so nothing is lost.
+ */
+export async function addService(ctx: CommandContext): Promise<void> {
+  const settings = ctx.settings.current;
+  if (settings.services.length >= MAX_SERVICES) {
+    void vscode.window.showWarningMessage(t('Flow Sync shows at most {0} services. Remove one first.', MAX_SERVICES));
+    return;
+  }
+  let raw: unknown = settings.servicesRaw;
+  const taken = settings.services.map((s) => s.name.toLowerCase());
+  // The service of flowsync.baseUrl, kept as the first entry the first time (named after its host).
+  let first: { name: string; url: string; teamId?: string; scope: string; origin: string } | undefined;
+  if (settings.services.length === 0 && settings.baseUrl.trim()) {
+    try {
+      const url = parseServiceUrl(settings.baseUrl, { allowHttp: settings.allowHttp });
+      const name = new URL(url.baseUrl).host;
+      first = { name, url: url.baseUrl, teamId: settings.teamId || undefined, scope: url.baseUrl, origin: url.origin };
+      taken.push(name.toLowerCase());
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+    }
+  }
+  const name = await vscode.window.showInputBox({
+    title: t('Add Service (1/2): name'),
+    prompt: t('A name for this Flow Sync service, e.g. Production or Staging (at most {0} characters).', MAX_SERVICE_NAME),
+    ignoreFocusOut: true,
+    validateInput: (value) => nameProblem(value, taken),
+  });
+  if (name === undefined) return;
+  const url = await vscode.window.showInputBox({
+    title: t('Add Service (2/2): URL of {0}', inert(name.trim())),
+    prompt: t('The address of the Flow Sync service, e.g. https://flowsync.example.com.'),
+    placeHolder: 'https://flowsync.example.com',
+    ignoreFocusOut: true,
+    validateInput: (value) => urlProblem(value, settings.allowHttp),
+  });
+  if (url === undefined) return;
+  const service = parseServiceUrl(url, { allowHttp: settings.allowHttp });
+  if (first) {
+    raw = withService(raw, first);
+    // Its key was kept for its origin; as one of several it is kept for its base URL (the same, at the root of a host).
+    if (first.scope !== first.origin) await copyKey(ctx, first.origin, first.scope);
+  }
+  await saveServices(withService(raw, { name: name.trim(), url: service.baseUrl }));
+  ctx.log.info(`Service added: ${inert(name.trim())}`);
+  await ctx.services.reconfigure();
+}
+
+/** Remove Service...: which one, then (after asking) removes it from `flowsync.services` with its key. */
+export async function removeService(ctx: CommandContext): Promise<void> {
+  const settings = ctx.settings.current;
+  if (settings.services.length === 0) {
+    void vscode.window.showInformationMessage(t('No services are listed in flowsync.services. Use Add Service... to add one.'));
+    return;
+  }
+  const service = await pickService(ctx.services, t('Remove Service'));
+  const name = service?.name;
+  if (!service || name === undefined) return;
+  const remove = t('Remove');
+  const answer = await vscode.window.showWarningMessage(t('Remove the service {0} and its API key?', inert(name)), { modal: true }, remove);
+  if (answer !== remove) return;
+  const scope = serviceScope(service.target, settings.allowHttp);
+  await saveServices(withoutService(settings.servicesRaw, name));
+  // Its key goes too, unless another service is kept under the same base URL.
+  const shared = ctx.services.all.some((other) => other !== service && serviceScope(other.target, settings.allowHttp) === scope);
+  if (scope && !shared) {
+    try {
+      await ctx.keys.delete(scope);
+    } catch (e) {
+      void vscode.window.showErrorMessage(secretStoreProblem(e));
+    }
+  }
+  ctx.log.info(`Service removed: ${inert(name)}`);
+  void vscode.window.showInformationMessage(t('Removed the service {0}.', inert(name)));
+}
+
+function nameProblem(value: string, taken: readonly string[]): string | undefined {
+  const name = value.trim();
+  if (!name) return t('Enter a name.');
+  if (name.length > MAX_SERVICE_NAME) return t('A name has at most {0} characters.', MAX_SERVICE_NAME);
+  if (taken.includes(name.toLowerCase())) return t('A service of this name is already set up.');
+  return undefined;
+}
+
+function urlProblem(value: string, allowHttp: boolean): string | undefined {
+  try {
+    parseServiceUrl(value, { allowHttp });
+    return undefined;
+  } catch (e) {
+    return e instanceof ApiError ? e.message : String(e);
+  }
+}
+
+async function copyKey(ctx: CommandContext, from: string, to: string): Promise<void> {
+  try {
+    const key = await ctx.keys.get(from);
+    if (key) await ctx.keys.set(to, key);
+  } catch (e) {
+    void vscode.window.showErrorMessage(secretStoreProblem(e));
+  }
+}
