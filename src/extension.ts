@@ -13,6 +13,7 @@ import { SettingsWarnings } from './settings/vscode/settingsWarnings';
 import { ServiceRegistry } from './services/vscode/serviceRegistry';
 import { eachService } from './services/vscode/eachService';
 import { pickService } from './services/vscode/pickService';
+import { removeServiceNow } from './services/vscode/serviceCommands';
 import { DisposableStore } from './base/events';
 import { t } from './base/l10n';
 import { activitySeries, activitySparkline, processingNow } from './history/index';
@@ -53,6 +54,8 @@ export interface FlowSyncExplorerApi {
   sharing: PollCoordinator;
   /** Re-reads settings and the key; resolves once applied. */
   reconfigure(): Promise<void>;
+  /** Remove Service... without its questions: the service of this name and its key (tests drive the questions in e2e). */
+  removeService(name: string): Promise<void>;
 }
 
 /** Wires the pieces together; behaviour lives in the modules. Returns the test API in ExtensionMode.Test only. */
@@ -179,6 +182,10 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
       return first().sharing;
     },
     reconfigure: () => services.reconfigure(),
+    removeService: async (name) => {
+      const service = services.byName(name);
+      if (service) await removeServiceNow(commandContext, service);
+    },
   };
 }
 

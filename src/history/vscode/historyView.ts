@@ -8,6 +8,7 @@ import type { HistoryService } from './historyService';
 import { t } from '../../base/l10n';
 import { ContextKeys } from '../../base/vscode/contextKeys';
 import { themeIcon } from '../../lists/vscode/groupedTree';
+import { rowKey } from '../../lists/vscode/servicesTree';
 
 export const HISTORY_VIEW = 'flowsync.history';
 
@@ -83,13 +84,13 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
 
   getTreeItem(node: HistoryNode): vscode.TreeItem {
     const now = this.now();
-    const prefix = this.services.several ? `${node.service}/` : '';
+    const prefix = this.services.several ? `${rowKey(node.service)}|` : '';
     if (node.kind === 'historyService') {
       const service = this.services.all.find((s) => s.id === node.service);
       const name = inert(service?.name ?? node.service);
       const count = service?.history.snapshot.entries.length ?? 0;
       const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = `service:${node.service}`;
+      item.id = `service:${rowKey(node.service)}`;
       item.description = count === 1 ? t('1 sync') : t('{0} syncs', count);
       item.iconPath = themeIcon(SERVICE_ICON);
       item.contextValue = 'flowsync.service';

@@ -109,6 +109,8 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   async revealItem(id: number, service = this.parts[0]?.service.id): Promise<boolean> {
     const node = service === undefined ? undefined : this.tree.findLeaf(service, id);
     if (!node) return false;
+    // Beneath a service's row the workbench can reveal a row only in a view it has shown (it then knows the rows above).
+    if (this.tree.several && !this.view.visible) await vscode.commands.executeCommand(`${this.list.viewId}.focus`);
     await this.view.reveal(node, { select: true, focus: true, expand: true });
     return true;
   }

@@ -89,9 +89,13 @@ export class ServicesTree<T extends { id: number }> implements vscode.TreeDataPr
     if (entry && this.several) this.changeEmitter.fire(entry.row);
   }
 
+  /** Re-renders every row (with several services: each service's, so a reveal under way keeps its parents). */
   refreshAll(): void {
-    for (const { tree } of this.trees) tree.refreshAll();
-    this.changeEmitter.fire(undefined);
+    if (!this.several) {
+      this.trees[0]?.tree.refreshAll();
+      return;
+    }
+    for (const { row } of this.trees) this.changeEmitter.fire(row);
   }
 
   getChildren(node?: ServicesTreeNode<T>): ServicesTreeNode<T>[] {
@@ -124,7 +128,7 @@ export class ServicesTree<T extends { id: number }> implements vscode.TreeDataPr
       const text = this.rowText(node.service);
       const name = inert(text.name);
       const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = `service:${node.service}`;
+      item.id = `service:${rowKey(node.service)}`;
       item.description = inert(text.description);
       item.iconPath = themeIcon(SERVICE_ICON);
       item.contextValue = 'flowsync.service';
@@ -136,7 +140,7 @@ export class ServicesTree<T extends { id: number }> implements vscode.TreeDataPr
     const tree = service === undefined ? undefined : this.treeOf(service);
     if (!tree) return new vscode.TreeItem('');
     const item = tree.getTreeItem(node);
-    if (this.several && item.id) item.id = `${service}/${item.id}`;
+    if (this.several && item.id) item.id = `${rowKey(service!)}|${item.id}`;
     return item;
   }
 
@@ -156,4 +160,12 @@ export class ServicesTree<T extends { id: number }> implements vscode.TreeDataPr
     for (const node of nodes) this.owner.set(node, service);
     return nodes;
   }
+}
+
+/**
+ * A service's part of its rows' ids. VS Code derives a row's handle from its id, and a slash in it breaks reveal (a
+ * service id is a URL): so it is encoded.
+ */
+export function rowKey(service: string): string {
+  return encodeURIComponent(service);
 }

@@ -10,6 +10,7 @@ import { MAX_SERVICES, MAX_SERVICE_NAME } from '../serviceEntries';
 import { withService, withoutService } from '../serviceEdits';
 import { serviceScope } from '../serviceTargets';
 import { pickService } from './pickService';
+import type { ServiceConnection } from './serviceConnection';
 
 /**
  * Add Service...: asks for a name and the URL, and adds the service to `flowsync.services` (user settings). The first
@@ -30,10 +31,22 @@ export async function addService(ctx: CommandContext): Promise<void> {
       const url = parseServiceUrl(settings.baseUrl, { allowHttp: settings.allowHttp });
       const name = new URL(url.baseUrl).host;
       first = { name, url: url.baseUrl, teamId: settings.teamId || undefined, scope: url.baseUrl, origin: url.origin };
-      taken.push(name.toLowerCase());
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
     }
+  }
+  if (first) {
+    // The service shown so far keeps working beside the new one: the person names it (its host is offered).
+    const current = await vscode.window.showInputBox({
+      title: t('Add Service: the name of your current service, {0}', inert(first.url)),
+      prompt: t('Both services are shown side by side, each under its name. A name for the one you use now, e.g. Production.'),
+      value: first.name,
+      ignoreFocusOut: true,
+      validateInput: (value) => nameProblem(value, []),
+    });
+    if (current === undefined) return;
+    first.name = current.trim();
+    taken.splice(0, taken.length, first.name.toLowerCase());
   }
   const name = await vscode.window.showInputBox({
     title: t('Add Service (1/2): name'),
@@ -74,6 +87,14 @@ export async function removeService(ctx: CommandContext): Promise<void> {
   const remove = t('Remove');
   const answer = await vscode.window.showWarningMessage(t('Remove the service {0} and its API key?', inert(name)), { modal: true }, remove);
   if (answer !== remove) return;
+  await removeServiceNow(ctx, service);
+}
+
+/** Removes a service from `flowsync.services`, and its key unless another service is kept under the same base URL. */
+export async function removeServiceNow(ctx: CommandContext, service: ServiceConnection): Promise<void> {
+  const settings = ctx.settings.current;
+  const name = service.name;
+  if (name === undefined) return;
   const scope = serviceScope(service.target, settings.allowHttp);
   await saveServices(withoutService(settings.servicesRaw, name));
   // Its key goes too, unless another service is kept under the same base URL.
@@ -86,6 +107,7 @@ export async function removeService(ctx: CommandContext): Promise<void> {
     }
   }
   ctx.log.info(`Service removed: ${inert(name)}`);
+  await ctx.services.reconfigure();
   void vscode.window.showInformationMessage(t('Removed the service {0}.', inert(name)));
 }
 

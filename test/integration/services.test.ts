@@ -1,0 +1,143 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { MockFlowSyncServer } from '../../src/mock/server';
+import { keyChanges, setUserSetting, startMockApi, testApi, waitFor } from './helpers';
+
+/** Two keys, each a sentinel like TEST_KEY (never printed; the rig fails if one reaches a log or a file). */
+const PRODUCTION_KEY = 'fs_it_SENTINEL_prod_9a8b7c6d';
+const STAGING_KEY = 'fs_it_SENTINEL_stag_1e2f3a4b';
+
+describe('Several services side by side (two mock services at once)', function () {
+  this.timeout(60_000);
+  let production: MockFlowSyncServer;
+  let staging: MockFlowSyncServer;
+
+  before(async () => {
+    production = await startMockApi({ apiKey: PRODUCTION_KEY, seed: 11, flows: 3, processing: 4 });
+    staging = await startMockApi({ apiKey: STAGING_KEY, seed: 29, flows: 5, processing: 6 });
+    const api = await testApi();
+    await keyChanges(api, 2, async () => {
+      await api.keys.set(new URL(production.url).origin, PRODUCTION_KEY);
+      await api.keys.set(new URL(staging.url).origin, STAGING_KEY);
+    });
+    await setUserSetting('services', [
+      { name: 'Production', url: production.url },
+      { name: 'Staging', url: staging.url },
+    ]);
+    await api.reconfigure();
+  });
+
+  after(async () => {
+    await setUserSetting('services', undefined);
+    await (await testApi()).reconfigure();
+    await Promise.all([production?.close(), staging?.close()]);
+  });
+
+  const loaded = async () => {
+    const api = await testApi();
+    await waitFor(() => api.services.all.length === 2 && api.services.all.every((s) => s.explorer.status === 'ready' && s.explorer.lists.processing.state.items !== undefined), {
+      message: 'both services loaded',
+    });
+    return api;
+  };
+
+  it('shows both, in the order of the setting, each with its own data under its own row', async () => {
+    const api = await loaded();
+    assert.deepEqual(api.services.all.map((s) => s.name), ['Production', 'Staging']);
+    const tree = api.views.processing.tree;
+    const roots = tree.getChildren();
+    assert.deepEqual(roots.map((r) => tree.getTreeItem(r).label), ['Production', 'Staging']);
+    for (const [i, mock] of [production, staging].entries()) {
+      const service = api.services.all[i];
+      const items = service.explorer.lists.processing.state.items ?? [];
+      // The two datasets share only the long-stuck sync's id; every other id is one service's own.
+      const other = [production, staging][1 - i];
+      const mine = new Set(mock.dataset.processingAt(Date.now()).map((sync) => sync.id));
+      const theirs = new Set(other.dataset.processingAt(Date.now()).map((sync) => sync.id));
+      const own = items.filter((item) => item.value.id !== mock.dataset.stuckSyncId);
+      assert.ok(own.length > 0 && own.some((item) => mine.has(item.value.id)), `${service.name} holds its own service's syncs`);
+      assert.ok(!own.some((item) => theirs.has(item.value.id)), `${service.name} holds none of the other service's syncs`);
+      const expected = items.map((item) => item.value.id).sort((a, b) => a - b);
+      const description = String(tree.getTreeItem(roots[i]).description);
+      assert.match(description, new RegExp(`^${expected.length} syncs?$`), `${service.name}'s row says its count`);
+      // Beneath the service row: that service's flows, whose syncs are its own.
+      const leaves = tree.getChildren(roots[i]).flatMap((group) => tree.getChildren(group));
+      assert.deepEqual(leaves.map((leaf) => (leaf.kind === 'leaf' ? leaf.item.value.id : -1)).sort((a, b) => a - b), expected);
+      assert.ok(leaves.every((leaf) => api.views.processing.serviceOf(leaf) === service.id), 'every row knows its service');
+    }
+    const ids = new Set<string>();
+    const walk = (nodes: ReturnType<typeof tree.getChildren>) => nodes.forEach((n) => (ids.add(String(tree.getTreeItem(n).id)), walk(tree.getChildren(n))));
+    walk(roots);
+    assert.ok(ids.size > 10, 'rows have ids');
+  });
+
+  it('sends each key only to its own service (every Authorization header the mocks saw)', async () => {
+    await loaded();
+    await vscode.commands.executeCommand('flowsync.refresh');
+    await waitFor(() => production.requests.length > 0 && staging.requests.length > 0, { message: 'requests at both' });
+    for (const [mock, own, other] of [
+      [production, PRODUCTION_KEY, STAGING_KEY],
+      [staging, STAGING_KEY, PRODUCTION_KEY],
+    ] as const) {
+      const headers = mock.requests.map((r) => r.headers.authorization ?? '');
+      assert.ok(headers.length > 0);
+      assert.ok(
+        headers.every((h) => h === `Bearer ${own}`),
+        `every request carried its own service's key (${headers.filter((h) => h !== `Bearer ${own}`).length} did not)`,
+      );
+      assert.ok(!headers.some((h) => h.includes(other)), "never the other service's key");
+    }
+  });
+
+  it('one service failing keeps the other one\'s rows; its own row says its trouble; the status bar sums what is shown', async () => {
+    const api = await loaded();
+    staging.inject({ endpoint: 'processing', status: 500 });
+    try {
+      const stagingService = api.services.byName('Staging')!;
+      await vscode.commands.executeCommand('flowsync.refreshProcessing');
+      await waitFor(() => stagingService.explorer.lists.processing.state.error !== undefined, { message: 'Staging fails' });
+      const tree = api.views.processing.tree;
+      const [productionRow, stagingRow] = tree.getChildren();
+      assert.match(String(tree.getTreeItem(stagingRow).description), /⚠/, "Staging's row says its trouble");
+      assert.match(String(tree.getTreeItem(productionRow).description), /^\d+ syncs?$/, "Production's row is untouched");
+      assert.ok(tree.getChildren(productionRow).length > 0, 'Production keeps its rows');
+      const total = api.services.all.reduce((sum, s) => sum + (s.explorer.lists.processing.state.items?.length ?? 0), 0);
+      await waitFor(() => api.statusBar.item?.text.includes(`${total} processing`), { message: `status bar says ${total} processing` });
+      const tooltip = api.statusBar.item?.tooltip;
+      const hover = typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '');
+      assert.match(hover, /Production/);
+      assert.match(hover, /Staging/);
+    } finally {
+      staging.clearFaults();
+      const stagingService = api.services.byName('Staging')!;
+      await vscode.commands.executeCommand('flowsync.refreshProcessing');
+      await waitFor(() => stagingService.explorer.lists.processing.state.error === undefined && !stagingService.explorer.lists.processing.state.loading, { message: 'Staging recovered' });
+    }
+  });
+
+  it('a link names its service; a link naming a service that is not configured says so', async () => {
+    const api = await loaded();
+    const stagingService = api.services.byName('Staging')!;
+    const id = stagingService.explorer.lists.processing.state.items![0].value.id;
+    await api.links.handleUri(vscode.Uri.parse(`vscode://flowsync-tools.flowsync-explorer/sync?id=${id}&service=staging`));
+    await waitFor(() => vscode.window.activeTextEditor?.document.uri.scheme === 'flowsync-json', { message: 'its JSON opened' });
+    const doc = vscode.window.activeTextEditor!.document;
+    assert.equal(JSON.parse(doc.getText()).id, id);
+    assert.match(doc.uri.path, /Staging/, 'the document title names the service');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await api.links.handleUri(vscode.Uri.parse('vscode://flowsync-tools.flowsync-explorer/sync?id=1&service=Nowhere'));
+    assert.match(api.links.said.at(-1) ?? '', /not in your settings/);
+  });
+
+  it('removing a service removes its key, and the other keeps working', async () => {
+    const api = await loaded();
+    const scope = new URL(staging.url).origin;
+    assert.equal(await api.keys.get(scope), STAGING_KEY);
+    await api.removeService('Staging');
+    await waitFor(() => api.services.all.length === 1, { message: 'one service left' });
+    assert.equal(await api.keys.get(scope), undefined, "Staging's key is gone");
+    assert.equal(await api.keys.get(new URL(production.url).origin), PRODUCTION_KEY, "Production's key stays");
+    assert.equal(api.services.all[0].name, 'Production');
+    assert.ok(api.views.processing.tree.getChildren().every((n) => n.kind !== 'service'), 'one service: no service rows');
+  });
+});
