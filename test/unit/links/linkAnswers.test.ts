@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { invalidLinkMessage, notListedMessage, parseLink } from '../../../src/links/linkAnswers';
+import { invalidLinkMessage, notListedMessage, parseLink, unknownServiceMessage } from '../../../src/links/linkAnswers';
 
 describe('links (parseLink, answers)', () => {
   it('reads a row prefix and a plain decimal id, and nothing else', () => {
@@ -26,5 +26,24 @@ describe('links (parseLink, answers)', () => {
     assert.match(notListedMessage('Flow sync #9', 'keyRefused', { loadedAt }), /refused the API key/);
     assert.match(notListedMessage('Flow sync #9', 'waiting', { loadedAt, nextAttemptAt: loadedAt + 3600_000 }), /loaded at .+ asks the service again at /);
     assert.match(notListedMessage('Flow sync #9', 'waiting', { nextAttemptAt: loadedAt }), /cannot be looked up yet/);
+  });
+});
+
+describe('parseLink: a link names its service by name', () => {
+  it('reads &service=<name> (any characters, decoded), and nothing for a link without one', () => {
+    assert.deepEqual(parseLink('/sync', 'id=1003&service=Staging'), { prefix: 'sync', id: 1003, service: 'Staging' });
+    assert.deepEqual(parseLink('/sync', 'id=1003&service=EU%20%C3%A9quipe'), { prefix: 'sync', id: 1003, service: 'EU équipe' });
+    assert.deepEqual(parseLink('/sync', 'id=1003'), { prefix: 'sync', id: 1003 });
+  });
+
+  it('an empty name or one longer than any service may have is no link of ours', () => {
+    assert.equal(parseLink('/sync', 'id=1003&service='), undefined);
+    assert.equal(parseLink('/sync', `id=1003&service=${'x'.repeat(61)}`), undefined);
+    assert.deepEqual(parseLink('/sync', `id=1003&service=${'x'.repeat(60)}`)?.service, 'x'.repeat(60));
+  });
+
+  it('the answer to a link naming a service that is not configured never repeats the name', () => {
+    assert.doesNotMatch(unknownServiceMessage(), /Nowhere/);
+    assert.match(unknownServiceMessage(), /flowsync\.services/);
   });
 });

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
-import { statusSummary } from '../../../src/status/statusSummary';
+import { servicesSummary, statusSummary } from '../../../src/status/statusSummary';
+import type { FlowSync } from '../../../src/api/types';
+import type { ListState } from '../../../src/lists/refresh';
 
 const now = Date.UTC(2026, 10, 22, 12);
 const item = (id: number, flow: string) => ({
@@ -82,5 +84,53 @@ describe('statusSummary', () => {
       const s = statusSummary('ready', undefined, { ...empty, items: [{ value: stuck, raw: {} }], loadedAt: now }, () => ({ stuck: [stuck], sparkline: '' }), now);
       assert.match(s.tooltip, /- #7 \(Payroll\), started unknown time$/m, created_at);
     }
+  });
+});
+
+describe('servicesSummary (several services)', () => {
+  const state = (items: number, o: Partial<ListState<FlowSync>> = {}): ListState<FlowSync> => ({
+    items: Array.from({ length: items }, (_, i) => item(i + 1, `Flow ${i}`)),
+    dropped: 0,
+    loading: false,
+    failures: 0,
+    loadedAt: now,
+    ...o,
+  });
+
+  it('the total over the services whose data is shown; the hover lists each with its count', () => {
+    const s = servicesSummary(
+      [
+        { name: 'Production', status: 'ready', detail: undefined, state: state(4), stuck: [] },
+        { name: 'Staging', status: 'ready', detail: undefined, state: state(3), stuck: [item(9, 'Slow').value] },
+      ],
+      now,
+    );
+    assert.equal(s.text, '$(warning) 7 processing, 1 stuck');
+    assert.match(s.tooltip, /- Production: 4 processing/);
+    assert.match(s.tooltip, /- Staging: 3 processing, 1 stuck/);
+    assert.equal(s.accessibleLabel, '7 flow syncs processing, 1 stuck, 2 services');
+    assert.equal(s.action, 'focus');
+  });
+
+  it("one service's trouble is its own: the others' counts stay; the hover says which one and why", () => {
+    const error = new ApiError('http', 'The service answered with HTTP 500 [x](command:evil)');
+    const s = servicesSummary(
+      [
+        { name: 'Production', status: 'ready', detail: undefined, state: state(4), stuck: [] },
+        { name: 'Staging', status: 'ready', detail: undefined, state: state(0, { items: undefined, error }), stuck: [] },
+        { name: 'Dev *x*', status: 'noKey', detail: undefined, state: state(0, { items: undefined }), stuck: [] },
+      ],
+      now,
+    );
+    assert.equal(s.text, '$(warning) 4 processing');
+    assert.equal(s.warning, true);
+    assert.match(s.tooltip, /- Staging: no data · \$\(warning\) The service answered with HTTP 500 \\\[x\\\] ?\\\(command\\:evil\\\)/);
+    assert.match(s.tooltip, /- Dev \\\*x\\\*: no data · \$\(warning\) no API key/, 'names are escaped Markdown');
+    assert.equal(s.accessibleLabel, '4 flow syncs processing, 3 services, 2 services have a problem');
+  });
+
+  it('nothing shown yet: no count claimed', () => {
+    const s = servicesSummary([{ name: 'A', status: 'ready', detail: undefined, state: state(0, { items: undefined, loadedAt: undefined }), stuck: [] }], now);
+    assert.equal(s.text, '$(sync~spin) Flow Sync');
   });
 });
