@@ -3,7 +3,7 @@ import { registerCommands } from './commands/vscode/registerCommands';
 import { systemClock } from './base/clock';
 import type { Explorer } from './lists/explorer';
 import type { PollCoordinator } from './sharing/pollLease';
-import { hideEverywhere } from './base/inert';
+import { hideEverywhere, inert } from './base/inert';
 import { useLocalize } from './base/l10n';
 import { LinkHandler } from './links/vscode/linkHandler';
 import { watchFailures, type FailureNotifications } from './notifications/vscode/failureNotifications';
@@ -131,7 +131,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     eachService(services, (service) => {
       const { history, explorer } = service;
       const stuckAnnouncer = new StuckAnnouncer(() => explorer.keyToHide);
-      const named = (text: string) => (services.several && service.name !== undefined ? `${service.name}: ${text}` : text);
+      const named = (text: string) => (services.several && service.name !== undefined ? `${inert(service.name, 60)}: ${text}` : text);
       const wiring = new DisposableStore();
       wiring.add(
         history.onDidChange(() => views.processing.tree.refreshAll()),

@@ -56,6 +56,18 @@ describe('Key confinement', function () {
     });
   }
 
+  it('ignores flowsync.services set by the workspace: a repository cannot add a service that would get a key', async () => {
+    fs.mkdirSync(path.dirname(settingsFile()), { recursive: true });
+    fs.writeFileSync(settingsFile(), JSON.stringify({ 'flowsync.services': [{ name: 'Evil', url: attacker.url }, { name: 'Mine', url: mock.url }] }, null, 2));
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // let VS Code pick up the file
+    await x.reconfigure();
+    await vscode.commands.executeCommand('flowsync.refresh');
+    assert.deepEqual(x.services.all.map((s) => s.name), [undefined], 'still the one service of the user settings');
+    assert.equal(x.explorer.scope, new URL(mock.url).origin);
+    assert.equal(attacker.requests.length, 0, 'the workspace could not add a service');
+    fs.rmSync(settingsFile(), { force: true });
+  });
+
   it('refuses plain http to a host that is not loopback, unless flowsync.allowHttp is set by the user', async () => {
     const before = mock.requests.length;
     await config().update('baseUrl', 'http://flowsync.example.com', vscode.ConfigurationTarget.Global);

@@ -31,7 +31,7 @@ import type { SettingValues } from '../../settings/settingValues';
  * The history tool formats only the rows it lists, however large History is.
  */
 export function registerTools(source: ToolSource): vscode.Disposable[] {
-  const { explorer, keys, history, clock, settings } = source;
+  const { keys, history, clock, settings } = source;
   return [
     vscode.lm.registerTool(TOOL_NAMES.processing, listTool<FlowSync>(source, 'processing', (raw, s) => processingResult(processingInput(raw), s))),
     vscode.lm.registerTool(TOOL_NAMES.connections, listTool<Connection>(source, 'connections', (raw, s) => connectionsResult(connectionsInput(raw), s))),
@@ -39,6 +39,7 @@ export function registerTools(source: ToolSource): vscode.Disposable[] {
       prepareInvocation: () => ({ invocationMessage: invocationMessage('history') }),
       async invoke(options, token) {
         await freshen(source, 'processing', token);
+        const explorer = source.explorer; // read per call: the service may have changed since registration
         const hide = await keyToHide(explorer, keys);
         return textResult(
           historyResult(historyInput(options.input), {
@@ -73,11 +74,12 @@ export interface ToolSource {
 }
 
 function listTool<T>(source: ToolSource, id: ListId, answer: (input: unknown, snapshot: ToolSnapshot<T>) => string): vscode.LanguageModelTool<unknown> {
-  const { explorer, keys, clock } = source;
+  const { keys, clock } = source;
   return {
     prepareInvocation: () => ({ invocationMessage: invocationMessage(id) }),
     async invoke(options, token) {
       await freshen(source, id, token);
+      const explorer = source.explorer; // read per call: the service may have changed since registration
       const hide = await keyToHide(explorer, keys);
       const snapshot: ToolSnapshot<T> = {
         status: explorer.status,
