@@ -1,6 +1,7 @@
 import { t } from '../base/l10n';
 import { clockTime } from '../base/format';
 import type { HeldBack } from '../lists/refresh';
+import { MAX_SERVICE_NAME } from '../services/serviceEntries';
 
 /** A link's target: the row prefix of a list ("sync", "connection") and an item id. */
 export interface LinkTarget {
@@ -32,9 +33,6 @@ export function parseLink(path: string, query: string): LinkTarget | undefined {
  * What a malformed link is told. It never repeats the link: its text is whoever made the link's, and a warning
  * from Flow Sync must not carry words a web page chose.
  */
-/** The longest service name a link may carry (the longest a service may have). */
-export const MAX_SERVICE_NAME = 60;
-
 /**
  * What a link naming a service that is not configured is told. It never repeats the name: a link's text is whoever
  * made the link's.

@@ -1,26 +1,62 @@
 import { ApiError } from '../api/errors';
 import { parseServiceUrl, type UrlPolicy } from '../api/url';
+import { inert } from '../base/inert';
 import { t } from '../base/l10n';
+import { teamIdOf } from '../settings/settingValues';
 import type { ServiceEntryLike } from './serviceTargets';
 
+/** At most this many services are shown; later entries are skipped with a warning. */
 export const MAX_SERVICES = 20;
+/** The longest name of a service. */
 export const MAX_SERVICE_NAME = 60;
 
-// Placeholder for the parser being written beside this branch (replaced on merge).
-export function parseServiceEntries(raw: unknown, policy: UrlPolicy): { entries: ServiceEntryLike[]; warnings: string[] } {
-  const entries: ServiceEntryLike[] = [];
+/** A valid entry of `flowsync.services`. */
+export type ServiceEntry = ServiceEntryLike;
+
+/**
+ * Reads the raw value of `flowsync.services` (from the user settings: anything at all) into the valid entries, in
+ * order, and one warning per skipped entry, naming it by its position and, when it has one, its name (inert: settings
+ * text is data). An entry is skipped when it is not an object, has no name or a name over 60 characters, repeats a
+ * name (names are compared in any letter case: "Staging" and "staging" would be told apart by nobody), has no URL or a
+ * URL the service rules refuse, or has a team id that is not digits; beyond 20 entries the rest are skipped. Skipping
+ * one never costs the others. Never throws.
+ *
+ * An entry's id is its name and its base URL: what views, documents and links know a service by. Renaming a service
+ * or pointing it elsewhere makes it a new one (its rows, documents and poller start again); its key is kept by base
+ * URL, so a rename keeps the key.
+ */
+export function parseServiceEntries(raw: unknown, policy: UrlPolicy): { entries: ServiceEntry[]; warnings: string[] } {
+  const entries: ServiceEntry[] = [];
   const warnings: string[] = [];
-  if (!Array.isArray(raw)) return { entries, warnings };
-  for (const item of raw) {
-    if (entries.length + warnings.length >= MAX_SERVICES) break;
-    const name = typeof item?.name === 'string' ? item.name.trim() : '';
-    try {
-      const url = parseServiceUrl(typeof item?.url === 'string' ? item.url : '', policy);
-      if (!name || entries.some((e) => e.name.toLowerCase() === name.toLowerCase())) throw new ApiError('invalidUrl', t('Skipped a service entry'));
-      entries.push({ id: `${url.baseUrl}`, name, url, teamId: typeof item?.teamId === 'string' ? item.teamId : undefined });
-    } catch {
-      warnings.push(t('Skipped a service entry'));
-    }
+  if (raw === undefined || raw === null) return { entries, warnings };
+  if (!Array.isArray(raw)) {
+    warnings.push(t('flowsync.services must be a list of services, each {0}; it is ignored until fixed.', '{ "name": …, "url": … }'));
+    return { entries, warnings };
   }
+  const taken = new Set<string>();
+  raw.forEach((item: unknown, index) => {
+    const position = index + 1;
+    const rawName = typeof item === 'object' && item !== null ? (item as { name?: unknown }).name : undefined;
+    const name = typeof rawName === 'string' ? rawName.trim() : '';
+    const label = name ? t('service {0} ("{1}")', position, inert(name, MAX_SERVICE_NAME + 1)) : t('service {0}', position);
+    const skip = (why: string) => warnings.push(t('Skipped {0} of flowsync.services: {1}', label, why));
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return skip(t('it is not an object with a name and a url.'));
+    if (entries.length >= MAX_SERVICES) return skip(t('at most {0} services are shown.', MAX_SERVICES));
+    if (!name) return skip(t('it has no name.'));
+    if (name.length > MAX_SERVICE_NAME) return skip(t('its name is longer than {0} characters.', MAX_SERVICE_NAME));
+    if (taken.has(name.toLowerCase())) return skip(t('another service has the same name.'));
+    const url = (item as { url?: unknown }).url;
+    if (typeof url !== 'string' || !url.trim()) return skip(t('it has no url.'));
+    let parsed;
+    try {
+      parsed = parseServiceUrl(url, policy);
+    } catch (e) {
+      return skip(e instanceof ApiError ? e.message : t('its url is not usable.'));
+    }
+    const teamId = teamIdOf((item as { teamId?: unknown }).teamId);
+    if (teamId === undefined) return skip(t('its teamId must be digits only, such as 42.'));
+    taken.add(name.toLowerCase());
+    entries.push({ id: `${name}\u0000${parsed.baseUrl}`, name, url: parsed, ...(teamId ? { teamId } : {}) });
+  });
   return { entries, warnings };
 }

@@ -66,10 +66,16 @@ export function bounded(value: unknown, { min, max, fallback }: NumberBounds): n
   return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
 }
 
-function normalizeTeamId(value: unknown): Pick<SettingValues, 'teamId' | 'teamIdProblem'> {
-  if (value === undefined || value === null || value === '') return { teamId: '' };
+/** A team id as settings may hold it (digits, or a safe integer); undefined when it is not one. '' for none. */
+export function teamIdOf(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return '';
   const text = typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : typeof value === 'string' ? value.trim() : undefined;
-  if (text === '') return { teamId: '' };
-  if (text !== undefined && TEAM_ID.test(text)) return { teamId: text };
+  if (text === '') return '';
+  return text !== undefined && TEAM_ID.test(text) ? text : undefined;
+}
+
+function normalizeTeamId(value: unknown): Pick<SettingValues, 'teamId' | 'teamIdProblem'> {
+  const teamId = teamIdOf(value);
+  if (teamId !== undefined) return { teamId };
   return { teamId: '', teamIdProblem: t('The team filter (flowsync.teamId) must be digits only, such as 42; it is ignored until fixed.') };
 }

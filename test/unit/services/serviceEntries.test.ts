@@ -1,0 +1,89 @@
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { MAX_SERVICES, MAX_SERVICE_NAME, parseServiceEntries } from '../../../src/services/serviceEntries';
+
+describe('serviceEntries: reading flowsync.services', () => {
+  const parse = (raw: unknown, allowHttp = false) => parseServiceEntries(raw, { allowHttp });
+
+  it('valid entries in order, URLs normalised, team filters kept; none for an empty or missing setting', () => {
+    const { entries, warnings } = parse([
+      { name: ' Production ', url: 'https://flow.example.com/' },
+      { name: 'Staging', url: 'https://flow.example.com/staging', teamId: '42' },
+      { name: 'Numbers', url: 'https://n.example.com', teamId: 7 },
+    ]);
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(
+      entries.map((e) => [e.name, e.url.baseUrl, e.url.origin, e.teamId]),
+      [
+        ['Production', 'https://flow.example.com', 'https://flow.example.com', undefined],
+        ['Staging', 'https://flow.example.com/staging', 'https://flow.example.com', '42'],
+        ['Numbers', 'https://n.example.com', 'https://n.example.com', '7'],
+      ],
+    );
+    assert.notEqual(entries[0].id, entries[1].id, 'same origin, different path prefixes: two services');
+    assert.deepEqual(parse(undefined), { entries: [], warnings: [] });
+    assert.deepEqual(parse([]), { entries: [], warnings: [] });
+  });
+
+  it('a bad entry is skipped with one warning naming it; the others work', () => {
+    const { entries, warnings } = parse([
+      { name: 'Good', url: 'https://good.example.com' },
+      { name: 'No URL' },
+      { name: 'Bad URL', url: 'not a url' },
+      { name: 'good', url: 'https://other.example.com' },
+      'a string',
+      { url: 'https://nameless.example.com' },
+      { name: 'x'.repeat(MAX_SERVICE_NAME + 1), url: 'https://long.example.com' },
+      { name: 'Team', url: 'https://team.example.com', teamId: 'abc' },
+      { name: 'Plain', url: 'http://plain.example.com' },
+      { name: 'Last', url: 'https://last.example.com' },
+    ]);
+    assert.deepEqual(entries.map((e) => e.name), ['Good', 'Last']);
+    assert.equal(warnings.length, 8, warnings.join('\n'));
+    assert.match(warnings[0], /service 2 \("No URL"\).*no url/);
+    assert.match(warnings[1], /service 3 \("Bad URL"\)/);
+    assert.match(warnings[2], /service 4 \("good"\).*same name/);
+    assert.match(warnings[3], /service 5 of flowsync\.services.*not an object/);
+    assert.match(warnings[4], /service 6 of flowsync\.services.*no name/);
+    assert.match(warnings[5], /longer than 60 characters/);
+    assert.match(warnings[6], /digits only/);
+    assert.match(warnings[7], /service 9 \("Plain"\)/, 'plain http to another host is refused, as for flowsync.baseUrl');
+    assert.deepEqual(parse([{ name: 'Plain', url: 'http://plain.example.com' }], true).entries.map((e) => e.name), ['Plain'], 'unless allowHttp');
+  });
+
+  it('at most 20 services; the rest are skipped with a warning each', () => {
+    const raw = Array.from({ length: MAX_SERVICES + 3 }, (_, i) => ({ name: `S${i}`, url: `https://s${i}.example.com` }));
+    const { entries, warnings } = parse(raw);
+    assert.equal(entries.length, MAX_SERVICES);
+    assert.equal(warnings.length, 3);
+    assert.match(warnings[0], /service 21 \("S20"\).*at most 20/);
+  });
+
+  it('not a list: one warning, no service', () => {
+    const { entries, warnings } = parse({ name: 'A', url: 'https://a.example.com' });
+    assert.equal(entries.length, 0);
+    assert.equal(warnings.length, 1);
+  });
+
+  it('a name from the settings is shown inert in a warning: no link, icon or markup', () => {
+    const { warnings } = parse([{ name: '[Open](command:evil) $(alert)', url: 'nope' }]);
+    assert.doesNotMatch(warnings[0], /\]\(|\$\(/);
+  });
+
+  it('any input: never throws, at most 20 entries, names unique in any letter case, every entry accounted for', () => {
+    const entry = fc.record(
+      { name: fc.oneof(fc.string(), fc.constantFrom('A', 'a', 'B', ' A '), fc.integer()), url: fc.oneof(fc.string(), fc.constantFrom('https://a.example.com', 'https://b.example.com/x', 'http://127.0.0.1:9')), teamId: fc.oneof(fc.string(), fc.integer(), fc.constant(undefined)) },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(entry, fc.anything()), { maxLength: 30 }), (raw) => {
+        const { entries, warnings } = parse(raw);
+        assert.ok(entries.length <= MAX_SERVICES);
+        const names = entries.map((e) => e.name.toLowerCase());
+        assert.equal(new Set(names).size, names.length);
+        assert.equal(entries.length + warnings.length, raw.length, 'each entry is taken or warned about, once');
+      }),
+      { seed: 20261123, numRuns: 300 },
+    );
+  });
+});
