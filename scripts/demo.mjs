@@ -15,6 +15,8 @@
 //   npm run demo -- --port 9000        another preferred port
 //   npm run demo -- --no-build         reuse dist/ and out/ as they are
 //   npm run demo -- --desktop          desktop VS Code (`code` on PATH) with --extensionDevelopmentPath instead
+//   npm run demo -- --services 2       two mock services, "Production" and "Staging" (flowsync.services), each with
+//                                      its own key (Set API Key... asks which service)
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,6 +26,8 @@ import { REPO_ROOT, RIG_DIR, buildProject, freshWorkspace, packageVsix, prepareR
 import { onInterrupt } from '../test/rig/processes.mjs';
 
 const DEMO_API_KEY = 'fs_demo_0123456789abcdef';
+/** With --services 2: the second service's own key (each service has its own). */
+const STAGING_API_KEY = 'fs_demo_staging_fedcba98765';
 const DEMO_SPEED = 5;
 const BURST_AFTER_MS = 30_000;
 const BURST_SIZE = 4;
@@ -33,17 +37,24 @@ const { values: opts } = parseArgs({
     port: { type: 'string', default: '8080' },
     'mock-port': { type: 'string', default: '4010' },
     build: { type: 'boolean', default: true },
+    services: { type: 'string', default: '1' },
   },
   allowNegative: true,
 });
 const say = (msg) => console.log(`[demo] ${msg}`);
+const SERVICES = Number(opts.services);
+if (SERVICES !== 1 && SERVICES !== 2) {
+  console.error('[demo] --services takes 1 or 2');
+  process.exit(2);
+}
 
 function which(cmd) {
   const r = spawnSync(process.platform === 'win32' ? 'where' : 'which', [cmd], { encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim().split('\n')[0] : undefined;
 }
 
-async function startMock() {
+/** The mock service (Production), and with --services 2 a second one (Staging: its own key and data). */
+async function startMocks() {
   const modulePath = path.join(REPO_ROOT, 'out', 'src', 'mock', 'server.js');
   if (!fs.existsSync(modulePath)) throw new Error(`${path.relative(REPO_ROOT, modulePath)} is missing: run npm run compile`);
   const { MockFlowSyncServer } = createRequire(import.meta.url)(modulePath);
@@ -56,7 +67,13 @@ async function startMock() {
   }
   onInterrupt(() => mock.close());
   scheduleBurst(mock);
-  return mock;
+  const mocks = [{ name: 'Production', mock, key: DEMO_API_KEY }];
+  if (SERVICES === 2) {
+    const staging = await MockFlowSyncServer.start({ port: 0, speed: DEMO_SPEED, apiKey: STAGING_API_KEY, seed: 29, flows: 5, processing: 6 });
+    onInterrupt(() => staging.close());
+    mocks.push({ name: 'Staging', mock: staging, key: STAGING_API_KEY });
+  }
+  return mocks;
 }
 
 /** The quickest flow: its burst finishes soon, so History shows it within the first minutes. */
@@ -87,8 +104,15 @@ function mockLines(mock) {
   ];
 }
 
-function settingsFor(mock) {
-  return { 'flowsync.baseUrl': mock.url };
+function settingsFor(mocks) {
+  if (mocks.length === 1) return { 'flowsync.baseUrl': mocks[0].mock.url };
+  return { 'flowsync.services': mocks.map(({ name, mock }) => ({ name, url: mock.url })) };
+}
+
+/** What the banner says about each service: its URL and its key. */
+function serviceLines(mocks) {
+  if (mocks.length === 1) return [`mock API:     ${mocks[0].mock.url}`, `API key:      ${mocks[0].key}`];
+  return mocks.flatMap(({ name, mock, key }) => [`${name}:`.padEnd(14) + `${mock.url}   API key: ${key}`]).concat(['(Set API Key... asks which service each key is for)']);
 }
 
 async function desktop() {
@@ -100,13 +124,14 @@ async function desktop() {
   if (opts.build) {
     buildProject();
   }
-  const mock = await startMock();
+  const mocks = await startMocks();
+  const mock = mocks[0].mock;
   // A profile of its own so the demo's settings don't touch the user's.
   const profile = path.join(RIG_DIR, 'demo-desktop');
   fs.mkdirSync(path.join(profile, 'user-data', 'User'), { recursive: true });
-  fs.writeFileSync(path.join(profile, 'user-data', 'User', 'settings.json'), JSON.stringify(settingsFor(mock), null, 2) + '\n');
+  fs.writeFileSync(path.join(profile, 'user-data', 'User', 'settings.json'), JSON.stringify(settingsFor(mocks), null, 2) + '\n');
   const workspace = freshWorkspace('demo');
-  say(`mock API: ${mock.url}   API key: ${DEMO_API_KEY}`);
+  serviceLines(mocks).forEach((line) => say(line));
   mockLines(mock).forEach((line) => say(line));
   say(`starting ${code} --extensionDevelopmentPath=${REPO_ROOT} (close the window or press Ctrl+C to stop)`);
   const child = spawn(
@@ -115,7 +140,7 @@ async function desktop() {
     { stdio: 'inherit' },
   );
   const status = await new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 0)));
-  await mock.close();
+  await Promise.all(mocks.map((m) => m.mock.close()));
   fs.rmSync(workspace, { recursive: true, force: true });
   return status;
 }
@@ -127,14 +152,14 @@ async function browser() {
     buildProject({ production: true });
   }
   const vsix = packageVsix();
-  const mock = await startMock();
-  const server = await startCodeServer({ rig, name: 'demo', vsix: [vsix], settings: settingsFor(mock), port: Number(opts.port), quiet: true });
+  const mocks = await startMocks();
+  const mock = mocks[0].mock;
+  const server = await startCodeServer({ rig, name: 'demo', vsix: [vsix], settings: settingsFor(mocks), port: Number(opts.port), quiet: true });
   const workspace = freshWorkspace('demo');
   onInterrupt(() => fs.rmSync(workspace, { recursive: true, force: true }));
   const url = `${server.url}/?folder=${encodeURIComponent(workspace)}`;
   console.log('');
-  say(`mock API:     ${mock.url}`);
-  say(`API key:      ${DEMO_API_KEY}`);
+  serviceLines(mocks).forEach((line) => say(line));
   mockLines(mock).forEach((line) => say(line));
   say(`open:         ${url}`);
   say(`(code-server log: ${path.relative(REPO_ROOT, server.logFile)}; Ctrl+C stops everything)`);
@@ -143,7 +168,7 @@ async function browser() {
   const how = await server.exited;
   if (interrupted) return new Promise(() => {}); // the interrupt handler (test/rig/processes.mjs) cleans up and exits
   console.error(`[demo] code-server stopped (${how}); log ${server.logFile}`);
-  await mock.close();
+  await Promise.all(mocks.map((m) => m.mock.close()));
   fs.rmSync(workspace, { recursive: true, force: true });
   return 1;
 }

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import { REPO_ROOT } from '../rig/codeServer.mjs';
-import { DEMO_API_KEY, openView, runCommand, screenshot, session, statusBarText, treeRows, waitFor } from './workbench.mjs';
+import { DEMO_API_KEY, openView, outputPanel, runCommand, screenshot, session, statusBarText, treeRows, waitFor } from './workbench.mjs';
 
 const STAGING_KEY = 'fs_demo_staging_4d5e6f7a8b9c';
 
@@ -20,6 +20,11 @@ async function answer(title, text) {
   const input = page.locator('.quick-input-widget input');
   await input.fill(text);
   await input.press('Enter');
+}
+
+/** Hides the panel (Output, Problems) when it is shown, so the side bar is what the picture shows. */
+async function closePanel() {
+  if (await session.page.locator('.part.panel').isVisible()) await runCommand('View: Toggle Panel Visibility');
 }
 
 /** Collapses (or expands) a view of the Flow Sync side bar by its header, as a person clicks it. */
@@ -40,7 +45,11 @@ describe('Several services side by side, as a person sets them up', function () 
 
   it('adds a service: both are shown under their names, each with its own key, the status bar sums them up', async () => {
     await openView('Flow Sync');
-    if (/Set API Key/.test(await statusBarText())) {
+    const status = await waitFor(async () => {
+      const text = await statusBarText();
+      return /Set API Key|processing/.test(text) ? text : undefined;
+    }, { timeout: 20000, message: 'the status bar after the first configuration' });
+    if (/Set API Key/.test(status)) {
       // Run alone (--grep), the one service has no key yet: set it as a person would.
       await runCommand('Flow Sync: Set API Key...', { opensInput: true });
       await answer('Flow Sync API key', DEMO_API_KEY);
@@ -75,6 +84,16 @@ describe('Several services side by side, as a person sets them up', function () 
     const authorizations = staging.requests.map((r) => r.headers.authorization ?? '');
     assert.ok(authorizations.length > 0 && authorizations.every((h) => h === `Bearer ${STAGING_KEY}`), 'Staging only ever saw its own key');
     await runCommand('Notifications: Clear All Notifications');
+    await closePanel(); // an earlier test's log may be open
+    const log = await (async () => {
+      await runCommand('Flow Sync: Show Log');
+      return waitFor(async () => {
+        const text = (await outputPanel()).text;
+        return /\[Staging\] GET/.test(text) ? text : undefined;
+      }, { message: 'the log names the service of each request' });
+    })();
+    assert.match(log, /\[Production\] GET/);
+    await closePanel();
     await screenshot('readme-services');
   });
 

@@ -52,7 +52,7 @@ export class ServiceConnection implements vscode.Disposable {
     let lazy!: ReturnType<typeof lazySharing>;
     this.explorer = new Explorer(
       clock,
-      (record) => logRequest(log, record),
+      (record) => logRequest(log, record, this.currentTarget.name),
       deps.random ?? Math.random,
       (error) => log.error(`A view failed to update: ${inert((error as Error)?.stack ?? String(error), 2000)}`),
       // One poller for all windows: the processing list is polled by one window and shared through global storage.
@@ -113,11 +113,13 @@ export function createServiceConnection(deps: ServiceConnectionDeps, target: Ser
   return new ServiceConnection(deps, target);
 }
 
-function logRequest(log: vscode.LogOutputChannel, r: RequestRecord): void {
+/** One line per request; with several services it starts with the service's name. */
+function logRequest(log: vscode.LogOutputChannel, r: RequestRecord, service: string | undefined): void {
+  const by = service === undefined ? '' : `[${inert(service, 60)}] `;
   if (r.error) {
-    log.warn(`${r.method} ${r.path} → ${r.status ?? r.error.kind} in ${r.ms} ms: ${inert(r.error.message)}`);
+    log.warn(`${by}${r.method} ${r.path} → ${r.status ?? r.error.kind} in ${r.ms} ms: ${inert(r.error.message)}`);
   } else {
     const dropped = r.dropped ? `, ${r.dropped} dropped` : '';
-    log.info(`${r.method} ${r.path} → ${r.status} in ${r.ms} ms, ${r.items} items${dropped}, ${r.bytes} bytes`);
+    log.info(`${by}${r.method} ${r.path} → ${r.status} in ${r.ms} ms, ${r.items} items${dropped}, ${r.bytes} bytes`);
   }
 }
