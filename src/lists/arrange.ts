@@ -1,5 +1,5 @@
 import type { Item } from '../api/types';
-import { groupBy, sortKey, type Group } from './grouping';
+import { groupBy, type Group } from './grouping';
 import type { TreeAdapter } from './treeModel';
 import type { ListDefinition } from './list';
 
@@ -54,9 +54,4 @@ export function arrangedTree<T extends { id: number }>(list: ListDefinition<T>, 
     placement: (value) => `${grouping.keyOf(value)}\u0000${grouping.labelOf(value)}\u0000${sorting.placement(value)}`,
     samePlace: (a, b) => sorting.samePlace(a, b) && grouping.keyOf(a) === grouping.keyOf(b) && grouping.labelOf(a) === grouping.labelOf(b),
   };
-}
-
-/** Sorting by a text (natural, case-insensitive), then by id: the placement is the text's sort key. */
-export function textPlacement(text: string, id: number): string {
-  return `${sortKey(text)}\u0000${id}`;
 }

@@ -5,7 +5,7 @@ import { connectionCount, connectionTooltip } from './itemTexts';
 import { byText, newestFirst, teamLabel } from './grouping';
 import { TEAM_ICON, connectionIcon } from './icons';
 import { t } from '../base/l10n';
-import { textPlacement } from './arrange';
+import { field, placedBy, sameFields, textField } from './rowFields';
 import { defineList } from './list';
 
 /** The configured connections, grouped by team; loaded when the view is shown; teaches the team filter its teams. */
@@ -23,16 +23,17 @@ export const connectionsList = defineList<Connection>()({
     leafContext: 'flowsync.connection',
     idOf: (c: Connection) => c.id,
     // What the label, the type description, connectionTooltip and connectionIcon read (the tooltip counts meta keys).
-    looksSame: (a: Connection, b: Connection) =>
-      a.id === b.id &&
-      a.name === b.name &&
-      a.type === b.type &&
-      a.team_id === b.team_id &&
-      a.team?.name === b.team?.name &&
-      a.user_id === b.user_id &&
-      a.created_at === b.created_at &&
-      a.updated_at === b.updated_at &&
-      Object.keys(a.meta).length === Object.keys(b.meta).length,
+    looksSame: sameFields<Connection>([
+      field((c) => c.id),
+      field((c) => c.name),
+      field((c) => c.type),
+      field((c) => c.team_id),
+      field((c) => c.team?.name),
+      field((c) => c.user_id),
+      field((c) => c.created_at),
+      field((c) => c.updated_at),
+      field((c) => Object.keys(c.meta).length),
+    ]),
     leafLabel: (c: Connection) => c.name,
     leafDescription: (c: Connection) => c.type,
     descriptionAges: false,
@@ -65,14 +66,12 @@ export const connectionsList = defineList<Connection>()({
       name: {
         label: () => t('Name'),
         sort: byText<Connection>((c) => c.name, (c) => c.id),
-        placement: (c: Connection) => textPlacement(c.name, c.id),
-        samePlace: (a: Connection, b: Connection) => a.name === b.name && a.id === b.id,
+        ...placedBy<Connection>([textField((c) => c.name), field((c) => c.id)]),
       },
       updated: {
         label: () => t('Last updated, newest first'),
         sort: newestFirst<Connection>((c) => c.updated_at, (c) => c.id),
-        placement: (c: Connection) => `${c.updated_at}\u0000${c.id}`,
-        samePlace: (a: Connection, b: Connection) => a.updated_at === b.updated_at && a.id === b.id,
+        ...placedBy<Connection>([field((c) => c.updated_at), field((c) => c.id)]),
       },
     },
     groupBySetting: 'connections.groupBy',

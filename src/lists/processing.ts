@@ -7,6 +7,7 @@ import { FLOW_ICON, flowSyncIcon } from './icons';
 import { sameJson } from '../base/sameJson';
 import { t } from '../base/l10n';
 import { defineList } from './list';
+import { field, placedBy, sameFields } from './rowFields';
 
 /** The flow syncs processing now, grouped by flow; polled; the status bar and the badge count them. */
 export const processingList = defineList<FlowSync>()({
@@ -23,15 +24,16 @@ export const processingList = defineList<FlowSync>()({
     leafContext: 'flowsync.sync',
     idOf: (s: FlowSync) => s.id,
     // What syncDescription, syncTooltip, syncLabel and flowSyncIcon read.
-    looksSame: (a: FlowSync, b: FlowSync) =>
-      a.id === b.id &&
-      a.flow_id === b.flow_id &&
-      a.status === b.status &&
-      a.created_at === b.created_at &&
-      a.updated_at === b.updated_at &&
-      a.webhook === b.webhook &&
-      a.flow?.name === b.flow?.name &&
-      sameJson(a.errors, b.errors),
+    looksSame: sameFields<FlowSync>([
+      field((s) => s.id),
+      field((s) => s.flow_id),
+      field((s) => s.status),
+      field((s) => s.created_at),
+      field((s) => s.updated_at),
+      field((s) => s.webhook),
+      field((s) => s.flow?.name),
+      { read: (s) => s.errors, same: sameJson },
+    ]),
     leafLabel: syncLabel,
     leafDescription: syncDescription,
     descriptionAges: true,
@@ -64,10 +66,9 @@ export const processingList = defineList<FlowSync>()({
       started: {
         label: () => t('Start time, newest first'),
         sort: newestFirst<FlowSync>((s) => s.created_at, (s) => s.id),
-        placement: (s: FlowSync) => `${s.created_at}\u0000${s.id}`,
-        samePlace: (a: FlowSync, b: FlowSync) => a.created_at === b.created_at && a.id === b.id,
+        ...placedBy<FlowSync>([field((s) => s.created_at), field((s) => s.id)]),
       },
-      id: { label: () => t('ID'), sort: byId<FlowSync>((s) => s.id), placement: (s: FlowSync) => String(s.id), samePlace: (a: FlowSync, b: FlowSync) => a.id === b.id },
+      id: { label: () => t('ID'), sort: byId<FlowSync>((s) => s.id), ...placedBy<FlowSync>([field((s) => s.id)]) },
     },
     groupBySetting: 'processing.groupBy',
     sortBySetting: 'processing.sortBy',

@@ -1,0 +1,45 @@
+import { sortKey } from './grouping';
+
+/**
+ * One field of a list's item that a row shows or an order uses, declared once: the row's "looks the same" test and an
+ * order's placement and "same place" test are all derived from the same declarations, so they can never name
+ * different fields (a field a row shows but its test forgot would leave a changed row on screen). Pure.
+ */
+export interface Field<T> {
+  /** Reads the field from an item. */
+  read(value: T): unknown;
+  /** Whether two readings are the same; default `===`. */
+  same?(a: unknown, b: unknown): boolean;
+  /** The reading as a part of a placement (how it orders); default its text. */
+  place?(reading: unknown): string;
+}
+
+/** A field compared with `===`, placed by its text. */
+export function field<T>(read: (value: T) => unknown): Field<T> {
+  return { read };
+}
+
+/** A text field that orders naturally and without regard to case (its placement is its sort key). */
+export function textField<T>(read: (value: T) => string): Field<T> {
+  return { read, place: (reading) => sortKey(String(reading)) };
+}
+
+/** True when every field reads the same in both items. */
+export function sameFields<T>(fields: readonly Field<T>[]): (a: T, b: T) => boolean {
+  return (a, b) => {
+    for (const f of fields) {
+      const x = f.read(a);
+      const y = f.read(b);
+      if (f.same ? !f.same(x, y) : x !== y) return false;
+    }
+    return true;
+  };
+}
+
+/** An order's placement (what decides an item's place: its fields' placements joined) and "same place" test. */
+export function placedBy<T>(fields: readonly Field<T>[]): { placement(value: T): string; samePlace(a: T, b: T): boolean } {
+  return {
+    placement: (value) => fields.map((f) => (f.place ? f.place(f.read(value)) : String(f.read(value)))).join('\u0000'),
+    samePlace: sameFields(fields),
+  };
+}
