@@ -6,7 +6,19 @@
 //   node esbuild.js               development build with source maps
 //   node esbuild.js --production  minified, no source maps
 //   node esbuild.js --watch       rebuild on change
-// Always writes dist/meta.json (the esbuild metafile of dist/extension.js) so bundle size can be checked per package.
+// Always writes dist/meta.json (the esbuild metafile of dist/extension.js and its chunks) so bundle size can be checked
+// per package.
+//
+// The Node bundle is split: dist/extension.js holds what a start needs, and each module of CHUNKS below is its own file
+// dist/chunks/<name>.js, required on first use. VS Code loads `main` as CommonJS and esbuild splits only ES modules, so
+// the split is by entry points: in the eager bundle, an `import()` of a chunk's module becomes require('./chunks/…')
+// (a static import of it fails the build: it would load the chunk at start). A module in both the eager bundle and a
+// chunk would be two instances; those with module-level state (SHARED: the translations, the sort-key cache, the key
+// every inert text masks) are taken from the eager bundle's `sharedModules` export at run time, and the build fails
+// when another module with module-level state would be copied into a chunk (checkSplit).
+// The web bundle stays one file: the web worker extension host evaluates `browser` with a require() that knows only
+// `vscode` (a second file there is untested: the rig cannot be run for it yet); there the same import() calls only
+// defer the modules' initialization.
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -36,6 +48,15 @@ function reporterFor(name, finished) {
   };
 }
 
+/** The metafiles of the last builds of the eager bundle and of the chunks; dist/meta.json holds both. */
+let eagerMeta;
+let chunksMeta;
+function writeMeta() {
+  const both = [eagerMeta, chunksMeta].filter(Boolean);
+  const meta = { inputs: Object.assign({}, ...both.map((m) => m.inputs)), outputs: Object.assign({}, ...both.map((m) => m.outputs)) };
+  fs.writeFileSync(path.join(__dirname, 'dist', 'meta.json'), JSON.stringify(meta));
+}
+
 const reporter = {
   name: 'reporter',
   setup(build) {
@@ -43,7 +64,8 @@ const reporter = {
     build.onEnd((result) => {
       printErrors(result);
       if (result.metafile) {
-        fs.writeFileSync(path.join(__dirname, 'dist', 'meta.json'), JSON.stringify(result.metafile));
+        eagerMeta = result.metafile;
+        writeMeta();
         const bytes = fs.statSync(path.join(__dirname, 'dist', 'extension.js')).size;
         console.log(`[watch] build finished: dist/extension.js ${(bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
       }
@@ -61,6 +83,128 @@ const builtinWebStreams = {
     build.onResolve({ filter: /^web-streams-polyfill(\/|$)/ }, () => ({ path: 'node:stream/web', external: true }));
   },
 };
+
+/**
+ * The modules loaded on first use (Node bundle): name -> the module. Each is reached from the eager code only through
+ * import(), and is built into dist/chunks/<name>.js.
+ */
+const CHUNKS = {
+  fetch: './src/env/node/fetch.ts', // node-fetch: the first request, after activate()
+  http: './src/api/http.ts', // the GET with its caps, the answer's bytes: the first request (src/api/client.ts)
+  logStore: './src/history/logStore.ts', // History's logs on disk: once a service is set (src/history/lazyLogStore.ts)
+  workspaceOverrides: './src/settings/workspaceOverrides.ts', // jsonc-parser: only when a workspace has a settings file
+  toolAnswers: './src/tools/vscode/toolAnswers.ts', // the tools' answers: when a language model tool is first called
+  linkAnswers: './src/links/linkAnswers.ts', // when a vscode:// link is opened
+  activityChart: './src/activity/vscode/activityChart.ts', // the chart's panel and series: when the chart is opened
+  commands: './src/commands/vscode/handlers.ts', // every command's handler: when the first command runs
+};
+
+/**
+ * Modules with module-level state that chunks take from the eager bundle instead of a copy of their own: the
+ * translations (useLocalize), the sort-key cache, and the key every inert text masks (hideEverywhere, set at
+ * activation: a copy in a chunk would not mask it). name -> file; the eager bundle exports them as `sharedModules`.
+ */
+const SHARED = {
+  l10n: 'src/base/l10n.ts',
+  grouping: 'src/lists/grouping.ts',
+  inert: 'src/base/inert.ts',
+  listView: 'src/lists/vscode/listView.ts', // a counter of selections (static): which view was used last
+};
+
+/** The eager bundle's entry: src/extension.ts, and the SHARED modules for the chunks (not part of the API). */
+const eagerEntry = {
+  contents: [
+    "export * from './src/extension';",
+    ...Object.entries(SHARED).map(([name, file]) => `import * as ${name} from './${file.replace(/\.ts$/, '')}';`),
+    `export const sharedModules = { ${Object.keys(SHARED).join(', ')} };`,
+  ].join('\n'),
+  resolveDir: __dirname,
+  sourcefile: 'eager-entry.ts',
+  loader: 'ts',
+};
+
+const SKIP = Symbol('resolving');
+const repoPath = (file) => path.relative(__dirname, file).split(path.sep).join('/');
+
+/** Resolves an import the way esbuild would without these plugins; the repo-relative path, or undefined. */
+async function resolvedPath(build, args) {
+  if (args.pluginData === SKIP || args.kind === 'entry-point') return undefined;
+  const r = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: SKIP });
+  return r.errors.length || r.external ? undefined : repoPath(r.path);
+}
+
+/**
+ * import() of a chunk's module -> require('<dir><name>.js') (dir: from the eager bundle './chunks/', from a chunk './');
+ * a static import of one is an error.
+ */
+const lazyChunks = (dir) => ({
+  name: 'lazy-chunks',
+  setup(build) {
+    const byPath = new Map();
+    build.onStart(async () => {
+      for (const [name, module] of Object.entries(CHUNKS)) {
+        const r = await build.resolve(module, { kind: 'import-statement', resolveDir: __dirname, pluginData: SKIP });
+        if (r.errors.length) return { errors: r.errors };
+        byPath.set(repoPath(r.path), name);
+      }
+      return undefined;
+    });
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      const name = byPath.get(await resolvedPath(build, args));
+      if (!name) return undefined;
+      if (args.kind !== 'dynamic-import') {
+        return { errors: [{ text: `${repoPath(args.importer)} imports ${args.path} statically, but it is the chunk "${name}" (esbuild.js CHUNKS), loaded on first use: import() it where it is needed` }] };
+      }
+      return { path: `${dir}${name}.js`, external: true };
+    });
+  },
+});
+
+/** Chunks: SHARED modules are not copied but taken from the eager bundle (required by then: it loads the chunks). */
+const sharedFromEager = {
+  name: 'shared-from-eager',
+  setup(build) {
+    const byPath = new Map(Object.entries(SHARED).map(([name, file]) => [file, name]));
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.namespace === 'shared-module') return { path: args.path, external: true };
+      const name = byPath.get(await resolvedPath(build, args));
+      return name ? { path: name, namespace: 'shared-module' } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'shared-module' }, (args) => ({
+      loader: 'js',
+      contents: `const eager = require('../extension.js');
+const shared = eager.sharedModules && eager.sharedModules[${JSON.stringify(args.path)}];
+if (!shared) throw new Error('dist/extension.js does not export sharedModules.${args.path}');
+module.exports = shared;
+`,
+    }));
+  },
+};
+
+/**
+ * Module-level state: a top-level let/var, a top-level const made with `new` (a cache, an emitter; not a RegExp), or a
+ * class with a static field that is not readonly.
+ */
+const MODULE_STATE = /^(?:export\s+)?(?:let|var)\s|^(?:export\s+)?const\s+\w+(?:\s*:[^=]+)?\s*=\s*new\s+(?!RegExp\b)|^\s+(?:private\s+|protected\s+|public\s+)?static\s+(?!readonly\b)(?!(?:async\s+)?\w+\s*[(<])(?!get\s|set\s)\w+/m;
+
+/**
+ * The check that no state is split silently: every module of ours in both the eager bundle and a chunk must be free
+ * of module-level state (or be SHARED, and then it is not copied). Returns esbuild-style errors.
+ */
+function checkSplit(eagerMeta, chunksMeta) {
+  const eager = new Set(Object.keys(eagerMeta.outputs['dist/extension.js'].inputs));
+  const errors = [];
+  for (const [output, { inputs, entryPoint }] of Object.entries(chunksMeta.outputs)) {
+    if (!entryPoint) continue;
+    for (const input of Object.keys(inputs)) {
+      if (!input.startsWith('src/') || !eager.has(input)) continue;
+      if (MODULE_STATE.test(fs.readFileSync(path.join(__dirname, input), 'utf8'))) {
+        errors.push({ text: `${input} has module-level state and is copied into both dist/extension.js and ${output}: add it to SHARED in esbuild.js (or keep it out of the chunk)` });
+      }
+    }
+  }
+  return errors;
+}
 
 /**
  * The browser bundle's platform: every import of the seam's `platform` module (src/env/platform.ts, Node) resolves to
@@ -128,40 +272,73 @@ const webviewOptions = {
   plugins: [webviewReporter],
 };
 
+/** The chunks' build: a line per finished build and dist/meta.json. */
+const chunksReporter = {
+  name: 'chunks-reporter',
+  setup(build) {
+    build.onEnd((result) => {
+      printErrors(result);
+      if (!result.metafile) return;
+      chunksMeta = result.metafile;
+      writeMeta();
+      const sizes = Object.keys(CHUNKS).map((name) => `${name} ${(fs.statSync(path.join(__dirname, 'dist', 'chunks', `${name}.js`)).size / 1024).toFixed(1)} KB`);
+      console.log(`[watch] build finished: dist/chunks/ ${sizes.join(', ')}${production ? ' (production)' : ''}`);
+    });
+  },
+};
+
+/** Options shared by the Node bundle and its chunks. */
+const nodeOptions = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node18',
+  external: ['vscode'],
+  // Prefer a package's ES module build: jsonc-parser's "main" is a UMD bundle whose require() calls esbuild cannot
+  // follow (the bundle then fails at run time with "Cannot find module './impl/format'").
+  mainFields: ['module', 'main'],
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  metafile: true,
+  legalComments: production ? 'none' : 'inline',
+  logLevel: 'silent',
+};
+
 async function main() {
   fs.mkdirSync(path.join(__dirname, 'dist', 'webview'), { recursive: true });
   fs.mkdirSync(path.join(__dirname, 'dist', 'web'), { recursive: true });
+  // no chunk left over from an earlier split: each file of dist/chunks goes into the VSIX
+  fs.rmSync(path.join(__dirname, 'dist', 'chunks'), { recursive: true, force: true });
   const webview = await esbuild.context(webviewOptions);
   const web = await esbuild.context(webOptions);
   const ctx = await esbuild.context({
-    entryPoints: ['src/extension.ts'],
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node18',
+    ...nodeOptions,
+    stdin: eagerEntry,
     outfile: 'dist/extension.js',
-    external: ['vscode'],
-    // Prefer a package's ES module build: jsonc-parser's "main" is a UMD bundle whose require() calls esbuild cannot
-    // follow (the bundle then fails at run time with "Cannot find module './impl/format'").
-    mainFields: ['module', 'main'],
-    minify: production,
-    sourcemap: !production,
-    sourcesContent: false,
-    metafile: true,
-    legalComments: production ? 'none' : 'inline',
-    logLevel: 'silent',
-    plugins: [builtinWebStreams, reporter],
+    // import() of a chunk becomes require() (synchronous, and found by VS Code's `vscode` interception like the bundle)
+    supported: { 'dynamic-import': false },
+    plugins: [builtinWebStreams, lazyChunks('./chunks/'), reporter],
+  });
+  const chunks = await esbuild.context({
+    ...nodeOptions,
+    entryPoints: Object.fromEntries(Object.entries(CHUNKS).map(([name, module]) => [`chunks/${name}`, module])),
+    outdir: 'dist',
+    plugins: [builtinWebStreams, lazyChunks('./'), sharedFromEager, chunksReporter],
   });
   if (watch) {
-    await Promise.all([ctx.watch(), webview.watch(), web.watch()]);
+    await Promise.all([ctx.watch(), chunks.watch(), webview.watch(), web.watch()]);
   } else {
     const failed = (error) => ({ errors: error.errors ?? [error] });
-    const [result, page, worker] = await Promise.all([ctx.rebuild(), webview.rebuild().catch(failed), web.rebuild().catch(failed)]);
-    await Promise.all([ctx.dispose(), webview.dispose(), web.dispose()]);
-    if (result.errors.length || page.errors.length || worker.errors.length) process.exit(1);
+    const [result, split, page, worker] = await Promise.all([ctx.rebuild().catch(failed), chunks.rebuild().catch(failed), webview.rebuild().catch(failed), web.rebuild().catch(failed)]);
+    await Promise.all([ctx.dispose(), chunks.dispose(), webview.dispose(), web.dispose()]);
+    const splitErrors = result.metafile && split.metafile ? checkSplit(result.metafile, split.metafile) : [];
+    printErrors({ errors: splitErrors });
+    if (result.errors.length || split.errors.length || page.errors.length || worker.errors.length || splitErrors.length) process.exit(1);
     if (production) {
       fs.rmSync(path.join(__dirname, 'dist', 'extension.js.map'), { force: true });
       fs.rmSync(path.join(__dirname, 'dist', 'web', 'extension.js.map'), { force: true });
+      for (const name of Object.keys(CHUNKS)) fs.rmSync(path.join(__dirname, 'dist', 'chunks', `${name}.js.map`), { force: true });
       for (const map of ['activity.js.map', 'activity.css.map']) fs.rmSync(path.join(__dirname, 'dist', 'webview', map), { force: true });
     }
   }

@@ -46,6 +46,7 @@ function makeExtensionCopy() {
   for (let attempt = 1; ; attempt++) {
     buildProduction();
     fs.copyFileSync(path.join(REPO_ROOT, 'dist', 'extension.js'), copy);
+    fs.cpSync(path.join(REPO_ROOT, 'dist', 'chunks'), path.join(dir, 'dist', 'chunks'), { recursive: true }); // required on first use
     if (!fs.readFileSync(copy, 'utf8').includes('//# sourceMappingURL=')) break;
     if (attempt >= 3) throw new Error('dist/extension.js keeps being replaced by a development build (another build running?)');
   }
@@ -102,7 +103,8 @@ async function oneStart(rig, browser, extDir, index, scenario) {
       ? `VS Code had begun activating it (onStartupFinished) ${figures.askedAt - figures.loadStartedAt} ms before the suite's ext.activate(), which waited ${figures.outerMs.toFixed(1)} ms`
       : `activated by the suite's ext.activate(): ${figures.outerMs.toFixed(1)} ms from outside`;
   const cpu = figures.cpuMs === undefined ? '' : ` (CPU ${figures.cpuMs.toFixed(2)} ms)`;
-  say(`start ${index}/${STARTS} (${scenario.label}): activate() ${figures.activateMs.toFixed(2)} ms${cpu}, code load ${figures.loadMs.toFixed(2)} ms; ${how} [${((Date.now() - started) / 1000).toFixed(1)} s]`);
+  const loadCpu = figures.loadCpuMs === undefined ? '' : ` (CPU ${figures.loadCpuMs.toFixed(2)} ms)`;
+  say(`start ${index}/${STARTS} (${scenario.label}): activate() ${figures.activateMs.toFixed(2)} ms${cpu}, code load ${figures.loadMs.toFixed(2)} ms${loadCpu}; ${how} [${((Date.now() - started) / 1000).toFixed(1)} s]`);
   if (figures.profile) {
     const calls = Object.entries(figures.profile).sort((a, b) => b[1].ms - a[1].ms);
     const inApi = calls.reduce((sum, [, c]) => sum + c.ms, 0);
@@ -137,7 +139,14 @@ async function main() {
       ? [row('activation', '  of which on the CPU (main thread; the rest it waited for a core)', 'ms', runs.map((r) => r.cpuMs))]
       : []),
     row('activation', 'code load: require(dist/extension.js)', 'ms', runs.map((r) => r.loadMs)),
-    row('activation', 'code load + activate()', 'ms', runs.map((r) => r.loadMs + r.activateMs)),
+    ...(runs.every((r) => r.loadCpuMs !== undefined) ? [row('activation', '  code load on the CPU (main thread)', 'ms', runs.map((r) => r.loadCpuMs))] : []),
+    row('activation', 'code load + activate()', 'ms', runs.map((r) => r.loadMs + r.activateMs), {
+      target: { max: 8, text: '<= 8 ms' },
+      note: 'the eager bundle only: the chunks (dist/chunks) are required on first use, after activate()',
+    }),
+    ...(runs.every((r) => r.loadCpuMs !== undefined && r.cpuMs !== undefined)
+      ? [row('activation', '  code load + activate() on the CPU (main thread)', 'ms', runs.map((r) => r.loadCpuMs + r.cpuMs))]
+      : []),
     row('activation', 'activate() with a service URL set (later starts; key read after it returns)', 'ms', setUpRuns.map((r) => r.activateMs), {
       note: `the same ${STARTS} starts alternated with a profile whose user settings hold flowsync.baseUrl (no key stored, nothing requested)`,
     }),

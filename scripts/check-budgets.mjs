@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // `npm run check:budgets` (a stage of `npm test`): size budgets CI enforces, deterministic and offline.
-//   - the production bundle dist/extension.js: at most 200 KB (204,800 bytes); raised from 150 KB in 0.2.0, when History,
-//     group and sort, links and the language model tools roughly doubled our own code (node-fetch is about 32 KB of it)
+//   - the production bundle dist/extension.js, what a start loads: at most 116 KB (118,784 bytes; issue #22 asks for 100 KB). The rest
+//     is in its chunks dist/chunks/*.js, each required on first use (esbuild.js CHUNKS: node-fetch, the request code,
+//     History's log store, the commands, the tools' answers, the links' answers, the activity chart, the JSONC scanner)
+//     (dist/extension.js with all its chunks is printed, without a budget of its own: a chunk holds copies of the
+//     stateless code it shares with the bundle, so the sum is more than the code; the VSIX budget bounds what ships)
+//   - every chunk the bundle or a chunk requires exists and is in the VSIX (a missing one fails only on first use)
 //   - the production web bundle dist/web/extension.js (package.json "browser"): at most 200 KB
 //   - the packaged VSIX (vsce package --no-dependencies, built here into a temp dir and deleted): at most 300 KB (it holds
 //     both bundles and the chart page)
@@ -17,8 +21,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE = path.join(REPO_ROOT, 'dist', 'extension.js');
 export const WEB_BUNDLE = path.join(REPO_ROOT, 'dist', 'web', 'extension.js');
+export const CHUNKS_DIR = path.join(REPO_ROOT, 'dist', 'chunks');
 export const BUDGETS = {
-  bundle: 200 * 1024, // 204,800 bytes
+  bundle: 116 * 1024, // 118,784 bytes: the eager part (issue #22 asks for 100 KB: not reached yet; see README, Performance)
   webBundle: 200 * 1024,
   vsix: 300 * 1024, // 307,200 bytes
 };
@@ -34,7 +39,8 @@ export function buildProduction() {
  * Packages the VSIX exactly as `vsce package --no-dependencies` would from the repo as it is (its .vscodeignore, if
  * any), into a fresh temp dir. Runs the locally installed vsce (no npx, no network); the two extra flags only stop vsce
  * from prompting (no repository field, no LICENSE) so it cannot wait on stdin.
- * Returns { bytes, files, bundleBytes } (bundleBytes: uncompressed size of extension/dist/extension.js inside it).
+ * Returns { bytes, files, bundleBytes, names } (bundleBytes: uncompressed size of extension/dist/extension.js inside it;
+ * names: every entry's name).
  */
 export function packageVsixBytes() {
   if (!fs.existsSync(VSCE)) throw new Error(`${path.relative(REPO_ROOT, VSCE)} is missing: run npm install (@vscode/vsce is a devDependency)`);
@@ -48,7 +54,7 @@ export function packageVsixBytes() {
     );
     if (r.status !== 0 || !fs.existsSync(out)) throw new Error(`vsce package failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
     const entries = zipEntries(fs.readFileSync(out));
-    return { bytes: fs.statSync(out).size, files: entries.size, bundleBytes: entries.get('extension/dist/extension.js') };
+    return { bytes: fs.statSync(out).size, files: entries.size, bundleBytes: entries.get('extension/dist/extension.js'), names: [...entries.keys()] };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -70,10 +76,36 @@ export function zipEntries(zip) {
   return entries;
 }
 
+/** The chunks dist/extension.js and its chunks require ('./chunks/<name>.js', or './<name>.js' from a chunk), as dist paths. */
+export function requiredChunks() {
+  const required = new Set();
+  const queue = [BUNDLE];
+  while (queue.length) {
+    const file = queue.shift();
+    if (!fs.existsSync(file)) continue;
+    const text = fs.readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/\brequire\(\s*["'`]\.\/((?:chunks\/)?)(\w+\.js)["'`]\s*\)/g)) {
+      if (file !== BUNDLE && m[1]) continue; // a chunk's ./chunks/… would be a path of its own: not ours
+      if (file === BUNDLE && !m[1]) continue;
+      const chunk = `dist/chunks/${m[2]}`;
+      if (required.has(chunk)) continue;
+      required.add(chunk);
+      queue.push(path.join(REPO_ROOT, chunk));
+    }
+  }
+  return [...required].sort();
+}
+
+/** Bytes of every file in dist/chunks/ (name -> bytes). */
+export function chunkSizes() {
+  if (!fs.existsSync(CHUNKS_DIR)) return {};
+  return Object.fromEntries(fs.readdirSync(CHUNKS_DIR).filter((f) => f.endsWith('.js')).map((f) => [f, fs.statSync(path.join(CHUNKS_DIR, f)).size]));
+}
+
 /**
  * Builds (unless noBuild) and packages, and checks that the VSIX holds the very bundle measured: on a shared work tree
  * another build (e.g. a development build by the test rig) can rewrite dist/ in between. Retries such a race twice.
- * Returns { bundle, webBundle, vsix }.
+ * Returns { bundle, chunks (name -> bytes), required (the chunks required), webBundle, vsix }.
  */
 export function measure({ noBuild = false } = {}) {
   for (let attempt = 1; ; attempt++) {
@@ -84,7 +116,8 @@ export function measure({ noBuild = false } = {}) {
     const webBundle = fs.statSync(WEB_BUNDLE).size;
     const vsix = packageVsixBytes();
     const after = fs.statSync(BUNDLE).size;
-    if (vsix.bundleBytes === bundle && after === bundle && fs.statSync(WEB_BUNDLE).size === webBundle) return { bundle, webBundle, vsix };
+    const chunks = chunkSizes();
+    if (vsix.bundleBytes === bundle && after === bundle && fs.statSync(WEB_BUNDLE).size === webBundle) return { bundle, chunks, required: requiredChunks(), webBundle, vsix };
     const what = vsix.bundleBytes === undefined ? 'the VSIX has no extension/dist/extension.js' : `dist/extension.js changed while packaging (${bundle} bytes built, ${vsix.bundleBytes} bytes packaged, ${after} bytes now): another build running?`;
     if (noBuild || attempt >= 3) throw new Error(what);
     console.log(`  (retrying: ${what})`);
@@ -110,19 +143,36 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
 function main() {
   const noBuild = process.argv.includes('--no-build');
-  const { bundle, webBundle, vsix } = measure({ noBuild });
+  const { bundle, chunks, required, webBundle, vsix } = measure({ noBuild });
+  const withChunks = bundle + Object.values(chunks).reduce((sum, n) => sum + n, 0);
   const lines = [
-    ['dist/extension.js (production)', bundle, BUDGETS.bundle],
+    ['dist/extension.js (production, loaded at start)', bundle, BUDGETS.bundle],
+    [`  + its ${Object.keys(chunks).length} chunks dist/chunks/*.js (first use)`, withChunks],
     ['dist/web/extension.js (production, browser)', webBundle, BUDGETS.webBundle],
     [`VSIX (vsce package --no-dependencies, ${vsix.files} zip entries)`, vsix.bytes, BUDGETS.vsix],
   ];
   console.log(`size budgets${noBuild ? ' (dist/ as found, --no-build)' : ''}`);
   let over = false;
   for (const [name, bytes, budget] of lines) {
+    if (budget === undefined) {
+      console.log(`  ${name.padEnd(52)} ${fmt(bytes).padStart(9)} bytes  ${kb(bytes).padStart(9)}   (no budget of its own)`);
+      continue;
+    }
     const ok = bytes <= budget;
     over ||= !ok;
     const verdict = ok ? `ok (${Math.round((bytes / budget) * 100)} % of budget)` : `OVER BUDGET by ${fmt(bytes - budget)} bytes`;
     console.log(`  ${name.padEnd(52)} ${fmt(bytes).padStart(9)} bytes  ${kb(bytes).padStart(9)}   budget ${fmt(budget).padStart(7)} bytes (${kb(budget)})   ${verdict}`);
+  }
+  // every chunk required is built and packaged: a missing one would fail only when its feature is first used
+  const missing = required.filter((chunk) => !fs.existsSync(path.join(REPO_ROOT, chunk)) || !vsix.names.includes(`extension/${chunk}`));
+  if (required.length === 0) {
+    console.log('  dist/extension.js requires no chunk (dist/chunks): is it the split build of esbuild.js?');
+    over = true;
+  } else if (missing.length) {
+    console.log(`  MISSING from dist/ or the VSIX (.vscodeignore): ${missing.join(', ')}`);
+    over = true;
+  } else {
+    console.log(`  the VSIX holds every chunk required (${required.length}: ${required.map((c) => path.basename(c, '.js')).join(', ')})`);
   }
   if (vsix.bytes > BUDGETS.vsix) {
     console.log('  the VSIX would contain (uncompressed, by top-level entry; set what ships in .vscodeignore):');

@@ -13,15 +13,13 @@ import { SettingsWarnings } from './settings/vscode/settingsWarnings';
 import { ServiceRegistry } from './services/vscode/serviceRegistry';
 import { eachService } from './services/vscode/eachService';
 import { pickService } from './services/vscode/pickService';
-import { removeServiceNow } from './services/vscode/serviceCommands';
 import { DisposableStore } from './base/events';
 import { t } from './base/l10n';
-import { activitySeries, activitySparkline, processingNow } from './history/index';
+import { activitySparkline, processingNow } from './history/index';
 import { HistoryService } from './history/vscode/historyService';
 import { StuckAnnouncer } from './notifications/stuckAnnouncer';
-import { announceFinished, chartSeries, processingDecorations } from './history/vscode/historyUi';
+import { announceFinished, processingDecorations } from './history/vscode/historyUi';
 import { registerTools } from './tools/vscode/tools';
-import { showActivityPanel } from './activity/vscode/activityPanel';
 import { HistoryView } from './history/vscode/historyView';
 import { JSON_SCHEME, JsonDocuments } from './json/vscode/jsonDocuments';
 import { allViews, createListViews, type ListViews } from './lists/vscode/listView';
@@ -110,10 +108,11 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const showActivity = async () => {
     const service = await pickService(services, t('Show Activity'));
     if (!service) return;
-    const { history, explorer } = service;
-    await showActivityPanel(context, (range) => chartSeries(activitySeries(history.snapshot.entries, processingNow(history.tracked, explorer.keyToHide), now(), range, undefined, history.snapshot.older)), history.onDidChange);
+    // The chart is its own chunk (esbuild.js CHUNKS), loaded when it is first opened.
+    const { openActivityChart } = await import('./activity/vscode/activityChart');
+    openActivityChart(context, service.history, () => service.explorer.keyToHide, now);
   };
-  const commandContext = { services, keys, views, json, log, settings, showActivity: () => void showActivity(), extensionId: context.extension.id };
+  const commandContext = { services, keys, views, json, log, settings, showActivity, extensionId: context.extension.id };
   const links = new LinkHandler(commandContext);
 
   context.subscriptions.push(
@@ -184,7 +183,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     reconfigure: () => services.reconfigure(),
     removeService: async (name) => {
       const service = services.byName(name);
-      if (service) await removeServiceNow(commandContext, service);
+      if (service) await (await import('./commands/vscode/handlers')).removeServiceNow(commandContext, service);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { t } from '../base/l10n';
 import { ApiError } from './errors';
-import { getJson, type AnswerBytes } from './http';
+import type { AnswerBytes } from './http';
 import { DEFAULT_MAX_BYTES, MAX_COMMAS, MAX_CONTAINERS } from './jsonBounds';
 import type { Connection, FlowSync, ListResult } from './types';
 import { API_PREFIX, parseServiceUrl, type ServiceUrl } from './url';
@@ -95,6 +95,8 @@ export class FlowSyncClient {
     const { now, onRequest } = this.options;
     const started = now();
     try {
+      // The request code is its own chunk (esbuild.js CHUNKS: dist/chunks/http.js), loaded by the first request.
+      const { getJson } = await import('./http');
       const response = await getJson(`${this.service.baseUrl}${path}`, label, { ...this.options, signal, previous: this.lastAnswers.get(path) });
       const result = { ...validateList(response.body, validate, label), fingerprint: response.fingerprint };
       if (this.lastAnswers.size >= MAX_KEPT_ANSWERS && !this.lastAnswers.has(path)) this.lastAnswers.clear();

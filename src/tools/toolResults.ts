@@ -6,6 +6,7 @@ import { flowLabel, sortKey, teamLabel } from '../lists/grouping';
 import { durationText, entryFlowLabel, type HistoryEntry } from '../history/index';
 import { inert } from '../base/inert';
 import type { ListState } from '../lists/refresh';
+import { TOOL_NAMES } from './toolNames';
 
 /**
  * What the language model tools (src/tools) answer: compact, localized text built from what the extension already
@@ -21,12 +22,8 @@ import type { ListState } from '../lists/refresh';
  * a quoted text holds no `<`, `>` or line break, so it cannot close the block or start a line. Error messages come from
  * ApiError, whose messages never contain the key; should the service echo the key in a name, `hide` removes it.
  */
-/** The tools' names: a stable contract (package.json `languageModelTools`, prompts, other extensions). */
-export const TOOL_NAMES = {
-  processing: 'flowsync_processing',
-  connections: 'flowsync_connections',
-  history: 'flowsync_history',
-} as const;
+/** The tools' names (src/tools/toolNames.ts: the tools are registered before this module is loaded). */
+export { TOOL_NAMES };
 
 /** Rows a result lists unless the caller asks for another number (`limit`); never more than MAX_ROWS. */
 export const DEFAULT_ROWS = 25;

@@ -70,9 +70,10 @@ function reaches(root: unknown, target: unknown): string | undefined {
 describe('activate() exports', () => {
   const resolve = (Module as unknown as { _resolveFilename: (...args: unknown[]) => string })._resolveFilename;
   let extension: { activate(context: unknown): unknown };
+  let vscode: Record<string, unknown>;
 
   before(() => {
-    const vscode = fakeVscode();
+    vscode = fakeVscode();
     (Module as unknown as { _resolveFilename: (...args: unknown[]) => string })._resolveFilename = function (request: unknown, ...rest: unknown[]) {
       return request === 'vscode' ? 'vscode-stand-in' : resolve.call(this, request, ...rest);
     };
@@ -129,6 +130,52 @@ describe('activate() exports', () => {
       production.dispose();
     } finally {
       extension = saved;
+    }
+  });
+
+  it('the chunks of the production bundle (dist/chunks) share its state: their text is translated, and masks the key activate() registered', async () => {
+    const dist = path.join(__dirname, '..', '..', '..', 'dist');
+    const chunks = fs.existsSync(path.join(dist, 'chunks')) ? fs.readdirSync(path.join(dist, 'chunks')).filter((name) => name.endsWith('.js')) : [];
+    assert.ok(chunks.includes('linkAnswers.js') && chunks.includes('http.js'), `dist/chunks holds ${chunks.join(', ') || 'nothing'}: npm run build`);
+    const saved = extension;
+    const l10n = vscode.l10n as { t: typeof fillPlaceholders };
+    // a stand-in for a translation: every text localized through the t activate() installed is marked
+    l10n.t = (message, ...args) => `«${fillPlaceholders(message, ...args)}»`;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the 'vscode' stand-in is in place
+    extension = require(path.join(dist, 'extension.js')) as typeof extension;
+    const test = activateIn(MODE.Test);
+    try {
+      const api = test.exports as { reconfigure(): Promise<void>; explorer: { configure(config: unknown): void; keyToHide?: string } };
+      await api.reconfigure(); // the first configuration (no service URL in the stand-in's settings)
+      // the key in use, as the service connection sets it; no service URL, so nothing is requested
+      api.explorer.configure({ baseUrl: '', apiKey: KEY, teamId: '', allowHttp: false, timeoutMs: 1000, autoRefresh: false, refreshIntervalMs: 30_000, userAgent: 'unit' });
+      assert.equal(api.explorer.keyToHide, KEY);
+
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- as the bundle does on first use
+      const links = require(path.join(dist, 'chunks', 'linkAnswers.js')) as { invalidLinkMessage(): string };
+      assert.match(links.invalidLinkMessage(), /^«Flow Sync cannot open this link: .*»$/, 'the chunk has a localize of its own: translations are lost');
+
+      // A request that fails with the key in the error's text: the request code (a chunk) makes it inert, and must mask
+      // the key registered at activation, though this request was given another one.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- as the bundle does on first request
+      const http = require(path.join(dist, 'chunks', 'http.js')) as { getJson(url: string, label: string, options: unknown): Promise<unknown> };
+      const failing = { httpGet: async () => Promise.reject(new Error(`connect ECONNREFUSED (proxy said: ${KEY})`)) };
+      const options = { apiKey: 'another-key', userAgent: 'unit', timeoutMs: 1000, maxBytes: 1000, maxContainers: 10, maxCommas: 10, now: () => 0, platform: failing };
+      const error = await http.getJson('https://flowsync.example/api', 'processing flow syncs', options).then(
+        () => assert.fail('the request did not fail'),
+        (e: unknown) => e as Error,
+      );
+      assert.match(error.message, /ECONNREFUSED/, 'the failure is not the one the stand-in platform gave');
+      assert.ok(!error.message.includes(KEY), `a chunk does not mask the key registered at activation (it has its own copy of inert): ${error.message}`);
+
+      for (const chunk of chunks) {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports -- each chunk loads beside the bundle
+        assert.ok(Object.keys(require(path.join(dist, 'chunks', chunk)) as object).length > 0, `${chunk} exports nothing`);
+      }
+    } finally {
+      test.dispose();
+      extension = saved;
+      l10n.t = fillPlaceholders;
     }
   });
 

@@ -14,8 +14,8 @@ export interface CommandContext {
   json: JsonDocuments;
   log: vscode.LogOutputChannel;
   settings: SettingsSource;
-  /** Opens the activity chart. */
-  showActivity(): void;
+  /** Opens the activity chart (its code is loaded on first use); resolves once it is shown. */
+  showActivity(): Promise<void>;
   /** This extension's id (publisher.name): the authority of its links. */
   extensionId: string;
 }

@@ -2,26 +2,29 @@ import * as vscode from 'vscode';
 import { COMMAND, type CommandId } from '../../base/commandIds';
 import { inert } from '../../base/inert';
 import { LISTS, type AnyList } from '../../lists';
-import { clearApiKey, setApiKey } from '../../keys/vscode/apiKeyCommands';
 import type { CommandContext } from './commandContext';
-import { arrangeList } from '../../lists/vscode/arrangeCommands';
 import { isHistoryNode, type HistoryNode } from '../../history/vscode/historyView';
-import { clearHistory, unwatch, watch } from '../../history/vscode/historyCommands';
-import { copyId, copyLink, openJson, type ExplorerNode } from '../../json/vscode/openJsonCommand';
-import { refreshAll, refreshList } from '../../lists/vscode/refreshCommand';
-import { setServiceUrl } from '../../settings/vscode/serviceUrlCommand';
-import { clearTeamFilter, filterByTeam } from '../../lists/vscode/teamFilterCommand';
-import { addService, removeService } from '../../services/vscode/serviceCommands';
+import type { ExplorerNode } from '../../json/vscode/openJsonCommand';
 
 type Row = ExplorerNode | HistoryNode;
 type Handler = (ctx: CommandContext, node?: Row, nodes?: readonly Row[]) => Promise<void> | void;
+
+/** The handlers' module: its own chunk (esbuild.js CHUNKS), loaded when the first command runs. */
+const handlers = () => import('./handlers');
+type Handlers = Awaited<ReturnType<typeof handlers>>;
+
+/** A handler taken from the handlers' module when it runs. */
+const onFirstUse =
+  (pick: (h: Handlers) => Handler): Handler =>
+  async (ctx, node, nodes) =>
+    pick(await handlers())(ctx, node, nodes);
 
 /** The refresh command of each list comes from the registry; every other command id has a handler here. */
 type ListCommand = AnyList['refreshCommand'] | AnyList['arrangements']['command'];
 const LIST_HANDLERS = Object.fromEntries(
   LISTS.flatMap((list) => [
-    [list.refreshCommand, refreshList(list.id)],
-    [list.arrangements.command, (ctx: CommandContext) => arrangeList(ctx, list.id)],
+    [list.refreshCommand, onFirstUse((h) => h.refreshList(list.id))],
+    [list.arrangements.command, onFirstUse((h) => (ctx) => h.arrangeList(ctx, list.id))],
   ]),
 ) as Record<ListCommand, Handler>;
 
@@ -29,22 +32,22 @@ const LIST_HANDLERS = Object.fromEntries(
 const HANDLERS: Record<CommandId, Handler> = {
   ...LIST_HANDLERS,
   ...({
-    [COMMAND.setApiKey]: setApiKey,
-    [COMMAND.clearApiKey]: clearApiKey,
-    [COMMAND.setBaseUrl]: setServiceUrl,
-    [COMMAND.refresh]: refreshAll,
-    [COMMAND.openJson]: openJson,
-    [COMMAND.copyId]: copyId,
-    [COMMAND.filterByTeam]: filterByTeam,
-    [COMMAND.clearTeamFilter]: clearTeamFilter,
+    [COMMAND.setApiKey]: onFirstUse((h) => h.setApiKey),
+    [COMMAND.clearApiKey]: onFirstUse((h) => h.clearApiKey),
+    [COMMAND.setBaseUrl]: onFirstUse((h) => h.setServiceUrl),
+    [COMMAND.refresh]: onFirstUse((h) => h.refreshAll),
+    [COMMAND.openJson]: onFirstUse((h) => h.openJson),
+    [COMMAND.copyId]: onFirstUse((h) => h.copyId),
+    [COMMAND.filterByTeam]: onFirstUse((h) => h.filterByTeam),
+    [COMMAND.clearTeamFilter]: onFirstUse((h) => h.clearTeamFilter),
     [COMMAND.showLog]: (ctx) => ctx.log.show(true),
-    [COMMAND.copyLink]: copyLink,
-    [COMMAND.watch]: watch,
-    [COMMAND.unwatch]: unwatch,
+    [COMMAND.copyLink]: onFirstUse((h) => h.copyLink),
+    [COMMAND.watch]: onFirstUse((h) => h.watch),
+    [COMMAND.unwatch]: onFirstUse((h) => h.unwatch),
     [COMMAND.showActivity]: (ctx) => ctx.showActivity(),
-    [COMMAND.clearHistory]: clearHistory,
-    [COMMAND.addService]: addService,
-    [COMMAND.removeService]: removeService,
+    [COMMAND.clearHistory]: onFirstUse((h) => h.clearHistory),
+    [COMMAND.addService]: onFirstUse((h) => h.addService),
+    [COMMAND.removeService]: onFirstUse((h) => h.removeService),
   } satisfies Record<Exclude<CommandId, ListCommand>, Handler>),
 };
 

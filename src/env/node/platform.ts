@@ -7,8 +7,8 @@ import { nodeStoreFiles } from './historyFiles';
 /** Node (desktop, remote and code-server extension hosts): node-fetch, which goes through VS Code's proxy support. */
 export const nodePlatform: Platform = {
   async httpGet(url, { headers, signal }): Promise<HttpAnswer> {
-    // Loaded on the first request, not at activation: node-fetch and its parts are most of the bundle's start-up cost.
-    const { default: fetch } = await import('node-fetch');
+    // Loaded on the first request, not at activation: node-fetch and its parts are their own chunk (esbuild.js CHUNKS).
+    const { fetch } = await import('./fetch');
     const response = await fetch(url, { method: 'GET', redirect: 'manual', signal, headers });
     const body = response.body as Readable | null;
     return {

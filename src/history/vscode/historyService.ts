@@ -17,7 +17,8 @@ import {
   type Watches,
 } from '../index';
 import { DAY_MS } from '../entry';
-import { HISTORY_CAP, LogStore, dayOf, mergeSegments, originFolder, pruneEntries } from '../storage';
+import { HISTORY_CAP, dayOf, mergeSegments, originFolder, pruneEntries } from '../storage';
+import { lazyLogStore, type HistoryLog } from '../lazyLogStore';
 import { platform } from '../../env/platform';
 import { workspaceStoreFiles } from './historyFiles';
 import type { SettingValues } from '../../settings/settingValues';
@@ -74,7 +75,7 @@ export class HistoryService implements vscode.Disposable {
   /** Writes one after another: a write never overtakes the one before it. */
   private writing: Promise<void> = Promise.resolve();
   /** The store of the current origin. */
-  private store: LogStore | undefined;
+  private store: HistoryLog | undefined;
   /** Runs that left at or before this were cleared (by any window). */
   private clearedAt = -Infinity;
   /** Resolves when the first read of the current origin is done (History ready). */
@@ -211,7 +212,7 @@ export class HistoryService implements vscode.Disposable {
     this.olderAsked++;
     this.stats = new Map();
     this.clearedAt = -Infinity;
-    this.store = origin ? new LogStore({ files: this.files(), folder: originFolder(origin), windowId: this.windowId, now: () => this.clock.now(), log: (level, message) => this.log[level](message) }) : undefined;
+    this.store = origin ? lazyLogStore({ files: this.files(), folder: originFolder(origin), windowId: this.windowId, now: () => this.clock.now(), log: (level, message) => this.log[level](message) }) : undefined;
     this.watches = readWatches(this.state.get(WATCHES_KEY), origin);
     this.changes.fire();
     if (!origin) return (this.ready = Promise.resolve());
@@ -300,7 +301,7 @@ export class HistoryService implements vscode.Disposable {
   }
 
   /** Reads the summaries of the days not held whole (none when `whole`), after those asked before (a day is made once). */
-  private askOlder(store: LogStore, whole: boolean): void {
+  private askOlder(store: HistoryLog, whole: boolean): void {
     const asked = ++this.olderAsked;
     this.olderDone = this.olderDone.then(() => this.readOlder(store, whole, asked));
   }
@@ -309,7 +310,7 @@ export class HistoryService implements vscode.Disposable {
    * The days within historyDays whose runs are not all in memory (older than the oldest day held, and that day itself,
    * which the cap may have cut): their summaries, read or made in the background (never before History is ready).
    */
-  private async readOlder(store: LogStore, whole: boolean, asked: number): Promise<void> {
+  private async readOlder(store: HistoryLog, whole: boolean, asked: number): Promise<void> {
     if (asked !== this.olderAsked || store !== this.store) return; // a later read asked again
     const oldest = this.entries.at(-1);
     if (whole || !oldest) {

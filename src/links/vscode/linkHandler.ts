@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { CommandContext } from '../../commands/vscode/commandContext';
 import { COMMAND, type CommandId } from '../../base/commandIds';
-import { invalidLinkMessage, notListedMessage, parseLink, unknownServiceMessage } from '../linkAnswers';
 import { ANY_LISTS, type ListId } from '../../lists';
 import { t } from '../../base/l10n';
 import { showMessageWithAction } from '../../base/vscode/messages';
@@ -23,6 +22,8 @@ export class LinkHandler implements vscode.UriHandler {
   constructor(private readonly ctx: CommandContext) {}
 
   async handleUri(uri: vscode.Uri): Promise<void> {
+    // The answers are their own chunk (esbuild.js CHUNKS), loaded on the first link.
+    const { invalidLinkMessage, notListedMessage, parseLink, unknownServiceMessage } = await import('../linkAnswers');
     const link = parseLink(uri.path, uri.query);
     const list = link && ANY_LISTS.find((l) => l.rows.leafIdPrefix === link.prefix);
     if (!link || !list) {

@@ -9,7 +9,6 @@ import { Emitter, type Disposable, type Listener } from '../../base/events';
 import { parseServiceEntries } from '../../services/serviceEntries';
 import { withTeam } from '../../services/serviceEdits';
 import type { ServiceEntryLike } from '../../services/serviceTargets';
-import { MAX_SETTINGS_FILE_CHARS, settingsFileSets } from '../workspaceOverrides';
 import { t } from '../../base/l10n';
 
 /**
@@ -106,17 +105,17 @@ export async function ignoredWorkspaceSettings(): Promise<string[]> {
     ...(vscode.workspace.workspaceFolders ?? []).map((f) => vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json')),
     ...(vscode.workspace.workspaceFile?.scheme === 'file' ? [vscode.workspace.workspaceFile] : []),
   ];
-  const texts = await Promise.all(
+  const found = await Promise.all(
     files.map(async (uri) => {
-      try {
-        if ((await vscode.workspace.fs.stat(uri)).size > MAX_SETTINGS_FILE_CHARS) return ''; // not read at all
-        return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-      } catch {
-        return '';
-      }
+      const size = await vscode.workspace.fs.stat(uri).then((stat) => stat.size, () => undefined);
+      if (size === undefined) return []; // no such file: the scanner (its own chunk, esbuild.js CHUNKS) is not loaded
+      const { MAX_SETTINGS_FILE_CHARS, settingsFileSets } = await import('../workspaceOverrides');
+      if (size > MAX_SETTINGS_FILE_CHARS) return []; // not read at all
+      const text = await vscode.workspace.fs.readFile(uri).then((bytes) => new TextDecoder().decode(bytes), () => '');
+      return settingsFileSets(text, SECTION, USER_ONLY) ?? [];
     }),
   );
-  const inFiles = texts.flatMap((text) => settingsFileSets(text, SECTION, USER_ONLY) ?? []);
+  const inFiles = found.flat();
   return USER_ONLY.filter((key) => {
     const inspected = config.inspect(key);
     return inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined || inFiles.includes(key);

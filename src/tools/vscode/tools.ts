@@ -1,24 +1,6 @@
 import * as vscode from 'vscode';
-import type { Connection, FlowSync } from '../../api/types';
-import type { HistoryEntry } from '../../history/index';
-import type { Explorer } from '../../lists/explorer';
-import type { ListState } from '../../lists/refresh';
-import {
-  TOOL_NAMES,
-  connectionsInput,
-  connectionsResult,
-  historyInput,
-  historyResult,
-  invocationMessage,
-  needsLoad,
-  processingInput,
-  processingResult,
-  type ToolSnapshot,
-} from '../toolResults';
-import type { ListId } from '../../lists';
-import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
-import type { Clock } from '../../base/clock';
-import type { SettingValues } from '../../settings/settingValues';
+import { TOOL_NAMES } from '../toolNames';
+import type { ToolId, ToolSource } from './toolAnswers';
 
 /**
  * The read-only language model tools (package.json `languageModelTools`): Copilot's agent mode or any chat
@@ -29,108 +11,18 @@ import type { SettingValues } from '../../settings/settingValues';
  * It never holds the key: with `keys`, the current service's key is read for each answer only to be removed from it,
  * should the service echo it in a name (results often go to a remote model). Read-only, so no confirmation is asked.
  * The history tool formats only the rows it lists, however large History is.
+ * What a tool does when called is in toolAnswers.ts, its own chunk (esbuild.js CHUNKS), loaded on the first call.
  */
 export function registerTools(source: ToolSource): vscode.Disposable[] {
-  const { keys, history, clock, settings } = source;
-  return [
-    vscode.lm.registerTool(TOOL_NAMES.processing, listTool<FlowSync>(source, 'processing', (raw, s) => processingResult(processingInput(raw), s))),
-    vscode.lm.registerTool(TOOL_NAMES.connections, listTool<Connection>(source, 'connections', (raw, s) => connectionsResult(connectionsInput(raw), s))),
-    vscode.lm.registerTool(TOOL_NAMES.history, {
-      prepareInvocation: () => ({ invocationMessage: invocationMessage('history') }),
-      async invoke(options, token) {
-        await freshen(source, 'processing', token);
-        const explorer = source.explorer; // read per call: the service may have changed since registration
-        const hide = await keyToHide(explorer, keys);
-        return textResult(
-          historyResult(historyInput(options.input), {
-            status: explorer.status,
-            detail: explorer.detail,
-            hide,
-            now: clock.now(),
-            historyDays: settings.current.historyDays,
-            entries: history?.entries() ?? [],
-            stuck: history?.stuck() ?? [],
-          }),
-        );
-      },
-    }),
-  ];
+  return (Object.keys(TOOL_NAMES) as ToolId[]).map((id) => vscode.lm.registerTool(TOOL_NAMES[id], onFirstCall(id, source)));
 }
 
-/** What the history tool reads from History. */
-export interface HistorySource {
-  entries(): readonly HistoryEntry[];
-  stuck(): readonly FlowSync[];
-}
-
-/** What the tools answer from: a service's Explorer and History, the clock, and the settings they read. */
-export interface ToolSource {
-  readonly explorer: Explorer;
-  /** With keys, the current service's key is read for each answer only to be removed from it. */
-  readonly keys?: Pick<ApiKeyStore, 'get'>;
-  readonly history?: HistorySource;
-  readonly clock: Clock;
-  readonly settings: { readonly current: Pick<SettingValues, 'refreshIntervalSeconds' | 'historyDays'> };
-}
-
-function listTool<T>(source: ToolSource, id: ListId, answer: (input: unknown, snapshot: ToolSnapshot<T>) => string): vscode.LanguageModelTool<unknown> {
-  const { keys, clock } = source;
+/** A tool whose code is loaded, and which is made, on its first call. */
+function onFirstCall(id: ToolId, source: ToolSource): vscode.LanguageModelTool<unknown> {
+  let made: Promise<vscode.LanguageModelTool<unknown>> | undefined;
+  const tool = () => (made ??= import('./toolAnswers').then(({ toolFor }) => toolFor(id, source)));
   return {
-    prepareInvocation: () => ({ invocationMessage: invocationMessage(id) }),
-    async invoke(options, token) {
-      await freshen(source, id, token);
-      const explorer = source.explorer; // read per call: the service may have changed since registration
-      const hide = await keyToHide(explorer, keys);
-      const snapshot: ToolSnapshot<T> = {
-        status: explorer.status,
-        detail: explorer.detail,
-        state: explorer.refresher(id).state as Readonly<ListState<T>>,
-        teamId: explorer.teamId,
-        teams: explorer.teams.list(),
-        now: clock.now(),
-        hide,
-      };
-      return textResult(answer(options.input, snapshot));
-    },
+    prepareInvocation: async (options, token) => (await tool()).prepareInvocation?.(options, token),
+    invoke: async (options, token) => (await tool()).invoke(options, token),
   };
-}
-
-/** Loads the list when nothing is held or it is older than the refresh interval; joins a load in flight. */
-async function freshen({ explorer, clock, settings }: ToolSource, id: ListId, token: vscode.CancellationToken): Promise<void> {
-  if (explorer.status !== 'ready') return;
-  const maxAgeMs = settings.current.refreshIntervalSeconds * 1000;
-  if (!needsLoad(explorer.refresher(id).state, clock.now(), maxAgeMs)) return;
-  await untilCancelled(explorer.refresh(id), token);
-}
-
-/** The load goes on for the views when the tool call is cancelled; only the wait for it ends. */
-function untilCancelled(promise: Promise<void>, token: vscode.CancellationToken): Promise<void> {
-  if (token.isCancellationRequested) return Promise.reject(new vscode.CancellationError());
-  return new Promise<void>((resolve, reject) => {
-    const listener = token.onCancellationRequested(() => {
-      listener.dispose();
-      reject(new vscode.CancellationError());
-    });
-    promise.then(
-      () => {
-        listener.dispose();
-        resolve();
-      },
-      (error: unknown) => {
-        listener.dispose();
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
-
-/** The key of the current service, to remove from a result; undefined without `keys` or when it cannot be read. */
-async function keyToHide(explorer: Explorer, keys: Pick<ApiKeyStore, 'get'> | undefined): Promise<string | undefined> {
-  const origin = explorer.scope;
-  if (!keys || !origin || explorer.status !== 'ready') return undefined;
-  return keys.get(origin).catch(() => undefined);
-}
-
-function textResult(text: string): vscode.LanguageModelToolResult {
-  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
 }

@@ -42,7 +42,7 @@ describe('VSIX package', function () {
   before(function () {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-vsix-'));
     // `npm run package` builds the production bundle first; a test run normally follows `npm run build` already.
-    if (['extension.js', 'web/extension.js', 'webview/activity.js', 'webview/activity.css'].some((f) => !fs.existsSync(path.join(root, 'dist', f)))) {
+    if (!fs.existsSync(path.join(root, 'dist', 'chunks')) || ['extension.js', 'web/extension.js', 'webview/activity.js', 'webview/activity.css'].some((f) => !fs.existsSync(path.join(root, 'dist', f)))) {
       execFileSync(process.execPath, ['esbuild.js', '--production'], { cwd: root, stdio: 'pipe' });
     }
     const vsix = path.join(dir, 'test.vsix');
@@ -83,6 +83,20 @@ describe('VSIX package', function () {
     assert.equal(pkg.main, './dist/extension.js');
     assert.equal(pkg.browser, './dist/web/extension.js');
     for (const entry of [pkg.main, pkg.browser]) assert.ok(files.includes(entry.replace(/^\.\//, '')), `${entry} is missing from the VSIX`);
+    // the Node bundle's chunks, required on first use (esbuild.js CHUNKS): every one it or a chunk requires is in the VSIX
+    const chunks = new Set<string>();
+    const queue = ['dist/extension.js'];
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      const text = fs.readFileSync(path.join(root, file), 'utf8');
+      const pattern = file === 'dist/extension.js' ? /\brequire\(\s*["'`]\.\/chunks\/(\w+\.js)["'`]\s*\)/g : /\brequire\(\s*["'`]\.\/(\w+\.js)["'`]\s*\)/g;
+      for (const [, name] of text.matchAll(pattern)) {
+        if (chunks.has(`dist/chunks/${name}`)) continue;
+        chunks.add(`dist/chunks/${name}`);
+        queue.push(`dist/chunks/${name}`);
+      }
+    }
+    assert.ok(chunks.size > 0, 'dist/extension.js requires no chunk');
+    assert.deepEqual([...chunks].filter((chunk) => !files.includes(chunk)), [], 'chunks missing from the VSIX');
     const web = fs.readFileSync(path.join(root, 'dist', 'web', 'extension.js'), 'utf8');
     const required = [...new Set([...web.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) => m[1]))];
     assert.deepEqual(required, ['vscode'], 'the web bundle may require only vscode');
@@ -115,6 +129,7 @@ describe('VSIX package', function () {
 
     const allowed = (f: string) =>
       f === 'dist/extension.js' ||
+      /^dist\/chunks\/\w+\.js$/.test(f) ||
       f === 'dist/web/extension.js' ||
       f === 'dist/webview/activity.js' ||
       f === 'dist/webview/activity.css' ||

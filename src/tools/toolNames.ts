@@ -1,0 +1,10 @@
+/**
+ * The language model tools' names: a stable contract (package.json `languageModelTools`, prompts, other extensions).
+ * Apart from src/tools/toolResults.ts, which is loaded on the first tool call (its own chunk, esbuild.js CHUNKS): the
+ * tools are registered under these names at activation.
+ */
+export const TOOL_NAMES = {
+  processing: 'flowsync_processing',
+  connections: 'flowsync_connections',
+  history: 'flowsync_history',
+} as const;
