@@ -146,4 +146,14 @@ describe('activity panel (Flow Sync Activity)', function () {
     assert.equal(history.listenerCount, 0);
     await waitFor(() => activityTabs().length === 0, { message: 'the tab closed' });
   });
+
+  it('the Show Activity command opens the chart through the extension (its code is a chunk of the bundle, loaded on first use)', async () => {
+    assert.equal(activityTabs().length, 0);
+    await vscode.commands.executeCommand('flowsync.showActivity');
+    await waitFor(() => activityTabs().length === 1, { message: 'the command opened one Flow Sync Activity tab' });
+    assert.equal(activityTabs()[0].label, vscode.l10n.t('Flow Sync Activity'));
+    // again: the loaded chart reveals the same panel
+    await vscode.commands.executeCommand('flowsync.showActivity');
+    assert.equal(activityTabs().length, 1);
+  });
 });
