@@ -109,6 +109,8 @@ const SHARED = {
   grouping: 'src/lists/grouping.ts',
   inert: 'src/base/inert.ts',
   listView: 'src/lists/vscode/listView.ts', // a counter of selections (static): which view was used last
+  errors: 'src/api/errors.ts', // ApiError: `instanceof` across a chunk's boundary needs one class, not two copies
+  apiKeyStore: 'src/keys/vscode/apiKeyStore.ts', // SecretTimeout, likewise
 };
 
 /** The eager bundle's entry: src/extension.ts, and the SHARED modules for the chunks (not part of the API). */
@@ -194,12 +196,22 @@ const MODULE_STATE = /^(?:export\s+)?(?:let|var)\s|^(?:export\s+)?const\s+\w+(?:
 function checkSplit(eagerMeta, chunksMeta) {
   const eager = new Set(Object.keys(eagerMeta.outputs['dist/extension.js'].inputs));
   const errors = [];
+  // A class that code tests with \`instanceof\` must be one class: a copy in a chunk makes its errors look foreign.
+  const tested = new Set();
+  for (const input of eager) {
+    if (!input.startsWith('src/')) continue;
+    for (const m of fs.readFileSync(path.join(__dirname, input), 'utf8').matchAll(/instanceof\s+([A-Z]\w*)/g)) tested.add(m[1]);
+  }
+  const definesTested = (text) => [...text.matchAll(/^(?:export\s+)?class\s+([A-Z]\w*)/gm)].some((m) => tested.has(m[1]));
   for (const [output, { inputs, entryPoint }] of Object.entries(chunksMeta.outputs)) {
     if (!entryPoint) continue;
     for (const input of Object.keys(inputs)) {
       if (!input.startsWith('src/') || !eager.has(input)) continue;
-      if (MODULE_STATE.test(fs.readFileSync(path.join(__dirname, input), 'utf8'))) {
+      const text = fs.readFileSync(path.join(__dirname, input), 'utf8');
+      if (MODULE_STATE.test(text)) {
         errors.push({ text: `${input} has module-level state and is copied into both dist/extension.js and ${output}: add it to SHARED in esbuild.js (or keep it out of the chunk)` });
+      } else if (definesTested(text)) {
+        errors.push({ text: `${input} defines a class that code tests with instanceof, and is copied into both dist/extension.js and ${output}: add it to SHARED in esbuild.js (or keep it out of the chunk)` });
       }
     }
   }
