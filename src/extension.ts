@@ -20,6 +20,8 @@ import { HistoryService } from './history/vscode/historyService';
 import { StuckAnnouncer } from './notifications/stuckAnnouncer';
 import { announceFinished, processingDecorations } from './history/vscode/historyUi';
 import { registerTools } from './tools/vscode/tools';
+import type { ToolSource } from './tools/vscode/toolAnswers';
+import type { ServiceConnection } from './services/vscode/serviceConnection';
 import { HistoryView } from './history/vscode/historyView';
 import { JSON_SCHEME, JsonDocuments } from './json/vscode/jsonDocuments';
 import { allViews, createListViews, type ListViews } from './lists/vscode/listView';
@@ -147,15 +149,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     vscode.window.onDidChangeWindowState((state) => services.setFocused(state.focused)),
     vscode.window.registerUriHandler(links),
     ...registerCommands(commandContext),
-    ...registerTools({
-      get explorer() {
-        return first().explorer;
-      },
-      keys,
-      clock,
-      settings,
-      history: { entries: () => first().history.snapshot.entries, stuck: () => first().history.stuckSyncs() },
-    }),
+    ...registerTools({ services: toolServices(services), keys, clock, settings }),
   );
   services.setFocused(vscode.window.state.focused);
   void services.start();
@@ -189,3 +183,20 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
 }
 
 export function deactivate(): void {}
+
+/** The services as the language model tools read them (each call reads them anew: services come and go). */
+function toolServices(services: ServiceRegistry): ToolSource['services'] {
+  const asTool = (s: ServiceConnection) => ({ name: s.name, explorer: s.explorer, history: { entries: () => s.history.snapshot.entries, stuck: () => s.history.stuckSyncs() } });
+  return {
+    get all() {
+      return services.all.map(asTool);
+    },
+    get several() {
+      return services.several;
+    },
+    byName: (name) => {
+      const service = services.byName(name);
+      return service && asTool(service);
+    },
+  };
+}

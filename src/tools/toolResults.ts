@@ -52,6 +52,8 @@ export interface ToolSnapshot<T> {
    * `hide`), should the service echo it in a name or message. A result goes to a language model, often a remote one.
    */
   hide?: string;
+  /** The service's name, with several services: the "service" line of the answer's block (settings text: data). */
+  service?: string;
 }
 
 export interface ProcessingInput {
@@ -75,6 +77,11 @@ export interface HistoryInput {
 }
 
 // ---------------------------------------------------------------- input (from a model: untrusted)
+
+/** The `service` input of every tool: a service's name (several services), bounded; none: every service. */
+export function serviceInput(raw: unknown): string | undefined {
+  return text(record(raw).service);
+}
 
 export function processingInput(raw: unknown): ProcessingInput {
   const o = record(raw);
@@ -125,9 +132,10 @@ export function needsLoad(state: Readonly<ListState<unknown>>, now: number, maxA
 
 // ---------------------------------------------------------------- results
 
-/** The answer while the extension cannot load anything: how to set it up. */
-export function notSetUpText(status: ExplorerStatus, detail?: string, hide?: string): string {
+/** The answer while the extension cannot load anything: how to set it up (for the service named, with several). */
+export function notSetUpText(status: ExplorerStatus, detail?: string, hide?: string, service?: string): string {
   const a = new Answer();
+  if (service !== undefined) a.note(serviceLine(service, hide));
   switch (status) {
     case 'noUrl':
       return a.say(t('Flow Sync is not set up yet: no service URL is set. Ask the person to run "Flow Sync: Set Service URL..." and then "Flow Sync: Set API Key..." from the Command Palette.')).text();
@@ -147,7 +155,7 @@ export function notSetUpText(status: ExplorerStatus, detail?: string, hide?: str
 }
 
 export function processingResult(input: ProcessingInput, s: ToolSnapshot<FlowSync>): string {
-  if (s.status !== 'ready') return notSetUpText(s.status, s.detail, s.hide);
+  if (s.status !== 'ready') return notSetUpText(s.status, s.detail, s.hide, s.service);
   const a = scoped(s, t('Flow Sync: flow syncs processing now ({0}).', scopeText(s)));
   if (!loadedOrExplained(s, t('processing flow syncs'), a)) return a.text();
 
@@ -174,7 +182,7 @@ export function processingResult(input: ProcessingInput, s: ToolSnapshot<FlowSyn
 }
 
 export function connectionsResult(input: ConnectionsInput, s: ToolSnapshot<Connection>): string {
-  if (s.status !== 'ready') return notSetUpText(s.status, s.detail, s.hide);
+  if (s.status !== 'ready') return notSetUpText(s.status, s.detail, s.hide, s.service);
   const a = scoped(s, t('Flow Sync: connections ({0}).', scopeText(s)));
   if (!loadedOrExplained(s, t('connections'), a)) return a.text();
 
@@ -214,6 +222,8 @@ export interface HistoryToolData {
   entries: readonly HistoryEntry[];
   /** Processing syncs over their stuck threshold now. */
   stuck: readonly FlowSync[];
+  /** The service's name, with several services (see ToolSnapshot.service). */
+  service?: string;
 }
 
 /**
@@ -222,8 +232,10 @@ export interface HistoryToolData {
  * `limit` (at most MAX_ROWS), not by the size of History (up to tens of thousands of entries).
  */
 export function historyResult(input: HistoryInput, h: HistoryToolData): string {
-  if (h.status !== 'ready') return notSetUpText(h.status, h.detail, h.hide);
-  const a = new Answer().say(
+  if (h.status !== 'ready') return notSetUpText(h.status, h.detail, h.hide, h.service);
+  const a = new Answer();
+  if (h.service !== undefined) a.note(serviceLine(h.service, h.hide));
+  a.say(
     t('Flow Sync: history of the last {0} days as this VS Code saw it. "No longer processing" does not say whether a sync succeeded: the service does not tell.', h.historyDays),
   );
   const stuck = input.kind === 'finished' ? [] : h.stuck;
@@ -237,6 +249,24 @@ export function historyResult(input: HistoryInput, h: HistoryToolData): string {
   for (const sync of shownStuck) a.row(cells([t('stuck'), syncRow(sync, h.now, h.hide)]));
   for (const e of shownEntries) a.row(entryRow(e, h.now, h.hide));
   return a.more(total - shownStuck.length - shownEntries.length).text();
+}
+
+/**
+ * The answer over several services: a sentence, then each service's own answer, whose block names its service on its
+ * "service" line. `parts` are those answers (made with the service's name in their snapshot).
+ */
+export function severalServicesResult(parts: readonly string[]): string {
+  const head = new Answer().say(t('Flow Sync has {0} services. Each one\'s answer follows, with its own data block; the "service" line of a block names the service its rows are from.', parts.length)).text();
+  return [head, ...parts].join('\n\n');
+}
+
+/** The answer when the `service` asked for is not set up: says so, and names the services that are (as data). */
+export function unknownServiceResult(asked: string, services: readonly string[], hide?: string): string {
+  return new Answer()
+    .say(t('No Flow Sync service of the name asked for (the "asked" line of the data block) is set up. The services that are set up are on the "services" line; ask again with one of them, or without "service" for all of them.'))
+    .note(t('asked: {0}', quote(asked, hide, 60)))
+    .note(t('services: {0}', joined(services.map((name) => quote(name, hide, 60)), ', ')))
+    .text();
 }
 
 /** The short progress message while a tool runs (prepareInvocation). */
@@ -358,10 +388,16 @@ function oneLine(line: string): string {
 /** An answer that starts with `header`; the name of the team the lists were loaded with goes into the block. */
 function scoped(s: ToolSnapshot<unknown>, header: Own): Answer {
   const a = new Answer().say(header);
+  if (s.service !== undefined) a.note(serviceLine(s.service, s.hide));
   const id = teamIdText(s.teamId);
   const name = s.teamId ? s.teams.find((team) => team.id === s.teamId)?.name : undefined;
   if (id && name) a.note(t('name of team #{0}: {1}', id, quote(name, s.hide)));
   return a;
+}
+
+/** The block's "service" line: the name of the service its rows are from (settings text, so data). */
+function serviceLine(service: string, hide?: string): Data {
+  return t('service: {0}', quote(service, hide, 60));
 }
 
 /** "all teams" or the team the lists were loaded with, by its id: `team #3` (its name is a note of the block). */

@@ -115,6 +115,27 @@ describe('Several services side by side (two mock services at once)', function (
     }
   });
 
+  it('the language model tools answer for every service, each block naming its service, or for the one asked for', async () => {
+    const api = await loaded();
+    const invoke = async (input: object) => {
+      const result = await vscode.lm.invokeTool('flowsync_processing', { input, toolInvocationToken: undefined });
+      return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+    };
+    const all = await invoke({});
+    assert.match(all, /^Flow Sync has 2 services\./);
+    assert.match(all, /^service: "Production"$/m);
+    assert.match(all, /^service: "Staging"$/m);
+    const staging = await invoke({ service: 'staging' });
+    assert.match(staging, /^service: "Staging"$/m);
+    assert.doesNotMatch(staging, /Production/);
+    const stagingIds = api.services.byName('Staging')!.explorer.lists.processing.state.items!.map((i) => i.value.id);
+    for (const id of stagingIds) assert.match(staging, new RegExp(`flow sync #${id} `), `Staging's #${id} is listed`);
+    const unknown = await invoke({ service: 'Nowhere' });
+    assert.match(unknown, /^asked: "Nowhere"$/m);
+    assert.match(unknown, /^services: "Production", "Staging"$/m);
+    assert.ok(![PRODUCTION_KEY, STAGING_KEY].some((key) => all.includes(key) || staging.includes(key)), 'no key in an answer');
+  });
+
   it('a link names its service; a link naming a service that is not configured says so', async () => {
     const api = await loaded();
     const stagingService = api.services.byName('Staging')!;

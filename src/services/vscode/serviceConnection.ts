@@ -27,6 +27,8 @@ export interface ServiceConnectionDeps {
   readonly userAgent: string;
   /** Math.random, or a seeded one in tests (the refreshers' jitter). */
   readonly random?: () => number;
+  /** Whether several services are shown now: then the log names the service of each request. */
+  readonly several?: () => boolean;
 }
 
 /**
@@ -52,7 +54,7 @@ export class ServiceConnection implements vscode.Disposable {
     let lazy!: ReturnType<typeof lazySharing>;
     this.explorer = new Explorer(
       clock,
-      (record) => logRequest(log, record, this.currentTarget.name),
+      (record) => logRequest(log, record, deps.several?.() ? this.currentTarget.name : undefined),
       deps.random ?? Math.random,
       (error) => log.error(`A view failed to update: ${inert((error as Error)?.stack ?? String(error), 2000)}`),
       // One poller for all windows: the processing list is polled by one window and shared through global storage.

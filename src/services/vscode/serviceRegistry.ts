@@ -97,7 +97,7 @@ export class ServiceRegistry implements vscode.Disposable {
   }
 
   private create(target: ServiceTarget, start: boolean): ServiceConnection {
-    const connection = createServiceConnection(this.deps, target);
+    const connection = createServiceConnection({ ...this.deps, several: () => this.several }, target);
     connection.explorer.setFocused(this.focused);
     this.statusListeners.set(target.id, connection.explorer.onDidChangeStatus(() => void this.updateContextKeys()));
     if (start) void connection.reconfigure();

@@ -11,7 +11,9 @@ import {
   needsLoad,
   processingInput,
   processingResult,
-  type ToolSnapshot,
+  serviceInput,
+  severalServicesResult,
+  unknownServiceResult,
 } from '../toolResults';
 import type { ListId } from '../../lists';
 import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
@@ -23,80 +25,82 @@ import type { SettingValues } from '../../settings/settingValues';
 /** A tool's id: processing, connections, history. */
 export type ToolId = keyof typeof TOOL_NAMES;
 
-/** What the history tool reads from History. */
+/** What the history tool reads from a service's History. */
 export interface HistorySource {
   entries(): readonly HistoryEntry[];
   stuck(): readonly FlowSync[];
 }
 
-/** What the tools answer from: a service's Explorer and History, the clock, and the settings they read. */
-export interface ToolSource {
+/** One service as the tools read it: its name (several services), its Explorer and its History. */
+export interface ToolService {
+  readonly name?: string;
   readonly explorer: Explorer;
-  /** With keys, the current service's key is read for each answer only to be removed from it. */
-  readonly keys?: Pick<ApiKeyStore, 'get'>;
   readonly history?: HistorySource;
+}
+
+/** What the tools answer from: the services (read per call: they change), the clock, and the settings they read. */
+export interface ToolSource {
+  readonly services: { readonly all: readonly ToolService[]; readonly several: boolean; byName(name: string): ToolService | undefined };
+  /** With keys, each service's key is read for its answer only to be removed from it. */
+  readonly keys?: Pick<ApiKeyStore, 'get'>;
   readonly clock: Clock;
   readonly settings: { readonly current: Pick<SettingValues, 'refreshIntervalSeconds' | 'historyDays'> };
 }
 
 /**
  * What the language model tools do when called (see tools.ts): the chunk dist/chunks/toolAnswers.js (esbuild.js
- * CHUNKS), with the answers' text (src/tools/toolResults.ts), loaded on the first tool call.
+ * CHUNKS), with the answers' text (src/tools/toolResults.ts), loaded on the first tool call. A call answers for the
+ * service its `service` input names, else for every service; with several, each service's answer names it.
  */
 export function toolFor(id: ToolId, source: ToolSource): vscode.LanguageModelTool<unknown> {
-  const { keys, history, clock, settings } = source;
-  switch (id) {
-    case 'processing':
-      return listTool<FlowSync>(source, 'processing', (raw, s) => processingResult(processingInput(raw), s));
-    case 'connections':
-      return listTool<Connection>(source, 'connections', (raw, s) => connectionsResult(connectionsInput(raw), s));
-    case 'history':
-      return {
-        prepareInvocation: () => ({ invocationMessage: invocationMessage('history') }),
-        async invoke(options, token) {
-          await freshen(source, 'processing', token);
-          const explorer = source.explorer; // read per call: the service may have changed since registration
-          const hide = await keyToHide(explorer, keys);
-          return textResult(
-            historyResult(historyInput(options.input), {
-              status: explorer.status,
-              detail: explorer.detail,
-              hide,
-              now: clock.now(),
-              historyDays: settings.current.historyDays,
-              entries: history?.entries() ?? [],
-              stuck: history?.stuck() ?? [],
-            }),
-          );
-        },
-      };
-  }
-}
-
-function listTool<T>(source: ToolSource, id: ListId, answer: (input: unknown, snapshot: ToolSnapshot<T>) => string): vscode.LanguageModelTool<unknown> {
-  const { keys, clock } = source;
   return {
     prepareInvocation: () => ({ invocationMessage: invocationMessage(id) }),
     async invoke(options, token) {
-      await freshen(source, id, token);
-      const explorer = source.explorer; // read per call: the service may have changed since registration
-      const hide = await keyToHide(explorer, keys);
-      const snapshot: ToolSnapshot<T> = {
-        status: explorer.status,
-        detail: explorer.detail,
-        state: explorer.refresher(id).state as Readonly<ListState<T>>,
-        teamId: explorer.teamId,
-        teams: explorer.teams.list(),
-        now: clock.now(),
-        hide,
-      };
-      return textResult(answer(options.input, snapshot));
+      const { services } = source;
+      const asked = serviceInput(options.input);
+      const chosen = asked === undefined ? services.all : [services.byName(asked)].filter((s): s is ToolService => s !== undefined);
+      if (asked !== undefined && chosen.length === 0) return textResult(unknownServiceResult(asked, services.all.map((s) => s.name ?? '')));
+      const named = services.several;
+      const parts: string[] = [];
+      for (const service of chosen) parts.push(await answerFor(id, source, service, named ? service.name : undefined, options.input, token));
+      return textResult(parts.length === 1 ? parts[0] : severalServicesResult(parts));
     },
   };
 }
 
+/** One service's answer to a tool call; `name` (several services) goes on its block's "service" line. */
+async function answerFor(id: ToolId, source: ToolSource, service: ToolService, name: string | undefined, input: unknown, token: vscode.CancellationToken): Promise<string> {
+  const { explorer } = service;
+  await freshen(source, explorer, id === 'history' ? 'processing' : id, token);
+  const hide = await keyToHide(explorer, source.keys);
+  const now = source.clock.now();
+  if (id === 'history') {
+    return historyResult(historyInput(input), {
+      status: explorer.status,
+      detail: explorer.detail,
+      hide,
+      now,
+      historyDays: source.settings.current.historyDays,
+      entries: service.history?.entries() ?? [],
+      stuck: service.history?.stuck() ?? [],
+      service: name,
+    });
+  }
+  const snapshot = {
+    status: explorer.status,
+    detail: explorer.detail,
+    teamId: explorer.teamId,
+    teams: explorer.teams.list(),
+    now,
+    hide,
+    service: name,
+  };
+  if (id === 'processing') return processingResult(processingInput(input), { ...snapshot, state: explorer.lists.processing.state as Readonly<ListState<FlowSync>> });
+  return connectionsResult(connectionsInput(input), { ...snapshot, state: explorer.lists.connections.state as Readonly<ListState<Connection>> });
+}
+
 /** Loads the list when nothing is held or it is older than the refresh interval; joins a load in flight. */
-async function freshen({ explorer, clock, settings }: ToolSource, id: ListId, token: vscode.CancellationToken): Promise<void> {
+async function freshen({ clock, settings }: ToolSource, explorer: Explorer, id: ListId, token: vscode.CancellationToken): Promise<void> {
   if (explorer.status !== 'ready') return;
   const maxAgeMs = settings.current.refreshIntervalSeconds * 1000;
   if (!needsLoad(explorer.refresher(id).state, clock.now(), maxAgeMs)) return;
@@ -124,7 +128,7 @@ function untilCancelled(promise: Promise<void>, token: vscode.CancellationToken)
   });
 }
 
-/** The key of the current service, to remove from a result; undefined without `keys` or when it cannot be read. */
+/** The key of a service, to remove from its answer; undefined without `keys` or when it cannot be read. */
 async function keyToHide(explorer: Explorer, keys: Pick<ApiKeyStore, 'get'> | undefined): Promise<string | undefined> {
   const origin = explorer.scope;
   if (!keys || !origin || explorer.status !== 'ready') return undefined;

@@ -5,12 +5,12 @@
 import * as assert from 'node:assert/strict';
 import { DATA_END, DATA_START } from '../../../src/tools/toolResults';
 
-/** A note of the block: "last error: …", "filters: …", "known teams: …", "problem: …", "name of team #3: …". */
-export const NOTE = /^(name of team #\d+|last error|problem|known teams|filters): (.*)$/;
+/** A note of the block: "last error: …", "filters: …", "known teams: …", "problem: …", "name of team #3: …", "service: …" (several services), "asked: …" and "services: …" (a service not set up). */
+export const NOTE = /^(name of team #\d+|last error|problem|known teams|filters|service|asked|services): (.*)$/;
 
 /** How every line of the block starts: a note's label or a row's first field, all the extension's own wording. */
 export const BLOCK_LINE =
-  /^(name of team #\d+: |last error: |problem: |known teams: |filters: |flow sync #\d+ \| |connection #\d+ \| |stuck \| flow sync #\d+ \| |no longer processing (unknown time|just now|\d+ (s|min|h|d) ago) \| )/;
+  /^(name of team #\d+: |last error: |problem: |known teams: |filters: |service: |asked: |services: |flow sync #\d+ \| |connection #\d+ \| |stuck \| flow sync #\d+ \| |no longer processing (unknown time|just now|\d+ (s|min|h|d) ago) \| )/;
 
 /**
  * The lines of the data block ([] when there is none). Asserts the block opens and closes at most once, each marker a
