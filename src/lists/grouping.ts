@@ -241,14 +241,17 @@ function compareGroupKeys(a: GroupKey, b: GroupKey): number {
 /**
  * Sorts items by a text's sort key, then by id. The keys are ranked once (rankEntries) and then sorted as numbers by
  * the engine's own sort of a Float64Array (rank × n + index), with no comparison function per pair; items whose texts
- * share a key keep their answer order unless their ids are out of order, and are then sorted by id.
+ * share a key keep their answer order unless their ids are out of order, and are then sorted by id. The order is thus
+ * by (rank, id, index).
  *
  * The texts and entries of the last answer sorted are kept by position: an answer mostly repeats the last one in the
  * same order, and comparing a text with the one at the same index reads memory in order, where a lookup in the table
- * of sort keys reads it at random (at 50,000 items, most of the time sorting took).
+ * of sort keys reads it at random (at 50,000 items, most of the time sorting took). So are its ranks, ids and order:
+ * an answer of the same length in which few positions have another rank or id (a renamed item) takes the last order,
+ * with those positions taken out and merged back where they now belong (reorder), instead of sorting everything.
  */
 export function byText<T>(textOf: (value: T) => string, idOf: (value: T) => number): SortItems<T> {
-  let last: { texts: string[]; entries: SortEntry[] } = { texts: [], entries: [] };
+  let last: LastOrder = { texts: [], entries: [], ranks: new Float64Array(0), ids: new Float64Array(0), order: new Int32Array(0) };
   const order = (items: readonly Item<T>[]): Int32Array => {
     const n = items.length;
     const texts = new Array<string>(n);
@@ -265,19 +268,15 @@ export function byText<T>(textOf: (value: T) => string, idOf: (value: T) => numb
       if (i === 0) ranking = entry.ranking;
       if (entry.ranking !== ranking || ranking === UNRANKED) ranked = false;
     }
-    last = { texts, entries };
     if (!ranked) rankEntries(entries);
-    const codes = new Float64Array(n);
-    for (let i = 0; i < n; i++) codes[i] = entries[i].rank * n + i; // exact: ranks < 2^30 and n ≤ the item cap (< 2^17)
-    codes.sort();
-    const result = new Int32Array(n);
-    for (let j = 0; j < n; j++) result[j] = codes[j] % n;
-    for (let start = 0, j = 1; j <= n; j++) {
-      if (j === n || entries[result[j]].rank !== entries[result[start]].rank) {
-        if (j - start > 1) byIdWithin(items, result, start, j, idOf);
-        start = j;
-      }
+    const ranks = new Float64Array(n);
+    const ids = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      ranks[i] = entries[i].rank;
+      ids[i] = idOf(items[i].value);
     }
+    const result = reorder(before, ranks, ids) ?? sortByRank(ranks, ids);
+    last = { texts, entries, ranks, ids, order: result.slice() };
     return result;
   };
   const sort = (items: Item<T>[]): void => {
@@ -288,11 +287,74 @@ export function byText<T>(textOf: (value: T) => string, idOf: (value: T) => numb
   return Object.assign(sort, { order });
 }
 
+/** What byText keeps of the last answer it sorted, by position. */
+interface LastOrder {
+  texts: string[];
+  entries: SortEntry[];
+  ranks: Float64Array;
+  ids: Float64Array;
+  order: Int32Array;
+}
+
+/** At most this many positions (or 1/64 of the answer) with another rank or id: the last order is updated, not redone. */
+const FEW_MOVED = 64;
+
+/** Every position sorted by (rank, id, index): rank × n + index sorted natively, then runs of one rank by id. */
+function sortByRank(ranks: Float64Array, ids: Float64Array): Int32Array {
+  const n = ranks.length;
+  const codes = new Float64Array(n);
+  for (let i = 0; i < n; i++) codes[i] = ranks[i] * n + i; // exact: ranks < 2^30 and n ≤ the item cap (< 2^17)
+  codes.sort();
+  const result = new Int32Array(n);
+  for (let j = 0; j < n; j++) result[j] = codes[j] % n;
+  for (let start = 0, j = 1; j <= n; j++) {
+    if (j === n || ranks[result[j]] !== ranks[result[start]]) {
+      if (j - start > 1) byIdWithin(ids, result, start, j);
+      start = j;
+    }
+  }
+  return result;
+}
+
+/**
+ * The order by (rank, id, index) from the last one, when the answer has its length and few positions have another
+ * rank or id: the other positions keep their relative order, so the last order without the moved positions is merged
+ * with the moved ones, sorted. Undefined when that does not apply.
+ */
+function reorder(before: LastOrder, ranks: Float64Array, ids: Float64Array): Int32Array | undefined {
+  const n = ranks.length;
+  if (before.order.length !== n || n === 0) return undefined;
+  const limit = Math.max(FEW_MOVED, n >> 6);
+  const moved: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (ranks[i] !== before.ranks[i] || ids[i] !== before.ids[i]) {
+      if (moved.length === limit) return undefined;
+      moved.push(i);
+    }
+  }
+  if (moved.length === 0) return before.order.slice();
+  const below = (a: number, b: number) => ranks[a] - ranks[b] || ids[a] - ids[b] || a - b;
+  moved.sort(below);
+  const isMoved = new Uint8Array(n);
+  for (const i of moved) isMoved[i] = 1;
+  const result = new Int32Array(n);
+  let m = 0;
+  let out = 0;
+  for (let j = 0; j < n; j++) {
+    const i = before.order[j];
+    if (isMoved[i]) continue;
+    while (m < moved.length && below(moved[m], i) < 0) result[out++] = moved[m++];
+    result[out++] = i;
+  }
+  while (m < moved.length) result[out++] = moved[m++];
+  return result;
+}
+
 /** Sorts `order[start..end)` (indexes of items with the same sort key, in answer order) by id, when not already. */
-function byIdWithin<T>(items: readonly Item<T>[], order: Int32Array, start: number, end: number, idOf: (value: T) => number): void {
+function byIdWithin(ids: Float64Array, order: Int32Array, start: number, end: number): void {
   let inOrder = true;
-  for (let j = start + 1; j < end && inOrder; j++) inOrder = idOf(items[order[j - 1]].value) < idOf(items[order[j]].value);
-  if (!inOrder) order.subarray(start, end).set(Array.from(order.subarray(start, end)).sort((a, b) => idOf(items[a].value) - idOf(items[b].value)));
+  for (let j = start + 1; j < end && inOrder; j++) inOrder = ids[order[j - 1]] < ids[order[j]];
+  if (!inOrder) order.subarray(start, end).set(Array.from(order.subarray(start, end)).sort((a, b) => ids[a] - ids[b]));
 }
 
 export function flowLabel(sync: FlowSync): string {

@@ -83,6 +83,37 @@ describe('byText: one order for a whole answer, answer after answer', () => {
     );
   });
 
+  it('property: answers that rename, re-id or swap a few items of the last one (the incremental path) are in key-then-id order, as sorted anew', () => {
+    const name = fc.stringMatching(/^[aAbBé1-9 ]{0,3}$/);
+    const base = fc.array(fc.record({ name, id: fc.nat(300) }), { minLength: 1, maxLength: 150 });
+    const edit = fc.oneof(
+      fc.record({ kind: fc.constant('rename' as const), at: fc.nat(), name }),
+      fc.record({ kind: fc.constant('id' as const), at: fc.nat(), id: fc.nat(300) }),
+      fc.record({ kind: fc.constant('swap' as const), at: fc.nat(), to: fc.nat() }),
+    );
+    fc.assert(
+      fc.property(base, fc.array(fc.array(edit, { minLength: 0, maxLength: 4 }), { minLength: 1, maxLength: 8 }), (first, answers) => {
+        const sort = byText<Named>((v) => v.name, (v) => v.id);
+        let values = first;
+        sort.order!(items(values));
+        for (const edits of answers) {
+          values = [...values];
+          for (const e of edits) {
+            const at = e.at % values.length;
+            if (e.kind === 'rename') values[at] = { ...values[at], name: e.name };
+            else if (e.kind === 'id') values[at] = { ...values[at], id: e.id };
+            else [values[at], values[e.to % values.length]] = [values[e.to % values.length], values[at]];
+          }
+          const list = items(values);
+          const got = Array.from(sort.order!(list));
+          assert.deepEqual(got, expected(list));
+          assert.deepEqual(got, Array.from(byText<Named>((v) => v.name, (v) => v.id).order!(list)), 'as a new sort gives');
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('a key added again and again into the same gap: ranked between its neighbours until the gap is full, then all anew', () => {
     const sort = byText<Named>((v) => v.name, (v) => v.id);
     const big = Array.from({ length: 2_000 }, (_v, i) => ({ name: `m${i}`, id: 10_000 + i }));
