@@ -85,6 +85,44 @@ const builtinWebStreams = {
 };
 
 /**
+ * `import * as vscode from 'vscode'` in a CommonJS bundle becomes `__toESM(require('vscode'))` in every module that has
+ * it: a copy of every one of the API's hundreds of properties (each a getter and a property descriptor read), 20 times
+ * over at start, about 1.6 ms of the code load in the extension host (bench/activation.mjs --cpu-profile). Instead
+ * `vscode` resolves to one ES module that requires the API once and exports the names our code uses (every
+ * `vscode.<name>` under src/, webviews aside), which esbuild then reads directly. A name our code uses that the module
+ * does not export (a name reached another way) fails the build instead of being undefined at run time.
+ */
+const vscodeOnce = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) => (args.pluginData === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => {
+      const names = new Set();
+      const watchFiles = [];
+      const walk = (dir) => {
+        for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+          const full = path.join(dir, entry.name);
+          if (entry.isDirectory()) {
+            if (entry.name !== 'webview') walk(full);
+          } else if (entry.name.endsWith('.ts')) {
+            watchFiles.push(full);
+            for (const m of fs.readFileSync(full, 'utf8').matchAll(/\bvscode\.([A-Za-z_$][\w$]*)/g)) names.add(m[1]);
+          }
+        }
+      };
+      walk(path.join(__dirname, 'src'));
+      const contents = ["const api = require('vscode');", ...[...names].sort().map((name) => `export const ${name} = api.${name};`)].join('\n');
+      return { contents, loader: 'js', resolveDir: __dirname, pluginData: 'vscode-once', watchFiles };
+    });
+    build.onEnd((result) => {
+      for (const w of result.warnings) {
+        if (w.id === 'import-is-undefined') result.errors.push({ ...w, text: `${w.text} (esbuild.js vscodeOnce: reach it as vscode.<name>)` });
+      }
+    });
+  },
+};
+
+/**
  * The modules loaded on first use (Node bundle): name -> the module. Each is reached from the eager code only through
  * import(), and is built into dist/chunks/<name>.js.
  */
@@ -257,7 +295,7 @@ const webOptions = {
   sourcesContent: false,
   legalComments: production ? 'none' : 'inline',
   logLevel: 'silent',
-  plugins: [browserPlatform, webReporter],
+  plugins: [vscodeOnce, browserPlatform, webReporter],
 };
 
 /** A line per finished build of the webview page, and its errors. */
@@ -310,7 +348,9 @@ const nodeOptions = {
   // follow (the bundle then fails at run time with "Cannot find module './impl/format'").
   mainFields: ['module', 'main'],
   minify: production,
-  sourcemap: !production,
+  // FLOWSYNC_SOURCEMAP=1 (bench/activation.mjs --cpu-profile): a production build with dist/*.js.map beside it but no
+  // sourceMappingURL comment, so samples of the minified code can be told by module.
+  sourcemap: production ? (process.env.FLOWSYNC_SOURCEMAP === '1' ? 'external' : false) : true,
   sourcesContent: false,
   metafile: true,
   legalComments: production ? 'none' : 'inline',
@@ -330,13 +370,13 @@ async function main() {
     outfile: 'dist/extension.js',
     // import() of a chunk becomes require() (synchronous, and found by VS Code's `vscode` interception like the bundle)
     supported: { 'dynamic-import': false },
-    plugins: [builtinWebStreams, lazyChunks('./chunks/'), reporter],
+    plugins: [vscodeOnce, builtinWebStreams, lazyChunks('./chunks/'), reporter],
   });
   const chunks = await esbuild.context({
     ...nodeOptions,
     entryPoints: Object.fromEntries(Object.entries(CHUNKS).map(([name, module]) => [`chunks/${name}`, module])),
     outdir: 'dist',
-    plugins: [builtinWebStreams, lazyChunks('./'), sharedFromEager, chunksReporter],
+    plugins: [vscodeOnce, builtinWebStreams, lazyChunks('./'), sharedFromEager, chunksReporter],
   });
   if (watch) {
     await Promise.all([ctx.watch(), chunks.watch(), webview.watch(), web.watch()]);
@@ -348,9 +388,9 @@ async function main() {
     printErrors({ errors: splitErrors });
     if (result.errors.length || split.errors.length || page.errors.length || worker.errors.length || splitErrors.length) process.exit(1);
     if (production) {
-      fs.rmSync(path.join(__dirname, 'dist', 'extension.js.map'), { force: true });
+      if (process.env.FLOWSYNC_SOURCEMAP !== '1') fs.rmSync(path.join(__dirname, 'dist', 'extension.js.map'), { force: true });
       fs.rmSync(path.join(__dirname, 'dist', 'web', 'extension.js.map'), { force: true });
-      for (const name of Object.keys(CHUNKS)) fs.rmSync(path.join(__dirname, 'dist', 'chunks', `${name}.js.map`), { force: true });
+      for (const name of Object.keys(CHUNKS)) fs.rmSync(path.join(__dirname, 'dist', 'chunks', `${name}.js.map`), { force: true }); // not packaged
       for (const map of ['activity.js.map', 'activity.css.map']) fs.rmSync(path.join(__dirname, 'dist', 'webview', map), { force: true });
     }
   }

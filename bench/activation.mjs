@@ -13,6 +13,9 @@
 //                                               each start twice, alternately: no settings, and a service URL set
 //   node bench/activation.mjs --profile         also says, per start, which VS Code API calls activate() spent its time in
 //                                               (the timing wrappers cost a little: not for the figures of record)
+//   node bench/activation.mjs --cpu-profile DIR  also writes each start's V8 CPU profile of the code load and activate()
+//                                               to DIR/start-<time>.cpuprofile (sampled every 50 µs; not for the figures of
+//                                               record either); bench/lib/cpuProfile.mjs DIR sums them by function and file
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +25,7 @@ import { interrupted } from '../test/rig/processes.mjs';
 import { buildProduction } from '../scripts/check-budgets.mjs';
 import { REPO_ROOT, emitRows, progress, row } from './lib/common.mjs';
 
-const { values: opts } = parseArgs({ options: { starts: { type: 'string', default: '5' }, profile: { type: 'boolean', default: false } } });
+const { values: opts } = parseArgs({ options: { starts: { type: 'string', default: '5' }, profile: { type: 'boolean', default: false }, 'cpu-profile': { type: 'string' } } });
 const STARTS = Math.max(1, Number(opts.starts));
 const START_TIMEOUT_MS = 120_000;
 const say = (m) => progress('activation', m);
@@ -44,8 +47,12 @@ function makeExtensionCopy() {
   // development builds) may rewrite dist/ at any moment.
   const copy = path.join(dir, 'dist', 'extension.js');
   for (let attempt = 1; ; attempt++) {
-    buildProduction();
+    buildProduction({ sourceMap: Boolean(opts['cpu-profile']) });
     fs.copyFileSync(path.join(REPO_ROOT, 'dist', 'extension.js'), copy);
+    if (opts['cpu-profile']) {
+      fs.mkdirSync(path.resolve(opts['cpu-profile']), { recursive: true });
+      fs.copyFileSync(path.join(REPO_ROOT, 'dist', 'extension.js.map'), path.join(path.resolve(opts['cpu-profile']), 'extension.js.map'));
+    }
     fs.cpSync(path.join(REPO_ROOT, 'dist', 'chunks'), path.join(dir, 'dist', 'chunks'), { recursive: true }); // required on first use
     if (!fs.readFileSync(copy, 'utf8').includes('//# sourceMappingURL=')) break;
     if (attempt >= 3) throw new Error('dist/extension.js keeps being replaced by a development build (another build running?)');
@@ -54,6 +61,11 @@ function makeExtensionCopy() {
   fs.copyFileSync(path.join(REPO_ROOT, 'bench', 'activation', 'shim.js'), path.join(dir, 'bench-main.js'));
   fs.copyFileSync(path.join(REPO_ROOT, 'bench', 'activation', 'index.js'), path.join(dir, 'bench-suite.js'));
   if (opts.profile) fs.writeFileSync(path.join(dir, 'bench-profile.json'), '{}\n');
+  if (opts['cpu-profile']) {
+    const out = path.resolve(opts['cpu-profile']);
+    fs.mkdirSync(out, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'bench-cpuprofile.json'), JSON.stringify({ dir: out }));
+  }
   return dir;
 }
 

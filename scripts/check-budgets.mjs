@@ -30,8 +30,9 @@ export const BUDGETS = {
 const VSCE = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 
 /** `node esbuild.js --production` in the repo; throws with its output on failure. */
-export function buildProduction() {
-  const r = spawnSync(process.execPath, ['esbuild.js', '--production'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
+export function buildProduction({ sourceMap = false } = {}) {
+  const env = { ...process.env, FLOWSYNC_SOURCEMAP: sourceMap ? '1' : '' };
+  const r = spawnSync(process.execPath, ['esbuild.js', '--production'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000, env });
   if (r.status !== 0) throw new Error(`node esbuild.js --production failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
 }
 

@@ -2,6 +2,11 @@
 // dist/extension.js and times its code loading and its activate(context) call with the real context VS Code passes.
 'use strict';
 const { performance } = require('node:perf_hooks');
+const fs = require('node:fs');
+const path = require('node:path');
+// `node bench/activation.mjs --cpu-profile DIR` leaves bench-cpuprofile.json ({ "dir": DIR }) beside this file: then
+// the code load and activate() are sampled by V8's profiler (inspector, this thread) into DIR/start-<time>.cpuprofile.
+const cpuProfile = readCpuProfileRequest();
 const loadStartedAt = Date.now(); // wall clock, to compare with the suite's
 const loadCpu0 = threadCpu();
 const started = performance.now();
@@ -21,9 +26,31 @@ module.exports.activate = function activate(context) {
   const activateMs = performance.now() - t0;
   const cpuMs = cpu0 === undefined ? undefined : threadCpu() - cpu0;
   if (profile) profile.active = false;
+  cpuProfile?.stop();
   globalThis.__flowsyncBenchActivation = { loadStartedAt, loadMs, loadCpuMs, activateMs, cpuMs, returnedPromise: typeof (api && api.then) === 'function', profile: profile?.calls };
   return api;
 };
+
+/** Starts V8's sampling profiler when asked to (see above); returns { stop() }, which writes the profile. */
+function readCpuProfileRequest() {
+  const request = path.join(__dirname, 'bench-cpuprofile.json');
+  if (!fs.existsSync(request)) return undefined;
+  const { dir } = JSON.parse(fs.readFileSync(request, 'utf8'));
+  const inspector = require('node:inspector');
+  const session = new inspector.Session();
+  session.connect();
+  session.post('Profiler.enable');
+  session.post('Profiler.setSamplingInterval', { interval: 50 });
+  session.post('Profiler.start');
+  return {
+    stop() {
+      session.post('Profiler.stop', (error, result) => {
+        if (!error) fs.writeFileSync(path.join(dir, `start-${Date.now()}.cpuprofile`), JSON.stringify(result.profile));
+        session.disconnect();
+      });
+    },
+  };
+}
 
 /**
  * CPU time of this thread in ms (Node 23.9+: the rig's extension host runs Node 24), or undefined. Unlike the wall

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
-import * as path from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { LocalFiles } from '../types';
 
 /** O_NOFOLLOW where the system has it (not on Windows, where creating a symbolic link needs a privilege). */
@@ -8,7 +8,7 @@ const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /** A temporary name beside `target`: 128 random bits, so another local user or program cannot plant a file there. */
 export function tempNameFor(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(16).toString('hex')}.tmp`);
+  return join(dirname(target), `.${basename(target)}.${randomBytes(16).toString('hex')}.tmp`);
 }
 
 /** Creates `file` with `bytes`; fails (EEXIST) when anything, a symbolic link included, is already there. */

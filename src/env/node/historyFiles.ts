@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
-import * as path from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { StoreFileInfo, StoreFiles } from '../types';
 
 /**
@@ -11,7 +11,7 @@ import type { StoreFileInfo, StoreFiles } from '../types';
  * exclusively.
  */
 export function nodeStoreFiles(root: string): StoreFiles {
-  const at = (p: string) => path.join(root, ...p.split('/'));
+  const at = (p: string) => join(root, ...p.split('/'));
   const info = (name: string, s: { size: number; mtimeMs: number }): StoreFileInfo => ({ name, size: s.size, mtime: Math.round(s.mtimeMs) });
   return {
     async list(dir) {
@@ -21,12 +21,12 @@ export function nodeStoreFiles(root: string): StoreFiles {
       } catch {
         return [];
       }
-      const stats = await Promise.all(names.filter((d) => d.isFile()).map(async (d) => [d.name, await fs.lstat(path.join(at(dir), d.name)).catch(() => undefined)] as const));
+      const stats = await Promise.all(names.filter((d) => d.isFile()).map(async (d) => [d.name, await fs.lstat(join(at(dir), d.name)).catch(() => undefined)] as const));
       return stats.flatMap(([name, s]) => (s?.isFile() ? [info(name, s)] : []));
     },
     async stat(p) {
       const s = await fs.lstat(at(p)).catch(() => undefined);
-      return s?.isFile() ? info(path.basename(p), s) : undefined;
+      return s?.isFile() ? info(basename(p), s) : undefined;
     },
     async read(p, from, length) {
       const handle = await fs.open(at(p), constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -53,7 +53,7 @@ export function nodeStoreFiles(root: string): StoreFiles {
     },
     async write(p, bytes) {
       const target = at(p);
-      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.mkdir(dirname(target), { recursive: true });
       const temp = `${target}.tmp-${randomBytes(16).toString('hex')}`;
       const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
       try {

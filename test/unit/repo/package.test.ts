@@ -103,6 +103,15 @@ describe('VSIX package', function () {
     assert.doesNotMatch(web, /node-fetch|node:crypto/, 'the Node platform is not in the web bundle');
   });
 
+  it("requires the VS Code API once per file, as it is (esbuild.js vscodeOnce): no copy of its properties per module", () => {
+    for (const file of ['dist/extension.js', 'dist/web/extension.js', ...fs.readdirSync(path.join(root, 'dist', 'chunks')).map((name) => `dist/chunks/${name}`)]) {
+      const text = fs.readFileSync(path.join(root, file), 'utf8');
+      const requires = [...text.matchAll(/(\w+\()?require\(\s*["'`]vscode["'`]\s*\)/g)];
+      assert.ok(requires.length <= 1, `${file} requires vscode ${requires.length} times`);
+      assert.ok(requires.every(([, call]) => call === undefined), `${file} wraps require("vscode") in ${requires.map(([, call]) => call).join(', ')}: a copy of every property of the API`);
+    }
+  });
+
   it('holds the bundle, the activity page, the manifest, its translations, the docs, the license and the icon', () => {
     const lower = new Set(files.map((f) => f.toLowerCase()));
     // vsce stores README.md/CHANGELOG.md as readme.md/changelog.md and LICENSE as LICENSE.txt.
