@@ -89,7 +89,7 @@ const builtinWebStreams = {
  * it: a copy of every one of the API's hundreds of properties (each a getter and a property descriptor read), 20 times
  * over at start, about 1.6 ms of the code load in the extension host (bench/activation.mjs --cpu-profile). Instead
  * `vscode` resolves to one ES module that requires the API once and exports the names our code uses (every
- * `vscode.<name>` under src/, webviews aside), which esbuild then reads directly. A name our code uses that the module
+ * `vscode.<name>` under src/, webviews aside; those only used as types are dropped), which esbuild then reads directly. A name our code uses that the module
  * does not export (a name reached another way) fails the build instead of being undefined at run time.
  */
 const vscodeOnce = {
@@ -111,7 +111,8 @@ const vscodeOnce = {
         }
       };
       walk(path.join(__dirname, 'src'));
-      const contents = ["const api = require('vscode');", ...[...names].sort().map((name) => `export const ${name} = api.${name};`)].join('\n');
+      // Each read marked pure, so the names that are only types (vscode.TreeDataProvider) are dropped from the bundle.
+      const contents = ["const api = require('vscode');", ...[...names].sort().map((name) => `export const ${name} = /* @__PURE__ */ (() => api.${name})();`)].join('\n');
       return { contents, loader: 'js', resolveDir: __dirname, pluginData: 'vscode-once', watchFiles };
     });
     build.onEnd((result) => {
@@ -129,10 +130,15 @@ const vscodeOnce = {
 const CHUNKS = {
   fetch: './src/env/node/fetch.ts', // node-fetch: the first request, after activate()
   http: './src/api/http.ts', // the GET with its caps, the answer's bytes: the first request (src/api/client.ts)
+  sharing: './src/sharing/vscode/createSharing.ts', // one poller for all windows: when a service is first polled (src/sharing/lazySharing.ts)
+  json: './src/json/vscode/jsonDocuments.ts', // "Open as JSON": when the first document is opened or restored
+  historyRows: './src/history/vscode/historyRows.ts', // the History view's rows: when the view is first shown
+  disk: './src/env/node/disk.ts', // node:fs: the shared files and History's logs, on the first read or write (src/env/node/diskOnDemand.ts)
+  workspaceFiles: './src/history/vscode/historyFiles.ts', // History through vscode.workspace.fs, where storage is not a local disk
   logStore: './src/history/logStore.ts', // History's logs on disk: once a service is set (src/history/lazyLogStore.ts)
   workspaceOverrides: './src/settings/workspaceOverrides.ts', // jsonc-parser: only when a workspace has a settings file
   toolAnswers: './src/tools/vscode/toolAnswers.ts', // the tools' answers: when a language model tool is first called
-  linkAnswers: './src/links/linkAnswers.ts', // when a vscode:// link is opened
+  links: './src/links/vscode/answerLink.ts', // the answer to a vscode:// link: when one is first opened
   activityChart: './src/activity/vscode/activityChart.ts', // the chart's panel and series: when the chart is opened
   commands: './src/commands/vscode/handlers.ts', // every command's handler: when the first command runs
 };

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run check:budgets` (a stage of `npm test`): size budgets CI enforces, deterministic and offline.
-//   - the production bundle dist/extension.js, what a start loads: at most 120 KB (122,880 bytes; issue #22 asks for 100 KB). The rest
+//   - the production bundle dist/extension.js, what a start loads: at most 100 KB (100,000 bytes, issue #22). The rest
 //     is in its chunks dist/chunks/*.js, each required on first use (esbuild.js CHUNKS: node-fetch, the request code,
-//     History's log store, the commands, the tools' answers, the links' answers, the activity chart, the JSONC scanner)
+//     sharing between windows, the JSON documents, the History view's rows, node:fs, History's log store and its
+//     workspace.fs files, the commands, the tools' answers, the links' answers, the activity chart, the JSONC scanner)
 //     (dist/extension.js with all its chunks is printed, without a budget of its own: a chunk holds copies of the
 //     stateless code it shares with the bundle, so the sum is more than the code; the VSIX budget bounds what ships)
 //   - every chunk the bundle or a chunk requires exists and is in the VSIX (a missing one fails only on first use)
@@ -23,7 +24,7 @@ export const BUNDLE = path.join(REPO_ROOT, 'dist', 'extension.js');
 export const WEB_BUNDLE = path.join(REPO_ROOT, 'dist', 'web', 'extension.js');
 export const CHUNKS_DIR = path.join(REPO_ROOT, 'dist', 'chunks');
 export const BUDGETS = {
-  bundle: 120 * 1024, // 122,880 bytes: the eager part (issue #22 asks for 100 KB: not reached yet; see README, Performance)
+  bundle: 100_000, // bytes: the eager part (issue #22), counted in decimal so 100 KB means no more than it says
   webBundle: 200 * 1024,
   vsix: 300 * 1024, // 307,200 bytes
 };

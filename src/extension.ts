@@ -23,7 +23,8 @@ import { registerTools } from './tools/vscode/tools';
 import type { ToolSource } from './tools/vscode/toolAnswers';
 import type { ServiceConnection } from './services/vscode/serviceConnection';
 import { HistoryView } from './history/vscode/historyView';
-import { JSON_SCHEME, JsonDocuments } from './json/vscode/jsonDocuments';
+import { JSON_SCHEME } from './json/jsonScheme';
+import { JsonDocumentsOnDemand } from './json/vscode/jsonDocumentsOnDemand';
 import { allViews, createListViews, type ListViews } from './lists/vscode/listView';
 import { ProcessingStatusBar } from './status/vscode/statusBar';
 
@@ -41,7 +42,7 @@ export interface FlowSyncExplorerApi {
   /** The view of each list, by list id. */
   views: ListViews;
   statusBar: ProcessingStatusBar;
-  json: JsonDocuments;
+  json: JsonDocumentsOnDemand;
   notifications: FailureNotifications;
   /** Where VS Code keeps this extension's logs (the "Flow Sync" channel's file is in a sibling folder). */
   logUri: vscode.Uri;
@@ -51,7 +52,7 @@ export interface FlowSyncExplorerApi {
   history: HistoryService;
   historyView: HistoryView;
   /** One poller for all windows (the first service's): whether this window holds the lease of a polled list. */
-  sharing: PollCoordinator;
+  sharing: Promise<PollCoordinator>;
   /** Re-reads settings and the key; resolves once applied. */
   reconfigure(): Promise<void>;
   /** Remove Service... without its questions: the service of this name and its key (tests drive the questions in e2e). */
@@ -82,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   // Every text made inert masks the key any service may echo.
   hideEverywhere(() => services.all.map((s) => s.explorer.keyToHide).filter((key): key is string => key !== undefined));
   const views = createListViews(services, clock, settings, { processing: (s) => processingDecorations(services.byId(s.id)!.history, now) });
-  const json = new JsonDocuments(services);
+  const json = new JsonDocumentsOnDemand(services);
   const notifications = watchFailures(services);
   const statusExtras = new DisposableStore();
   const statusBar = new ProcessingStatusBar(

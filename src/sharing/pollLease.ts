@@ -247,35 +247,6 @@ interface ListShare {
 }
 
 /**
- * Sharing that starts on first use: the coordinator (its timer, its files) is created when the Explorer first asks
- * whether it may poll or loads a polled list. A window that never polls (no key set yet) never creates it, and
- * activation does not pay for it. `current()` creates it too (the test API asks for it). Give `sharing` to the
- * Explorer's constructor; once disposed, it answers as no sharing does (poll, and load with a request of its own).
- */
-export function lazySharing(create: () => PollCoordinator): { sharing: ListSharing; current(): PollCoordinator; dispose(): void; readonly disposed: boolean } {
-  let coordinator: PollCoordinator | undefined;
-  let disposed = false;
-  const current = () => (coordinator ??= create());
-  return {
-    sharing: {
-      mayPoll: (id) => disposed || current().mayPoll(id),
-      load: (list, explicit, request) => (disposed ? request() : current().load(list, explicit, request)),
-    },
-    current: () => {
-      if (disposed) throw new Error('sharing was disposed');
-      return current();
-    },
-    dispose: () => {
-      disposed = true;
-      coordinator?.dispose();
-    },
-    get disposed() {
-      return disposed;
-    },
-  };
-}
-
-/**
  * One window's side of sharing, for every polled list of the registry: the Explorer's ListSharing (made by the
  * factory given to its constructor). It checks lease and snapshot every WATCH_MS until disposed.
  */

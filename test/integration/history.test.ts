@@ -76,14 +76,14 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     assert.match(x.history.announced.at(-1)!, /^Sync #900001 \(Flow 1\) is no longer processing, after about 1[23] min\.$/);
     assert.equal(x.history.isWatched('sync', 900_001), false, 'a watch on a sync ends when it leaves');
 
-    const [day] = x.historyView.getChildren();
-    assert.equal(x.historyView.getTreeItem(day).label, 'Today');
-    const [row] = x.historyView.getChildren(day);
-    const item = x.historyView.getTreeItem(row);
+    const [day] = await x.historyView.getChildren();
+    assert.equal((await x.historyView.getTreeItem(day)).label, 'Today');
+    const [row] = await x.historyView.getChildren(day);
+    const item = await x.historyView.getTreeItem(row);
     assert.equal(item.label, 'Flow 1');
     assert.match(String(item.description), /^#900001 · ran about 1[23] min · (just now|\d+ s ago)$/);
     assert.doesNotMatch(`${item.label} ${item.description}`, /succeeded|failed/);
-    const tooltip = (x.historyView.resolveTreeItem(item, row) as vscode.TreeItem).tooltip as vscode.MarkdownString;
+    const tooltip = (await x.historyView.resolveTreeItem(item, row)).tooltip as vscode.MarkdownString;
     assert.match(tooltip.value, /First seen processing.*Last seen processing.*No longer processing/s);
 
     await vscode.commands.executeCommand('flowsync.openJson', row);

@@ -136,7 +136,7 @@ describe('activate() exports', () => {
   it('the chunks of the production bundle (dist/chunks) share its state: their text is translated, and masks the key activate() registered', async () => {
     const dist = path.join(__dirname, '..', '..', '..', 'dist');
     const chunks = fs.existsSync(path.join(dist, 'chunks')) ? fs.readdirSync(path.join(dist, 'chunks')).filter((name) => name.endsWith('.js')) : [];
-    assert.ok(chunks.includes('linkAnswers.js') && chunks.includes('http.js'), `dist/chunks holds ${chunks.join(', ') || 'nothing'}: npm run build`);
+    assert.ok(chunks.includes('links.js') && chunks.includes('http.js'), `dist/chunks holds ${chunks.join(', ') || 'nothing'}: npm run build`);
     const saved = extension;
     const l10n = vscode.l10n as { t: typeof fillPlaceholders };
     // a stand-in for a translation: every text localized through the t activate() installed is marked
@@ -152,8 +152,10 @@ describe('activate() exports', () => {
       assert.equal(api.explorer.keyToHide, KEY);
 
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- as the bundle does on first use
-      const links = require(path.join(dist, 'chunks', 'linkAnswers.js')) as { invalidLinkMessage(): string };
-      assert.match(links.invalidLinkMessage(), /^«Flow Sync cannot open this link: .*»$/, 'the chunk has a localize of its own: translations are lost');
+      const links = require(path.join(dist, 'chunks', 'links.js')) as { answerLink(uri: unknown, ctx: unknown, say: (level: string, message: string) => void): Promise<void> };
+      const said: string[] = [];
+      await links.answerLink({ path: '/nothing', query: '' }, {}, (_level, message) => said.push(message));
+      assert.match(said.join('\n'), /^«Flow Sync cannot open this link: .*»$/, 'the chunk has a localize of its own: translations are lost');
 
       // A request that fails with the key in the error's text: the request code (a chunk) makes it inert, and must mask
       // the key registered at activation, though this request was given another one.

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
-import type { JsonDocuments } from '../../json/vscode/jsonDocuments';
+import type { JsonDocumentsOnDemand } from '../../json/vscode/jsonDocumentsOnDemand';
 import type { ListViews } from '../../lists/vscode/listView';
 import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
 import type { SettingsSource } from '../../settings/vscode/settings';
@@ -11,7 +11,7 @@ export interface CommandContext {
   services: ServiceRegistry;
   keys: ApiKeyStore;
   views: ListViews;
-  json: JsonDocuments;
+  json: JsonDocumentsOnDemand;
   log: vscode.LogOutputChannel;
   settings: SettingsSource;
   /** Opens the activity chart (its code is loaded on first use); resolves once it is shown. */

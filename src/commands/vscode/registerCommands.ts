@@ -3,7 +3,7 @@ import { COMMAND, type CommandId } from '../../base/commandIds';
 import { inert } from '../../base/inert';
 import { LISTS, type AnyList } from '../../lists';
 import type { CommandContext } from './commandContext';
-import { isHistoryNode, type HistoryNode } from '../../history/vscode/historyView';
+import { isHistoryNode, type HistoryNode } from '../../history/vscode/historyNodes';
 import type { ExplorerNode } from '../../json/vscode/openJsonCommand';
 
 type Row = ExplorerNode | HistoryNode;

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { HttpAnswer, Platform } from '../types';
-import { nodeFiles } from './files';
-import { nodeStoreFiles } from './historyFiles';
+import { filesOnDemand, storeFilesOnDemand } from './diskOnDemand';
 
 /** Node (desktop, remote and code-server extension hosts): node-fetch, which goes through VS Code's proxy support. */
 export const nodePlatform: Platform = {
@@ -25,6 +24,7 @@ export const nodePlatform: Platform = {
   },
   decodeUtf8: (chunks, totalBytes) => Buffer.concat(chunks as Uint8Array[], totalBytes).toString('utf8'),
   sameBytes: (a, b) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b),
-  files: nodeFiles,
-  historyFiles: nodeStoreFiles,
+  // node:fs code is its own chunk, loaded on the first read or write (esbuild.js CHUNKS: disk).
+  files: filesOnDemand,
+  historyFiles: storeFilesOnDemand,
 };

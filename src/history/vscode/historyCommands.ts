@@ -4,7 +4,7 @@ import { flowLabel } from '../../lists/grouping';
 import { inert } from '../../base/inert';
 import { t } from '../../base/l10n';
 import type { CommandContext } from '../../commands/vscode/commandContext';
-import type { HistoryNode } from './historyView';
+import type { HistoryNode } from './historyNodes';
 import { chosenNodes, type ExplorerNode } from '../../json/vscode/openJsonCommand';
 import { pickService } from '../../services/vscode/pickService';
 

@@ -20,7 +20,7 @@ import { DAY_MS } from '../entry';
 import { HISTORY_CAP, dayOf, mergeSegments, originFolder, pruneEntries } from '../storage';
 import { lazyLogStore, type HistoryLog } from '../lazyLogStore';
 import { platform } from '../../env/platform';
-import { workspaceStoreFiles } from './historyFiles';
+import { storeFilesOnFirstUse } from '../../env/storeFilesOnFirstUse';
 import type { SettingValues } from '../../settings/settingValues';
 import type { ListRefresher } from '../../lists/refresh';
 
@@ -223,7 +223,9 @@ export class HistoryService implements vscode.Disposable {
   /** The History root's files: node:fs on a local disk (append), else workspace.fs. */
   private files() {
     const root = vscode.Uri.joinPath(this.storage, 'history');
-    return root.scheme === 'file' && platform.historyFiles ? platform.historyFiles(root.fsPath) : workspaceStoreFiles(root);
+    if (root.scheme === 'file' && platform.historyFiles) return platform.historyFiles(root.fsPath);
+    // vscode.workspace.fs (no append), its code loaded on first use (esbuild.js CHUNKS: workspaceFiles)
+    return storeFilesOnFirstUse(async () => (await import('./historyFiles')).workspaceStoreFiles(root), { append: false });
   }
 
   /** First the newest days (History ready), then older ones up to the cap; then the user's days prune the disk. */

@@ -4,7 +4,7 @@ import type { ActivitySeries as ChartSeries } from '../../activity/activityData'
 import { eta, flowStatsText, processingAgeMs, type ActivitySeries, type HistoryEntry } from '../index';
 import { STUCK_ICON } from '../../lists/icons';
 import { t } from '../../base/l10n';
-import type { JsonDocuments } from '../../json/vscode/jsonDocuments';
+import type { JsonDocumentsOnDemand } from '../../json/vscode/jsonDocumentsOnDemand';
 import type { RowDecorations } from '../../lists/vscode/groupedTree';
 import { HISTORY_VIEW } from './historyView';
 import type { HistoryService } from './historyService';
@@ -46,7 +46,7 @@ export function processingDecorations(history: HistoryService, now: () => number
 }
 
 /** The one notification of a poll, with "Open as JSON" (one sync) and "Show History". */
-export function announceFinished(text: string, entries: readonly HistoryEntry[], json: JsonDocuments, service: string): void {
+export function announceFinished(text: string, entries: readonly HistoryEntry[], json: JsonDocumentsOnDemand, service: string): void {
   const open = t('Open as JSON');
   const show = t('Show History');
   const actions = entries.length === 1 && entries[0].raw ? [open, show] : [show];

@@ -1,41 +1,11 @@
 import * as vscode from 'vscode';
-import { markdownHover } from '../../base/vscode/hover';
 import { DisposableStore } from '../../base/events';
-import { historyGroups, historyRow, historyTooltip, type HistoryEntry, type HistoryGroup } from '../index';
-import { FLOW_ICON, SERVICE_ICON } from '../../lists/icons';
-import { inert } from '../../base/inert';
-import type { HistoryService } from './historyService';
-import { t } from '../../base/l10n';
+import type { HistoryGroup } from '../index';
+import type { HistoryNode, HistoryViewService, HistoryViewServices } from './historyNodes';
 import { ContextKeys } from '../../base/vscode/contextKeys';
-import { themeIcon } from '../../lists/vscode/groupedTree';
-import { rowKey } from '../../lists/vscode/servicesTree';
+import type * as HistoryRows from './historyRows';
 
 export const HISTORY_VIEW = 'flowsync.history';
-
-/** A service (several services), a day of the History view, and one sync that left processing on it. */
-export type HistoryNode =
-  | { kind: 'historyService'; service: string }
-  | { kind: 'historyDay'; group: HistoryGroup; service: string }
-  | { kind: 'historyEntry'; entry: HistoryEntry; service: string };
-
-export function isHistoryNode(value: unknown): value is HistoryNode {
-  const kind = (value as { kind?: unknown } | undefined)?.kind;
-  return kind === 'historyDay' || kind === 'historyEntry' || kind === 'historyService';
-}
-
-/** A service whose History the view shows. */
-export interface HistoryViewService {
-  readonly id: string;
-  readonly name?: string;
-  readonly history: HistoryService;
-}
-
-/** The services, in order, and when they change. */
-export interface HistoryViewServices {
-  readonly all: readonly HistoryViewService[];
-  readonly several: boolean;
-  onDidChange(listener: () => void): { dispose(): void };
-}
 
 /**
  * The History view: syncs that left processing within historyDays, grouped by the day they left (newest first; see
@@ -53,6 +23,9 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
   /** The row of each service, kept so a change re-renders just that service. */
   private readonly serviceRows = new Map<string, HistoryNode>();
   private readonly contextKeys = new ContextKeys();
+  /** The code of the rows, once loaded. */
+  private rows?: typeof HistoryRows;
+  private loadingRows?: Promise<typeof HistoryRows>;
 
   constructor(
     private readonly services: HistoryViewServices,
@@ -69,63 +42,46 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
     this.watch();
   }
 
-  getChildren(node?: HistoryNode): HistoryNode[] {
+  /** Before the rows' code is loaded (its own chunk: esbuild.js CHUNKS), each answer waits for it once. */
+  getChildren(node?: HistoryNode): HistoryNode[] | Promise<HistoryNode[]> {
+    const rows = this.rows;
+    if (!rows) return this.loadRows().then(() => this.getChildren(node));
     if (!node) {
       if (this.services.several) return this.services.all.map((s) => this.serviceRow(s.id));
       const only = this.services.all[0];
-      return only ? this.days(only) : [];
+      return only ? this.days(rows, only) : [];
     }
     if (node.kind === 'historyService') {
       const service = this.services.all.find((s) => s.id === node.service);
-      return service ? this.days(service) : [];
+      return service ? this.days(rows, service) : [];
     }
     return node.kind === 'historyDay' ? node.group.entries.map((entry) => ({ kind: 'historyEntry', entry, service: node.service })) : [];
   }
 
-  getTreeItem(node: HistoryNode): vscode.TreeItem {
-    const now = this.now();
-    const prefix = this.services.several ? `${rowKey(node.service)}|` : '';
-    if (node.kind === 'historyService') {
-      const service = this.services.all.find((s) => s.id === node.service);
-      const name = inert(service?.name ?? node.service);
-      const count = service?.history.snapshot.entries.length ?? 0;
-      const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = `service:${rowKey(node.service)}`;
-      item.description = count === 1 ? t('1 sync') : t('{0} syncs', count);
-      item.iconPath = themeIcon(SERVICE_ICON);
-      item.contextValue = 'flowsync.service';
-      item.accessibilityInformation = { label: [t('service {0}', name), item.description].join(', ') };
-      return item;
-    }
-    if (node.kind === 'historyDay') {
-      const item = new vscode.TreeItem(node.group.label, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = `${prefix}day:${node.group.key}`;
-      item.description = node.group.entries.length === 1 ? t('1 sync') : t('{0} syncs', node.group.entries.length);
-      item.iconPath = new vscode.ThemeIcon('calendar');
-      item.contextValue = 'flowsync.historyDay';
-      return item;
-    }
-    const { label, description } = historyRow(node.entry, now);
-    const item = new vscode.TreeItem(inert(label), vscode.TreeItemCollapsibleState.None);
-    item.id = `${prefix}left:${node.entry.id}:${node.entry.leftAt}`;
-    item.description = inert(description);
-    item.iconPath = themeIcon({ ...FLOW_ICON, id: 'history' });
-    item.contextValue = 'flowsync.historyEntry';
-    return item;
+  getTreeItem(node: HistoryNode): vscode.TreeItem | Promise<vscode.TreeItem> {
+    const rows = this.rows;
+    if (!rows) return this.loadRows().then(() => this.getTreeItem(node));
+    const service = node.kind === 'historyService' ? this.services.all.find((s) => s.id === node.service) : undefined;
+    return rows.historyTreeItem(node, { several: this.services.several, now: this.now(), service });
   }
 
-  resolveTreeItem(item: vscode.TreeItem, node: HistoryNode): vscode.TreeItem {
-    if (node.kind === 'historyEntry') item.tooltip = markdownHover(historyTooltip(node.entry, this.now()));
-    return item;
+  resolveTreeItem(item: vscode.TreeItem, node: HistoryNode): vscode.TreeItem | Promise<vscode.TreeItem> {
+    const rows = this.rows;
+    if (!rows) return this.loadRows().then(() => this.resolveTreeItem(item, node));
+    return rows.resolveHistoryItem(item, node, this.now());
   }
 
   dispose(): void {
     this.disposables.dispose();
   }
 
-  private days(service: HistoryViewService): HistoryNode[] {
+  private loadRows(): Promise<typeof HistoryRows> {
+    return (this.loadingRows ??= import('./historyRows').then((rows) => (this.rows = rows)));
+  }
+
+  private days(rows: typeof HistoryRows, service: HistoryViewService): HistoryNode[] {
     let groups = this.groups.get(service.id);
-    if (!groups) this.groups.set(service.id, (groups = historyGroups(service.history.snapshot.entries, this.now())));
+    if (!groups) this.groups.set(service.id, (groups = rows.historyGroups(service.history.snapshot.entries, this.now())));
     return groups.map((group) => ({ kind: 'historyDay', group, service: service.id }));
   }
 

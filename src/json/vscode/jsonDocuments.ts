@@ -5,8 +5,8 @@ import type { Explorer } from '../../lists/explorer';
 import type { GroupKey } from '../../lists/grouping';
 import { LISTS, listById, type ListId } from '../../lists';
 import { t } from '../../base/l10n';
+import { JSON_SCHEME } from '../jsonScheme';
 
-export const JSON_SCHEME = 'flowsync-json';
 /** Most items one "Open as JSON" of a selection shows (and carries in its document URI). */
 export const MAX_JSON_ITEMS = 1000;
 

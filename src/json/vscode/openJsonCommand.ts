@@ -7,7 +7,7 @@ import { t } from '../../base/l10n';
 import type { JsonTarget } from './jsonDocuments';
 import { allViews } from '../../lists/vscode/listView';
 import type { HistoryEntry } from '../../history/index';
-import { isHistoryNode, type HistoryNode } from '../../history/vscode/historyView';
+import { isHistoryNode, type HistoryNode } from '../../history/vscode/historyNodes';
 import type { CommandContext } from '../../commands/vscode/commandContext';
 
 /** A row of any list's tree; it carries the id of its list. */

@@ -9,8 +9,8 @@ import { Explorer } from '../../lists/explorer';
 import { TeamMemory } from '../../lists/vscode/teamMemory';
 import { ConfigurationSync } from './configurationSync';
 import type { SettingsSource } from '../../settings/vscode/settings';
-import { lazySharing, PollCoordinator } from '../../sharing/pollLease';
-import { FileSharedStore } from '../../sharing/vscode/fileStore';
+import { lazySharing, type LazySharing } from '../../sharing/lazySharing';
+import type { PollCoordinator } from '../../sharing/pollLease';
 import type { ServiceTarget } from '../serviceTargets';
 
 /** What every service connection of a window shares: where things are kept, the log, the clock, settings and keys. */
@@ -42,7 +42,7 @@ export class ServiceConnection implements vscode.Disposable {
   readonly id: string;
   readonly explorer: Explorer;
   readonly history: HistoryService;
-  private readonly lazy: ReturnType<typeof lazySharing>;
+  private readonly lazy: LazySharing<PollCoordinator>;
   private readonly configuration: ConfigurationSync;
   private readonly disposables = new DisposableStore();
   private currentTarget: ServiceTarget;
@@ -51,7 +51,7 @@ export class ServiceConnection implements vscode.Disposable {
     const { log, clock } = deps;
     this.id = target.id;
     this.currentTarget = target;
-    let lazy!: ReturnType<typeof lazySharing>;
+    let lazy!: LazySharing<PollCoordinator>;
     this.explorer = new Explorer(
       clock,
       (record) => logRequest(log, record, deps.several?.() ? this.currentTarget.name : undefined),
@@ -59,7 +59,10 @@ export class ServiceConnection implements vscode.Disposable {
       (error) => log.error(`A view failed to update: ${inert((error as Error)?.stack ?? String(error), 2000)}`),
       // One poller for all windows: the processing list is polled by one window and shared through global storage.
       (explorer) => {
-        lazy = lazySharing(() => new PollCoordinator(explorer, new FileSharedStore(deps.globalStorageUri), deps.windowId, clock, (m) => log.info(m)));
+        lazy = lazySharing(
+          async () => (await import('../../sharing/vscode/createSharing')).createSharing(explorer, deps.globalStorageUri, deps.windowId, clock, (m) => log.info(m)),
+          (error) => log.error(`Sharing with other windows could not start; this window polls on its own: ${inert(String(error), 300)}`),
+        );
         return lazy.sharing;
       },
     );
@@ -95,8 +98,8 @@ export class ServiceConnection implements vscode.Disposable {
     return this.configuration.apply();
   }
 
-  /** This window's side of sharing (created on first use; the test API asks for it). */
-  get sharing(): PollCoordinator {
+  /** This window's side of sharing (made on first use, or now: the test API asks for it). */
+  get sharing(): Promise<PollCoordinator> {
     return this.lazy.current();
   }
 

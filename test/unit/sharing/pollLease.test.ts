@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { Explorer, UNFOCUSED_SLOWDOWN, type ExplorerConfig } from '../../../src/lists/explorer';
 import { ApiError } from '../../../src/api/errors';
-import { MAX_SHARED_MESSAGE, PollCoordinator, type SharedExplorer, contextFolder, lazySharing, leaseContext, mayHold, parseFailure, parseLease, parseSnapshot, pollsEvery, type Contender, type Lease } from '../../../src/sharing/pollLease';
+import { lazySharing, type LazySharing } from '../../../src/sharing/lazySharing';
+import { MAX_SHARED_MESSAGE, PollCoordinator, type SharedExplorer, contextFolder, leaseContext, mayHold, parseFailure, parseLease, parseSnapshot, pollsEvery, type Contender, type Lease } from '../../../src/sharing/pollLease';
 import { DEFAULT_MAX_BYTES, MAX_COMMAS, MAX_CONTAINERS } from '../../../src/api/client';
 import { MAX_ITEM_DEPTH } from '../../../src/api/validate';
 import { MockFlowSyncServer } from '../../../src/mock/server';
@@ -503,7 +504,7 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
 
   it('lazy sharing: nothing is created while the window cannot poll; the first poll creates the coordinator, which then shares', async () => {
     let created = 0;
-    let lazy!: ReturnType<typeof lazySharing>;
+    let lazy!: LazySharing<PollCoordinator>;
     const explorer = new Explorer(clock, undefined, () => 0.5, undefined, (e) => {
       lazy = lazySharing(() => {
         created++;
@@ -511,7 +512,7 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
       });
       return lazy.sharing;
     });
-    const w = { id: 'L', explorer, store: store.view(), get sharing() { return lazy.current(); } };
+    const w = { id: 'L', explorer, store: store.view(), get sharing() { return lazy.loaded()!; } };
     try {
       explorer.configure(config({ apiKey: undefined }));
       await advance(5 * INTERVAL);
@@ -535,7 +536,7 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
     }
     assert.equal(lazy.disposed, true, 'dispose uninstalls it');
     assert.equal(explorer.sharing?.mayPoll('processing'), true, 'dispose uninstalls it: the window polls on its own, as without sharing');
-    assert.throws(() => lazy.current(), /disposed/);
+    await assert.rejects(lazy.current(), /disposed/);
     assert.equal(created, 1);
   });
 });

@@ -1,0 +1,58 @@
+import * as vscode from 'vscode';
+import { markdownHover } from '../../base/vscode/hover';
+import { inert } from '../../base/inert';
+import { t } from '../../base/l10n';
+import { FLOW_ICON, SERVICE_ICON } from '../../lists/icons';
+import { themeIcon } from '../../lists/vscode/groupedTree';
+import { rowKey } from '../../lists/vscode/servicesTree';
+import { historyRow, historyTooltip } from '../index';
+import type { HistoryNode, HistoryViewService } from './historyNodes';
+
+/**
+ * The rows of the History view: what a service, a day and a sync that left processing look like. Its own chunk
+ * (esbuild.js CHUNKS: historyRows), loaded when the view first asks for a row.
+ */
+export { historyGroups } from '../index';
+
+export interface HistoryRowContext {
+  /** Several services: rows are kept apart by their service in their ids. */
+  several: boolean;
+  now: number;
+  /** The service of a service row. */
+  service?: HistoryViewService;
+}
+
+export function historyTreeItem(node: HistoryNode, { several, now, service }: HistoryRowContext): vscode.TreeItem {
+  const prefix = several ? `${rowKey(node.service)}|` : '';
+  if (node.kind === 'historyService') {
+    const name = inert(service?.name ?? node.service);
+    const count = service?.history.snapshot.entries.length ?? 0;
+    const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = `service:${rowKey(node.service)}`;
+    item.description = count === 1 ? t('1 sync') : t('{0} syncs', count);
+    item.iconPath = themeIcon(SERVICE_ICON);
+    item.contextValue = 'flowsync.service';
+    item.accessibilityInformation = { label: [t('service {0}', name), item.description].join(', ') };
+    return item;
+  }
+  if (node.kind === 'historyDay') {
+    const item = new vscode.TreeItem(node.group.label, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = `${prefix}day:${node.group.key}`;
+    item.description = node.group.entries.length === 1 ? t('1 sync') : t('{0} syncs', node.group.entries.length);
+    item.iconPath = new vscode.ThemeIcon('calendar');
+    item.contextValue = 'flowsync.historyDay';
+    return item;
+  }
+  const { label, description } = historyRow(node.entry, now);
+  const item = new vscode.TreeItem(inert(label), vscode.TreeItemCollapsibleState.None);
+  item.id = `${prefix}left:${node.entry.id}:${node.entry.leftAt}`;
+  item.description = inert(description);
+  item.iconPath = themeIcon({ ...FLOW_ICON, id: 'history' });
+  item.contextValue = 'flowsync.historyEntry';
+  return item;
+}
+
+export function resolveHistoryItem(item: vscode.TreeItem, node: HistoryNode, now: number): vscode.TreeItem {
+  if (node.kind === 'historyEntry') item.tooltip = markdownHover(historyTooltip(node.entry, now));
+  return item;
+}

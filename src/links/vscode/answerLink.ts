@@ -1,0 +1,48 @@
+import type * as vscode from 'vscode';
+import type { CommandContext } from '../../commands/vscode/commandContext';
+import { COMMAND, type CommandId } from '../../base/commandIds';
+import { ANY_LISTS, type ListId } from '../../lists';
+import { t } from '../../base/l10n';
+import { invalidLinkMessage, notListedMessage, parseLink, unknownServiceMessage } from '../linkAnswers';
+
+/** How a link's answer is said (LinkHandler keeps what was said, for tests). */
+export type SayLink = (level: 'info' | 'warning', message: string, action?: string, command?: CommandId) => void;
+
+/**
+ * Answers one link (see LinkHandler): reveals the item in its view (loading the list if needed), selects it and opens
+ * it as JSON, or says why not. Its own chunk (esbuild.js CHUNKS: links), loaded on the first link.
+ */
+export async function answerLink(uri: vscode.Uri, ctx: CommandContext, say: SayLink): Promise<void> {
+  const link = parseLink(uri.path, uri.query);
+  const list = link && ANY_LISTS.find((l) => l.rows.leafIdPrefix === link.prefix);
+  if (!link || !list) {
+    say('warning', invalidLinkMessage());
+    return;
+  }
+  const { id } = link;
+  const { views, json, services } = ctx;
+  // A link names its service by name (several services); without one it is for the first (the only one, mostly).
+  const service = link.service === undefined ? services.all[0] : services.byName(link.service);
+  if (!service) {
+    say('warning', unknownServiceMessage());
+    return;
+  }
+  const explorer = service.explorer;
+  if (explorer.status !== 'ready') {
+    const needsUrl = explorer.status === 'noUrl' || explorer.status === 'invalidUrl';
+    say('info', t('Flow Sync is not set up yet, so the link cannot be opened.'), needsUrl ? t('Set Service URL') : t('Set API Key'), needsUrl ? COMMAND.setBaseUrl : COMMAND.setApiKey);
+    return;
+  }
+  const listId = list.id as ListId;
+  const view = views[listId];
+  // Not loaded, or not in the data on screen (it may have appeared since): asked again only when a poll would be.
+  const held = view.tree.findLeaf(service.id, id) ? undefined : await explorer.refreshIfDue(listId);
+  if (!(await view.revealItem(id, service.id))) {
+    const state = explorer.refresher(listId).state;
+    const message = held === 'notReady' ? t('Flow Sync is not set up yet, so the link cannot be opened.') : notListedMessage(list.itemName(id), held, state);
+    if (held === 'keyRefused') say('info', message, t('Set API Key'), COMMAND.setApiKey);
+    else say('info', message);
+    return;
+  }
+  await json.open({ list: listId, kind: 'item', id, service: service.id });
+}
