@@ -4,6 +4,7 @@ import { platform as defaultPlatform } from '../env/platform';
 import type { HttpAnswer, Platform } from '../env/types';
 import { bounded, inert } from '../base/inert';
 import { JsonCounter } from './jsonBounds';
+import { countsAfterEdit, fingerprintBlocks, joinChunks, sharedEnds, type AnswerBytes } from './answerBytes';
 import { ApiError, MAX_RETRY_AFTER_MS, UNAUTHORIZED_CODE, boundedRetryAfter, errorBodyOf, parseErrorBody, parseRetryAfter } from './errors';
 
 export interface GetJsonOptions {
@@ -20,9 +21,8 @@ export interface GetJsonOptions {
   /** Where HTTP comes from: Node or the browser, chosen at bundle time (src/env). */
   platform?: Platform;
   /**
-   * The last answer to the same request (JsonResponse.answer). An answer with exactly its bytes is recognised while
-   * it streams, by comparing (when the platform can: sameBytes), and takes its counts and fingerprint instead of
-   * being counted and hashed again.
+   * The last answer to the same request (JsonResponse.answer). When the platform can compare bytes natively
+   * (sameBytes), an answer is compared with it, and counted and hashed only where it differs (answerBytes.ts).
    */
   previous?: AnswerBytes;
 }
@@ -37,14 +37,7 @@ export interface JsonResponse {
   answer: AnswerBytes;
 }
 
-/** The bytes of an answer as read (the chunks, not copied), with their counts and fingerprint. */
-export interface AnswerBytes {
-  readonly chunks: readonly Uint8Array[];
-  readonly bytes: number;
-  readonly containers: number;
-  readonly commas: number;
-  readonly fingerprint: string;
-}
+export type { AnswerBytes } from './answerBytes';
 
 /**
  * GET a JSON document. Never follows redirects, enforces a timeout and a body size cap, and turns every failure into
@@ -118,15 +111,15 @@ export async function getJson(url: string, label: string, options: GetJsonOption
 }
 
 /**
- * Reads the body up to `maxBytes`, `maxContainers` and `maxCommas`, hashing it chunk by chunk while it arrives (no
- * second pass over the text). Containers and values are counted by JsonCounter (src/api/jsonBounds.ts, which counts
- * the files read from global storage too), so a hostile answer is refused before JSON.parse spends seconds and a
- * gigabyte on it. A leading byte-order mark is dropped.
+ * Reads the body up to `maxBytes`, `maxContainers` and `maxCommas`. Containers and values are counted by JsonCounter's
+ * rule (src/api/jsonBounds.ts, which counts the files read from global storage too), so a hostile answer is refused
+ * before JSON.parse spends seconds and a gigabyte on it. A leading byte-order mark is dropped.
  *
- * While the bytes are those of `previous` (compared natively, chunk by chunk), they are neither counted nor hashed:
- * counts within an identical prefix cannot exceed the previous answer's, which were within the same caps. At the
- * first difference (or a shorter answer) the bytes read so far are counted and hashed, so the caps and the
- * fingerprint are exactly what a full count and hash would give.
+ * Without `previous` (or without sameBytes: the browser), the bytes are counted while they stream and refused at the
+ * first chunk over a cap. With it, the answer is read whole (up to `maxBytes`) and compared with `previous`: only the
+ * bytes between the ends they share are counted (exact: the previous answer's counts, less its bytes that went, plus
+ * the bytes that came) and only the fingerprint's blocks around them are hashed (fingerprintBlocks), so an answer that
+ * renames one item costs about what an identical one does. The caps are checked on the exact counts before parsing.
  */
 async function readCapped(
   response: HttpAnswer,
@@ -138,84 +131,52 @@ async function readCapped(
     new ApiError('invalidResponse', t('The answer for {0} is larger than the {1} limit; it was not loaded.', label, formatBytes(maxBytes)), {
       status: response.status,
     });
-  const tooComplex = () =>
-    new ApiError(
-      'invalidResponse',
-      t('The answer for {0} holds too many nested objects or arrays (more than {1}); it was not loaded.', label, maxContainers.toLocaleString('en-US')),
-      { status: response.status },
-    );
-  const tooManyValues = () =>
-    new ApiError('invalidResponse', t('The answer for {0} holds too many values (more than {1}); it was not loaded.', label, maxCommas.toLocaleString('en-US')), {
-      status: response.status,
-    });
+  const checkCaps = (over: 'containers' | 'commas' | undefined) => {
+    if (!over) return;
+    response.cancel();
+    throw over === 'containers'
+      ? new ApiError(
+          'invalidResponse',
+          t('The answer for {0} holds too many nested objects or arrays (more than {1}); it was not loaded.', label, maxContainers.toLocaleString('en-US')),
+          { status: response.status },
+        )
+      : new ApiError('invalidResponse', t('The answer for {0} holds too many values (more than {1}); it was not loaded.', label, maxCommas.toLocaleString('en-US')), {
+          status: response.status,
+        });
+  };
   const declared = Number(response.header('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     response.cancel();
     throw tooLarge();
   }
-  const chunks: Uint8Array[] = [];
-  const hash = platform.createHasher();
-  let total = 0;
+  const same = previous && platform.sameBytes?.bind(platform);
   const counter = new JsonCounter({ maxContainers, maxCommas });
-  if (!response.body) return { text: '', answer: { chunks, bytes: 0, containers: 0, commas: 0, fingerprint: hash.digest() } };
-  const matches =
-    previous && platform.sameBytes && previous.containers <= maxContainers && previous.commas <= maxCommas
-      ? prefixMatcher(previous.chunks, platform.sameBytes.bind(platform))
-      : undefined;
-  let same = matches !== undefined;
-  let counted = 0; // chunks[0..counted) are counted and hashed
-  const countAndHash = () => {
-    for (; counted < chunks.length; counted++) {
-      const chunk = chunks[counted];
-      const over = counter.count(chunk);
-      if (over) {
-        response.cancel();
-        throw over === 'containers' ? tooComplex() : tooManyValues();
-      }
-      hash.update(chunk);
-    }
-  };
-  for await (const chunk of response.body) {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of response.body ?? []) {
     total += chunk.length;
     if (total > maxBytes) {
       response.cancel();
       throw tooLarge();
     }
     chunks.push(chunk);
-    if (same) same = matches!(chunk);
-    if (!same) countAndHash();
+    if (!same) checkCaps(counter.count(chunk));
   }
-  const identical = same && total === previous!.bytes;
-  if (!identical) countAndHash();
-  const answer: AnswerBytes = identical
-    ? { chunks, bytes: total, containers: previous!.containers, commas: previous!.commas, fingerprint: previous!.fingerprint }
-    : { chunks, bytes: total, containers: counter.containers, commas: counter.commas, fingerprint: hash.digest() };
-  const text = platform.decodeUtf8(chunks, total);
+  const data = joinChunks(chunks, total);
+  const createHasher = () => platform.createHasher();
+  let answer: AnswerBytes;
+  if (same) {
+    const { prefix, suffix } = sharedEnds(previous.data, data, same);
+    const identical = prefix === total && total === previous.bytes;
+    const counts = identical ? previous : countsAfterEdit(previous, data, prefix, suffix);
+    checkCaps(counts.containers > maxContainers ? 'containers' : counts.commas > maxCommas ? 'commas' : undefined);
+    const blocks = identical ? previous : fingerprintBlocks(data, createHasher, { previous, prefix, suffix });
+    answer = { data, bytes: total, containers: counts.containers, commas: counts.commas, blockEnds: blocks.blockEnds, digests: blocks.digests, fingerprint: blocks.fingerprint };
+  } else {
+    answer = { data, bytes: total, containers: counter.containers, commas: counter.commas, ...fingerprintBlocks(data, createHasher) };
+  }
+  const text = total ? platform.decodeUtf8([data], total) : '';
   return { text: text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text, answer };
-}
-
-/**
- * Compares the chunks of an answer, in order, with the bytes of an earlier one (chunk boundaries may differ): true
- * while every byte so far is the same.
- */
-function prefixMatcher(previous: readonly Uint8Array[], sameBytes: (a: Uint8Array, b: Uint8Array) => boolean): (chunk: Uint8Array) => boolean {
-  let index = 0;
-  let offset = 0;
-  return (chunk) => {
-    for (let at = 0; at < chunk.length; ) {
-      const before = previous[index];
-      if (!before) return false;
-      const n = Math.min(before.length - offset, chunk.length - at);
-      if (!sameBytes(chunk.subarray(at, at + n), before.subarray(offset, offset + n))) return false;
-      at += n;
-      offset += n;
-      if (offset === before.length) {
-        index++;
-        offset = 0;
-      }
-    }
-    return true;
-  };
 }
 
 const BYTE_ORDER_MARK = 0xfeff;

@@ -76,6 +76,16 @@ export function boundedJsonText(stored: StoredBytes, bounds: JsonBounds = ANSWER
   return { text: text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text };
 }
 
+export interface Counts {
+  containers: number;
+  commas: number;
+}
+
+/** The containers and commas JsonCounter would count in `bytes` (at once, with no bound). */
+export function countIn(bytes: Uint8Array): Counts {
+  return { containers: countByte(bytes, OPEN_BRACE) + countByte(bytes, OPEN_BRACKET), commas: countByte(bytes, COMMA) };
+}
+
 /** How often `byte` occurs in `buffer` (indexOf is native: far faster than a loop over bytes). */
 function countByte(buffer: Uint8Array, byte: number): number {
   let count = 0;

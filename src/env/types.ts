@@ -9,7 +9,7 @@ export interface Platform {
   httpGet(url: string, init: { headers: Record<string, string>; signal: AbortSignal }): Promise<HttpAnswer>;
   /** An incremental hash of the body, to recognise an identical answer (not a security measure). */
   createHasher(): Hasher;
-  /** The UTF-8 text of the chunks read. */
+  /** The UTF-8 text of the chunks read (one chunk: decoded where it lies, not copied). */
   decodeUtf8(chunks: readonly Uint8Array[], totalBytes: number): string;
   /**
    * Optional: whether two byte ranges of the same length are equal, natively (memcmp). With it, an answer with the

@@ -19,6 +19,7 @@ export const browserPlatform: Platform = {
   },
   createHasher: () => new Fnv1a64(),
   decodeUtf8(chunks, totalBytes) {
+    if (chunks.length === 1) return new TextDecoder('utf-8').decode(chunks[0]);
     const all = new Uint8Array(totalBytes);
     let at = 0;
     for (const chunk of chunks) {

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FlowSyncClient, MAX_ITEMS, MAX_COMMAS, MAX_CONTAINERS, DEFAULT_MAX_BYTES } from '../../../src/api/client';
+import { BLOCK_SIZES } from '../../../src/api/answerBytes';
 import { ApiError, MAX_RETRY_AFTER_MS } from '../../../src/api/errors';
 import { formatBytes, formatDelay, getJson, type GetJsonOptions } from '../../../src/api/http';
 import { nodePlatform } from '../../../src/env/node/platform';
@@ -237,6 +238,33 @@ describe('getJson over a stand-in platform', () => {
     const e = await failure(getJson('https://x.example/list', 'things', options({ platform, signal: AbortSignal.abort() })));
     assert.equal(e.kind, 'cancelled');
     assert.equal(seen.url, '', 'no request made');
+  });
+
+  it('an answer that differs from the previous one in one name is counted and hashed around the name only, with the full results', async () => {
+    const json = { 'content-type': 'application/json' };
+    const list = (name: string) => JSON.stringify(Array.from({ length: 30_000 }, (_v, i) => ({ id: i, name: i === 15_000 ? name : `c${i}`, meta: { tags: [i] } })));
+    const big = (extra: Partial<GetJsonOptions>) => options({ maxBytes: 4 << 20, maxContainers: 200_000, maxCommas: 200_000, ...extra });
+    const inPieces = (text: string) => text.match(/[^]{1,60000}/g)!;
+    let hashed = 0;
+    const counting = (platform: typeof nodePlatform): typeof nodePlatform => ({
+      ...platform,
+      createHasher: () => {
+        const hash = nodePlatform.createHasher();
+        return { update: (chunk: Uint8Array) => ((hashed += chunk.length), hash.update(chunk)), digest: () => hash.digest() };
+      },
+    });
+    const first = await getJson('https://x.example/list', 'things', big({ platform: standIn(200, json, inPieces(list('c15000'))).platform }));
+    const renamed = list('renamed');
+    const fresh = await getJson('https://x.example/list', 'things', big({ platform: standIn(200, json, [renamed]).platform }));
+    hashed = 0;
+    const after = await getJson('https://x.example/list', 'things', big({ platform: counting(standIn(200, json, inPieces(renamed)).platform), previous: first.answer }));
+    assert.ok(hashed <= 2 * BLOCK_SIZES.max + 64 * after.answer.digests.length && hashed < renamed.length / 2, `hashed ${hashed} of ${renamed.length} bytes`);
+    assert.equal(after.fingerprint, fresh.fingerprint);
+    assert.notEqual(after.fingerprint, first.fingerprint);
+    assert.deepEqual([after.answer.containers, after.answer.commas], [fresh.answer.containers, fresh.answer.commas]);
+    assert.deepEqual(after.body, fresh.body);
+    const e = await failure(getJson('https://x.example/list', 'things', big({ platform: standIn(200, json, [renamed]).platform, previous: first.answer, maxContainers: fresh.answer.containers - 1 })));
+    assert.match(e.message, /too many nested objects or arrays/);
   });
 });
 
