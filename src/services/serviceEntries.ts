@@ -10,6 +10,16 @@ export const MAX_SERVICES = 20;
 /** The longest name of a service. */
 export const MAX_SERVICE_NAME = 60;
 
+/**
+ * What tells two service names apart: the name as a person sees it (inert: invisible and bidi characters removed,
+ * controls and runs of spaces as one space), in compatibility form (NFKC: a full-width "Ｐ" is a "P") and in any
+ * letter case. Names with the same key are one name: two services a person cannot tell apart in a pick, a row or a
+ * link would let one of them get the key meant for the other.
+ */
+export function serviceNameKey(name: string): string {
+  return inert(name.normalize('NFKC'), MAX_SERVICE_NAME * 4).normalize('NFKC').toLowerCase();
+}
+
 /** A valid entry of `flowsync.services`. */
 export type ServiceEntry = ServiceEntryLike;
 
@@ -17,7 +27,7 @@ export type ServiceEntry = ServiceEntryLike;
  * Reads the raw value of `flowsync.services` (from the user settings: anything at all) into the valid entries, in
  * order, and one warning per skipped entry, naming it by its position and, when it has one, its name (inert: settings
  * text is data). An entry is skipped when it is not an object, has no name or a name over 60 characters, repeats a
- * name (names are compared in any letter case: "Staging" and "staging" would be told apart by nobody), has no URL or a
+ * name (as serviceNameKey compares them: "Staging" and "staging" would be told apart by nobody), has no URL or a
  * URL the service rules refuse, or has a team id that is not digits; beyond 20 entries the rest are skipped. Skipping
  * one never costs the others. Never throws.
  *
@@ -42,9 +52,10 @@ export function parseServiceEntries(raw: unknown, policy: UrlPolicy): { entries:
     const skip = (why: string) => warnings.push(t('Skipped {0} of flowsync.services: {1}', label, why));
     if (typeof item !== 'object' || item === null || Array.isArray(item)) return skip(t('it is not an object with a name and a url.'));
     if (entries.length >= MAX_SERVICES) return skip(t('at most {0} services are shown.', MAX_SERVICES));
-    if (!name) return skip(t('it has no name.'));
+    const key = serviceNameKey(name);
+    if (!key) return skip(t('it has no name.'));
     if (name.length > MAX_SERVICE_NAME) return skip(t('its name is longer than {0} characters.', MAX_SERVICE_NAME));
-    if (taken.has(name.toLowerCase())) return skip(t('another service has the same name.'));
+    if (taken.has(key)) return skip(t('another service has the same name.'));
     const url = (item as { url?: unknown }).url;
     if (typeof url !== 'string' || !url.trim()) return skip(t('it has no url.'));
     let parsed;
@@ -55,7 +66,7 @@ export function parseServiceEntries(raw: unknown, policy: UrlPolicy): { entries:
     }
     const teamId = teamIdOf((item as { teamId?: unknown }).teamId);
     if (teamId === undefined) return skip(t('its teamId must be digits only, such as 42.'));
-    taken.add(name.toLowerCase());
+    taken.add(key);
     entries.push({ id: `${name}\u0000${parsed.baseUrl}`, name, url: parsed, ...(teamId ? { teamId } : {}) });
   });
   return { entries, warnings };

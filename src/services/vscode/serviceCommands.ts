@@ -6,7 +6,7 @@ import { t } from '../../base/l10n';
 import type { CommandContext } from '../../commands/vscode/commandContext';
 import { secretStoreProblem } from '../../keys/vscode/apiKeyStore';
 import { saveServices } from '../../settings/vscode/settings';
-import { MAX_SERVICES, MAX_SERVICE_NAME } from '../serviceEntries';
+import { MAX_SERVICES, MAX_SERVICE_NAME, serviceNameKey } from '../serviceEntries';
 import { withService, withoutService } from '../serviceEdits';
 import { serviceScope } from '../serviceTargets';
 import { pickService } from './pickService';
@@ -23,7 +23,7 @@ export async function addService(ctx: CommandContext): Promise<void> {
     return;
   }
   let raw: unknown = settings.servicesRaw;
-  const taken = settings.services.map((s) => s.name.toLowerCase());
+  const taken = settings.services.map((s) => serviceNameKey(s.name));
   // The service of flowsync.baseUrl, kept as the first entry the first time (named after its host).
   let first: { name: string; url: string; teamId?: string; scope: string; origin: string } | undefined;
   if (settings.services.length === 0 && settings.baseUrl.trim()) {
@@ -46,7 +46,7 @@ export async function addService(ctx: CommandContext): Promise<void> {
     });
     if (current === undefined) return;
     first.name = current.trim();
-    taken.splice(0, taken.length, first.name.toLowerCase());
+    taken.splice(0, taken.length, serviceNameKey(first.name));
   }
   const name = await vscode.window.showInputBox({
     title: t('Add Service (1/2): name'),
@@ -113,9 +113,9 @@ export async function removeServiceNow(ctx: CommandContext, service: ServiceConn
 
 function nameProblem(value: string, taken: readonly string[]): string | undefined {
   const name = value.trim();
-  if (!name) return t('Enter a name.');
+  if (!serviceNameKey(name)) return t('Enter a name.');
   if (name.length > MAX_SERVICE_NAME) return t('A name has at most {0} characters.', MAX_SERVICE_NAME);
-  if (taken.includes(name.toLowerCase())) return t('A service of this name is already set up.');
+  if (taken.includes(serviceNameKey(name))) return t('A service of this name is already set up.');
   return undefined;
 }
 

@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import { DisposableStore, Emitter, type Event } from '../../base/events';
 import { ContextKeys } from '../../base/vscode/contextKeys';
 import type { ExplorerStatus } from '../../lists/explorer';
+import { serviceNameKey } from '../serviceEntries';
 import { serviceTargets, type ServiceTarget } from '../serviceTargets';
 import { createServiceConnection, type ServiceConnection, type ServiceConnectionDeps } from './serviceConnection';
 
@@ -47,10 +48,10 @@ export class ServiceRegistry implements vscode.Disposable {
     return this.connections.find((c) => c.id === id);
   }
 
-  /** The service of a name (case-insensitive, as names are unique); undefined when none is configured by that name. */
+  /** The service of a name (as serviceNameKey compares names, which are unique so); undefined when none has it. */
   byName(name: string): ServiceConnection | undefined {
-    const wanted = name.trim().toLowerCase();
-    return this.connections.find((c) => c.name?.toLowerCase() === wanted);
+    const wanted = serviceNameKey(name.trim());
+    return wanted ? this.connections.find((c) => c.name !== undefined && serviceNameKey(c.name) === wanted) : undefined;
   }
 
   /** Re-reads every service's settings and key; resolves once all are applied. */

@@ -59,6 +59,28 @@ describe('serviceEntries: reading flowsync.services', () => {
     assert.match(warnings[0], /service 21 \("S20"\).*at most 20/);
   });
 
+  it('two names that look the same are one name: invisible or control characters, width or letter case do not tell services apart', () => {
+    // A pick, a row or a link shows a name inert (src/base/inert.ts: invisible and bidi characters removed, controls
+    // as spaces): two entries that read alike there would be two services a person cannot tell apart, one of which
+    // could get the key meant for the other.
+    const { entries, warnings } = parse([
+      { name: 'Production', url: 'https://prod.example.com' },
+      { name: 'Produc\u200Btion', url: 'https://evil.example.com' },
+      { name: 'Ｐｒｏｄｕｃｔｉｏｎ', url: 'https://evil2.example.com' },
+      { name: 'Pro\u202Educt\u202Cion', url: 'https://evil3.example.com' },
+      { name: '\u200B\u200D\u2060', url: 'https://blank.example.com' },
+      { name: 'Prod\nEU', url: 'https://eu.example.com' },
+      { name: 'Prod EU', url: 'https://eu2.example.com' },
+    ]);
+    assert.deepEqual(
+      entries.map((e) => e.url.baseUrl),
+      ['https://prod.example.com', 'https://eu.example.com'],
+    );
+    assert.equal(warnings.length, 5, warnings.join('\n'));
+    assert.equal(warnings.filter((w) => /same name/.test(w)).length, 4, warnings.join('\n'));
+    assert.equal(warnings.filter((w) => /no name/.test(w)).length, 1, warnings.join('\n'));
+  });
+
   it('not a list: one warning, no service', () => {
     const { entries, warnings } = parse({ name: 'A', url: 'https://a.example.com' });
     assert.equal(entries.length, 0);
