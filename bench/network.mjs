@@ -55,8 +55,9 @@ async function threeWindowsHour(mock) {
   mock.setNow(() => clock.now());
   const store = new MemoryStore();
   const windows = ['A', 'B', 'C'].map((id, i) => {
-    const explorer = new Explorer(clock);
-    const sharing = new PollCoordinator(explorer, store.view(), id, clock);
+    // The Explorer takes its sharing from the factory given to its constructor (as ServiceConnection gives it).
+    let sharing;
+    const explorer = new Explorer(clock, undefined, undefined, undefined, (e) => (sharing = new PollCoordinator(e, store.view(), id, clock)));
     explorer.setFocused(i === 0);
     explorer.configure(benchConfig(mock));
     return { explorer, sharing };
