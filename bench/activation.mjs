@@ -51,7 +51,8 @@ function makeExtensionCopy() {
     fs.copyFileSync(path.join(REPO_ROOT, 'dist', 'extension.js'), copy);
     if (opts['cpu-profile']) {
       fs.mkdirSync(path.resolve(opts['cpu-profile']), { recursive: true });
-      fs.copyFileSync(path.join(REPO_ROOT, 'dist', 'extension.js.map'), path.join(path.resolve(opts['cpu-profile']), 'extension.js.map'));
+      // the bundle profiled and its source map, to read a sample's place in the minified code
+      for (const name of ['extension.js', 'extension.js.map']) fs.copyFileSync(path.join(REPO_ROOT, 'dist', name), path.join(path.resolve(opts['cpu-profile']), name));
     }
     fs.cpSync(path.join(REPO_ROOT, 'dist', 'chunks'), path.join(dir, 'dist', 'chunks'), { recursive: true }); // required on first use
     if (!fs.readFileSync(copy, 'utf8').includes('//# sourceMappingURL=')) break;

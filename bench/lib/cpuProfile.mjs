@@ -51,7 +51,9 @@ for (const [k, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top))
 function placeOf(frame) {
   const url = frame.url ?? '';
   if (!url) return frame.functionName.startsWith('(') ? frame.functionName : '(native)';
-  if (url.endsWith('/dist/extension.js')) return lookup(frame.lineNumber, frame.columnNumber) ?? 'dist/extension.js';
+  // Ours is the copy bench/activation.mjs made; other extensions (VS Code's built-in ones) have a dist/extension.js too.
+  if (/\/flowsync-bench-ext-[^/]+\/dist\/extension\.js$/.test(url)) return lookup(frame.lineNumber, frame.columnNumber) ?? 'dist/extension.js';
+  if (url.endsWith('/dist/extension.js')) return `${url.split('/').slice(-3, -2)[0]}/dist/extension.js (another extension)`;
   if (url.startsWith('node:')) return url;
   return path.basename(url);
 }
