@@ -16,9 +16,9 @@
 // chunk would be two instances; those with module-level state (SHARED: the translations, the sort-key cache, the key
 // every inert text masks) are taken from the eager bundle's `sharedModules` export at run time, and the build fails
 // when another module with module-level state would be copied into a chunk (checkSplit).
-// The web bundle stays one file: the web worker extension host evaluates `browser` with a require() that knows only
-// `vscode` (a second file there is untested: the rig cannot be run for it yet); there the same import() calls only
-// defer the modules' initialization.
+// The web bundle stays one file: VS Code 1.139's web worker extension host fetches `browser` and evaluates it with
+// new Function(module, exports, require), where require() knows only `vscode` (npm run test:web runs it there), so a
+// second file would need a loader of our own; there the same import() calls only defer the modules' initialization.
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
