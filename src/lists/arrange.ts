@@ -1,5 +1,6 @@
 import type { Item } from '../api/types';
 import { groupBy, type Group } from './grouping';
+import { joinPlacement } from './rowFields';
 import type { TreeAdapter } from './treeModel';
 import type { ListDefinition } from './list';
 
@@ -51,7 +52,7 @@ export function arrangedTree<T extends { id: number }>(list: ListDefinition<T>, 
     },
     // sorting.sort itself, not a wrapper: a SortItems with `order` (byText) sorts the whole answer once.
     group: (items: readonly Item<T>[]) => groupBy(items, grouping.keyOf, grouping.labelOf, sorting.sort),
-    placement: (value) => `${grouping.keyOf(value)}\u0000${grouping.labelOf(value)}\u0000${sorting.placement(value)}`,
+    placement: (value) => joinPlacement([String(grouping.keyOf(value)), grouping.labelOf(value), sorting.placement(value)]),
     samePlace: (a, b) => sorting.samePlace(a, b) && grouping.keyOf(a) === grouping.keyOf(b) && grouping.labelOf(a) === grouping.labelOf(b),
   };
 }

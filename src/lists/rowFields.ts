@@ -39,7 +39,18 @@ export function sameFields<T>(fields: readonly Field<T>[]): (a: T, b: T) => bool
 /** An order's placement (what decides an item's place: its fields' placements joined) and "same place" test. */
 export function placedBy<T>(fields: readonly Field<T>[]): { placement(value: T): string; samePlace(a: T, b: T): boolean } {
   return {
-    placement: (value) => fields.map((f) => (f.place ? f.place(f.read(value)) : String(f.read(value)))).join('\u0000'),
+    placement: (value) => joinPlacement(fields.map((f) => (f.place ? f.place(f.read(value)) : String(f.read(value))))),
     samePlace: sameFields(fields),
   };
 }
+
+/**
+ * Parts of a placement joined so that different parts never make the same string: the parts may be service text that
+ * holds the separator (a NUL), so a NUL or backslash inside a part is escaped first.
+ */
+export function joinPlacement(parts: readonly string[]): string {
+  return parts.map((part) => part.replace(SEPARATOR_OR_ESCAPE, (c) => (c === '\\' ? '\\\\' : '\\0'))).join('\u0000');
+}
+
+// eslint-disable-next-line no-control-regex -- the NUL is the separator this escapes
+const SEPARATOR_OR_ESCAPE = /[\u0000\\]/g;

@@ -237,3 +237,18 @@ describe('rowFields: the derived functions are exactly as strict as the hand-wri
   });
 
 });
+
+describe('placements never collide (text from the service may hold the separator)', () => {
+  it('two items have the same placement only when every field places the same, whatever the fields hold (NUL, backslash)', () => {
+    type Pair = { a: string; b: string };
+    const { placement } = placedBy<Pair>([field((v) => v.a), field((v) => v.b)]);
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', '\u0000', '\\', '0') , maxLength: 6 });
+    fc.assert(
+      fc.property(text, text, text, text, (a1, b1, a2, b2) => {
+        const same = a1 === a2 && b1 === b2;
+        assert.equal(placement({ a: a1, b: b1 }) === placement({ a: a2, b: b2 }), same, JSON.stringify([a1, b1, a2, b2]));
+      }),
+    );
+    assert.notEqual(placement({ a: 'a\u0000b', b: 'c' }), placement({ a: 'a', b: 'b\u0000c' }));
+  });
+});
