@@ -11,6 +11,12 @@ export const MAX_SERVICES = 20;
 export const MAX_SERVICE_NAME = 60;
 
 /**
+ * At most this many warnings (each one is a notification): one per skipped entry while they fit, the last one counting
+ * the rest. A list of 10,000 entries is 20 services and ten warnings, not 10,000 notifications.
+ */
+export const MAX_SERVICE_WARNINGS = 10;
+
+/**
  * What tells two service names apart: the name as a person sees it (inert: invisible and bidi characters removed,
  * controls and runs of spaces as one space), in compatibility form (NFKC: a full-width "Ｐ" is a "P") and in any
  * letter case. Names with the same key are one name: two services a person cannot tell apart in a pick, a row or a
@@ -29,7 +35,7 @@ export type ServiceEntry = ServiceEntryLike;
  * text is data). An entry is skipped when it is not an object, has no name or a name over 60 characters, repeats a
  * name (as serviceNameKey compares them: "Staging" and "staging" would be told apart by nobody), has no URL or a
  * URL the service rules refuse, or has a team id that is not digits; beyond 20 entries the rest are skipped. Skipping
- * one never costs the others. Never throws.
+ * one never costs the others. At most MAX_SERVICE_WARNINGS warnings, the last counting the rest. Never throws.
  *
  * An entry's id is its name and its base URL: what views, documents and links know a service by. Renaming a service
  * or pointing it elsewhere makes it a new one (its rows, documents and poller start again); its key is kept by base
@@ -69,5 +75,9 @@ export function parseServiceEntries(raw: unknown, policy: UrlPolicy): { entries:
     taken.add(key);
     entries.push({ id: `${name}\u0000${parsed.baseUrl}`, name, url: parsed, ...(teamId ? { teamId } : {}) });
   });
+  if (warnings.length > MAX_SERVICE_WARNINGS) {
+    const rest = warnings.length - (MAX_SERVICE_WARNINGS - 1);
+    warnings.splice(MAX_SERVICE_WARNINGS - 1, rest, t('Skipped {0} more entries of flowsync.services.', rest.toLocaleString('en-US')));
+  }
   return { entries, warnings };
 }

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { MAX_SERVICES, MAX_SERVICE_NAME, parseServiceEntries } from '../../../src/services/serviceEntries';
+import { MAX_SERVICES, MAX_SERVICE_NAME, MAX_SERVICE_WARNINGS, parseServiceEntries } from '../../../src/services/serviceEntries';
 
 describe('serviceEntries: reading flowsync.services', () => {
   const parse = (raw: unknown, allowHttp = false) => parseServiceEntries(raw, { allowHttp });
@@ -81,6 +81,15 @@ describe('serviceEntries: reading flowsync.services', () => {
     assert.equal(warnings.filter((w) => /no name/.test(w)).length, 1, warnings.join('\n'));
   });
 
+  it('10,000 entries: 20 services and a few warnings, the last counting the rest (each warning is a notification)', () => {
+    const raw = Array.from({ length: 10_000 }, (_, i) => (i % 2 ? { name: `S${i}`, url: `https://s${i}.example.com` } : { name: `Bad${i}` }));
+    const { entries, warnings } = parse(raw);
+    assert.equal(entries.length, MAX_SERVICES);
+    assert.ok(warnings.length <= MAX_SERVICE_WARNINGS, `${warnings.length} warnings`);
+    assert.match(warnings[0], /service 1 \("Bad0"\).*no url/);
+    assert.match(warnings.at(-1)!, new RegExp(`${(10_000 - MAX_SERVICES - (warnings.length - 1)).toLocaleString('en-US')} more entries`));
+  });
+
   it('not a list: one warning, no service', () => {
     const { entries, warnings } = parse({ name: 'A', url: 'https://a.example.com' });
     assert.equal(entries.length, 0);
@@ -103,7 +112,12 @@ describe('serviceEntries: reading flowsync.services', () => {
         assert.ok(entries.length <= MAX_SERVICES);
         const names = entries.map((e) => e.name.toLowerCase());
         assert.equal(new Set(names).size, names.length);
-        assert.equal(entries.length + warnings.length, raw.length, 'each entry is taken or warned about, once');
+        const skipped = raw.length - entries.length;
+        if (skipped <= MAX_SERVICE_WARNINGS) assert.equal(warnings.length, skipped, 'each entry is taken or warned about, once');
+        else {
+          assert.equal(warnings.length, MAX_SERVICE_WARNINGS, 'a few warnings, however many entries are skipped');
+          assert.match(warnings.at(-1)!, new RegExp(`Skipped ${skipped - (MAX_SERVICE_WARNINGS - 1)} more entries`), 'the last one counts the rest');
+        }
       }),
       { seed: 20261123, numRuns: 300 },
     );
