@@ -5,6 +5,7 @@ import type { Explorer } from '../../lists/explorer';
 import type { GroupKey } from '../../lists/grouping';
 import { LISTS, listById, type ListId } from '../../lists';
 import { t } from '../../base/l10n';
+import { documentName } from '../documentName';
 import { JSON_SCHEME } from '../jsonScheme';
 
 /** Most items one "Open as JSON" of a selection shows (and carries in its document URI). */
@@ -92,9 +93,7 @@ export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode
       title = list.json.itemsTitle(ids.length);
       query.set('ids', ids.join(','));
     }
-    if (serviceName) title = `${serviceName} · ${title}`;
-    // The title is a file name: no path separators from a group key that came from the service.
-    return vscode.Uri.from({ scheme: JSON_SCHEME, path: `/${title.replace(/[\\/]/g, '_')}.json`, query: query.toString() });
+    return vscode.Uri.from({ scheme: JSON_SCHEME, path: documentName(title, serviceName), query: query.toString() });
   }
 
   async open(target: JsonTarget): Promise<void> {
