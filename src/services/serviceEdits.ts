@@ -1,3 +1,5 @@
+import { serviceNameKey } from './serviceEntries';
+
 /**
  * Edits of the raw value of `flowsync.services`, as the user's settings hold it. Each edit changes one entry and
  * keeps every other one exactly as it was, also entries that are skipped as invalid: bad input loses nothing. Pure.
@@ -8,10 +10,15 @@ function entriesOf(raw: unknown): unknown[] {
   return Array.isArray(raw) ? [...raw] : [];
 }
 
-/** Whether a raw entry is the one of this name (names are unique without regard to case). */
+/**
+ * Whether a raw entry is the one of this name, as reading the setting tells names apart (serviceNameKey): an edit of
+ * "Production" also reaches an entry skipped as its look-alike, which would otherwise become "Production" once the
+ * first is removed, at its own URL.
+ */
 function named(entry: unknown, name: string): boolean {
   const own = (entry as { name?: unknown } | null)?.name;
-  return typeof own === 'string' && own.trim().toLowerCase() === name.trim().toLowerCase();
+  const key = serviceNameKey(name.trim());
+  return typeof own === 'string' && key !== '' && serviceNameKey(own.trim()) === key;
 }
 
 /** The entries with one more at the end. */

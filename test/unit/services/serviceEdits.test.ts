@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { inert } from '../../../src/base/inert';
+import { parseServiceEntries } from '../../../src/services/serviceEntries';
 import { withService, withTeam, withoutService } from '../../../src/services/serviceEdits';
 
 describe('serviceEdits: edits of flowsync.services keep every entry they do not change', () => {
@@ -14,6 +16,17 @@ describe('serviceEdits: edits of flowsync.services keep every entry they do not 
   it('removes the entry of a name, in any letter case; the invalid entries stay', () => {
     assert.deepEqual(withoutService(raw, 'staging'), [raw[0], raw[1], raw[3]]);
     assert.deepEqual(withoutService(raw, 'Nowhere'), raw);
+  });
+
+  it('an edit finds entries by the name as reading does (serviceNameKey): removing Production leaves no look-alike that becomes "Production" elsewhere', () => {
+    const lookAlike = [
+      { name: 'Production', url: 'https://prod.example.com' },
+      { name: 'Produc\u200Btion', url: 'https://evil.example.com' },
+    ];
+    assert.deepEqual(parseServiceEntries(lookAlike, {}).entries.map((e) => e.url.origin), ['https://prod.example.com'], 'the look-alike is skipped');
+    const left = parseServiceEntries(withoutService(lookAlike, 'Production'), {}).entries;
+    assert.deepEqual(left.map((e) => [inert(e.name), e.url.origin]), []);
+    assert.deepEqual(withTeam(lookAlike, 'Ｐｒｏｄｕｃｔｉｏｎ', '5')[0], { ...lookAlike[0], teamId: '5' });
   });
 
   it("sets or clears one entry's team filter, keeping its other fields", () => {
