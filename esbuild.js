@@ -132,6 +132,7 @@ const CHUNKS = {
   http: './src/api/http.ts', // the GET with its caps, the answer's bytes: the first request (src/api/client.ts)
   sharing: './src/sharing/vscode/createSharing.ts', // one poller for all windows: when a service is first polled (src/sharing/lazySharing.ts)
   json: './src/json/vscode/jsonDocuments.ts', // "Open as JSON": when the first document is opened or restored
+  announce: './src/history/vscode/announceFinished.ts', // "no longer processing" with its actions: when first said
   historyRows: './src/history/vscode/historyRows.ts', // the History view's rows: when the view is first shown
   disk: './src/env/node/disk.ts', // node:fs: the shared files and History's logs, on the first read or write (src/env/node/diskOnDemand.ts)
   workspaceFiles: './src/history/vscode/historyFiles.ts', // History through vscode.workspace.fs, where storage is not a local disk
@@ -360,6 +361,8 @@ const nodeOptions = {
   sourcesContent: false,
   metafile: true,
   legalComments: production ? 'none' : 'inline',
+  // Text as UTF-8, not \u escapes ("…" is 3 bytes, not 6): Node reads a module as UTF-8.
+  charset: 'utf8',
   logLevel: 'silent',
 };
 

@@ -2,7 +2,7 @@
 // `npm run check:budgets` (a stage of `npm test`): size budgets CI enforces, deterministic and offline.
 //   - the production bundle dist/extension.js, what a start loads: at most 100 KB (100,000 bytes, issue #22). The rest
 //     is in its chunks dist/chunks/*.js, each required on first use (esbuild.js CHUNKS: node-fetch, the request code,
-//     sharing between windows, the JSON documents, the History view's rows, node:fs, History's log store and its
+//     sharing between windows, the JSON documents, the History view's rows, History's notification, node:fs, History's log store and its
 //     workspace.fs files, the commands, the tools' answers, the links' answers, the activity chart, the JSONC scanner)
 //     (dist/extension.js with all its chunks is printed, without a budget of its own: a chunk holds copies of the
 //     stateless code it shares with the bundle, so the sum is more than the code; the VSIX budget bounds what ships)

@@ -18,7 +18,7 @@ import { t } from './base/l10n';
 import { activitySparkline, processingNow } from './history/index';
 import { HistoryService } from './history/vscode/historyService';
 import { StuckAnnouncer } from './notifications/stuckAnnouncer';
-import { announceFinished, processingDecorations } from './history/vscode/historyUi';
+import { processingDecorations } from './history/vscode/historyUi';
 import { registerTools } from './tools/vscode/tools';
 import type { ToolSource } from './tools/vscode/toolAnswers';
 import type { ServiceConnection } from './services/vscode/serviceConnection';
@@ -137,7 +137,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
       const wiring = new DisposableStore();
       wiring.add(
         history.onDidChange(() => views.processing.tree.refreshAll()),
-        history.onDidAnnounce(({ text, entries }) => announceFinished(named(text), entries, json, service.id)),
+        history.onDidAnnounce(({ text, entries }) => void import('./history/vscode/announceFinished').then((m) => m.announceFinished(named(text), entries, json, service.id))),
         // A sync that becomes stuck is said once (a notification: screen readers read it out, the focus stays put), by
         // the window whose request saw it, unless notifications are off.
         history.onDidChange(() => {

@@ -20,10 +20,10 @@ export const MAX_SERVICE_WARNINGS = 10;
  * What tells two service names apart: the name as a person sees it (inert: invisible and bidi characters removed,
  * controls and runs of spaces as one space), in compatibility form (NFKC: a full-width "Ｐ" is a "P") and in any
  * letter case. Names with the same key are one name: two services a person cannot tell apart in a pick, a row or a
- * link would let one of them get the key meant for the other.
+ * link would let one of them get the key meant for the other. No key is masked here (`''`): a name is compared as written.
  */
 export function serviceNameKey(name: string): string {
-  return inert(name.normalize('NFKC'), MAX_SERVICE_NAME * 4).normalize('NFKC').toLowerCase();
+  return inert(name.normalize('NFKC'), MAX_SERVICE_NAME * 4, '').normalize('NFKC').toLowerCase();
 }
 
 /** A valid entry of `flowsync.services`. */

@@ -1,12 +1,9 @@
-import * as vscode from 'vscode';
 import type { FlowSync } from '../../api/types';
 import type { ActivitySeries as ChartSeries } from '../../activity/activityData';
-import { eta, flowStatsText, processingAgeMs, type ActivitySeries, type HistoryEntry } from '../index';
+import { eta, flowStatsText, processingAgeMs, type ActivitySeries } from '../index';
 import { STUCK_ICON } from '../../lists/icons';
 import { t } from '../../base/l10n';
-import type { JsonDocumentsOnDemand } from '../../json/vscode/jsonDocumentsOnDemand';
 import type { RowDecorations } from '../../lists/vscode/groupedTree';
-import { HISTORY_VIEW } from './historyView';
 import type { HistoryService } from './historyService';
 
 /**
@@ -43,17 +40,6 @@ export function processingDecorations(history: HistoryService, now: () => number
       return { tooltip: lines.join('\n\n'), descriptions: watched ? [t('watched')] : undefined, contextSuffix: watched ? '.watched' : undefined };
     },
   };
-}
-
-/** The one notification of a poll, with "Open as JSON" (one sync) and "Show History". */
-export function announceFinished(text: string, entries: readonly HistoryEntry[], json: JsonDocumentsOnDemand, service: string): void {
-  const open = t('Open as JSON');
-  const show = t('Show History');
-  const actions = entries.length === 1 && entries[0].raw ? [open, show] : [show];
-  void vscode.window.showInformationMessage(text, ...actions).then((choice) => {
-    if (choice === open) void json.open({ list: 'processing', kind: 'history', id: entries[0].id, leftAt: entries[0].leftAt, service });
-    if (choice === show) void vscode.commands.executeCommand(`${HISTORY_VIEW}.focus`);
-  });
 }
 
 /** The chart's series from History's activity series (the bands become named flows; "other" is drawn neutral). */
