@@ -94,6 +94,27 @@ describe('answer bytes: compared with the last answer', () => {
     );
   });
 
+  it('the blocks cover every byte in order, and each digest is the hash of its bytes', () => {
+    fc.assert(
+      fc.property(answerAndEdit, fc.constantFrom(SMALL, TINY), ({ before, after }, sizes) => {
+        const { prefix, suffix } = sharedEnds(before, after, same);
+        const { blockEnds, digests, fingerprint } = fingerprintBlocks(after, nodePlatform.createHasher, { previous: answerOf(before, sizes), prefix, suffix }, sizes);
+        assert.equal(blockEnds.length, digests.length);
+        let start = 0;
+        blockEnds.forEach((end, i) => {
+          assert.ok(end > start && end === blockEnd(after, start, sizes), `block ${i} ends at ${end}`);
+          const hash = nodePlatform.createHasher();
+          hash.update(after.subarray(start, end));
+          assert.equal(digests[i], hash.digest(), `digest of block ${i}`);
+          start = end;
+        });
+        assert.equal(start, after.length, 'every byte is in a block');
+        if (digests.length === 1) assert.equal(fingerprint, digests[0]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('different bytes have different fingerprints; equal bytes the same, however they are blocked', () => {
     fc.assert(
       fc.property(answerAndEdit, ({ before, after }) => {

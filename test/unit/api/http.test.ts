@@ -3,6 +3,7 @@
  * defect: the answer became markup, broke the view, wedged the pipeline, or cost unbounded work.
  */
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FlowSyncClient, MAX_ITEMS, MAX_COMMAS, MAX_CONTAINERS, DEFAULT_MAX_BYTES } from '../../../src/api/client';
@@ -238,6 +239,33 @@ describe('getJson over a stand-in platform', () => {
     const e = await failure(getJson('https://x.example/list', 'things', options({ platform, signal: AbortSignal.abort() })));
     assert.equal(e.kind, 'cancelled');
     assert.equal(seen.url, '', 'no request made');
+  });
+
+  it('with a previous answer, any answer gives what reading it without one gives: the same counts, fingerprint, body or refusal (property)', async () => {
+    const json = { 'content-type': 'application/json' };
+    const inPieces = (text: string, size: number) => text.match(new RegExp(`[^]{1,${size}}`, 'g')) ?? [];
+    const base = JSON.stringify(Array.from({ length: 30_000 }, (_v, i) => ({ id: i, name: `c${i}`, meta: { tags: [i] } })));
+    const big = (extra: Partial<GetJsonOptions>) => options({ maxBytes: 4 << 20, maxContainers: 200_000, maxCommas: 200_000, ...extra });
+    const first = await getJson('https://x.example/list', 'things', big({ platform: standIn(200, json, [base]).platform }));
+    // caps just above the first answer's counts, so that some edits go over them
+    const caps = { maxContainers: first.answer.containers + 2, maxCommas: first.answer.commas + 2 };
+    const outcome = async (text: string, chunkSize: number, previous?: typeof first.answer) => {
+      try {
+        const r = await getJson('https://x.example/list', 'things', big({ ...caps, platform: standIn(200, json, inPieces(text, chunkSize)).platform, previous }));
+        return { body: r.body, bytes: r.bytes, fingerprint: r.fingerprint, counts: [r.answer.containers, r.answer.commas] };
+      } catch (e) {
+        return { refused: (e as Error).message };
+      }
+    };
+    const edit = fc.tuple(fc.nat(base.length), fc.nat(30), fc.string({ unit: fc.constantFrom(...'{}[],"a1: '.split('')), maxLength: 30 }));
+    await fc.assert(
+      fc.asyncProperty(fc.array(edit, { maxLength: 3 }), fc.integer({ min: 1_000, max: 300_000 }), async (edits, chunkSize) => {
+        let text = base;
+        for (const [at, cut, put] of edits) text = text.slice(0, at) + put + text.slice(at + cut);
+        assert.deepEqual(await outcome(text, chunkSize, first.answer), await outcome(text, chunkSize));
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('an answer that differs from the previous one in one name is counted and hashed around the name only, with the full results', async () => {
