@@ -1,12 +1,10 @@
 import type { Hasher } from '../env/types';
 import { countIn, type Counts } from './jsonBounds';
 
-export { countIn, type Counts } from './jsonBounds';
-
 /**
  * The bytes of an answer as read (one contiguous array), with what was counted in them and their fingerprint: kept
  * by the client as `previous` for the next request, so that an answer that differs from it in a few places is
- * counted and hashed only where it differs (see diffAgainst).
+ * counted and hashed only where it differs (see sharedEnds).
  */
 export interface AnswerBytes {
   readonly data: Uint8Array;

@@ -3,7 +3,7 @@ import { clampDelay } from '../base/clock';
 import { platform as defaultPlatform } from '../env/platform';
 import type { HttpAnswer, Platform } from '../env/types';
 import { bounded, inert } from '../base/inert';
-import { JsonCounter } from './jsonBounds';
+import { JsonCounter, countsOver } from './jsonBounds';
 import { countsAfterEdit, fingerprintBlocks, joinChunks, sharedEnds, type AnswerBytes } from './answerBytes';
 import { ApiError, MAX_RETRY_AFTER_MS, UNAUTHORIZED_CODE, boundedRetryAfter, errorBodyOf, parseErrorBody, parseRetryAfter } from './errors';
 
@@ -169,7 +169,7 @@ async function readCapped(
     const { prefix, suffix } = sharedEnds(previous.data, data, same);
     const identical = prefix === total && total === previous.bytes;
     const counts = identical ? previous : countsAfterEdit(previous, data, prefix, suffix);
-    checkCaps(counts.containers > maxContainers ? 'containers' : counts.commas > maxCommas ? 'commas' : undefined);
+    checkCaps(countsOver(counts, { maxContainers, maxCommas }));
     const blocks = identical ? previous : fingerprintBlocks(data, createHasher, { previous, prefix, suffix });
     answer = { data, bytes: total, containers: counts.containers, commas: counts.commas, blockEnds: blocks.blockEnds, digests: blocks.digests, fingerprint: blocks.fingerprint };
   } else {

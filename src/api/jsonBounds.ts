@@ -50,11 +50,10 @@ export class JsonCounter {
 
   /** Counts one more chunk: the bound the document has now gone over, if any. */
   count(chunk: Uint8Array): Exclude<JsonBound, 'bytes'> | undefined {
-    this.containers += countByte(chunk, OPEN_BRACE) + countByte(chunk, OPEN_BRACKET);
-    if (this.containers > this.bounds.maxContainers) return 'containers';
-    this.commas += countByte(chunk, COMMA);
-    if (this.commas > this.bounds.maxCommas) return 'commas';
-    return undefined;
+    const found = countIn(chunk);
+    this.containers += found.containers;
+    this.commas += found.commas;
+    return countsOver(this, this.bounds);
   }
 }
 
@@ -79,6 +78,11 @@ export function boundedJsonText(stored: StoredBytes, bounds: JsonBounds = ANSWER
 export interface Counts {
   containers: number;
   commas: number;
+}
+
+/** The bound `counts` go over, if any: the containers first, as JsonCounter checks them. */
+export function countsOver(counts: Counts, bounds: Pick<JsonBounds, 'maxContainers' | 'maxCommas'>): Exclude<JsonBound, 'bytes'> | undefined {
+  return counts.containers > bounds.maxContainers ? 'containers' : counts.commas > bounds.maxCommas ? 'commas' : undefined;
 }
 
 /** The containers and commas JsonCounter would count in `bytes` (at once, with no bound). */

@@ -11,7 +11,6 @@ import fc from 'fast-check';
 import {
   BLOCK_SIZES,
   blockEnd,
-  countIn,
   countsAfterEdit,
   fingerprintBlocks,
   joinChunks,
@@ -19,6 +18,7 @@ import {
   type AnswerBytes,
   type BlockSizes,
 } from '../../../src/api/answerBytes';
+import { countIn } from '../../../src/api/jsonBounds';
 import { nodePlatform } from '../../../src/env/node/platform';
 
 const same = nodePlatform.sameBytes!;
