@@ -128,6 +128,7 @@ const vscodeOnce = {
  * import(), and is built into dist/chunks/<name>.js.
  */
 const CHUNKS = {
+  services: './src/services/vscode/serviceConnection.ts', // each service's Explorer, client, History and feed: started by ServiceRegistry.start() after activate()
   fetch: './src/env/node/fetch.ts', // node-fetch: the first request, after activate()
   http: './src/api/http.ts', // the GET with its caps, the answer's bytes: the first request (src/api/client.ts)
   sharing: './src/sharing/vscode/createSharing.ts', // one poller for all windows: when a service is first polled (src/sharing/lazySharing.ts)
@@ -235,29 +236,31 @@ module.exports = shared;
 const MODULE_STATE = /^(?:export\s+)?(?:let|var)\s|^(?:export\s+)?const\s+\w+(?:\s*:[^=]+)?\s*=\s*new\s+(?!RegExp\b)|^\s+(?:private\s+|protected\s+|public\s+)?static\s+(?!readonly\b)(?!(?:async\s+)?\w+\s*[(<])(?!get\s|set\s)\w+/m;
 
 /**
- * The check that no state is split silently: every module of ours in both the eager bundle and a chunk must be free
- * of module-level state (or be SHARED, and then it is not copied). Returns esbuild-style errors.
+ * The check that no state is split silently: every module of ours in more than one output (the eager bundle and a
+ * chunk, or two chunks: the services' chunk and the sharing chunk both hold the Explorer's modules) must be free of
+ * module-level state (or be SHARED, and then it is not copied). Returns esbuild-style errors.
  */
 function checkSplit(eagerMeta, chunksMeta) {
-  const eager = new Set(Object.keys(eagerMeta.outputs['dist/extension.js'].inputs));
-  const errors = [];
+  const outputs = [['dist/extension.js', Object.keys(eagerMeta.outputs['dist/extension.js'].inputs)]];
+  for (const [output, { inputs, entryPoint }] of Object.entries(chunksMeta.outputs)) if (entryPoint) outputs.push([output, Object.keys(inputs)]);
+  const holders = new Map();
+  for (const [output, inputs] of outputs) {
+    for (const input of inputs) if (input.startsWith('src/')) holders.set(input, [...(holders.get(input) ?? []), output]);
+  }
+  const text = (input) => fs.readFileSync(path.join(__dirname, input), 'utf8');
   // A class that code tests with \`instanceof\` must be one class: a copy in a chunk makes its errors look foreign.
   const tested = new Set();
-  for (const input of eager) {
-    if (!input.startsWith('src/')) continue;
-    for (const m of fs.readFileSync(path.join(__dirname, input), 'utf8').matchAll(/instanceof\s+([A-Z]\w*)/g)) tested.add(m[1]);
-  }
-  const definesTested = (text) => [...text.matchAll(/^(?:export\s+)?class\s+([A-Z]\w*)/gm)].some((m) => tested.has(m[1]));
-  for (const [output, { inputs, entryPoint }] of Object.entries(chunksMeta.outputs)) {
-    if (!entryPoint) continue;
-    for (const input of Object.keys(inputs)) {
-      if (!input.startsWith('src/') || !eager.has(input)) continue;
-      const text = fs.readFileSync(path.join(__dirname, input), 'utf8');
-      if (MODULE_STATE.test(text)) {
-        errors.push({ text: `${input} has module-level state and is copied into both dist/extension.js and ${output}: add it to SHARED in esbuild.js (or keep it out of the chunk)` });
-      } else if (definesTested(text)) {
-        errors.push({ text: `${input} defines a class that code tests with instanceof, and is copied into both dist/extension.js and ${output}: add it to SHARED in esbuild.js (or keep it out of the chunk)` });
-      }
+  for (const input of holders.keys()) for (const m of text(input).matchAll(/instanceof\s+([A-Z]\w*)/g)) tested.add(m[1]);
+  const definesTested = (source) => [...source.matchAll(/^(?:export\s+)?class\s+([A-Z]\w*)/gm)].some((m) => tested.has(m[1]));
+  const errors = [];
+  for (const [input, held] of holders) {
+    if (held.length < 2) continue;
+    const source = text(input);
+    const where = held.join(' and ');
+    if (MODULE_STATE.test(source)) {
+      errors.push({ text: `${input} has module-level state and is copied into ${where}: add it to SHARED in esbuild.js (or keep it out of all but one)` });
+    } else if (definesTested(source)) {
+      errors.push({ text: `${input} defines a class that code tests with instanceof, and is copied into ${where}: add it to SHARED in esbuild.js (or keep it out of all but one)` });
     }
   }
   return errors;

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run check:budgets` (a stage of `npm test`): size budgets CI enforces, deterministic and offline.
-//   - the production bundle dist/extension.js, what a start loads: at most 100 KB (100,000 bytes, issue #22). The rest
-//     is in its chunks dist/chunks/*.js, each required on first use (esbuild.js CHUNKS: node-fetch, the request code,
+//   - the production bundle dist/extension.js, what a start loads: at most 75 KB (75,000 bytes, issue #22). The rest
+//     is in its chunks dist/chunks/*.js, each required on first use (esbuild.js CHUNKS: each service's Explorer, client
+//     and History (made after activate() returns), node-fetch, the request code,
 //     sharing between windows, the JSON documents, the History view's rows, History's notification, node:fs, History's log store and its
 //     workspace.fs files, the commands, the tools' answers, the links' answers, the activity chart, the JSONC scanner)
 //     (dist/extension.js with all its chunks is printed, without a budget of its own: a chunk holds copies of the
@@ -24,7 +25,7 @@ export const BUNDLE = path.join(REPO_ROOT, 'dist', 'extension.js');
 export const WEB_BUNDLE = path.join(REPO_ROOT, 'dist', 'web', 'extension.js');
 export const CHUNKS_DIR = path.join(REPO_ROOT, 'dist', 'chunks');
 export const BUDGETS = {
-  bundle: 100_000, // bytes: the eager part (issue #22), counted in decimal so 100 KB means no more than it says
+  bundle: 75_000, // bytes: the eager part (issue #22: 100 KB, now 75 KB to keep the services' chunk out), counted in decimal so 75 KB means no more than it says
   webBundle: 200 * 1024,
   vsix: 300 * 1024, // 307,200 bytes
 };

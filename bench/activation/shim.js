@@ -28,8 +28,32 @@ module.exports.activate = function activate(context) {
   if (profile) profile.active = false;
   cpuProfile?.stop();
   globalThis.__flowsyncBenchActivation = { loadStartedAt, loadMs, loadCpuMs, activateMs, cpuMs, returnedPromise: typeof (api && api.then) === 'function', profile: profile?.calls };
+  globalThis.__flowsyncBenchServicesMade = servicesMade(api);
   return api;
 };
+
+/**
+ * When the services exist (the test API's registry fires its first change once start() has loaded their chunk and
+ * made them, after activate() returned): the time and thread CPU from the start of the code load to then, so the
+ * bench also shows what a start costs until the services are there, not only until activate() returns. Resolves
+ * to undefined when there is no test API to watch (or nothing happens within 10 s).
+ */
+function servicesMade(api) {
+  const services = api && api.services;
+  if (!services || typeof services.onDidChange !== 'function') return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), 10_000);
+    const done = () => {
+      clearTimeout(timer);
+      resolve({ madeMs: performance.now() - started, madeCpuMs: loadCpu0 === undefined ? undefined : threadCpu() - loadCpu0 });
+    };
+    if (services.all.length) return done(); // made inside activate() (before the registry loaded them on its own)
+    const subscription = services.onDidChange(() => {
+      subscription.dispose();
+      done();
+    });
+  });
+}
 
 /** Starts V8's sampling profiler when asked to (see above); returns { stop() }, which writes the profile. */
 function readCpuProfileRequest() {

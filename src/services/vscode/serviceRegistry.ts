@@ -4,13 +4,20 @@ import { ContextKeys } from '../../base/vscode/contextKeys';
 import type { ExplorerStatus } from '../../lists/explorer';
 import { serviceNameKey } from '../serviceEntries';
 import { serviceTargets, type ServiceTarget } from '../serviceTargets';
-import { createServiceConnection, type ServiceConnection, type ServiceConnectionDeps } from './serviceConnection';
+import type { ServiceConnection, ServiceConnectionDeps } from './serviceConnection';
+
+/** The code of a connection (Explorer, client, History, their feed): its own chunk (esbuild.js CHUNKS), loaded by start(). */
+export type ConnectionCode = Pick<typeof import('./serviceConnection'), 'createServiceConnection'>;
 
 /**
  * The services a window shows, in the order of the settings: one ServiceConnection each, made when a service appears
  * in the settings and disposed when it leaves them. With `flowsync.services` empty it holds the one service of
  * `flowsync.baseUrl`, exactly as before there were several. It also keeps the context keys the welcome views and menus
  * read, over all services.
+ *
+ * It holds no service until start() has loaded the connections' code (a chunk): activate() does not wait for it, as a
+ * service does nothing before its key has been read anyway. Until then `all` is empty, no context key is set (no
+ * welcome view says "set up" to a person who has), and whatever shows services waits for onDidChange.
  */
 export class ServiceRegistry implements vscode.Disposable {
   private connections: ServiceConnection[] = [];
@@ -21,20 +28,39 @@ export class ServiceRegistry implements vscode.Disposable {
   private readonly contextKeys = new ContextKeys();
   private readonly statusListeners = new Map<string, { dispose(): void }>();
   private focused = true;
+  private code: ConnectionCode | undefined;
+  private started: Promise<void> | undefined;
+  private disposed = false;
 
-  constructor(private readonly deps: ServiceConnectionDeps) {
+  constructor(
+    private readonly deps: ServiceConnectionDeps,
+    /** Loads the connections' code; tests pass the module itself. */
+    private readonly loadCode: () => Promise<ConnectionCode> = () => import('./serviceConnection'),
+  ) {
     this.changes = new Emitter((error) => deps.log.error(`A services listener failed: ${String(error)}`));
     this.onDidChange = this.changes.event;
-    this.disposables.add(this.changes, deps.settings.onDidChange(() => this.reconcile()));
-    this.reconcile(false);
+    this.disposables.add(this.changes, deps.settings.onDidChange(() => this.code && this.reconcile()));
   }
 
-  /** Starts the services made at construction (their first settings and key); later ones start when made. */
+  /**
+   * Loads the connections' code, makes the services of the settings and starts them (their first settings and key);
+   * later ones start when made. Once: later calls answer the first one's promise. If the code cannot load, the error is
+   * logged and no service is shown (the log says why).
+   */
   start(): Promise<void> {
-    return this.reconfigure();
+    this.started ??= this.loadCode().then(
+      (code) => {
+        if (this.disposed) return;
+        this.code = code;
+        this.reconcile(true, false);
+        return this.reconfigureNow();
+      },
+      (error) => this.deps.log.error(`The services could not start: ${String(error)}`),
+    );
+    return this.started;
   }
 
-  /** Every service, in the order of the settings (at least one). */
+  /** Every service, in the order of the settings (at least one once started, none before). */
   get all(): readonly ServiceConnection[] {
     return this.connections;
   }
@@ -54,8 +80,13 @@ export class ServiceRegistry implements vscode.Disposable {
     return wanted ? this.connections.find((c) => c.name !== undefined && serviceNameKey(c.name) === wanted) : undefined;
   }
 
-  /** Re-reads every service's settings and key; resolves once all are applied. */
+  /** Re-reads every service's settings and key; resolves once all are applied (starting them first if need be). */
   async reconfigure(): Promise<void> {
+    await this.start();
+    await this.reconfigureNow();
+  }
+
+  private async reconfigureNow(): Promise<void> {
     await Promise.all(this.connections.map((c) => c.reconfigure()));
   }
 
@@ -65,13 +96,15 @@ export class ServiceRegistry implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.disposables.dispose();
     for (const l of this.statusListeners.values()) l.dispose();
     for (const c of this.connections) c.dispose();
     this.connections = [];
   }
 
-  private reconcile(fire = true): void {
+  /** `startEach`: a service made now starts at once (false when start() starts them all after). */
+  private reconcile(fire = true, startEach = true): void {
     const settings = this.deps.settings.current;
     const targets = serviceTargets(settings, settings.services);
     const previous = new Map(this.connections.map((c) => [c.id, c]));
@@ -83,7 +116,7 @@ export class ServiceRegistry implements vscode.Disposable {
         if (!sameTarget(existing.target, target)) void existing.retarget(target);
         next.push(existing);
       } else {
-        next.push(this.create(target, fire));
+        next.push(this.create(target, startEach));
       }
     }
     for (const gone of previous.values()) {
@@ -98,7 +131,7 @@ export class ServiceRegistry implements vscode.Disposable {
   }
 
   private create(target: ServiceTarget, start: boolean): ServiceConnection {
-    const connection = createServiceConnection({ ...this.deps, several: () => this.several }, target);
+    const connection = this.code!.createServiceConnection({ ...this.deps, several: () => this.several }, target);
     connection.explorer.setFocused(this.focused);
     this.statusListeners.set(target.id, connection.explorer.onDidChangeStatus(() => void this.updateContextKeys()));
     if (start) void connection.reconfigure();

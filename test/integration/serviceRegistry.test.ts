@@ -1,0 +1,121 @@
+/**
+ * ServiceRegistry in the real extension host (issue 22 target 1): activate() does not load or make the services; the
+ * registry's start() loads their code (a chunk) once, then makes and starts them. Until then it holds none and says
+ * nothing (no change event, no context key); a code that cannot load is logged and leaves no half-made service.
+ */
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { systemClock } from '../../src/base/clock';
+import { ApiKeyStore } from '../../src/keys/vscode/apiKeyStore';
+import * as connectionCode from '../../src/services/vscode/serviceConnection';
+import { ServiceRegistry, type ConnectionCode } from '../../src/services/vscode/serviceRegistry';
+import { SettingsSource } from '../../src/settings/vscode/settings';
+
+/** A promise and the hands that settle it. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+describe('services made after activate() (ServiceRegistry.start)', () => {
+  let root: string;
+  let settings: SettingsSource;
+  let errors: string[];
+  const registries: ServiceRegistry[] = [];
+
+  function registry(loadCode: () => Promise<ConnectionCode>): ServiceRegistry {
+    const memory = new Map<string, unknown>();
+    const log = { error: (m: string) => errors.push(m), info: () => undefined, warn: () => undefined, debug: () => undefined, trace: () => undefined } as unknown as vscode.LogOutputChannel;
+    const secrets = { get: async () => undefined, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose() {} }) } as unknown as vscode.SecretStorage;
+    const made = new ServiceRegistry(
+      {
+        globalStorageUri: vscode.Uri.file(root),
+        globalState: { get: (k: string, d?: unknown) => (memory.has(k) ? memory.get(k) : d), update: async (k: string, v: unknown) => void memory.set(k, v), keys: () => [...memory.keys()] } as unknown as vscode.Memento,
+        log,
+        clock: systemClock,
+        windowId: 'test-window',
+        settings,
+        keys: new ApiKeyStore(secrets),
+        userAgent: 'flowsync-test',
+      },
+      loadCode,
+    );
+    registries.push(made);
+    return made;
+  }
+
+  beforeEach(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), 'flowsync-registry-'));
+    settings = new SettingsSource();
+    errors = [];
+  });
+  afterEach(async () => {
+    for (const r of registries.splice(0)) r.dispose();
+    settings.dispose();
+    await fs.rm(root, { recursive: true, force: true });
+  });
+
+  it('holds no service until start() has loaded the code; then makes them, says so once, and configures them', async () => {
+    const code = deferred<ConnectionCode>();
+    let loads = 0;
+    const services = registry(() => {
+      loads++;
+      return code.promise;
+    });
+    let changes = 0;
+    services.onDidChange(() => changes++);
+    assert.equal(services.all.length, 0, 'no service before start()');
+    assert.equal(loads, 0, 'constructing loads nothing');
+    const started = services.start();
+    assert.equal(services.start(), started, 'start() runs once');
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(services.all.length, 0, 'no service while the code loads');
+    assert.equal(changes, 0);
+    code.resolve(connectionCode);
+    await started;
+    assert.equal(loads, 1);
+    assert.equal(services.all.length, 1, 'the one service of flowsync.baseUrl');
+    assert.equal(changes, 1, 'one change event when the services are made');
+    assert.notEqual(services.all[0].explorer.pollSettings, undefined, 'configured from the settings by start()');
+    await services.reconfigure();
+    assert.equal(loads, 1, 'reconfigure() does not load again');
+  });
+
+  it('reconfigure() before start() waits for the code and the services', async () => {
+    const code = deferred<ConnectionCode>();
+    const services = registry(() => code.promise);
+    const reconfigured = services.reconfigure();
+    setTimeout(() => code.resolve(connectionCode), 10);
+    await reconfigured;
+    assert.equal(services.all.length, 1);
+    assert.notEqual(services.all[0].explorer.pollSettings, undefined);
+  });
+
+  it('code that cannot load: logged, start() still resolves, no service is made', async () => {
+    const services = registry(() => Promise.reject(new Error('chunk missing')));
+    let changes = 0;
+    services.onDidChange(() => changes++);
+    await services.start();
+    assert.equal(services.all.length, 0);
+    assert.equal(changes, 0);
+    assert.ok(errors.some((m) => m.includes('The services could not start') && m.includes('chunk missing')), errors.join('\n'));
+  });
+
+  it('disposed while the code loads: makes nothing afterwards', async () => {
+    const code = deferred<ConnectionCode>();
+    const services = registry(() => code.promise);
+    const started = services.start();
+    services.dispose();
+    code.resolve(connectionCode);
+    await started;
+    assert.equal(services.all.length, 0);
+  });
+});
