@@ -246,7 +246,8 @@ function compareGroupKeys(a: GroupKey, b: GroupKey): number {
  *
  * The texts and entries of the last answer sorted are kept by position: an answer mostly repeats the last one in the
  * same order, and comparing a text with the one at the same index reads memory in order, where a lookup in the table
- * of sort keys reads it at random (at 50,000 items, most of the time sorting took). So are its ranks, ids and order:
+ * of sort keys reads it at random (at 50,000 items, most of the time sorting took); an answer of the same length updates
+ * them in place, where a text differs. So are its ranks, ids and order:
  * an answer of the same length in which few positions have another rank or id (a renamed item) takes the last order,
  * with those positions taken out and merged back where they now belong (reorder), instead of sorting everything.
  */
@@ -254,17 +255,29 @@ export function byText<T>(textOf: (value: T) => string, idOf: (value: T) => numb
   let last: LastOrder = { texts: [], entries: [], ranks: new Float64Array(0), ids: new Float64Array(0), order: new Int32Array(0) };
   const order = (items: readonly Item<T>[]): Int32Array => {
     const n = items.length;
-    const texts = new Array<string>(n);
-    const entries = new Array<SortEntry>(n);
     const before = last;
+    // An answer of the last one's length updates its texts and entries in place, only where a text differs: the
+    // texts kept are equal to the new ones, and an unchanged position costs a comparison and no store.
+    const inPlace = n === before.texts.length;
+    const texts = inPlace ? before.texts : new Array<string>(n);
+    const entries = inPlace ? before.entries : new Array<SortEntry>(n);
     const known = Math.min(n, before.texts.length);
     let ranking = UNRANKED;
     let ranked = n > 0;
     for (let i = 0; i < n; i++) {
       const text = textOf(items[i].value);
-      const entry = i < known && before.texts[i] === text ? before.entries[i] : sortEntry(text);
-      texts[i] = text;
-      entries[i] = entry;
+      let entry: SortEntry;
+      if (i < known && before.texts[i] === text) {
+        entry = before.entries[i];
+        if (!inPlace) {
+          texts[i] = text;
+          entries[i] = entry;
+        }
+      } else {
+        entry = sortEntry(text);
+        texts[i] = text;
+        entries[i] = entry;
+      }
       if (i === 0) ranking = entry.ranking;
       if (entry.ranking !== ranking || ranking === UNRANKED) ranked = false;
     }

@@ -5,6 +5,7 @@ import { validateConnection, validateFlowSync, validateList } from '../../../src
 import { TreeModel } from '../../../src/lists/treeModel';
 import { arrangedTree, defaultArrangement, validArrangement } from '../../../src/lists/arrange';
 import { connectionsList } from '../../../src/lists/connections';
+import { sortKey } from '../../../src/lists/grouping';
 import { processingList } from '../../../src/lists/processing';
 
 const sync = (id: number, flowId: number, status: string, created: string): object => ({
@@ -76,6 +77,48 @@ describe('arrangements (group by, sort by)', () => {
     const model = tree('type', 'name');
     assert.equal(byType.groupRows?.icon(model.groups[0].group).id, 'file-pdf');
     assert.equal(byType.groupRows?.describe(model.groups[1].group), '2 connections');
+  });
+
+  it('property: connections by team and name, answer after answer (same length, renamed, re-teamed, other lengths), give the groups and order a plain grouping and sort give', () => {
+    // The reference: a Map by team id; groups by the sort key of their label, then key; members by (sort key, id, index).
+    const reference = (list: readonly Item<Connection>[]) => {
+      const groups = new Map<number, { key: number; label: string; ids: number[]; at: number[] }>();
+      list.forEach((item, index) => {
+        const c = item.value;
+        let group = groups.get(c.team_id);
+        if (!group) groups.set(c.team_id, (group = { key: c.team_id, label: c.team?.name?.trim() || `Team ${c.team_id}`, ids: [], at: [] }));
+        group.at.push(index);
+      });
+      const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+      return [...groups.values()]
+        .sort((a, b) => cmp(sortKey(a.label), sortKey(b.label)) || a.key - b.key)
+        .map((g) => {
+          const at = g.at.sort((a, b) => cmp(sortKey(list[a].value.name), sortKey(list[b].value.name)) || list[a].value.id - list[b].value.id || a - b);
+          return [g.key, g.label, at.map((i) => list[i].value.id), at.map((i) => list[i].raw)];
+        });
+    };
+    const name = fc.stringMatching(/^[aAbBéÉ1-9 ]{0,3}$/);
+    const teamName = fc.constantFrom('Ops', 'ops', 'Équipe', 'équipe 2', '', ' Data 10 ', 'Data 9');
+    const answer = fc.uniqueArray(fc.record({ id: fc.nat(400), name, team: fc.nat(12) }), { selector: (v) => v.id, maxLength: 70 });
+    const edits = fc.array(fc.record({ at: fc.nat(), name, team: fc.nat(12) }), { maxLength: 6 });
+    fc.assert(
+      fc.property(fc.array(teamName, { minLength: 13, maxLength: 13 }), answer, fc.array(fc.oneof(answer, edits), { minLength: 1, maxLength: 6 }), (teams, first, steps) => {
+        const tree = arrangedTree<Connection>(connectionsList);
+        const body = (values: readonly { id: number; name: string; team: number }[]) =>
+          JSON.parse(JSON.stringify(values.map((v) => ({ ...(connection(v.id, v.team, v.name, 'pdf', '2026-01-01T00:00:00.000Z') as object), team: { id: v.team, name: teams[v.team] } }))));
+        let values = first;
+        for (const s of [first, ...steps]) {
+          if (s !== first && s.length && 'at' in s[0]) {
+            values = [...values];
+            for (const e of s as { at: number; name: string; team: number }[]) if (values.length) values[e.at % values.length] = { ...values[e.at % values.length], name: e.name, team: e.team };
+          } else values = s as typeof first;
+          const list = validateList(body(values), validateConnection, 'x').items;
+          const got = tree.group(list).map((g) => [g.key, g.label, g.items.map((i) => i.value.id), g.items.map((i) => i.raw)]);
+          assert.deepEqual(got, reference(list));
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('unknown names from settings fall back to the defaults, each on its own; names like Object members are unknown', () => {

@@ -114,6 +114,36 @@ describe('byText: one order for a whole answer, answer after answer', () => {
     );
   });
 
+  it('property: answers of the last one\'s length (its texts and entries updated in place) and of other lengths, renamed anywhere, are ordered as sorted anew', () => {
+    // Names as new string objects each answer (as JSON.parse gives), non-ASCII among them; an answer renames any share
+    // of the positions of the last one (few: the incremental path; many: a full sort) or has another length.
+    const name = fc.stringMatching(/^[aAbBéÉ1-9 ]{0,3}$/);
+    const fresh = (text: string) => [...text].join('');
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('rename' as const), renames: fc.array(fc.record({ at: fc.nat(), name }), { maxLength: 40 }) }),
+      fc.record({ kind: fc.constant('resize' as const), values: fc.array(fc.record({ name, id: fc.nat(200) }), { maxLength: 60 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.record({ name, id: fc.nat(200) }), { maxLength: 60 }), fc.array(step, { minLength: 1, maxLength: 8 }), (first, steps) => {
+        const sort = byText<Named>((v) => v.name, (v) => v.id);
+        let values = first;
+        sort.order!(items(values));
+        for (const s of steps) {
+          if (s.kind === 'resize') values = s.values;
+          else {
+            values = values.map((v) => ({ name: fresh(v.name), id: v.id }));
+            for (const r of s.renames) if (values.length) values[r.at % values.length] = { ...values[r.at % values.length], name: r.name };
+          }
+          const list = items(values);
+          const got = Array.from(sort.order!(list));
+          assert.deepEqual(got, expected(list));
+          assert.deepEqual(got, Array.from(byText<Named>((v) => v.name, (v) => v.id).order!(list)), 'as a new sort gives');
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('a key added again and again into the same gap: ranked between its neighbours until the gap is full, then all anew', () => {
     const sort = byText<Named>((v) => v.name, (v) => v.id);
     const big = Array.from({ length: 2_000 }, (_v, i) => ({ name: `m${i}`, id: 10_000 + i }));
