@@ -150,7 +150,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     vscode.window.onDidChangeWindowState((state) => services.setFocused(state.focused)),
     vscode.window.registerUriHandler(links),
     ...registerCommands(commandContext),
-    ...registerTools({ services: toolServices(services), keys, clock, settings }),
+    ...registerTools({ services: toolServices(services), keys, clock, settings, ready: () => services.start() }),
   );
   services.setFocused(vscode.window.state.focused);
   void services.start();

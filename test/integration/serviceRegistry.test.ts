@@ -9,7 +9,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { systemClock } from '../../src/base/clock';
+import type { CommandContext } from '../../src/commands/vscode/commandContext';
 import { ApiKeyStore } from '../../src/keys/vscode/apiKeyStore';
+import { LinkHandler } from '../../src/links/vscode/linkHandler';
 import * as connectionCode from '../../src/services/vscode/serviceConnection';
 import { ServiceRegistry, type ConnectionCode } from '../../src/services/vscode/serviceRegistry';
 import { SettingsSource } from '../../src/settings/vscode/settings';
@@ -117,5 +119,17 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
     code.resolve(connectionCode);
     await started;
     assert.equal(services.all.length, 0);
+  });
+
+  it('a link that arrives before the services are made waits for them (not "no such service")', async () => {
+    const code = deferred<ConnectionCode>();
+    const services = registry(() => code.promise);
+    void services.start();
+    const links = new LinkHandler({ services } as unknown as CommandContext);
+    const answered = links.handleUri(vscode.Uri.parse('vscode://flowsync-tools.flowsync-explorer/sync?id=1'));
+    setTimeout(() => code.resolve(connectionCode), 20);
+    await answered;
+    assert.equal(links.said.length, 1, links.said.join('\n'));
+    assert.match(links.said[0], /not set up yet/, 'answered for the one service (not set up in this test), once it exists');
   });
 });

@@ -13,11 +13,13 @@ type Handler = (ctx: CommandContext, node?: Row, nodes?: readonly Row[]) => Prom
 const handlers = () => import('./handlers');
 type Handlers = Awaited<ReturnType<typeof handlers>>;
 
-/** A handler taken from the handlers' module when it runs. */
+/** A handler taken from the handlers' module when it runs, once the services are made (ServiceRegistry.start). */
 const onFirstUse =
   (pick: (h: Handlers) => Handler): Handler =>
-  async (ctx, node, nodes) =>
-    pick(await handlers())(ctx, node, nodes);
+  async (ctx, node, nodes) => {
+    const [module] = await Promise.all([handlers(), ctx.services.start()]);
+    return pick(module)(ctx, node, nodes);
+  };
 
 /** The refresh command of each list comes from the registry; every other command id has a handler here. */
 type ListCommand = AnyList['refreshCommand'] | AnyList['arrangements']['command'];

@@ -20,7 +20,7 @@ export function registerTools(source: ToolSource): vscode.Disposable[] {
 /** A tool whose code is loaded, and which is made, on its first call. */
 function onFirstCall(id: ToolId, source: ToolSource): vscode.LanguageModelTool<unknown> {
   let made: Promise<vscode.LanguageModelTool<unknown>> | undefined;
-  const tool = () => (made ??= import('./toolAnswers').then(({ toolFor }) => toolFor(id, source)));
+  const tool = () => (made ??= Promise.all([import('./toolAnswers'), source.ready?.()]).then(([{ toolFor }]) => toolFor(id, source)));
   return {
     prepareInvocation: async (options, token) => (await tool()).prepareInvocation?.(options, token),
     invoke: async (options, token) => (await tool()).invoke(options, token),
