@@ -52,7 +52,7 @@ export class ServiceRegistry implements vscode.Disposable {
       (code) => {
         if (this.disposed) return;
         this.code = code;
-        this.reconcile(true, false);
+        this.reconcile(false);
         return this.reconfigureNow();
       },
       (error) => this.deps.log.error(`The services could not start: ${String(error)}`),
@@ -82,8 +82,9 @@ export class ServiceRegistry implements vscode.Disposable {
 
   /** Re-reads every service's settings and key; resolves once all are applied (starting them first if need be). */
   async reconfigure(): Promise<void> {
+    const first = !this.started;
     await this.start();
-    await this.reconfigureNow();
+    if (!first) await this.reconfigureNow(); // start() has just applied them
   }
 
   private async reconfigureNow(): Promise<void> {
@@ -104,7 +105,7 @@ export class ServiceRegistry implements vscode.Disposable {
   }
 
   /** `startEach`: a service made now starts at once (false when start() starts them all after). */
-  private reconcile(fire = true, startEach = true): void {
+  private reconcile(startEach = true): void {
     const settings = this.deps.settings.current;
     const targets = serviceTargets(settings, settings.services);
     const previous = new Map(this.connections.map((c) => [c.id, c]));
@@ -127,7 +128,7 @@ export class ServiceRegistry implements vscode.Disposable {
     const changed = next.length !== this.connections.length || next.some((c, i) => c !== this.connections[i]);
     this.connections = next;
     void this.updateContextKeys();
-    if (changed && fire) this.changes.fire();
+    if (changed) this.changes.fire();
   }
 
   private create(target: ServiceTarget, start: boolean): ServiceConnection {
