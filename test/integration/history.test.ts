@@ -10,6 +10,7 @@ import { systemClock } from '../../src/base/clock';
 import { DURATION_STEPS, flowStats, makeEntry, type HistoryEntry } from '../../src/history/index';
 import { HISTORY_CAP, dayOf, logFileName, logRecord, originFolder, segmentFileName, windowTag } from '../../src/history/storage';
 import { HistoryService } from '../../src/history/vscode/historyService';
+import { LogStore } from '../../src/history/log';
 import { TEST_KEY, connect, startMockApi, testApi, waitFor, setUserSetting } from './helpers';
 
 const NOW = () => Date.now();
@@ -352,6 +353,38 @@ describe('History store: several windows, one disk', function () {
     await reads;
     assert.deepEqual((await names()).filter((n) => /corrupt|aside/.test(n)), [], 'nothing set aside');
     assert.ok(counts.length > 0 && counts.every((n) => n >= total), `the reader never lost runs: ${Math.min(...counts)} < ${total}`);
+  });
+
+  it('reload() resolves with every run on disk, also while the older days of the first load are still being read', async () => {
+    await write(segmentFileName('writer'), legacySegment(150)); // 45,000 runs over 27 days: more than the first read
+    const migrating = await open('writer');
+    assert.equal(migrating.snapshot.entries.length, 45_000);
+    // The first load reads the newest days (History ready), then the older ones in the background. Hold back the
+    // background read's answer after it has read its files, as a busy machine may: a reload() meanwhile finds nothing
+    // new in those files (LogStore.read returns each run once), and must not resolve before that answer is merged.
+    const original = LogStore.prototype.read;
+    let background: Promise<unknown> | undefined;
+    LogStore.prototype.read = async function (this: LogStore, days: number, limit?: number) {
+      if (limit !== HISTORY_CAP) return original.call(this, days, limit);
+      if (background) {
+        await background; // the background read has read its files (not yet answered): this read finds them read
+        return original.call(this, days, limit);
+      }
+      const reading = original.call(this, days, limit);
+      background = reading;
+      const result = await reading;
+      await new Promise((r) => setTimeout(r, 400)); // ...and its answer is late
+      return result;
+    };
+    try {
+      const reader = new HistoryService(x.explorer, storage, memento(), 'reader', systemClock, () => ({ historyDays: 90, userHistoryDays: 90, stuckAfterMinutes: 0, notifyWhenFinished: 'off' as const }), log);
+      windows.push(reader);
+      await waitFor(() => reader.snapshot.origin !== undefined, { message: 'the reader knows the service' });
+      await reader.reload();
+      assert.equal(reader.snapshot.entries.length, 45_000, 'every run on disk, once reload() has resolved');
+    } finally {
+      LogStore.prototype.read = original;
+    }
   });
 
   it('over the cap (60,000 runs over 30 days): typical durations count every day, from the summaries of the days not in memory', async () => {

@@ -69,6 +69,11 @@ export class HistoryService implements vscode.Disposable {
   private olderAsked = 0;
   /** Resolves when the summaries asked for so far are read and applied. */
   private olderDone: Promise<void> = Promise.resolve();
+  /**
+   * The loads, one after another: the store returns each run once, to whichever read finds it first, so a reload()
+   * overlapping the first load's background read of the older days would resolve without them.
+   */
+  private loads: Promise<unknown> = Promise.resolve();
   private watches: { syncs: Set<number>; flows: Set<number> } = { syncs: new Set(), flows: new Set() };
   private lastLoadedAt: number | undefined;
   private lastStuck: string | undefined = '';
@@ -281,7 +286,13 @@ export class HistoryService implements vscode.Disposable {
   }
 
   /** Reads what is new in every window's files of the shown days (up to `limit` runs more); true when older days are left. */
-  private async load(origin: string, limit: number): Promise<boolean> {
+  private load(origin: string, limit: number): Promise<boolean> {
+    const next = this.loads.then(() => this.loadNow(origin, limit));
+    this.loads = next.catch(() => undefined); // a load that failed does not stop the next
+    return next;
+  }
+
+  private async loadNow(origin: string, limit: number): Promise<boolean> {
     const store = this.store;
     if (!store) return false;
     const started = this.clock.now();
