@@ -109,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   );
   const historyView = new HistoryView(services, now);
   const showActivity = async () => {
+    await services.whenMade();
     const service = await pickService(services, t('Show Activity'));
     if (!service) return;
     // The chart is its own chunk (esbuild.js CHUNKS), loaded when it is first opened.
@@ -150,7 +151,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     vscode.window.onDidChangeWindowState((state) => services.setFocused(state.focused)),
     vscode.window.registerUriHandler(links),
     ...registerCommands(commandContext),
-    ...registerTools({ services: toolServices(services), keys, clock, settings, ready: () => services.start() }),
+    ...registerTools({ services: toolServices(services), keys, clock, settings, ready: () => services.whenMade() }),
   );
   services.setFocused(vscode.window.state.focused);
   void services.start();

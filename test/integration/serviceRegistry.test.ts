@@ -15,6 +15,7 @@ import { LinkHandler } from '../../src/links/vscode/linkHandler';
 import * as connectionCode from '../../src/services/vscode/serviceConnection';
 import { ServiceRegistry, type ConnectionCode } from '../../src/services/vscode/serviceRegistry';
 import { SettingsSource } from '../../src/settings/vscode/settings';
+import { setUserSetting } from './helpers';
 
 /** A promise and the hands that settle it. */
 function deferred<T>() {
@@ -33,10 +34,10 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
   let errors: string[];
   const registries: ServiceRegistry[] = [];
 
-  function registry(loadCode: () => Promise<ConnectionCode>): ServiceRegistry {
+  function registry(loadCode: () => Promise<ConnectionCode>, secretGet: () => Promise<string | undefined> = async () => undefined): ServiceRegistry {
     const memory = new Map<string, unknown>();
     const log = { error: (m: string) => errors.push(m), info: () => undefined, warn: () => undefined, debug: () => undefined, trace: () => undefined } as unknown as vscode.LogOutputChannel;
-    const secrets = { get: async () => undefined, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose() {} }) } as unknown as vscode.SecretStorage;
+    const secrets = { get: secretGet, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose() {} }) } as unknown as vscode.SecretStorage;
     const made = new ServiceRegistry(
       {
         globalStorageUri: vscode.Uri.file(root),
@@ -45,7 +46,7 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
         clock: systemClock,
         windowId: 'test-window',
         settings,
-        keys: new ApiKeyStore(secrets),
+        keys: new ApiKeyStore(secrets, 60_000),
         userAgent: 'flowsync-test',
       },
       loadCode,
@@ -78,7 +79,10 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
     assert.equal(loads, 0, 'constructing loads nothing');
     const started = services.start();
     assert.equal(services.start(), started, 'start() runs once');
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    assert.equal(loads, 0, 'the extension host has its turn (a task) before the code is loaded, not only microtasks');
     await new Promise((r) => setTimeout(r, 20));
+    assert.equal(loads, 1);
     assert.equal(services.all.length, 0, 'no service while the code loads');
     assert.equal(changes, 0);
     code.resolve(connectionCode);
@@ -101,14 +105,50 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
     assert.notEqual(services.all[0].explorer.pollSettings, undefined);
   });
 
-  it('code that cannot load: logged, start() still resolves, no service is made', async () => {
-    const services = registry(() => Promise.reject(new Error('chunk missing')));
+  it('code that cannot load: logged, start() still resolves, no service is made; the next start() tries again', async () => {
+    let loads = 0;
+    const services = registry(() => {
+      loads++;
+      return loads === 1 ? Promise.reject(new Error('chunk missing')) : Promise.resolve(connectionCode);
+    });
     let changes = 0;
     services.onDidChange(() => changes++);
     await services.start();
     assert.equal(services.all.length, 0);
     assert.equal(changes, 0);
     assert.ok(errors.some((m) => m.includes('The services could not start') && m.includes('chunk missing')), errors.join('\n'));
+    await services.whenMade();
+    assert.equal(loads, 2, 'tried again');
+    assert.equal(services.all.length, 1);
+  });
+
+  it('a service that cannot be made: start() resolves (no unhandled rejection), the error is logged, none is kept', async () => {
+    const services = registry(async () => ({
+      createServiceConnection: () => {
+        throw new Error('cannot make it');
+      },
+    }));
+    await services.start();
+    assert.equal(services.all.length, 0);
+    assert.ok(errors.some((m) => m.includes('cannot make it')), errors.join('\n'));
+  });
+
+  it('whenMade() does not wait for the keys (a hung keyring must not hold up a command); start() does', async () => {
+    // A service URL, so that its key is read (the extension under test reads it too: no key is stored for this origin).
+    const before = vscode.workspace.getConfiguration('flowsync').inspect<string>('baseUrl')?.globalValue;
+    await setUserSetting('baseUrl', 'https://127.0.0.1:9');
+    try {
+      settings.dispose();
+      settings = new SettingsSource();
+      const services = registry(async () => connectionCode, () => new Promise<string | undefined>(() => undefined));
+      const started = services.start();
+      await services.whenMade();
+      assert.equal(services.all.length, 1, 'made');
+      const late = await Promise.race([started.then(() => 'started'), new Promise((r) => setTimeout(() => r('waiting'), 100))]);
+      assert.equal(late, 'waiting', 'start() waits for the key read');
+    } finally {
+      await setUserSetting('baseUrl', before);
+    }
   });
 
   it('disposed while the code loads: makes nothing afterwards', async () => {

@@ -13,11 +13,11 @@ type Handler = (ctx: CommandContext, node?: Row, nodes?: readonly Row[]) => Prom
 const handlers = () => import('./handlers');
 type Handlers = Awaited<ReturnType<typeof handlers>>;
 
-/** A handler taken from the handlers' module when it runs, once the services are made (ServiceRegistry.start). */
+/** A handler taken from the handlers' module when it runs, once the services are made (ServiceRegistry.whenMade). */
 const onFirstUse =
   (pick: (h: Handlers) => Handler): Handler =>
   async (ctx, node, nodes) => {
-    const [module] = await Promise.all([handlers(), ctx.services.start()]);
+    const [module] = await Promise.all([handlers(), ctx.services.whenMade()]);
     return pick(module)(ctx, node, nodes);
   };
 

@@ -21,8 +21,8 @@ export class LinkHandler implements vscode.UriHandler {
 
   async handleUri(uri: vscode.Uri): Promise<void> {
     // The answering is its own chunk (esbuild.js CHUNKS), loaded on the first link; a link that opens VS Code arrives
-    // before the services are made (ServiceRegistry.start), and waits for them.
-    const [{ answerLink }] = await Promise.all([import('./answerLink'), this.ctx.services.start()]);
+    // before the services are made (ServiceRegistry.whenMade), and waits for them.
+    const [{ answerLink }] = await Promise.all([import('./answerLink'), this.ctx.services.whenMade()]);
     await answerLink(uri, this.ctx, (level, message, action, command) => this.say(level, message, action, command));
   }
 

@@ -1,6 +1,9 @@
 import type * as vscode from 'vscode';
 import { DisposableStore, Emitter, type Event } from '../../base/events';
 import { ContextKeys } from '../../base/vscode/contextKeys';
+import { t } from '../../base/l10n';
+import { COMMAND } from '../../base/commandIds';
+import { showMessageWithAction } from '../../base/vscode/messages';
 import type { ExplorerStatus } from '../../lists/explorer';
 import { serviceNameKey } from '../serviceEntries';
 import { serviceTargets, type ServiceTarget } from '../serviceTargets';
@@ -15,9 +18,10 @@ export type ConnectionCode = Pick<typeof import('./serviceConnection'), 'createS
  * `flowsync.baseUrl`, exactly as before there were several. It also keeps the context keys the welcome views and menus
  * read, over all services.
  *
- * It holds no service until start() has loaded the connections' code (a chunk): activate() does not wait for it, as a
- * service does nothing before its key has been read anyway. Until then `all` is empty, no context key is set (no
- * welcome view says "set up" to a person who has), and whatever shows services waits for onDidChange.
+ * It holds no service until start() has loaded the connections' code (a chunk), after giving the extension host its
+ * turn (a timer of 0): activate() does not wait for it, as a service does nothing before its key has been read anyway.
+ * Until then `all` is empty and whatever shows services waits for onDidChange. `flowsync.state` is set only once every
+ * service has been configured (its key read), so no welcome view says "set up" to a person who has.
  */
 export class ServiceRegistry implements vscode.Disposable {
   private connections: ServiceConnection[] = [];
@@ -30,6 +34,7 @@ export class ServiceRegistry implements vscode.Disposable {
   private focused = true;
   private code: ConnectionCode | undefined;
   private started: Promise<void> | undefined;
+  private making: Promise<void> | undefined;
   private disposed = false;
 
   constructor(
@@ -48,16 +53,34 @@ export class ServiceRegistry implements vscode.Disposable {
    * logged and no service is shown (the log says why).
    */
   start(): Promise<void> {
-    this.started ??= this.loadCode().then(
-      (code) => {
-        if (this.disposed) return;
-        this.code = code;
-        this.reconcile(false);
-        return this.reconfigureNow();
-      },
-      (error) => this.deps.log.error(`The services could not start: ${String(error)}`),
-    );
+    if (!this.started) {
+      const making = new Promise<void>((resolve) => this.deps.clock.setTimeout(resolve, 0)) // the host's turn first
+        .then(() => this.loadCode())
+        .then((code) => {
+          if (this.disposed) return;
+          this.code = code;
+          this.reconcile(false);
+        });
+      this.making = making.catch(() => undefined); // start() says why
+      const started = making
+        .then(() => this.reconfigureNow())
+        .catch((error) => {
+          if (this.started === started) this.started = undefined; // the next command or link tries again
+          this.deps.log.error(`The services could not start: ${String(error)}`);
+          showMessageWithAction('error', t('Flow Sync could not start its services. The Flow Sync log says why.'), t('Show Log'), COMMAND.showLog);
+        });
+      this.started = started;
+    }
     return this.started;
+  }
+
+  /**
+   * Resolves once the services are made (or could not be), without waiting for their keys: what a command, a link or a
+   * tool call that arrives first waits for (a hung keyring must not hold up Set API Key...). Starts them if need be.
+   */
+  whenMade(): Promise<void> {
+    void this.start();
+    return this.making!;
   }
 
   /** Every service, in the order of the settings (at least one once started, none before). */
@@ -110,25 +133,36 @@ export class ServiceRegistry implements vscode.Disposable {
     const targets = serviceTargets(settings, settings.services);
     const previous = new Map(this.connections.map((c) => [c.id, c]));
     const next: ServiceConnection[] = [];
-    for (const target of targets) {
-      const existing = previous.get(target.id);
-      if (existing) {
-        previous.delete(target.id);
-        if (!sameTarget(existing.target, target)) void existing.retarget(target);
-        next.push(existing);
-      } else {
-        next.push(this.create(target, startEach));
+    const made: ServiceConnection[] = [];
+    try {
+      for (const target of targets) {
+        const existing = previous.get(target.id);
+        if (!existing) {
+          const connection = this.create(target, startEach);
+          made.push(connection);
+          next.push(connection);
+        } else {
+          previous.delete(target.id);
+          if (!sameTarget(existing.target, target)) void existing.retarget(target);
+          next.push(existing);
+        }
       }
+    } catch (error) {
+      // A service that could not be made: those made before it are dropped too (nothing is left listening unseen).
+      for (const connection of made) this.drop(connection);
+      throw error;
     }
-    for (const gone of previous.values()) {
-      this.statusListeners.get(gone.id)?.dispose();
-      this.statusListeners.delete(gone.id);
-      gone.dispose();
-    }
+    for (const gone of previous.values()) this.drop(gone);
     const changed = next.length !== this.connections.length || next.some((c, i) => c !== this.connections[i]);
     this.connections = next;
     void this.updateContextKeys();
     if (changed) this.changes.fire();
+  }
+
+  private drop(connection: ServiceConnection): void {
+    this.statusListeners.get(connection.id)?.dispose();
+    this.statusListeners.delete(connection.id);
+    connection.dispose();
   }
 
   private create(target: ServiceTarget, start: boolean): ServiceConnection {
@@ -139,12 +173,16 @@ export class ServiceRegistry implements vscode.Disposable {
     return connection;
   }
 
-  /** `flowsync.state`: ready when any service is; otherwise the first service's state (what its welcome view says). */
+  /**
+   * `flowsync.state`: ready when any service is; otherwise the first service's state (what its welcome view says),
+   * once every service has been configured (before its key is read, "set up" would be wrong for a person who has).
+   */
   private async updateContextKeys(): Promise<void> {
     const statuses = this.connections.map((c) => c.explorer.status);
-    const state: ExplorerStatus = statuses.includes('ready') ? 'ready' : (statuses[0] ?? 'noUrl');
+    const configured = this.connections.every((c) => c.explorer.pollSettings !== undefined);
+    const state: ExplorerStatus | undefined = statuses.includes('ready') ? 'ready' : configured ? (statuses[0] ?? 'noUrl') : undefined;
     await Promise.all([
-      this.contextKeys.set('flowsync.state', state),
+      state !== undefined && this.contextKeys.set('flowsync.state', state),
       this.contextKeys.set('flowsync.teamFilter', this.connections.some((c) => c.target.teamId !== '')),
       this.contextKeys.set('flowsync.severalServices', this.several),
     ]);

@@ -45,7 +45,7 @@ export interface ToolSource {
   readonly keys?: Pick<ApiKeyStore, 'get'>;
   readonly clock: Clock;
   readonly settings: { readonly current: Pick<SettingValues, 'refreshIntervalSeconds' | 'historyDays'> };
-  /** Resolves once the services are made (ServiceRegistry.start): a call before then waits for them. */
+  /** Resolves once the services are made (ServiceRegistry.whenMade): a call before then waits for them. */
   readonly ready?: () => Promise<void>;
 }
 
