@@ -48,9 +48,10 @@ export class ServiceRegistry implements vscode.Disposable {
   }
 
   /**
-   * Loads the connections' code, makes the services of the settings and starts them (their first settings and key);
-   * later ones start when made. Once: later calls answer the first one's promise. If the code cannot load, the error is
-   * logged and no service is shown (the log says why).
+   * Loads the connections' code (after a timer of 0: the extension host's turn first), makes the services of the
+   * settings and starts them (their first settings and key); later ones start when made. Later calls answer the same
+   * promise. If it fails, the error is logged and shown (Show Log), no service is left half made, and the next call
+   * tries again.
    */
   start(): Promise<void> {
     if (!this.started) {
