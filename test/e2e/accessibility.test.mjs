@@ -27,9 +27,6 @@ describe('Accessible: keyboard alone, and axe in every default theme', function 
   let saved;
 
   before(async () => {
-    // The mock's syncs end on its clock: frozen, the sync this test focuses, opens and watches cannot leave the view
-    // under it, however slowly a loaded machine runs the steps in between.
-    session.mock.setNow(session.mock.now());
     server = await startCodeServer({
       rig: session.server.rig,
       name: 'e2e-a11y',
@@ -49,7 +46,6 @@ describe('Accessible: keyboard alone, and axe in every default theme', function 
   });
 
   after(async () => {
-    session.mock.setNow(Date.now);
     session.page = saved;
     await workbench?.close();
     await server?.stop();

@@ -34,7 +34,11 @@ export async function startSession({ settings = {} } = {}) {
   const mockModule = path.join(REPO_ROOT, 'out', 'src', 'mock', 'server.js');
   if (fs.existsSync(mockModule)) {
     const { MockFlowSyncServer } = createRequire(import.meta.url)(mockModule);
-    session.mock = await MockFlowSyncServer.start({ port: 0 });
+    // The mock's syncs end on its clock. Frozen, no sync a test picks (to watch, open or finish) can end on its own
+    // while a loaded machine runs the steps in between: a clean-clone CI run met that (a watched sync ended during a
+    // window reload). A test that wants time to pass moves the clock itself (mock.advance).
+    const startedAt = Date.now();
+    session.mock = await MockFlowSyncServer.start({ port: 0, now: () => startedAt });
   }
   session.server = await startCodeServer({
     rig,
