@@ -133,7 +133,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     historyView,
     eachService(services, (service) => {
       const { history, explorer } = service;
-      const stuckAnnouncer = new StuckAnnouncer(() => explorer.keyToHide);
+      const stuckAnnouncer = new StuckAnnouncer(() => explorer.keyToHide, now);
       const named = (text: string) => (services.several && service.name !== undefined ? `${inert(service.name, 60)}: ${text}` : text);
       const wiring = new DisposableStore();
       wiring.add(
