@@ -1,0 +1,140 @@
+import type { HistoryEntry } from './entry';
+
+/*
+ * Export History... (issue #31): the rows of the History view as CSV (RFC 4180) or JSON Lines, the same columns in
+ * the same order in both. Pure: entries in, text out, a chunk at a time (the adapter streams the chunks to a
+ * temporary file and renames it when done, so a cancelled export leaves no partial file).
+ */
+
+/** The columns, in order. */
+export const EXPORT_COLUMNS = [
+  'service',
+  'flow_id',
+  'flow_name',
+  'sync_id',
+  'created_at',
+  'first_seen',
+  'left_at',
+  'duration_seconds',
+  'duration_is_lower_bound',
+  'had_errors',
+  'webhook',
+  'last_status',
+] as const;
+
+export type ExportFormat = 'csv' | 'jsonl';
+
+/** One exported run. `null` where the service's item is not kept with the run (too large when it left). */
+export interface ExportRow {
+  readonly service: string;
+  readonly flow_id: number;
+  readonly flow_name: string;
+  readonly sync_id: number;
+  /** ISO 8601 UTC when the service's created_at is a time; else the text it sent (it is service text: masked, bounded). */
+  readonly created_at: string;
+  readonly first_seen: string;
+  readonly left_at: string;
+  readonly duration_seconds: number;
+  /** True when created_at could not be true and the duration counts from when the sync was first seen. */
+  readonly duration_is_lower_bound: boolean;
+  readonly had_errors: boolean | null;
+  readonly webhook: boolean | null;
+  readonly last_status: string | null;
+}
+
+/** The longest text a cell keeps (a flow name is at most 120 characters, a status is a word). */
+const MAX_CELL = 1_000;
+
+/**
+ * The row of one run. `mask` makes service text safe for a file: it removes the API key and any piece of it (the
+ * adapter passes the one masking every text of the window goes through) and bounds the length.
+ */
+export function exportRow(service: string, e: HistoryEntry, mask: (text: string, max: number) => string): ExportRow {
+  const raw = e.raw;
+  const createdMs = Date.parse(e.createdAt);
+  return {
+    service: mask(service, MAX_CELL),
+    flow_id: e.flowId,
+    flow_name: mask(e.flowName, MAX_CELL),
+    sync_id: e.id,
+    created_at: Number.isFinite(createdMs) && /^\d{4}-/.test(e.createdAt) ? isoTime(createdMs) : mask(e.createdAt, MAX_CELL),
+    first_seen: isoTime(e.firstSeen),
+    left_at: isoTime(e.leftAt),
+    duration_seconds: Math.round(e.duration.ms) / 1000,
+    duration_is_lower_bound: e.duration.from !== 'created',
+    had_errors: raw ? raw.errors !== null && raw.errors !== undefined : null,
+    webhook: raw && typeof raw.webhook === 'boolean' ? raw.webhook : null,
+    last_status: raw && typeof raw.status === 'string' ? mask(raw.status, MAX_CELL) : null,
+  };
+}
+
+function isoTime(ms: number): string {
+  const d = new Date(ms);
+  return Number.isFinite(d.getTime()) ? d.toISOString() : '';
+}
+
+/** The header line of a CSV export (with its line break). */
+export function csvHeader(): string {
+  return `${EXPORT_COLUMNS.join(',')}\r\n`;
+}
+
+/** One CSV record (RFC 4180: CRLF, quoted where needed) with its line break. */
+export function csvLine(row: ExportRow): string {
+  return `${EXPORT_COLUMNS.map((column) => csvCell(row[column])).join(',')}\r\n`;
+}
+
+/** One JSON Lines record with its line break: numbers as numbers, booleans as booleans, the columns in order. */
+export function jsonlLine(row: ExportRow): string {
+  const ordered: Record<string, unknown> = {};
+  for (const column of EXPORT_COLUMNS) ordered[column] = row[column];
+  return `${JSON.stringify(ordered)}\n`;
+}
+
+/**
+ * A CSV cell. A text that a spreadsheet would run as a formula (it begins with =, +, -, @, a tab or a carriage
+ * return) is prefixed with ' (service text reaches a spreadsheet: formula injection); then a cell holding a quote,
+ * a comma or a line break is quoted, its quotes doubled (RFC 4180). `null` is an empty cell.
+ */
+export function csvCell(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  let text = String(value);
+  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** Rows a chunk holds: each chunk is one write, so the heap holds at most a chunk's text at a time. */
+export const EXPORT_CHUNK_ROWS = 2_000;
+
+/**
+ * The file's text in chunks: the header (CSV), then EXPORT_CHUNK_ROWS records a chunk. Lazy: a row is made only when
+ * its chunk is asked for, so an export of 900,000 runs never holds their text at once.
+ */
+export function* exportChunks(format: ExportFormat, rows: Iterable<ExportRow>): Generator<string> {
+  const line = format === 'csv' ? csvLine : jsonlLine;
+  let chunk = format === 'csv' ? csvHeader() : '';
+  let n = 0;
+  for (const row of rows) {
+    chunk += line(row);
+    if (++n === EXPORT_CHUNK_ROWS) {
+      yield chunk;
+      chunk = '';
+      n = 0;
+    }
+  }
+  if (chunk) yield chunk;
+}
+
+/** The default file name: flowsync-history-<service>-<yyyy-mm-dd>.<ext>, the service's name made safe for a file. */
+export function exportFileName(service: string | undefined, nowMs: number, format: ExportFormat): string {
+  const day = new Date(nowMs).toISOString().slice(0, 10);
+  const safe = (service ?? 'all')
+    .normalize('NFKD')
+    .replace(/[^\w.-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 40)
+    .toLowerCase();
+  return `flowsync-history-${safe || 'service'}-${day}.${format}`;
+}
