@@ -1,0 +1,192 @@
+import { DAY_MS, entryFlowLabel, type HistoryEntry } from './entry';
+import { bucketValue, durationBucket, type OlderDays } from './summary';
+
+/*
+ * Show Flow Insights (issue #31), its numbers: per flow, runs, median, p95 and p99 over the History kept; the trend of
+ * the daily median and p95; runs finished per hour (the last 24 hours) and per day; and whether the flow is slower
+ * than usual. Pure. It reads only what History holds cheaply: the day summaries of the older days and the runs in
+ * memory, never a log file. Every percentile comes from the duration histogram of summary.ts (a run in memory is
+ * added to its day's histogram), so a figure is within a factor √R (±2.2 %) of the exact one, old days and new alike.
+ */
+
+/** A flow is slower than usual when the median of its last 24 hours is at least this many times … */
+export const SLOWER_FACTOR = 1.5;
+/** … its median over the days before, with at least this many runs on each side. */
+export const SLOWER_MIN_RUNS = 5;
+const HOUR = 3_600_000;
+
+export interface DayFigures {
+  /** The UTC day, yyyy-mm-dd. */
+  readonly day: string;
+  /** Runs of the flow that left that day. */
+  readonly runs: number;
+  /** Median and p95 of the durations that count from the service's start (NaN with none). */
+  readonly medianMs: number;
+  readonly p95Ms: number;
+}
+
+export interface FlowInsight {
+  readonly flowId: number;
+  /** The flow's label at its latest run (inert: History keeps names inert). */
+  readonly label: string;
+  readonly runs: number;
+  readonly medianMs: number;
+  readonly p95Ms: number;
+  readonly p99Ms: number;
+  /** Days with runs, oldest first: the trend and the runs per day. */
+  readonly days: readonly DayFigures[];
+  /** Runs finished in each of the last 24 hours, oldest first (the last is the hour up to now). */
+  readonly perHour: readonly number[];
+  /** The last 24 hours and the days before, as the slower-than-usual rule compares them. */
+  readonly recent: { readonly runs: number; readonly medianMs: number };
+  readonly before: { readonly runs: number; readonly medianMs: number };
+  /** True when the rule holds (see SLOWER_FACTOR). */
+  readonly slower: boolean;
+}
+
+/** A duration histogram (bucket -> runs), as summary.ts keeps them. */
+class Histogram {
+  readonly counts = new Map<number, number>();
+  runs = 0;
+
+  add(bucket: number, n = 1): void {
+    this.counts.set(bucket, (this.counts.get(bucket) ?? 0) + n);
+    this.runs += n;
+  }
+
+  addAll(other: Histogram): void {
+    for (const [bucket, n] of other.counts) this.add(bucket, n);
+  }
+
+  /** The p-th percentile by nearest rank (the median: the mean of the middle two for an even count); NaN for none. */
+  percentile(p: number): number {
+    if (this.runs === 0) return NaN;
+    const buckets = [...this.counts].sort((a, b) => a[0] - b[0]);
+    const at = (rank: number) => {
+      let seen = 0;
+      for (const [bucket, n] of buckets) {
+        seen += n;
+        if (seen >= rank) return bucketValue(bucket);
+      }
+      return NaN;
+    };
+    if (p === 50) {
+      const mid = this.runs >> 1;
+      return this.runs % 2 ? at(mid + 1) : (at(mid) + at(mid + 1)) / 2;
+    }
+    return at(Math.min(this.runs, Math.max(1, Math.ceil((p / 100) * this.runs))));
+  }
+}
+
+interface FlowAccumulator {
+  label: string;
+  labelAt: number;
+  /** Per UTC day: the histogram of durations from the service's start, and every run of the day. */
+  readonly days: Map<string, { histogram: Histogram; runs: number }>;
+  readonly recent: Histogram;
+  readonly before: Histogram;
+  readonly perHour: number[];
+}
+
+/**
+ * The insights of one service's History: `entries` the runs in memory, `older` the summaries of the days they do not
+ * reach (runs in memory that left before `older.before` are in the summaries already and are not counted again).
+ * Flows by most runs first.
+ */
+export function flowInsights(entries: Iterable<HistoryEntry>, older: OlderDays, now: number): FlowInsight[] {
+  const flows = new Map<number, FlowAccumulator>();
+  const flowOf = (flowId: number, label: string, at: number) => {
+    let f = flows.get(flowId);
+    if (!f) flows.set(flowId, (f = { label, labelAt: at, days: new Map(), recent: new Histogram(), before: new Histogram(), perHour: new Array<number>(24).fill(0) }));
+    else if (at > f.labelAt) [f.label, f.labelAt] = [label, at];
+    return f;
+  };
+  const dayOf = (f: FlowAccumulator, day: string) => {
+    let d = f.days.get(day);
+    if (!d) f.days.set(day, (d = { histogram: new Histogram(), runs: 0 }));
+    return d;
+  };
+  const recentFrom = now - DAY_MS;
+  for (const summary of older.days) {
+    for (const flow of summary.flows) {
+      const f = flowOf(flow.flowId, flow.label, flow.labelAt);
+      const d = dayOf(f, summary.day);
+      for (let i = 0; i < flow.durations.length; i += 2) {
+        d.histogram.add(flow.durations[i], flow.durations[i + 1]);
+        // A summarized day is older than the last 24 hours (the newest days are held in memory whole).
+        f.before.add(flow.durations[i], flow.durations[i + 1]);
+        d.runs += flow.durations[i + 1];
+      }
+    }
+  }
+  for (const e of entries) {
+    if (e.leftAt < older.before) continue;
+    const f = flowOf(e.flowId, entryFlowLabel(e), e.leftAt);
+    const d = dayOf(f, new Date(e.leftAt).toISOString().slice(0, 10));
+    d.runs++;
+    const hoursAgo = Math.floor((now - e.leftAt) / HOUR);
+    if (hoursAgo >= 0 && hoursAgo < 24) f.perHour[23 - hoursAgo]++;
+    if (e.duration.from !== 'created') continue;
+    const bucket = durationBucket(e.duration.ms);
+    d.histogram.add(bucket);
+    (e.leftAt >= recentFrom ? f.recent : f.before).add(bucket);
+  }
+  const insights: FlowInsight[] = [];
+  for (const [flowId, f] of flows) {
+    const all = new Histogram();
+    const days: DayFigures[] = [];
+    let runs = 0;
+    for (const day of [...f.days.keys()].sort()) {
+      const d = f.days.get(day)!;
+      all.addAll(d.histogram);
+      runs += d.runs;
+      days.push({ day, runs: d.runs, medianMs: d.histogram.percentile(50), p95Ms: d.histogram.percentile(95) });
+    }
+    const recent = { runs: f.recent.runs, medianMs: f.recent.percentile(50) };
+    const before = { runs: f.before.runs, medianMs: f.before.percentile(50) };
+    insights.push({
+      flowId,
+      label: f.label,
+      runs,
+      medianMs: all.percentile(50),
+      p95Ms: all.percentile(95),
+      p99Ms: all.percentile(99),
+      days,
+      perHour: f.perHour,
+      recent,
+      before,
+      slower: slowerThanUsual(recent, before),
+    });
+  }
+  return insights.sort((a, b) => b.runs - a.runs || a.flowId - b.flowId);
+}
+
+/** The rule: the recent median at least SLOWER_FACTOR times the median before, with SLOWER_MIN_RUNS runs each. */
+export function slowerThanUsual(recent: { runs: number; medianMs: number }, before: { runs: number; medianMs: number }): boolean {
+  if (recent.runs < SLOWER_MIN_RUNS || before.runs < SLOWER_MIN_RUNS) return false;
+  if (!(before.medianMs > 0) || !Number.isFinite(recent.medianMs)) return false;
+  return recent.medianMs >= SLOWER_FACTOR * before.medianMs;
+}
+
+/** One flow across services: its insight in each service that has it (by the flow's name, in any letter case). */
+export interface FlowAcrossServices {
+  readonly label: string;
+  readonly services: ReadonlyArray<{ readonly service: string; readonly insight: FlowInsight }>;
+}
+
+/**
+ * The same flow side by side per service (production and staging), matched by name (the flow ids of two services
+ * need not agree). In the order of first appearance; a service with two flows of one name shows the busier one.
+ */
+export function acrossServices(services: ReadonlyArray<{ readonly service: string; readonly flows: readonly FlowInsight[] }>): FlowAcrossServices[] {
+  const byName = new Map<string, { label: string; services: Array<{ service: string; insight: FlowInsight }> }>();
+  for (const { service, flows } of services) {
+    for (const insight of flows) {
+      const key = insight.label.toLocaleLowerCase('en');
+      let row = byName.get(key);
+      if (!row) byName.set(key, (row = { label: insight.label, services: [] }));
+      if (!row.services.some((s) => s.service === service)) row.services.push({ service, insight });
+    }
+  }
+  return [...byName.values()];
+}
