@@ -48,3 +48,35 @@ describe('README tables match package.json', () => {
     for (const [, src] of readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)) assert.ok(fs.existsSync(path.join(root, src)), src);
   });
 });
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens (duplicates are not used here). */
+const anchorOf = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+
+describe('README and the contributor docs link to what exists', () => {
+  const docs = ['README.md', 'CONTRIBUTING.md', 'SECURITY.md', ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+  it('every relative link names a file of the repository, and every #anchor a heading of the file it points into', () => {
+    const broken: string[] = [];
+    for (const doc of docs) {
+      const text = fs.readFileSync(path.join(root, doc), 'utf8').replace(/```[\s\S]*?```/g, '');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/i.test(target)) continue; // https:, vscode:, mailto:
+        const [file, anchor] = target.split('#');
+        const into = file ? path.join(path.dirname(doc), file) : doc;
+        if (!fs.existsSync(path.join(root, into))) {
+          broken.push(`${doc}: ${target} (no such file)`);
+          continue;
+        }
+        if (anchor === undefined || !into.endsWith('.md')) continue;
+        const headings = [...fs.readFileSync(path.join(root, into), 'utf8').matchAll(/^#{1,6} (.+)$/gm)].map(([, h]) => anchorOf(h));
+        if (!headings.includes(anchor)) broken.push(`${doc}: ${target} (no such heading in ${into})`);
+      }
+    }
+    assert.deepEqual(broken, []);
+  });
+
+  it('the README is the Marketplace page, for users: at most 250 lines, and the contributor material is in CONTRIBUTING.md and docs/', () => {
+    assert.ok(readme.split('\n').length <= 250, `README.md has ${readme.split('\n').length} lines`);
+    for (const doc of ['CONTRIBUTING.md', 'docs/architecture.md', 'docs/performance.md']) assert.ok(readme.includes(`](${doc})`), `README.md does not link ${doc}`);
+  });
+});
