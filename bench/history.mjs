@@ -11,12 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { emitRows, ms, outModule, progress, row } from './lib/common.mjs';
+import { emitRows, ms, outModule, progress, row, threadCpuMs, threadCpuSource } from './lib/common.mjs';
 
 const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: '9' } } });
 const RUNS = Number(opts.runs);
 const history = outModule('history/index.js');
 const store = outModule('history/storage.js');
+const { HeldRuns } = outModule('history/held.js');
 const { mulberry32 } = outModule('mock/data.js');
 const { nodeStoreFiles } = outModule('env/node/historyFiles.js');
 
@@ -145,22 +146,31 @@ function diskStore(entries) {
   return root;
 }
 const open = (root, windowId = 'bench-b') => new store.LogStore({ files: nodeStoreFiles(root), folder: 'origin', windowId, now: () => NOW });
-/** Wall-clock and CPU (the process's user + system: what the extension host would spend) samples of `fn`, gc() before each. */
-async function timeAsync(fn, runs = RUNS, cpu = []) {
+/** CPU of the extension host's thread (see threadCpuMs); where it cannot be read, the whole process's (user + system). */
+const cpuNow = threadCpuSource() ? threadCpuMs : () => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+};
+const cpuNote = `CPU time: this thread's (${threadCpuSource() ?? 'not readable here: the whole process\'s, process.cpuUsage()'}), as the start rows measure it`;
+/**
+ * Wall-clock and CPU samples of `fn`, gc() before each; `batch` calls per sample (each sample is the mean of its calls:
+ * the thread's CPU figure moves in clock ticks).
+ */
+async function timeAsync(fn, runs = RUNS, cpu = [], batch = 1) {
   const samples = [];
   for (let i = 0; i < runs; i++) {
     globalThis.gc?.();
-    const c0 = process.cpuUsage();
+    const c0 = cpuNow();
     const t0 = performance.now();
-    await fn(i);
-    samples.push(ms(t0));
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
+    for (let k = 0; k < batch; k++) await fn(i * batch + k);
+    samples.push(ms(t0) / batch);
+    cpu.push((cpuNow() - c0) / batch);
   }
   return samples;
 }
 const oneRun = (i) => history.makeEntry({ id: 90_000_000 + i, flowId: 7, flowName: 'Flow 7 · Payroll', createdAt: new Date(NOW - 20 * MIN).toISOString(), firstSeen: NOW - 19 * MIN, lastSeen: NOW - POLL, leftAt: NOW, raw: { id: 90_000_000 + i, flow_id: 7, status: 'pending', created_at: new Date(NOW - 20 * MIN).toISOString(), updated_at: new Date(NOW - POLL).toISOString(), errors: null, webhook: false, flow: { id: 7, name: 'Flow 7 · Payroll' } } });
-const storeNote = 'format 2 on the real disk (node:fs, a temporary folder): one window\'s day files; a poll = LogStore.append of the runs that left';
+const POLLS = 20;
+const storeNote = `format 2 on the real disk (node:fs, a temporary folder): one window's day files; a poll = what History does when one run leaves: the runs held (at the cap) and the flow stats updated (HeldRuns.depart), then LogStore.append; ${POLLS} polls per sample; ${cpuNote}`;
 const roots = [];
 try {
   for (const [label, entries] of [['50,000', capped], ['900,000', null]]) {
@@ -172,7 +182,16 @@ try {
     await w.append([oneRun(9_999 + (label === '50,000' ? 0 : 1000))]); // the first append of a window is not a steady poll
     let bytes = 0;
     const cpu = [];
-    const samples = await timeAsync(async (i) => (bytes = (await w.append([oneRun(i + (label === '50,000' ? 0 : 1000))])).bytes), RUNS, cpu);
+    // The window holds the newest runs up to the cap (whatever the disk holds): each departure pushes the oldest out.
+    const held = new HeldRuns();
+    let window = { entries: capped, stats: history.flowStats(capped) };
+    const poll = async (i) => {
+      const left = [oneRun(i + (label === '50,000' ? 0 : 100_000))];
+      window = held.depart(window.entries, history.NO_OLDER_DAYS, left, NOW, DAYS);
+      bytes = (await w.append(left)).bytes;
+    };
+    await poll(-1); // the first departure indexes the runs held (once after each load)
+    const samples = await timeAsync(poll, RUNS, cpu, POLLS);
     rows.push(row('history', `a poll with one run leaving, store of ${label} runs: bytes written`, 'B', [bytes], { target: { max: 1024, text: '≤ 1 KB' }, ...(label === '50,000' ? { note: storeNote } : {}) }));
     rows.push(row('history', `a poll with one run leaving, store of ${label} runs: CPU time`, 'ms', cpu, { target: { max: 5, text: '≤ 5 ms' } }));
     rows.push(row('history', `a poll with one run leaving, store of ${label} runs: wall time`, 'ms', samples));
@@ -194,7 +213,7 @@ try {
   const held = [await startUp(101), await startUp(102), await startUp(103)];
   globalThis.gc?.();
   const heldMb = (process.memoryUsage().heapUsed - before) / 1048576 / held.length;
-  rows.push(row('history', 'start-up to History ready at 900,000 runs (read newest days + prune + stats): CPU time', 'ms', readyCpu, { target: { max: 50, text: '≤ 50 ms' } }));
+  rows.push(row('history', 'start-up to History ready at 900,000 runs (read newest days + prune + stats): CPU time', 'ms', readyCpu, { target: { max: 50, text: '≤ 50 ms' }, note: cpuNote }));
   rows.push(row('history', 'start-up to History ready at 900,000 runs: wall time', 'ms', ready));
   rows.push(row('history', `start-up to History ready at 900,000 runs: memory held (${held[0].length.toLocaleString('en-US')} runs)`, 'MB', [heldMb], { target: { max: 50, text: '≤ 50 MB' } }));
   rows.push(row('history', 'then the rest up to the cap in the background (50,000 runs)', 'ms', await timeAsync(async () => store.pruneEntries((await open(big, 'bench-cap').read(DAYS, store.HISTORY_CAP)).entries, NOW, DAYS), 3)));

@@ -1,4 +1,5 @@
 // Shared by the bench sections: statistics, the result protocol between a section process and bench/run.mjs, paths.
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -49,3 +50,24 @@ export function progress(section, message) {
 
 export const ms = (t0) => performance.now() - t0;
 export const sleep = (t) => new Promise((r) => setTimeout(r, t));
+
+/**
+ * CPU time of this thread in ms, or undefined where it cannot be read: process.threadCpuUsage (Node 23.9+, what the
+ * start rows' shim uses), else on Linux this thread's run time from /proc/thread-self/schedstat (ns). Unlike
+ * process.cpuUsage it leaves out the other threads of the process (V8's concurrent GC and compiler helpers, libuv's
+ * file system pool), which run beside the extension host's thread and, on a loaded machine, were most of a small
+ * row's figure. The kernel brings the figure up to date at each switch and clock tick (4 ms here), so a sample of a
+ * millisecond is read within a tick: time a batch and divide.
+ */
+export function threadCpuMs() {
+  if (typeof process.threadCpuUsage === 'function') {
+    const { user, system } = process.threadCpuUsage();
+    return (user + system) / 1000;
+  }
+  if (schedstat === undefined) schedstat = fs.existsSync('/proc/thread-self/schedstat') ? '/proc/thread-self/schedstat' : null;
+  if (!schedstat) return undefined;
+  return Number(fs.readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6;
+}
+let schedstat;
+/** How threadCpuMs reads, for a row's note. */
+export const threadCpuSource = () => (typeof process.threadCpuUsage === 'function' ? 'process.threadCpuUsage()' : threadCpuMs() !== undefined ? '/proc/thread-self/schedstat' : undefined);

@@ -88,6 +88,7 @@ export function logRecord(e: HistoryEntry): string {
 export function parseLog(text: string): { entries: HistoryEntry[]; rejected: number } {
   const entries: HistoryEntry[] = [];
   let rejected = 0;
+  const names = new Map<string, string>(); // flow names made inert once per file: a day repeats a few hundred
   // Fast path: every line a record (the usual case): one JSON.parse for the whole file.
   if (text.charCodeAt(0) === 10 && !text.includes('\n\n') && text.charCodeAt(text.length - 1) !== 10) {
     let rows: unknown;
@@ -98,7 +99,7 @@ export function parseLog(text: string): { entries: HistoryEntry[]; rejected: num
     }
     if (Array.isArray(rows)) {
       for (const row of rows) {
-        const e = entryOf(row);
+        const e = entryOf(row, names);
         if (e) entries.push(e);
         else rejected++;
       }
@@ -114,14 +115,14 @@ export function parseLog(text: string): { entries: HistoryEntry[]; rejected: num
       rejected++;
       continue;
     }
-    const e = entryOf(row);
+    const e = entryOf(row, names);
     if (e) entries.push(e);
     else rejected++;
   }
   return { entries, rejected };
 }
 
-function entryOf(row: unknown): HistoryEntry | undefined {
+function entryOf(row: unknown, names: Map<string, string>): HistoryEntry | undefined {
   if (!Array.isArray(row) || row.length !== 8) return undefined;
   const [id, flowId, flowName, createdAt, firstSeen, lastSeen, leftAt, raw] = row as unknown[];
   if (!isInt(id) || id < 0 || !isInt(flowId) || flowId < 0 || typeof flowName !== 'string' || typeof createdAt !== 'string' || createdAt.length > MAX_CREATED_AT) return undefined;
@@ -131,7 +132,9 @@ function entryOf(row: unknown): HistoryEntry | undefined {
     const json = safeJson(raw);
     if (json !== undefined && json.length <= Math.min(MAX_RAW_CHARS, RAW_LINE_CHARS)) kept = raw as Record<string, unknown>; // JSON of a short text: at most that deep
   }
-  return makeEntry({ id, flowId, flowName: inert(flowName, MAX_FLOW_NAME), createdAt, firstSeen, lastSeen, leftAt, raw: kept });
+  let name = names.get(flowName);
+  if (name === undefined) names.set(flowName, (name = inert(flowName, MAX_FLOW_NAME)));
+  return makeEntry({ id, flowId, flowName: name, createdAt, firstSeen, lastSeen, leftAt, raw: kept });
 }
 
 // ------------------------------------------------------------ the store of one origin

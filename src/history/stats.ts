@@ -62,7 +62,7 @@ export function flowStats(entries: Iterable<HistoryEntry>, older: OlderDays = NO
 }
 
 /** Runs, median and p95 of a duration histogram (see summary.ts: each within a factor √R of the exact value's bucket). */
-function histogramStats(histogram: ReadonlyMap<number, number>): FlowStats {
+export function histogramStats(histogram: ReadonlyMap<number, number>): FlowStats {
   const buckets = [...histogram].sort((a, b) => a[0] - b[0]);
   const runs = buckets.reduce((acc, [, n]) => acc + n, 0);
   /** The value of the run at rank r (1-based, ascending). */

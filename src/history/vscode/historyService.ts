@@ -19,6 +19,7 @@ import {
 import { DAY_MS } from '../entry';
 import { HISTORY_CAP, dayOf, mergeSegments, originFolder, pruneEntries } from '../storage';
 import { lazyLogStore, type HistoryLog } from '../lazyLogStore';
+import { HeldRuns } from '../held';
 import { platform } from '../../env/platform';
 import { storeFilesOnFirstUse } from '../../env/storeFilesOnFirstUse';
 import type { SettingValues } from '../../settings/settingValues';
@@ -64,6 +65,8 @@ export class HistoryService implements vscode.Disposable {
   private origin: string | undefined;
   private entries: HistoryEntry[] = [];
   private stats: Map<number, FlowStats> = new Map();
+  /** A poll's departures: entries and stats updated in time proportional to the change (the same as merge, prune, flowStats). */
+  private readonly held = new HeldRuns();
   private older: OlderDays = NO_OLDER_DAYS;
   /** Counts the summary reads asked for: only the latest one's result is kept. */
   private olderAsked = 0;
@@ -267,8 +270,7 @@ export class HistoryService implements vscode.Disposable {
     this.lastStuck = undefined;
     const notice = finishedNotification(left, this.watches, this.settings().notifyWhenFinished);
     if (notice.unwatch.length) void this.watch('sync', notice.unwatch, false);
-    this.entries = pruneEntries(mergeSegments([this.entries, left]), this.clock.now(), this.settings().historyDays);
-    this.stats = flowStats(this.entries, this.older);
+    ({ entries: this.entries, stats: this.stats } = this.held.depart(this.entries, this.older, left, this.clock.now(), this.settings().historyDays));
     // At the cap, departures push the oldest runs out: once the oldest day held changes, its summary counts instead.
     const oldest = this.entries.at(-1);
     if (this.store && oldest && this.entries.length >= HISTORY_CAP && this.olderBefore(oldest) !== this.older.before) this.askOlder(this.store, false);

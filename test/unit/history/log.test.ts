@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { makeEntry, type HistoryEntry } from '../../../src/history/index';
+import { hideEverywhere, inert } from '../../../src/base/inert';
+import { MAX_FLOW_NAME, makeEntry, type HistoryEntry } from '../../../src/history/index';
 import { LogStore, MAX_LOG_BYTES, dayOf, logFileName, logRecord, parseLog, parseSegment, windowTag } from '../../../src/history/storage';
 import { MemoryFiles } from '../helpers/memoryFiles';
 
@@ -141,5 +142,20 @@ describe('historyLog (the append-only store)', () => {
     assert.deepEqual(ids(parseLog(web.text(logPath(0, 'a'))).entries), [1, 2]);
     assert.equal(web.bytesRead, 0, 'its own file is kept in memory, not read back');
     assert.deepEqual(ids((await open('r', web).read(7)).entries), [2, 1]);
+  });
+
+  it('flow names from disk are made inert the same way on every record, however often a name repeats (read once per file)', () => {
+    const names = ['Payroll', 'Evil\u202e[x](command:y) KEY-1234-5678-abcd', 'Payroll', '', 'Evil\u202e[x](command:y) KEY-1234-5678-abcd', 'x'.repeat(500)];
+    const text = names.map((flowName, i) => `\n${JSON.stringify([i + 1, 7, flowName, '2026-11-22T11:00:00.000Z', Date.UTC(2026, 10, 22, 11), Date.UTC(2026, 10, 22, 11, 30), Date.UTC(2026, 10, 22, 12), 0])}`).join('');
+    hideEverywhere(() => 'KEY-1234-5678-abcd');
+    try {
+      for (const log of [text, `${text}\n{torn`]) {
+        const { entries } = parseLog(log);
+        assert.deepEqual(entries.map((e) => e.flowName), names.map((n) => inert(n, MAX_FLOW_NAME)));
+        assert.ok(!entries.some((e) => e.flowName.includes('KEY-1234')));
+      }
+    } finally {
+      hideEverywhere(() => undefined);
+    }
   });
 });
