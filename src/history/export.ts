@@ -1,4 +1,5 @@
 import type { HistoryEntry } from './entry';
+import { dayOf } from './log';
 
 /*
  * Export History... (issue #31): the rows of the History view as CSV (RFC 4180) or JSON Lines, the same columns in
@@ -129,12 +130,11 @@ export function* exportChunks(format: ExportFormat, rows: Iterable<ExportRow>): 
 
 /** The default file name: flowsync-history-<service>-<yyyy-mm-dd>.<ext>, the service's name made safe for a file. */
 export function exportFileName(service: string | undefined, nowMs: number, format: ExportFormat): string {
-  const day = new Date(nowMs).toISOString().slice(0, 10);
   const safe = (service ?? 'all')
     .normalize('NFKD')
     .replace(/[^\w.-]+/g, '-')
     .replace(/^[-.]+|[-.]+$/g, '')
     .slice(0, 40)
     .toLowerCase();
-  return `flowsync-history-${safe || 'service'}-${day}.${format}`;
+  return `flowsync-history-${safe || 'service'}-${dayOf(nowMs)}.${format}`;
 }

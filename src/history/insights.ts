@@ -1,4 +1,5 @@
 import { DAY_MS, entryFlowLabel, type HistoryEntry } from './entry';
+import { dayOf } from './log';
 import { bucketValue, durationBucket, type OlderDays } from './summary';
 
 /*
@@ -101,7 +102,7 @@ export function flowInsights(entries: Iterable<HistoryEntry>, older: OlderDays, 
     else if (at > f.labelAt) [f.label, f.labelAt] = [label, at];
     return f;
   };
-  const dayOf = (f: FlowAccumulator, day: string) => {
+  const dayFigures = (f: FlowAccumulator, day: string) => {
     let d = f.days.get(day);
     if (!d) f.days.set(day, (d = { histogram: new Histogram(), runs: 0 }));
     return d;
@@ -110,7 +111,7 @@ export function flowInsights(entries: Iterable<HistoryEntry>, older: OlderDays, 
   for (const summary of older.days) {
     for (const flow of summary.flows) {
       const f = flowOf(flow.flowId, flow.label, flow.labelAt);
-      const d = dayOf(f, summary.day);
+      const d = dayFigures(f, summary.day);
       for (let i = 0; i < flow.durations.length; i += 2) {
         d.histogram.add(flow.durations[i], flow.durations[i + 1]);
         // A summarized day is older than the last 24 hours (the newest days are held in memory whole).
@@ -122,7 +123,7 @@ export function flowInsights(entries: Iterable<HistoryEntry>, older: OlderDays, 
   for (const e of entries) {
     if (e.leftAt < older.before) continue;
     const f = flowOf(e.flowId, entryFlowLabel(e), e.leftAt);
-    const d = dayOf(f, new Date(e.leftAt).toISOString().slice(0, 10));
+    const d = dayFigures(f, dayOf(e.leftAt));
     d.runs++;
     const hoursAgo = Math.floor((now - e.leftAt) / HOUR);
     if (hoursAgo >= 0 && hoursAgo < 24) f.perHour[23 - hoursAgo]++;
