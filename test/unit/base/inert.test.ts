@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { bounded, hasKeyPiece, inert, hideEverywhere } from '../../../src/base/inert';
+import { bounded, hasKeyPiece, inert, hideEverywhere, matchersBuilt } from '../../../src/base/inert';
 import { assertInert } from '../helpers/inertText';
 import { LONG_KEY, keyPiece } from '../helpers/keyPieces';
 
@@ -92,5 +92,33 @@ describe('hideEverywhere', () => {
       }
       assert.ok(!bounded(`${'y'.repeat(95)}${key}`, 100).includes(key.slice(0, 5)));
     }
+  });
+});
+
+describe('masking several keys: one matcher per set of keys, made once, not per call', () => {
+  afterEach(() => hideEverywhere(() => undefined));
+  const keys = Array.from({ length: 20 }, (_, i) => `fsk_Live_${String(i).padStart(2, '0')}Hq2Zp9Xw4Lm8Rt3Vb6Nc${String.fromCharCode(65 + i)}`);
+
+  it('20 keys: each masked whole, in pieces and at a cut, and the matcher is made once for the set', () => {
+    hideEverywhere(() => [...keys]); // a new array each call, as activate() hands them
+    inert('warm up');
+    const before = matchersBuilt();
+    for (const key of keys) {
+      assert.equal(inert(`A ${key} B`), 'A ••• B');
+      assert.equal(inert(`A ${key.slice(5, 13).toUpperCase()} B`), 'A ••• B', 'an 8-character piece');
+      assert.equal(bounded(`${'y'.repeat(95)}${key}`, 100), `${'y'.repeat(95)}•••`, 'a beginning at the cut');
+      assert.ok(!inert(`${'x'.repeat(296)}${key}`).includes(key.slice(0, 4)), 'a beginning at the cut of inert');
+    }
+    for (let i = 0; i < 100; i++) inert(`Flow ${i} · Payroll`);
+    assert.equal(matchersBuilt() - before, 0, 'nothing made per call');
+    hideEverywhere(() => keys.slice(0, 2));
+    inert('x');
+    inert('y');
+    assert.equal(matchersBuilt() - before, 1, 'a new set of keys: one new matcher');
+  });
+
+  it('a text with pieces of two keys that overlap is masked as one run', () => {
+    hideEverywhere(() => ['abcdefgh', 'abcd']);
+    assert.equal(inert('x abcdefgh y'), 'x ••• y', 'the longer piece wins where both start');
   });
 });
