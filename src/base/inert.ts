@@ -1,8 +1,8 @@
 /**
  * Text that came from outside (the service's answers and headers, a workspace, another extension) is data, never
  * markup. `inert` is the one helper every such text passes through before a person sees it or it reaches the log:
- * - control characters (C0, C1) become spaces; bidi overrides and invisible format characters are removed, so text
- *   cannot reorder or hide what is around it;
+ * - control characters (C0, C1) become spaces; bidi overrides and every invisible character (format characters,
+ *   default-ignorable code points) are removed, so text cannot reorder or hide what is around it, nor carry unseen words;
  * - link syntax `[label](target)` cannot form (VS Code turns it into a clickable command in notifications), nor a
  *   theme icon `$(name)` (status bar, quick picks, tree descriptions render those), nor HTML or autolinks (`<…>`);
  * - whitespace collapses to one line, and the length is bounded.
@@ -254,8 +254,13 @@ function escapeRegExp(text: string): string {
 
 // eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-/** Bidi embeddings, overrides and isolates, marks, zero-width characters and the BOM. */
-const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+/**
+ * Every format character (Cf: bidi embeddings, overrides, isolates and marks, zero-width characters, the BOM, the soft
+ * hyphen, the tag block U+E0000–E007F that can spell a message nobody sees) and every default-ignorable code point
+ * (variation selectors, U+034F, U+180E, Hangul fillers), and the blank braille pattern U+2800: none shows, so none is
+ * kept where it could hide text or tell two look-alike names apart.
+ */
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/gu;
 /** `](` with any whitespace between: the joint of a Markdown link. */
 const LINK_JOIN = /\]\s*\(/g;
 /** `$(` with any whitespace between: the start of a theme icon. */
