@@ -81,6 +81,30 @@ describe('serviceEntries: reading flowsync.services', () => {
     assert.equal(warnings.filter((w) => /no name/.test(w)).length, 1, warnings.join('\n'));
   });
 
+  it('invisible variants of a name are the same name: every format or default-ignorable character is ignored', () => {
+    const variants = ['\u00ad', '\u034f', '\u180e', '\ufe0f', '\u{e0100}', '\u{e0041}', '\u115f', '\u3164', '\uffa0', '\u2800'].map((c, i) => ({ name: `Produc${c}tion`, url: `https://evil${i}.example.com` }));
+    const { entries, warnings } = parse([{ name: 'Production', url: 'https://prod.example.com' }, ...variants]);
+    assert.deepEqual(entries.map((e) => e.url.baseUrl), ['https://prod.example.com']);
+    assert.equal(warnings.length, MAX_SERVICE_WARNINGS, warnings.join('\n'));
+  });
+
+  it('names that look alike across scripts: a word mixing Latin, Cyrillic or Greek letters is refused, and so is a name that looks like another', () => {
+    const { entries, warnings } = parse([
+      { name: 'Production', url: 'https://prod.example.com' },
+      { name: 'Pr\u043Eduction', url: 'https://evil.example.com' }, // a Cyrillic о
+      { name: '\u0420\u0430\u0443', url: 'https://pay.example.com' }, // "Рау": every letter Cyrillic
+      { name: 'Pay', url: 'https://evil2.example.com' },
+      { name: '\u0395\u03a4\u0391', url: 'https://eta.example.com' }, // "ΕΤΑ": Greek
+      { name: 'eta', url: 'https://evil3.example.com' },
+      { name: '\u041c\u043e\u0441\u043a\u0432\u0430 Production EU', url: 'https://moscow.example.com' }, // a Cyrillic word beside Latin ones
+    ]);
+    assert.deepEqual(entries.map((e) => e.name), ['Production', '\u0420\u0430\u0443', '\u0395\u03a4\u0391', '\u041c\u043e\u0441\u043a\u0432\u0430 Production EU']);
+    assert.equal(warnings.length, 3, warnings.join('\n'));
+    assert.match(warnings[0], /mixes letters of different scripts/);
+    assert.match(warnings[1], /looks like the name of another service \("\u0420\u0430\u0443"\)/);
+    assert.match(warnings[2], /looks like the name of another service/);
+  });
+
   it('10,000 entries: 20 services and a few warnings, the last counting the rest (each warning is a notification)', () => {
     const raw = Array.from({ length: 10_000 }, (_, i) => (i % 2 ? { name: `S${i}`, url: `https://s${i}.example.com` } : { name: `Bad${i}` }));
     const { entries, warnings } = parse(raw);
