@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { MAX_SERVICES, MAX_SERVICE_NAME, MAX_SERVICE_WARNINGS, parseServiceEntries } from '../../../src/services/serviceEntries';
+import { MAX_SERVICES, MAX_SERVICE_NAME, MAX_SERVICE_WARNINGS, mixesScripts, parseServiceEntries, serviceNameKey } from '../../../src/services/serviceEntries';
 
 describe('serviceEntries: reading flowsync.services', () => {
   const parse = (raw: unknown, allowHttp = false) => parseServiceEntries(raw, { allowHttp });
@@ -103,6 +103,16 @@ describe('serviceEntries: reading flowsync.services', () => {
     assert.match(warnings[0], /mixes letters of different scripts/);
     assert.match(warnings[1], /looks like the name of another service \("\u0420\u0430\u0443"\)/);
     assert.match(warnings[2], /looks like the name of another service/);
+  });
+
+  it('serviceNameKey, what links, tools and edits find a service by: look-alike letters read as Latin, accents kept; mixesScripts looks at each word', () => {
+    assert.equal(serviceNameKey('Pr\u043Eduction'), serviceNameKey('Production'));
+    assert.equal(serviceNameKey('\u0421\u0420\u041C'), serviceNameKey('CPM'), 'Cyrillic "СРМ" reads as "CPM"');
+    assert.equal(serviceNameKey('\u0401'), serviceNameKey('\u00cb'), 'Cyrillic "Ё" reads as "Ë"');
+    assert.notEqual(serviceNameKey('\u041c\u043e\u0441\u043a\u0432\u0430'), serviceNameKey('Mockba'), 'only letters that look alike: "в" is not a "b" here');
+    assert.ok(mixesScripts('Pr\u200b\u043E\u200bduction'), 'invisible characters do not split a word');
+    assert.ok(!mixesScripts('\u6771\u4eac Production'), 'Han beside Latin is no look-alike');
+    assert.ok(!mixesScripts('Caf\u00e9 EU'));
   });
 
   it('10,000 entries: 20 services and a few warnings, the last counting the rest (each warning is a notification)', () => {
