@@ -4,7 +4,9 @@
 // its segment on disk, reading it back (parse + validate + merge) alone and with a second window that watched the
 // same runs (settled: it writes only its share; unsettled: both hold every run), pruning the whole 90 days down, and
 // what the views compute from it (flow statistics, day groups, the week's activity chart). The uncapped 90 days are
-// measured too (size, JSON.parse alone): why there is a cap.
+// measured too (size, JSON.parse alone): why there is a cap. Flow names read back are service text: every row runs with
+// the key of one service registered (hideEverywhere, as activate() does); the reading rows run again with the keys of
+// two services: the rows marked "(2 keys)".
 //   node --expose-gc bench/history.mjs [--runs 9]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +22,19 @@ const store = outModule('history/storage.js');
 const { HeldRuns } = outModule('history/held.js');
 const { mulberry32 } = outModule('mock/data.js');
 const { nodeStoreFiles } = outModule('env/node/historyFiles.js');
+const { hideEverywhere } = outModule('base/inert.js');
+const ONE_KEY = ['fs_bench_0123456789abcdef'];
+const TWO_KEYS = [...ONE_KEY, 'fsk_Test_Q8w3Er5Ty7Ui9Op2As4Df6Gh'];
+hideEverywhere(() => ONE_KEY.slice());
+/** `fn` with the keys of two services registered, then one again. */
+function twoKeys(fn) {
+  hideEverywhere(() => TWO_KEYS.slice());
+  try {
+    return fn();
+  } finally {
+    hideEverywhere(() => ONE_KEY.slice());
+  }
+}
 
 const say = (m) => progress('history', m);
 const NOW = Date.UTC(2026, 10, 22, 12);
@@ -100,12 +115,14 @@ const check = load(text, textB);
 if (check.length !== cap) throw new Error(`two windows' segments merged to ${check.length} entries, expected ${cap}`);
 if (load(text, textBoth).length !== cap) throw new Error('two unsettled segments did not merge to the cap');
 rows.push(row('history', 'parse one segment (validate every field)', 'ms', timeRuns(() => store.parseSegment(text, ORIGIN))));
+rows.push(row('history', 'parse one segment (validate every field) (2 keys)', 'ms', twoKeys(() => timeRuns(() => store.parseSegment(text, ORIGIN)))));
 for (const [name, texts, max] of [
   ['one window', [text], 50],
   ['two windows', [text, textB], 50],
   ['two windows before they settle (both hold every run)', [text, textBoth], 100],
 ]) {
   rows.push(row('history', `load = parse + merge, ${name}`, 'ms', timeRuns(() => load(...texts)), { target: { max, text: `< ${max} ms` } }));
+  rows.push(row('history', `load = parse + merge, ${name} (2 keys)`, 'ms', twoKeys(() => timeRuns(() => load(...texts))), { target: { max, text: `< ${max} ms` } }));
 }
 
 say('views at the cap');
@@ -216,7 +233,18 @@ try {
   rows.push(row('history', 'start-up to History ready at 900,000 runs (read newest days + prune + stats): CPU time', 'ms', readyCpu, { target: { max: 50, text: '≤ 50 ms' }, note: cpuNote }));
   rows.push(row('history', 'start-up to History ready at 900,000 runs: wall time', 'ms', ready));
   rows.push(row('history', `start-up to History ready at 900,000 runs: memory held (${held[0].length.toLocaleString('en-US')} runs)`, 'MB', [heldMb], { target: { max: 50, text: '≤ 50 MB' } }));
-  rows.push(row('history', 'then the rest up to the cap in the background (50,000 runs)', 'ms', await timeAsync(async () => store.pruneEntries((await open(big, 'bench-cap').read(DAYS, store.HISTORY_CAP)).entries, NOW, DAYS), 3)));
+  const readyCpu2 = [];
+  hideEverywhere(() => TWO_KEYS.slice());
+  const ready2 = await timeAsync(startUp, RUNS, readyCpu2);
+  hideEverywhere(() => ONE_KEY.slice());
+  rows.push(row('history', 'start-up to History ready at 900,000 runs: CPU time (2 keys)', 'ms', readyCpu2, { target: { max: 50, text: '≤ 50 ms' } }));
+  rows.push(row('history', 'start-up to History ready at 900,000 runs: wall time (2 keys)', 'ms', ready2));
+  const restToCap = async () => store.pruneEntries((await open(big, 'bench-cap').read(DAYS, store.HISTORY_CAP)).entries, NOW, DAYS);
+  rows.push(row('history', 'then the rest up to the cap in the background (50,000 runs)', 'ms', await timeAsync(restToCap, 3)));
+  hideEverywhere(() => TWO_KEYS.slice());
+  const restToCap2 = await timeAsync(restToCap, 3);
+  hideEverywhere(() => ONE_KEY.slice());
+  rows.push(row('history', 'then the rest up to the cap in the background (50,000 runs) (2 keys)', 'ms', restToCap2));
 
   say('one sync id listed 50,000 times, recorded by two windows');
   const flood = (lag) => Array.from({ length: 50_000 }, (_, k) => NOW - DAY + k * MIN + lag).map((leftAt) => history.makeEntry({ id: 42, flowId: 1, flowName: 'Flood', createdAt: '2026-11-21T00:00:00.000Z', firstSeen: leftAt - 20_000, lastSeen: leftAt - POLL, leftAt }));

@@ -10,6 +10,8 @@
 // (arrangedTree(connectionsList).group, what TreeModel.regroup calls) and the first tree level run every time.
 // From 10,000 items, a second series where every answer differs from the one before (one connection renamed, every
 // other time; the floor is served the same bytes): what a poll that finds news costs, counting and hashing included.
+// Each size runs with the key of one service registered (hideEverywhere, as activate() registers every service's key:
+// service text masks it), then with the keys of two services: the rows marked "(2 keys)".
 import fetch from 'node-fetch';
 import { performance } from 'node:perf_hooks';
 import { emitRows, median, ms, outModule, progress, row } from './lib/common.mjs';
@@ -18,8 +20,15 @@ const { FlowSyncClient } = outModule('api/client.js');
 const { MockFlowSyncServer } = outModule('mock/server.js');
 const { connectionsList } = outModule('lists/connections.js');
 const { arrangedTree } = outModule('lists/arrange.js');
+const { hideEverywhere } = outModule('base/inert.js');
 
 const API_KEY = 'fs_bench_0123456789abcdef';
+/** A second service's key: every service text masks the keys of all services (hideEverywhere, as activate() does). */
+const OTHER_KEY = 'fsk_Test_Q8w3Er5Ty7Ui9Op2As4Df6Gh';
+const KEY_SETS = [
+  ['', [API_KEY]],
+  [' (2 keys)', [API_KEY, OTHER_KEY]],
+];
 const TEAMS = 50;
 const SIZES = [
   [100, 40],
@@ -95,6 +104,39 @@ async function changedAnswers(mock, client, url, label, runs) {
   ];
 }
 
+/** Pipeline / floor pairs (order flipped every pair) of one list size, with `keys` registered. */
+async function pairs(client, url, size, runs, keys) {
+  hideEverywhere(() => keys.slice());
+  for (let i = 0; i < WARMUP; i++) {
+    await floorOnce(url);
+    await pipelineOnce(client);
+  }
+  const pipe = [];
+  const floor = [];
+  const ratios = [];
+  let bytes = 0;
+  for (let i = 0; i < runs; i++) {
+    let p;
+    let f;
+    gc();
+    if (i % 2) {
+      p = await pipelineOnce(client);
+      gc();
+      f = await floorOnce(url);
+    } else {
+      f = await floorOnce(url);
+      gc();
+      p = await pipelineOnce(client);
+    }
+    if (p.items !== size || f.items !== size) throw new Error(`expected ${size} items, got ${p.items} / ${f.items}`);
+    bytes = f.bytes;
+    pipe.push(p);
+    floor.push(f.total);
+    ratios.push(p.total / f.total);
+  }
+  return { pipe, floor, ratios, bytes };
+}
+
 const rows = [];
 const summary = [];
 for (const [size, runs] of SIZES) {
@@ -102,48 +144,25 @@ for (const [size, runs] of SIZES) {
   try {
     const client = new FlowSyncClient({ baseUrl: mock.url, apiKey: API_KEY, userAgent: 'flowsync-bench' });
     const url = `${mock.url}/api/public/v1/connections/index`;
-    for (let i = 0; i < WARMUP; i++) {
-      await floorOnce(url);
-      await pipelineOnce(client);
+    for (const [keysLabel, keys] of KEY_SETS) {
+      const { pipe, floor, ratios, bytes } = await pairs(client, url, size, runs, keys);
+      const label = `${size.toLocaleString('en-US')}${keysLabel}`;
+      const note = `${runs} runs, ${(bytes / 1024).toFixed(0)} KB body, ${pipe[0].groups} teams; ${keys.length === 1 ? 'the key of 1 service' : `the keys of ${keys.length} services`} masked in service text`;
+      rows.push(row('pipeline', `${label}: refresh pipeline (fetch→tree level 1)`, 'ms', pipe.map((p) => p.total), { note }));
+      rows.push(row('pipeline', `${label}:   of which listConnections (fetch+parse+validate)`, 'ms', pipe.map((p) => p.list)));
+      rows.push(row('pipeline', `${label}:   of which grouping`, 'ms', pipe.map((p) => p.group)));
+      rows.push(row('pipeline', `${label}:   of which team nodes (label/description/id)`, 'ms', pipe.map((p) => p.nodes)));
+      rows.push(row('pipeline', `${label}: floor (node-fetch GET + JSON.parse)`, 'ms', floor));
+      rows.push(
+        row('pipeline', `${label}: ratio pipeline / floor (per pair)`, 'x', ratios, size >= 10_000 ? { target: { max: 1.3, text: '<= 1.3x' } } : {}),
+      );
+      summary.push(`${label}: pipeline ${median(pipe.map((p) => p.total)).toFixed(1)} ms, floor ${median(floor).toFixed(1)} ms, ratio ${median(ratios).toFixed(2)}x`);
+      say(summary.at(-1));
+      if (size >= 10_000) rows.push(...(await changedAnswers(mock, client, url, label, runs)));
     }
-    const pipe = [];
-    const floor = [];
-    const ratios = [];
-    let bytes = 0;
-    for (let i = 0; i < runs; i++) {
-      let p;
-      let f;
-      gc();
-      if (i % 2) {
-        p = await pipelineOnce(client);
-        gc();
-        f = await floorOnce(url);
-      } else {
-        f = await floorOnce(url);
-        gc();
-        p = await pipelineOnce(client);
-      }
-      if (p.items !== size || f.items !== size) throw new Error(`expected ${size} items, got ${p.items} / ${f.items}`);
-      bytes = f.bytes;
-      pipe.push(p);
-      floor.push(f.total);
-      ratios.push(p.total / f.total);
-    }
-    const label = size.toLocaleString('en-US');
-    const note = `${runs} runs, ${(bytes / 1024).toFixed(0)} KB body, ${pipe[0].groups} teams`;
-    rows.push(row('pipeline', `${label}: refresh pipeline (fetch→tree level 1)`, 'ms', pipe.map((p) => p.total), { note }));
-    rows.push(row('pipeline', `${label}:   of which listConnections (fetch+parse+validate)`, 'ms', pipe.map((p) => p.list)));
-    rows.push(row('pipeline', `${label}:   of which grouping`, 'ms', pipe.map((p) => p.group)));
-    rows.push(row('pipeline', `${label}:   of which team nodes (label/description/id)`, 'ms', pipe.map((p) => p.nodes)));
-    rows.push(row('pipeline', `${label}: floor (node-fetch GET + JSON.parse)`, 'ms', floor));
-    rows.push(
-      row('pipeline', `${label}: ratio pipeline / floor (per pair)`, 'x', ratios, size >= 10_000 ? { target: { max: 1.3, text: '<= 1.3x' } } : {}),
-    );
-    summary.push(`${label}: pipeline ${median(pipe.map((p) => p.total)).toFixed(1)} ms, floor ${median(floor).toFixed(1)} ms, ratio ${median(ratios).toFixed(2)}x`);
-    say(summary.at(-1));
-    if (size >= 10_000) rows.push(...(await changedAnswers(mock, client, url, label, runs)));
   } finally {
     await mock.close();
   }
 }
+hideEverywhere(() => undefined);
 emitRows(rows);

@@ -7,7 +7,7 @@
 // when a section could not run; missed targets are reported, not failed. ~3-5 min on 2 cores.
 //
 //   npm run bench
-//   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network, worst, history
+//   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network, worst, history, text
 //   npm run bench -- --starts 5 --memory-runs 3 --no-compile
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -89,6 +89,7 @@ const SECTIONS = {
   network: () => runSection('network.mjs'),
   worst: () => runSection('worst.mjs', { nodeArgs: ['--expose-gc'] }),
   history: () => runSection('history.mjs', { nodeArgs: ['--expose-gc'] }),
+  text: () => runSection('text.mjs', { nodeArgs: ['--expose-gc'] }),
 };
 
 function formatValue(value, unit) {

@@ -1,8 +1,8 @@
 /**
  * Text that came from outside (the service's answers and headers, a workspace, another extension) is data, never
  * markup. `inert` is the one helper every such text passes through before a person sees it or it reaches the log:
- * - control characters (C0, C1) become spaces; bidi overrides and invisible format characters are removed, so text
- *   cannot reorder or hide what is around it;
+ * - control characters (C0, C1) become spaces; bidi overrides and every invisible character (format characters,
+ *   default-ignorable code points) are removed, so text cannot reorder or hide what is around it, nor carry unseen words;
  * - link syntax `[label](target)` cannot form (VS Code turns it into a clickable command in notifications), nor a
  *   theme icon `$(name)` (status bar, quick picks, tree descriptions render those), nor HTML or autolinks (`<…>`);
  * - whitespace collapses to one line, and the length is bounded.
@@ -41,14 +41,7 @@ export function bounded(text: string, max: number, hide?: string): string {
  * KEY_PIECE characters is looked for whole: a shorter piece would match ordinary words.
  */
 export function hasKeyPiece(text: string, key: string | undefined): boolean {
-  if (!key) return false;
-  const lower = text.toLowerCase();
-  for (const { anchor, at, pieces } of keyPieces(key).anchors) {
-    for (let hit = lower.indexOf(anchor); hit >= 0; hit = lower.indexOf(anchor, hit + 1)) {
-      if (pieces.some(([piece, offset]) => hit >= at - offset && lower.startsWith(piece, hit - (at - offset)))) return true;
-    }
-  }
-  return false;
+  return !!key && holdsPiece(text.toLowerCase(), matcherFor([key]));
 }
 
 /** Longest text `inert` returns by default: a sentence or two, never a page. */
@@ -59,18 +52,18 @@ const MASK = '•••';
 /** Shortest beginning of the key that is masked at the end of a cut text: shorter ones say nothing about it. */
 const MIN_PIECE = 4;
 
-/** `hide` is one key, or the keys of several services (each masked the same way). */
+/** `hide` is one key, or the keys of several services (all masked at once, by one matcher: see `matcherFor`). */
 function maskThenCut(s: string, max: number, hide: string | readonly string[] | undefined, tidy: (s: string) => string): string {
-  const keys = (typeof hide === 'string' ? [hide] : (hide ?? [])).filter((key) => key.length > 0);
-  for (const key of keys) s = maskKey(s, key);
+  const keys = typeof hide === 'string' ? (hide ? [hide] : []) : (hide ?? []).filter((key) => key.length > 0);
+  const matcher = keys.length ? matcherFor(keys) : undefined;
+  if (matcher) s = maskKeys(s, matcher);
   if (s.length > max * 4) s = s.slice(0, max * 4); // bound the work of the passes below
   const tidied = tidy(s);
   const changed = tidied !== s;
   s = tidied;
-  if (changed) for (const key of keys) s = maskKey(s, key);
+  if (changed && matcher) s = maskKeys(s, matcher);
   if (s.length > max) s = tidy === clean ? `${s.slice(0, max - 1).trimEnd()}…` : s.slice(0, max);
-  for (const key of keys) s = cutTrailingPiece(s, keyPieces(key).forms);
-  return s;
+  return matcher ? cutTrailingPiece(s, matcher) : s;
 }
 
 /** The ways a key can appear: as it is, as JSON writes it, and as the clean-up of `inert` leaves it. */
@@ -78,28 +71,87 @@ function keyForms(key: string): string[] {
   return [...new Set([key, JSON.stringify(key).slice(1, -1), clean(key)])].filter((form) => form.length > 0);
 }
 
-interface KeyPieces {
-  readonly key: string;
-  readonly forms: string[];
+/**
+ * Every key of a set of keys, looked for at once: made once per set (see `matcherFor`), so a text is scanned once
+ * whatever the number of services, and a call costs about what it costs with one key.
+ */
+interface KeyMatcher {
   /**
-   * Short runs of each form (lower case) every piece holds one of, with the pieces that hold each (and where they
-   * start in the form): text is scanned for the few anchors, not for every piece (a 32-character key has 25).
+   * Short runs (ANCHOR characters, lower case) of every form longer than KEY_PIECE, each with where it sits in its form
+   * and the pieces that hold it (with where they start in the form): every piece holds one anchor whole, so a text is
+   * scanned for the anchors, not for every piece (a 32-character key has 25 pieces, 20 keys 500).
    */
-  readonly anchors: Array<{ anchor: string; at: number; pieces: Array<[string, number]> }>;
-  /** Any of them, any letter case (Unicode case folding: the Kelvin sign is a k). */
+  readonly anchors: Map<string, Array<{ at: number; pieces: Array<[string, number]> }>>;
+  /** One flag per hash of an anchor's first two characters (see `pairHash`): most places in a text are passed over on it. */
+  readonly starts: Uint8Array;
+  /** The forms of KEY_PIECE characters or fewer (lower case): each is its own piece, looked for whole. */
+  readonly short: string[];
+  /** Every piece of every key, longest first (so a longer one wins where two start), any letter case (Unicode case folding: the Kelvin sign is a k). */
   readonly pattern: RegExp;
+  /** Every form longer than MIN_PIECE (lower case), by its first MIN_PIECE characters: the beginnings a cut can leave. */
+  readonly beginnings: Map<string, string[]>;
+  /** Every run of MIN_PIECE characters of those forms: a text whose last ones are none of them ends with no beginning. */
+  readonly ends: Set<string>;
+  /** The length of the longest form. */
+  readonly longest: number;
 }
 
-/** The forms and pieces of a key, made once per key (the last key's are kept: a window uses one key at a time). */
-function keyPieces(key: string): KeyPieces {
-  if (last?.key !== key) {
-    const forms = keyForms(key);
-    const all = [...new Set(forms.flatMap(pieces))];
-    last = { key, forms, anchors: forms.flatMap((form) => anchorsOf(form.toLowerCase())), pattern: new RegExp(all.map(escapeRegExp).join('|'), 'giu') };
-  }
-  return last;
+/**
+ * The matcher of a set of keys, made once: the last set used is checked first (a window hands the same keys to every
+ * call), then a few recent ones (`hasKeyPiece` checks one key at a time between them).
+ */
+function matcherFor(keys: readonly string[]): KeyMatcher {
+  if (lastKeys && lastKeys.length === keys.length && lastKeys.every((key, i) => key === keys[i])) return lastMatcher as KeyMatcher;
+  const id = keys.map((key) => `${key.length}:${key}`).join('');
+  let matcher = recent.get(id);
+  if (matcher) recent.delete(id);
+  else matcher = makeMatcher(keys);
+  recent.set(id, matcher); // the newest last: the first one is the one used longest ago
+  if (recent.size > RECENT_MATCHERS) recent.delete(recent.keys().next().value as string);
+  lastKeys = [...keys];
+  lastMatcher = matcher;
+  return matcher;
 }
-let last: KeyPieces | undefined;
+const RECENT_MATCHERS = 8;
+const recent = new Map<string, KeyMatcher>();
+let lastKeys: readonly string[] | undefined;
+let lastMatcher: KeyMatcher | undefined;
+let built = 0;
+
+/** How many matchers of keys were made since the process started (for tests: none is made per call). */
+export function matchersBuilt(): number {
+  return built;
+}
+
+function makeMatcher(keys: readonly string[]): KeyMatcher {
+  built++;
+  const forms = [...new Set(keys.flatMap(keyForms))];
+  const lowerForms = [...new Set(forms.map((form) => form.toLowerCase()))];
+  const anchors: KeyMatcher['anchors'] = new Map();
+  const starts = new Uint8Array(PAIR_HASHES);
+  const short: string[] = [];
+  const beginnings: KeyMatcher['beginnings'] = new Map();
+  const ends = new Set<string>();
+  for (const form of lowerForms) {
+    if (form.length > MIN_PIECE) {
+      const start = form.slice(0, MIN_PIECE);
+      beginnings.set(start, [...(beginnings.get(start) ?? []), form]);
+      for (let at = 0; at + MIN_PIECE < form.length; at++) ends.add(form.slice(at, at + MIN_PIECE));
+    }
+    if (form.length <= KEY_PIECE) {
+      short.push(form);
+      continue;
+    }
+    for (const { anchor, at, pieces } of anchorsOf(form)) {
+      const list = anchors.get(anchor);
+      if (list) list.push({ at, pieces });
+      else anchors.set(anchor, [{ at, pieces }]);
+      starts[pairHash(anchor.charCodeAt(0), anchor.charCodeAt(1))] = 1;
+    }
+  }
+  const all = [...new Set(forms.flatMap(pieces))].sort((a, b) => b.length - a.length);
+  return { anchors, starts, short, pattern: new RegExp(all.map(escapeRegExp).join('|'), 'giu'), beginnings, ends, longest: Math.max(...lowerForms.map((form) => form.length)) };
+}
 
 /** The pieces of a key that are looked for: every KEY_PIECE-character window, or the whole key when shorter. */
 function pieces(key: string): string[] {
@@ -110,12 +162,11 @@ function pieces(key: string): string[] {
 }
 
 /**
- * Runs of ANCHOR characters every ANCHOR_STEP characters of a lower-case form: every KEY_PIECE-character window holds
- * one whole (ANCHOR_STEP + ANCHOR - 1 <= KEY_PIECE). A form shorter than KEY_PIECE is its own anchor.
+ * Runs of ANCHOR characters every ANCHOR_STEP characters of a lower-case form longer than KEY_PIECE: every
+ * KEY_PIECE-character window holds one whole (ANCHOR_STEP + ANCHOR - 1 <= KEY_PIECE).
  */
-function anchorsOf(form: string): KeyPieces['anchors'] {
-  if (form.length <= KEY_PIECE) return [{ anchor: form, at: 0, pieces: [[form, 0]] }];
-  const anchors: KeyPieces['anchors'] = [];
+function anchorsOf(form: string): Array<{ anchor: string; at: number; pieces: Array<[string, number]> }> {
+  const anchors = [];
   for (let at = 0; at + ANCHOR <= form.length; at += ANCHOR_STEP) {
     const holding: Array<[string, number]> = [];
     for (let offset = Math.max(0, at + ANCHOR - KEY_PIECE); offset <= at && offset + KEY_PIECE <= form.length; offset++) holding.push([form.slice(offset, offset + KEY_PIECE), offset]);
@@ -125,11 +176,29 @@ function anchorsOf(form: string): KeyPieces['anchors'] {
 }
 const ANCHOR = 5;
 const ANCHOR_STEP = 4;
+const PAIR_HASHES = 1 << 16;
+const pairHash = (a: number, b: number) => ((a << 7) ^ b) & (PAIR_HASHES - 1);
 
-/** Replaces each run of text made of the key's pieces (any letter case) by one MASK. */
-function maskKey(s: string, key: string): string {
-  if (!hasKeyPiece(s, key)) return s;
-  const { pattern } = keyPieces(key);
+/** True when the lower-case `lower` holds a piece of any of the matcher's keys: one pass over the text. */
+function holdsPiece(lower: string, matcher: KeyMatcher): boolean {
+  for (const form of matcher.short) if (lower.includes(form)) return true;
+  if (!matcher.anchors.size) return false;
+  const { anchors, starts } = matcher;
+  for (let hit = 0, end = lower.length - ANCHOR; hit <= end; hit++) {
+    if (!starts[pairHash(lower.charCodeAt(hit), lower.charCodeAt(hit + 1))]) continue;
+    const found = anchors.get(lower.slice(hit, hit + ANCHOR));
+    if (!found) continue;
+    for (const { at, pieces } of found) {
+      if (pieces.some(([piece, offset]) => hit >= at - offset && lower.startsWith(piece, hit - (at - offset)))) return true;
+    }
+  }
+  return false;
+}
+
+/** Replaces each run of text made of the keys' pieces (any letter case, of one key or several) by one MASK. */
+function maskKeys(s: string, matcher: KeyMatcher): string {
+  if (!holdsPiece(s.toLowerCase(), matcher)) return s;
+  const { pattern } = matcher;
   pattern.lastIndex = 0;
   const spans: Array<[number, number]> = [];
   for (let m = pattern.exec(s); m; m = pattern.exec(s)) {
@@ -161,16 +230,20 @@ function clean(s: string): string {
     .trim();
 }
 
-/** Removes a beginning of any of `hidden` (any letter case) that the text ends with, before a closing "…". */
-function cutTrailingPiece(s: string, hidden: string[]): string {
+/**
+ * Removes the longest beginning (MIN_PIECE characters or more, any letter case) of any of the keys' forms that the text
+ * ends with, before a closing "…". Only the last characters are looked at, each end found by its first characters.
+ */
+function cutTrailingPiece(s: string, matcher: KeyMatcher): string {
+  if (!matcher.beginnings.size) return s;
   const ellipsis = s.endsWith('…') ? '…' : '';
   const body = ellipsis ? s.slice(0, -1) : s;
-  const lower = body.toLowerCase();
-  for (const h of hidden) {
-    const lowerHidden = h.toLowerCase();
-    for (let n = Math.min(h.length - 1, body.length); n >= MIN_PIECE; n--) {
-      if (lower.endsWith(lowerHidden.slice(0, n))) return `${body.slice(0, -n)}${MASK}${ellipsis}`;
-    }
+  const lower = body.slice(-(matcher.longest - 1)).toLowerCase();
+  if (!matcher.ends.has(lower.slice(-MIN_PIECE))) return s;
+  for (let n = lower.length; n >= MIN_PIECE; n--) {
+    const from = lower.length - n;
+    const forms = matcher.beginnings.get(lower.slice(from, from + MIN_PIECE));
+    if (forms?.some((form) => form.length > n && lower.startsWith(form.slice(0, n), from))) return `${body.slice(0, -n)}${MASK}${ellipsis}`;
   }
   return s;
 }
@@ -181,8 +254,13 @@ function escapeRegExp(text: string): string {
 
 // eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-/** Bidi embeddings, overrides and isolates, marks, zero-width characters and the BOM. */
-const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+/**
+ * Every format character (Cf: bidi embeddings, overrides, isolates and marks, zero-width characters, the BOM, the soft
+ * hyphen, the tag block U+E0000–E007F that can spell a message nobody sees) and every default-ignorable code point
+ * (variation selectors, U+034F, U+180E, Hangul fillers), and the blank braille pattern U+2800: none shows, so none is
+ * kept where it could hide text or tell two look-alike names apart.
+ */
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/gu;
 /** `](` with any whitespace between: the joint of a Markdown link. */
 const LINK_JOIN = /\]\s*\(/g;
 /** `$(` with any whitespace between: the start of a theme icon. */

@@ -18,11 +18,59 @@ export const MAX_SERVICE_WARNINGS = 10;
 
 /**
  * What tells two service names apart: the name as a person sees it (inert: invisible and bidi characters removed,
- * controls and runs of spaces as one space), in compatibility form (NFKC: a full-width "Ｐ" is a "P") and in any
- * letter case. Names with the same key are one name: two services a person cannot tell apart in a pick, a row or a
- * link would let one of them get the key meant for the other. No key is masked here (`''`): a name is compared as written.
+ * controls and runs of spaces as one space), in compatibility form (NFKC: a full-width "Ｐ" is a "P"), with the
+ * Cyrillic and Greek letters that look like Latin ones read as those (a Cyrillic "о" is an "o", a Greek "Α" an "A":
+ * see `skeleton`) and in any letter case. Names with the same key are one name: two services a person cannot tell
+ * apart in a pick, a row or a link would let one of them get the key meant for the other. No key is masked here
+ * (`''`): a name is compared as written.
  */
 export function serviceNameKey(name: string): string {
+  return skeleton(inert(name.normalize('NFKC'), MAX_SERVICE_NAME * 4, '').normalize('NFKC')).toLowerCase();
+}
+
+/**
+ * True when a word of `name` mixes letters of the Latin, Cyrillic and Greek scripts ("Prоduction" with a Cyrillic
+ * "о"): such a word is made to look like another. Words of one script each ("Москва Production") are fine.
+ */
+export function mixesScripts(name: string): boolean {
+  for (const word of inert(name.normalize('NFKC'), MAX_SERVICE_NAME * 4, '').match(WORD) ?? []) {
+    const scripts = SCRIPTS.filter((script) => script.test(word));
+    if (scripts.length > 1) return true;
+  }
+  return false;
+}
+const WORD = /[\p{L}\p{M}]+/gu;
+const SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/u];
+
+/**
+ * `text` with each Cyrillic or Greek letter that looks like a Latin one replaced by that letter, accents kept
+ * ("Ё" reads as "Ë"): a small table of the confusables (Unicode TR 39) between these scripts, enough that a name
+ * written in look-alike letters has the key of the Latin name it imitates.
+ */
+function skeleton(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(LOOK_ALIKE, (c) => LATIN_OF.get(c) ?? c)
+    .normalize('NFC');
+}
+/** Look-alike letter → the Latin letter it looks like, in the same case. */
+const LATIN_OF = new Map<string, string>([
+  // Cyrillic capitals and small letters
+  ...pairs('АВЕКМНОРСТХУЅІЈԚԜҮӀԌ', 'ABEKMHOPCTXYSIJQWYIG'),
+  ...pairs('аеорсхуѕіјԁԛԝһүӏкԍ', 'aeopcxysijdqwhylkg'),
+  // Greek capitals and small letters
+  ...pairs('ΑΒΕΖΗΙΚΜΝΟΡΤΥΧϜϺ', 'ABEZHIKMNOPTYXFM'),
+  ...pairs('αοικνρυχϲϳ', 'aoikvpuxcj'),
+]);
+const LOOK_ALIKE = new RegExp(`[${[...LATIN_OF.keys()].join('')}]`, 'gu');
+
+function pairs(from: string, to: string): Array<[string, string]> {
+  const letters = [...from];
+  return letters.map((c, i) => [c, to[i]]);
+}
+
+/** The key of a name without the look-alike letters read as Latin: two names with the same one are the same name. */
+function plainKey(name: string): string {
   return inert(name.normalize('NFKC'), MAX_SERVICE_NAME * 4, '').normalize('NFKC').toLowerCase();
 }
 
@@ -49,7 +97,8 @@ export function parseServiceEntries(raw: unknown, policy: UrlPolicy): { entries:
     warnings.push(t('flowsync.services must be a list of services, each {0}; it is ignored until fixed.', '{ "name": …, "url": … }'));
     return { entries, warnings };
   }
-  const taken = new Set<string>();
+  /** The name of each entry taken, by its key. */
+  const taken = new Map<string, string>();
   raw.forEach((item: unknown, index) => {
     const position = index + 1;
     const rawName = typeof item === 'object' && item !== null ? (item as { name?: unknown }).name : undefined;
@@ -61,7 +110,11 @@ export function parseServiceEntries(raw: unknown, policy: UrlPolicy): { entries:
     const key = serviceNameKey(name);
     if (!key) return skip(t('it has no name.'));
     if (name.length > MAX_SERVICE_NAME) return skip(t('its name is longer than {0} characters.', MAX_SERVICE_NAME));
-    if (taken.has(key)) return skip(t('another service has the same name.'));
+    if (mixesScripts(name)) return skip(t('its name mixes letters of different scripts in one word (such as a Cyrillic "о" in a Latin word), so it can look like another name.'));
+    const alike = taken.get(key);
+    if (alike !== undefined) {
+      return skip(plainKey(alike) === plainKey(name) ? t('another service has the same name.') : t('its name looks like the name of another service ("{0}").', inert(alike, MAX_SERVICE_NAME + 1)));
+    }
     const url = (item as { url?: unknown }).url;
     if (typeof url !== 'string' || !url.trim()) return skip(t('it has no url.'));
     let parsed;
@@ -72,7 +125,7 @@ export function parseServiceEntries(raw: unknown, policy: UrlPolicy): { entries:
     }
     const teamId = teamIdOf((item as { teamId?: unknown }).teamId);
     if (teamId === undefined) return skip(t('its teamId must be digits only, such as 42.'));
-    taken.add(key);
+    taken.set(key, name);
     entries.push({ id: `${name}\u0000${parsed.baseUrl}`, name, url: parsed, ...(teamId ? { teamId } : {}) });
   });
   if (warnings.length > MAX_SERVICE_WARNINGS) {

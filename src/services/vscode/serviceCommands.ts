@@ -6,7 +6,7 @@ import { t } from '../../base/l10n';
 import type { CommandContext } from '../../commands/vscode/commandContext';
 import { secretStoreProblem } from '../../keys/vscode/apiKeyStore';
 import { saveServices } from '../../settings/vscode/settings';
-import { MAX_SERVICES, MAX_SERVICE_NAME, serviceNameKey } from '../serviceEntries';
+import { MAX_SERVICES, MAX_SERVICE_NAME, mixesScripts, serviceNameKey } from '../serviceEntries';
 import { withService, withoutService } from '../serviceEdits';
 import { serviceScope } from '../serviceTargets';
 import { pickService } from './pickService';
@@ -115,7 +115,8 @@ function nameProblem(value: string, taken: readonly string[]): string | undefine
   const name = value.trim();
   if (!serviceNameKey(name)) return t('Enter a name.');
   if (name.length > MAX_SERVICE_NAME) return t('A name has at most {0} characters.', MAX_SERVICE_NAME);
-  if (taken.includes(serviceNameKey(name))) return t('A service of this name is already set up.');
+  if (mixesScripts(name)) return t('A name may not mix letters of different scripts in one word (such as a Cyrillic "о" in a Latin word).');
+  if (taken.includes(serviceNameKey(name))) return t('A service of this name, or of a name that looks like it, is already set up.');
   return undefined;
 }
 

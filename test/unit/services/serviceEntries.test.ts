@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { MAX_SERVICES, MAX_SERVICE_NAME, MAX_SERVICE_WARNINGS, parseServiceEntries } from '../../../src/services/serviceEntries';
+import { MAX_SERVICES, MAX_SERVICE_NAME, MAX_SERVICE_WARNINGS, mixesScripts, parseServiceEntries, serviceNameKey } from '../../../src/services/serviceEntries';
 
 describe('serviceEntries: reading flowsync.services', () => {
   const parse = (raw: unknown, allowHttp = false) => parseServiceEntries(raw, { allowHttp });
@@ -79,6 +79,40 @@ describe('serviceEntries: reading flowsync.services', () => {
     assert.equal(warnings.length, 5, warnings.join('\n'));
     assert.equal(warnings.filter((w) => /same name/.test(w)).length, 4, warnings.join('\n'));
     assert.equal(warnings.filter((w) => /no name/.test(w)).length, 1, warnings.join('\n'));
+  });
+
+  it('invisible variants of a name are the same name: every format or default-ignorable character is ignored', () => {
+    const variants = ['\u00ad', '\u034f', '\u180e', '\ufe0f', '\u{e0100}', '\u{e0041}', '\u115f', '\u3164', '\uffa0', '\u2800'].map((c, i) => ({ name: `Produc${c}tion`, url: `https://evil${i}.example.com` }));
+    const { entries, warnings } = parse([{ name: 'Production', url: 'https://prod.example.com' }, ...variants]);
+    assert.deepEqual(entries.map((e) => e.url.baseUrl), ['https://prod.example.com']);
+    assert.equal(warnings.length, MAX_SERVICE_WARNINGS, warnings.join('\n'));
+  });
+
+  it('names that look alike across scripts: a word mixing Latin, Cyrillic or Greek letters is refused, and so is a name that looks like another', () => {
+    const { entries, warnings } = parse([
+      { name: 'Production', url: 'https://prod.example.com' },
+      { name: 'Pr\u043Eduction', url: 'https://evil.example.com' }, // a Cyrillic о
+      { name: '\u0420\u0430\u0443', url: 'https://pay.example.com' }, // "Рау": every letter Cyrillic
+      { name: 'Pay', url: 'https://evil2.example.com' },
+      { name: '\u0395\u03a4\u0391', url: 'https://eta.example.com' }, // "ΕΤΑ": Greek
+      { name: 'eta', url: 'https://evil3.example.com' },
+      { name: '\u041c\u043e\u0441\u043a\u0432\u0430 Production EU', url: 'https://moscow.example.com' }, // a Cyrillic word beside Latin ones
+    ]);
+    assert.deepEqual(entries.map((e) => e.name), ['Production', '\u0420\u0430\u0443', '\u0395\u03a4\u0391', '\u041c\u043e\u0441\u043a\u0432\u0430 Production EU']);
+    assert.equal(warnings.length, 3, warnings.join('\n'));
+    assert.match(warnings[0], /mixes letters of different scripts/);
+    assert.match(warnings[1], /looks like the name of another service \("\u0420\u0430\u0443"\)/);
+    assert.match(warnings[2], /looks like the name of another service/);
+  });
+
+  it('serviceNameKey, what links, tools and edits find a service by: look-alike letters read as Latin, accents kept; mixesScripts looks at each word', () => {
+    assert.equal(serviceNameKey('Pr\u043Eduction'), serviceNameKey('Production'));
+    assert.equal(serviceNameKey('\u0421\u0420\u041C'), serviceNameKey('CPM'), 'Cyrillic "СРМ" reads as "CPM"');
+    assert.equal(serviceNameKey('\u0401'), serviceNameKey('\u00cb'), 'Cyrillic "Ё" reads as "Ë"');
+    assert.notEqual(serviceNameKey('\u041c\u043e\u0441\u043a\u0432\u0430'), serviceNameKey('Mockba'), 'only letters that look alike: "в" is not a "b" here');
+    assert.ok(mixesScripts('Pr\u200b\u043E\u200bduction'), 'invisible characters do not split a word');
+    assert.ok(!mixesScripts('\u6771\u4eac Production'), 'Han beside Latin is no look-alike');
+    assert.ok(!mixesScripts('Caf\u00e9 EU'));
   });
 
   it('10,000 entries: 20 services and a few warnings, the last counting the rest (each warning is a notification)', () => {
