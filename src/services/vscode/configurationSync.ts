@@ -3,12 +3,12 @@ import { DisposableStore } from '../../base/events';
 import type { Explorer } from '../../lists/explorer';
 import { secretStoreProblem, type ApiKeyStore } from '../../keys/vscode/apiKeyStore';
 import type { SettingsSource } from '../../settings/vscode/settings';
-import { serviceScope, type ServiceTarget } from '../serviceTargets';
+import { dataScope, serviceScope, type ServiceTarget } from '../serviceTargets';
 
 /**
  * Feeds one service's Explorer from the settings and SecretStorage, again whenever either changes (also from another
- * window). The key is read for this service's scope only (its origin, or its base URL as one of several services), so
- * a request never carries another service's key.
+ * window). The key is read for this service's exact base URL only (serviceScope), so a request never carries a key
+ * typed for another service, also not one for another path on the same host.
  */
 export class ConfigurationSync implements vscode.Disposable {
   private sequence = 0;
@@ -55,7 +55,8 @@ export class ConfigurationSync implements vscode.Disposable {
     if (sequence !== this.sequence) return this.latest;
     this.explorer.configure({
       baseUrl: target.baseUrl,
-      scope: target.bind === 'baseUrl' ? scope : undefined,
+      scope: dataScope(target, settings.allowHttp),
+      keySlot: scope,
       apiKey,
       secretsError,
       teamId: target.teamId,

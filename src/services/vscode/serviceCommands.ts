@@ -25,12 +25,12 @@ export async function addService(ctx: CommandContext): Promise<void> {
   let raw: unknown = settings.servicesRaw;
   const taken = settings.services.map((s) => serviceNameKey(s.name));
   // The service of flowsync.baseUrl, kept as the first entry the first time (named after its host).
-  let first: { name: string; url: string; teamId?: string; scope: string; origin: string } | undefined;
+  let first: { name: string; url: string; teamId?: string } | undefined;
   if (settings.services.length === 0 && settings.baseUrl.trim()) {
     try {
       const url = parseServiceUrl(settings.baseUrl, { allowHttp: settings.allowHttp });
       const name = new URL(url.baseUrl).host;
-      first = { name, url: url.baseUrl, teamId: settings.teamId || undefined, scope: url.baseUrl, origin: url.origin };
+      first = { name, url: url.baseUrl, teamId: settings.teamId || undefined };
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
     }
@@ -64,11 +64,8 @@ export async function addService(ctx: CommandContext): Promise<void> {
   });
   if (url === undefined) return;
   const service = parseServiceUrl(url, { allowHttp: settings.allowHttp });
-  if (first) {
-    raw = withService(raw, first);
-    // Its key was kept for its origin; as one of several it is kept for its base URL (the same, at the root of a host).
-    if (first.scope !== first.origin) await copyKey(ctx, first.origin, first.scope);
-  }
+  // Its key stays where it is: the one service's key is kept for its base URL, as the entry's is (nothing is copied).
+  if (first) raw = withService(raw, first);
   await saveServices(withService(raw, { name: name.trim(), url: service.baseUrl }));
   ctx.log.info(`Service added: ${inert(name.trim())}`);
   await ctx.services.reconfigure();
@@ -125,14 +122,5 @@ function urlProblem(value: string, allowHttp: boolean): string | undefined {
     return undefined;
   } catch (e) {
     return e instanceof ApiError ? e.message : String(e);
-  }
-}
-
-async function copyKey(ctx: CommandContext, from: string, to: string): Promise<void> {
-  try {
-    const key = await ctx.keys.get(from);
-    if (key) await ctx.keys.set(to, key);
-  } catch (e) {
-    void vscode.window.showErrorMessage(secretStoreProblem(e));
   }
 }

@@ -132,9 +132,9 @@ function untilCancelled(promise: Promise<void>, token: vscode.CancellationToken)
 
 /** The key of a service, to remove from its answer; undefined without `keys` or when it cannot be read. */
 async function keyToHide(explorer: Explorer, keys: Pick<ApiKeyStore, 'get'> | undefined): Promise<string | undefined> {
-  const origin = explorer.scope;
-  if (!keys || !origin || explorer.status !== 'ready') return undefined;
-  return keys.get(origin).catch(() => undefined);
+  const slot = explorer.keySlot;
+  if (!keys || !slot || explorer.status !== 'ready') return undefined;
+  return keys.get(slot).catch(() => undefined);
 }
 
 function textResult(text: string): vscode.LanguageModelToolResult {
