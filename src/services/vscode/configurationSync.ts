@@ -15,6 +15,9 @@ export class ConfigurationSync implements vscode.Disposable {
   /** The newest apply(): a superseded call resolves when this one has applied, never before. */
   private latest: Promise<void> = Promise.resolve();
   private readonly disposables = new DisposableStore();
+  private markRead!: () => void;
+  /** Resolves once a configuration with this service's key (or why it could not be read) has been applied. */
+  readonly firstRead: Promise<void> = new Promise((resolve) => (this.markRead = resolve));
 
   constructor(
     private readonly explorer: Explorer,
@@ -66,6 +69,7 @@ export class ConfigurationSync implements vscode.Disposable {
       refreshIntervalMs: settings.refreshIntervalSeconds * 1000,
       userAgent: this.userAgent,
     });
+    this.markRead();
   }
 
   dispose(): void {

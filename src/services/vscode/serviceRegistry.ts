@@ -8,6 +8,7 @@ import type { ExplorerStatus } from '../../lists/explorer';
 import { serviceNameKey } from '../serviceEntries';
 import { legacyKeyMove, serviceTargets, type ServiceTarget } from '../serviceTargets';
 import { moveKey } from '../../keys/moveKey';
+import { untilFirstRead } from '../firstRead';
 import { secretStoreProblem } from '../../keys/vscode/apiKeyStore';
 import { inert } from '../../base/inert';
 import type { ServiceConnection, ServiceConnectionDeps } from './serviceConnection';
@@ -89,6 +90,14 @@ export class ServiceRegistry implements vscode.Disposable {
   whenMade(): Promise<void> {
     void this.start();
     return this.making!;
+  }
+
+  /**
+   * Resolves once `service` has read its key for the first time ('read'), or after the keyring's timeout ('timeout'): a
+   * link or tool call that starts VS Code waits for this before it answers, so a set-up service is never "not set up".
+   */
+  whenRead(service: Pick<ServiceConnection, 'whenRead'>): Promise<'read' | 'timeout'> {
+    return untilFirstRead(service.whenRead(), this.deps.clock, this.deps.keys.timeoutMs);
   }
 
   /** Every service, in the order of the settings (at least one once started, none before). */
