@@ -18,6 +18,11 @@ export interface ExplorerConfig {
    * its base URL when it is one of several services (two may share an origin with different path prefixes).
    */
   scope?: string;
+  /**
+   * What its History, watches and Clear History marker are kept under: `scope` (the default), or its base URL and team
+   * filter when it is one of several services with a team filter (one entry per team, each with its own History).
+   */
+  historyScope?: string;
   /** The slot its key is kept in: its exact base URL (the default). */
   keySlot?: string;
   /** The key stored for this service (its keySlot), if any. */
@@ -47,6 +52,7 @@ const FIELD_EFFECT: Record<keyof ExplorerConfig, 'reconnect' | 'reload' | 'resch
   timeoutMs: 'reconnect',
   userAgent: 'reconnect',
   teamId: 'reload',
+  historyScope: 'reload',
   autoRefresh: 'reschedule',
   refreshIntervalMs: 'reschedule',
 };
@@ -126,6 +132,11 @@ export class Explorer {
   /** What this service's History, teams, watches and leases are kept under (see ExplorerConfig.scope); none without a client. */
   get scope(): string | undefined {
     return this.client && (this.config?.scope ?? this.client.service.origin);
+  }
+
+  /** What this service's History, watches and Clear History marker are kept under (see ExplorerConfig.historyScope). */
+  get historyScope(): string | undefined {
+    return this.client && (this.config?.historyScope ?? this.scope);
   }
 
   /** The slot this service's key is kept in (see ExplorerConfig.keySlot); none without a client. */

@@ -55,6 +55,17 @@ export function dataScope(target: Pick<ServiceTarget, 'baseUrl' | 'bind'>, allow
 }
 
 /**
+ * What a target's History, watches and Clear History marker are kept under: one per entry. An entry with a team filter:
+ * its base URL and team (two entries of one URL, one per team, each have their own; serviceEntries refuses two of one
+ * URL and one team). An entry without one, and the one service of `flowsync.baseUrl` whatever its team filter: dataScope,
+ * where they were kept before (nothing is lost on upgrade). Undefined while the URL is not usable.
+ */
+export function historyScope(target: Pick<ServiceTarget, 'baseUrl' | 'bind' | 'teamId'>, allowHttp: boolean): string | undefined {
+  const scope = dataScope(target, allowHttp);
+  return scope && target.bind === 'baseUrl' && target.teamId ? `${scope}#team=${target.teamId}` : scope;
+}
+
+/**
  * Earlier versions kept the key of the one service of `flowsync.baseUrl` for its origin. Where it moves to, once: its
  * base URL (undefined at the root of a host, where the slot is the same, or while the URL is not usable).
  */

@@ -3,7 +3,7 @@ import { DisposableStore } from '../../base/events';
 import type { Explorer } from '../../lists/explorer';
 import { secretStoreProblem, type ApiKeyStore } from '../../keys/vscode/apiKeyStore';
 import type { SettingsSource } from '../../settings/vscode/settings';
-import { dataScope, serviceScope, type ServiceTarget } from '../serviceTargets';
+import { dataScope, historyScope, serviceScope, type ServiceTarget } from '../serviceTargets';
 
 /**
  * Feeds one service's Explorer from the settings and SecretStorage, again whenever either changes (also from another
@@ -60,6 +60,7 @@ export class ConfigurationSync implements vscode.Disposable {
       baseUrl: target.baseUrl,
       scope: dataScope(target, settings.allowHttp),
       keySlot: scope,
+      historyScope: historyScope(target, settings.allowHttp),
       apiKey,
       secretsError,
       teamId: target.teamId,

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { parseServiceUrl } from '../../../src/api/url';
-import { SINGLE_SERVICE_ID, dataScope, legacyKeyMove, serviceScope, serviceTargets } from '../../../src/services/serviceTargets';
+import { SINGLE_SERVICE_ID, dataScope, historyScope, legacyKeyMove, serviceScope, serviceTargets } from '../../../src/services/serviceTargets';
 
 describe('serviceTargets', () => {
   const entry = (name: string, url: string, teamId?: string) => ({ id: `${name}@${url}`, name, url: parseServiceUrl(url, {}), teamId });
@@ -52,5 +52,16 @@ describe('serviceTargets', () => {
     assert.equal(serviceScope({ baseUrl: 'not a url', bind: 'baseUrl' }, false), undefined);
     assert.equal(serviceScope({ baseUrl: 'http://flow.example.com', bind: 'baseUrl' }, false), undefined, 'plain http to another host needs allowHttp');
     assert.equal(serviceScope({ baseUrl: 'http://flow.example.com', bind: 'baseUrl' }, true), 'http://flow.example.com');
+  });
+
+  it("History, watches and the Clear marker: one per entry (its base URL and team filter); where they were kept before for the one service and entries without a team", () => {
+    const team1 = historyScope({ baseUrl: 'https://flow.example.com', bind: 'baseUrl', teamId: '1' }, false);
+    const team2 = historyScope({ baseUrl: 'https://flow.example.com', bind: 'baseUrl', teamId: '2' }, false);
+    const all = historyScope({ baseUrl: 'https://flow.example.com', bind: 'baseUrl', teamId: '' }, false);
+    assert.notEqual(team1, team2, 'two entries of one URL, one per team: two Histories');
+    assert.notEqual(team1, all);
+    assert.equal(all, 'https://flow.example.com', 'an entry without a team filter keeps its History');
+    assert.equal(historyScope({ baseUrl: 'https://flow.example.com/eu', bind: 'origin', teamId: '7' }, false), 'https://flow.example.com', 'the one service keeps its History (its origin), whatever its team filter');
+    assert.equal(historyScope({ baseUrl: 'nope', bind: 'baseUrl', teamId: '1' }, false), undefined);
   });
 });
