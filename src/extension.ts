@@ -57,6 +57,8 @@ export interface FlowSyncExplorerApi {
   reconfigure(): Promise<void>;
   /** Remove Service... without its questions: the service of this name and its key (tests drive the questions in e2e). */
   removeService(name: string): Promise<void>;
+  /** Add Service... with its answers given (the current service's name the first time, the new one's name and URL). */
+  addService(answers: { currentName?: string; name: string; url: string }): Promise<void>;
 }
 
 /** Wires the pieces together; behaviour lives in the modules. Returns the test API in ExtensionMode.Test only. */
@@ -181,6 +183,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
       const service = services.byName(name);
       if (service) await (await import('./commands/vscode/handlers')).removeServiceNow(commandContext, service);
     },
+    addService: async (answers) => (await import('./commands/vscode/handlers')).addServiceNow(commandContext, answers),
   };
 }
 
@@ -188,7 +191,12 @@ export function deactivate(): void {}
 
 /** The services as the language model tools read them (each call reads them anew: services come and go). */
 function toolServices(services: ServiceRegistry): ToolSource['services'] {
-  const asTool = (s: ServiceConnection) => ({ name: s.name, explorer: s.explorer, history: { entries: () => s.history.snapshot.entries, stuck: () => s.history.stuckSyncs() } });
+  const asTool = (s: ServiceConnection) => ({
+    name: s.name,
+    explorer: s.explorer,
+    history: { entries: () => s.history.snapshot.entries, stuck: () => s.history.stuckSyncs() },
+    whenRead: () => services.whenRead(s),
+  });
   return {
     get all() {
       return services.all.map(asTool);

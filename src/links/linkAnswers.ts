@@ -1,6 +1,7 @@
 import { t } from '../base/l10n';
 import { clockTime } from '../base/format';
 import type { HeldBack } from '../lists/refresh';
+import type { ExplorerStatus } from '../lists/explorer';
 import { MAX_SERVICE_NAME } from '../services/serviceEntries';
 
 /** A link's target: the row prefix of a list ("sync", "connection") and an item id. */
@@ -27,6 +28,19 @@ export function parseLink(path: string, query: string): LinkTarget | undefined {
   // A service is named (at most 60 characters); a longer name is no name of ours, and is never shown.
   if (service !== null && (service.trim() === '' || service.length > MAX_SERVICE_NAME)) return undefined;
   return service === null ? { prefix, id: Number(idText) } : { prefix, id: Number(idText), service };
+}
+
+/**
+ * What a link for a service that is not ready is told, and the command offered: "not set up" (Set Service URL or Set
+ * API Key) only when it is not; a keyring that failed or did not answer within its timeout (`keyringTimeout`: the link
+ * waited for the first read of the key) is said as such, with no command to run.
+ */
+export function notReadyAnswer(status: Exclude<ExplorerStatus, 'ready'> | 'keyringTimeout'): { message: string; action?: 'setBaseUrl' | 'setApiKey' } {
+  if (status === 'secretsUnavailable' || status === 'keyringTimeout') {
+    return { message: t('Flow Sync cannot open this link yet: the system keyring did not answer, so the API key could not be read. Unlock or start the keyring, then open the link again.') };
+  }
+  const message = t('Flow Sync is not set up yet, so the link cannot be opened.');
+  return status === 'noKey' ? { message, action: 'setApiKey' } : { message, action: 'setBaseUrl' };
 }
 
 /**

@@ -18,7 +18,14 @@ export interface ExplorerConfig {
    * its base URL when it is one of several services (two may share an origin with different path prefixes).
    */
   scope?: string;
-  /** The key stored for this service (its scope), if any. */
+  /**
+   * What its History, watches and Clear History marker are kept under: `scope` (the default), or its base URL and team
+   * filter when it is one of several services with a team filter (one entry per team, each with its own History).
+   */
+  historyScope?: string;
+  /** The slot its key is kept in: its exact base URL (the default). */
+  keySlot?: string;
+  /** The key stored for this service (its keySlot), if any. */
   apiKey?: string;
   /** Set when the secret store could not be read (no OS keyring, or it hung). */
   secretsError?: string;
@@ -38,12 +45,14 @@ export interface ExplorerConfig {
 const FIELD_EFFECT: Record<keyof ExplorerConfig, 'reconnect' | 'reload' | 'reschedule'> = {
   baseUrl: 'reconnect',
   scope: 'reconnect',
+  keySlot: 'reconnect',
   apiKey: 'reconnect',
   secretsError: 'reconnect',
   allowHttp: 'reconnect',
   timeoutMs: 'reconnect',
   userAgent: 'reconnect',
   teamId: 'reload',
+  historyScope: 'reload',
   autoRefresh: 'reschedule',
   refreshIntervalMs: 'reschedule',
 };
@@ -123,6 +132,16 @@ export class Explorer {
   /** What this service's History, teams, watches and leases are kept under (see ExplorerConfig.scope); none without a client. */
   get scope(): string | undefined {
     return this.client && (this.config?.scope ?? this.client.service.origin);
+  }
+
+  /** What this service's History, watches and Clear History marker are kept under (see ExplorerConfig.historyScope). */
+  get historyScope(): string | undefined {
+    return this.client && (this.config?.historyScope ?? this.scope);
+  }
+
+  /** The slot this service's key is kept in (see ExplorerConfig.keySlot); none without a client. */
+  get keySlot(): string | undefined {
+    return this.client && (this.config?.keySlot ?? this.client.service.baseUrl);
   }
 
   get focused(): boolean {

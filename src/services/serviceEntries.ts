@@ -82,7 +82,9 @@ export type ServiceEntry = ServiceEntryLike;
  * order, and one warning per skipped entry, naming it by its position and, when it has one, its name (inert: settings
  * text is data). An entry is skipped when it is not an object, has no name or a name over 60 characters, repeats a
  * name (as serviceNameKey compares them: "Staging" and "staging" would be told apart by nobody), has no URL or a
- * URL the service rules refuse, or has a team id that is not digits; beyond 20 entries the rest are skipped. Skipping
+ * URL the service rules refuse, has a team id that is not digits, or has the URL and team filter of an earlier entry
+ * (each entry has its own History, watches and Clear History, kept by its URL and team filter: two entries of one URL
+ * and one team would show the same data twice and share them); beyond 20 entries the rest are skipped. Skipping
  * one never costs the others. At most MAX_SERVICE_WARNINGS warnings, the last counting the rest. Never throws.
  *
  * An entry's id is its name and its base URL: what views, documents and links know a service by. Renaming a service
@@ -99,6 +101,8 @@ export function parseServiceEntries(raw: unknown, policy: UrlPolicy): { entries:
   }
   /** The name of each entry taken, by its key. */
   const taken = new Map<string, string>();
+  /** The name of the entry of each base URL and team filter: one entry each (its own History, watches and Clear). */
+  const places = new Map<string, string>();
   raw.forEach((item: unknown, index) => {
     const position = index + 1;
     const rawName = typeof item === 'object' && item !== null ? (item as { name?: unknown }).name : undefined;
@@ -125,6 +129,10 @@ export function parseServiceEntries(raw: unknown, policy: UrlPolicy): { entries:
     }
     const teamId = teamIdOf((item as { teamId?: unknown }).teamId);
     if (teamId === undefined) return skip(t('its teamId must be digits only, such as 42.'));
+    const place = `${parsed.baseUrl}\u0000${teamId}`;
+    const same = places.get(place);
+    if (same !== undefined) return skip(t('it has the same url and team filter as "{0}" (one entry per team of a service).', inert(same, MAX_SERVICE_NAME + 1)));
+    places.set(place, name);
     taken.set(key, name);
     entries.push({ id: `${name}\u0000${parsed.baseUrl}`, name, url: parsed, ...(teamId ? { teamId } : {}) });
   });

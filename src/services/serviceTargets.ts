@@ -14,9 +14,10 @@ export interface ServiceTarget {
   readonly baseUrl: string;
   readonly teamId: string;
   /**
-   * What the key, History, teams, watches and leases are kept under. The one service of `flowsync.baseUrl`: its origin,
-   * as ever (nothing moves on upgrade). One of several: its base URL, since two services may share an origin with
-   * different path prefixes and each has its own key. For a service at the root of its origin the two are the same.
+   * What History, teams, watches and leases are kept under (dataScope). The one service of `flowsync.baseUrl`: its
+   * origin, as ever (nothing moves on upgrade). One of several: its base URL, since two services may share an origin
+   * with different path prefixes. For a service at the root of its origin the two are the same. Its key is kept for its
+   * exact base URL either way (serviceScope).
    */
   readonly bind: 'origin' | 'baseUrl';
 }
@@ -39,14 +40,44 @@ export function serviceTargets(settings: { baseUrl: string; teamId: string }, en
 }
 
 /**
- * Where a target's key is kept (and its History, teams, watches and leases): its origin or its base URL (see `bind`);
- * undefined while its URL is not usable.
+ * The slot a target's key is kept in: its exact base URL, for the one service of `flowsync.baseUrl` too, so a key typed
+ * for https://host/tenantA is never read for https://host or https://host/tenantB (a key is sent only where it was
+ * entered, or explicitly moved). Undefined while its URL is not usable.
  */
 export function serviceScope(target: Pick<ServiceTarget, 'baseUrl' | 'bind'>, allowHttp: boolean): string | undefined {
-  if (!target.baseUrl.trim()) return undefined;
+  return parsed(target.baseUrl, allowHttp)?.baseUrl;
+}
+
+/** What a target's History, teams, watches and leases are kept under (see `bind`); undefined while its URL is not usable. */
+export function dataScope(target: Pick<ServiceTarget, 'baseUrl' | 'bind'>, allowHttp: boolean): string | undefined {
+  const url = parsed(target.baseUrl, allowHttp);
+  return url && (target.bind === 'origin' ? url.origin : url.baseUrl);
+}
+
+/**
+ * What a target's History, watches and Clear History marker are kept under: one per entry. An entry with a team filter:
+ * its base URL and team (two entries of one URL, one per team, each have their own; serviceEntries refuses two of one
+ * URL and one team). An entry without one, and the one service of `flowsync.baseUrl` whatever its team filter: dataScope,
+ * where they were kept before (nothing is lost on upgrade). Undefined while the URL is not usable.
+ */
+export function historyScope(target: Pick<ServiceTarget, 'baseUrl' | 'bind' | 'teamId'>, allowHttp: boolean): string | undefined {
+  const scope = dataScope(target, allowHttp);
+  return scope && target.bind === 'baseUrl' && target.teamId ? `${scope}#team=${target.teamId}` : scope;
+}
+
+/**
+ * Earlier versions kept the key of the one service of `flowsync.baseUrl` for its origin. Where it moves to, once: its
+ * base URL (undefined at the root of a host, where the slot is the same, or while the URL is not usable).
+ */
+export function legacyKeyMove(baseUrl: string, allowHttp: boolean): { from: string; to: string } | undefined {
+  const url = parsed(baseUrl, allowHttp);
+  return url && url.baseUrl !== url.origin ? { from: url.origin, to: url.baseUrl } : undefined;
+}
+
+function parsed(baseUrl: string, allowHttp: boolean): ServiceUrl | undefined {
+  if (!baseUrl.trim()) return undefined;
   try {
-    const url = parseServiceUrl(target.baseUrl, { allowHttp });
-    return target.bind === 'origin' ? url.origin : url.baseUrl;
+    return parseServiceUrl(baseUrl, { allowHttp });
   } catch (e) {
     if (e instanceof ApiError) return undefined;
     throw e;

@@ -15,7 +15,9 @@ import { LinkHandler } from '../../src/links/vscode/linkHandler';
 import * as connectionCode from '../../src/services/vscode/serviceConnection';
 import { ServiceRegistry, type ConnectionCode } from '../../src/services/vscode/serviceRegistry';
 import { SettingsSource } from '../../src/settings/vscode/settings';
-import { setUserSetting } from './helpers';
+import type { MockFlowSyncServer } from '../../src/mock/server';
+import { toolFor, type ToolSource } from '../../src/tools/vscode/toolAnswers';
+import { TEST_KEY, setUserSetting, startMockApi } from './helpers';
 
 /** A promise and the hands that settle it. */
 function deferred<T>() {
@@ -34,7 +36,7 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
   let errors: string[];
   const registries: ServiceRegistry[] = [];
 
-  function registry(loadCode: () => Promise<ConnectionCode>, secretGet: () => Promise<string | undefined> = async () => undefined): ServiceRegistry {
+  function registry(loadCode: () => Promise<ConnectionCode>, secretGet: () => Promise<string | undefined> = async () => undefined, keyringTimeoutMs = 60_000): ServiceRegistry {
     const memory = new Map<string, unknown>();
     const log = { error: (m: string) => errors.push(m), info: () => undefined, warn: () => undefined, debug: () => undefined, trace: () => undefined } as unknown as vscode.LogOutputChannel;
     const secrets = { get: secretGet, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose() {} }) } as unknown as vscode.SecretStorage;
@@ -46,7 +48,7 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
         clock: systemClock,
         windowId: 'test-window',
         settings,
-        keys: new ApiKeyStore(secrets, 60_000),
+        keys: new ApiKeyStore(secrets, keyringTimeoutMs),
         userAgent: 'flowsync-test',
       },
       loadCode,
@@ -171,5 +173,72 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
     await answered;
     assert.equal(links.said.length, 1, links.said.join('\n'));
     assert.match(links.said[0], /not set up yet/, 'answered for the one service (not set up in this test), once it exists');
+  });
+
+  describe('at start, a link or a tool call waits for its service to read its key (issue 28 item 6)', () => {
+    let mock: MockFlowSyncServer;
+    let before: string | undefined;
+    /** A keyring that answers the mock's key after `ms` (never, with Infinity). */
+    const keyringAfter = (ms: number) => () =>
+      new Promise<string | undefined>((resolve) => {
+        if (Number.isFinite(ms)) setTimeout(() => resolve(TEST_KEY), ms);
+      });
+    /** Views and documents that find every item (what a link does once its service is ready). */
+    function linkContext(services: ServiceRegistry, opened: unknown[]): CommandContext {
+      const view = { tree: { findLeaf: () => true }, revealItem: async () => true };
+      return { services, views: { processing: view, connections: view }, json: { open: async (what: unknown) => void opened.push(what) } } as unknown as CommandContext;
+    }
+
+    beforeEach(async () => {
+      mock = await startMockApi({ apiKey: TEST_KEY });
+      before = vscode.workspace.getConfiguration('flowsync').inspect<string>('baseUrl')?.globalValue;
+      await setUserSetting('baseUrl', mock.url);
+      settings.dispose();
+      settings = new SettingsSource();
+    });
+    afterEach(async () => {
+      await setUserSetting('baseUrl', before);
+      await mock.close();
+    });
+
+    for (const delayMs of [0, 20, 150]) {
+      it(`a link that starts VS Code, the keyring answering in ${delayMs} ms: answered with the item, not "not set up"`, async () => {
+        const services = registry(async () => connectionCode, keyringAfter(delayMs));
+        void services.start();
+        const opened: unknown[] = [];
+        const links = new LinkHandler(linkContext(services, opened));
+        await links.handleUri(vscode.Uri.parse('vscode://flowsync-tools.flowsync-explorer/sync?id=1003'));
+        assert.deepEqual(links.said, [], 'nothing said');
+        assert.equal(opened.length, 1, 'the item is opened');
+      });
+    }
+
+    it('a keyring that does not answer: the link says so after the keyring timeout (not "not set up")', async () => {
+      const services = registry(async () => connectionCode, keyringAfter(Infinity), 300);
+      void services.start();
+      const links = new LinkHandler(linkContext(services, []));
+      await links.handleUri(vscode.Uri.parse('vscode://flowsync-tools.flowsync-explorer/sync?id=1003'));
+      assert.equal(links.said.length, 1, links.said.join('\n'));
+      assert.match(links.said[0], /keyring did not answer/);
+      assert.doesNotMatch(links.said[0], /not set up/);
+    });
+
+    it('a language model tool called at start answers with the data (the keyring answering in 150 ms)', async () => {
+      const services = registry(async () => connectionCode, keyringAfter(150));
+      void services.start();
+      const asTool = (s: (typeof services.all)[number]) => ({ name: s.name, explorer: s.explorer, whenRead: () => services.whenRead(s) });
+      const source: ToolSource = {
+        services: { get all() { return services.all.map(asTool); }, several: false, byName: () => undefined },
+        clock: systemClock,
+        settings: { current: { refreshIntervalSeconds: 30, historyDays: 7 } },
+        ready: () => services.whenMade(),
+      };
+      await source.ready?.();
+      const result = await toolFor('processing', source).invoke({ input: {}, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+      const text = (result?.content ?? []).map((part) => (part as vscode.LanguageModelTextPart).value).join('');
+      assert.doesNotMatch(text, /Set API Key|not set up|Set Service URL/i, text.slice(0, 300));
+      const first = mock.dataset.processingAt(Date.now())[0];
+      assert.ok(first && text.includes(String(first.id)), `the processing syncs are in the answer: ${text.slice(0, 1500)}`);
+    });
   });
 });

@@ -162,3 +162,73 @@ describe('Several services side by side (two mock services at once)', function (
     assert.ok(api.views.processing.tree.getChildren().every((n) => n.kind !== 'service'), 'one service: no service rows');
   });
 });
+
+describe('Add Service: the service of flowsync.baseUrl becomes the first entry', function () {
+  this.timeout(60_000);
+  /** A sentinel like TEST_KEY, typed for a path prefix of a host (never printed). */
+  const TENANT_KEY = 'fs_it_SENTINEL_tenantA_5d6e7f80';
+  let tenant: MockFlowSyncServer;
+  let origin: string;
+  /** Where the one service's key is kept: its base URL. */
+  let slot: string;
+  const config = () => vscode.workspace.getConfiguration('flowsync');
+
+  before(async () => {
+    tenant = await startMockApi({ apiKey: TENANT_KEY, pathPrefix: '/tenantA', seed: 7 });
+    origin = new URL(tenant.url).origin;
+    slot = tenant.url;
+  });
+
+  beforeEach(async () => {
+    const api = await testApi();
+    await setUserSetting('services', undefined);
+    if ((await api.keys.get(slot)) !== TENANT_KEY) await keyChanges(api, 1, () => api.keys.set(slot, TENANT_KEY));
+    await setUserSetting('baseUrl', tenant.url);
+    await api.reconfigure();
+    await waitFor(() => api.services.all.length === 1 && api.explorer.status === 'ready' && api.explorer.lists.processing.state.loadedAt !== undefined, {
+      message: 'the one service loaded from /tenantA',
+    });
+  });
+
+  afterEach(async () => {
+    await config().update('teamId', undefined, vscode.ConfigurationTarget.Workspace);
+    await setUserSetting('teamId', undefined);
+    await setUserSetting('services', undefined);
+  });
+
+  after(async () => {
+    const api = await testApi();
+    for (const s of [slot, origin]) await api.keys.delete(s);
+    await setUserSetting('baseUrl', undefined);
+    await api.reconfigure();
+    await tenant?.close();
+  });
+
+  it('a key typed for https://host/tenantA is never sent to a service at https://host', async () => {
+    const api = await testApi();
+    await api.addService({ currentName: 'Tenant A', name: 'Root', url: origin });
+    await waitFor(() => api.services.all.length === 2 && api.services.all.every((s) => s.explorer.pollSettings !== undefined), { message: 'both services configured' });
+    const [tenantA, root] = api.services.all;
+    await waitFor(() => tenantA.explorer.status === 'ready' && tenantA.explorer.lists.processing.state.loadedAt !== undefined, { message: 'Tenant A loaded' });
+    await root.explorer.refreshAll();
+    const atRoot = tenant.requests.filter((r) => !r.path.startsWith('/tenantA/'));
+    assert.ok(!atRoot.some((r) => (r.headers.authorization ?? '').includes(TENANT_KEY)), `the root was sent the key of /tenantA (${atRoot.length} requests at the root)`);
+    assert.equal(root.explorer.status, 'noKey', 'the root has no key until one is typed for it');
+    assert.equal(await api.keys.get(origin), undefined, 'no copy of the key is kept for the root of the host');
+    assert.equal(await api.keys.get(slot), TENANT_KEY, 'the key stays with /tenantA');
+  });
+
+  it("a workspace's team filter stays in the workspace: only the user's own moves into flowsync.services", async () => {
+    const api = await testApi();
+    await config().update('teamId', '666', vscode.ConfigurationTarget.Workspace);
+    await api.addService({ currentName: 'Tenant A', name: 'Other', url: 'https://other.example.com' });
+    const written = config().inspect<Array<Record<string, unknown>>>('services')?.globalValue ?? [];
+    assert.equal(written[0]?.name, 'Tenant A');
+    assert.equal(written[0]?.teamId, undefined, `the workspace's 666 was written to the user settings: ${JSON.stringify(written[0])}`);
+    await config().update('teamId', undefined, vscode.ConfigurationTarget.Workspace);
+    await setUserSetting('services', undefined);
+    await setUserSetting('teamId', '42');
+    await api.addService({ currentName: 'Tenant A', name: 'Other', url: 'https://other.example.com' });
+    assert.equal(config().inspect<Array<Record<string, unknown>>>('services')?.globalValue?.[0]?.teamId, '42', "the user's own team filter moves with the service");
+  });
+});

@@ -9,4 +9,4 @@ export { copyId, copyLink, openJson } from '../../json/vscode/openJsonCommand';
 export { refreshAll, refreshList } from '../../lists/vscode/refreshCommand';
 export { setServiceUrl } from '../../settings/vscode/serviceUrlCommand';
 export { clearTeamFilter, filterByTeam } from '../../lists/vscode/teamFilterCommand';
-export { addService, removeService, removeServiceNow } from '../../services/vscode/serviceCommands';
+export { addService, addServiceNow, removeService, removeServiceNow } from '../../services/vscode/serviceCommands';

@@ -25,7 +25,7 @@ import { storeFilesOnFirstUse } from '../../env/storeFilesOnFirstUse';
 import type { SettingValues } from '../../settings/settingValues';
 import type { ListRefresher } from '../../lists/refresh';
 
-/** Watches kept per service origin (globalState), bounded. */
+/** Watches kept per service (its History scope: see historyScope), in globalState, bounded. */
 const WATCHES_KEY = 'flowsync.watches';
 const MAX_WATCHES = 1_000;
 /** Runs read at start before History is ready (the first views: the newest days); older days follow, up to HISTORY_CAP. */
@@ -47,7 +47,8 @@ export interface HistorySnapshot {
  * the entries of the current service origin in the extension's global storage, keeps the watches, and announces
  * departures (at most one notification per poll).
  *
- * Storage: globalStorage/history/<origin folder>/, the append-only log of core/history/log.ts (LogStore): each window
+ * Storage: globalStorage/history/<folder of its History scope>/ (one per service entry: its origin for the one service
+ * of flowsync.baseUrl, its base URL, with its team filter when it has one, for one of several), the append-only log of core/history/log.ts (LogStore): each window
  * appends the runs it saw leave to its own file of the day, never rewriting; every window reads all windows' files
  * (only what was added since it last read) and merges them (each run once). Only the user's own historyDays deletes
  * from disk; Clear History leaves a marker every window honours. On a local disk the files are written with node:fs
@@ -104,9 +105,9 @@ export class HistoryService implements vscode.Disposable {
       this.changes,
       this.announcements,
       processing.onDidChange(() => this.onProcessingChanged(processing)),
-      explorer.onDidChangeStatus(() => void this.useOrigin(explorer.scope)),
+      explorer.onDidChangeStatus(() => void this.useOrigin(explorer.historyScope)),
     );
-    void this.useOrigin(explorer.scope);
+    void this.useOrigin(explorer.historyScope);
   }
 
   get snapshot(): HistorySnapshot {
@@ -246,7 +247,9 @@ export class HistoryService implements vscode.Disposable {
 
   private onProcessingChanged(processing: ListRefresher<FlowSync>): void {
     const state = processing.state;
-    const origin = this.explorer.scope;
+    // One History per service entry (its URL and team filter, see historyScope): a new team filter of an entry is another's.
+    const origin = this.explorer.historyScope;
+    if (origin !== this.origin) void this.useOrigin(origin);
     if (!origin) return;
     const context = `${origin}|${this.explorer.teamId}`;
     if (state.items === undefined) {

@@ -13,14 +13,14 @@ import { serviceScope } from '../../services/serviceTargets';
 /** Where a key goes: the slot it is kept in, what the prompts call the service, and its connection. */
 interface KeyPlace {
   scope: string;
-  /** The service's name (several services) or its origin (the one of flowsync.baseUrl). */
+  /** The service's name (several services) or its base URL (the one of flowsync.baseUrl). */
   label: string;
   service?: ServiceConnection;
 }
 
 /**
- * The service a key command is for. The one service of flowsync.baseUrl: its origin (asking for the URL first when none
- * is set), as ever. One of flowsync.services: the one picked by name, its key kept for its base URL (two services may
+ * The service a key command is for. The one service of flowsync.baseUrl (asking for the URL first when none is set),
+ * or one of flowsync.services, picked by name. Either way its key is kept for its exact base URL (two services may
  * share an origin with different path prefixes, and each has its own key).
  */
 async function keyPlace(ctx: CommandContext, title: string, askUrl: boolean): Promise<KeyPlace | undefined> {
@@ -30,7 +30,7 @@ async function keyPlace(ctx: CommandContext, title: string, askUrl: boolean): Pr
     if (configured.kind === 'problem') void vscode.window.showWarningMessage(configured.message);
     const url = configured.kind === 'ok' ? configured.service : askUrl ? await promptServiceUrl(ctx) : undefined;
     if (!url && !askUrl && configured.kind !== 'ok') void vscode.window.showInformationMessage(t('No Flow Sync service is set, so there is no API key to remove.'));
-    return url && { scope: url.origin, label: url.origin, service: ctx.services.all[0] };
+    return url && { scope: url.baseUrl, label: url.baseUrl, service: ctx.services.all[0] };
   }
   const service = await pickService(ctx.services, title);
   const scope = service && serviceScope(service.target, settings.allowHttp);

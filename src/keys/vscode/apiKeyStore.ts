@@ -7,8 +7,10 @@ import { t } from '../../base/l10n';
 export const SECRET_TIMEOUT_MS = 10_000;
 
 /**
- * The API key, kept only in SecretStorage and bound to the origin (scheme://host:port) it was entered for. A key for
- * one origin is never looked up for another, so changing the service URL never sends an old key to a new host.
+ * The API key, kept only in SecretStorage and bound to the exact base URL it was entered for (its slot: scheme://host:port
+ * and path prefix). A key for one base URL is never looked up for another, so changing the service URL never sends an
+ * old key elsewhere, not even to another path on the same host. (Earlier versions kept the one service's key for
+ * its origin: ServiceRegistry moves it once, see legacyKeyMove.)
  */
 export class ApiKeyStore {
   constructor(
@@ -17,23 +19,23 @@ export class ApiKeyStore {
     readonly timeoutMs = SECRET_TIMEOUT_MS,
   ) {}
 
-  static secretId(origin: string): string {
-    return `flowsync.apiKey:${origin}`;
+  static secretId(slot: string): string {
+    return `flowsync.apiKey:${slot}`;
   }
 
-  get(origin: string): Promise<string | undefined> {
-    return withTimeout(this.secrets.get(ApiKeyStore.secretId(origin)), this.timeoutMs);
+  get(slot: string): Promise<string | undefined> {
+    return withTimeout(this.secrets.get(ApiKeyStore.secretId(slot)), this.timeoutMs);
   }
 
-  set(origin: string, key: string): Promise<void> {
-    return withTimeout(Promise.resolve(this.secrets.store(ApiKeyStore.secretId(origin), key)), this.timeoutMs);
+  set(slot: string, key: string): Promise<void> {
+    return withTimeout(Promise.resolve(this.secrets.store(ApiKeyStore.secretId(slot), key)), this.timeoutMs);
   }
 
-  delete(origin: string): Promise<void> {
-    return withTimeout(Promise.resolve(this.secrets.delete(ApiKeyStore.secretId(origin))), this.timeoutMs);
+  delete(slot: string): Promise<void> {
+    return withTimeout(Promise.resolve(this.secrets.delete(ApiKeyStore.secretId(slot))), this.timeoutMs);
   }
 
-  /** Fires for changes to any origin's key, also those made in another window. */
+  /** Fires for changes to any service's key, also those made in another window. */
   onDidChange(listener: () => void): vscode.Disposable {
     return this.secrets.onDidChange((e) => {
       if (e.key.startsWith('flowsync.apiKey:')) listener();

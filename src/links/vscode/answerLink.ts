@@ -3,7 +3,7 @@ import type { CommandContext } from '../../commands/vscode/commandContext';
 import { COMMAND, type CommandId } from '../../base/commandIds';
 import { ANY_LISTS, type ListId } from '../../lists';
 import { t } from '../../base/l10n';
-import { invalidLinkMessage, notListedMessage, parseLink, unknownServiceMessage } from '../linkAnswers';
+import { invalidLinkMessage, notListedMessage, notReadyAnswer, parseLink, unknownServiceMessage } from '../linkAnswers';
 
 /** How a link's answer is said (LinkHandler keeps what was said, for tests). */
 export type SayLink = (level: 'info' | 'warning', message: string, action?: string, command?: CommandId) => void;
@@ -28,9 +28,14 @@ export async function answerLink(uri: vscode.Uri, ctx: CommandContext, say: SayL
     return;
   }
   const explorer = service.explorer;
-  if (explorer.status !== 'ready') {
-    const needsUrl = explorer.status === 'noUrl' || explorer.status === 'invalidUrl';
-    say('info', t('Flow Sync is not set up yet, so the link cannot be opened.'), needsUrl ? t('Set Service URL') : t('Set API Key'), needsUrl ? COMMAND.setBaseUrl : COMMAND.setApiKey);
+  // A link that starts VS Code arrives before the service has read its key: it waits for that first read (at most the
+  // keyring's timeout), so a service that is set up is never answered "not set up".
+  const read = await services.whenRead(service);
+  const status = read === 'timeout' ? 'keyringTimeout' : explorer.status;
+  if (status !== 'ready') {
+    const answer = notReadyAnswer(status);
+    if (answer.action === undefined) say('warning', answer.message);
+    else say('info', answer.message, answer.action === 'setBaseUrl' ? t('Set Service URL') : t('Set API Key'), COMMAND[answer.action]);
     return;
   }
   const listId = list.id as ListId;

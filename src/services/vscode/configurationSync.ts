@@ -3,18 +3,21 @@ import { DisposableStore } from '../../base/events';
 import type { Explorer } from '../../lists/explorer';
 import { secretStoreProblem, type ApiKeyStore } from '../../keys/vscode/apiKeyStore';
 import type { SettingsSource } from '../../settings/vscode/settings';
-import { serviceScope, type ServiceTarget } from '../serviceTargets';
+import { dataScope, historyScope, serviceScope, type ServiceTarget } from '../serviceTargets';
 
 /**
  * Feeds one service's Explorer from the settings and SecretStorage, again whenever either changes (also from another
- * window). The key is read for this service's scope only (its origin, or its base URL as one of several services), so
- * a request never carries another service's key.
+ * window). The key is read for this service's exact base URL only (serviceScope), so a request never carries a key
+ * typed for another service, also not one for another path on the same host.
  */
 export class ConfigurationSync implements vscode.Disposable {
   private sequence = 0;
   /** The newest apply(): a superseded call resolves when this one has applied, never before. */
   private latest: Promise<void> = Promise.resolve();
   private readonly disposables = new DisposableStore();
+  private markRead!: () => void;
+  /** Resolves once a configuration with this service's key (or why it could not be read) has been applied. */
+  readonly firstRead: Promise<void> = new Promise((resolve) => (this.markRead = resolve));
 
   constructor(
     private readonly explorer: Explorer,
@@ -55,7 +58,9 @@ export class ConfigurationSync implements vscode.Disposable {
     if (sequence !== this.sequence) return this.latest;
     this.explorer.configure({
       baseUrl: target.baseUrl,
-      scope: target.bind === 'baseUrl' ? scope : undefined,
+      scope: dataScope(target, settings.allowHttp),
+      keySlot: scope,
+      historyScope: historyScope(target, settings.allowHttp),
       apiKey,
       secretsError,
       teamId: target.teamId,
@@ -65,6 +70,7 @@ export class ConfigurationSync implements vscode.Disposable {
       refreshIntervalMs: settings.refreshIntervalSeconds * 1000,
       userAgent: this.userAgent,
     });
+    this.markRead();
   }
 
   dispose(): void {

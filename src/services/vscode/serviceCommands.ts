@@ -14,7 +14,8 @@ import type { ServiceConnection } from './serviceConnection';
 
 /**
  * Add Service...: asks for a name and the URL, and adds the service to `flowsync.services` (user settings). The first
- * time, the service of `flowsync.baseUrl` becomes the first entry, with its team filter and its key, so nothing is lost.
+ * time, the service of `flowsync.baseUrl` becomes the first entry, with the user's own team filter (never a
+ * workspace's) and its key (kept for its base URL, as an entry's is), so nothing is lost.
  */
 export async function addService(ctx: CommandContext): Promise<void> {
   const settings = ctx.settings.current;
@@ -22,19 +23,10 @@ export async function addService(ctx: CommandContext): Promise<void> {
     void vscode.window.showWarningMessage(t('Flow Sync shows at most {0} services. Remove one first.', MAX_SERVICES));
     return;
   }
-  let raw: unknown = settings.servicesRaw;
   const taken = settings.services.map((s) => serviceNameKey(s.name));
   // The service of flowsync.baseUrl, kept as the first entry the first time (named after its host).
-  let first: { name: string; url: string; teamId?: string; scope: string; origin: string } | undefined;
-  if (settings.services.length === 0 && settings.baseUrl.trim()) {
-    try {
-      const url = parseServiceUrl(settings.baseUrl, { allowHttp: settings.allowHttp });
-      const name = new URL(url.baseUrl).host;
-      first = { name, url: url.baseUrl, teamId: settings.teamId || undefined, scope: url.baseUrl, origin: url.origin };
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-    }
-  }
+  const first = currentServiceEntry(settings);
+  let currentName: string | undefined;
   if (first) {
     // The service shown so far keeps working beside the new one: the person names it (its host is offered).
     const current = await vscode.window.showInputBox({
@@ -45,8 +37,8 @@ export async function addService(ctx: CommandContext): Promise<void> {
       validateInput: (value) => nameProblem(value, []),
     });
     if (current === undefined) return;
-    first.name = current.trim();
-    taken.splice(0, taken.length, serviceNameKey(first.name));
+    currentName = current.trim();
+    taken.splice(0, taken.length, serviceNameKey(currentName));
   }
   const name = await vscode.window.showInputBox({
     title: t('Add Service (1/2): name'),
@@ -63,15 +55,36 @@ export async function addService(ctx: CommandContext): Promise<void> {
     validateInput: (value) => urlProblem(value, settings.allowHttp),
   });
   if (url === undefined) return;
-  const service = parseServiceUrl(url, { allowHttp: settings.allowHttp });
-  if (first) {
-    raw = withService(raw, first);
-    // Its key was kept for its origin; as one of several it is kept for its base URL (the same, at the root of a host).
-    if (first.scope !== first.origin) await copyKey(ctx, first.origin, first.scope);
-  }
-  await saveServices(withService(raw, { name: name.trim(), url: service.baseUrl }));
-  ctx.log.info(`Service added: ${inert(name.trim())}`);
+  await addServiceNow(ctx, { currentName, name, url });
+}
+
+/**
+ * Adds a service to `flowsync.services` without the questions (Add Service... asks them; tests call this). The first
+ * time, the service of `flowsync.baseUrl` comes first, named `currentName` (else after its host).
+ */
+export async function addServiceNow(ctx: CommandContext, answers: { currentName?: string; name: string; url: string }): Promise<void> {
+  const settings = ctx.settings.current;
+  const service = parseServiceUrl(answers.url, { allowHttp: settings.allowHttp });
+  let raw: unknown = settings.servicesRaw;
+  const first = currentServiceEntry(settings);
+  // Its key stays where it is: the one service's key is kept for its base URL, as the entry's is (nothing is copied).
+  if (first) raw = withService(raw, { ...first, name: answers.currentName?.trim() || first.name });
+  await saveServices(withService(raw, { name: answers.name.trim(), url: service.baseUrl }));
+  ctx.log.info(`Service added: ${inert(answers.name.trim())}`);
   await ctx.services.reconfigure();
+}
+
+/** The service of flowsync.baseUrl as an entry (named after its host), while no entries are listed; else undefined. */
+function currentServiceEntry(settings: CommandContext['settings']['current']): { name: string; url: string; teamId?: string } | undefined {
+  if (settings.services.length > 0 || !settings.baseUrl.trim()) return undefined;
+  try {
+    const url = parseServiceUrl(settings.baseUrl, { allowHttp: settings.allowHttp });
+    // Only the user's own team filter moves into the user's settings: a workspace's stays in the workspace.
+    return { name: new URL(url.baseUrl).host, url: url.baseUrl, teamId: settings.userTeamId || undefined };
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    return undefined;
+  }
 }
 
 /** Remove Service...: which one, then (after asking) removes it from `flowsync.services` with its key. */
@@ -126,14 +139,5 @@ function urlProblem(value: string, allowHttp: boolean): string | undefined {
     return undefined;
   } catch (e) {
     return e instanceof ApiError ? e.message : String(e);
-  }
-}
-
-async function copyKey(ctx: CommandContext, from: string, to: string): Promise<void> {
-  try {
-    const key = await ctx.keys.get(from);
-    if (key) await ctx.keys.set(to, key);
-  } catch (e) {
-    void vscode.window.showErrorMessage(secretStoreProblem(e));
   }
 }

@@ -103,6 +103,14 @@ export class ServiceConnection implements vscode.Disposable {
     return this.lazy.current();
   }
 
+  /**
+   * Resolves once this service has read its key for the first time (or learnt it could not) and applied it. Never
+   * starts a read: a caller that waits bounds it (see ServiceRegistry.whenRead).
+   */
+  whenRead(): Promise<void> {
+    return this.configuration.firstRead;
+  }
+
   /** Re-reads the settings and the key and applies them; resolves once applied. */
   reconfigure(): Promise<void> {
     return this.configuration.apply();

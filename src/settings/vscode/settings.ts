@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../../api/errors';
 import { parseServiceUrl, type ServiceUrl } from '../../api/url';
-import { normalizeSettings, type SettingValues } from '../settingValues';
+import { normalizeSettings, teamIdOf, type SettingValues } from '../settingValues';
 import { validArrangement, type Arrangement } from '../../lists/arrange';
 import type { ListDefinition } from '../../lists/list';
 import { ANY_LISTS, type ListId } from '../../lists';
@@ -28,6 +28,11 @@ export interface Settings extends SettingValues {
   baseUrl: string;
   /** From the user's own settings only, like baseUrl. */
   allowHttp: boolean;
+  /**
+   * flowsync.teamId of the user's own settings ('' when unset or not digits): what Add Service moves into the user's
+   * flowsync.services. `teamId` is the merged value, which a workspace may set; it must not land in the user settings.
+   */
+  userTeamId: string;
   /** historyDays of the user's own settings (or the default): only this deletes History from disk, never a workspace's. */
   userHistoryDays: number;
   /** How each list's rows are grouped and sorted (its two settings; an unknown value falls back to the default). */
@@ -88,6 +93,7 @@ function readSettings(): Readonly<Settings> {
     }),
     baseUrl: typeof baseUrl === 'string' ? baseUrl : '',
     allowHttp: userValue<unknown>(config, 'allowHttp', false) === true,
+    userTeamId: teamIdOf(config.inspect<unknown>('teamId')?.globalValue ?? '') ?? '',
     userHistoryDays: normalizeSettings({ historyDays: userValue<unknown>(config, 'historyDays', undefined) }).historyDays,
     ...serviceEntries(userValue<unknown>(config, 'services', []), userValue<unknown>(config, 'allowHttp', false) === true),
     arrangements: Object.freeze(Object.fromEntries(ANY_LISTS.map((list) => [list.id, readArrangement(config, list)])) as Record<ListId, Arrangement>),

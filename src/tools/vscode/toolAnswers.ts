@@ -36,6 +36,8 @@ export interface ToolService {
   readonly name?: string;
   readonly explorer: Explorer;
   readonly history?: HistorySource;
+  /** Resolves once the service has read its key for the first time, or after the keyring's timeout (ServiceRegistry.whenRead). */
+  readonly whenRead?: () => Promise<unknown>;
 }
 
 /** What the tools answer from: the services (read per call: they change), the clock, and the settings they read. */
@@ -73,6 +75,8 @@ export function toolFor(id: ToolId, source: ToolSource): vscode.LanguageModelToo
 /** One service's answer to a tool call; `name` (several services) goes on its block's "service" line. */
 async function answerFor(id: ToolId, source: ToolSource, service: ToolService, name: string | undefined, input: unknown, token: vscode.CancellationToken): Promise<string> {
   const { explorer } = service;
+  // A call at start waits for the service's first read of its key (at most the keyring's timeout), as a link does.
+  await service.whenRead?.();
   await freshen(source, explorer, id === 'history' ? 'processing' : id, token);
   const hide = await keyToHide(explorer, source.keys);
   const now = source.clock.now();
@@ -132,9 +136,9 @@ function untilCancelled(promise: Promise<void>, token: vscode.CancellationToken)
 
 /** The key of a service, to remove from its answer; undefined without `keys` or when it cannot be read. */
 async function keyToHide(explorer: Explorer, keys: Pick<ApiKeyStore, 'get'> | undefined): Promise<string | undefined> {
-  const origin = explorer.scope;
-  if (!keys || !origin || explorer.status !== 'ready') return undefined;
-  return keys.get(origin).catch(() => undefined);
+  const slot = explorer.keySlot;
+  if (!keys || !slot || explorer.status !== 'ready') return undefined;
+  return keys.get(slot).catch(() => undefined);
 }
 
 function textResult(text: string): vscode.LanguageModelToolResult {

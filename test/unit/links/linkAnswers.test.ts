@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { invalidLinkMessage, notListedMessage, parseLink, unknownServiceMessage } from '../../../src/links/linkAnswers';
+import { invalidLinkMessage, notListedMessage, notReadyAnswer, parseLink, unknownServiceMessage } from '../../../src/links/linkAnswers';
 
 describe('links (parseLink, answers)', () => {
   it('reads a row prefix and a plain decimal id, and nothing else', () => {
@@ -45,5 +45,17 @@ describe('parseLink: a link names its service by name', () => {
   it('the answer to a link naming a service that is not configured never repeats the name', () => {
     assert.doesNotMatch(unknownServiceMessage(), /Nowhere/);
     assert.match(unknownServiceMessage(), /flowsync\.services/);
+  });
+
+  it('a service that is not ready: "not set up" only when it is not, with the command that sets it up; a keyring that did not answer says so', () => {
+    assert.deepEqual(notReadyAnswer('noUrl'), { message: notReadyAnswer('invalidUrl').message, action: 'setBaseUrl' });
+    assert.match(notReadyAnswer('noUrl').message, /not set up yet/);
+    assert.equal(notReadyAnswer('noKey').action, 'setApiKey');
+    assert.match(notReadyAnswer('noKey').message, /not set up yet/);
+    for (const answer of [notReadyAnswer('secretsUnavailable'), notReadyAnswer('keyringTimeout')]) {
+      assert.match(answer.message, /keyring did not answer/);
+      assert.doesNotMatch(answer.message, /not set up/);
+      assert.equal(answer.action, undefined, 'no command to run: the keyring has to answer');
+    }
   });
 });

@@ -51,6 +51,24 @@ describe('serviceEntries: reading flowsync.services', () => {
     assert.deepEqual(parse([{ name: 'Plain', url: 'http://plain.example.com' }], true).entries.map((e) => e.name), ['Plain'], 'unless allowHttp');
   });
 
+  it('one entry per team of a URL: another with the same URL and the same team filter is skipped with a warning', () => {
+    const { entries, warnings } = parse([
+      { name: 'Team 1', url: 'https://flow.example.com', teamId: '1' },
+      { name: 'Team 2', url: 'https://flow.example.com/', teamId: 2 },
+      { name: 'All teams', url: 'https://flow.example.com' },
+      { name: 'Team 1 again', url: 'https://flow.example.com/api/public/v1/flows', teamId: '1' },
+      { name: 'All again', url: 'https://FLOW.example.com' },
+      { name: 'Other path', url: 'https://flow.example.com/eu', teamId: '1' },
+    ]);
+    assert.deepEqual(
+      entries.map((e) => e.name),
+      ['Team 1', 'Team 2', 'All teams', 'Other path'],
+    );
+    assert.equal(warnings.length, 2, warnings.join('\n'));
+    assert.match(warnings[0], /service 4 \("Team 1 again"\).*same url and team filter as "Team 1"/);
+    assert.match(warnings[1], /service 5 \("All again"\).*same url and team filter as "All teams"/);
+  });
+
   it('at most 20 services; the rest are skipped with a warning each', () => {
     const raw = Array.from({ length: MAX_SERVICES + 3 }, (_, i) => ({ name: `S${i}`, url: `https://s${i}.example.com` }));
     const { entries, warnings } = parse(raw);
