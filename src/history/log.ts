@@ -52,6 +52,11 @@ const SUMMARY_NAME = /^s2-(\d{4}-\d{2}-\d{2})\.json$/;
 export const MAX_SUMMARY_BYTES = 1024 * 1024;
 const SET_ASIDE = '.corrupt';
 const TEMP = /\.tmp-[0-9a-z]+$/;
+/**
+ * How far ahead of this window's clock a time of the store (the Clear marker) may be and still count as it is: the
+ * windows of one machine share its clock. A marker further ahead was written by a clock that was wrong, or planted.
+ */
+export const CLOCK_SKEW_MS = 5 * 60_000;
 /** Times outside these years are not times this extension wrote. */
 const MIN_TIME = Date.UTC(2000, 0, 1);
 const MAX_TIME = Date.UTC(2200, 0, 1);
@@ -208,7 +213,21 @@ export class LogStore {
       this.offsets.clear(); // the files were deleted: read again from their start
       this.ownText = undefined;
     }
-    return this.clearedAt;
+    return this.clearedAt > this.now() + CLOCK_SKEW_MS ? this.clearedAhead() : this.clearedAt;
+  }
+
+  /**
+   * The marker is ahead of the clock (written while the clock was ahead, or planted): it counts as now, here and, as
+   * it is written back, in every window (else it would drop every run until the clock caught up with it).
+   */
+  private async clearedAhead(): Promise<number> {
+    const now = this.now();
+    this.log('warn', `History: the Clear History marker is ${Math.round((this.clearedAt - now) / 60_000)} minute(s) ahead of the clock; it counts as now`);
+    this.clearedAt = now;
+    await this.files.write(this.markerPath, new TextEncoder().encode(JSON.stringify({ clearedAt: now }))).catch(() => undefined);
+    const info = await this.files.stat(this.markerPath).catch(() => undefined);
+    this.markerStamp = info ? `${info.size}:${info.mtime}` : undefined;
+    return now;
   }
 
   /**
@@ -433,10 +452,20 @@ export class LogStore {
     this.userDays = userDays;
     const now = this.now();
     this.prunedDay = dayOf(now);
-    const keepFrom = dayOf(now - bounded(userDays, HISTORY_DAYS) * DAY_MS);
-    const keepMtime = now - bounded(userDays, HISTORY_DAYS) * DAY_MS;
+    const listed = await this.files.list(this.folder);
+    // The days are counted back from the newest record's day when the clock is ahead of it: a clock that jumps ahead
+    // (for one start) never deletes the newest historyDays of records.
+    let newest = '';
+    for (const f of listed) {
+      const day = LOG_NAME.exec(f.name)?.[1];
+      if (day !== undefined && day > newest) newest = day;
+    }
+    const newestEnd = newest ? Date.parse(`${newest}T00:00:00.000Z`) + DAY_MS - 1 : now;
+    const until = Number.isFinite(newestEnd) ? Math.min(now, newestEnd) : now;
+    const keepFrom = dayOf(until - bounded(userDays, HISTORY_DAYS) * DAY_MS);
+    const keepMtime = until - bounded(userDays, HISTORY_DAYS) * DAY_MS;
     let deleted = 0;
-    for (const f of await this.files.list(this.folder)) {
+    for (const f of listed) {
       const day = (LOG_NAME.exec(f.name) ?? SUMMARY_NAME.exec(f.name))?.[1];
       const old = (day !== undefined && day < keepFrom) || (f.name.endsWith(SET_ASIDE) && f.mtime < keepMtime) || (TEMP.test(f.name) && f.mtime < now - DAY_MS);
       if (!old) continue;
@@ -450,7 +479,7 @@ export class LogStore {
 
   /** Clear History for every window: the marker first (others honour it), then the files. */
   async clear(): Promise<void> {
-    const at = Math.max(this.now(), this.clearedAt + 1);
+    const at = Math.max(this.now(), (await this.cleared()) + 1); // never after a marker ahead of the clock
     await this.files.write(this.markerPath, new TextEncoder().encode(JSON.stringify({ clearedAt: at })));
     await this.files.deleteDir(this.folder);
     await this.cleared();

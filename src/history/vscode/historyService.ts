@@ -353,10 +353,11 @@ export class HistoryService implements vscode.Disposable {
     this.changes.fire();
   }
 
-  /** Another window cleared History: what left before is dropped here too. */
+  /** Another window cleared History: what left before is dropped here too. A marker set back (it was ahead of the clock) is taken as it is. */
   private honourClear(clearedAt: number): void {
-    if (clearedAt <= this.clearedAt) return;
+    const later = clearedAt > this.clearedAt;
     this.clearedAt = clearedAt;
+    if (!later) return;
     this.entries = this.entries.filter((e) => e.leftAt > clearedAt);
     this.older = NO_OLDER_DAYS;
     this.olderAsked++;
@@ -372,10 +373,9 @@ export class HistoryService implements vscode.Disposable {
         const { leftOut } = await store.append(left, (record) => this.explorer.mentionsKey(record));
         if (leftOut) this.log.warn(`${leftOut} run(s) whose data contains the API key are not written to History.`);
         const clearedAt = await store.cleared();
-        if (clearedAt > this.clearedAt) {
-          this.honourClear(clearedAt);
-          this.changes.fire();
-        }
+        const later = clearedAt > this.clearedAt;
+        this.honourClear(clearedAt);
+        if (later) this.changes.fire();
       } catch (e) {
         this.log.warn(`History could not be saved: ${(e as Error)?.message ?? e}`);
       }

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { makeEntry, type HistoryEntry } from '../../../src/history/index';
-import { LogStore, MAX_LOG_BYTES, dayOf, logFileName, logRecord, parseLog, parseSegment, windowTag } from '../../../src/history/storage';
+import { CLOCK_SKEW_MS, LogStore, MAX_LOG_BYTES, dayOf, logFileName, logRecord, parseLog, parseSegment, windowTag } from '../../../src/history/storage';
 import { MemoryFiles } from '../helpers/memoryFiles';
 
 const SEC = 1000;
@@ -141,5 +141,49 @@ describe('historyLog (the append-only store)', () => {
     assert.deepEqual(ids(parseLog(web.text(logPath(0, 'a'))).entries), [1, 2]);
     assert.equal(web.bytesRead, 0, 'its own file is kept in memory, not read back');
     assert.deepEqual(ids((await open('r', web).read(7)).entries), [2, 1]);
+  });
+
+  // ------------------------------------------------------------ under faults: the clock
+
+  it('a Clear marker ahead of the clock (a clock that was ahead, or a planted file) counts as now; a run after it is kept', async () => {
+    files.put(`${FOLDER}.cleared`, JSON.stringify({ clearedAt: NOW + 30 * DAY })); // 30 bytes, 30 days ahead
+    const a = open('a');
+    assert.ok((await a.cleared()) <= NOW + CLOCK_SKEW_MS, 'counted as now');
+    now += MIN;
+    await a.append([run(1, -30 * SEC)]); // left 30 s after the marker was read
+    assert.deepEqual(ids((await open('r').read(7)).entries), [1], 'a run that left after it is kept');
+    assert.ok(JSON.parse(files.text(`${FOLDER}.cleared`)).clearedAt <= now, 'the marker itself is set back to now: a window started later agrees');
+  });
+
+  it('a Clear done while the clock was ahead: later runs are kept once the clock is right, and a second Clear resets it', async () => {
+    const a = open('a');
+    now = NOW + 30 * DAY;
+    await a.clear(); // the clock 30 days ahead
+    now = NOW;
+    const b = open('b');
+    await b.cleared();
+    now += MIN;
+    await b.append([run(2, -30 * SEC)]);
+    assert.deepEqual(ids((await open('r').read(7)).entries), [2]);
+    now += MIN;
+    await a.clear(); // the clock right again: Clear clears now, not after the marker
+    assert.equal(await a.cleared(), now);
+    now += MIN;
+    await a.append([run(3, -2 * MIN - 30 * SEC)]);
+    assert.deepEqual(ids((await open('s').read(7)).entries), [3]);
+  });
+
+  it("a clock 30 days ahead for one start deletes none of the newest historyDays of records", async () => {
+    const a = open('a');
+    await a.append(Array.from({ length: 7 }, (_, d) => run(200 + d, d * DAY + MIN)));
+    assert.equal((await files.list(FOLDER)).length, 7);
+    now = NOW + 30 * DAY;
+    assert.equal(await open('ahead').pruneDisk(7), 0, 'nothing deleted: they are the newest 7 days there are');
+    now = NOW;
+    assert.equal((await open('r').read(7)).entries.length, 7);
+    // Days older than the user's days behind the newest record still go.
+    await a.append([run(300, 20 * DAY)]);
+    now = NOW + 30 * DAY;
+    assert.equal(await open('ahead2').pruneDisk(7), 1);
   });
 });
