@@ -126,6 +126,30 @@ export function parseLog(text: string): { entries: HistoryEntry[]; rejected: num
   return { entries, rejected };
 }
 
+/**
+ * A file's runs with each once: a window records a run once, but a write retried by an older version (or planted
+ * records) may repeat one (the same sync, created_at and first sighting). Linear; the list itself when none repeats.
+ */
+export function withoutRepeats(entries: HistoryEntry[]): HistoryEntry[] {
+  const byId = new Map<number, HistoryEntry | Map<number, HistoryEntry>>();
+  let kept: HistoryEntry[] | undefined;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    const found = byId.get(e.id);
+    let repeat = false;
+    if (found === undefined) byId.set(e.id, e);
+    else {
+      const byFirstSeen = found instanceof Map ? found : new Map([[found.firstSeen, found]]);
+      if (byFirstSeen !== found) byId.set(e.id, byFirstSeen);
+      repeat = byFirstSeen.get(e.firstSeen)?.createdAt === e.createdAt;
+      if (!repeat) byFirstSeen.set(e.firstSeen, e);
+    }
+    if (repeat) kept ??= entries.filter((_, k) => k < i); // the runs before the first repeat
+    else kept?.push(e);
+  }
+  return kept ?? entries;
+}
+
 function entryOf(row: unknown): HistoryEntry | undefined {
   if (!Array.isArray(row) || row.length !== 8) return undefined;
   const [id, flowId, flowName, createdAt, firstSeen, lastSeen, leftAt, raw] = row as unknown[];
@@ -180,6 +204,8 @@ export class LogStore {
   private ownText: { name: string; text: string } | undefined;
   private prunedDay: string | undefined;
   private readonly migrated = new Set<string>();
+  /** Per file of this window: the records a failed write did not put on disk, written first by the next append. */
+  private readonly unsaved = new Map<string, Unsaved>();
   /** Per day: its summary and the key (files and clear) it was made from. */
   private readonly summaryCache = new Map<string, { key: string; summary: DaySummary }>();
 
@@ -232,11 +258,12 @@ export class LogStore {
 
   /**
    * Appends the runs that left (one record each; `secret` says a record holds what must never be written, e.g. the
-   * API key: it is left out). Runs a Clear History removed are not written.
+   * API key: it is left out). Runs a Clear History removed are not written. Records a failed write could not put on
+   * disk are kept and written first by the next call (with nothing new too); the call fails (after writing what it
+   * could) while some are left.
    */
   async append(left: readonly HistoryEntry[], secret: (record: string) => boolean = () => false): Promise<{ bytes: number; leftOut: number }> {
     const clearedAt = await this.cleared();
-    const byDay = new Map<string, string[]>();
     let leftOut = 0;
     for (const e of left) {
       if (e.leftAt <= clearedAt) continue;
@@ -245,33 +272,58 @@ export class LogStore {
         leftOut++;
         continue;
       }
-      const day = dayOf(e.leftAt);
-      const list = byDay.get(day);
-      if (list) list.push(record);
-      else byDay.set(day, [record]);
+      const name = logFileName(dayOf(e.leftAt), this.tag);
+      const waiting = this.unsaved.get(name);
+      if (waiting) waiting.records.push({ leftAt: e.leftAt, text: record });
+      else this.unsaved.set(name, { records: [{ leftAt: e.leftAt, text: record }], cut: 0, size: 0 });
     }
     let bytes = 0;
-    for (const [day, records] of byDay) {
-      const name = logFileName(day, this.tag);
-      const data = new TextEncoder().encode(records.join(''));
-      bytes += data.length;
-      if (this.files.append) {
-        try {
-          await this.files.append(this.path(name), data);
-        } catch {
-          await this.files.mkdir(this.folder);
-          await this.files.append(this.path(name), data);
-        }
-      } else {
-        await this.rewriteOwn(name, records.join(''));
+    let failed: unknown;
+    for (const [name, waiting] of this.unsaved) {
+      const kept = waiting.records.filter((r) => r.leftAt > clearedAt); // a Clear since: not written
+      if (kept.length !== waiting.records.length) [waiting.records, waiting.cut] = [kept, 0];
+      try {
+        if (kept.length) bytes += this.files.append ? await this.appendRecords(name, waiting) : await this.rewriteOwn(name, kept.map((r) => r.text).join(''));
+        this.unsaved.delete(name);
+      } catch (e) {
+        failed ??= e;
       }
     }
     await this.pruneDaily();
+    if (failed !== undefined) throw failed;
     return { bytes, leftOut };
   }
 
+  /**
+   * Appends records to this window's file (a missing folder made and the append tried again). What a failed append
+   * put in the file (its size before and after) is never appended again: the records that reached it are dropped
+   * from `waiting`, and of one cut short only its rest is written next (unless the file changed since: then whole).
+   */
+  private async appendRecords(name: string, waiting: Unsaved): Promise<number> {
+    const path = this.path(name);
+    const sizeOf = async () => (await this.files.stat(path).catch(() => undefined))?.size ?? 0;
+    let size = await sizeOf();
+    if (waiting.cut && size !== waiting.size) waiting.cut = 0;
+    let data = new TextEncoder().encode(waiting.records.map((r) => r.text).join('')).subarray(waiting.cut);
+    let written = 0;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.files.append!(path, data);
+        return written + data.length;
+      } catch (e) {
+        const after = await sizeOf();
+        const reached = Math.min(Math.max(0, after - size), data.length);
+        written += reached;
+        [data, size] = [data.subarray(reached), after];
+        keepUnwritten(waiting, reached, after);
+        if (attempt > 0) throw e;
+        await this.files.mkdir(this.folder);
+      }
+    }
+  }
+
   /** Without append: this window's day file, rewritten whole and atomically (its text kept in memory after one read). */
-  private async rewriteOwn(name: string, added: string): Promise<void> {
+  private async rewriteOwn(name: string, added: string): Promise<number> {
     if (this.ownText?.name !== name) {
       const info = await this.files.stat(this.path(name));
       let text = '';
@@ -280,8 +332,10 @@ export class LogStore {
     }
     const text = this.ownText.text + added;
     await this.files.mkdir(this.folder);
-    await this.files.write(this.path(name), new TextEncoder().encode(text));
+    const data = new TextEncoder().encode(text);
+    await this.files.write(this.path(name), data);
     this.ownText = { name, text };
+    return data.length;
   }
 
   /**
@@ -363,7 +417,7 @@ export class LogStore {
       if (f.size > MAX_LOG_BYTES) continue; // set aside by the read
       const bytes = await this.files.read(this.path(f.name), 0, f.size).catch(() => new Uint8Array());
       const end = bytes.lastIndexOf(10) >= 0 ? lastRecordEnd(bytes) : 0;
-      const entries = parseLog(new TextDecoder().decode(bytes.subarray(0, end))).entries;
+      const entries = withoutRepeats(parseLog(new TextDecoder().decode(bytes.subarray(0, end))).entries);
       found.push(clearedAt === -Infinity ? entries : entries.filter((e) => e.leftAt > clearedAt));
     }
     const summary = summarizeDay(day, mergeSegments(found).filter((e) => dayOf(e.leftAt) === day));
@@ -392,7 +446,9 @@ export class LogStore {
       this.log('warn', `History: ${parsed.rejected} record(s) of ${f.name} could not be read (a write cut short?) and were skipped`);
       if (start === 0 && parsed.entries.length === 0 && parsed.rejected > 1) await this.setAsideFile(f.name, 'no readable record');
     }
-    return parsed.entries;
+    const entries = withoutRepeats(parsed.entries);
+    if (entries.length < parsed.entries.length) this.log('warn', `History: ${parsed.entries.length - entries.length} repeated record(s) of ${f.name} were read once`);
+    return entries;
   }
 
   private async setAsideFile(name: string, why: string): Promise<void> {
@@ -484,6 +540,27 @@ export class LogStore {
     await this.files.deleteDir(this.folder);
     await this.cleared();
   }
+}
+
+/** Records of one file not on disk yet: `cut` bytes of the first are (a write cut short), when the file is `size` bytes long. */
+interface Unsaved {
+  records: Array<{ readonly leftAt: number; readonly text: string }>;
+  cut: number;
+  size: number;
+}
+
+/** Drops from `waiting` the `reached` bytes a failed append put in the file (now `size` bytes long). */
+function keepUnwritten(waiting: Unsaved, reached: number, size: number): void {
+  let n = waiting.cut + reached;
+  let i = 0;
+  for (; i < waiting.records.length; i++) {
+    const length = new TextEncoder().encode(waiting.records[i].text).length;
+    if (n < length) break;
+    n -= length;
+  }
+  waiting.records = waiting.records.slice(i);
+  waiting.cut = waiting.records.length ? n : 0;
+  waiting.size = size;
 }
 
 /** The end of the last complete record: the index of the last newline that starts a record, or the end when the text ends on a complete one. */

@@ -19,6 +19,7 @@ import {
 import { DAY_MS } from '../entry';
 import { HISTORY_CAP, dayOf, mergeSegments, originFolder, pruneEntries } from '../storage';
 import { lazyLogStore, type HistoryLog } from '../lazyLogStore';
+import { HistoryWriteTrouble } from '../writeTrouble';
 import { platform } from '../../env/platform';
 import { storeFilesOnFirstUse } from '../../env/storeFilesOnFirstUse';
 import type { SettingValues } from '../../settings/settingValues';
@@ -60,6 +61,14 @@ export class HistoryService implements vscode.Disposable {
   private readonly announcements = new Emitter<{ text: string; entries: readonly HistoryEntry[] }>();
   /** The one notification of a poll: its text and the runs it is about (the vscode layer shows it, with its buttons). */
   readonly onDidAnnounce: Event<{ text: string; entries: readonly HistoryEntry[] }> = this.announcements.event;
+  private readonly warnings = new Emitter<string>();
+  /** History cannot be written: said once (the vscode layer shows it). */
+  readonly onDidWarn: Event<string> = this.warnings.event;
+  /** Writes that fail: logged, told once, and the runs not written are written by the next poll. */
+  private readonly writeTrouble = new HistoryWriteTrouble(
+    (text) => this.warnings.fire(text),
+    (line) => this.log.warn(line),
+  );
   private readonly disposables = new DisposableStore();
   private origin: string | undefined;
   private entries: HistoryEntry[] = [];
@@ -100,6 +109,7 @@ export class HistoryService implements vscode.Disposable {
     this.disposables.add(
       this.changes,
       this.announcements,
+      this.warnings,
       processing.onDidChange(() => this.onProcessingChanged(processing)),
       explorer.onDidChangeStatus(() => void this.useOrigin(explorer.scope)),
     );
@@ -256,6 +266,7 @@ export class HistoryService implements vscode.Disposable {
     const watchesChanged = this.syncWatches();
     const { left } = this.observer.observe(context, state.loadedAt, processingAnswer({ items: [...state.items], dropped: state.dropped }));
     if (left.length === 0) {
+      if (this.writeTrouble.unsaved) void this.persist(origin, []); // runs a failed write left wait in the store
       // Only when the stuck syncs changed: an identical answer must not re-render the Processing view.
       const stuck = this.stuckSyncs().map((s) => s.id).join(',');
       if (stuck !== this.lastStuck || watchesChanged) {
@@ -371,13 +382,14 @@ export class HistoryService implements vscode.Disposable {
       if (origin !== this.origin || !store) return;
       try {
         const { leftOut } = await store.append(left, (record) => this.explorer.mentionsKey(record));
+        this.writeTrouble.saved();
         if (leftOut) this.log.warn(`${leftOut} run(s) whose data contains the API key are not written to History.`);
         const clearedAt = await store.cleared();
         const later = clearedAt > this.clearedAt;
         this.honourClear(clearedAt);
         if (later) this.changes.fire();
       } catch (e) {
-        this.log.warn(`History could not be saved: ${(e as Error)?.message ?? e}`);
+        this.writeTrouble.failed(e);
       }
     });
     return this.writing;

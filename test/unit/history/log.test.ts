@@ -186,4 +186,56 @@ describe('historyLog (the append-only store)', () => {
     now = NOW + 30 * DAY;
     assert.equal(await open('ahead2').pruneDisk(7), 1);
   });
+
+  // ------------------------------------------------------------ under faults: writes that fail
+
+  it('an append cut short (no space left after part of it) is retried without the bytes that reached the file', async () => {
+    const a = open('a');
+    const ten = Array.from({ length: 10 }, (_, k) => run(500 + k, 10 * MIN - k * SEC));
+    let faults = 1;
+    files.fault = (_, bytes) => (faults-- > 0 ? Math.floor(bytes.length * 0.7) : undefined); // 7 of 10 records reach the file
+    await a.append(ten);
+    const onDisk = parseLog(files.text(logPath(0, 'a')));
+    assert.deepEqual([onDisk.entries.length, onDisk.rejected], [10, 0], 'each record once, none torn');
+    assert.equal((await open('r').read(7)).entries.length, 10);
+  });
+
+  it('a batch whose retry fails too is kept and written by the next append, once; the append says it failed', async () => {
+    const a = open('a');
+    files.fault = (_, bytes) => Math.min(bytes.length - 1, 100); // the first 100 bytes reach the file, then nothing
+    await assert.rejects(a.append([run(1, 3 * MIN), run(2, 2 * MIN)]), /ENOSPC/);
+    files.fault = undefined;
+    await a.append([run(3, MIN)]);
+    const onDisk = parseLog(files.text(logPath(0, 'a')));
+    assert.deepEqual([ids(onDisk.entries), onDisk.rejected], [[1, 2, 3], 0], 'the cut record completed, nothing repeated');
+    assert.deepEqual(ids((await open('r').read(7)).entries), [3, 2, 1]);
+    // Nothing held back: an append with nothing new writes what is still waiting.
+    files.fault = () => 0;
+    await assert.rejects(a.append([run(4, 0)]));
+    files.fault = undefined;
+    await a.append([]);
+    assert.deepEqual(ids((await open('s').read(7)).entries), [4, 3, 2, 1]);
+  });
+
+  it('without append (the browser): a rewrite that fails keeps its runs for the next one', async () => {
+    const web = new MemoryFiles(() => now, { append: false });
+    const a = open('a', web);
+    await a.append([run(1, 2 * MIN)]);
+    web.fault = () => 0;
+    await assert.rejects(a.append([run(2, MIN)]));
+    web.fault = undefined;
+    await a.append([run(3, 0)]);
+    assert.deepEqual(ids(parseLog(web.text(logPath(0, 'a'))).entries), [1, 2, 3]);
+  });
+
+  it('a run repeated within one file (a retried write of an older version) is read once, and summarized once', async () => {
+    const records = [run(1, 3 * MIN), run(2, 2 * MIN), run(3, MIN)].map(logRecord).join('');
+    files.put(logPath(0, 'a'), records + records.slice(0, 200) + records);
+    const r = open('r');
+    assert.deepEqual(ids((await r.read(7)).entries), [3, 2, 1]);
+    files.put(logPath(DAY, 'a'), [run(1, DAY), run(2, DAY + MIN)].map(logRecord).join('').repeat(3));
+    now += 2 * DAY;
+    const [day] = await open('s').summaries(7, dayOf(now));
+    assert.deepEqual([day.day, day.runs], [dayOf(NOW - DAY), 2]);
+  });
 });
