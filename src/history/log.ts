@@ -382,17 +382,21 @@ export class LogStore {
     const byDay = new Map<string, StoreFileInfo[]>();
     for (const f of listed) {
       const day = LOG_NAME.exec(f.name)?.[1];
-      if (day === undefined || day < from || day >= until) continue;
+      if (day === undefined) continue; // the days before and after too: a run two windows saw leave on either side of midnight
       const list = byDay.get(day);
       if (list) list.push(f);
       else byDay.set(day, [f]);
     }
+    for (const list of byDay.values()) list.sort((a, b) => (a.name < b.name ? -1 : 1));
     const out: DaySummary[] = [];
-    for (const day of [...byDay.keys()].sort()) {
-      const logs = byDay.get(day)!.sort((a, b) => (a.name < b.name ? -1 : 1));
-      const key = JSON.stringify([String(clearedAt), logs.map((f) => `${f.name}:${f.size}`)]);
+    const parsed = new Map<string, HistoryEntry[]>(); // each file read once by this call (a day is its neighbours' neighbour)
+    for (const day of [...byDay.keys()].filter((d) => d >= from && d < until).sort()) {
+      const logs = byDay.get(day)!;
+      const start = Date.parse(`${day}T00:00:00.000Z`);
+      const around = { before: byDay.get(dayOf(start - DAY_MS)) ?? [], after: byDay.get(dayOf(start + DAY_MS)) ?? [] };
+      const key = JSON.stringify([String(clearedAt), logs.map((f) => `${f.name}:${f.size}`), [...around.before, ...around.after].map((f) => `${f.name}:${f.size}`)]);
       let summary = this.summaryCache.get(day)?.key === key ? this.summaryCache.get(day)!.summary : undefined;
-      summary ??= (await this.readSummary(day, key)) ?? (await this.makeSummary(day, logs, clearedAt, key));
+      summary ??= (await this.readSummary(day, key)) ?? (await this.makeSummary(day, logs, around, clearedAt, key, parsed));
       this.summaryCache.set(day, { key, summary });
       out.push(summary);
     }
@@ -410,16 +414,44 @@ export class LogStore {
     return summary?.day === day ? summary : undefined;
   }
 
-  /** A day's summary from its files (read whole, apart from the incremental reads), written for the next window. */
-  private async makeSummary(day: string, logs: readonly StoreFileInfo[], clearedAt: number, key: string): Promise<DaySummary> {
+  /**
+   * A day's summary from its files (read whole, apart from the incremental reads), written for the next window. The
+   * runs of the days before and after that may be the same runs (their spans overlap the day's) are merged in: a run
+   * counts on the day of its merged leftAt only.
+   */
+  private async makeSummary(
+    day: string,
+    logs: readonly StoreFileInfo[],
+    around: { before: readonly StoreFileInfo[]; after: readonly StoreFileInfo[] },
+    clearedAt: number,
+    key: string,
+    parsed: Map<string, HistoryEntry[]>,
+  ): Promise<DaySummary> {
+    const runsOf = async (f: StoreFileInfo): Promise<HistoryEntry[]> => {
+      let entries = parsed.get(f.name);
+      if (entries) return entries;
+      entries = [];
+      if (f.size <= MAX_LOG_BYTES) {
+        // (over it: set aside by the read)
+        const bytes = await this.files.read(this.path(f.name), 0, f.size).catch(() => new Uint8Array());
+        const end = bytes.lastIndexOf(10) >= 0 ? lastRecordEnd(bytes) : 0;
+        entries = withoutRepeats(parseLog(new TextDecoder().decode(bytes.subarray(0, end))).entries);
+        if (clearedAt !== -Infinity) entries = entries.filter((e) => e.leftAt > clearedAt);
+      }
+      parsed.set(f.name, entries);
+      return entries;
+    };
     const found: HistoryEntry[][] = [];
+    let firstSeen = Infinity;
+    let leftAt = -Infinity;
     for (const f of logs) {
-      if (f.size > MAX_LOG_BYTES) continue; // set aside by the read
-      const bytes = await this.files.read(this.path(f.name), 0, f.size).catch(() => new Uint8Array());
-      const end = bytes.lastIndexOf(10) >= 0 ? lastRecordEnd(bytes) : 0;
-      const entries = withoutRepeats(parseLog(new TextDecoder().decode(bytes.subarray(0, end))).entries);
-      found.push(clearedAt === -Infinity ? entries : entries.filter((e) => e.leftAt > clearedAt));
+      const entries = await runsOf(f);
+      for (const e of entries) [firstSeen, leftAt] = [Math.min(firstSeen, e.firstSeen), Math.max(leftAt, e.leftAt)];
+      found.push(entries);
     }
+    for (const f of around.before) found.push((await runsOf(f)).filter((e) => e.leftAt > firstSeen));
+    for (const f of around.after) found.push((await runsOf(f)).filter((e) => e.firstSeen < leftAt));
+    for (const name of parsed.keys()) if (LOG_NAME.exec(name)![1] < day) parsed.delete(name); // not needed by the next day
     const summary = summarizeDay(day, mergeSegments(found).filter((e) => dayOf(e.leftAt) === day));
     const json = JSON.stringify({ key, summary });
     if (json.length <= MAX_SUMMARY_BYTES) await this.files.write(this.path(`s2-${day}.json`), new TextEncoder().encode(json)).catch(() => undefined);
