@@ -1,7 +1,7 @@
 import { inert } from '../base/inert';
 import { bounded } from '../settings/settingValues';
 import { DAY_MS, HISTORY_DAYS, MAX_CREATED_AT, MAX_FLOW_NAME, MAX_RAW_CHARS, makeEntry, type HistoryEntry } from './entry';
-import { MAX_SEGMENT_CHARS, fnv1a, mergeSegments, parseSegment } from './store';
+import { HISTORY_CAP, MAX_SEGMENT_CHARS, fnv1a, mergeSegments, parseSegment } from './store';
 import { summarizeDay, summaryOf, type DaySummary } from './summary';
 import type { StoreFileInfo, StoreFiles } from '../env/types';
 
@@ -42,6 +42,12 @@ export type { StoreFileInfo, StoreFiles };
 export const LOG_VERSION = 2;
 /** A log file longer than this is not read (a day of 10,000 runs of one window is about 2-4 MB). */
 export const MAX_LOG_BYTES = 32 * 1024 * 1024;
+/** Bytes one read reads at most, across files (what is left is read by the next read). */
+export const MAX_READ_BYTES = 48 * 1024 * 1024;
+/** Runs one read parses at most, across files: twice what a window holds (HISTORY_CAP), for the windows that record the same runs. */
+export const MAX_READ_RUNS = 2 * HISTORY_CAP;
+/** Files of one day read at most (a window's own first, then the newest); the rest are set aside. */
+export const MAX_DAY_FILES = 64;
 /** A raw item whose JSON is longer than this is not written with its run (a run's record stays under 1 KB). */
 export const RAW_LINE_CHARS = 600;
 
@@ -51,6 +57,8 @@ const SUMMARY_NAME = /^s2-(\d{4}-\d{2}-\d{2})\.json$/;
 /** A summary file longer than this is not read (made again instead). */
 export const MAX_SUMMARY_BYTES = 1024 * 1024;
 const SET_ASIDE = '.corrupt';
+/** No record is shorter (its three times alone take 39 characters). */
+const MIN_RECORD_BYTES = 40;
 const TEMP = /\.tmp-[0-9a-z]+$/;
 /**
  * How far ahead of this window's clock a time of the store (the Clear marker) may be and still count as it is: the
@@ -351,13 +359,24 @@ export class LogStore {
       listed = await this.files.list(this.folder);
     }
     const from = dayOf(this.now() - bounded(days, HISTORY_DAYS) * DAY_MS);
-    const logs = listed.filter((f) => LOG_NAME.test(f.name)).map((f) => ({ ...f, day: LOG_NAME.exec(f.name)![1] })).filter((f) => f.day >= from);
+    const logs = (await this.dayFiles(listed)).filter((f) => f.day >= from);
     logs.sort((a, b) => (a.day < b.day ? 1 : a.day > b.day ? -1 : 0));
     const found: HistoryEntry[][] = [];
     let count = 0;
+    // Bounded per read, across files: bytes before they are read, runs before they are parsed; the rest is read next time.
+    let bytes = 0;
+    let runs = 0;
     for (let i = 0; i < logs.length; i++) {
       const f = logs[i];
-      const entries = await this.readLog(f);
+      const at = this.offsets.get(f.name) ?? 0;
+      const size = f.size < at ? f.size : f.size - at;
+      if (f.size <= MAX_LOG_BYTES && (bytes + size > MAX_READ_BYTES || runs >= MAX_READ_RUNS)) {
+        this.log('warn', `History: ${logs.length - i} file(s) left for a later read (a read reads at most ${MAX_READ_BYTES} bytes and ${MAX_READ_RUNS} runs)`);
+        return { entries: mergeSegments(found), more: true };
+      }
+      bytes += f.size <= MAX_LOG_BYTES ? size : 0;
+      const entries = await this.readLog(f, MAX_READ_RUNS - runs);
+      runs += entries.length;
       const kept = clearedAt === -Infinity ? entries : entries.filter((e) => e.leftAt > clearedAt);
       found.push(kept);
       count += kept.length;
@@ -366,6 +385,31 @@ export class LogStore {
       }
     }
     return { entries: mergeSegments(found), more: false };
+  }
+
+  /**
+   * The log files listed, with their days; of a day with more than MAX_DAY_FILES, this window's own and the newest are
+   * kept and the rest set aside (each counted and logged).
+   */
+  private async dayFiles(listed: readonly StoreFileInfo[]): Promise<Array<StoreFileInfo & { day: string }>> {
+    const byDay = new Map<string, Array<StoreFileInfo & { day: string; own: boolean }>>();
+    for (const f of listed) {
+      const m = LOG_NAME.exec(f.name);
+      if (!m) continue;
+      const file = { ...f, day: m[1], own: m[2] === this.tag };
+      const list = byDay.get(file.day);
+      if (list) list.push(file);
+      else byDay.set(file.day, [file]);
+    }
+    const out: Array<StoreFileInfo & { day: string }> = [];
+    for (const list of byDay.values()) {
+      if (list.length > MAX_DAY_FILES) {
+        list.sort((a, b) => Number(b.own) - Number(a.own) || b.mtime - a.mtime || (a.name < b.name ? -1 : 1));
+        for (const f of list.splice(MAX_DAY_FILES)) await this.setAsideFile(f.name, `more than ${MAX_DAY_FILES} files of ${f.day}`);
+      }
+      out.push(...list);
+    }
+    return out;
   }
 
   /**
@@ -380,9 +424,8 @@ export class LogStore {
     const today = dayOf(this.now());
     const until = before < today ? before : today;
     const byDay = new Map<string, StoreFileInfo[]>();
-    for (const f of listed) {
-      const day = LOG_NAME.exec(f.name)?.[1];
-      if (day === undefined) continue; // the days before and after too: a run two windows saw leave on either side of midnight
+    for (const f of await this.dayFiles(listed)) {
+      const day = f.day; // the days before and after too: a run two windows saw leave on either side of midnight
       const list = byDay.get(day);
       if (list) list.push(f);
       else byDay.set(day, [f]);
@@ -427,12 +470,18 @@ export class LogStore {
     key: string,
     parsed: Map<string, HistoryEntry[]>,
   ): Promise<DaySummary> {
+    let readBytes = 0; // bounded like a read: what is over it is left out of the summary (and logged)
     const runsOf = async (f: StoreFileInfo): Promise<HistoryEntry[]> => {
       let entries = parsed.get(f.name);
       if (entries) return entries;
       entries = [];
+      if (f.size <= MAX_LOG_BYTES && readBytes + f.size > MAX_READ_BYTES) {
+        this.log('warn', `History: ${f.name} left out of the summary of ${day} (a summary reads at most ${MAX_READ_BYTES} bytes)`);
+        return entries;
+      }
       if (f.size <= MAX_LOG_BYTES) {
         // (over it: set aside by the read)
+        readBytes += f.size;
         const bytes = await this.files.read(this.path(f.name), 0, f.size).catch(() => new Uint8Array());
         const end = bytes.lastIndexOf(10) >= 0 ? lastRecordEnd(bytes) : 0;
         entries = withoutRepeats(parseLog(new TextDecoder().decode(bytes.subarray(0, end))).entries);
@@ -458,8 +507,8 @@ export class LogStore {
     return summary;
   }
 
-  /** The new records of one log file (size checked first; only the bytes after what was read before). */
-  private async readLog(f: StoreFileInfo): Promise<HistoryEntry[]> {
+  /** The new records of one log file (size checked first; only the bytes after what was read before; the newest `maxRuns`). */
+  private async readLog(f: StoreFileInfo, maxRuns = Infinity): Promise<HistoryEntry[]> {
     const at = this.offsets.get(f.name) ?? 0;
     if (f.size === at) return [];
     if (f.size > MAX_LOG_BYTES) {
@@ -470,7 +519,11 @@ export class LogStore {
     const bytes = await this.files.read(this.path(f.name), start, f.size - start);
     // Only up to the last record's end: a record being appended right now is read next time, whole.
     const end = bytes.lastIndexOf(10) >= 0 ? lastRecordEnd(bytes) : 0;
-    const text = new TextDecoder().decode(bytes.subarray(0, end));
+    // At most `maxRuns` records, the newest (the last): each starts with a newline, found before anything is parsed.
+    let first = 0;
+    if (end > maxRuns * MIN_RECORD_BYTES) for (let n = 0, nl = end; nl > 0 && n < maxRuns; n++) first = nl = bytes.lastIndexOf(10, nl - 1);
+    if (first > 0) this.log('warn', `History: the older records of ${f.name} were left unread (a read parses at most ${MAX_READ_RUNS} runs)`);
+    const text = new TextDecoder().decode(bytes.subarray(Math.max(0, first), end));
     this.offsets.set(f.name, start + end);
     const parsed = parseLog(text);
     if (parsed.rejected) {

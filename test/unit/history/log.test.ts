@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { makeEntry, type HistoryEntry } from '../../../src/history/index';
-import { CLOCK_SKEW_MS, LogStore, MAX_LOG_BYTES, dayOf, logFileName, logRecord, parseLog, parseSegment, windowTag } from '../../../src/history/storage';
+import { CLOCK_SKEW_MS, LogStore, MAX_DAY_FILES, MAX_LOG_BYTES, MAX_READ_BYTES, MAX_READ_RUNS, dayOf, logFileName, logRecord, parseLog, parseSegment, windowTag } from '../../../src/history/storage';
 import { MemoryFiles } from '../helpers/memoryFiles';
 
 const SEC = 1000;
@@ -226,6 +226,43 @@ describe('historyLog (the append-only store)', () => {
     web.fault = undefined;
     await a.append([run(3, 0)]);
     assert.deepEqual(ids(parseLog(web.text(logPath(0, 'a'))).entries), [1, 2, 3]);
+  });
+
+  // ------------------------------------------------------------ under faults: reads bounded per read
+
+  it('a read is bounded in runs across files: four planted files of 60,000 runs in one day give at most MAX_READ_RUNS', async () => {
+    const day = dayOf(NOW);
+    for (let k = 0; k < 4; k++) {
+      const records = Array.from({ length: 60_000 }, (_, i) => logRecord(run(k * 100_000 + i, 5 * MIN + i, { raw: undefined }))).join('');
+      files.put(`${FOLDER}/${logFileName(day, `planted${k}`)}`, records);
+    }
+    const logs: string[] = [];
+    const r = new LogStore({ files, folder: FOLDER, windowId: 'r', now: () => now, log: (_, m) => logs.push(m) });
+    const read = await r.read(7);
+    assert.ok(read.entries.length <= MAX_READ_RUNS, `${read.entries.length} runs read at once`);
+    assert.ok(read.entries.length >= 60_000, 'not nothing');
+    assert.ok(logs.some((m) => /left for a later read|left unread/.test(m)), logs.join('\n'));
+  });
+
+  it('a read is bounded in bytes across files: three files of 20 MB in one day are not all read at once', async () => {
+    const day = dayOf(NOW);
+    for (let k = 0; k < 3; k++) files.data.set(`${FOLDER}/${logFileName(day, `big${k}`)}`, { bytes: new Uint8Array(20 * 1024 * 1024).fill(32), mtime: now });
+    await open('r').read(7);
+    assert.ok(files.bytesRead <= MAX_READ_BYTES, `${files.bytesRead} bytes read at once`);
+  });
+
+  it('at most MAX_DAY_FILES files of a day are read: the rest are set aside (counted, in the log), never this window\'s own', async () => {
+    const day = dayOf(NOW);
+    await open('own').append([run(1, 2 * MIN)]);
+    for (let k = 0; k < MAX_DAY_FILES + 5; k++) files.put(`${FOLDER}/${logFileName(day, `w${k}`)}`, logRecord(run(10 + k, MIN)), now + k); // newer than its own
+    const logs: string[] = [];
+    const own = new LogStore({ files, folder: FOLDER, windowId: 'own', now: () => now, log: (_, m) => logs.push(m) });
+    const read = await own.read(7);
+    assert.equal(read.entries.length, MAX_DAY_FILES);
+    assert.ok(read.entries.some((e) => e.id === 1), 'its own file is read');
+    assert.equal(own.setAside, 6);
+    assert.equal(logs.filter((m) => m.includes('set aside')).length, 6);
+    assert.equal((await files.list(FOLDER)).filter((f) => f.name.endsWith('.corrupt')).length, 6);
   });
 
   it('a run repeated within one file (a retried write of an older version) is read once, and summarized once', async () => {
