@@ -141,6 +141,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
       wiring.add(
         history.onDidChange(() => views.processing.tree.refreshAll()),
         history.onDidAnnounce(({ text, entries }) => void import('./history/vscode/announceFinished').then((m) => m.announceFinished(named(text), entries, json, service.id))),
+        history.onDidWarn((text) => void vscode.window.showWarningMessage(named(text))),
         // A sync that becomes stuck is said once (a notification: screen readers read it out, the focus stays put), by
         // the window whose request saw it, unless notifications are off.
         history.onDidChange(() => {

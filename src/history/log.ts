@@ -1,7 +1,7 @@
 import { inert } from '../base/inert';
 import { bounded } from '../settings/settingValues';
 import { DAY_MS, HISTORY_DAYS, MAX_CREATED_AT, MAX_FLOW_NAME, MAX_RAW_CHARS, makeEntry, type HistoryEntry } from './entry';
-import { MAX_SEGMENT_CHARS, fnv1a, mergeSegments, parseSegment } from './store';
+import { HISTORY_CAP, MAX_SEGMENT_CHARS, fnv1a, mergeSegments, parseSegment } from './store';
 import { summarizeDay, summaryOf, type DaySummary } from './summary';
 import type { StoreFileInfo, StoreFiles } from '../env/types';
 
@@ -42,6 +42,12 @@ export type { StoreFileInfo, StoreFiles };
 export const LOG_VERSION = 2;
 /** A log file longer than this is not read (a day of 10,000 runs of one window is about 2-4 MB). */
 export const MAX_LOG_BYTES = 32 * 1024 * 1024;
+/** Bytes one read reads at most, across files (what is left is read by the next read). */
+export const MAX_READ_BYTES = 48 * 1024 * 1024;
+/** Runs one read parses at most, across files: twice what a window holds (HISTORY_CAP), for the windows that record the same runs. */
+export const MAX_READ_RUNS = 2 * HISTORY_CAP;
+/** Files of one day read at most (a window's own first, then the newest); the rest are set aside. */
+export const MAX_DAY_FILES = 64;
 /** A raw item whose JSON is longer than this is not written with its run (a run's record stays under 1 KB). */
 export const RAW_LINE_CHARS = 600;
 
@@ -51,7 +57,14 @@ const SUMMARY_NAME = /^s2-(\d{4}-\d{2}-\d{2})\.json$/;
 /** A summary file longer than this is not read (made again instead). */
 export const MAX_SUMMARY_BYTES = 1024 * 1024;
 const SET_ASIDE = '.corrupt';
+/** No record is shorter (its three times alone take 39 characters). */
+const MIN_RECORD_BYTES = 40;
 const TEMP = /\.tmp-[0-9a-z]+$/;
+/**
+ * How far ahead of this window's clock a time of the store (the Clear marker) may be and still count as it is: the
+ * windows of one machine share its clock. A marker further ahead was written by a clock that was wrong, or planted.
+ */
+export const CLOCK_SKEW_MS = 5 * 60_000;
 /** Times outside these years are not times this extension wrote. */
 const MIN_TIME = Date.UTC(2000, 0, 1);
 const MAX_TIME = Date.UTC(2200, 0, 1);
@@ -122,6 +135,30 @@ export function parseLog(text: string): { entries: HistoryEntry[]; rejected: num
   return { entries, rejected };
 }
 
+/**
+ * A file's runs with each once: a window records a run once, but a write retried by an older version (or planted
+ * records) may repeat one (the same sync, created_at and first sighting). Linear; the list itself when none repeats.
+ */
+export function withoutRepeats(entries: HistoryEntry[]): HistoryEntry[] {
+  const byId = new Map<number, HistoryEntry | Map<number, HistoryEntry>>();
+  let kept: HistoryEntry[] | undefined;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    const found = byId.get(e.id);
+    let repeat = false;
+    if (found === undefined) byId.set(e.id, e);
+    else {
+      const byFirstSeen = found instanceof Map ? found : new Map([[found.firstSeen, found]]);
+      if (byFirstSeen !== found) byId.set(e.id, byFirstSeen);
+      repeat = byFirstSeen.get(e.firstSeen)?.createdAt === e.createdAt;
+      if (!repeat) byFirstSeen.set(e.firstSeen, e);
+    }
+    if (repeat) kept ??= entries.filter((_, k) => k < i); // the runs before the first repeat
+    else kept?.push(e);
+  }
+  return kept ?? entries;
+}
+
 function entryOf(row: unknown, names: Map<string, string>): HistoryEntry | undefined {
   if (!Array.isArray(row) || row.length !== 8) return undefined;
   const [id, flowId, flowName, createdAt, firstSeen, lastSeen, leftAt, raw] = row as unknown[];
@@ -178,6 +215,8 @@ export class LogStore {
   private ownText: { name: string; text: string } | undefined;
   private prunedDay: string | undefined;
   private readonly migrated = new Set<string>();
+  /** Per file of this window: the records a failed write did not put on disk, written first by the next append. */
+  private readonly unsaved = new Map<string, Unsaved>();
   /** Per day: its summary and the key (files and clear) it was made from. */
   private readonly summaryCache = new Map<string, { key: string; summary: DaySummary }>();
 
@@ -211,16 +250,31 @@ export class LogStore {
       this.offsets.clear(); // the files were deleted: read again from their start
       this.ownText = undefined;
     }
-    return this.clearedAt;
+    return this.clearedAt > this.now() + CLOCK_SKEW_MS ? this.clearedAhead() : this.clearedAt;
+  }
+
+  /**
+   * The marker is ahead of the clock (written while the clock was ahead, or planted): it counts as now, here and, as
+   * it is written back, in every window (else it would drop every run until the clock caught up with it).
+   */
+  private async clearedAhead(): Promise<number> {
+    const now = this.now();
+    this.log('warn', `History: the Clear History marker is ${Math.round((this.clearedAt - now) / 60_000)} minute(s) ahead of the clock; it counts as now`);
+    this.clearedAt = now;
+    await this.files.write(this.markerPath, new TextEncoder().encode(JSON.stringify({ clearedAt: now }))).catch(() => undefined);
+    const info = await this.files.stat(this.markerPath).catch(() => undefined);
+    this.markerStamp = info ? `${info.size}:${info.mtime}` : undefined;
+    return now;
   }
 
   /**
    * Appends the runs that left (one record each; `secret` says a record holds what must never be written, e.g. the
-   * API key: it is left out). Runs a Clear History removed are not written.
+   * API key: it is left out). Runs a Clear History removed are not written. Records a failed write could not put on
+   * disk are kept and written first by the next call (with nothing new too); the call fails (after writing what it
+   * could) while some are left.
    */
   async append(left: readonly HistoryEntry[], secret: (record: string) => boolean = () => false): Promise<{ bytes: number; leftOut: number }> {
     const clearedAt = await this.cleared();
-    const byDay = new Map<string, string[]>();
     let leftOut = 0;
     for (const e of left) {
       if (e.leftAt <= clearedAt) continue;
@@ -229,33 +283,58 @@ export class LogStore {
         leftOut++;
         continue;
       }
-      const day = dayOf(e.leftAt);
-      const list = byDay.get(day);
-      if (list) list.push(record);
-      else byDay.set(day, [record]);
+      const name = logFileName(dayOf(e.leftAt), this.tag);
+      const waiting = this.unsaved.get(name);
+      if (waiting) waiting.records.push({ leftAt: e.leftAt, text: record });
+      else this.unsaved.set(name, { records: [{ leftAt: e.leftAt, text: record }], cut: 0, size: 0 });
     }
     let bytes = 0;
-    for (const [day, records] of byDay) {
-      const name = logFileName(day, this.tag);
-      const data = new TextEncoder().encode(records.join(''));
-      bytes += data.length;
-      if (this.files.append) {
-        try {
-          await this.files.append(this.path(name), data);
-        } catch {
-          await this.files.mkdir(this.folder);
-          await this.files.append(this.path(name), data);
-        }
-      } else {
-        await this.rewriteOwn(name, records.join(''));
+    let failed: unknown;
+    for (const [name, waiting] of this.unsaved) {
+      const kept = waiting.records.filter((r) => r.leftAt > clearedAt); // a Clear since: not written
+      if (kept.length !== waiting.records.length) [waiting.records, waiting.cut] = [kept, 0];
+      try {
+        if (kept.length) bytes += this.files.append ? await this.appendRecords(name, waiting) : await this.rewriteOwn(name, kept.map((r) => r.text).join(''));
+        this.unsaved.delete(name);
+      } catch (e) {
+        failed ??= e;
       }
     }
     await this.pruneDaily();
+    if (failed !== undefined) throw failed;
     return { bytes, leftOut };
   }
 
+  /**
+   * Appends records to this window's file (a missing folder made and the append tried again). What a failed append
+   * put in the file (its size before and after) is never appended again: the records that reached it are dropped
+   * from `waiting`, and of one cut short only its rest is written next (unless the file changed since: then whole).
+   */
+  private async appendRecords(name: string, waiting: Unsaved): Promise<number> {
+    const path = this.path(name);
+    const sizeOf = async () => (await this.files.stat(path).catch(() => undefined))?.size ?? 0;
+    let size = await sizeOf();
+    if (waiting.cut && size !== waiting.size) waiting.cut = 0;
+    let data = new TextEncoder().encode(waiting.records.map((r) => r.text).join('')).subarray(waiting.cut);
+    let written = 0;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.files.append!(path, data);
+        return written + data.length;
+      } catch (e) {
+        const after = await sizeOf();
+        const reached = Math.min(Math.max(0, after - size), data.length);
+        written += reached;
+        [data, size] = [data.subarray(reached), after];
+        keepUnwritten(waiting, reached, after);
+        if (attempt > 0) throw e;
+        await this.files.mkdir(this.folder);
+      }
+    }
+  }
+
   /** Without append: this window's day file, rewritten whole and atomically (its text kept in memory after one read). */
-  private async rewriteOwn(name: string, added: string): Promise<void> {
+  private async rewriteOwn(name: string, added: string): Promise<number> {
     if (this.ownText?.name !== name) {
       const info = await this.files.stat(this.path(name));
       let text = '';
@@ -264,8 +343,10 @@ export class LogStore {
     }
     const text = this.ownText.text + added;
     await this.files.mkdir(this.folder);
-    await this.files.write(this.path(name), new TextEncoder().encode(text));
+    const data = new TextEncoder().encode(text);
+    await this.files.write(this.path(name), data);
     this.ownText = { name, text };
+    return data.length;
   }
 
   /**
@@ -281,13 +362,24 @@ export class LogStore {
       listed = await this.files.list(this.folder);
     }
     const from = dayOf(this.now() - bounded(days, HISTORY_DAYS) * DAY_MS);
-    const logs = listed.filter((f) => LOG_NAME.test(f.name)).map((f) => ({ ...f, day: LOG_NAME.exec(f.name)![1] })).filter((f) => f.day >= from);
+    const logs = (await this.dayFiles(listed)).filter((f) => f.day >= from);
     logs.sort((a, b) => (a.day < b.day ? 1 : a.day > b.day ? -1 : 0));
     const found: HistoryEntry[][] = [];
     let count = 0;
+    // Bounded per read, across files: bytes before they are read, runs before they are parsed; the rest is read next time.
+    let bytes = 0;
+    let runs = 0;
     for (let i = 0; i < logs.length; i++) {
       const f = logs[i];
-      const entries = await this.readLog(f);
+      const at = this.offsets.get(f.name) ?? 0;
+      const size = f.size < at ? f.size : f.size - at;
+      if (f.size <= MAX_LOG_BYTES && (bytes + size > MAX_READ_BYTES || runs >= MAX_READ_RUNS)) {
+        this.log('warn', `History: ${logs.length - i} file(s) left for a later read (a read reads at most ${MAX_READ_BYTES} bytes and ${MAX_READ_RUNS} runs)`);
+        return { entries: mergeSegments(found), more: true };
+      }
+      bytes += f.size <= MAX_LOG_BYTES ? size : 0;
+      const entries = await this.readLog(f, MAX_READ_RUNS - runs);
+      runs += entries.length;
       const kept = clearedAt === -Infinity ? entries : entries.filter((e) => e.leftAt > clearedAt);
       found.push(kept);
       count += kept.length;
@@ -296,6 +388,31 @@ export class LogStore {
       }
     }
     return { entries: mergeSegments(found), more: false };
+  }
+
+  /**
+   * The log files listed, with their days; of a day with more than MAX_DAY_FILES, this window's own and the newest are
+   * kept and the rest set aside (each counted and logged).
+   */
+  private async dayFiles(listed: readonly StoreFileInfo[]): Promise<Array<StoreFileInfo & { day: string }>> {
+    const byDay = new Map<string, Array<StoreFileInfo & { day: string; own: boolean }>>();
+    for (const f of listed) {
+      const m = LOG_NAME.exec(f.name);
+      if (!m) continue;
+      const file = { ...f, day: m[1], own: m[2] === this.tag };
+      const list = byDay.get(file.day);
+      if (list) list.push(file);
+      else byDay.set(file.day, [file]);
+    }
+    const out: Array<StoreFileInfo & { day: string }> = [];
+    for (const list of byDay.values()) {
+      if (list.length > MAX_DAY_FILES) {
+        list.sort((a, b) => Number(b.own) - Number(a.own) || b.mtime - a.mtime || (a.name < b.name ? -1 : 1));
+        for (const f of list.splice(MAX_DAY_FILES)) await this.setAsideFile(f.name, `more than ${MAX_DAY_FILES} files of ${f.day}`);
+      }
+      out.push(...list);
+    }
+    return out;
   }
 
   /**
@@ -310,19 +427,22 @@ export class LogStore {
     const today = dayOf(this.now());
     const until = before < today ? before : today;
     const byDay = new Map<string, StoreFileInfo[]>();
-    for (const f of listed) {
-      const day = LOG_NAME.exec(f.name)?.[1];
-      if (day === undefined || day < from || day >= until) continue;
+    for (const f of await this.dayFiles(listed)) {
+      const day = f.day; // the days before and after too: a run two windows saw leave on either side of midnight
       const list = byDay.get(day);
       if (list) list.push(f);
       else byDay.set(day, [f]);
     }
+    for (const list of byDay.values()) list.sort((a, b) => (a.name < b.name ? -1 : 1));
     const out: DaySummary[] = [];
-    for (const day of [...byDay.keys()].sort()) {
-      const logs = byDay.get(day)!.sort((a, b) => (a.name < b.name ? -1 : 1));
-      const key = JSON.stringify([String(clearedAt), logs.map((f) => `${f.name}:${f.size}`)]);
+    const parsed = new Map<string, HistoryEntry[]>(); // each file read once by this call (a day is its neighbours' neighbour)
+    for (const day of [...byDay.keys()].filter((d) => d >= from && d < until).sort()) {
+      const logs = byDay.get(day)!;
+      const start = Date.parse(`${day}T00:00:00.000Z`);
+      const around = { before: byDay.get(dayOf(start - DAY_MS)) ?? [], after: byDay.get(dayOf(start + DAY_MS)) ?? [] };
+      const key = JSON.stringify([String(clearedAt), logs.map((f) => `${f.name}:${f.size}`), [...around.before, ...around.after].map((f) => `${f.name}:${f.size}`)]);
       let summary = this.summaryCache.get(day)?.key === key ? this.summaryCache.get(day)!.summary : undefined;
-      summary ??= (await this.readSummary(day, key)) ?? (await this.makeSummary(day, logs, clearedAt, key));
+      summary ??= (await this.readSummary(day, key)) ?? (await this.makeSummary(day, logs, around, clearedAt, key, parsed));
       this.summaryCache.set(day, { key, summary });
       out.push(summary);
     }
@@ -340,24 +460,58 @@ export class LogStore {
     return summary?.day === day ? summary : undefined;
   }
 
-  /** A day's summary from its files (read whole, apart from the incremental reads), written for the next window. */
-  private async makeSummary(day: string, logs: readonly StoreFileInfo[], clearedAt: number, key: string): Promise<DaySummary> {
+  /**
+   * A day's summary from its files (read whole, apart from the incremental reads), written for the next window. The
+   * runs of the days before and after that may be the same runs (their spans overlap the day's) are merged in: a run
+   * counts on the day of its merged leftAt only.
+   */
+  private async makeSummary(
+    day: string,
+    logs: readonly StoreFileInfo[],
+    around: { before: readonly StoreFileInfo[]; after: readonly StoreFileInfo[] },
+    clearedAt: number,
+    key: string,
+    parsed: Map<string, HistoryEntry[]>,
+  ): Promise<DaySummary> {
+    let readBytes = 0; // bounded like a read: what is over it is left out of the summary (and logged)
+    const runsOf = async (f: StoreFileInfo): Promise<HistoryEntry[]> => {
+      let entries = parsed.get(f.name);
+      if (entries) return entries;
+      entries = [];
+      if (f.size <= MAX_LOG_BYTES && readBytes + f.size > MAX_READ_BYTES) {
+        this.log('warn', `History: ${f.name} left out of the summary of ${day} (a summary reads at most ${MAX_READ_BYTES} bytes)`);
+        return entries;
+      }
+      if (f.size <= MAX_LOG_BYTES) {
+        // (over it: set aside by the read)
+        readBytes += f.size;
+        const bytes = await this.files.read(this.path(f.name), 0, f.size).catch(() => new Uint8Array());
+        const end = bytes.lastIndexOf(10) >= 0 ? lastRecordEnd(bytes) : 0;
+        entries = withoutRepeats(parseLog(new TextDecoder().decode(bytes.subarray(0, end))).entries);
+        if (clearedAt !== -Infinity) entries = entries.filter((e) => e.leftAt > clearedAt);
+      }
+      parsed.set(f.name, entries);
+      return entries;
+    };
     const found: HistoryEntry[][] = [];
+    let firstSeen = Infinity;
+    let leftAt = -Infinity;
     for (const f of logs) {
-      if (f.size > MAX_LOG_BYTES) continue; // set aside by the read
-      const bytes = await this.files.read(this.path(f.name), 0, f.size).catch(() => new Uint8Array());
-      const end = bytes.lastIndexOf(10) >= 0 ? lastRecordEnd(bytes) : 0;
-      const entries = parseLog(new TextDecoder().decode(bytes.subarray(0, end))).entries;
-      found.push(clearedAt === -Infinity ? entries : entries.filter((e) => e.leftAt > clearedAt));
+      const entries = await runsOf(f);
+      for (const e of entries) [firstSeen, leftAt] = [Math.min(firstSeen, e.firstSeen), Math.max(leftAt, e.leftAt)];
+      found.push(entries);
     }
+    for (const f of around.before) found.push((await runsOf(f)).filter((e) => e.leftAt > firstSeen));
+    for (const f of around.after) found.push((await runsOf(f)).filter((e) => e.firstSeen < leftAt));
+    for (const name of parsed.keys()) if (LOG_NAME.exec(name)![1] < day) parsed.delete(name); // not needed by the next day
     const summary = summarizeDay(day, mergeSegments(found).filter((e) => dayOf(e.leftAt) === day));
     const json = JSON.stringify({ key, summary });
     if (json.length <= MAX_SUMMARY_BYTES) await this.files.write(this.path(`s2-${day}.json`), new TextEncoder().encode(json)).catch(() => undefined);
     return summary;
   }
 
-  /** The new records of one log file (size checked first; only the bytes after what was read before). */
-  private async readLog(f: StoreFileInfo): Promise<HistoryEntry[]> {
+  /** The new records of one log file (size checked first; only the bytes after what was read before; the newest `maxRuns`). */
+  private async readLog(f: StoreFileInfo, maxRuns = Infinity): Promise<HistoryEntry[]> {
     const at = this.offsets.get(f.name) ?? 0;
     if (f.size === at) return [];
     if (f.size > MAX_LOG_BYTES) {
@@ -368,7 +522,11 @@ export class LogStore {
     const bytes = await this.files.read(this.path(f.name), start, f.size - start);
     // Only up to the last record's end: a record being appended right now is read next time, whole.
     const end = bytes.lastIndexOf(10) >= 0 ? lastRecordEnd(bytes) : 0;
-    const text = new TextDecoder().decode(bytes.subarray(0, end));
+    // At most `maxRuns` records, the newest (the last): each starts with a newline, found before anything is parsed.
+    let first = 0;
+    if (end > maxRuns * MIN_RECORD_BYTES) for (let n = 0, nl = end; nl > 0 && n < maxRuns; n++) first = nl = bytes.lastIndexOf(10, nl - 1);
+    if (first > 0) this.log('warn', `History: the older records of ${f.name} were left unread (a read parses at most ${MAX_READ_RUNS} runs)`);
+    const text = new TextDecoder().decode(bytes.subarray(Math.max(0, first), end));
     this.offsets.set(f.name, start + end);
     const parsed = parseLog(text);
     if (parsed.rejected) {
@@ -376,7 +534,9 @@ export class LogStore {
       this.log('warn', `History: ${parsed.rejected} record(s) of ${f.name} could not be read (a write cut short?) and were skipped`);
       if (start === 0 && parsed.entries.length === 0 && parsed.rejected > 1) await this.setAsideFile(f.name, 'no readable record');
     }
-    return parsed.entries;
+    const entries = withoutRepeats(parsed.entries);
+    if (entries.length < parsed.entries.length) this.log('warn', `History: ${parsed.entries.length - entries.length} repeated record(s) of ${f.name} were read once`);
+    return entries;
   }
 
   private async setAsideFile(name: string, why: string): Promise<void> {
@@ -436,10 +596,20 @@ export class LogStore {
     this.userDays = userDays;
     const now = this.now();
     this.prunedDay = dayOf(now);
-    const keepFrom = dayOf(now - bounded(userDays, HISTORY_DAYS) * DAY_MS);
-    const keepMtime = now - bounded(userDays, HISTORY_DAYS) * DAY_MS;
+    const listed = await this.files.list(this.folder);
+    // The days are counted back from the newest record's day when the clock is ahead of it: a clock that jumps ahead
+    // (for one start) never deletes the newest historyDays of records.
+    let newest = '';
+    for (const f of listed) {
+      const day = LOG_NAME.exec(f.name)?.[1];
+      if (day !== undefined && day > newest) newest = day;
+    }
+    const newestEnd = newest ? Date.parse(`${newest}T00:00:00.000Z`) + DAY_MS - 1 : now;
+    const until = Number.isFinite(newestEnd) ? Math.min(now, newestEnd) : now;
+    const keepFrom = dayOf(until - bounded(userDays, HISTORY_DAYS) * DAY_MS);
+    const keepMtime = until - bounded(userDays, HISTORY_DAYS) * DAY_MS;
     let deleted = 0;
-    for (const f of await this.files.list(this.folder)) {
+    for (const f of listed) {
       const day = (LOG_NAME.exec(f.name) ?? SUMMARY_NAME.exec(f.name))?.[1];
       const old = (day !== undefined && day < keepFrom) || (f.name.endsWith(SET_ASIDE) && f.mtime < keepMtime) || (TEMP.test(f.name) && f.mtime < now - DAY_MS);
       if (!old) continue;
@@ -453,11 +623,32 @@ export class LogStore {
 
   /** Clear History for every window: the marker first (others honour it), then the files. */
   async clear(): Promise<void> {
-    const at = Math.max(this.now(), this.clearedAt + 1);
+    const at = Math.max(this.now(), (await this.cleared()) + 1); // never after a marker ahead of the clock
     await this.files.write(this.markerPath, new TextEncoder().encode(JSON.stringify({ clearedAt: at })));
     await this.files.deleteDir(this.folder);
     await this.cleared();
   }
+}
+
+/** Records of one file not on disk yet: `cut` bytes of the first are (a write cut short), when the file is `size` bytes long. */
+interface Unsaved {
+  records: Array<{ readonly leftAt: number; readonly text: string }>;
+  cut: number;
+  size: number;
+}
+
+/** Drops from `waiting` the `reached` bytes a failed append put in the file (now `size` bytes long). */
+function keepUnwritten(waiting: Unsaved, reached: number, size: number): void {
+  let n = waiting.cut + reached;
+  let i = 0;
+  for (; i < waiting.records.length; i++) {
+    const length = new TextEncoder().encode(waiting.records[i].text).length;
+    if (n < length) break;
+    n -= length;
+  }
+  waiting.records = waiting.records.slice(i);
+  waiting.cut = waiting.records.length ? n : 0;
+  waiting.size = size;
 }
 
 /** The end of the last complete record: the index of the last newline that starts a record, or the end when the text ends on a complete one. */

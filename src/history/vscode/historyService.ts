@@ -20,6 +20,7 @@ import { DAY_MS } from '../entry';
 import { HISTORY_CAP, dayOf, mergeSegments, originFolder, pruneEntries } from '../storage';
 import { lazyLogStore, type HistoryLog } from '../lazyLogStore';
 import { HeldRuns } from '../held';
+import { HistoryWriteTrouble } from '../writeTrouble';
 import { platform } from '../../env/platform';
 import { storeFilesOnFirstUse } from '../../env/storeFilesOnFirstUse';
 import type { SettingValues } from '../../settings/settingValues';
@@ -62,6 +63,14 @@ export class HistoryService implements vscode.Disposable {
   private readonly announcements = new Emitter<{ text: string; entries: readonly HistoryEntry[] }>();
   /** The one notification of a poll: its text and the runs it is about (the vscode layer shows it, with its buttons). */
   readonly onDidAnnounce: Event<{ text: string; entries: readonly HistoryEntry[] }> = this.announcements.event;
+  private readonly warnings = new Emitter<string>();
+  /** History cannot be written: said once (the vscode layer shows it). */
+  readonly onDidWarn: Event<string> = this.warnings.event;
+  /** Writes that fail: logged, told once, and the runs not written are written by the next poll. */
+  private readonly writeTrouble = new HistoryWriteTrouble(
+    (text) => this.warnings.fire(text),
+    (line) => this.log.warn(line),
+  );
   private readonly disposables = new DisposableStore();
   private origin: string | undefined;
   private entries: HistoryEntry[] = [];
@@ -104,6 +113,7 @@ export class HistoryService implements vscode.Disposable {
     this.disposables.add(
       this.changes,
       this.announcements,
+      this.warnings,
       processing.onDidChange(() => this.onProcessingChanged(processing)),
       explorer.onDidChangeStatus(() => void this.useOrigin(explorer.historyScope)),
     );
@@ -262,6 +272,7 @@ export class HistoryService implements vscode.Disposable {
     const watchesChanged = this.syncWatches();
     const { left } = this.observer.observe(context, state.loadedAt, processingAnswer({ items: [...state.items], dropped: state.dropped }));
     if (left.length === 0) {
+      if (this.writeTrouble.unsaved) void this.persist(origin, []); // runs a failed write left wait in the store
       // Only when the stuck syncs changed: an identical answer must not re-render the Processing view.
       const stuck = this.stuckSyncs().map((s) => s.id).join(',');
       if (stuck !== this.lastStuck || watchesChanged) {
@@ -358,10 +369,11 @@ export class HistoryService implements vscode.Disposable {
     this.changes.fire();
   }
 
-  /** Another window cleared History: what left before is dropped here too. */
+  /** Another window cleared History: what left before is dropped here too. A marker set back (it was ahead of the clock) is taken as it is. */
   private honourClear(clearedAt: number): void {
-    if (clearedAt <= this.clearedAt) return;
+    const later = clearedAt > this.clearedAt;
     this.clearedAt = clearedAt;
+    if (!later) return;
     this.entries = this.entries.filter((e) => e.leftAt > clearedAt);
     this.older = NO_OLDER_DAYS;
     this.olderAsked++;
@@ -375,14 +387,14 @@ export class HistoryService implements vscode.Disposable {
       if (origin !== this.origin || !store) return;
       try {
         const { leftOut } = await store.append(left, (record) => this.explorer.mentionsKey(record));
+        this.writeTrouble.saved();
         if (leftOut) this.log.warn(`${leftOut} run(s) whose data contains the API key are not written to History.`);
         const clearedAt = await store.cleared();
-        if (clearedAt > this.clearedAt) {
-          this.honourClear(clearedAt);
-          this.changes.fire();
-        }
+        const later = clearedAt > this.clearedAt;
+        this.honourClear(clearedAt);
+        if (later) this.changes.fire();
       } catch (e) {
-        this.log.warn(`History could not be saved: ${(e as Error)?.message ?? e}`);
+        this.writeTrouble.failed(e);
       }
     });
     return this.writing;

@@ -9,19 +9,27 @@ export class MemoryFiles implements StoreFiles {
   bytesRead = 0;
   bytesWritten = 0;
   readonly append?: (path: string, bytes: Uint8Array) => Promise<void>;
+  /**
+   * A fault for the next appends and writes: how many of their bytes reach the file before the call fails (no space
+   * left on the device; a write, atomic, leaves nothing), or undefined: no fault.
+   */
+  fault: ((path: string, bytes: Uint8Array) => number | undefined) | undefined;
 
   constructor(
     private readonly now: () => number,
     { append = true } = {},
   ) {
     if (append)
-      {this.append = async (path, bytes) => {
+      {this.append = async (path, whole) => {
+        const cut = this.fault?.(path, whole);
+        const bytes = cut === undefined ? whole : whole.subarray(0, cut);
         const old = this.data.get(path)?.bytes ?? new Uint8Array();
         const next = new Uint8Array(old.length + bytes.length);
         next.set(old);
         next.set(bytes, old.length);
         this.bytesWritten += bytes.length;
         this.data.set(path, { bytes: next, mtime: this.now() });
+        if (cut !== undefined) throw noSpace();
       };}
   }
 
@@ -52,6 +60,7 @@ export class MemoryFiles implements StoreFiles {
   }
 
   async write(path: string, bytes: Uint8Array): Promise<void> {
+    if (this.fault?.(path, bytes) !== undefined) throw noSpace();
     this.bytesWritten += bytes.length;
     this.data.set(path, { bytes: bytes.slice(), mtime: this.now() });
   }
@@ -72,4 +81,8 @@ export class MemoryFiles implements StoreFiles {
   }
 
   async mkdir(): Promise<void> {}
+}
+
+function noSpace(): Error {
+  return Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
 }

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hideEverywhere, inert } from '../../../src/base/inert';
 import { MAX_FLOW_NAME, makeEntry, type HistoryEntry } from '../../../src/history/index';
-import { LogStore, MAX_LOG_BYTES, dayOf, logFileName, logRecord, parseLog, parseSegment, windowTag } from '../../../src/history/storage';
+import { CLOCK_SKEW_MS, LogStore, MAX_DAY_FILES, MAX_LOG_BYTES, MAX_READ_BYTES, MAX_READ_RUNS, dayOf, logFileName, logRecord, parseLog, parseSegment, windowTag } from '../../../src/history/storage';
 import { MemoryFiles } from '../helpers/memoryFiles';
 
 const SEC = 1000;
@@ -157,5 +157,138 @@ describe('historyLog (the append-only store)', () => {
     } finally {
       hideEverywhere(() => undefined);
     }
+  });
+
+  // ------------------------------------------------------------ under faults: the clock
+
+  it('a Clear marker ahead of the clock (a clock that was ahead, or a planted file) counts as now; a run after it is kept', async () => {
+    files.put(`${FOLDER}.cleared`, JSON.stringify({ clearedAt: NOW + 30 * DAY })); // 30 bytes, 30 days ahead
+    const a = open('a');
+    assert.ok((await a.cleared()) <= NOW + CLOCK_SKEW_MS, 'counted as now');
+    now += MIN;
+    await a.append([run(1, -30 * SEC)]); // left 30 s after the marker was read
+    assert.deepEqual(ids((await open('r').read(7)).entries), [1], 'a run that left after it is kept');
+    assert.ok(JSON.parse(files.text(`${FOLDER}.cleared`)).clearedAt <= now, 'the marker itself is set back to now: a window started later agrees');
+  });
+
+  it('a Clear done while the clock was ahead: later runs are kept once the clock is right, and a second Clear resets it', async () => {
+    const a = open('a');
+    now = NOW + 30 * DAY;
+    await a.clear(); // the clock 30 days ahead
+    now = NOW;
+    const b = open('b');
+    await b.cleared();
+    now += MIN;
+    await b.append([run(2, -30 * SEC)]);
+    assert.deepEqual(ids((await open('r').read(7)).entries), [2]);
+    now += MIN;
+    await a.clear(); // the clock right again: Clear clears now, not after the marker
+    assert.equal(await a.cleared(), now);
+    now += MIN;
+    await a.append([run(3, -2 * MIN - 30 * SEC)]);
+    assert.deepEqual(ids((await open('s').read(7)).entries), [3]);
+  });
+
+  it("a clock 30 days ahead for one start deletes none of the newest historyDays of records", async () => {
+    const a = open('a');
+    await a.append(Array.from({ length: 7 }, (_, d) => run(200 + d, d * DAY + MIN)));
+    assert.equal((await files.list(FOLDER)).length, 7);
+    now = NOW + 30 * DAY;
+    assert.equal(await open('ahead').pruneDisk(7), 0, 'nothing deleted: they are the newest 7 days there are');
+    now = NOW;
+    assert.equal((await open('r').read(7)).entries.length, 7);
+    // Days older than the user's days behind the newest record still go.
+    await a.append([run(300, 20 * DAY)]);
+    now = NOW + 30 * DAY;
+    assert.equal(await open('ahead2').pruneDisk(7), 1);
+  });
+
+  // ------------------------------------------------------------ under faults: writes that fail
+
+  it('an append cut short (no space left after part of it) is retried without the bytes that reached the file', async () => {
+    const a = open('a');
+    const ten = Array.from({ length: 10 }, (_, k) => run(500 + k, 10 * MIN - k * SEC));
+    let faults = 1;
+    files.fault = (_, bytes) => (faults-- > 0 ? Math.floor(bytes.length * 0.7) : undefined); // 7 of 10 records reach the file
+    await a.append(ten);
+    const onDisk = parseLog(files.text(logPath(0, 'a')));
+    assert.deepEqual([onDisk.entries.length, onDisk.rejected], [10, 0], 'each record once, none torn');
+    assert.equal((await open('r').read(7)).entries.length, 10);
+  });
+
+  it('a batch whose retry fails too is kept and written by the next append, once; the append says it failed', async () => {
+    const a = open('a');
+    files.fault = (_, bytes) => Math.min(bytes.length - 1, 100); // the first 100 bytes reach the file, then nothing
+    await assert.rejects(a.append([run(1, 3 * MIN), run(2, 2 * MIN)]), /ENOSPC/);
+    files.fault = undefined;
+    await a.append([run(3, MIN)]);
+    const onDisk = parseLog(files.text(logPath(0, 'a')));
+    assert.deepEqual([ids(onDisk.entries), onDisk.rejected], [[1, 2, 3], 0], 'the cut record completed, nothing repeated');
+    assert.deepEqual(ids((await open('r').read(7)).entries), [3, 2, 1]);
+    // Nothing held back: an append with nothing new writes what is still waiting.
+    files.fault = () => 0;
+    await assert.rejects(a.append([run(4, 0)]));
+    files.fault = undefined;
+    await a.append([]);
+    assert.deepEqual(ids((await open('s').read(7)).entries), [4, 3, 2, 1]);
+  });
+
+  it('without append (the browser): a rewrite that fails keeps its runs for the next one', async () => {
+    const web = new MemoryFiles(() => now, { append: false });
+    const a = open('a', web);
+    await a.append([run(1, 2 * MIN)]);
+    web.fault = () => 0;
+    await assert.rejects(a.append([run(2, MIN)]));
+    web.fault = undefined;
+    await a.append([run(3, 0)]);
+    assert.deepEqual(ids(parseLog(web.text(logPath(0, 'a'))).entries), [1, 2, 3]);
+  });
+
+  // ------------------------------------------------------------ under faults: reads bounded per read
+
+  it('a read is bounded in runs across files: four planted files of 60,000 runs in one day give at most MAX_READ_RUNS', async () => {
+    const day = dayOf(NOW);
+    for (let k = 0; k < 4; k++) {
+      const records = Array.from({ length: 60_000 }, (_, i) => logRecord(run(k * 100_000 + i, 5 * MIN + i, { raw: undefined }))).join('');
+      files.put(`${FOLDER}/${logFileName(day, `planted${k}`)}`, records);
+    }
+    const logs: string[] = [];
+    const r = new LogStore({ files, folder: FOLDER, windowId: 'r', now: () => now, log: (_, m) => logs.push(m) });
+    const read = await r.read(7);
+    assert.ok(read.entries.length <= MAX_READ_RUNS, `${read.entries.length} runs read at once`);
+    assert.ok(read.entries.length >= 60_000, 'not nothing');
+    assert.ok(logs.some((m) => /left for a later read|left unread/.test(m)), logs.join('\n'));
+  });
+
+  it('a read is bounded in bytes across files: three files of 20 MB in one day are not all read at once', async () => {
+    const day = dayOf(NOW);
+    for (let k = 0; k < 3; k++) files.data.set(`${FOLDER}/${logFileName(day, `big${k}`)}`, { bytes: new Uint8Array(20 * 1024 * 1024).fill(32), mtime: now });
+    await open('r').read(7);
+    assert.ok(files.bytesRead <= MAX_READ_BYTES, `${files.bytesRead} bytes read at once`);
+  });
+
+  it('at most MAX_DAY_FILES files of a day are read: the rest are set aside (counted, in the log), never this window\'s own', async () => {
+    const day = dayOf(NOW);
+    await open('own').append([run(1, 2 * MIN)]);
+    for (let k = 0; k < MAX_DAY_FILES + 5; k++) files.put(`${FOLDER}/${logFileName(day, `w${k}`)}`, logRecord(run(10 + k, MIN)), now + k); // newer than its own
+    const logs: string[] = [];
+    const own = new LogStore({ files, folder: FOLDER, windowId: 'own', now: () => now, log: (_, m) => logs.push(m) });
+    const read = await own.read(7);
+    assert.equal(read.entries.length, MAX_DAY_FILES);
+    assert.ok(read.entries.some((e) => e.id === 1), 'its own file is read');
+    assert.equal(own.setAside, 6);
+    assert.equal(logs.filter((m) => m.includes('set aside')).length, 6);
+    assert.equal((await files.list(FOLDER)).filter((f) => f.name.endsWith('.corrupt')).length, 6);
+  });
+
+  it('a run repeated within one file (a retried write of an older version) is read once, and summarized once', async () => {
+    const records = [run(1, 3 * MIN), run(2, 2 * MIN), run(3, MIN)].map(logRecord).join('');
+    files.put(logPath(0, 'a'), records + records.slice(0, 200) + records);
+    const r = open('r');
+    assert.deepEqual(ids((await r.read(7)).entries), [3, 2, 1]);
+    files.put(logPath(DAY, 'a'), [run(1, DAY), run(2, DAY + MIN)].map(logRecord).join('').repeat(3));
+    now += 2 * DAY;
+    const [day] = await open('s').summaries(7, dayOf(now));
+    assert.deepEqual([day.day, day.runs], [dayOf(NOW - DAY), 2]);
   });
 });

@@ -157,6 +157,21 @@ describe('historySummary (per-day, per-flow summaries of the days not in memory)
     assert.deepEqual(await open('d').summaries(90, dayOf(NOW)), [{ day: dayOf(NOW - 3 * DAY), runs: 0, flows: [] }], 'a cleared run is not counted');
   });
 
+  it('a run two windows saw leave on either side of midnight is counted once, on the day of its merged leftAt', async () => {
+    const midnight = Date.parse(`${dayOf(NOW - 2 * DAY)}T00:00:00.000Z`);
+    const seen = { id: 77, flowId: 10, flowName: 'Flow 10', createdAt: new Date(midnight - 10 * MIN).toISOString(), firstSeen: midnight - 9 * MIN, lastSeen: midnight - 30 * SEC };
+    await open('a').append([makeEntry({ ...seen, leftAt: midnight - 10 * SEC })]); // a's poll just before midnight
+    await open('b').append([makeEntry({ ...seen, leftAt: midnight + 10 * SEC })]); // b's just after
+    const days = await open('c').summaries(90, dayOf(NOW));
+    assert.deepEqual(
+      days.map((d) => [d.day, d.runs]),
+      [
+        [dayOf(midnight - DAY), 1],
+        [dayOf(midnight), 0],
+      ],
+    );
+  });
+
   it('summarizeDay: processing time per hour reaches back before the day (a run over midnight)', () => {
     const leftAt = Date.UTC(2026, 10, 20, 0, 30);
     const summary = summarizeDay('2026-11-20', [run(1, 7, leftAt, 2 * HOUR)]);
