@@ -71,6 +71,27 @@ describe('Several services side by side (two mock services at once)', function (
     assert.ok(ids.size > 10, 'rows have ids');
   });
 
+  it('the services share one budget of items and poll at their own places in the interval (issue #28)', async () => {
+    const api = await loaded();
+    const [first, second] = api.services.all;
+    assert.ok(first.window && first.window === second.window, 'one window share for both');
+    const window = first.window;
+    assert.deepEqual([first, second].map((s) => window.spread.fraction(s.id)), [0, 0.5]);
+    await waitFor(
+      () => {
+        const held = [first, second].flatMap((s) => [s.explorer.lists.processing, s.explorer.lists.connections]).reduce((sum, r) => sum + (r.state.items?.length ?? 0), 0);
+        return held > 0 && window.budget.held === held;
+      },
+      { message: 'the budget counts what both services hold' },
+    );
+    for (const [i, service] of [first, second].entries()) {
+      const processing = service.explorer.lists.processing;
+      await waitFor(() => processing.state.nextAttemptAt !== undefined && !processing.state.error && processing.pollIntervalMs !== undefined, { message: `${service.name} plans a poll` });
+      const interval = processing.pollIntervalMs!;
+      assert.equal(processing.state.nextAttemptAt! % interval, (i * interval) / 2, `${service.name} polls ${i}/2 of the way into the interval`);
+    }
+  });
+
   it('sends each key only to its own service (every Authorization header the mocks saw)', async () => {
     await loaded();
     await vscode.commands.executeCommand('flowsync.refresh');

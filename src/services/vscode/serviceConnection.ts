@@ -57,6 +57,8 @@ export class ServiceConnection implements vscode.Disposable {
   readonly id: string;
   readonly explorer: Explorer;
   readonly history: HistoryService;
+  /** What it shares with the window's other services (the budget of items, the poll spread); none in a test's stand-in. */
+  readonly window?: ServiceWindow;
   private readonly lazy: LazySharing<PollCoordinator>;
   private readonly configuration: ConfigurationSync;
   private readonly disposables = new DisposableStore();
@@ -66,6 +68,7 @@ export class ServiceConnection implements vscode.Disposable {
     const { log, clock } = deps;
     this.id = target.id;
     this.currentTarget = target;
+    this.window = window;
     let lazy!: LazySharing<PollCoordinator>;
     this.explorer = new Explorer(
       clock,
