@@ -157,6 +157,44 @@ describe('Several services side by side (two mock services at once)', function (
     assert.ok(![PRODUCTION_KEY, STAGING_KEY].some((key) => all.includes(key) || staging.includes(key)), 'no key in an answer');
   });
 
+  it('a service row re-renders only when what it says changes: a load or a History read that changes nothing on it re-fetches none of its rows (a reveal under way keeps its node)', async () => {
+    const api = await loaded();
+    const tree = api.views.processing.tree;
+    const rows = tree.getChildren();
+    const services = api.services.all;
+    const stagingService = api.services.byName('Staging')!;
+    /** The service rows re-rendered while `act` runs; measured again when a poll of Processing landed meanwhile (its own change may re-render them). */
+    const rerenderedBy = async (act: () => Promise<unknown>) => {
+      for (let attempt = 1; ; attempt++) {
+        rows.forEach((row) => tree.getTreeItem(row)); // read as VS Code reads them
+        const polls = services.map((s) => s.explorer.lists.processing.state.loadedAt);
+        const fired: string[] = [];
+        const subscription = tree.onDidChangeTreeData((node) => node?.kind === 'service' && fired.push(node.service));
+        try {
+          await act();
+        } finally {
+          subscription.dispose();
+        }
+        if (attempt === 3 || services.every((s, i) => s.explorer.lists.processing.state.loadedAt === polls[i])) return fired;
+      }
+    };
+    // Each service's connections load: its teams are learned again and every list view re-decorates; no row says anything new.
+    assert.deepEqual(await rerenderedBy(() => Promise.all(services.map((s) => s.explorer.lists.connections.refresh()))), [], 'a connections load re-renders no Processing row');
+    // What the History view does when it is shown (the Flow Sync views opening for a link): it reads what is new on disk, here nothing.
+    assert.deepEqual(await rerenderedBy(() => Promise.all(services.map((s) => s.history.reload()))), [], 'a History read that finds nothing new re-renders no Processing row');
+    // What a row says changes (Staging's processing fails): that row is re-rendered.
+    staging.inject({ endpoint: 'processing', status: 500 });
+    try {
+      const fired = await rerenderedBy(() => stagingService.explorer.lists.processing.refresh());
+      assert.ok(stagingService.explorer.lists.processing.state.error, 'Staging fails');
+      assert.ok(fired.includes(stagingService.id), "Staging's row, which now says its trouble, is re-rendered");
+    } finally {
+      staging.clearFaults();
+      await stagingService.explorer.lists.processing.refresh();
+      await waitFor(() => stagingService.explorer.lists.processing.state.error === undefined, { message: 'Staging recovered' });
+    }
+  });
+
   it('a link names its service; a link naming a service that is not configured says so', async () => {
     const api = await loaded();
     const stagingService = api.services.byName('Staging')!;

@@ -304,11 +304,16 @@ export class HistoryService implements vscode.Disposable {
       return false;
     }
     if (origin !== this.origin || store !== this.store) return false;
-    this.honourClear(await store.cleared());
+    const cleared = this.honourClear(await store.cleared());
+    const held = this.entries;
     this.entries = pruneEntries(mergeSegments([this.entries, result.entries]), this.clock.now(), this.settings().historyDays);
-    this.stats = flowStats(this.entries, this.older);
     this.log.debug(`History: ${this.entries.length} entries for ${origin} (${result.entries.length} read) in ${this.clock.now() - started} ms`);
-    this.changes.fire();
+    // Told only when the read changed the runs held (it also returns this window's own runs, held already): every
+    // change re-renders the Processing view's rows, and a reveal under way there would lose its row to it.
+    if (cleared || !sameRuns(held, this.entries)) {
+      this.stats = flowStats(this.entries, this.older);
+      this.changes.fire();
+    }
     this.askOlder(store, !result.more && this.entries.length < HISTORY_CAP);
     return result.more && this.entries.length < HISTORY_CAP;
   }
@@ -353,14 +358,15 @@ export class HistoryService implements vscode.Disposable {
     this.changes.fire();
   }
 
-  /** Another window cleared History: what left before is dropped here too. */
-  private honourClear(clearedAt: number): void {
-    if (clearedAt <= this.clearedAt) return;
+  /** Another window cleared History: what left before is dropped here too. True when it was. */
+  private honourClear(clearedAt: number): boolean {
+    if (clearedAt <= this.clearedAt) return false;
     this.clearedAt = clearedAt;
     this.entries = this.entries.filter((e) => e.leftAt > clearedAt);
     this.older = NO_OLDER_DAYS;
     this.olderAsked++;
     this.stats = flowStats(this.entries);
+    return true;
   }
 
   /** Appends the runs that left to this window's file of the day (never a rewrite); a run holding the key is left out. */
@@ -418,3 +424,14 @@ function readWatches(stored: unknown, origin: string | undefined): { syncs: Set<
   return w && typeof w === 'object' ? { syncs: ids(w.syncs), flows: ids(w.flows) } : empty;
 }
 
+/** Whether two lists of runs (newest first) say the same: the same runs, each with the same times and flow. */
+function sameRuns(a: readonly HistoryEntry[], b: readonly HistoryEntry[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (x.id !== y.id || x.flowId !== y.flowId || x.flowName !== y.flowName || x.createdAt !== y.createdAt || x.firstSeen !== y.firstSeen || x.lastSeen !== y.lastSeen || x.leftAt !== y.leftAt) return false;
+  }
+  return true;
+}
