@@ -7,7 +7,7 @@
 // when a section could not run; missed targets are reported, not failed. ~3-5 min on 2 cores.
 //
 //   npm run bench
-//   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network, worst, history, text
+//   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network, worst, history, text, services
 //   npm run bench -- --starts 5 --memory-runs 3 --no-compile
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -90,11 +90,12 @@ const SECTIONS = {
   worst: () => runSection('worst.mjs', { nodeArgs: ['--expose-gc'] }),
   history: () => runSection('history.mjs', { nodeArgs: ['--expose-gc'] }),
   text: () => runSection('text.mjs', { nodeArgs: ['--expose-gc'] }),
+  services: () => runSection('services.mjs', { nodeArgs: ['--expose-gc'] }),
 };
 
 function formatValue(value, unit) {
   if (value === undefined || Number.isNaN(value)) return '';
-  if (unit === 'B' || unit === 'req') return `${Math.round(value).toLocaleString('en-US')} ${unit}`;
+  if (unit === 'B' || unit === 'req' || unit === 'items') return `${Math.round(value).toLocaleString('en-US')} ${unit}`;
   if (unit === 'x') return `${value.toFixed(2)}x`;
   const digits = Math.abs(value) < 1 ? 3 : Math.abs(value) < 100 ? 2 : 1;
   return `${value.toFixed(digits)} ${unit}`;

@@ -9,6 +9,7 @@ import { hasKeyPiece } from '../base/inert';
 import type { ListResult } from '../api/types';
 import { ListRefresher, type HeldBack } from './refresh';
 import { TeamDirectory } from './teams';
+import type { WindowBudget } from './windowBudget';
 
 /** Everything the explorer needs to talk to the service, gathered by the vscode layer from settings and secrets. */
 export interface ExplorerConfig {
@@ -70,6 +71,14 @@ export interface ListSharing {
 
 export const UNFOCUSED_SLOWDOWN = 4;
 
+/** What the Explorers of the services of one window share; none: this Explorer is alone (its answers' own caps only). */
+export interface ExplorerWindow {
+  /** The items held across the window's services (src/lists/windowBudget.ts). */
+  budget?: WindowBudget;
+  /** Where within each interval this service polls (src/lists/pollSpread.ts); undefined: one interval after each answer. */
+  pollPhase?: () => number | undefined;
+}
+
 /**
  * The model behind the views and the status bar: the API client for the current URL and key, one refresher per list
  * of the registry (src/lists), the team filter and the teams seen so far. No vscode import: unit-tested in plain Node.
@@ -100,16 +109,36 @@ export class Explorer {
     onListenerError: (error: unknown) => void = () => undefined,
     /** Makes this Explorer's sharing (given the Explorer, which the sharing watches); none: no sharing. */
     sharing?: (explorer: Explorer) => ListSharing,
+    /** The budget and poll spread shared with the window's other services. */
+    window: ExplorerWindow = {},
   ) {
     this.statusEmitter = new Emitter(onListenerError);
     const lists: Record<string, ListRefresher<unknown>> = {};
     for (const list of ANY_LISTS) {
+      const holder = window.budget?.holder();
+      const limit = window.budget?.limit ?? 0;
       lists[list.id] = new ListRefresher(
         (signal) => this.load(list, signal),
         clock,
         list.polled ? (focused) => this.pollInterval(list.id as ListId, focused) : () => undefined, // on demand: loads, and retries after failures
         random,
         onListenerError,
+        {
+          budget: holder && {
+            ...holder,
+            refusal: (count) =>
+              new ApiError(
+                'invalidResponse',
+                t(
+                  'The service answered {0} with {1} items; with the items the other lists of this window hold, that is more than {2}; it was not loaded.',
+                  list.label(),
+                  count.toLocaleString('en-US'),
+                  limit.toLocaleString('en-US'),
+                ),
+              ),
+          },
+          pollPhase: window.pollPhase,
+        },
       );
     }
     this.lists = lists as unknown as ListRefreshers;
@@ -226,6 +255,11 @@ export class Explorer {
 
   refreshAll(): Promise<void> {
     return Promise.all(LISTS.map((list) => this.refresh(list.id))).then(() => undefined);
+  }
+
+  /** This service's place in the interval changed (a service was added or removed): re-plan the next polls. */
+  respread(): void {
+    this.forPolled((r) => r.reschedule());
   }
 
   setFocused(focused: boolean): void {

@@ -3,6 +3,8 @@ import type { Item, ListResult } from '../api/types';
 import { t } from '../base/l10n';
 import type { Clock, TimerHandle } from '../base/clock';
 import { Emitter, type Disposable, type Listener } from '../base/events';
+import { spreadDueAt } from './pollSpread';
+import type { ItemHolder } from './windowBudget';
 
 /** Backoff after failures: 5 s doubling to 5 min, with ±20 % jitter so many windows do not retry in step. */
 export const BACKOFF_BASE_MS = 5_000;
@@ -16,6 +18,18 @@ export function backoffDelay(failures: number, random: () => number): number {
 
 /** When to poll on success: a delay in ms, or undefined for "only on demand". Asked again after every attempt. */
 export type PollSchedule = (focused: boolean) => number | undefined;
+
+/** The window's budget of items as one list sees it (src/lists/windowBudget.ts), and the error that refuses an answer. */
+export interface ListBudget extends ItemHolder {
+  refusal(count: number): ApiError;
+}
+
+/** What a refresher shares with the other lists of its window; none: it is alone (no budget, polls not spread). */
+export interface RefresherWindow {
+  budget?: ListBudget;
+  /** Where within each interval this list polls (src/lists/pollSpread.ts); undefined: one interval after each answer. */
+  pollPhase?: () => number | undefined;
+}
 
 /** What the views show for one list. Data survives failures: `error` set with `items` still there means stale. */
 export interface ListState<T> {
@@ -31,6 +45,11 @@ export interface ListState<T> {
   errorShared?: boolean;
   /** The items are another window's answer (src/sharing/pollLease.ts): news in them is announced there, not here. */
   adopted?: boolean;
+  /**
+   * The error is the window's budget of items refusing an answer (src/lists/windowBudget.ts): not shared with other
+   * windows, whose budgets are their own.
+   */
+  overBudget?: boolean;
   /** Consecutive failures since the last success. */
   failures: number;
   /** When the next automatic attempt is due, if one is scheduled. */
@@ -73,6 +92,7 @@ export class ListRefresher<T> {
     private readonly random: () => number = Math.random,
     /** Told about a listener that threw; the other listeners still run and the load still completes. */
     onListenerError: (error: unknown) => void = () => undefined,
+    private readonly window: RefresherWindow = {},
   ) {
     this.changes = new Emitter(onListenerError);
   }
@@ -167,6 +187,11 @@ export class ListRefresher<T> {
     if (this.current.loadedAt !== undefined && loadedAt <= this.current.loadedAt) return;
     const previous = this.current.items;
     const itemsChanged = previous === undefined || result.fingerprint !== this.current.fingerprint;
+    if (itemsChanged && this.window.budget && !this.window.budget.fits(result.items.length)) {
+      // Over the window's budget: shown like this window's own refusal, over the data held; polls go on as planned.
+      this.update({ error: this.window.budget.refusal(result.items.length), errorShared: undefined, overBudget: true }, false);
+      return;
+    }
     this.cancelTimer();
     this.current = {
       items: itemsChanged ? result.items : previous,
@@ -180,7 +205,7 @@ export class ListRefresher<T> {
     };
     const interval = this.poll(this.focused);
     if (interval !== undefined) {
-      const dueAt = Math.max(loadedAt + interval, this.clock.now());
+      const dueAt = Math.max(this.dueAfter(loadedAt, interval), this.clock.now());
       this.current.nextAttemptAt = dueAt;
       this.setTimer(dueAt - this.clock.now());
     }
@@ -197,7 +222,7 @@ export class ListRefresher<T> {
     if (this.disposed || this.inFlight) return;
     if (this.current.loadedAt !== undefined && at <= this.current.loadedAt) return;
     if (this.current.error && !this.current.errorShared) return; // its own failure, with its own retry plan, stands
-    this.update({ error, errorShared: true, nextAttemptAt }, false);
+    this.update({ error, errorShared: true, overBudget: undefined, nextAttemptAt }, false);
   }
 
   /** Stops all activity but keeps the data (e.g. the key was removed: show nothing new, send nothing). */
@@ -237,7 +262,7 @@ export class ListRefresher<T> {
       this.update({ nextAttemptAt: undefined }, false);
       return;
     }
-    const dueAt = this.current.loadedAt + interval;
+    const dueAt = this.dueAfter(this.current.loadedAt, interval);
     if (loadIfDue && dueAt <= this.clock.now()) void this.refresh();
     else this.scheduleAt(Math.max(dueAt, this.clock.now()));
   }
@@ -247,14 +272,25 @@ export class ListRefresher<T> {
     this.generation++;
     this.abortInFlight();
     this.cancelTimer();
+    this.window.budget?.hold(0);
     this.changes.dispose();
+  }
+
+  /** When the poll after an answer at `loadedAt` is due: one interval later, or at this list's place in the interval. */
+  private dueAfter(loadedAt: number, interval: number): number {
+    const phase = this.window.pollPhase?.();
+    return phase === undefined ? loadedAt + interval : spreadDueAt(loadedAt, interval, phase);
   }
 
   private succeeded(generation: number, result: ListResult<T>): void {
     if (generation !== this.generation) return;
-    this.inFlight = undefined;
     const previous = this.current.items;
     const itemsChanged = previous === undefined || result.fingerprint !== this.current.fingerprint;
+    if (itemsChanged && this.window.budget && !this.window.budget.fits(result.items.length)) {
+      this.failed(generation, this.window.budget.refusal(result.items.length), true);
+      return;
+    }
+    this.inFlight = undefined;
     const interval = this.poll(this.focused);
     const now = this.clock.now();
     this.current = {
@@ -265,19 +301,20 @@ export class ListRefresher<T> {
       firstDropReason: result.firstDropReason,
       loading: false,
       failures: 0,
-      nextAttemptAt: interval === undefined ? undefined : now + interval,
+      nextAttemptAt: interval === undefined ? undefined : this.dueAfter(now, interval),
     };
-    if (interval !== undefined) this.setTimer(interval);
+    if (this.current.nextAttemptAt !== undefined) this.setTimer(this.current.nextAttemptAt - now);
     this.emit({ itemsChanged });
   }
 
-  private failed(generation: number, e: unknown): void {
+  /** `overBudget`: the answer came, but the window's budget of items refused it (see ListState.overBudget). */
+  private failed(generation: number, e: unknown, overBudget = false): void {
     if (generation !== this.generation) return;
     this.inFlight = undefined;
     const error = e instanceof ApiError ? e : new ApiError('invalidResponse', t('Unexpected error: {0}', String((e as Error)?.message ?? e)));
     const failures = this.current.failures + 1;
     const delay = retryDelay(error.kind, error.retryAfterMs, failures, this.random);
-    this.update({ loading: false, error, errorShared: undefined, failures, nextAttemptAt: delay === undefined ? undefined : this.clock.now() + delay }, false);
+    this.update({ loading: false, error, errorShared: undefined, overBudget: overBudget || undefined, failures, nextAttemptAt: delay === undefined ? undefined : this.clock.now() + delay }, false);
     if (delay !== undefined) this.setTimer(delay);
   }
 
@@ -309,8 +346,12 @@ export class ListRefresher<T> {
     this.emit({ itemsChanged });
   }
 
-  /** Each listener runs on its own (Emitter): one that throws cannot stop the others, nor make refresh() reject. */
+  /**
+   * Tells the window's budget what the list holds now, then the listeners. Each listener runs on its own (Emitter):
+   * one that throws cannot stop the others, nor make refresh() reject.
+   */
   private emit(change: ListChange): void {
+    this.window.budget?.hold(this.current.items?.length ?? 0);
     this.changes.fire(change);
   }
 }

@@ -221,7 +221,7 @@ export interface SharedExplorer {
   /** The poll interval while autoRefresh is on (undefined when off), and the interval setting either way. */
   readonly pollSettings: { intervalMs: number; autoRefresh: boolean } | undefined;
   refresher(id: ListId): {
-    readonly state: { readonly loadedAt?: number; readonly error?: ApiError; readonly errorShared?: boolean; readonly nextAttemptAt?: number };
+    readonly state: { readonly loadedAt?: number; readonly error?: ApiError; readonly errorShared?: boolean; readonly overBudget?: boolean; readonly nextAttemptAt?: number };
     adopt(result: ListResult<{ id: number }>, loadedAt: number): void;
     adoptFailure(error: ApiError, at: number, nextAttemptAt: number | undefined): void;
     reschedule(): void;
@@ -394,12 +394,15 @@ export class PollCoordinator implements ListSharing, Disposable {
     return parsed && parsed.context === context && parsed.writer !== this.windowId ? parsed : undefined;
   }
 
-  /** This window's own failed load of a list: written for the other windows, once per failure. */
+  /**
+   * This window's own failed load of a list: written for the other windows, once per failure. Not an answer this
+   * window's budget of items refused: the other windows have budgets of their own.
+   */
   private shareFailure(id: ListId, share: ListShare): void {
     const state = this.explorer.refresher(id).state;
     const error = state.error;
     const context = this.contextOf(id);
-    if (!error || state.errorShared || error === share.sharedError || error.kind === 'cancelled' || !context || this.disposed) return;
+    if (!error || state.errorShared || state.overBudget || error === share.sharedError || error.kind === 'cancelled' || !context || this.disposed) return;
     share.sharedError = error;
     const failure: SharedFailure = {
       v: LEASE_VERSION,

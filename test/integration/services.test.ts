@@ -71,6 +71,27 @@ describe('Several services side by side (two mock services at once)', function (
     assert.ok(ids.size > 10, 'rows have ids');
   });
 
+  it('the services share one budget of items and poll at their own places in the interval (issue #28)', async () => {
+    const api = await loaded();
+    const [first, second] = api.services.all;
+    assert.ok(first.window && first.window === second.window, 'one window share for both');
+    const window = first.window;
+    assert.deepEqual([first, second].map((s) => window.spread.fraction(s.id)), [0, 0.5]);
+    await waitFor(
+      () => {
+        const held = [first, second].flatMap((s) => [s.explorer.lists.processing, s.explorer.lists.connections]).reduce((sum, r) => sum + (r.state.items?.length ?? 0), 0);
+        return held > 0 && window.budget.held === held;
+      },
+      { message: 'the budget counts what both services hold' },
+    );
+    for (const [i, service] of [first, second].entries()) {
+      const processing = service.explorer.lists.processing;
+      await waitFor(() => processing.state.nextAttemptAt !== undefined && !processing.state.error && processing.pollIntervalMs !== undefined, { message: `${service.name} plans a poll` });
+      const interval = processing.pollIntervalMs!;
+      assert.equal(processing.state.nextAttemptAt! % interval, (i * interval) / 2, `${service.name} polls ${i}/2 of the way into the interval`);
+    }
+  });
+
   it('sends each key only to its own service (every Authorization header the mocks saw)', async () => {
     await loaded();
     await vscode.commands.executeCommand('flowsync.refresh');
@@ -134,6 +155,44 @@ describe('Several services side by side (two mock services at once)', function (
     assert.match(unknown, /^asked: "Nowhere"$/m);
     assert.match(unknown, /^services: "Production", "Staging"$/m);
     assert.ok(![PRODUCTION_KEY, STAGING_KEY].some((key) => all.includes(key) || staging.includes(key)), 'no key in an answer');
+  });
+
+  it('a service row re-renders only when what it says changes: a load or a History read that changes nothing on it re-fetches none of its rows (a reveal under way keeps its node)', async () => {
+    const api = await loaded();
+    const tree = api.views.processing.tree;
+    const rows = tree.getChildren();
+    const services = api.services.all;
+    const stagingService = api.services.byName('Staging')!;
+    /** The service rows re-rendered while `act` runs; measured again when a poll of Processing landed meanwhile (its own change may re-render them). */
+    const rerenderedBy = async (act: () => Promise<unknown>) => {
+      for (let attempt = 1; ; attempt++) {
+        rows.forEach((row) => tree.getTreeItem(row)); // read as VS Code reads them
+        const polls = services.map((s) => s.explorer.lists.processing.state.loadedAt);
+        const fired: string[] = [];
+        const subscription = tree.onDidChangeTreeData((node) => node?.kind === 'service' && fired.push(node.service));
+        try {
+          await act();
+        } finally {
+          subscription.dispose();
+        }
+        if (attempt === 3 || services.every((s, i) => s.explorer.lists.processing.state.loadedAt === polls[i])) return fired;
+      }
+    };
+    // Each service's connections load: its teams are learned again and every list view re-decorates; no row says anything new.
+    assert.deepEqual(await rerenderedBy(() => Promise.all(services.map((s) => s.explorer.lists.connections.refresh()))), [], 'a connections load re-renders no Processing row');
+    // What the History view does when it is shown (the Flow Sync views opening for a link): it reads what is new on disk, here nothing.
+    assert.deepEqual(await rerenderedBy(() => Promise.all(services.map((s) => s.history.reload()))), [], 'a History read that finds nothing new re-renders no Processing row');
+    // What a row says changes (Staging's processing fails): that row is re-rendered.
+    staging.inject({ endpoint: 'processing', status: 500 });
+    try {
+      const fired = await rerenderedBy(() => stagingService.explorer.lists.processing.refresh());
+      assert.ok(stagingService.explorer.lists.processing.state.error, 'Staging fails');
+      assert.ok(fired.includes(stagingService.id), "Staging's row, which now says its trouble, is re-rendered");
+    } finally {
+      staging.clearFaults();
+      await stagingService.explorer.lists.processing.refresh();
+      await waitFor(() => stagingService.explorer.lists.processing.state.error === undefined, { message: 'Staging recovered' });
+    }
   });
 
   it('a link names its service; a link naming a service that is not configured says so', async () => {

@@ -320,11 +320,16 @@ export class HistoryService implements vscode.Disposable {
       return false;
     }
     if (origin !== this.origin || store !== this.store) return false;
-    this.honourClear(await store.cleared());
+    const cleared = this.honourClear(await store.cleared());
+    const held = this.entries;
     this.entries = pruneEntries(mergeSegments([this.entries, result.entries]), this.clock.now(), this.settings().historyDays);
-    this.stats = flowStats(this.entries, this.older);
     this.log.debug(`History: ${this.entries.length} entries for ${origin} (${result.entries.length} read) in ${this.clock.now() - started} ms`);
-    this.changes.fire();
+    // Told only when the read changed the runs held (it also returns this window's own runs, held already): every
+    // change re-renders the Processing view's rows, and a reveal under way there would lose its row to it.
+    if (cleared || !sameRuns(held, this.entries)) {
+      this.stats = flowStats(this.entries, this.older);
+      this.changes.fire();
+    }
     this.askOlder(store, !result.more && this.entries.length < HISTORY_CAP);
     return result.more && this.entries.length < HISTORY_CAP;
   }
@@ -369,15 +374,19 @@ export class HistoryService implements vscode.Disposable {
     this.changes.fire();
   }
 
-  /** Another window cleared History: what left before is dropped here too. A marker set back (it was ahead of the clock) is taken as it is. */
-  private honourClear(clearedAt: number): void {
+  /**
+   * Another window cleared History: what left before is dropped here too. A marker set back (it was ahead of the
+   * clock) is taken as it is. True when runs were dropped (a later marker).
+   */
+  private honourClear(clearedAt: number): boolean {
     const later = clearedAt > this.clearedAt;
     this.clearedAt = clearedAt;
-    if (!later) return;
+    if (!later) return false;
     this.entries = this.entries.filter((e) => e.leftAt > clearedAt);
     this.older = NO_OLDER_DAYS;
     this.olderAsked++;
     this.stats = flowStats(this.entries);
+    return true;
   }
 
   /** Appends the runs that left to this window's file of the day (never a rewrite); a run holding the key is left out. */
@@ -390,9 +399,7 @@ export class HistoryService implements vscode.Disposable {
         this.writeTrouble.saved();
         if (leftOut) this.log.warn(`${leftOut} run(s) whose data contains the API key are not written to History.`);
         const clearedAt = await store.cleared();
-        const later = clearedAt > this.clearedAt;
-        this.honourClear(clearedAt);
-        if (later) this.changes.fire();
+        if (this.honourClear(clearedAt)) this.changes.fire();
       } catch (e) {
         this.writeTrouble.failed(e);
       }
@@ -435,3 +442,14 @@ function readWatches(stored: unknown, origin: string | undefined): { syncs: Set<
   return w && typeof w === 'object' ? { syncs: ids(w.syncs), flows: ids(w.flows) } : empty;
 }
 
+/** Whether two lists of runs (newest first) say the same: the same runs, each with the same times and flow. */
+function sameRuns(a: readonly HistoryEntry[], b: readonly HistoryEntry[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (x.id !== y.id || x.flowId !== y.flowId || x.flowName !== y.flowName || x.createdAt !== y.createdAt || x.firstSeen !== y.firstSeen || x.lastSeen !== y.lastSeen || x.leftAt !== y.leftAt) return false;
+  }
+  return true;
+}

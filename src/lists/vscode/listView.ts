@@ -17,6 +17,11 @@ import { ServicesTree, type ServicesTreeNode } from './servicesTree';
 /** How often a view whose rows say "… ago" checks whether those texts have aged (while it is visible). */
 export const AGE_TICK_MS = 30_000;
 
+/** A view just shown is drawn level by level: it holds its rows once VS Code has asked for none for this long. */
+export const REVEAL_QUIET_MS = 100;
+/** The longest a reveal waits for a view to be shown and drawn. */
+export const REVEAL_WAIT_MS = 3_000;
+
 /** What a list view needs of a service. */
 export interface ListService {
   readonly id: string;
@@ -107,12 +112,43 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
 
   /** Shows, selects and focuses an item's row of a service; false when it is not listed. */
   async revealItem(id: number, service = this.parts[0]?.service.id): Promise<boolean> {
-    const node = service === undefined ? undefined : this.tree.findLeaf(service, id);
+    if (service === undefined || !this.tree.findLeaf(service, id)) return false;
+    // Beneath a service's row the workbench can reveal a row only in a view it has shown (it then knows the rows above),
+    // and only once it holds them: the view just shown asks for its rows level by level, and a reveal meanwhile looks
+    // for rows it has not added yet ("Data tree node not found").
+    if (this.tree.several && !this.view.visible) {
+      await vscode.commands.executeCommand(`${this.list.viewId}.focus`);
+      await this.madeVisible();
+      await this.drawn();
+    }
+    const node = this.tree.findLeaf(service, id);
     if (!node) return false;
-    // Beneath a service's row the workbench can reveal a row only in a view it has shown (it then knows the rows above).
-    if (this.tree.several && !this.view.visible) await vscode.commands.executeCommand(`${this.list.viewId}.focus`);
     await this.view.reveal(node, { select: true, focus: true, expand: true });
     return true;
+  }
+
+  /** Resolves when the view is shown (VS Code says so after the focus command), at most after REVEAL_WAIT_MS. */
+  private madeVisible(): Promise<void> {
+    if (this.view.visible) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        subscription.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, REVEAL_WAIT_MS);
+      const subscription = this.view.onDidChangeVisibility(() => this.view.visible && done());
+    });
+  }
+
+  /** Resolves when VS Code has asked for no rows for REVEAL_QUIET_MS (the view is drawn), at most after REVEAL_WAIT_MS. */
+  private async drawn(): Promise<void> {
+    const until = Date.now() + REVEAL_WAIT_MS;
+    let seen: number | undefined;
+    while (seen !== this.tree.fetchCount && Date.now() < until) {
+      seen = this.tree.fetchCount;
+      await new Promise((resolve) => setTimeout(resolve, REVEAL_QUIET_MS));
+    }
   }
 
   /**

@@ -35,6 +35,14 @@ export class ServicesTree<T extends { id: number }> implements vscode.TreeDataPr
   private trees: Array<{ service: string; tree: GroupedTree<T>; row: ServiceRow; subscription: vscode.Disposable }> = [];
   /** The service of each row handed to VS Code (rows are compared by identity when VS Code hands them back). */
   private readonly owner = new WeakMap<object, string>();
+  /**
+   * What each service's row said when VS Code last read it (getTreeItem). A row is re-rendered only when what it says
+   * changed: re-rendering a row makes VS Code fetch every row beneath it again, and a reveal under way there then
+   * looks for rows the view has just replaced ("Data tree node not found").
+   */
+  private readonly shownRows = new Map<string, string>();
+  /** How many times VS Code has asked for rows: a view being drawn asks level by level (ListView.revealItem waits). */
+  private fetches = 0;
   private readonly disposables = new DisposableStore();
 
   constructor(
@@ -52,6 +60,7 @@ export class ServicesTree<T extends { id: number }> implements vscode.TreeDataPr
       const subscription = tree.onDidChangeTreeData((node) => this.changeEmitter.fire(node === undefined && this.several ? row : node));
       return { service, tree, row, subscription };
     });
+    this.shownRows.clear(); // every row is read again
     this.changeEmitter.fire(undefined);
   }
 
@@ -83,10 +92,18 @@ export class ServicesTree<T extends { id: number }> implements vscode.TreeDataPr
     return this.trees.reduce((sum, { tree }) => sum + tree.refreshAgedDescriptions(), 0);
   }
 
-  /** Re-renders one service's row (its count or trouble changed). */
+  /**
+   * Re-renders one service's row when what it says (its count or trouble) is not what VS Code read last. Nothing when
+   * it is (another list loaded, the teams were learned again, a load started) or when VS Code has not read the row
+   * yet (a view not shown: it reads the row as it is when shown).
+   */
   refreshService(service: string): void {
     const entry = this.trees.find((t) => t.service === service);
-    if (entry && this.several) this.changeEmitter.fire(entry.row);
+    if (!entry || !this.several) return;
+    const shown = this.shownRows.get(service);
+    if (shown === undefined || shown === rowTextKey(this.rowText(service))) return;
+    this.shownRows.delete(service);
+    this.changeEmitter.fire(entry.row);
   }
 
   /** Re-renders every row (with several services: each service's, so a reveal under way keeps its parents). */
@@ -98,7 +115,13 @@ export class ServicesTree<T extends { id: number }> implements vscode.TreeDataPr
     for (const { row } of this.trees) this.changeEmitter.fire(row);
   }
 
+  /** How many times rows were asked for so far. */
+  get fetchCount(): number {
+    return this.fetches;
+  }
+
   getChildren(node?: ServicesTreeNode<T>): ServicesTreeNode<T>[] {
+    this.fetches++;
     if (!node) {
       if (this.several) return this.trees.map((t) => t.row);
       const only = this.trees[0];
@@ -126,6 +149,7 @@ export class ServicesTree<T extends { id: number }> implements vscode.TreeDataPr
   getTreeItem(node: ServicesTreeNode<T>): vscode.TreeItem {
     if (node.kind === 'service') {
       const text = this.rowText(node.service);
+      this.shownRows.set(node.service, rowTextKey(text));
       const name = inert(text.name);
       const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `service:${rowKey(node.service)}`;
@@ -168,4 +192,9 @@ export class ServicesTree<T extends { id: number }> implements vscode.TreeDataPr
  */
 export function rowKey(service: string): string {
   return encodeURIComponent(service);
+}
+
+/** What a service row says, as one string to compare. */
+function rowTextKey(text: ServiceRowText): string {
+  return JSON.stringify([text.name, text.description, text.problem ?? null]);
 }

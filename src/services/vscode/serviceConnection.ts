@@ -6,6 +6,8 @@ import { inert } from '../../base/inert';
 import { HistoryService } from '../../history/vscode/historyService';
 import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
 import { Explorer } from '../../lists/explorer';
+import { PollSpread } from '../../lists/pollSpread';
+import { WindowBudget } from '../../lists/windowBudget';
 import { TeamMemory } from '../../lists/vscode/teamMemory';
 import { ConfigurationSync } from './configurationSync';
 import type { SettingsSource } from '../../settings/vscode/settings';
@@ -32,6 +34,19 @@ export interface ServiceConnectionDeps {
 }
 
 /**
+ * What the services of one window share (issue #28): the budget of the items their lists hold together, and where
+ * within the interval each one polls. The ServiceRegistry makes one and hands it to every connection it makes.
+ */
+export interface ServiceWindow {
+  readonly budget: WindowBudget;
+  readonly spread: PollSpread;
+}
+
+export function createServiceWindow(): ServiceWindow {
+  return { budget: new WindowBudget(), spread: new PollSpread() };
+}
+
+/**
  * One Flow Sync service and everything it owns: its Explorer (client, lists, teams, refreshers), the sharing of its
  * polled lists with the other windows, its History (runs, stats, watches), and the feed of its settings and key.
  * Built whole by createServiceConnection and handed to the views, commands and tools through their constructors:
@@ -42,15 +57,18 @@ export class ServiceConnection implements vscode.Disposable {
   readonly id: string;
   readonly explorer: Explorer;
   readonly history: HistoryService;
+  /** What it shares with the window's other services (the budget of items, the poll spread); none in a test's stand-in. */
+  readonly window?: ServiceWindow;
   private readonly lazy: LazySharing<PollCoordinator>;
   private readonly configuration: ConfigurationSync;
   private readonly disposables = new DisposableStore();
   private currentTarget: ServiceTarget;
 
-  constructor(deps: ServiceConnectionDeps, target: ServiceTarget) {
+  constructor(deps: ServiceConnectionDeps, target: ServiceTarget, window?: ServiceWindow) {
     const { log, clock } = deps;
     this.id = target.id;
     this.currentTarget = target;
+    this.window = window;
     let lazy!: LazySharing<PollCoordinator>;
     this.explorer = new Explorer(
       clock,
@@ -65,6 +83,7 @@ export class ServiceConnection implements vscode.Disposable {
         );
         return lazy.sharing;
       },
+      window && { budget: window.budget, pollPhase: () => window.spread.fraction(this.id) },
     );
     this.lazy = lazy;
     const teams = new TeamMemory(this.explorer.teams, deps.globalState);
@@ -121,9 +140,12 @@ export class ServiceConnection implements vscode.Disposable {
   }
 }
 
-/** Builds one service connection; it is idle until its first reconfigure() (settings and key). */
-export function createServiceConnection(deps: ServiceConnectionDeps, target: ServiceTarget): ServiceConnection {
-  return new ServiceConnection(deps, target);
+/**
+ * Builds one service connection; it is idle until its first reconfigure() (settings and key). `window`: what it
+ * shares with the window's other services (none: its answers' own caps only, polls one interval after each answer).
+ */
+export function createServiceConnection(deps: ServiceConnectionDeps, target: ServiceTarget, window?: ServiceWindow): ServiceConnection {
+  return new ServiceConnection(deps, target, window);
 }
 
 /** One line per request; with several services it starts with the service's name. */

@@ -11,13 +11,16 @@ import { moveKey } from '../../keys/moveKey';
 import { untilFirstRead } from '../firstRead';
 import { secretStoreProblem } from '../../keys/vscode/apiKeyStore';
 import { inert } from '../../base/inert';
-import type { ServiceConnection, ServiceConnectionDeps } from './serviceConnection';
+import type { ServiceConnection, ServiceConnectionDeps, ServiceWindow } from './serviceConnection';
 
 /** Set in globalState once the one service's key of an earlier version (kept for its origin) has moved to its base URL. */
 const KEYS_BY_BASE_URL = 'flowsync.keysByBaseUrl';
 
-/** The code of a connection (Explorer, client, History, their feed): its own chunk (esbuild.js CHUNKS), loaded by start(). */
-export type ConnectionCode = Pick<typeof import('./serviceConnection'), 'createServiceConnection'>;
+/**
+ * The code of a connection (Explorer, client, History, their feed): its own chunk (esbuild.js CHUNKS), loaded by
+ * start(). Without createServiceWindow (a test's stand-in) the services share no budget and do not spread their polls.
+ */
+export type ConnectionCode = Pick<typeof import('./serviceConnection'), 'createServiceConnection'> & Partial<Pick<typeof import('./serviceConnection'), 'createServiceWindow'>>;
 
 /**
  * The services a window shows, in the order of the settings: one ServiceConnection each, made when a service appears
@@ -40,6 +43,8 @@ export class ServiceRegistry implements vscode.Disposable {
   private readonly statusListeners = new Map<string, { dispose(): void }>();
   private focused = true;
   private code: ConnectionCode | undefined;
+  /** What the services share: the budget of items held across them, where each polls in the interval. */
+  private window: ServiceWindow | undefined;
   private started: Promise<void> | undefined;
   private making: Promise<void> | undefined;
   private disposed = false;
@@ -67,6 +72,7 @@ export class ServiceRegistry implements vscode.Disposable {
         .then((code) => {
           if (this.disposed) return;
           this.code = code;
+          this.window = code.createServiceWindow?.();
           this.reconcile(false);
         });
       this.making = making.catch(() => undefined); // start() says why
@@ -204,6 +210,8 @@ export class ServiceRegistry implements vscode.Disposable {
     for (const gone of previous.values()) this.drop(gone);
     const changed = next.length !== this.connections.length || next.some((c, i) => c !== this.connections[i]);
     this.connections = next;
+    // Service i of n polls i/n of the way into each interval; when a place changes, every service re-plans its polls.
+    if (this.window?.spread.order(next.map((c) => c.id))) for (const c of next) c.explorer.respread();
     void this.updateContextKeys();
     if (changed) this.changes.fire();
   }
@@ -215,7 +223,7 @@ export class ServiceRegistry implements vscode.Disposable {
   }
 
   private create(target: ServiceTarget, start: boolean): ServiceConnection {
-    const connection = this.code!.createServiceConnection({ ...this.deps, several: () => this.several }, target);
+    const connection = this.code!.createServiceConnection({ ...this.deps, several: () => this.several }, target, this.window);
     connection.explorer.setFocused(this.focused);
     this.statusListeners.set(target.id, connection.explorer.onDidChangeStatus(() => void this.updateContextKeys()));
     if (start) void connection.reconfigure();

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { Explorer, UNFOCUSED_SLOWDOWN, type ExplorerConfig } from '../../../src/lists/explorer';
+import { WindowBudget } from '../../../src/lists/windowBudget';
 import { MockFlowSyncServer } from '../../../src/mock/server';
 import { explorerConfig } from '../helpers/explorerConfig';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
@@ -122,5 +123,36 @@ describe('Explorer', () => {
     explorer.configure({ ...base(), apiKey: undefined });
     assert.equal(explorer.lists.processing.state.items, undefined);
     assert.equal(clock.pendingTimers, 0);
+  });
+
+  it('the services of a window share one budget of items: an answer over it is refused with its message, the rows held stay', async () => {
+    const quiet = await MockFlowSyncServer.start({ apiKey: KEY, connections: 3_000, processing: 0 });
+    const budget = new WindowBudget(4_500);
+    const services = [0, 1].map(() => new Explorer(clock, undefined, () => 0.5, undefined, undefined, { budget }));
+    try {
+      for (const e of services) {
+        e.configure(explorerConfig(quiet.url, KEY, { autoRefresh: false }));
+        e.want('connections');
+        await settle(() => e.lists.connections.state.loadedAt !== undefined || e.lists.connections.state.error !== undefined);
+      }
+      const [first, second] = services.map((e) => e.lists.connections.state);
+      assert.equal(first.items?.length, 3_000);
+      assert.equal(second.items, undefined);
+      assert.equal(second.error?.kind, 'invalidResponse');
+      assert.equal(
+        second.error?.message,
+        'The service answered connections with 3,000 items; with the items the other lists of this window hold, that is more than 4,500; it was not loaded.',
+      );
+      assert.equal(budget.held, 3_000);
+      services[0].configure(explorerConfig(quiet.url, KEY, { autoRefresh: false, baseUrl: '' }));
+      assert.equal(budget.held, 0, 'a service whose lists are dropped frees their room');
+      await services[1].refresh('connections');
+      assert.equal(services[1].lists.connections.state.items?.length, 3_000);
+      assert.equal(services[1].lists.connections.state.error, undefined);
+    } finally {
+      for (const e of services) e.dispose();
+      await quiet.close();
+    }
+    assert.equal(budget.held, 0);
   });
 });

@@ -1,7 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import type { ListResult } from '../../../src/api/types';
+import { MAX_ITEMS } from '../../../src/api/validate';
+import { PollSpread } from '../../../src/lists/pollSpread';
 import { BACKOFF_MAX_MS, ListRefresher, backoffDelay, retryDelay } from '../../../src/lists/refresh';
+import { MAX_WINDOW_ITEMS, WindowBudget } from '../../../src/lists/windowBudget';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
 
 type Answer = ListResult<number> | ApiError;
@@ -411,5 +414,125 @@ describe('ListRefresher.refreshIfDue (what a link may ask for)', () => {
     r.adopt(ok([3]), clock.now() - 1_000);
     assert.equal(await r.refreshIfDue(FOCUSED_MS), 'recent');
     assert.equal(loader.calls, 0);
+  });
+});
+
+describe('ListRefresher in a window of several services (issue #28)', () => {
+  let clock: FakeClock;
+
+  beforeEach(() => {
+    clock = new FakeClock();
+  });
+
+  /** A list's port to the window's budget, its refusal saying the count (what Explorer gives it, in short). */
+  const port = (budget: WindowBudget) => ({ ...budget.holder(), refusal: (n: number) => new ApiError('invalidResponse', `over the window's budget: ${n}`) });
+  /** An answer of `n` items that share one value (cheap: 100,000 items are one array). */
+  const many = (n: number, tag: string): ListResult<number> => {
+    const item = { value: 1, raw: { v: 1 } };
+    return { items: new Array(n).fill(item), dropped: 0, fingerprint: `${tag}:${n}` };
+  };
+
+  it('20 services of 100,000 items each: the window holds 200,000 at most; the others are refused, with the message', async () => {
+    const budget = new WindowBudget();
+    const lists = Array.from({ length: 20 }, (_, i) => new ListRefresher(() => Promise.resolve(many(MAX_ITEMS, `s${i}`)), clock, noPoll, half, undefined, { budget: port(budget) }));
+    await Promise.all(lists.map((r) => r.refresh()));
+    const held = lists.filter((r) => r.state.items !== undefined);
+    assert.equal(held.length, 2, `${held.length} of 20 lists hold ${held.reduce((sum, r) => sum + r.state.items!.length, 0).toLocaleString('en-US')} items`);
+    assert.equal(budget.held, MAX_WINDOW_ITEMS);
+    for (const r of lists.slice(2)) {
+      assert.equal(r.state.error?.kind, 'invalidResponse');
+      assert.equal(r.state.error?.message, "over the window's budget: 100000");
+      assert.equal(r.state.overBudget, true, 'not to be shared with other windows');
+      assert.equal(r.state.failures, 1, 'tried again on the failure backoff, as an answer over the per-answer cap');
+    }
+    for (const r of lists) r.dispose();
+    assert.equal(budget.held, 0, 'disposed lists hold nothing');
+  });
+
+  it('a refused list keeps its last rows; it takes the room another list frees at its next attempt', async () => {
+    const budget = new WindowBudget(100);
+    const a = new ScriptedLoader();
+    const b = new ScriptedLoader();
+    const ra = new ListRefresher(a.load, clock, noPoll, half, undefined, { budget: port(budget) });
+    const rb = new ListRefresher(b.load, clock, noPoll, half, undefined, { budget: port(budget) });
+    a.answers = [many(70, 'a')];
+    b.answers = [many(20, 'b'), many(40, 'b'), many(40, 'b2')];
+    await ra.refresh();
+    await rb.refresh();
+    assert.equal(budget.held, 90);
+    await rb.refresh();
+    assert.equal(rb.state.items?.length, 20, 'the last rows stay');
+    assert.match(rb.state.error!.message, /budget: 40/);
+    assert.equal(budget.held, 90);
+    a.answers = [many(60, 'a2')];
+    await ra.refresh();
+    assert.equal(budget.held, 80, 'a shrank');
+    await rb.refresh();
+    assert.equal(rb.state.items?.length, 40);
+    assert.equal(rb.state.error, undefined);
+    assert.equal(rb.state.overBudget, undefined);
+    assert.equal(budget.held, 100);
+    ra.reset(false);
+    assert.equal(budget.held, 40, 'a reset frees what the list held');
+  });
+
+  it('an answer another window shared is counted too: over the budget it is not adopted, the rows stay and the error shows', async () => {
+    const budget = new WindowBudget(100);
+    const other = new ListRefresher(() => Promise.resolve(many(80, 'o')), clock, noPoll, half, undefined, { budget: port(budget) });
+    await other.refresh();
+    const r = new ListRefresher(() => Promise.resolve(many(10, 'r')), clock, poll30s, half, undefined, { budget: port(budget) });
+    await r.refresh();
+    r.adopt(many(30, 'shared'), clock.now() + 1);
+    assert.equal(r.state.items?.length, 10);
+    assert.equal(r.state.overBudget, true);
+    assert.match(r.state.error!.message, /budget: 30/);
+    assert.equal(budget.held, 90);
+    r.adopt(many(20, 'shared2'), clock.now() + 2);
+    assert.equal(r.state.items?.length, 20);
+    assert.equal(r.state.error, undefined);
+    assert.equal(r.state.overBudget, undefined);
+    assert.equal(budget.held, 100);
+    r.adoptFailure(new ApiError('network', 'down'), clock.now() + 3, undefined);
+    assert.equal(r.state.overBudget, undefined, 'another window\'s failure is not a budget refusal');
+    other.dispose();
+    r.dispose();
+  });
+
+  it('20 services sharing a 5 s interval poll at their own places in it, not all at once; a service alone polls as before', async () => {
+    const spread = new PollSpread();
+    spread.order(Array.from({ length: 20 }, (_, i) => `s${i}`));
+    const polls: number[][] = Array.from({ length: 20 }, () => []);
+    const lists = Array.from({ length: 20 }, (_, i) => {
+      const r = new ListRefresher(
+        () => {
+          polls[i].push(clock.now());
+          return Promise.resolve(ok([i]));
+        },
+        clock,
+        () => 5_000,
+        half,
+        undefined,
+        { pollPhase: () => spread.fraction(`s${i}`) },
+      );
+      return r;
+    });
+    await Promise.all(lists.map((r) => r.refresh())); // the first load of each: at once
+    const start = clock.now();
+    await clock.advance(20_000);
+    const rounds = polls.map((times) => times.slice(1));
+    const firedAt = new Set(rounds.flat());
+    assert.equal(firedAt.size, rounds.flat().length, 'no two services poll at the same time');
+    for (const [i, times] of rounds.entries()) {
+      assert.ok(times.length >= 3 && times.length <= 4, `s${i}: ${times.length} polls in 20 s`);
+      for (const at of times) assert.equal(at % 5_000, i * 250, `s${i} polls ${i}/20 of the way into each interval`);
+      for (let k = 1; k < times.length; k++) assert.equal(times[k] - times[k - 1], 5_000);
+      assert.ok(times[0] - start >= 2_500 && times[0] - start < 7_500);
+    }
+    for (const r of lists) r.dispose();
+
+    const alone = new ListRefresher(() => Promise.resolve(ok([1])), clock, () => 5_000, half, undefined, { pollPhase: () => new PollSpread().fraction('a') });
+    await alone.refresh();
+    assert.equal(alone.state.nextAttemptAt, clock.now() + 5_000, 'one interval after the answer, as before');
+    alone.dispose();
   });
 });

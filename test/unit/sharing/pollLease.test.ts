@@ -112,6 +112,49 @@ describe('pollLease: a shared failure message is masked, then cut', () => {
   });
 });
 
+describe('pollLease: an answer this window\'s budget of items refused is not shared as a failure', () => {
+  it('the other windows have budgets of their own: no failure file; a failure of the service is still shared', async () => {
+    const listeners: Array<() => void> = [];
+    const state: { error?: ApiError; overBudget?: boolean } = {};
+    const explorer: SharedExplorer = {
+      status: 'ready',
+      scope: 'https://flow.example.com',
+      teamId: '',
+      focused: true,
+      pollSettings: { intervalMs: 30_000, autoRefresh: true },
+      refresher: () => ({
+        state,
+        adopt: () => undefined,
+        adoptFailure: () => undefined,
+        reschedule: () => undefined,
+        onDidChange: (listener) => {
+          listeners.push(listener);
+          return { dispose: () => undefined };
+        },
+      }),
+      mentionsKey: () => false,
+    };
+    const store = new MemoryStore();
+    const coordinator = new PollCoordinator(explorer, store.view(), 'A', new FakeClock());
+    const tell = async () => {
+      for (const listener of listeners) listener();
+      await flushPromises();
+    };
+    try {
+      state.error = new ApiError('invalidResponse', 'over the window\'s budget');
+      state.overBudget = true;
+      await tell();
+      assert.equal(store.files.size, 0, 'nothing written');
+      state.error = new ApiError('http', 'HTTP 503 from the service.');
+      state.overBudget = undefined;
+      await tell();
+      assert.equal(parseFailure([...store.files.values()][0]?.text)?.message, 'HTTP 503 from the service.');
+    } finally {
+      coordinator.dispose();
+    }
+  });
+});
+
 describe('pollLease: windows sharing one poller (fake clock, the mock on loopback)', function () {
   this.timeout(60_000);
   let mock: MockFlowSyncServer;
