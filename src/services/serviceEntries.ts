@@ -50,19 +50,19 @@ const SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/
 function skeleton(text: string): string {
   return text
     .normalize('NFD')
-    .replace(LOOK_ALIKE, (c) => LATIN_OF.get(c) ?? c)
+    .replace(LOOK_ALIKE, (c) => LATIN_OF[c] ?? c)
     .normalize('NFC');
 }
 /** Look-alike letter → the Latin letter it looks like, in the same case. */
-const LATIN_OF = new Map<string, string>([
+const LATIN_OF: Readonly<Record<string, string>> = Object.freeze(Object.fromEntries([
   // Cyrillic capitals and small letters
   ...pairs('АВЕКМНОРСТХУЅІЈԚԜҮӀԌ', 'ABEKMHOPCTXYSIJQWYIG'),
   ...pairs('аеорсхуѕіјԁԛԝһүӏкԍ', 'aeopcxysijdqwhylkg'),
   // Greek capitals and small letters
   ...pairs('ΑΒΕΖΗΙΚΜΝΟΡΤΥΧϜϺ', 'ABEZHIKMNOPTYXFM'),
   ...pairs('αοικνρυχϲϳ', 'aoikvpuxcj'),
-]);
-const LOOK_ALIKE = new RegExp(`[${[...LATIN_OF.keys()].join('')}]`, 'gu');
+]));
+const LOOK_ALIKE = new RegExp(`[${Object.keys(LATIN_OF).join('')}]`, 'gu');
 
 function pairs(from: string, to: string): Array<[string, string]> {
   const letters = [...from];
