@@ -16,6 +16,9 @@ import type { PollCoordinator } from '../../sharing/pollLease';
 import type { ServiceTarget } from '../serviceTargets';
 
 /** What every service connection of a window shares: where things are kept, the log, the clock, settings and keys. */
+/** Part of this chunk (loaded once `activate()` has returned): the registry runs it once, before the services read their keys. */
+export { moveLegacyKey } from './legacyKey';
+
 export interface ServiceConnectionDeps {
   readonly globalStorageUri: vscode.Uri;
   readonly globalState: vscode.Memento;

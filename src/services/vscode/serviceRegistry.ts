@@ -6,21 +6,17 @@ import { COMMAND } from '../../base/commandIds';
 import { showMessageWithAction } from '../../base/vscode/messages';
 import type { ExplorerStatus } from '../../lists/explorer';
 import { serviceNameKey } from '../serviceEntries';
-import { legacyKeyMove, serviceTargets, type ServiceTarget } from '../serviceTargets';
-import { moveKey } from '../../keys/moveKey';
+import { serviceTargets, type ServiceTarget } from '../serviceTargets';
 import { untilFirstRead } from '../firstRead';
-import { secretStoreProblem } from '../../keys/vscode/apiKeyStore';
-import { inert } from '../../base/inert';
 import type { ServiceConnection, ServiceConnectionDeps, ServiceWindow } from './serviceConnection';
-
-/** Set in globalState once the one service's key of an earlier version (kept for its origin) has moved to its base URL. */
-const KEYS_BY_BASE_URL = 'flowsync.keysByBaseUrl';
 
 /**
  * The code of a connection (Explorer, client, History, their feed): its own chunk (esbuild.js CHUNKS), loaded by
- * start(). Without createServiceWindow (a test's stand-in) the services share no budget and do not spread their polls.
+ * start(). Without createServiceWindow (a test's stand-in) the services share no budget and do not spread their polls;
+ * without moveLegacyKey no earlier version's key is moved (src/services/vscode/legacyKey.ts).
  */
-export type ConnectionCode = Pick<typeof import('./serviceConnection'), 'createServiceConnection'> & Partial<Pick<typeof import('./serviceConnection'), 'createServiceWindow'>>;
+export type ConnectionCode = Pick<typeof import('./serviceConnection'), 'createServiceConnection'> &
+  Partial<Pick<typeof import('./serviceConnection'), 'createServiceWindow' | 'moveLegacyKey'>>;
 
 /**
  * The services a window shows, in the order of the settings: one ServiceConnection each, made when a service appears
@@ -77,7 +73,7 @@ export class ServiceRegistry implements vscode.Disposable {
         });
       this.making = making.catch(() => undefined); // start() says why
       const started = making
-        .then(() => this.moveLegacyKey())
+        .then(() => this.code?.moveLegacyKey?.(this.deps))
         .then(() => this.reconfigureNow())
         .catch((error) => {
           if (this.started === started) this.started = undefined; // the next command or link tries again
@@ -131,38 +127,6 @@ export class ServiceRegistry implements vscode.Disposable {
     const first = !this.started;
     await this.start();
     if (!first) await this.reconfigureNow(); // start() has just applied them
-  }
-
-  /**
-   * Once per installation: earlier versions kept the key of the one service of `flowsync.baseUrl` for its origin, where
-   * a service at the root of that host would read it. It moves to the base URL it was entered for (copied, then
-   * removed). With `flowsync.services` in use only a leftover copy goes (the same key the base URL holds, as an earlier
-   * Add Service left it): a key the base URL does not hold may be the root's own. A keyring that fails is tried again
-   * at the next start; two live copies are said, never left silently.
-   */
-  private async moveLegacyKey(): Promise<void> {
-    const { globalState, settings, keys, log } = this.deps;
-    if (globalState.get(KEYS_BY_BASE_URL) === true) return;
-    const current = settings.current;
-    const move = legacyKeyMove(current.baseUrl, current.allowHttp);
-    const result = move ? await moveKey(keys, move.from, move.to, { onlyLeftover: current.services.length > 0 }) : { kind: 'nothing' as const };
-    if (result.kind === 'failed') {
-      log.error(`The API key kept for an origin by an earlier version could not be moved to its service's base URL; tried again at the next start: ${secretStoreProblem(result.error)}`);
-      return;
-    }
-    if (result.kind === 'copiedNotRemoved' && move) {
-      const message = t(
-        'The API key for {0} is now kept for that address only, but its old copy for {1} could not be removed from the system keyring ({2}). Flow Sync tries again at the next start; until then a service at {1} could read it.',
-        inert(move.to),
-        inert(move.from),
-        inert(String((result.error as Error)?.message ?? result.error), 200),
-      );
-      log.error(message);
-      showMessageWithAction('error', message, t('Show Log'), COMMAND.showLog);
-      return;
-    }
-    if (result.kind === 'moved' && move) log.info(`The API key kept for ${inert(move.from)} by an earlier version is now kept for ${inert(move.to)} only.`);
-    await globalState.update(KEYS_BY_BASE_URL, true);
   }
 
   private async reconfigureNow(): Promise<void> {
