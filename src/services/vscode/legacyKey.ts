@@ -5,7 +5,9 @@ import { showMessageWithAction } from '../../base/vscode/messages';
 import { moveKey } from '../../keys/moveKey';
 import { secretStoreProblem } from '../../keys/vscode/apiKeyStore';
 import { legacyKeyMove } from '../serviceTargets';
-import type { ServiceConnectionDeps } from './serviceConnection';
+import type * as vscode from 'vscode';
+import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
+import type { SettingsSource } from '../../settings/vscode/settings';
 
 /** Set in globalState once the one service's key of an earlier version (kept for its origin) has moved to its base URL. */
 const KEYS_BY_BASE_URL = 'flowsync.keysByBaseUrl';
@@ -17,7 +19,12 @@ const KEYS_BY_BASE_URL = 'flowsync.keysByBaseUrl';
  * Add Service left it): a key the base URL does not hold may be the root's own. A keyring that fails is tried again
  * at the next start; two live copies are said, never left silently.
  */
-export async function moveLegacyKey(deps: Pick<ServiceConnectionDeps, 'globalState' | 'settings' | 'keys' | 'log'>): Promise<void> {
+export async function moveLegacyKey(deps: {
+  readonly globalState: vscode.Memento;
+  readonly settings: SettingsSource;
+  readonly keys: ApiKeyStore;
+  readonly log: vscode.LogOutputChannel;
+}): Promise<void> {
   const { globalState, settings, keys, log } = deps;
   if (globalState.get(KEYS_BY_BASE_URL) === true) return;
   const current = settings.current;
