@@ -76,6 +76,8 @@ function holds(term: FilterTerm, row: Folded, live: () => FilterLive): boolean {
  */
 export class FilterSubjects<Row extends object> {
   private readonly folded = new WeakMap<Row, Folded>();
+  /** The folded rows of a whole list (the same array again: no lookup per row), while that array lives. */
+  private readonly lists = new WeakMap<readonly Row[], Folded[]>();
 
   constructor(
     private readonly describe: (row: Row) => FilterSubject,
@@ -91,26 +93,49 @@ export class FilterSubjects<Row extends object> {
     return folded;
   }
 
+  /** Each row of `rows` folded, in order: made once per array (each row still folded once, whatever array holds it). */
+  private allOf(rows: readonly Row[]): Folded[] {
+    let all = this.lists.get(rows);
+    if (!all) {
+      all = rows.map((row) => this.of(row));
+      this.lists.set(rows, all);
+    }
+    return all;
+  }
+
   /** True when every term of the filter holds for the row (an empty filter matches every row). */
   matches(filter: Filter, row: Row): boolean {
     if (filter.terms.length === 0) return true;
-    const folded = this.of(row);
-    let known: FilterLive | undefined;
-    const live = () => (known ??= this.live(row));
-    return filter.terms.every((term) => holds(term, folded, live));
+    return this.holdsAll(filter.terms, this.of(row), row);
   }
 
   /** The rows that match, in their order. */
   filter(filter: Filter, rows: readonly Row[]): Row[] {
     if (filter.terms.length === 0) return rows.slice();
-    return rows.filter((row) => this.matches(filter, row));
+    const all = this.allOf(rows);
+    const kept: Row[] = [];
+    for (let i = 0; i < rows.length; i++) if (this.holdsAll(filter.terms, all[i], rows[i])) kept.push(rows[i]);
+    return kept;
   }
 
   /** How many rows match (the input box says it as you type). */
   count(filter: Filter, rows: readonly Row[]): number {
     if (filter.terms.length === 0) return rows.length;
+    const all = this.allOf(rows);
     let n = 0;
-    for (const row of rows) if (this.matches(filter, row)) n++;
+    for (let i = 0; i < rows.length; i++) if (this.holdsAll(filter.terms, all[i], rows[i])) n++;
     return n;
+  }
+
+  /** Every term holds; the live flags and durations are read at most once, and only when a term asks. */
+  private holdsAll(terms: readonly FilterTerm[], folded: Folded, row: Row): boolean {
+    let known: FilterLive | undefined;
+    const live = () => (known ??= this.live(row));
+    for (const term of terms) {
+      if (term.kind === 'text') {
+        if (folded.all.includes(term.text) === term.negated) return false;
+      } else if (!holds(term, folded, live)) return false;
+    }
+    return true;
   }
 }

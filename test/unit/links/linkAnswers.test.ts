@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { invalidLinkMessage, notListedMessage, parseLink, unknownServiceMessage } from '../../../src/links/linkAnswers';
+import { invalidFilterLinkMessage, invalidLinkMessage, notListedMessage, parseLink, unknownServiceMessage } from '../../../src/links/linkAnswers';
 
 describe('links (parseLink, answers)', () => {
   it('reads a row prefix and a plain decimal id, and nothing else', () => {
@@ -45,5 +45,13 @@ describe('parseLink: a link names its service by name', () => {
   it('the answer to a link naming a service that is not configured never repeats the name', () => {
     assert.doesNotMatch(unknownServiceMessage(), /Nowhere/);
     assert.match(unknownServiceMessage(), /flowsync\.services/);
+  });
+});
+
+describe('view links (Find)', () => {
+  it('a filter link that does not read is refused in fixed words, never repeating the link', () => {
+    const message = invalidFilterLinkMessage();
+    assert.ok(!message.includes('is:'), message);
+    assert.match(message, /filter cannot be read/);
   });
 });
