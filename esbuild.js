@@ -143,6 +143,7 @@ const CHUNKS = {
   links: './src/links/vscode/answerLink.ts', // the answer to a vscode:// link: when one is first opened
   activityChart: './src/activity/vscode/activityChart.ts', // the chart's panel and series: when the chart is opened
   commands: './src/commands/vscode/handlers.ts', // every command's handler: when the first command runs
+  find: './src/find/vscode/findViews.ts', // the views' filters: when one is first set, or at start when the workspace kept one
 };
 
 /**

@@ -116,4 +116,64 @@ for (const [keysLabel, keys] of KEY_SETS) {
   }
 }
 hideEverywhere(() => undefined);
+{
+  // Find (issue #30): the one matcher the views, the input box's count and the tools use (src/find/filterMatch.ts),
+  // with the describers the views use (src/lists/findRows.ts, src/history/findRows.ts). Cold: a new FilterSubjects,
+  // so the first application folds every row; warm: the same rows again with another filter (each row folded once).
+  const { FilterSubjects } = outModule('find/filterMatch.js');
+  const { parseFilter } = outModule('find/filterQuery.js');
+  const { connectionRows } = outModule('lists/findRows.js');
+  const { historyFilterSubject, historyFilterLive } = outModule('history/findRows.js');
+  const { makeEntry } = outModule('history/entry.js');
+  const { goToPicks } = outModule('find/goTo.js');
+  const filterOf = (text, view) => {
+    const parsed = parseFilter(text, view);
+    if (!parsed.filter) throw new Error(parsed.problem);
+    return parsed.filter;
+  };
+  const timeSamples = (fn) => {
+    const samples = [];
+    for (let i = 0; i < RUNS; i++) {
+      globalThis.gc?.();
+      const t0 = performance.now();
+      fn(i);
+      samples.push(ms(t0));
+    }
+    return samples;
+  };
+
+  say('filter 50,000 connections');
+  const dataset = new MockDataset({ connections: 50_000, teams: 500 });
+  const items = validateList(JSON.parse(JSON.stringify(dataset.connections)), validateConnection, 'connections').items;
+  const connectionFilters = ['slack', 'team:3 -type:pdf', '"team 1" type:s3', 'id:1003', '-sales postgres'].map((f) => filterOf(f, 'connections'));
+  const connectionSubjects = () => new FilterSubjects((item) => connectionRows.subject(item.value, 'Production'));
+  let matched = 0;
+  const cold = timeSamples((i) => (matched = connectionSubjects().filter(connectionFilters[i % connectionFilters.length], items).length));
+  rows.push(row('tree', 'filter 50,000 connections, cold (the first application folds every row)', 'ms', cold, { note: `${matched} matched the last filter` }));
+  const warmSubjects = connectionSubjects();
+  warmSubjects.filter(connectionFilters[0], items);
+  const warm = timeSamples((i) => warmSubjects.filter(connectionFilters[(i + 1) % connectionFilters.length], items));
+  rows.push(row('tree', 'filter 50,000 connections, warm (another filter over the same rows)', 'ms', warm, { target: { max: 10, text: '≤ 10 ms' }, note: '5 filters in turn: words, team:/type: terms, a phrase, id:, negation' }));
+
+  say('filter 100,000 History runs');
+  const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+  const flows = Array.from({ length: 20 }, (_, i) => `Flow ${i} ${['Invoices', 'Receipts', 'Payroll', 'Orders'][i % 4]}`);
+  const entries = Array.from({ length: 100_000 }, (_, i) => {
+    const leftAt = NOW - i * 60_000;
+    const ran = 60_000 + ((i * 7919) % 7_200_000);
+    return makeEntry({ id: 1_000_000 + i, flowId: i % 20, flowName: flows[i % 20], createdAt: new Date(leftAt - ran).toISOString(), firstSeen: leftAt - ran, lastSeen: leftAt - 30_000, leftAt, raw: { status: i % 3 ? 'pending' : 'retrying', errors: i % 11 ? null : ['x'], webhook: i % 5 === 0 } });
+  });
+  const historyFilters = ['invoices ran>1h', 'flow:7 -has:errors', 'receipts', 'id:1050000', '-"flow 1 receipts" status:retrying'].map((f) => filterOf(f, 'history'));
+  const historySubjects = () => new FilterSubjects((e) => historyFilterSubject(e, 'Production'), (e) => historyFilterLive(e, false));
+  const hCold = timeSamples((i) => (matched = historySubjects().filter(historyFilters[i % historyFilters.length], entries).length));
+  rows.push(row('tree', 'filter 100,000 History runs, cold (the first application folds every run)', 'ms', hCold, { note: `${matched} matched the last filter` }));
+  const hWarmSubjects = historySubjects();
+  hWarmSubjects.filter(historyFilters[0], entries);
+  const hWarm = timeSamples((i) => hWarmSubjects.filter(historyFilters[(i + 1) % historyFilters.length], entries));
+  rows.push(row('tree', 'filter 100,000 History runs, warm (another filter over the same runs)', 'ms', hWarm, { target: { max: 30, text: '≤ 30 ms' }, note: '5 filters in turn: words and ran>, flow: and a negated flag, a word, id:, a negated phrase and status:' }));
+
+  say('Go to... with 50,000 connections');
+  const goTo = timeSamples(() => goToPicks([{ id: 'a', processing: [], connections: items, history: [] }]));
+  rows.push(row('tree', 'Go to...: the quick pick rows of 50,000 connections', 'ms', goTo, { target: { max: 300, text: '≤ 300 ms' }, note: 'goToPicks (every row made inert); what VS Code then does with 50,000 rows is not in it' }));
+}
 emitRows(rows);

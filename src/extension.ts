@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { registerCommands } from './commands/vscode/registerCommands';
 import { systemClock } from './base/clock';
 import type { Explorer } from './lists/explorer';
+import type { FlowSync } from './api/types';
 import type { PollCoordinator } from './sharing/pollLease';
 import { hideEverywhere, inert } from './base/inert';
 import { useLocalize } from './base/l10n';
@@ -27,6 +28,7 @@ import { JSON_SCHEME } from './json/jsonScheme';
 import { JsonDocumentsOnDemand } from './json/vscode/jsonDocumentsOnDemand';
 import { allViews, createListViews, type ListViews } from './lists/vscode/listView';
 import { ProcessingStatusBar } from './status/vscode/statusBar';
+import { FindOnDemand } from './find/vscode/findOnDemand';
 
 /**
  * The live objects, for the integration tests only: activate() returns them when VS Code runs the extension in
@@ -51,6 +53,8 @@ export interface FlowSyncExplorerApi {
   /** The first service's History. */
   history: HistoryService;
   historyView: HistoryView;
+  /** The views' filters (Find), made on first use. */
+  find: FindOnDemand;
   /** One poller for all windows (the first service's): whether this window holds the lease of a polled list. */
   sharing: Promise<PollCoordinator>;
   /** Re-reads settings and the key; resolves once applied. */
@@ -118,7 +122,8 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     const { openActivityChart } = await import('./activity/vscode/activityChart');
     openActivityChart(context, service.history, () => service.explorer.keyToHide, now);
   };
-  const commandContext = { services, keys, views, json, log, settings, showActivity, extensionId: context.extension.id };
+  const find = new FindOnDemand(views, historyView, context.workspaceState, now);
+  const commandContext = { services, keys, views, historyView, find, json, log, settings, showActivity, extensionId: context.extension.id };
   const links = new LinkHandler(commandContext);
 
   context.subscriptions.push(
@@ -133,13 +138,14 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     statusExtras,
     notifications,
     historyView,
+    find,
     eachService(services, (service) => {
       const { history, explorer } = service;
       const stuckAnnouncer = new StuckAnnouncer(() => explorer.keyToHide, now);
       const named = (text: string) => (services.several && service.name !== undefined ? `${inert(service.name, 60)}: ${text}` : text);
       const wiring = new DisposableStore();
       wiring.add(
-        history.onDidChange(() => views.processing.tree.refreshAll()),
+        history.onDidChange(() => (views.processing.liveChanged(), views.processing.tree.refreshAll())),
         history.onDidAnnounce(({ text, entries }) => void import('./history/vscode/announceFinished').then((m) => m.announceFinished(named(text), entries, json, service.id))),
         history.onDidWarn((text) => void vscode.window.showWarningMessage(named(text))),
         // A sync that becomes stuck is said once (a notification: screen readers read it out, the focus stays put), by
@@ -176,6 +182,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
       return first().history;
     },
     historyView,
+    find,
     get sharing() {
       return first().sharing;
     },
@@ -195,7 +202,12 @@ function toolServices(services: ServiceRegistry): ToolSource['services'] {
   const asTool = (s: ServiceConnection) => ({
     name: s.name,
     explorer: s.explorer,
-    history: { entries: () => s.history.snapshot.entries, stuck: () => s.history.stuckSyncs() },
+    history: {
+      entries: () => s.history.snapshot.entries,
+      stuck: () => s.history.stuckSyncs(),
+      live: (sync: FlowSync, now: number) => processingDecorations(s.history, () => now).live!(sync, now),
+      watched: (id: number) => s.history.isWatched('sync', id),
+    },
     whenRead: () => services.whenRead(s),
   });
   return {

@@ -23,6 +23,12 @@ export const COMMAND = {
   clearHistory: 'flowsync.clearHistory',
   addService: 'flowsync.addService',
   removeService: 'flowsync.removeService',
+  filterProcessing: 'flowsync.filterProcessing',
+  filterConnections: 'flowsync.filterConnections',
+  filterHistory: 'flowsync.filterHistory',
+  clearFilter: 'flowsync.clearFilter',
+  goTo: 'flowsync.goTo',
+  copyViewLink: 'flowsync.copyViewLink',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

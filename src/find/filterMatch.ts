@@ -68,6 +68,37 @@ function holds(term: FilterTerm, row: Folded, live: () => FilterLive): boolean {
   return matchesTerm(term, row, live) !== term.negated;
 }
 
+type Check = (row: Folded, live: () => FilterLive) => boolean;
+
+/**
+ * A term as a check of one row, made once per application of a filter (not once per row): what a term needs of
+ * itself (its number, its field) is worked out here. Holds exactly when `holds` does.
+ */
+function compile(term: FilterTerm): Check {
+  const { negated } = term;
+  switch (term.kind) {
+    case 'text': {
+      const text = term.text;
+      return (row) => row.all.includes(text) !== negated;
+    }
+    case 'field': {
+      const { field, text } = term;
+      const id = /^\d+$/.test(text) ? Number(text) : undefined;
+      return (row) => {
+        const ids = id === undefined ? undefined : row.subject.ids?.[field];
+        let hit = ids !== undefined && ids.includes(id!);
+        if (!hit && field !== 'id') {
+          const texts = row.fields[field];
+          if (texts) for (let i = 0; i < texts.length && !hit; i++) hit = texts[i].includes(text);
+        }
+        return hit !== negated;
+      };
+    }
+    default:
+      return (row, live) => holds(term, row, live);
+  }
+}
+
 /**
  * The rows of one list as the filter sees them: each row's subject is made and folded on first use and kept while the
  * row object is alive (a WeakMap on the row), so typing a filter folds nothing twice, and a new answer folds only
@@ -76,6 +107,8 @@ function holds(term: FilterTerm, row: Folded, live: () => FilterLive): boolean {
  */
 export class FilterSubjects<Row extends object> {
   private readonly folded = new WeakMap<Row, Folded>();
+  /** The folded rows of a whole list (the same array again: no lookup per row), while that array lives. */
+  private readonly lists = new WeakMap<readonly Row[], Folded[]>();
 
   constructor(
     private readonly describe: (row: Row) => FilterSubject,
@@ -91,26 +124,47 @@ export class FilterSubjects<Row extends object> {
     return folded;
   }
 
+  /** Each row of `rows` folded, in order: made once per array (each row still folded once, whatever array holds it). */
+  private allOf(rows: readonly Row[]): Folded[] {
+    let all = this.lists.get(rows);
+    if (!all) {
+      all = rows.map((row) => this.of(row));
+      this.lists.set(rows, all);
+    }
+    return all;
+  }
+
   /** True when every term of the filter holds for the row (an empty filter matches every row). */
   matches(filter: Filter, row: Row): boolean {
     if (filter.terms.length === 0) return true;
-    const folded = this.of(row);
-    let known: FilterLive | undefined;
-    const live = () => (known ??= this.live(row));
-    return filter.terms.every((term) => holds(term, folded, live));
+    return this.holdsAll(filter.terms.map(compile), this.of(row), row);
   }
 
   /** The rows that match, in their order. */
   filter(filter: Filter, rows: readonly Row[]): Row[] {
     if (filter.terms.length === 0) return rows.slice();
-    return rows.filter((row) => this.matches(filter, row));
+    const all = this.allOf(rows);
+    const checks = filter.terms.map(compile);
+    const kept: Row[] = [];
+    for (let i = 0; i < rows.length; i++) if (this.holdsAll(checks, all[i], rows[i])) kept.push(rows[i]);
+    return kept;
   }
 
   /** How many rows match (the input box says it as you type). */
   count(filter: Filter, rows: readonly Row[]): number {
     if (filter.terms.length === 0) return rows.length;
+    const all = this.allOf(rows);
+    const checks = filter.terms.map(compile);
     let n = 0;
-    for (const row of rows) if (this.matches(filter, row)) n++;
+    for (let i = 0; i < rows.length; i++) if (this.holdsAll(checks, all[i], rows[i])) n++;
     return n;
+  }
+
+  /** Every check holds; the live flags and durations are read at most once, and only when a check asks. */
+  private holdsAll(checks: readonly Check[], folded: Folded, row: Row): boolean {
+    let known: FilterLive | undefined;
+    const live = () => (known ??= this.live(row));
+    for (let i = 0; i < checks.length; i++) if (!checks[i](folded, live)) return false;
+    return true;
   }
 }

@@ -55,6 +55,11 @@ export function unknownServiceMessage(): string {
   return t('Flow Sync cannot open this link: it names a service that is not in your settings (flowsync.services).');
 }
 
+/** What a view link whose filter does not read is told (without repeating it). */
+export function invalidFilterLinkMessage(): string {
+  return t('Flow Sync cannot open this link: its filter cannot be read. Open the view and use its Filter command instead.');
+}
+
 export function invalidLinkMessage(): string {
   return t('Flow Sync cannot open this link: it is not a valid Flow Sync link. A valid one looks like …/sync?id=1003 or …/connection?id=5.');
 }

@@ -41,7 +41,7 @@ export function syncTooltip(item: Item<FlowSync>, nowMs: number): string {
     [t('Started'), when(s.created_at, nowMs)],
     [t('Updated'), when(s.updated_at, nowMs)],
     [t('Triggered by webhook'), s.webhook ? t('yes') : t('no')],
-    [t('Errors'), s.errors === null ? t('none') : `\`${escapeCode(JSON.stringify(s.errors))}\``],
+    [t('Errors'), s.errors === null ? t('none') : `\`${escapeCode(errorsText(s.errors))}\``],
   ];
   return table(rows);
 }
@@ -59,6 +59,11 @@ export function connectionTooltip(item: Item<Connection>, nowMs: number): string
     [t('Meta'), metaKeys === 1 ? t('1 key') : t('{0} keys', metaKeys)],
   ];
   return table(rows);
+}
+
+/** A sync's errors as the tooltip shows them (their JSON; the shape is not documented). */
+export function errorsText(errors: unknown): string {
+  return JSON.stringify(errors) ?? String(errors);
 }
 
 function table(rows: Array<[string, string]>): string {

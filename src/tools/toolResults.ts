@@ -4,9 +4,13 @@ import type { ExplorerStatus } from '../lists/explorer';
 import { asSentence, serviceTimeAgo, timeAgo } from '../base/format';
 import { flowLabel, sortKey, teamLabel } from '../lists/grouping';
 import { durationText, entryFlowLabel, type HistoryEntry } from '../history/index';
-import { inert } from '../base/inert';
+import { bounded, inert } from '../base/inert';
 import type { ListState } from '../lists/refresh';
 import { TOOL_NAMES } from './toolNames';
+import { FilterSubjects, type FilterLive } from '../find/filterMatch';
+import { MAX_FILTER_LENGTH, parseFilter, type Filter, type FilterView } from '../find/filterQuery';
+import { connectionRows, processingRows } from '../lists/findRows';
+import { historyFilterLive, historyFilterSubject } from '../history/findRows';
 
 /**
  * What the language model tools (src/tools) answer: compact, localized text built from what the extension already
@@ -54,11 +58,15 @@ export interface ToolSnapshot<T> {
   hide?: string;
   /** The service's name, with several services: the "service" line of the answer's block (settings text: data). */
   service?: string;
+  /** What History knows of a processing sync for a filter (is:stuck, is:watched, is:longer, its age). */
+  live?(value: T, now: number): FilterLive;
 }
 
 export interface ProcessingInput {
   team?: string;
   flow?: string;
+  /** A filter in the views' language (src/find), as sent. */
+  filter?: string;
   limit: number;
 }
 
@@ -66,6 +74,7 @@ export interface ConnectionsInput {
   team?: string;
   type?: string;
   name?: string;
+  filter?: string;
   limit: number;
 }
 
@@ -73,6 +82,7 @@ export type HistoryKind = 'finished' | 'stuck' | 'all';
 
 export interface HistoryInput {
   kind: HistoryKind;
+  filter?: string;
   limit: number;
 }
 
@@ -85,18 +95,28 @@ export function serviceInput(raw: unknown): string | undefined {
 
 export function processingInput(raw: unknown): ProcessingInput {
   const o = record(raw);
-  return { team: text(o.team), flow: text(o.flow), limit: limit(o.limit) };
+  return { team: text(o.team), flow: text(o.flow), ...filterInput(o), limit: limit(o.limit) };
 }
 
 export function connectionsInput(raw: unknown): ConnectionsInput {
   const o = record(raw);
-  return { team: text(o.team), type: text(o.type), name: text(o.name), limit: limit(o.limit) };
+  return { team: text(o.team), type: text(o.type), name: text(o.name), ...filterInput(o), limit: limit(o.limit) };
 }
 
 export function historyInput(raw: unknown): HistoryInput {
   const o = record(raw);
   const kind = o.kind === 'finished' || o.kind === 'stuck' ? o.kind : 'all';
-  return { kind, limit: limit(o.limit) };
+  return { kind, ...filterInput(o), limit: limit(o.limit) };
+}
+
+/**
+ * A `filter` input: a string, cut a little past the filter's own bound (so the answer can say it is too long, not read
+ * a page of it); empty means none.
+ */
+function filterInput(o: Record<string, unknown>): { filter?: string } {
+  if (typeof o.filter !== 'string') return {};
+  const cut = bounded(o.filter, MAX_FILTER_LENGTH + 1);
+  return cut.trim() ? { filter: cut } : {};
 }
 
 function record(raw: unknown): Record<string, unknown> {
@@ -177,6 +197,15 @@ export function processingResult(input: ProcessingInput, s: ToolSnapshot<FlowSyn
     const matches = matcher(input.flow);
     items = items.filter((i) => matches(i.value.flow_id, flowLabel(i.value)));
   }
+  if (input.filter !== undefined) {
+    const filter = readFilter(a, input.filter, 'processing', s.hide);
+    if (!filter) return a.text();
+    const subjects = new FilterSubjects<Item<FlowSync>>(
+      (i) => processingRows.subject(i.value, s.service ?? ''),
+      (i) => withLive(processingRows.live(i.value, s.now), s.live?.(i.value, s.now)),
+    );
+    items = subjects.filter(filter, items);
+  }
   const sorted = [...items].sort(longestRunningFirst);
   return finish(a, sorted, s.state.items!.length, input.limit, (item) => syncRow(item.value, s.now, s.hide), t('longest running first'));
 }
@@ -207,6 +236,12 @@ export function connectionsResult(input: ConnectionsInput, s: ToolSnapshot<Conne
     const name = input.name.toLowerCase();
     items = items.filter((i) => i.value.name.toLowerCase().includes(name));
   }
+  if (input.filter !== undefined) {
+    const filter = readFilter(a, input.filter, 'connections', s.hide);
+    if (!filter) return a.text();
+    const subjects = new FilterSubjects<Item<Connection>>((i) => connectionRows.subject(i.value, s.service ?? ''));
+    items = subjects.filter(filter, items);
+  }
   const sorted = [...items].sort(byTeamThenName);
   return finish(a, sorted, s.state.items!.length, input.limit, (item) => connectionRow(item.value, s.now, s.hide), t('by team and name'));
 }
@@ -224,6 +259,8 @@ export interface HistoryToolData {
   stuck: readonly FlowSync[];
   /** The service's name, with several services (see ToolSnapshot.service). */
   service?: string;
+  /** Whether a sync is watched (the filter's is:watched). */
+  watched?: (id: number) => boolean;
 }
 
 /**
@@ -238,8 +275,29 @@ export function historyResult(input: HistoryInput, h: HistoryToolData): string {
   a.say(
     t('Flow Sync: history of the last {0} days as this VS Code saw it. "No longer processing" does not say whether a sync succeeded: the service does not tell.', h.historyDays),
   );
-  const stuck = input.kind === 'finished' ? [] : h.stuck;
-  const entries = input.kind === 'stuck' ? [] : h.entries;
+  let stuck = input.kind === 'finished' ? [] : h.stuck;
+  let entries = input.kind === 'stuck' ? [] : h.entries;
+  if (input.filter !== undefined) {
+    const filter = readFilter(a, input.filter, 'history', h.hide);
+    if (!filter) return a.text();
+    const watched = (id: number) => h.watched?.(id) === true;
+    const before = stuck.length + entries.length;
+    // A stuck sync is a processing sync: it is matched as the Processing view sees it, its age as how long it ran.
+    const stuckSubjects = new FilterSubjects<FlowSync>(
+      (sync) => processingRows.subject(sync, h.service ?? ''),
+      (sync) => {
+        const own = processingRows.live(sync, h.now);
+        return { flags: { ...own.flags, watched: watched(sync.id) }, seconds: { ran: own.seconds?.age } };
+      },
+    );
+    const entrySubjects = new FilterSubjects<HistoryEntry>(
+      (entry) => historyFilterSubject(entry, h.service ?? ''),
+      (entry) => historyFilterLive(entry, watched(entry.id)),
+    );
+    stuck = stuckSubjects.filter(filter, stuck);
+    entries = entrySubjects.filter(filter, entries);
+    a.say(t('Filters (the "filters" line of the data block): {0} of {1} match.', stuck.length + entries.length, before));
+  }
   if (input.kind !== 'finished') a.say(t('{0} flow syncs are stuck now (processing for longer than their threshold).', stuck.length));
   if (input.kind !== 'stuck') a.say(t('{0} flow syncs are no longer processing.', entries.length));
   const total = stuck.length + entries.length;
@@ -393,6 +451,24 @@ function scoped(s: ToolSnapshot<unknown>, header: Own): Answer {
   const name = s.teamId ? s.teams.find((team) => team.id === s.teamId)?.name : undefined;
   if (id && name) a.note(t('name of team #{0}: {1}', id, quote(name, s.hide)));
   return a;
+}
+
+/**
+ * Reads a `filter` input for a view's language: it goes on the block's "filters" line (the caller's text: data); a
+ * malformed one is answered with its problem sentence, as data, and nothing is listed (undefined).
+ */
+function readFilter(a: Answer, input: string, view: FilterView, hide: string | undefined): Filter | undefined {
+  a.filter(t('filter {0}', quote(input, hide, MAX_FILTER_LENGTH)));
+  const parsed = parseFilter(input, view);
+  if (parsed.filter) return parsed.filter;
+  a.note(t('filter problem: {0}', quote(parsed.problem, hide, 300)));
+  a.say(t('The filter asked for (the "filters" line of the data block) cannot be read; the "filter problem" line of the data block says why. Nothing is listed: ask again with the filter corrected.'));
+  return undefined;
+}
+
+/** A sync's own flags and durations, with what History knows over them. */
+function withLive(own: FilterLive, extra: FilterLive | undefined): FilterLive {
+  return extra ? { flags: { ...own.flags, ...extra.flags }, seconds: { ...own.seconds, ...extra.seconds } } : own;
 }
 
 /** The block's "service" line: the name of the service its rows are from (settings text, so data). */

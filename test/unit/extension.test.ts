@@ -96,6 +96,7 @@ describe('activate() exports', () => {
       secrets,
       subscriptions,
       globalState: { get: () => undefined, update: async () => undefined, keys: () => [] },
+      workspaceState: { get: () => undefined, update: async () => undefined, keys: () => [] },
       extension: { packageJSON: { version: '0.2.0' } },
       logUri: { fsPath: '/tmp/flowsync-unit-log' },
     };

@@ -4,6 +4,8 @@ import type { JsonDocumentsOnDemand } from '../../json/vscode/jsonDocumentsOnDem
 import type { ListViews } from '../../lists/vscode/listView';
 import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
 import type { SettingsSource } from '../../settings/vscode/settings';
+import type { FindOnDemand } from '../../find/vscode/findOnDemand';
+import type { HistoryView } from '../../history/vscode/historyView';
 
 /** What the commands work with. Each command lives in its own file and gets this. */
 export interface CommandContext {
@@ -11,6 +13,10 @@ export interface CommandContext {
   services: ServiceRegistry;
   keys: ApiKeyStore;
   views: ListViews;
+  /** The History view (Go to... reveals a run in it). */
+  historyView: HistoryView;
+  /** The views' filters (Find), their code loaded on first use. */
+  find: FindOnDemand;
   json: JsonDocumentsOnDemand;
   log: vscode.LogOutputChannel;
   settings: SettingsSource;

@@ -10,3 +10,4 @@ export { refreshAll, refreshList } from '../../lists/vscode/refreshCommand';
 export { setServiceUrl } from '../../settings/vscode/serviceUrlCommand';
 export { clearTeamFilter, filterByTeam } from '../../lists/vscode/teamFilterCommand';
 export { addService, addServiceNow, removeService, removeServiceNow } from '../../services/vscode/serviceCommands';
+export { clearFilter, copyViewLink, filterView, goTo } from '../../find/vscode/findCommands';

@@ -26,6 +26,13 @@ export function processingDecorations(history: HistoryService, now: () => number
         tooltip: expected?.detail,
       };
     },
+    // What a filter reads of a sync that History knows: is:stuck, is:watched, is:longer, and its age from first seen.
+    live: (sync, at) => {
+      const stuck = history.isStuck(sync, at);
+      const ageMs = processingAgeMs(sync, at, history.tracked.get(sync.id)?.firstSeen);
+      const longer = eta(history.snapshot.stats.get(sync.flow_id), ageMs, stuck)?.phase === 'longer';
+      return { flags: { stuck, watched: history.isWatched('sync', sync.id), longer }, seconds: { age: ageMs === undefined ? undefined : ageMs / 1000 } };
+    },
     group: (group, grouping) => {
       if (grouping !== 'flow') return undefined;
       const flowId = Number(group.key);

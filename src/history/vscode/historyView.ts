@@ -1,9 +1,18 @@
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../base/events';
-import type { HistoryGroup } from '../index';
+import type { HistoryEntry, HistoryGroup } from '../index';
 import type { HistoryNode, HistoryViewService, HistoryViewServices } from './historyNodes';
 import { ContextKeys } from '../../base/vscode/contextKeys';
 import type * as HistoryRows from './historyRows';
+import type { RowFind } from '../../find/rowFind';
+import { COMMAND } from '../../base/commandIds';
+
+/** The one row of the view while its filter matches nothing: it clears the filter. */
+interface NoMatchRow {
+  readonly kind: 'noMatch';
+}
+
+export type HistoryViewNode = HistoryNode | NoMatchRow;
 
 export const HISTORY_VIEW = 'flowsync.history';
 
@@ -12,10 +21,10 @@ export const HISTORY_VIEW = 'flowsync.history';
  * historyGroups for why days and not flows). Rows say "#1003 · ran about 12 min · 5 min ago", never "succeeded". With
  * several services, a row per service (in the order of the settings) and its days beneath it.
  */
-export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode.Disposable {
-  private readonly changeEmitter = new vscode.EventEmitter<HistoryNode | undefined>();
+export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<HistoryViewNode | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
-  readonly view: vscode.TreeView<HistoryNode>;
+  readonly view: vscode.TreeView<HistoryViewNode>;
   private readonly disposables = new DisposableStore();
   private readonly perService = new DisposableStore();
   /** The days of each service, grouped when VS Code asks for them (absent: its History changed since). */
@@ -26,6 +35,11 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
   /** The code of the rows, once loaded. */
   private rows?: typeof HistoryRows;
   private loadingRows?: Promise<typeof HistoryRows>;
+  /** The view's filter (src/find); undefined while none is on. */
+  private filter?: RowFind<HistoryEntry>;
+  private readonly noMatchRow: NoMatchRow = { kind: 'noMatch' };
+  private shownMessage?: string;
+  private shownDescription?: string;
 
   constructor(
     private readonly services: HistoryViewServices,
@@ -43,10 +57,12 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
   }
 
   /** Before the rows' code is loaded (its own chunk: esbuild.js CHUNKS), each answer waits for it once. */
-  getChildren(node?: HistoryNode): HistoryNode[] | Promise<HistoryNode[]> {
+  getChildren(node?: HistoryViewNode): HistoryViewNode[] | Promise<HistoryViewNode[]> {
     const rows = this.rows;
     if (!rows) return this.loadRows().then(() => this.getChildren(node));
+    if (node?.kind === 'noMatch') return [];
     if (!node) {
+      if (this.nothingMatches()) return [this.noMatchRow];
       if (this.services.several) return this.services.all.map((s) => this.serviceRow(s.id));
       const only = this.services.all[0];
       return only ? this.days(rows, only) : [];
@@ -58,14 +74,53 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
     return node.kind === 'historyDay' ? node.group.entries.map((entry) => ({ kind: 'historyEntry', entry, service: node.service })) : [];
   }
 
-  getTreeItem(node: HistoryNode): vscode.TreeItem | Promise<vscode.TreeItem> {
+  getTreeItem(node: HistoryViewNode): vscode.TreeItem | Promise<vscode.TreeItem> {
+    if (node.kind === 'noMatch') {
+      const label = this.filter?.clearLabel ?? '';
+      const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+      item.id = 'noMatch';
+      item.iconPath = new vscode.ThemeIcon('clear-all');
+      item.command = { title: label, command: COMMAND.clearFilter, arguments: ['history'] };
+      return item;
+    }
     const rows = this.rows;
     if (!rows) return this.loadRows().then(() => this.getTreeItem(node));
     const service = node.kind === 'historyService' ? this.services.all.find((s) => s.id === node.service) : undefined;
-    return rows.historyTreeItem(node, { several: this.services.several, now: this.now(), service });
+    const item = rows.historyTreeItem(node, { several: this.services.several, now: this.now(), service });
+    if (node.kind === 'historyService' && this.filter && service) item.description = this.filter.serviceText(this.keptOf(service).length, String(item.description ?? ''));
+    return item;
   }
 
-  resolveTreeItem(item: vscode.TreeItem, node: HistoryNode): vscode.TreeItem | Promise<vscode.TreeItem> {
+  /** The parent of a row (to reveal a run): its day, and the day's service with several services. */
+  getParent(node: HistoryViewNode): HistoryViewNode | undefined {
+    if (node.kind === 'noMatch' || node.kind === 'historyService') return undefined;
+    const service = this.services.all.find((s) => s.id === node.service);
+    if (node.kind === 'historyDay') return this.services.several ? this.serviceRow(node.service) : undefined;
+    if (!service || !this.rows) return undefined;
+    const group = this.groupsOf(this.rows, service).find((g) => g.entries.includes(node.entry));
+    return group && { kind: 'historyDay', group, service: service.id };
+  }
+
+  /** Shows only the runs of every service that `filter` keeps (undefined: every run). */
+  setFilter(filter: RowFind<HistoryEntry> | undefined): void {
+    if (filter === this.filter) return;
+    this.filter = filter;
+    this.update(undefined);
+  }
+
+  /** What a filter needs of a service's runs: its name, and whether a sync is watched. */
+  filterContext(service: string): { name: string; watched: (id: number) => boolean } {
+    const found = this.services.all.find((s) => s.id === service);
+    return { name: found?.name ?? '', watched: (id) => found?.history.isWatched('sync', id) === true };
+  }
+
+  /** The runs every service holds now (a filter counts them as you type). */
+  heldItems(): Array<{ service: string; items: readonly HistoryEntry[] }> {
+    return this.services.all.map((s) => ({ service: s.id, items: s.history.snapshot.entries }));
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, node: HistoryViewNode): vscode.TreeItem | Promise<vscode.TreeItem> {
+    if (node.kind === 'noMatch') return item;
     const rows = this.rows;
     if (!rows) return this.loadRows().then(() => this.resolveTreeItem(item, node));
     return rows.resolveHistoryItem(item, node, this.now());
@@ -80,9 +135,45 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
   }
 
   private days(rows: typeof HistoryRows, service: HistoryViewService): HistoryNode[] {
+    return this.groupsOf(rows, service).map((group) => ({ kind: 'historyDay', group, service: service.id }));
+  }
+
+  private groupsOf(rows: typeof HistoryRows, service: HistoryViewService): HistoryGroup[] {
     let groups = this.groups.get(service.id);
-    if (!groups) this.groups.set(service.id, (groups = rows.historyGroups(service.history.snapshot.entries, this.now())));
-    return groups.map((group) => ({ kind: 'historyDay', group, service: service.id }));
+    if (!groups) this.groups.set(service.id, (groups = rows.historyGroups(this.keptOf(service), this.now())));
+    return groups;
+  }
+
+  /** The runs of a service the filter keeps (all without one; the filter works them out once per History). */
+  private keptOf(service: HistoryViewService): readonly HistoryEntry[] {
+    const entries = service.history.snapshot.entries;
+    return this.filter ? this.filter.keep(service.id, entries, 0) : entries;
+  }
+
+  /** A filter is on, there are runs, and none matches. */
+  private nothingMatches(): boolean {
+    if (!this.filter) return false;
+    const total = this.services.all.reduce((n, s) => n + s.history.snapshot.entries.length, 0);
+    return total > 0 && this.services.all.every((s) => this.keptOf(s).length === 0);
+  }
+
+  /** The view's description and message say the filter and how many runs match. */
+  private decorate(): void {
+    let description: string | undefined;
+    let message: string | undefined;
+    const filter = this.filter;
+    if (filter) {
+      let matched = 0;
+      let total = 0;
+      for (const service of this.services.all) {
+        total += service.history.snapshot.entries.length;
+        matched += this.keptOf(service).length;
+      }
+      description = filter.description(matched, total);
+      if (matched === 0 && total > 0) message = filter.noMatch();
+    }
+    if (description !== this.shownDescription) this.view.description = this.shownDescription = description;
+    if (message !== this.shownMessage) this.view.message = this.shownMessage = message;
   }
 
   private serviceRow(id: string): HistoryNode {
@@ -103,6 +194,8 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
     if (service === undefined) this.groups.clear();
     else this.groups.delete(service);
     void this.contextKeys.set('flowsync.hasHistory', this.services.all.some((s) => s.history.snapshot.entries.length > 0));
-    this.changeEmitter.fire(service !== undefined && this.services.several ? this.serviceRow(service) : undefined);
+    // While filtered, a change can make the view match nothing (or something again): the whole view is read again.
+    this.changeEmitter.fire(service !== undefined && this.services.several && !this.filter ? this.serviceRow(service) : undefined);
+    this.decorate();
   }
 }

@@ -1,9 +1,11 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { CommandContext } from '../../commands/vscode/commandContext';
 import { COMMAND, type CommandId } from '../../base/commandIds';
 import { ANY_LISTS, type ListId } from '../../lists';
 import { t } from '../../base/l10n';
-import { invalidLinkMessage, notListedMessage, notReadyAnswer, parseLink, unknownServiceMessage } from '../linkAnswers';
+import { invalidFilterLinkMessage, invalidLinkMessage, notListedMessage, notReadyAnswer, parseLink, unknownServiceMessage } from '../linkAnswers';
+import { parseViewLink } from '../../find/filterTexts';
+import { HISTORY_VIEW } from '../../history/vscode/historyView';
 
 /** How a link's answer is said (LinkHandler keeps what was said, for tests). */
 export type SayLink = (level: 'info' | 'warning', message: string, action?: string, command?: CommandId) => void;
@@ -13,6 +15,11 @@ export type SayLink = (level: 'info' | 'warning', message: string, action?: stri
  * it as JSON, or says why not. Its own chunk (esbuild.js CHUNKS: links), loaded on the first link.
  */
 export async function answerLink(uri: vscode.Uri, ctx: CommandContext, say: SayLink): Promise<void> {
+  const viewLink = parseViewLink(uri.path, uri.query);
+  if (viewLink) {
+    await answerViewLink(viewLink, ctx, say);
+    return;
+  }
   const link = parseLink(uri.path, uri.query);
   const list = link && ANY_LISTS.find((l) => l.rows.leafIdPrefix === link.prefix);
   if (!link || !list) {
@@ -50,4 +57,21 @@ export async function answerLink(uri: vscode.Uri, ctx: CommandContext, say: SayL
     return;
   }
   await json.open({ list: listId, kind: 'item', id, service: service.id });
+}
+
+/**
+ * …/processing?filter=is%3Astuck (or /connections, /history): sets that view's filter (an empty one clears it) and
+ * shows the view. Nothing else: no setting, service or key changes, and no request is sent beyond what showing the
+ * view sends anyway. A filter that does not read is refused without repeating it (a link's text is anybody's).
+ */
+async function answerViewLink(link: { view: 'processing' | 'connections' | 'history'; filter?: string }, ctx: CommandContext, say: SayLink): Promise<void> {
+  if (link.filter !== undefined) {
+    const find = await ctx.find.get();
+    if (find.filters.set(link.view, link.filter).problem !== undefined) {
+      say('warning', invalidFilterLinkMessage());
+      return;
+    }
+  }
+  const viewId = link.view === 'history' ? HISTORY_VIEW : ANY_LISTS.find((l) => l.id === link.view)!.viewId;
+  await vscode.commands.executeCommand(`${viewId}.focus`);
 }

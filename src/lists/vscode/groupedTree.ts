@@ -9,6 +9,7 @@ import type { ListRefresher } from '../refresh';
 import { TreeModel, groupsStartExpanded, type TreeNode } from '../treeModel';
 import { arrangedTree, type Arrangement } from '../arrange';
 import type { ListDefinition } from '../list';
+import type { FilterLive } from '../../find/filterMatch';
 
 /**
  * What another feature adds to a list's rows (e.g. History marks stuck and watched syncs and puts a flow's typical
@@ -17,6 +18,8 @@ import type { ListDefinition } from '../list';
 export interface RowDecorations<T> {
   leaf?(value: T): { descriptions?: string[]; icon?: IconSpec; contextSuffix?: string; tooltip?: string } | undefined;
   group?(group: Group<T>, grouping: string): { tooltip?: string; descriptions?: string[]; contextSuffix?: string } | undefined;
+  /** The flags and durations a filter reads that this feature knows (History: is:stuck, is:watched, is:longer, age). */
+  live?(value: T, now: number): FilterLive;
 }
 
 export function themeIcon(spec: IconSpec): vscode.ThemeIcon {
@@ -43,6 +46,8 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   private readonly expansion = new Map<string, boolean>();
   /** The list's data is stale (see freshness.ts): every row says so to a screen reader. */
   private stale_ = false;
+  /** Which of the answer's items are shown (a filter, src/find); all of them without one. */
+  private select?: (items: readonly Item<T>[]) => readonly Item<T>[];
 
   constructor(
     private readonly list: ListDefinition<T>,
@@ -67,9 +72,21 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   get model(): TreeModel<T> {
     if (this.stale) {
       this.stale = false;
-      this.current.update(this.refresher.state.items ?? []);
+      this.current.update(this.items());
     }
     return this.current;
+  }
+
+  /** Shows only the items `select` keeps (undefined: every item); the tree is read again. */
+  setSelect(select: ((items: readonly Item<T>[]) => readonly Item<T>[]) | undefined): void {
+    this.select = select;
+    this.stale = true;
+    this.refreshAll();
+  }
+
+  private items(): readonly Item<T>[] {
+    const items = this.refresher.state.items ?? [];
+    return this.select ? this.select(items) : items;
   }
 
   /** Groups and sorts the rows another way (a setting changed): no request, the whole tree re-renders. */
@@ -179,7 +196,7 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
       this.changeEmitter.fire(undefined); // re-read when shown again
       return;
     }
-    const change = this.current.update(this.refresher.state.items ?? []);
+    const change = this.current.update(this.items());
     if (!change) return;
     if (change.all || !this.model.adapter.groupRows) this.changeEmitter.fire(undefined); // a flat list has no group rows to refresh
     else for (const node of change.groups) this.changeEmitter.fire(node);

@@ -13,6 +13,10 @@ import type { Arrangement } from '../arrange';
 import type { SettingsSource } from '../../settings/vscode/settings';
 import { GroupedTree, type RowDecorations } from './groupedTree';
 import { ServicesTree, type ServicesTreeNode } from './servicesTree';
+import type { Item } from '../../api/types';
+import type { FilterLive } from '../../find/filterMatch';
+import type { RowFind } from '../../find/rowFind';
+import { COMMAND } from '../../base/commandIds';
 
 /** How often a view whose rows say "… ago" checks whether those texts have aged (while it is visible). */
 export const AGE_TICK_MS = 30_000;
@@ -39,6 +43,8 @@ interface ServicePart<T extends { id: number }> {
   readonly service: ListService;
   readonly tree: GroupedTree<T>;
   readonly disposables: DisposableStore;
+  /** What History adds to a filter's flags and durations (is:stuck, is:watched, is:longer, age). */
+  readonly live?: (value: T, now: number) => FilterLive;
 }
 
 /**
@@ -57,6 +63,10 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   selectedAt = 0;
   private arrangement: Arrangement;
   private static selections = 0;
+  /** The view's filter (src/find); undefined while none is on. */
+  private filter?: RowFind<Item<T>>;
+  /** Counts the times flags and durations may have changed (a clock tick, History's news): kept rows are then stale. */
+  private live = 0;
 
   constructor(
     readonly list: ListDefinition<T>,
@@ -79,7 +89,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     );
     if (list.rows.descriptionAges) {
       // Only while the view is visible: a hidden view costs nothing.
-      this.disposables.add(every(clock, AGE_TICK_MS, () => this.view.visible && (this.decorate(this.now()), this.tree.refreshAgedDescriptions())));
+      this.disposables.add(every(clock, AGE_TICK_MS, () => this.view.visible && (this.liveChanged(), this.decorate(this.now()), this.tree.refreshAgedDescriptions())));
     }
     if (!list.polled) {
       // Loaded only once its view is shown: a hidden view costs nothing.
@@ -96,6 +106,35 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   /** The service a row belongs to (a command's argument). */
   serviceOf(node: unknown): string | undefined {
     return this.tree.serviceOf(node);
+  }
+
+  /** Shows only the rows of every service that `filter` keeps (undefined: every row); no request. */
+  setFilter(filter: RowFind<Item<T>> | undefined): void {
+    if (filter === this.filter) return;
+    this.filter = filter;
+    for (const part of this.parts) this.selectFor(part);
+    this.decorate(this.now());
+  }
+
+  /** What a filter needs of a service's rows: its name, and what History knows of them (Processing). */
+  filterContext(service: string): { name: string; live?: (value: T, now: number) => FilterLive } {
+    const part = this.parts.find((p) => p.service.id === service);
+    return { name: part?.service.name ?? '', live: part?.live };
+  }
+
+  /** The items every service holds now (a filter counts them as you type). */
+  heldItems(): Array<{ service: string; items: readonly Item<T>[] }> {
+    return this.parts.map((part) => ({ service: part.service.id, items: this.itemsOf(part) }));
+  }
+
+  /**
+   * Flags or durations a filter reads may have changed (a sync became stuck, time passed): a filter that reads them
+   * is applied again. Nothing happens without such a filter.
+   */
+  liveChanged(): void {
+    this.live++;
+    if (!this.filter?.readsLive) return;
+    for (const part of this.parts) this.selectFor(part);
   }
 
   /** Takes how the rows are grouped and sorted from the settings (they changed); regroups without a request when it differs. */
@@ -161,6 +200,8 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     let description: string | undefined;
     let total = 0;
     let counted = false;
+    let matched = 0;
+    let filtered = 0;
     for (const part of this.parts) {
       const { explorer } = part.service;
       const refresher = this.refresherOf(explorer);
@@ -172,6 +213,10 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       if (ready && state.items) {
         total += state.items.length;
         counted = true;
+        if (this.filter) {
+          matched += this.kept(part, state.items as readonly Item<T>[]).length;
+          filtered += state.items.length;
+        }
       }
       if (this.parts.length === 1) {
         message = ready ? viewMessage(state, this.list.emptyText(), now, stale) : undefined;
@@ -181,6 +226,16 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
         this.tree.refreshService(part.service.id);
       }
     }
+    const filter = this.filter;
+    if (filter && counted) {
+      description = [description, filter.description(matched, filtered)].filter(Boolean).join(' · ');
+      if (matched === 0 && filtered > 0) message = filter.noMatch();
+    }
+    this.tree.setNoMatch(
+      filter && counted && matched === 0 && filtered > 0
+        ? { label: filter.clearLabel, command: { title: filter.clearLabel, command: COMMAND.clearFilter, arguments: [this.list.id] } }
+        : undefined,
+    );
     if (message !== this.shown.message) this.view.message = this.shown.message = message;
     if (description !== this.shown.description) this.view.description = this.shown.description = description;
     if (this.list.badge) {
@@ -224,7 +279,9 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       const problem = asSentence(state.error.message);
       return { name, description: `⚠ ${problem}`, problem };
     }
-    return { name, description: state.items ? this.list.count(state.items.length) : t('loading…') };
+    if (!state.items) return { name, description: t('loading…') };
+    const count = this.list.count(state.items.length);
+    return { name, description: this.filter ? this.filter.serviceText(this.kept(part, state.items as readonly Item<T>[]).length, count) : count };
   }
 
   /** Makes (or keeps) the tree of each service, in the order of the settings, and drops those of services gone. */
@@ -248,7 +305,8 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     const { explorer } = service;
     const refresher = this.refresherOf(explorer) as unknown as ListRefresher<T>;
     const now = () => this.now();
-    const tree = new GroupedTree(this.list, refresher, now, () => explorer.status === 'ready', this.arrangement, () => this.view.visible, this.decorations(service));
+    const decorations = this.decorations(service);
+    const tree = new GroupedTree(this.list, refresher, now, () => explorer.status === 'ready', this.arrangement, () => this.view.visible, decorations);
     const disposables = new DisposableStore();
     disposables.add(
       tree,
@@ -261,7 +319,23 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
         this.decorate(now());
       }),
     );
-    return { service, tree, disposables };
+    const part: ServicePart<T> = { service, tree, disposables, live: decorations?.live && ((value, now) => decorations.live!(value, now)) };
+    this.selectFor(part);
+    return part;
+  }
+
+  /** The part's tree shows the rows the filter keeps (every row without one). */
+  private selectFor(part: ServicePart<T>): void {
+    part.tree.setSelect(this.filter ? (items) => this.kept(part, items) : undefined);
+  }
+
+  /** The rows of `items` the filter keeps (it works them out once per answer and reading of the live flags). */
+  private kept(part: ServicePart<T>, items: readonly Item<T>[]): readonly Item<T>[] {
+    return this.filter ? this.filter.keep(part.service.id, items, this.live) : items;
+  }
+
+  private itemsOf(part: ServicePart<T>): readonly Item<T>[] {
+    return ((part.service.explorer.status === 'ready' ? this.refresherOf(part.service.explorer).state.items : undefined) ?? []) as readonly Item<T>[];
   }
 
   /** A list loaded on demand loads, for every service, once its view is shown. */
@@ -308,5 +382,5 @@ export function createListViews(
 
 /** Every view, for code that works on any list. */
 export function allViews(views: ListViews): ListView<{ id: number }>[] {
-  return Object.values(views) as ListView<{ id: number }>[];
+  return Object.values(views) as unknown as ListView<{ id: number }>[];
 }

@@ -13,7 +13,13 @@ export interface ServiceRow {
   readonly service: string;
 }
 
-export type ServicesTreeNode<T> = TreeNode<T> | ServiceRow;
+/** The one row of a view whose filter matches nothing: it clears the filter (a link, as a view's message cannot hold one). */
+export interface NoMatchRow {
+  readonly kind: 'noMatch';
+  readonly list: string;
+}
+
+export type ServicesTreeNode<T> = TreeNode<T> | ServiceRow | NoMatchRow;
 
 /** What a service row says: its name, and its count or its trouble. */
 export interface ServiceRowText {
@@ -44,6 +50,8 @@ export class ServicesTree<T extends { id: number }> implements vscode.TreeDataPr
   /** How many times VS Code has asked for rows: a view being drawn asks level by level (ListView.revealItem waits). */
   private fetches = 0;
   private readonly disposables = new DisposableStore();
+  /** While set, the view shows only this row (its filter matches nothing): label, and the command it runs. */
+  private noMatch?: { row: NoMatchRow; label: string; command: vscode.Command };
 
   constructor(
     private readonly list: string,
@@ -61,6 +69,13 @@ export class ServicesTree<T extends { id: number }> implements vscode.TreeDataPr
       return { service, tree, row, subscription };
     });
     this.shownRows.clear(); // every row is read again
+    this.changeEmitter.fire(undefined);
+  }
+
+  /** Shows only a row that runs `command` (a filter matches nothing), or the rows again (undefined). */
+  setNoMatch(noMatch: { label: string; command: vscode.Command } | undefined): void {
+    if (noMatch?.label === this.noMatch?.label && noMatch?.command.command === this.noMatch?.command.command) return;
+    this.noMatch = noMatch && { ...noMatch, row: this.noMatch?.row ?? { kind: 'noMatch', list: this.list } };
     this.changeEmitter.fire(undefined);
   }
 
@@ -123,10 +138,12 @@ export class ServicesTree<T extends { id: number }> implements vscode.TreeDataPr
   getChildren(node?: ServicesTreeNode<T>): ServicesTreeNode<T>[] {
     this.fetches++;
     if (!node) {
+      if (this.noMatch) return [this.noMatch.row];
       if (this.several) return this.trees.map((t) => t.row);
       const only = this.trees[0];
       return only ? this.own(only.service, only.tree.getChildren()) : [];
     }
+    if (node.kind === 'noMatch') return [];
     if (node.kind === 'service') {
       const entry = this.trees.find((t) => t.service === node.service);
       return entry ? this.own(entry.service, entry.tree.getChildren()) : [];
@@ -137,7 +154,7 @@ export class ServicesTree<T extends { id: number }> implements vscode.TreeDataPr
   }
 
   getParent(node: ServicesTreeNode<T>): ServicesTreeNode<T> | undefined {
-    if (node.kind === 'service') return undefined;
+    if (node.kind === 'service' || node.kind === 'noMatch') return undefined;
     const service = this.serviceOf(node);
     const entry = this.trees.find((t) => t.service === service);
     if (!entry) return undefined;
@@ -147,6 +164,13 @@ export class ServicesTree<T extends { id: number }> implements vscode.TreeDataPr
   }
 
   getTreeItem(node: ServicesTreeNode<T>): vscode.TreeItem {
+    if (node.kind === 'noMatch') {
+      const item = new vscode.TreeItem(this.noMatch?.label ?? '', vscode.TreeItemCollapsibleState.None);
+      item.id = 'noMatch';
+      item.iconPath = new vscode.ThemeIcon('clear-all');
+      item.command = this.noMatch?.command;
+      return item;
+    }
     if (node.kind === 'service') {
       const text = this.rowText(node.service);
       this.shownRows.set(node.service, rowTextKey(text));
@@ -169,7 +193,7 @@ export class ServicesTree<T extends { id: number }> implements vscode.TreeDataPr
   }
 
   resolveTreeItem(item: vscode.TreeItem, node: ServicesTreeNode<T>): vscode.TreeItem {
-    if (node.kind === 'service') return item;
+    if (node.kind === 'service' || node.kind === 'noMatch') return item;
     const service = this.serviceOf(node);
     const tree = service === undefined ? undefined : this.treeOf(service);
     return tree ? tree.resolveTreeItem(item, node) : item;

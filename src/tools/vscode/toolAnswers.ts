@@ -21,6 +21,7 @@ import type { HistoryEntry } from '../../history/index';
 import type { TOOL_NAMES } from '../toolNames';
 import type { Clock } from '../../base/clock';
 import type { SettingValues } from '../../settings/settingValues';
+import type { FilterLive } from '../../find/filterMatch';
 
 /** A tool's id: processing, connections, history. */
 export type ToolId = keyof typeof TOOL_NAMES;
@@ -29,6 +30,10 @@ export type ToolId = keyof typeof TOOL_NAMES;
 export interface HistorySource {
   entries(): readonly HistoryEntry[];
   stuck(): readonly FlowSync[];
+  /** What History knows of a processing sync for a filter (is:stuck, is:watched, is:longer, its age). */
+  live?(sync: FlowSync, now: number): FilterLive;
+  /** Whether a sync is watched. */
+  watched?(id: number): boolean;
 }
 
 /** One service as the tools read it: its name (several services), its Explorer and its History. */
@@ -90,6 +95,7 @@ async function answerFor(id: ToolId, source: ToolSource, service: ToolService, n
       entries: service.history?.entries() ?? [],
       stuck: service.history?.stuck() ?? [],
       service: name,
+      watched: service.history?.watched && ((id) => service.history!.watched!(id)),
     });
   }
   const snapshot = {
@@ -101,7 +107,8 @@ async function answerFor(id: ToolId, source: ToolSource, service: ToolService, n
     hide,
     service: name,
   };
-  if (id === 'processing') return processingResult(processingInput(input), { ...snapshot, state: explorer.lists.processing.state as Readonly<ListState<FlowSync>> });
+  const live = service.history?.live && ((sync: FlowSync, at: number) => service.history!.live!(sync, at));
+  if (id === 'processing') return processingResult(processingInput(input), { ...snapshot, live, state: explorer.lists.processing.state as Readonly<ListState<FlowSync>> });
   return connectionsResult(connectionsInput(input), { ...snapshot, state: explorer.lists.connections.state as Readonly<ListState<Connection>> });
 }
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { invalidLinkMessage, notListedMessage, notReadyAnswer, parseLink, unknownServiceMessage } from '../../../src/links/linkAnswers';
+import { invalidFilterLinkMessage, invalidLinkMessage, notListedMessage, notReadyAnswer, parseLink, unknownServiceMessage } from '../../../src/links/linkAnswers';
 
 describe('links (parseLink, answers)', () => {
   it('reads a row prefix and a plain decimal id, and nothing else', () => {
@@ -57,5 +57,13 @@ describe('parseLink: a link names its service by name', () => {
       assert.doesNotMatch(answer.message, /not set up/);
       assert.equal(answer.action, undefined, 'no command to run: the keyring has to answer');
     }
+  });
+});
+
+describe('view links (Find)', () => {
+  it('a filter link that does not read is refused in fixed words, never repeating the link', () => {
+    const message = invalidFilterLinkMessage();
+    assert.ok(!message.includes('is:'), message);
+    assert.match(message, /filter cannot be read/);
   });
 });

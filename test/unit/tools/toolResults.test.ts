@@ -408,3 +408,34 @@ describe('language model tool results over several services', () => {
     assert.ok(all.endsWith(parts[1]));
   });
 });
+
+describe('language model tool results: the views\' filter', () => {
+  it('processing: "N of M match", rows from the filter only; the filter is data', () => {
+    const items = [sync(1, 7, 'Invoices'), sync(2, 8, 'Receipts', { errors: { m: 'boom' } }), sync(3, 8, 'Receipts')];
+    const result = processingResult(processingInput({ filter: 'receipts -has:errors' }), snapshot(loaded(items)));
+    assert.match(result, /1 of 3 match/);
+    assert.equal(dataRows(result).length, 1);
+    assert.match(dataRows(result)[0], /#3/);
+    assert.ok(!outside(result).includes('receipts -has:errors'), 'the filter stands only in the block');
+  });
+
+  it('a malformed filter is answered with its problem, as data, and nothing is listed', () => {
+    const result = connectionsResult(connectionsInput({ filter: 'is:stuck' }), snapshot(loaded([conn(5, 'Slack', 3, 'Sales')])));
+    assert.match(notes(result)['filter problem'] ?? '', /^".*does not apply/, result);
+    assert.equal(dataRows(result).length, 0);
+    const long = processingResult(processingInput({ filter: 'x'.repeat(5000) }), snapshot(loaded([sync(1, 7, 'A')])));
+    assert.match(notes(long)['filter problem'] ?? '', /at most 200 characters/, long);
+  });
+
+  it('processing: History\'s flags (is:stuck) reach the filter', () => {
+    const items = [sync(1, 7, 'A'), sync(2, 7, 'A')];
+    const result = processingResult(processingInput({ filter: 'is:stuck' }), snapshot(loaded(items), { live: (s) => ({ flags: { stuck: s.id === 2 } }) }));
+    assert.match(result, /1 of 2 match/);
+  });
+
+  it('history: the filter splits stuck and finished alike, and says how many match', () => {
+    const entries = [makeEntry({ id: 10, flowId: 7, flowName: 'Invoices', createdAt: iso(120 * 60_000), firstSeen: NOW - 7_200_000, lastSeen: NOW - 60_000, leftAt: NOW - 30_000 })];
+    const result = historyResult(historyInput({ filter: 'ran>1h' }), { status: 'ready', now: NOW, historyDays: 7, entries, stuck: [sync(3, 7, 'Invoices').value] });
+    assert.match(result, /1 of 2 match/);
+  });
+});

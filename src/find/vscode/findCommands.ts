@@ -1,0 +1,150 @@
+import * as vscode from 'vscode';
+import { t } from '../../base/l10n';
+import type { CommandContext } from '../../commands/vscode/commandContext';
+import { parseFilter, type FilterView } from '../filterQuery';
+import { filterPrompt, matchCountText, shownFilter, viewLink } from '../filterTexts';
+import { FILTER_VIEWS } from '../viewFilters';
+import { goToPicks, type GoToTarget } from '../goTo';
+import { HISTORY_VIEW, type HistoryView, type HistoryViewNode } from '../../history/vscode/historyView';
+
+function viewName(view: FilterView): string {
+  return view === 'processing' ? t('Processing') : view === 'connections' ? t('Connections') : t('History');
+}
+
+/**
+ * Filter Processing/Connections/History...: an input box prefilled with the view's filter; as you type it says how
+ * many rows match (the same matcher as the view) or what is wrong with the filter; Enter applies it to that view only;
+ * an empty input clears it; Escape changes nothing.
+ */
+export async function filterView(ctx: CommandContext, view: FilterView): Promise<void> {
+  const find = await ctx.find.get();
+  const box = vscode.window.createInputBox();
+  box.title = t('Filter {0}', viewName(view));
+  box.prompt = filterPrompt(view);
+  box.placeholder = t('e.g. invoices status:pending -has:errors');
+  box.value = find.filters.get(view)?.source ?? '';
+  const check = (value: string): boolean => {
+    const parsed = parseFilter(value, view);
+    if (parsed.problem !== undefined) {
+      box.validationMessage = { message: parsed.problem, severity: vscode.InputBoxValidationSeverity.Error };
+      return false;
+    }
+    if (parsed.filter.terms.length === 0) box.validationMessage = undefined;
+    else {
+      const { matched, total } = find.count(view, parsed.filter);
+      box.validationMessage = { message: matchCountText(matched, total), severity: vscode.InputBoxValidationSeverity.Info };
+    }
+    return true;
+  };
+  check(box.value);
+  await new Promise<void>((resolve) => {
+    const subscriptions = [
+      box.onDidChangeValue((value) => check(value)),
+      box.onDidAccept(() => {
+        if (!check(box.value)) return;
+        find.filters.set(view, box.value);
+        box.hide();
+      }),
+      box.onDidHide(() => {
+        for (const s of subscriptions) s.dispose();
+        box.dispose();
+        resolve();
+      }),
+    ];
+    box.show();
+  });
+}
+
+/**
+ * Clear Filter: the view given (the no-match row), else the only filtered view, else the filtered view used last that
+ * is shown (a title bar's button: its view is shown), else asks which.
+ */
+export async function clearFilter(ctx: CommandContext, view?: unknown): Promise<void> {
+  const find = await ctx.find.get();
+  const { filters } = find;
+  if (typeof view === 'string' && (FILTER_VIEWS as readonly string[]).includes(view)) {
+    filters.clear(view as FilterView);
+    return;
+  }
+  const active = filters.active();
+  if (active.length === 0) return;
+  const chosen = find.likelyView(active) ?? (await pickView(active, t('Clear Filter'), (v) => shownFilter(filters.get(v)?.source ?? '')));
+  if (chosen) filters.clear(chosen);
+}
+
+/** Copy Link to This View: the link that opens the view used last (or the one picked) with its filter. */
+export async function copyViewLink(ctx: CommandContext): Promise<void> {
+  const find = await ctx.find.get();
+  const view = find.likelyView(FILTER_VIEWS) ?? (await pickView(FILTER_VIEWS, t('Copy Link to This View')));
+  if (!view) return;
+  const link = viewLink(ctx.extensionId, view, find.filters.get(view)?.source);
+  await vscode.env.clipboard.writeText(link);
+  void vscode.window.setStatusBarMessage(t('Copied the link to the {0} view.', viewName(view)), 3000);
+}
+
+async function pickView(views: readonly FilterView[], title: string, describe?: (view: FilterView) => string): Promise<FilterView | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    views.map((view) => ({ label: viewName(view), description: describe?.(view), view })),
+    { title, placeHolder: t('Which view?') },
+  );
+  return picked?.view;
+}
+
+/**
+ * Go to Flow Sync or Connection...: one quick pick of every processing sync, connection and History run of every
+ * service, from what is held (no request); Enter reveals and selects the row in its view and opens it as JSON, as a
+ * link does. A row the view's filter hides is shown by clearing that view's filter first.
+ */
+export async function goTo(ctx: CommandContext): Promise<void> {
+  const services = ctx.services.all.map((s) => ({
+    id: s.id,
+    name: s.name,
+    processing: s.explorer.status === 'ready' ? (s.explorer.lists.processing.state.items ?? []) : [],
+    connections: s.explorer.status === 'ready' ? (s.explorer.lists.connections.state.items ?? []) : [],
+    history: s.history.snapshot.entries,
+  }));
+  const picks = goToPicks(services);
+  const picked = await vscode.window.showQuickPick(picks, {
+    title: t('Go to Flow Sync or Connection'),
+    placeHolder: picks.length ? t('Type an id, a flow, a connection or a team') : t('Nothing is loaded yet: open the Processing and Connections views first'),
+    matchOnDescription: true,
+  });
+  if (picked) await goToTarget(ctx, picked.target);
+}
+
+/** Reveals a row in its view (clearing a filter that hides it) and opens it as JSON. */
+export async function goToTarget(ctx: CommandContext, target: GoToTarget): Promise<void> {
+  const { json } = ctx;
+  const find = await ctx.find.get();
+  if (target.view === 'history') {
+    if (!(await revealRun(ctx.historyView, target)) && find.filters.get('history')) {
+      find.filters.clear('history');
+      await revealRun(ctx.historyView, target);
+    }
+    await json.open({ list: 'processing', kind: 'history', id: target.id, leftAt: target.leftAt, service: target.service });
+    return;
+  }
+  const view = ctx.views[target.view];
+  if (!(await view.revealItem(target.id, target.service)) && find.filters.get(target.view)) {
+    find.filters.clear(target.view);
+    await view.revealItem(target.id, target.service);
+  }
+  await json.open({ list: target.view, kind: 'item', id: target.id, service: target.service });
+}
+
+/** Shows, selects and focuses a run of History (its service's row and day expanded); false when the view does not list it. */
+async function revealRun(history: HistoryView, target: { service: string; id: number; leftAt: number }): Promise<boolean> {
+  const children = async (node?: HistoryViewNode) => await history.getChildren(node);
+  let days = await children();
+  const serviceRow = days.find((node) => node.kind === 'historyService' && node.service === target.service);
+  if (serviceRow) days = await children(serviceRow);
+  for (const day of days) {
+    if (day.kind !== 'historyDay' || day.service !== target.service) continue;
+    const entry = day.group.entries.find((e) => e.id === target.id && e.leftAt === target.leftAt);
+    if (!entry) continue;
+    if (!history.view.visible) await vscode.commands.executeCommand(`${HISTORY_VIEW}.focus`);
+    await history.view.reveal({ kind: 'historyEntry', entry, service: target.service }, { select: true, focus: true, expand: true });
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,180 @@
+import type * as vscode from 'vscode';
+import type { Connection, FlowSync, Item } from '../../api/types';
+import { DisposableStore } from '../../base/events';
+import { t } from '../../base/l10n';
+import { ContextKeys } from '../../base/vscode/contextKeys';
+import { historyFilterLive, historyFilterSubject } from '../../history/findRows';
+import type { HistoryEntry } from '../../history/entry';
+import type { HistoryView } from '../../history/vscode/historyView';
+import type { RowsForFilter } from '../../lists/findRows';
+import { connectionRows, processingRows } from '../../lists/findRows';
+import type { ListView } from '../../lists/vscode/listView';
+import { FilterSubjects, type FilterLive, type FilterSubject } from '../filterMatch';
+import type { Filter, FilterView } from '../filterQuery';
+import { filterDescription, noMatchText, serviceMatchText } from '../filterTexts';
+import type { RowFind } from '../rowFind';
+import { FILTER_VIEWS, ViewFilters } from '../viewFilters';
+
+/** The workspace state key that keeps each view's filter across reloads. */
+export const FILTERS_STATE_KEY = 'flowsync.filters';
+
+/** A view a filter applies to: it shows what a RowFind keeps, holds rows per service, and has a tree view. */
+export interface FindTarget<Row> {
+  setFilter(filter: RowFind<Row> | undefined): void;
+  heldItems(): Array<{ service: string; items: readonly Row[] }>;
+  readonly view: vscode.TreeView<never>;
+}
+
+/**
+ * The filter of one view over every service: each service's rows as the filter sees them (FilterSubjects: a row's
+ * texts folded once while the row object lives, whatever filter is typed next), and the RowFind of a filter.
+ */
+export class Finder<Row extends object> {
+  private readonly subjects = new Map<string, FilterSubjects<Row>>();
+
+  constructor(
+    private readonly describe: (row: Row, service: string) => FilterSubject,
+    private readonly live: (row: Row, service: string) => FilterLive,
+  ) {}
+
+  subjectsOf(service: string): FilterSubjects<Row> {
+    let subjects = this.subjects.get(service);
+    if (!subjects) {
+      subjects = new FilterSubjects<Row>((row) => this.describe(row, service), (row) => this.live(row, service));
+      this.subjects.set(service, subjects);
+    }
+    return subjects;
+  }
+
+  /** How many of the rows held match `filter`, and how many there are (the input box, as you type). */
+  count(filter: Filter, held: ReadonlyArray<{ service: string; items: readonly Row[] }>): { matched: number; total: number } {
+    let matched = 0;
+    let total = 0;
+    for (const { service, items } of held) {
+      total += items.length;
+      matched += this.subjectsOf(service).count(filter, items);
+    }
+    return { matched, total };
+  }
+
+  /** What a view asks of `filter`: the rows it keeps per service (worked out once per rows and generation), its words. */
+  rowFind(filter: Filter): RowFind<Row> {
+    const kept = new Map<string, { rows: readonly Row[]; generation: number; kept: readonly Row[] }>();
+    return {
+      readsLive: filter.terms.some((term) => term.kind === 'flag' || term.kind === 'duration'),
+      keep: (service, rows, generation) => {
+        const last = kept.get(service);
+        if (last && last.rows === rows && last.generation === generation) return last.kept;
+        const result = this.subjectsOf(service).filter(filter, rows);
+        kept.set(service, { rows, generation, kept: result });
+        return result;
+      },
+      description: (matched, total) => filterDescription(filter.source, matched, total),
+      noMatch: () => noMatchText(filter.source),
+      clearLabel: t('Clear Filter'),
+      serviceText: serviceMatchText,
+    };
+  }
+}
+
+/** The Finder of a list's view: the list says what its rows show; History adds what it knows (Processing). */
+export function listFinder<T extends { id: number }>(rows: RowsForFilter<T>, view: Pick<ListView<T>, 'filterContext'>, now: () => number): Finder<Item<T>> {
+  return new Finder<Item<T>>(
+    (item, service) => rows.subject(item.value, view.filterContext(service).name),
+    (item, service) => {
+      const at = now();
+      const own = rows.live(item.value, at);
+      const extra = view.filterContext(service).live?.(item.value, at);
+      return extra ? { flags: { ...own.flags, ...extra.flags }, seconds: { ...own.seconds, ...extra.seconds } } : own;
+    },
+  );
+}
+
+/** The Finder of the History view. */
+export function historyFinder(view: Pick<HistoryView, 'filterContext'>): Finder<HistoryEntry> {
+  return new Finder<HistoryEntry>(
+    (entry, service) => historyFilterSubject(entry, view.filterContext(service).name),
+    (entry, service) => historyFilterLive(entry, view.filterContext(service).watched(entry.id)),
+  );
+}
+
+/**
+ * The filters of the Processing, Connections and History views (Find, issue #30): one ViewFilters (kept in the
+ * workspace's state), applied to its view whenever one changes; the context key `flowsync.filter.<view>` is true while
+ * that view has a filter (the title bar's Clear Filter), `flowsync.filtered` while any has. Remembers which of the
+ * views was used last (selection or shown), for commands run from the palette or a title bar (VS Code tells a
+ * title-bar command nothing of its view). Its own chunk (esbuild.js CHUNKS: find), made when a filter is first set,
+ * or at start when the workspace kept one.
+ */
+export class FindViews implements vscode.Disposable {
+  readonly filters: ViewFilters;
+  private readonly contextKeys = new ContextKeys();
+  private readonly disposables = new DisposableStore();
+  private readonly usedAt = new Map<FilterView, number>();
+  private uses = 0;
+
+  constructor(
+    private readonly targets: { readonly [V in FilterView]: { target: FindTarget<object>; finder: Finder<object> } },
+    state: Pick<vscode.Memento, 'get' | 'update'>,
+  ) {
+    this.filters = new ViewFilters({ get: () => state.get(FILTERS_STATE_KEY), update: (value) => state.update(FILTERS_STATE_KEY, value) });
+    this.disposables.add(this.filters, this.filters.onDidChange((view) => this.apply(view)));
+    for (const view of FILTER_VIEWS) {
+      const { view: tree } = this.targets[view].target;
+      const used = () => void this.usedAt.set(view, ++this.uses);
+      this.disposables.add(
+        tree.onDidChangeSelection(used),
+        tree.onDidChangeVisibility((e) => e.visible && used()),
+      );
+      if (this.filters.get(view)) this.apply(view);
+    }
+  }
+
+  /** How many of the view's rows `filter` matches, and how many there are. */
+  count(view: FilterView, filter: Filter): { matched: number; total: number } {
+    const { target, finder } = this.targets[view];
+    return finder.count(filter, target.heldItems());
+  }
+
+  /**
+   * The view a command from the palette or a title bar means, among `candidates`: the only one; else the only one
+   * shown; else the one used last that is shown; else undefined (the command asks).
+   */
+  likelyView(candidates: readonly FilterView[]): FilterView | undefined {
+    if (candidates.length === 1) return candidates[0];
+    const shown = candidates.filter((view) => this.targets[view].target.view.visible);
+    if (shown.length === 1) return shown[0];
+    const used = shown.filter((view) => this.usedAt.has(view)).sort((a, b) => this.usedAt.get(b)! - this.usedAt.get(a)!);
+    return used[0];
+  }
+
+  dispose(): void {
+    for (const view of FILTER_VIEWS) this.targets[view].target.setFilter(undefined);
+    this.disposables.dispose();
+  }
+
+  private apply(view: FilterView): void {
+    const filter = this.filters.get(view);
+    const { target, finder } = this.targets[view];
+    target.setFilter(filter && finder.rowFind(filter));
+    void this.contextKeys.set(`flowsync.filter.${view}`, filter !== undefined);
+    void this.contextKeys.set('flowsync.filtered', this.filters.active().length > 0);
+  }
+}
+
+/** Makes the FindViews of the three views (the chunk's entry). */
+export function createFindViews(
+  views: { processing: ListView<FlowSync>; connections: ListView<Connection>; history: HistoryView },
+  state: Pick<vscode.Memento, 'get' | 'update'>,
+  now: () => number,
+): FindViews {
+  const pair = <Row extends object>(target: FindTarget<Row>, finder: Finder<Row>) => ({ target, finder }) as unknown as { target: FindTarget<object>; finder: Finder<object> };
+  return new FindViews(
+    {
+      processing: pair(views.processing as unknown as FindTarget<Item<FlowSync>>, listFinder(processingRows, views.processing, now)),
+      connections: pair(views.connections as unknown as FindTarget<Item<Connection>>, listFinder(connectionRows, views.connections, now)),
+      history: pair(views.history as unknown as FindTarget<HistoryEntry>, historyFinder(views.history)),
+    },
+    state,
+  );
+}

@@ -1,0 +1,30 @@
+import type { FilterLive, FilterSubject } from '../find/filterMatch';
+import { entryFlowLabel, type HistoryEntry } from './entry';
+
+/**
+ * What a filter (src/find) sees of a History row: what the row and its tooltip show ("#1003", the flow's name and id,
+ * the service), and the last status the service sent for it (the `status:` term; kept in the entry's item). Pure.
+ */
+export function historyFilterSubject(entry: HistoryEntry, service: string): FilterSubject {
+  const status = lastStatus(entry);
+  return {
+    fields: { flow: [entryFlowLabel(entry)], service: [service], ...(status !== undefined ? { status: [status] } : {}) },
+    ids: { id: [entry.id], flow: [entry.flowId] },
+    more: [entry.createdAt],
+  };
+}
+
+/** A History row's flags (from the last item seen, when kept) and how long it ran; `watched` is History's. */
+export function historyFilterLive(entry: HistoryEntry, watched: boolean): FilterLive {
+  const raw = entry.raw;
+  return {
+    flags: { errors: raw !== undefined && raw.errors !== null && raw.errors !== undefined, webhook: raw?.webhook === true, watched },
+    seconds: { ran: entry.duration.ms / 1000 },
+  };
+}
+
+/** The status the service last sent for the sync, when its item was kept and it is a short text. */
+function lastStatus(entry: HistoryEntry): string | undefined {
+  const status = entry.raw?.status;
+  return typeof status === 'string' && status.length <= 64 ? status : undefined;
+}
