@@ -210,4 +210,44 @@ try {
 } finally {
   for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
 }
+
+// ------------------------------------------------------------ Export History... (issue #31): 900,000 runs to a file
+{
+  say('export: 900,000 runs to a file, streamed (a temporary file, then renamed)');
+  const { writeExport } = outModule('history/exportRun.js');
+  const { nodePieceFile } = outModule('env/node/pieceFile.js');
+  const { bounded } = outModule('base/inert.js');
+  const all = ninetyDays();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-bench-export-'));
+  try {
+    for (const format of ['csv', 'jsonl']) {
+      const target = path.join(dir, `history.${format}`);
+      const heap = [];
+      const samples = [];
+      let size = 0;
+      for (let i = 0; i < 3; i++) {
+        fs.rmSync(target, { force: true });
+        globalThis.gc?.();
+        const base = process.memoryUsage().heapUsed;
+        let peak = base;
+        const t0 = performance.now();
+        const outcome = await writeExport(() => nodePieceFile(target, false), {
+          format,
+          sources: [{ service: 'Production', entries: all }],
+          mask: (text, max) => bounded(text, max, 'fs_live_bench_key_0123456789'),
+          cancelled: () => false,
+          progress: () => (peak = Math.max(peak, process.memoryUsage().heapUsed)),
+        });
+        samples.push(ms(t0));
+        heap.push((peak - base) / 1048576);
+        if (outcome.rows !== all.length) throw new Error(`exported ${outcome.rows} rows`);
+        size = fs.statSync(target).size;
+      }
+      rows.push(row('history', `export 900,000 runs as ${format === 'csv' ? 'CSV' : 'JSON Lines'}: wall time (${(size / 1048576).toFixed(0)} MB file)`, 'ms', samples, { target: { max: 10_000, text: '≤ 10 s' } }));
+      rows.push(row('history', `export 900,000 runs as ${format === 'csv' ? 'CSV' : 'JSON Lines'}: extra heap at its peak`, 'MB', heap, { target: { max: 100, text: '≤ 100 MB' } }));
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
 emitRows(rows);

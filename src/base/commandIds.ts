@@ -23,6 +23,7 @@ export const COMMAND = {
   clearHistory: 'flowsync.clearHistory',
   addService: 'flowsync.addService',
   removeService: 'flowsync.removeService',
+  exportHistory: 'flowsync.exportHistory',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

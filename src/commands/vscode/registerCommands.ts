@@ -7,7 +7,8 @@ import { isHistoryNode, type HistoryNode } from '../../history/vscode/historyNod
 import type { ExplorerNode } from '../../json/vscode/openJsonCommand';
 
 type Row = ExplorerNode | HistoryNode;
-type Handler = (ctx: CommandContext, node?: Row, nodes?: readonly Row[]) => Promise<void> | void;
+/** `arg`: the command's first argument as given (a task's or key binding's argument object; a view's row). */
+type Handler = (ctx: CommandContext, node?: Row, nodes?: readonly Row[], arg?: unknown) => Promise<void> | void;
 
 /** The handlers' module: its own chunk (esbuild.js CHUNKS), loaded when the first command runs. */
 const handlers = () => import('./handlers');
@@ -16,9 +17,9 @@ type Handlers = Awaited<ReturnType<typeof handlers>>;
 /** A handler taken from the handlers' module when it runs, once the services are made (ServiceRegistry.whenMade). */
 const onFirstUse =
   (pick: (h: Handlers) => Handler): Handler =>
-  async (ctx, node, nodes) => {
+  async (ctx, node, nodes, arg) => {
     const [module] = await Promise.all([handlers(), ctx.services.whenMade()]);
-    return pick(module)(ctx, node, nodes);
+    return pick(module)(ctx, node, nodes, arg);
   };
 
 /** The refresh command of each list comes from the registry; every other command id has a handler here. */
@@ -50,6 +51,7 @@ const HANDLERS: Record<CommandId, Handler> = {
     [COMMAND.clearHistory]: onFirstUse((h) => h.clearHistory),
     [COMMAND.addService]: onFirstUse((h) => h.addService),
     [COMMAND.removeService]: onFirstUse((h) => h.removeService),
+    [COMMAND.exportHistory]: onFirstUse((h) => (ctx, _node, _nodes, arg) => h.exportHistory(ctx, arg)),
   } satisfies Record<Exclude<CommandId, ListCommand>, Handler>),
 };
 
@@ -57,7 +59,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   return Object.entries(HANDLERS).map(([id, handler]) =>
     vscode.commands.registerCommand(id, async (node?: unknown, nodes?: unknown) => {
       try {
-        await handler(ctx, isNode(node) ? node : undefined, Array.isArray(nodes) && nodes.every(isNode) ? nodes : undefined);
+        await handler(ctx, isNode(node) ? node : undefined, Array.isArray(nodes) && nodes.every(isNode) ? nodes : undefined, node);
       } catch (e) {
         const message = inert((e as Error)?.message ?? String(e));
         ctx.log.error(`${id} failed: ${message}`);

@@ -35,6 +35,9 @@ const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
   ['src/sharing/pollLease.ts', "context.slice(0, context.indexOf('|'))"], // the extension's own context string
   ['src/sharing/vscode/fileStore.ts', 'uri.path.slice(0, cut)'], // a path in the extension's own storage
   ['src/history/log.ts', 'toISOString().slice(0, 10)'], // a day of the extension's own clock
+  ['src/history/export.ts', 'new Date(nowMs).toISOString().slice(0, 10)'], // a day of the extension's own clock
+  ['src/history/export.ts', '.slice(0, 40)'], // a file name from the service's name in the settings, only [\w.-] left
+  ['src/history/insights.ts', 'new Date(e.leftAt).toISOString().slice(0, 10)'], // a day (a number made a date)
   ['src/history/log.ts', ".replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 40)"], // a file name from the window id
 ];
 
