@@ -188,7 +188,7 @@ export function deactivate(): void {}
 
 /** The services as the language model tools read them (each call reads them anew: services come and go). */
 function toolServices(services: ServiceRegistry): ToolSource['services'] {
-  const asTool = (s: ServiceConnection) => ({ name: s.name, explorer: s.explorer, history: { entries: () => s.history.snapshot.entries, stuck: () => s.history.stuckSyncs() } });
+  const asTool = (s: ServiceConnection) => ({ name: s.name, explorer: s.explorer, history: { entries: () => s.history.snapshot.entries, stuck: () => s.history.stuckSyncs(), older: () => s.history.snapshot.older } });
   return {
     get all() {
       return services.all.map(asTool);

@@ -7,6 +7,8 @@ import {
   connectionsResult,
   historyInput,
   historyResult,
+  insightsInput,
+  insightsResult,
   invocationMessage,
   needsLoad,
   processingInput,
@@ -17,18 +19,21 @@ import {
 } from '../toolResults';
 import type { ListId } from '../../lists';
 import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
-import type { HistoryEntry } from '../../history/index';
+import { NO_OLDER_DAYS, type HistoryEntry, type OlderDays } from '../../history/index';
+import { flowInsights } from '../../history/insights';
 import type { TOOL_NAMES } from '../toolNames';
 import type { Clock } from '../../base/clock';
 import type { SettingValues } from '../../settings/settingValues';
 
-/** A tool's id: processing, connections, history. */
+/** A tool's id: processing, connections, history, insights. */
 export type ToolId = keyof typeof TOOL_NAMES;
 
 /** What the history tool reads from a service's History. */
 export interface HistorySource {
   entries(): readonly HistoryEntry[];
   stuck(): readonly FlowSync[];
+  /** The summaries of the older days (the insights tool); none: only the runs in memory count. */
+  older?(): OlderDays;
 }
 
 /** One service as the tools read it: its name (several services), its Explorer and its History. */
@@ -73,7 +78,7 @@ export function toolFor(id: ToolId, source: ToolSource): vscode.LanguageModelToo
 /** One service's answer to a tool call; `name` (several services) goes on its block's "service" line. */
 async function answerFor(id: ToolId, source: ToolSource, service: ToolService, name: string | undefined, input: unknown, token: vscode.CancellationToken): Promise<string> {
   const { explorer } = service;
-  await freshen(source, explorer, id === 'history' ? 'processing' : id, token);
+  await freshen(source, explorer, id === 'history' || id === 'insights' ? 'processing' : id, token);
   const hide = await keyToHide(explorer, source.keys);
   const now = source.clock.now();
   if (id === 'history') {
@@ -85,6 +90,16 @@ async function answerFor(id: ToolId, source: ToolSource, service: ToolService, n
       historyDays: source.settings.current.historyDays,
       entries: service.history?.entries() ?? [],
       stuck: service.history?.stuck() ?? [],
+      service: name,
+    });
+  }
+  if (id === 'insights') {
+    return insightsResult(insightsInput(input), {
+      status: explorer.status,
+      detail: explorer.detail,
+      hide,
+      historyDays: source.settings.current.historyDays,
+      flows: flowInsights(service.history?.entries() ?? [], service.history?.older?.() ?? NO_OLDER_DAYS, now),
       service: name,
     });
   }

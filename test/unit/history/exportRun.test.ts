@@ -103,3 +103,15 @@ describe('Export History: writing the file', () => {
     assert.deepEqual(exportArgument({ uri: 'file:///a', format: 'csv', filter: 'x'.repeat(201) }), { problem: 'filter' });
   });
 });
+
+describe('Export History: fast ISO times', () => {
+  it('isoTime writes what toISOString writes, across days, years and odd milliseconds; nothing for a non-time', async () => {
+    const { isoTime } = await import('../../../src/history/export');
+    const times = [0, 1, 999, 1000, 59_999, 86_399_999, 86_400_000, Date.UTC(2026, 10, 22, 23, 59, 59, 999), Date.UTC(2024, 1, 29, 12, 3, 4, 5), -1, Date.UTC(1969, 11, 31, 23, 59, 59, 1), 253402300799999];
+    for (let i = 0; i < 2000; i++) times.push(Math.floor(Date.UTC(2026, 0, 1) + i * 3_637_411.7));
+    for (const ms of times) assert.equal(isoTime(ms), new Date(ms).toISOString(), String(ms));
+    assert.equal(isoTime(253402300800000), new Date(253402300800000).toISOString(), 'after 9999: as toISOString');
+    assert.equal(isoTime(NaN), '');
+    assert.equal(isoTime(8.64e15 + 1), '');
+  });
+});

@@ -31,11 +31,13 @@ const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
   ['src/tools/toolResults.ts', 'stuck.slice(0, input.limit)'], // a list
   ['src/tools/toolResults.ts', 'entries.slice(0, input.limit - shownStuck.length)'], // a list
   ['src/tools/toolResults.ts', 'matching.slice(0, max)'], // a list
+  ['src/tools/toolResults.ts', 'sorted.slice(0, input.limit)'], // a list of flows
   ['src/tools/toolResults.ts', 's.teams.slice(0, MAX_TEAMS_LISTED)'], // a list, each name then quote()d with the key masked
   ['src/sharing/pollLease.ts', "context.slice(0, context.indexOf('|'))"], // the extension's own context string
   ['src/sharing/vscode/fileStore.ts', 'uri.path.slice(0, cut)'], // a path in the extension's own storage
   ['src/history/log.ts', 'toISOString().slice(0, 10)'], // a day of the extension's own clock
   ['src/history/export.ts', 'new Date(nowMs).toISOString().slice(0, 10)'], // a day of the extension's own clock
+  ['src/history/export.ts', 'text.slice(0, 11)'], // an ISO time of the extension's own making
   ['src/history/export.ts', '.slice(0, 40)'], // a file name from the service's name in the settings, only [\w.-] left
   ['src/history/insights.ts', 'new Date(e.leftAt).toISOString().slice(0, 10)'], // a day (a number made a date)
   ['src/history/log.ts', ".replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 40)"], // a file name from the window id
