@@ -116,7 +116,19 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     const { openActivityChart } = await import('./activity/vscode/activityChart');
     openActivityChart(context, service.history, () => service.explorer.keyToHide, now);
   };
-  const commandContext = { services, keys, views, json, log, settings, showActivity, extensionId: context.extension.id };
+  const showInsights = async () => {
+    await services.whenMade();
+    // The panel is its own chunk (esbuild.js CHUNKS: insights), loaded when it is first opened.
+    const { showInsightsPanel } = await import('./insights/vscode/insightsPanel');
+    showInsightsPanel(context, {
+      services: () => services.all.map((s) => ({ name: s.name ?? s.history.snapshot.origin ?? '', history: s.history })),
+      several: () => services.several,
+      historyDays: () => settings.current.historyDays,
+      now,
+      onDidChangeServices: (listener) => services.onDidChange(listener),
+    });
+  };
+  const commandContext = { services, keys, views, json, log, settings, showActivity, showInsights, extensionId: context.extension.id };
   const links = new LinkHandler(commandContext);
 
   context.subscriptions.push(

@@ -24,6 +24,7 @@ export const COMMAND = {
   addService: 'flowsync.addService',
   removeService: 'flowsync.removeService',
   exportHistory: 'flowsync.exportHistory',
+  showInsights: 'flowsync.showInsights',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

@@ -48,6 +48,7 @@ const HANDLERS: Record<CommandId, Handler> = {
     [COMMAND.watch]: onFirstUse((h) => h.watch),
     [COMMAND.unwatch]: onFirstUse((h) => h.unwatch),
     [COMMAND.showActivity]: (ctx) => ctx.showActivity(),
+    [COMMAND.showInsights]: (ctx) => ctx.showInsights(),
     [COMMAND.clearHistory]: onFirstUse((h) => h.clearHistory),
     [COMMAND.addService]: onFirstUse((h) => h.addService),
     [COMMAND.removeService]: onFirstUse((h) => h.removeService),
