@@ -18,7 +18,8 @@ import { t } from './base/l10n';
 import { activitySparkline, processingNow } from './history/index';
 import { HistoryService } from './history/vscode/historyService';
 import { StuckAnnouncer } from './notifications/stuckAnnouncer';
-import { processingDecorations } from './history/vscode/historyUi';
+import { processingDecorations, slowerText } from './history/vscode/historyUi';
+import { SlowerAnnouncer, SlowerFlows } from './history/slowerFlows';
 import { registerTools } from './tools/vscode/tools';
 import type { ToolSource } from './tools/vscode/toolAnswers';
 import type { ServiceConnection } from './services/vscode/serviceConnection';
@@ -146,6 +147,8 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     eachService(services, (service) => {
       const { history, explorer } = service;
       const stuckAnnouncer = new StuckAnnouncer(() => explorer.keyToHide, now);
+      const slowerAnnouncer = new SlowerAnnouncer();
+      const slowerFlows = new SlowerFlows();
       const named = (text: string) => (services.several && service.name !== undefined ? `${inert(service.name, 60)}: ${text}` : text);
       const wiring = new DisposableStore();
       wiring.add(
@@ -156,6 +159,18 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
         history.onDidChange(() => {
           const text = stuckAnnouncer.next(history.stuckSyncs());
           if (text && settings.current.notifyWhenFinished !== 'off' && !explorer.lists.processing.state.adopted) void vscode.window.showWarningMessage(named(text));
+        }),
+        // A flow that became slower than usual is said once a day (by the window whose request saw its runs leave).
+        history.onDidChange(() => {
+          if (settings.current.notifyWhenFinished === 'off' || explorer.lists.processing.state.adopted) return;
+          const fresh = slowerAnnouncer.next(slowerFlows.get(history.snapshot.entries, history.snapshot.older, now()).values(), now());
+          if (fresh.length === 0) return;
+          const first = fresh[0];
+          const text =
+            fresh.length === 1
+              ? t('{0} is slower than usual. {1}.', inert(first.label, 80), slowerText(first))
+              : t('{0} flows are slower than usual, {1} among them. {2}.', fresh.length, inert(first.label, 80), slowerText(first));
+          void vscode.window.showInformationMessage(named(text));
         }),
       );
       return wiring;

@@ -1,6 +1,8 @@
 import type { FlowSync } from '../../api/types';
 import type { ActivitySeries as ChartSeries } from '../../activity/activityData';
-import { eta, flowStatsText, processingAgeMs, type ActivitySeries } from '../index';
+import { eta, flowStatsText, processingAgeMs, span, type ActivitySeries } from '../index';
+import { SlowerFlows } from '../slowerFlows';
+import type { FlowInsight } from '../insights';
 import { STUCK_ICON } from '../../lists/icons';
 import { t } from '../../base/l10n';
 import type { RowDecorations } from '../../lists/vscode/groupedTree';
@@ -9,9 +11,11 @@ import type { HistoryService } from './historyService';
 /**
  * What History adds to the Processing view: on sync rows "stuck" (with a warning icon and colour), when it is usually
  * done or that it runs longer than usual (src/history/eta.ts; the range and runs in the tooltip), and "watched";
- * on a flow row (grouped by flow) its typical durations in the tooltip and "watched".
+ * on a flow row (grouped by flow) its typical durations in the tooltip, "watched", and "slower than usual" in words.
  */
 export function processingDecorations(history: HistoryService, now: () => number): RowDecorations<FlowSync> {
+  // The flows slower than usual, computed at most every few minutes (src/history/slowerFlows.ts)
+  const slowerFlows = new SlowerFlows();
   return {
     leaf: (sync) => {
       const at = now();
@@ -32,12 +36,16 @@ export function processingDecorations(history: HistoryService, now: () => number
       const typical = flowStatsText(history.snapshot.stats.get(flowId));
       const threshold = history.stuckThreshold(flowId);
       const watched = history.isWatched('flow', flowId);
+      const slower = slowerFlows.get(history.snapshot.entries, history.snapshot.older, now()).get(flowId);
       const lines = [
+        ...(slower ? [slowerText(slower)] : []),
         typical ? t('Typical duration: {0}.', typical) : t('No typical duration yet: it is learned from the syncs seen leaving processing.'),
         ...(threshold !== undefined ? [t('Stuck after {0} min.', Math.round(threshold / 60_000))] : []),
         ...(watched ? [t('You are told when each of its syncs is no longer processing.')] : []),
       ];
-      return { tooltip: lines.join('\n\n'), descriptions: watched ? [t('watched')] : undefined, contextSuffix: watched ? '.watched' : undefined };
+      // "slower than usual" in words: in the description (so in the row's accessible name) and the tooltip, not an icon alone
+      const descriptions = [...(slower ? [t('slower than usual')] : []), ...(watched ? [t('watched')] : [])];
+      return { tooltip: lines.join('\n\n'), descriptions: descriptions.length ? descriptions : undefined, contextSuffix: watched ? '.watched' : undefined };
     },
   };
 }
@@ -49,4 +57,9 @@ export function chartSeries(series: ActivitySeries): ChartSeries {
     times: [...series.times],
     flows: series.bands.map((band) => ({ name: band.label, counts: [...band.values], other: band.key === 'other' })),
   };
+}
+
+/** "Slower than usual: median 12 min in the last 24 hours, 5 min before" (the tooltip, the notification). */
+export function slowerText(f: Pick<FlowInsight, 'recent' | 'before'>): string {
+  return t('Slower than usual: median {0} in the last 24 hours, {1} before', span(f.recent.medianMs), span(f.before.medianMs));
 }
