@@ -142,6 +142,7 @@ const CHUNKS = {
   toolAnswers: './src/tools/vscode/toolAnswers.ts', // the tools' answers: when a language model tool is first called
   links: './src/links/vscode/answerLink.ts', // the answer to a vscode:// link: when one is first opened
   activityChart: './src/activity/vscode/activityChart.ts', // the chart's panel and series: when the chart is opened
+  insights: './src/insights/vscode/insightsPanel.ts', // Show Flow Insights: its panel and numbers, when first opened
   commands: './src/commands/vscode/handlers.ts', // every command's handler: when the first command runs
   find: './src/find/vscode/findViews.ts', // the views' filters: when one is first set, or at start when the workspace kept one
 };
@@ -333,6 +334,21 @@ const webviewOptions = {
   plugins: [webviewReporter],
 };
 
+/** The page of Flow Insights: its own script and style sheet (no charting library), loaded by its nonce'd <script>. */
+const insightsWebviewOptions = {
+  entryPoints: ['src/insights/webview/insights.ts'],
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: ['chrome114'],
+  outfile: 'dist/webview/insights.js', // the CSS it imports goes to dist/webview/insights.css
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'silent',
+  plugins: [reporterFor('insights-reporter', () => console.log(`[watch] build finished: dist/webview/insights.js${production ? ' (production)' : ''}`))],
+};
+
 /** The chunks' build: a line per finished build and dist/meta.json. */
 const chunksReporter = {
   name: 'chunks-reporter',
@@ -376,6 +392,7 @@ async function main() {
   // no chunk left over from an earlier split: each file of dist/chunks goes into the VSIX
   fs.rmSync(path.join(__dirname, 'dist', 'chunks'), { recursive: true, force: true });
   const webview = await esbuild.context(webviewOptions);
+  const insightsPage = await esbuild.context(insightsWebviewOptions);
   const web = await esbuild.context(webOptions);
   const ctx = await esbuild.context({
     ...nodeOptions,
@@ -392,19 +409,19 @@ async function main() {
     plugins: [vscodeOnce, builtinWebStreams, lazyChunks('./'), sharedFromEager, chunksReporter],
   });
   if (watch) {
-    await Promise.all([ctx.watch(), chunks.watch(), webview.watch(), web.watch()]);
+    await Promise.all([ctx.watch(), chunks.watch(), webview.watch(), insightsPage.watch(), web.watch()]);
   } else {
     const failed = (error) => ({ errors: error.errors ?? [error] });
-    const [result, split, page, worker] = await Promise.all([ctx.rebuild().catch(failed), chunks.rebuild().catch(failed), webview.rebuild().catch(failed), web.rebuild().catch(failed)]);
-    await Promise.all([ctx.dispose(), chunks.dispose(), webview.dispose(), web.dispose()]);
+    const [result, split, page, worker, insights] = await Promise.all([ctx.rebuild().catch(failed), chunks.rebuild().catch(failed), webview.rebuild().catch(failed), web.rebuild().catch(failed), insightsPage.rebuild().catch(failed)]);
+    await Promise.all([ctx.dispose(), chunks.dispose(), webview.dispose(), web.dispose(), insightsPage.dispose()]);
     const splitErrors = result.metafile && split.metafile ? checkSplit(result.metafile, split.metafile) : [];
     printErrors({ errors: splitErrors });
-    if (result.errors.length || split.errors.length || page.errors.length || worker.errors.length || splitErrors.length) process.exit(1);
+    if (result.errors.length || split.errors.length || page.errors.length || worker.errors.length || insights.errors.length || splitErrors.length) process.exit(1);
     if (production) {
       if (process.env.FLOWSYNC_SOURCEMAP !== '1') fs.rmSync(path.join(__dirname, 'dist', 'extension.js.map'), { force: true });
       fs.rmSync(path.join(__dirname, 'dist', 'web', 'extension.js.map'), { force: true });
       for (const name of Object.keys(CHUNKS)) fs.rmSync(path.join(__dirname, 'dist', 'chunks', `${name}.js.map`), { force: true }); // not packaged
-      for (const map of ['activity.js.map', 'activity.css.map']) fs.rmSync(path.join(__dirname, 'dist', 'webview', map), { force: true });
+      for (const map of ['activity.js.map', 'activity.css.map', 'insights.js.map', 'insights.css.map']) fs.rmSync(path.join(__dirname, 'dist', 'webview', map), { force: true });
     }
   }
 }

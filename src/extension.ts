@@ -16,9 +16,7 @@ import { eachService } from './services/vscode/eachService';
 import { pickService } from './services/vscode/pickService';
 import { DisposableStore } from './base/events';
 import { t } from './base/l10n';
-import { activitySparkline, processingNow } from './history/index';
 import { HistoryService } from './history/vscode/historyService';
-import { StuckAnnouncer } from './notifications/stuckAnnouncer';
 import { processingDecorations } from './history/vscode/historyUi';
 import { registerTools } from './tools/vscode/tools';
 import type { ToolSource } from './tools/vscode/toolAnswers';
@@ -98,7 +96,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
         return services.all.map((s) => ({
           name: s.name,
           explorer: s.explorer,
-          extras: () => ({ stuck: s.history.stuckSyncs(), sparkline: activitySparkline(s.history.snapshot.entries, processingNow(s.history.tracked, s.explorer.keyToHide), now()) }),
+          extras: () => ({ stuck: s.history.stuckSyncs(), sparkline: s.history.sparkline(now()) }),
         }));
       },
       get several() {
@@ -122,8 +120,20 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     const { openActivityChart } = await import('./activity/vscode/activityChart');
     openActivityChart(context, service.history, () => service.explorer.keyToHide, now);
   };
+  const showInsights = async () => {
+    await services.whenMade();
+    // The panel is its own chunk (esbuild.js CHUNKS: insights), loaded when it is first opened.
+    const { showInsightsPanel } = await import('./insights/vscode/insightsPanel');
+    showInsightsPanel(context, {
+      services: () => services.all.map((s) => ({ name: s.name ?? s.history.snapshot.origin ?? '', history: s.history })),
+      several: () => services.several,
+      historyDays: () => settings.current.historyDays,
+      now,
+      onDidChangeServices: (listener) => services.onDidChange(listener),
+    });
+  };
   const find = new FindOnDemand(views, historyView, context.workspaceState, now);
-  const commandContext = { services, keys, views, historyView, find, json, log, settings, showActivity, extensionId: context.extension.id };
+  const commandContext = { services, keys, views, historyView, find, json, log, settings, showActivity, showInsights, extensionId: context.extension.id };
   const links = new LinkHandler(commandContext);
 
   context.subscriptions.push(
@@ -141,7 +151,6 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     find,
     eachService(services, (service) => {
       const { history, explorer } = service;
-      const stuckAnnouncer = new StuckAnnouncer(() => explorer.keyToHide, now);
       const named = (text: string) => (services.several && service.name !== undefined ? `${inert(service.name, 60)}: ${text}` : text);
       const wiring = new DisposableStore();
       wiring.add(
@@ -151,8 +160,14 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
         // A sync that becomes stuck is said once (a notification: screen readers read it out, the focus stays put), by
         // the window whose request saw it, unless notifications are off.
         history.onDidChange(() => {
-          const text = stuckAnnouncer.next(history.stuckSyncs());
+          const text = history.nextStuckAnnouncement();
           if (text && settings.current.notifyWhenFinished !== 'off' && !explorer.lists.processing.state.adopted) void vscode.window.showWarningMessage(named(text));
+        }),
+        // A flow that became slower than usual is said once a day (by the window whose request saw its runs leave).
+        history.onDidChange(() => {
+          if (settings.current.notifyWhenFinished === 'off' || explorer.lists.processing.state.adopted) return;
+          const text = history.nextSlowerAnnouncement();
+          if (text) void vscode.window.showInformationMessage(named(text));
         }),
       );
       return wiring;
@@ -207,6 +222,7 @@ function toolServices(services: ServiceRegistry): ToolSource['services'] {
       stuck: () => s.history.stuckSyncs(),
       live: (sync: FlowSync, now: number) => processingDecorations(s.history, () => now).live!(sync, now),
       watched: (id: number) => s.history.isWatched('sync', id),
+      older: () => s.history.snapshot.older,
     },
     whenRead: () => services.whenRead(s),
   });

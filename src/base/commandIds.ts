@@ -29,6 +29,8 @@ export const COMMAND = {
   clearFilter: 'flowsync.clearFilter',
   goTo: 'flowsync.goTo',
   copyViewLink: 'flowsync.copyViewLink',
+  exportHistory: 'flowsync.exportHistory',
+  showInsights: 'flowsync.showInsights',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

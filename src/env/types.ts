@@ -26,6 +26,22 @@ export interface Platform {
    * it (the browser), History goes through vscode.workspace.fs.
    */
   historyFiles?(root: string): StoreFiles;
+  /**
+   * Optional (Node): a file on the local disk written in pieces (Export History...): the pieces go to a temporary file
+   * beside `path` (a random name, created exclusively), which `commit` renames to `path`. With `replace` false, commit
+   * fails with EEXIST when `path` exists (checked by the rename itself: a hard link, which never replaces a file).
+   * Without it (the browser), the vscode layer uses vscode.workspace.fs.
+   */
+  pieceFile?(path: string, replace: boolean): Promise<PieceFile>;
+}
+
+/** A file written in pieces into a temporary file, which becomes the file only on `commit`. */
+export interface PieceFile {
+  write(text: string): Promise<void>;
+  /** Makes the temporary file the target (refusing an existing target when opened so). */
+  commit(): Promise<void>;
+  /** Deletes the temporary file; the target is as it was. Never throws. */
+  abort(): Promise<void>;
 }
 
 /** Reads and writes that never follow a symbolic link and never read more than they were asked for. */

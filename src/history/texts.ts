@@ -4,6 +4,7 @@ import { inert } from '../base/inert';
 import type { NotifyMode } from '../settings/settingValues';
 import { compareNewestFirst, entryFlowLabel, type Duration, type HistoryEntry } from './entry';
 import type { FlowStats } from './stats';
+import type { FlowInsight } from './insights';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -194,4 +195,9 @@ function noticeText(entries: readonly HistoryEntry[]): string | undefined {
   const flows = new Set(entries.map((e) => e.flowId));
   if (flows.size === 1) return t('{0} syncs of {1} are no longer processing.', entries.length, name(entries[0]));
   return t('{0} syncs of {1} flows are no longer processing.', entries.length, flows.size);
+}
+
+/** "Slower than usual: median 12 min in the last 24 hours, 5 min before" (the tooltip, the notification). */
+export function slowerText(f: Pick<FlowInsight, 'recent' | 'before'>): string {
+  return t('Slower than usual: median {0} in the last 24 hours, {1} before', span(f.recent.medianMs), span(f.before.medianMs));
 }

@@ -7,4 +7,5 @@ export const TOOL_NAMES = {
   processing: 'flowsync_processing',
   connections: 'flowsync_connections',
   history: 'flowsync_history',
+  insights: 'flowsync_insights',
 } as const;

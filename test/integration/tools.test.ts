@@ -12,7 +12,7 @@ import { dataRows as rows, notes, outside } from '../unit/helpers/toolAnswer';
 import { keyChanges, startMockApi, testApi, waitFor, withSettings, setUserSetting } from './helpers';
 
 const KEY = 'fs_it_SENTINEL_4c1d2e3f';
-const TOOLS = ['flowsync_processing', 'flowsync_connections', 'flowsync_history'];
+const TOOLS = ['flowsync_processing', 'flowsync_connections', 'flowsync_history', 'flowsync_insights'];
 const DATA_START = '<flowsync-data>';
 
 /** Calls a tool as a chat participant would (outside a chat request: no invocation token) and returns its text. */
@@ -148,6 +148,14 @@ describe('language model tools', function () {
     assert.match(text, /history of the last \d+ days/);
     assert.match(text, /flow syncs are stuck now/);
     assert.match(text, /does not say whether a sync succeeded/);
+  });
+
+  it('flowsync_insights: answers per flow from History\'s summaries and runs in memory, fenced as data', async () => {
+    const text = await invoke('flowsync_insights', { slower: false, limit: 5 });
+    assert.match(text, /flow insights over the last \d+ days/);
+    assert.match(text, /\d+ flows in all\./);
+    assert.match(text, /of them are slower than usual now\./);
+    for (const row of rows(text)) assert.match(row, /^flow ".*" \(#\d+\) \| \d+ runs over \d+ days \| median /);
   });
 
   it('a hostile service: its text stays quoted data inside the block, without markup, and an echoed key is removed', async () => {

@@ -22,6 +22,8 @@ export interface CommandContext {
   settings: SettingsSource;
   /** Opens the activity chart (its code is loaded on first use); resolves once it is shown. */
   showActivity(): Promise<void>;
+  /** Opens Flow Insights (its code is loaded on first use); resolves once it is shown. */
+  showInsights(): Promise<void>;
   /** This extension's id (publisher.name): the authority of its links. */
   extensionId: string;
 }

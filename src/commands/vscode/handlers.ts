@@ -5,6 +5,7 @@
 export { clearApiKey, setApiKey } from '../../keys/vscode/apiKeyCommands';
 export { arrangeList } from '../../lists/vscode/arrangeCommands';
 export { clearHistory, unwatch, watch } from '../../history/vscode/historyCommands';
+export { exportHistory } from '../../history/vscode/exportCommand';
 export { copyId, copyLink, openJson } from '../../json/vscode/openJsonCommand';
 export { refreshAll, refreshList } from '../../lists/vscode/refreshCommand';
 export { setServiceUrl } from '../../settings/vscode/serviceUrlCommand';

@@ -7,7 +7,7 @@ import { isHistoryNode, type HistoryNode } from '../../history/vscode/historyNod
 import type { ExplorerNode } from '../../json/vscode/openJsonCommand';
 
 type Row = ExplorerNode | HistoryNode;
-/** `arg` is the first argument as VS Code passed it (a command link's, e.g. Clear Filter's view). */
+/** `arg`: the command's first argument as given (a command link's, e.g. Clear Filter's view; a task's or key binding's argument object; a view's row). */
 type Handler = (ctx: CommandContext, node?: Row, nodes?: readonly Row[], arg?: unknown) => Promise<void> | void;
 
 /** The handlers' module: its own chunk (esbuild.js CHUNKS), loaded when the first command runs. */
@@ -48,6 +48,7 @@ const HANDLERS: Record<CommandId, Handler> = {
     [COMMAND.watch]: onFirstUse((h) => h.watch),
     [COMMAND.unwatch]: onFirstUse((h) => h.unwatch),
     [COMMAND.showActivity]: (ctx) => ctx.showActivity(),
+    [COMMAND.showInsights]: (ctx) => ctx.showInsights(),
     [COMMAND.clearHistory]: onFirstUse((h) => h.clearHistory),
     [COMMAND.addService]: onFirstUse((h) => h.addService),
     [COMMAND.removeService]: onFirstUse((h) => h.removeService),
@@ -57,6 +58,7 @@ const HANDLERS: Record<CommandId, Handler> = {
     [COMMAND.clearFilter]: onFirstUse((h) => (ctx, _node, _nodes, arg) => h.clearFilter(ctx, arg)),
     [COMMAND.goTo]: onFirstUse((h) => h.goTo),
     [COMMAND.copyViewLink]: onFirstUse((h) => h.copyViewLink),
+    [COMMAND.exportHistory]: onFirstUse((h) => (ctx, _node, _nodes, arg) => h.exportHistory(ctx, arg)),
   } satisfies Record<Exclude<CommandId, ListCommand>, Handler>),
 };
 

@@ -20,6 +20,13 @@ import { DAY_MS } from '../entry';
 import { HISTORY_CAP, dayOf, mergeSegments, originFolder, pruneEntries } from '../storage';
 import { lazyLogStore, type HistoryLog } from '../lazyLogStore';
 import { HeldRuns } from '../held';
+import { activitySparkline, processingNow } from '../activity';
+import type { FlowInsight } from '../insights';
+import { SlowerAnnouncer, SlowerFlows } from '../slowerFlows';
+import { slowerText } from '../texts';
+import { inert } from '../../base/inert';
+import { t } from '../../base/l10n';
+import { StuckAnnouncer } from '../../notifications/stuckAnnouncer';
 import { HistoryWriteTrouble } from '../writeTrouble';
 import { platform } from '../../env/platform';
 import { storeFilesOnFirstUse } from '../../env/storeFilesOnFirstUse';
@@ -99,6 +106,10 @@ export class HistoryService implements vscode.Disposable {
   /** Resolves when the first read of the current origin is done (History ready). */
   private ready: Promise<void> = Promise.resolve();
 
+  private readonly slower = new SlowerFlows();
+  private readonly slowerAnnouncer = new SlowerAnnouncer();
+  private readonly stuckAnnouncer = new StuckAnnouncer(() => this.explorer.keyToHide, () => this.clock.now());
+
   constructor(
     private readonly explorer: Explorer,
     private readonly storage: vscode.Uri,
@@ -118,6 +129,35 @@ export class HistoryService implements vscode.Disposable {
       explorer.onDidChangeStatus(() => void this.useOrigin(explorer.historyScope)),
     );
     void this.useOrigin(explorer.historyScope);
+  }
+
+  /** The flows slower than usual now, by flow id (computed at most every few minutes: src/history/slowerFlows.ts). */
+  slowerFlows(now: number): ReadonlyMap<number, FlowInsight> {
+    return this.slower.get(this.snapshot.entries, this.snapshot.older, now);
+  }
+
+  /** The status bar's sparkline: how many syncs were processing over the last hour. */
+  sparkline(now: number): string {
+    return activitySparkline(this.snapshot.entries, processingNow(this.tracked, this.explorer.keyToHide), now);
+  }
+
+  /**
+   * What to announce now of the syncs that became stuck (src/notifications/stuckAnnouncer.ts: once per sync, at most
+   * once per service every few minutes); undefined when nothing. Asked on every change of History.
+   */
+  nextStuckAnnouncement(): string | undefined {
+    return this.stuckAnnouncer.next(this.stuckSyncs());
+  }
+
+  /** What to announce now of the flows that became slower than usual (once per flow a day); undefined when nothing. */
+  nextSlowerAnnouncement(): string | undefined {
+    const now = this.clock.now();
+    const fresh = this.slowerAnnouncer.next(this.slowerFlows(now).values(), now);
+    if (fresh.length === 0) return undefined;
+    const first = fresh[0];
+    return fresh.length === 1
+      ? t('{0} is slower than usual. {1}.', inert(first.label, 80), slowerText(first))
+      : t('{0} flows are slower than usual, {1} among them. {2}.', fresh.length, inert(first.label, 80), slowerText(first));
   }
 
   get snapshot(): HistorySnapshot {

@@ -1,6 +1,7 @@
 import type { FlowSync } from '../../api/types';
 import type { ActivitySeries as ChartSeries } from '../../activity/activityData';
 import { eta, flowStatsText, processingAgeMs, type ActivitySeries } from '../index';
+import { slowerText } from '../texts';
 import { STUCK_ICON } from '../../lists/icons';
 import { t } from '../../base/l10n';
 import type { RowDecorations } from '../../lists/vscode/groupedTree';
@@ -9,7 +10,7 @@ import type { HistoryService } from './historyService';
 /**
  * What History adds to the Processing view: on sync rows "stuck" (with a warning icon and colour), when it is usually
  * done or that it runs longer than usual (src/history/eta.ts; the range and runs in the tooltip), and "watched";
- * on a flow row (grouped by flow) its typical durations in the tooltip and "watched".
+ * on a flow row (grouped by flow) its typical durations in the tooltip, "watched", and "slower than usual" in words.
  */
 export function processingDecorations(history: HistoryService, now: () => number): RowDecorations<FlowSync> {
   return {
@@ -39,12 +40,16 @@ export function processingDecorations(history: HistoryService, now: () => number
       const typical = flowStatsText(history.snapshot.stats.get(flowId));
       const threshold = history.stuckThreshold(flowId);
       const watched = history.isWatched('flow', flowId);
+      const slower = history.slowerFlows(now()).get(flowId); // computed at most every few minutes
       const lines = [
+        ...(slower ? [slowerText(slower)] : []),
         typical ? t('Typical duration: {0}.', typical) : t('No typical duration yet: it is learned from the syncs seen leaving processing.'),
         ...(threshold !== undefined ? [t('Stuck after {0} min.', Math.round(threshold / 60_000))] : []),
         ...(watched ? [t('You are told when each of its syncs is no longer processing.')] : []),
       ];
-      return { tooltip: lines.join('\n\n'), descriptions: watched ? [t('watched')] : undefined, contextSuffix: watched ? '.watched' : undefined };
+      // "slower than usual" in words: in the description (so in the row's accessible name) and the tooltip, not an icon alone
+      const descriptions = [...(slower ? [t('slower than usual')] : []), ...(watched ? [t('watched')] : [])];
+      return { tooltip: lines.join('\n\n'), descriptions: descriptions.length ? descriptions : undefined, contextSuffix: watched ? '.watched' : undefined };
     },
   };
 }

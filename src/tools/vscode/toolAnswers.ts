@@ -7,6 +7,8 @@ import {
   connectionsResult,
   historyInput,
   historyResult,
+  insightsInput,
+  insightsResult,
   invocationMessage,
   needsLoad,
   processingInput,
@@ -17,13 +19,14 @@ import {
 } from '../toolResults';
 import type { ListId } from '../../lists';
 import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
-import type { HistoryEntry } from '../../history/index';
+import { NO_OLDER_DAYS, type HistoryEntry, type OlderDays } from '../../history/index';
+import { flowInsights } from '../../history/insights';
 import type { TOOL_NAMES } from '../toolNames';
 import type { Clock } from '../../base/clock';
 import type { SettingValues } from '../../settings/settingValues';
 import type { FilterLive } from '../../find/filterMatch';
 
-/** A tool's id: processing, connections, history. */
+/** A tool's id: processing, connections, history, insights. */
 export type ToolId = keyof typeof TOOL_NAMES;
 
 /** What the history tool reads from a service's History. */
@@ -34,6 +37,8 @@ export interface HistorySource {
   live?(sync: FlowSync, now: number): FilterLive;
   /** Whether a sync is watched. */
   watched?(id: number): boolean;
+  /** The summaries of the older days (the insights tool); none: only the runs in memory count. */
+  older?(): OlderDays;
 }
 
 /** One service as the tools read it: its name (several services), its Explorer and its History. */
@@ -82,7 +87,7 @@ async function answerFor(id: ToolId, source: ToolSource, service: ToolService, n
   const { explorer } = service;
   // A call at start waits for the service's first read of its key (at most the keyring's timeout), as a link does.
   await service.whenRead?.();
-  await freshen(source, explorer, id === 'history' ? 'processing' : id, token);
+  await freshen(source, explorer, id === 'history' || id === 'insights' ? 'processing' : id, token);
   const hide = await keyToHide(explorer, source.keys);
   const now = source.clock.now();
   if (id === 'history') {
@@ -96,6 +101,16 @@ async function answerFor(id: ToolId, source: ToolSource, service: ToolService, n
       stuck: service.history?.stuck() ?? [],
       service: name,
       watched: service.history?.watched && ((id) => service.history!.watched!(id)),
+    });
+  }
+  if (id === 'insights') {
+    return insightsResult(insightsInput(input), {
+      status: explorer.status,
+      detail: explorer.detail,
+      hide,
+      historyDays: source.settings.current.historyDays,
+      flows: flowInsights(service.history?.entries() ?? [], service.history?.older?.() ?? NO_OLDER_DAYS, now),
+      service: name,
     });
   }
   const snapshot = {

@@ -10,7 +10,7 @@ export const NOTE = /^(name of team #\d+|last error|problem|known teams|filters|
 
 /** How every line of the block starts: a note's label or a row's first field, all the extension's own wording. */
 export const BLOCK_LINE =
-  /^(name of team #\d+: |last error: |problem: |known teams: |filters: |service: |asked: |services: |flow sync #\d+ \| |connection #\d+ \| |stuck \| flow sync #\d+ \| |no longer processing (unknown time|just now|\d+ (s|min|h|d) ago) \| )/;
+  /^(name of team #\d+: |last error: |problem: |known teams: |filters: |service: |asked: |services: |flow sync #\d+ \| |connection #\d+ \| |stuck \| flow sync #\d+ \| |flow "(?:[^"\\]|\\.)*" \(#\d+\) \| |no longer processing (unknown time|just now|\d+ (s|min|h|d) ago) \| )/;
 
 /**
  * The lines of the data block ([] when there is none). Asserts the block opens and closes at most once, each marker a

@@ -115,7 +115,7 @@ describe('VSIX package', function () {
   it('holds the bundle, the activity page, the manifest, its translations, the docs, the license and the icon', () => {
     const lower = new Set(files.map((f) => f.toLowerCase()));
     // vsce stores README.md/CHANGELOG.md as readme.md/changelog.md and LICENSE as LICENSE.txt.
-    for (const want of ['dist/extension.js', 'dist/web/extension.js', 'dist/webview/activity.js', 'dist/webview/activity.css', 'package.json', 'package.nls.json', 'package.nls.de.json', 'l10n/bundle.l10n.json', 'l10n/bundle.l10n.de.json', 'readme.md', 'changelog.md', 'media/icon.png']) {
+    for (const want of ['dist/extension.js', 'dist/web/extension.js', 'dist/webview/activity.js', 'dist/webview/activity.css', 'dist/webview/insights.js', 'dist/webview/insights.css', 'package.json', 'package.nls.json', 'package.nls.de.json', 'l10n/bundle.l10n.json', 'l10n/bundle.l10n.de.json', 'readme.md', 'changelog.md', 'media/icon.png']) {
       assert.ok(lower.has(want), `${want} is missing from the VSIX: ${files.join(', ')}`);
     }
     assert.ok(lower.has('license') || lower.has('license.txt') || lower.has('license.md'), 'LICENSE is missing from the VSIX');
@@ -142,6 +142,8 @@ describe('VSIX package', function () {
       f === 'dist/web/extension.js' ||
       f === 'dist/webview/activity.js' ||
       f === 'dist/webview/activity.css' ||
+      f === 'dist/webview/insights.js' ||
+      f === 'dist/webview/insights.css' ||
       /^package(\.nls(\.[\w-]+)?)?\.json$/.test(f) ||
       /^l10n\/bundle\.l10n(\.[\w-]+)?\.json$/.test(f) ||
       /^(readme|changelog)\.md$/i.test(f) ||

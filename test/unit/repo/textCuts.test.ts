@@ -24,6 +24,7 @@ const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
   ['src/history/store.ts', ".replace(/[^a-z0-9.-]+/g, '_').slice(0, 60)"], // a folder name from the origin
   ['src/history/store.ts', ".replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 60)"], // a file name from the window id
   ['src/activity/activityMessages.ts', 'm.violations.slice(0, 20)'], // a list, each item then inert()
+  ['src/insights/insightsPage.ts', 'm.violations.slice(0, 20)'], // a list, each item then inert()
   ['src/activity/activityMessages.ts', 'series.flows : []).slice(0, MAX_FLOWS)'], // a list
   ['src/status/statusSummary.ts', 'groups.slice(0, 10)'], // a list
   ['src/status/statusSummary.ts', 'stuck.slice(0, 10)'], // a list
@@ -31,11 +32,14 @@ const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
   ['src/tools/toolResults.ts', 'stuck.slice(0, input.limit)'], // a list
   ['src/tools/toolResults.ts', 'entries.slice(0, input.limit - shownStuck.length)'], // a list
   ['src/tools/toolResults.ts', 'matching.slice(0, max)'], // a list
+  ['src/tools/toolResults.ts', 'sorted.slice(0, input.limit)'], // a list of flows
   ['src/tools/toolResults.ts', 's.teams.slice(0, MAX_TEAMS_LISTED)'], // a list, each name then quote()d with the key masked
   ['src/sharing/pollLease.ts', "context.slice(0, context.indexOf('|'))"], // the extension's own context string
   ['src/sharing/vscode/fileStore.ts', 'uri.path.slice(0, cut)'], // a path in the extension's own storage
   ['src/history/log.ts', 'toISOString().slice(0, 10)'], // a day of the extension's own clock
-  ['src/history/export.ts', '.slice(0, 40)'], // a file name of [\w.-] only, from the settings' service name
+  ['src/insights/insightsPage.ts', 's.flows.slice(0, MAX_PAGE_FLOWS)'], // a list
+  ['src/history/export.ts', 'text.slice(0, 11)'], // an ISO time of the extension's own making
+  ['src/history/export.ts', '.slice(0, 40)'], // a file name from the service's name in the settings, only [\w.-] left
   ['src/history/log.ts', ".replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 40)"], // a file name from the window id
 ];
 

@@ -14,7 +14,8 @@ import fc from 'fast-check';
 import { ApiError } from '../../../src/api/errors';
 import type { Connection, FlowSync, Item } from '../../../src/api/types';
 import type { ExplorerStatus } from '../../../src/lists/explorer';
-import { makeEntry } from '../../../src/history/index';
+import { NO_OLDER_DAYS, makeEntry } from '../../../src/history/index';
+import { flowInsights } from '../../../src/history/insights';
 import type { ListState } from '../../../src/lists/refresh';
 import {
   DATA_END,
@@ -23,6 +24,8 @@ import {
   connectionsResult,
   historyInput,
   historyResult,
+  insightsInput,
+  insightsResult,
   processingInput,
   processingResult,
   type ToolSnapshot,
@@ -93,6 +96,20 @@ for (const kind of ['all', 'finished', 'stuck']) {
     (text) => {
       const entries = [1, 2, 3].map((i) => makeEntry({ id: 1000 + i, flowId: 7, flowName: text, createdAt: text, firstSeen: NOW - 19 * 60_000, lastSeen: NOW - 6 * 60_000, leftAt: NOW - i * 60_000 }));
       return historyResult(historyInput({ kind, limit: 2 }), { status: 'ready', now: NOW, historyDays: 7, entries, stuck: syncs(text).map((i) => i.value) });
+    },
+  ]);
+}
+for (const [name, input] of [
+  ['no filter', () => ({ limit: 2 })],
+  // a filter that parses whatever the text (a malformed one is explained in other own words: tested in insightsResult.test.ts)
+  ['flow and filter', (f: string) => ({ flow: f, filter: '-flow:8' })],
+  ['slower only', () => ({ slower: true })],
+] as Array<[string, (f: string) => object]>) {
+  SCENARIOS.push([
+    `flowsync_insights, ${name}`,
+    (text, f) => {
+      const entries = [1, 2, 3].map((i) => makeEntry({ id: 1000 + i, flowId: 7 + i, flowName: text, createdAt: new Date(NOW - 30 * 60_000).toISOString(), firstSeen: NOW - 19 * 60_000, lastSeen: NOW - 6 * 60_000, leftAt: NOW - i * 60_000 }));
+      return insightsResult(insightsInput(input(f)), { status: 'ready', historyDays: 7, flows: flowInsights(entries, NO_OLDER_DAYS, NOW), service: text });
     },
   ]);
 }

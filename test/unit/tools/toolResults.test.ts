@@ -52,7 +52,7 @@ const manySyncs = (n: number) => Array.from({ length: n }, (_, i) => sync(i + 1,
 
 describe('language model tool results (core/toolResults)', () => {
   it('the tool names are the stable ids', () => {
-    assert.deepEqual(Object.values(TOOL_NAMES), ['flowsync_processing', 'flowsync_connections', 'flowsync_history']);
+    assert.deepEqual(Object.values(TOOL_NAMES), ['flowsync_processing', 'flowsync_connections', 'flowsync_history', 'flowsync_insights']);
   });
 
   describe('input from the model', () => {

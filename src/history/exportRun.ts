@@ -1,0 +1,149 @@
+import type { PieceFile } from '../env/types';
+import type { HistoryEntry } from './entry';
+import { EXPORT_CHUNK_ROWS, exportChunks, exportRow, type ExportFormat, type ExportRow } from './export';
+
+/*
+ * Export History... (issue #31), how a file is written: the rows of the services asked for (each under its filter),
+ * streamed a chunk at a time into a temporary file beside the target, which becomes the target only when every chunk
+ * is written. A cancelled or failed export deletes the temporary file: it leaves no partial file, and a file it would
+ * have replaced is untouched. Pure: the file is a port (src/env: node:fs on a local disk, workspace.fs elsewhere).
+ */
+
+/** A file being written: a temporary file beside the target until `commit` renames it into place (src/env/types.ts). */
+export type ExportSink = PieceFile;
+
+/** Thrown by a sink's commit (or open) when the target exists and may not be replaced (tell it by `targetExists`). */
+export function targetExistsError(): Error {
+  return Object.assign(new Error('EEXIST: the file exists'), { targetExists: true });
+}
+
+/** Whether an error says the target exists (a sink opened not to replace one): ours, node:fs's EEXIST, workspace.fs's FileExists. */
+export function isTargetExists(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { targetExists?: unknown; code?: unknown };
+  return e.targetExists === true || e.code === 'EEXIST' || e.code === 'FileExists';
+}
+
+/** One service's runs as the export takes them: its name (the `service` column), its runs (newest first), its filter. */
+export interface ExportSource {
+  readonly service: string;
+  readonly entries: readonly HistoryEntry[];
+  /** The History view's filter, where one is set: only the runs it keeps are exported. */
+  readonly filter?: (entry: HistoryEntry) => boolean;
+}
+
+/** The rows of every source, in order, each made when its chunk is written (never all at once). */
+export function* exportRows(sources: readonly ExportSource[], mask: (text: string, max: number) => string): Generator<ExportRow> {
+  const masked = rememberMasks(mask);
+  for (const { service, entries, filter } of sources) {
+    for (const entry of entries) if (!filter || filter(entry)) yield exportRow(service, entry, masked);
+  }
+}
+
+/** Distinct texts whose masked form an export remembers (a service's name, its flows' names, statuses). */
+const REMEMBERED_MASKS = 10_000;
+
+/**
+ * `mask` with its answers remembered: the same few texts (the service, 200 flow names, a status) come back on
+ * 900,000 rows, and masking (every piece of every key looked for) is most of a row's cost. Forgets all at the bound.
+ */
+function rememberMasks(mask: (text: string, max: number) => string): (text: string, max: number) => string {
+  const known = new Map<string, string>();
+  return (text, max) => {
+    const key = `${max}:${text}`;
+    let out = known.get(key);
+    if (out === undefined) {
+      if (known.size >= REMEMBERED_MASKS) known.clear();
+      known.set(key, (out = mask(text, max)));
+    }
+    return out;
+  };
+}
+
+/** The most rows an export can have: every run of the sources (the filter may keep fewer). */
+export function exportTotal(sources: readonly ExportSource[]): number {
+  return sources.reduce((n, s) => n + s.entries.length, 0);
+}
+
+export type ExportOutcome = { readonly kind: 'done'; readonly rows: number } | { readonly kind: 'cancelled' };
+
+export interface ExportRun {
+  readonly format: ExportFormat;
+  readonly sources: readonly ExportSource[];
+  /** Masks service text for the file (the window's masking: the key and any piece of it removed, bounded). */
+  readonly mask: (text: string, max: number) => string;
+  /** Asked before each chunk: true stops the export (and deletes the temporary file). */
+  readonly cancelled: () => boolean;
+  /** Told after each chunk written: the rows written so far. */
+  readonly progress?: (rows: number) => void;
+}
+
+/**
+ * Writes the export into `open()`'s sink chunk by chunk, then commits it. Cancelled: the sink is aborted (no file).
+ * Failed (a write or the commit threw): the sink is aborted and the error is thrown again.
+ */
+export async function writeExport(open: () => Promise<ExportSink>, run: ExportRun): Promise<ExportOutcome> {
+  let rows = 0;
+  const counted = (function* () {
+    for (const row of exportRows(run.sources, run.mask)) {
+      rows++;
+      yield row;
+    }
+  })();
+  if (run.cancelled()) return { kind: 'cancelled' };
+  const sink = await open();
+  try {
+    for (const chunk of exportChunks(run.format, counted)) {
+      if (run.cancelled()) {
+        await sink.abort();
+        return { kind: 'cancelled' };
+      }
+      await sink.write(chunk);
+      run.progress?.(rows);
+    }
+    if (run.cancelled()) {
+      await sink.abort();
+      return { kind: 'cancelled' };
+    }
+    await sink.commit();
+  } catch (e) {
+    await sink.abort();
+    throw e;
+  }
+  return { kind: 'done', rows };
+}
+
+/** The chunk size, for a progress bar: rows a step. */
+export const EXPORT_STEP_ROWS = EXPORT_CHUNK_ROWS;
+
+/** The argument form of the command, for tasks and key bindings: it asks nothing. */
+export interface ExportArgument {
+  readonly uri: string;
+  readonly format: ExportFormat;
+  readonly service?: string;
+  readonly filter?: string;
+}
+
+/** Longest `uri`, `service` and `filter` accepted in the argument (a key binding's JSON is not trusted to be small). */
+const MAX_URI = 4_096;
+const MAX_SERVICE = 200;
+const MAX_FILTER = 200;
+
+/**
+ * The command's argument: undefined when it was not given as an object with a `uri` (a palette run, a view's title
+ * button: the command asks); a problem sentence's key when it is malformed (the command says so and writes nothing).
+ */
+export function exportArgument(raw: unknown): ExportArgument | { readonly problem: 'format' | 'uri' | 'service' | 'filter' } | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || !('uri' in raw)) return undefined;
+  const o = raw as Record<string, unknown>;
+  if (typeof o.uri !== 'string' || !o.uri.trim() || o.uri.length > MAX_URI) return { problem: 'uri' };
+  if (o.format !== 'csv' && o.format !== 'jsonl') return { problem: 'format' };
+  if (o.service !== undefined && (typeof o.service !== 'string' || o.service.length > MAX_SERVICE)) return { problem: 'service' };
+  if (o.filter !== undefined && (typeof o.filter !== 'string' || o.filter.length > MAX_FILTER)) return { problem: 'filter' };
+  return {
+    uri: o.uri.trim(),
+    format: o.format,
+    ...(typeof o.service === 'string' && o.service.trim() ? { service: o.service.trim() } : {}),
+    ...(typeof o.filter === 'string' && o.filter.trim() ? { filter: o.filter.trim() } : {}),
+  };
+}

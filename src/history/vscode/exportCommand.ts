@@ -1,0 +1,207 @@
+import * as vscode from 'vscode';
+import { bounded, inert } from '../../base/inert';
+import { t } from '../../base/l10n';
+import { platform } from '../../env/platform';
+import type { CommandContext } from '../../commands/vscode/commandContext';
+import type { ServiceConnection } from '../../services/vscode/serviceConnection';
+import type { HistoryEntry } from '../entry';
+import { exportFileName, type ExportFormat } from '../export';
+import { EXPORT_STEP_ROWS, exportArgument, exportTotal, isTargetExists, targetExistsError, writeExport, type ExportSink, type ExportSource } from '../exportRun';
+import { historyEntryFilter } from '../historyFilter';
+import { makeNonce } from '../../activity/activityHtml';
+
+/** What one export writes: where, in which format, which services, and (the seam for the History view's filter) which runs. */
+export interface ExportRequest {
+  readonly uri: vscode.Uri;
+  readonly format: ExportFormat;
+  readonly services: readonly ServiceConnection[];
+  /** May an existing file be replaced (the save dialog asked the person); false for the argument form. */
+  readonly replace: boolean;
+  /** Keeps only the runs this says yes to: the History view's filter, where one is set (none: every run kept). */
+  readonly filter?: (entry: HistoryEntry, service: ServiceConnection) => boolean;
+}
+
+/**
+ * Export History...: the runs History keeps (what the History view shows), of one service or all, as CSV or JSON
+ * Lines. From the palette or the History view's title it asks the format, the service (with several) and the file;
+ * with one argument `{ uri, format, service?, filter? }` (tasks, key bindings) it asks nothing and refuses a file that
+ * exists. The file is written in chunks to a temporary file beside it and renamed when complete, under a cancellable
+ * progress notification: a cancelled or failed export leaves no partial file.
+ */
+export async function exportHistory(ctx: CommandContext, arg?: unknown): Promise<void> {
+  const given = exportArgument(arg);
+  if (given && 'problem' in given) {
+    void vscode.window.showErrorMessage(t('Export History: the argument must be {0} (its "{1}" cannot be used).', '{ uri, format: "csv" | "jsonl", service?, filter? }', given.problem));
+    return;
+  }
+  if (given) {
+    let uri: vscode.Uri;
+    try {
+      uri = vscode.Uri.parse(given.uri, true);
+    } catch {
+      void vscode.window.showErrorMessage(t('Export History: the argument must be {0} (its "{1}" cannot be used).', '{ uri, format: "csv" | "jsonl", service?, filter? }', 'uri'));
+      return;
+    }
+    const services = given.service === undefined ? ctx.services.all : [ctx.services.byName(given.service)].filter((s): s is ServiceConnection => s !== undefined);
+    if (services.length === 0) {
+      void vscode.window.showErrorMessage(t('Export History: no service is named {0}.', inert(given.service ?? '', 60)));
+      return;
+    }
+    let filter: ExportRequest['filter'];
+    if (given.filter !== undefined) {
+      const tests = new Map<ServiceConnection, (entry: HistoryEntry) => boolean>();
+      for (const service of services) {
+        const made = historyEntryFilter(given.filter, serviceName(service));
+        if ('problem' in made) {
+          void vscode.window.showErrorMessage(t('Export History: the filter cannot be used. {0}', made.problem));
+          return;
+        }
+        tests.set(service, made.test);
+      }
+      filter = (entry, service) => tests.get(service)?.(entry) ?? false;
+    }
+    if (await exists(uri)) {
+      void vscode.window.showErrorMessage(t('Export History did not write {0}: the file exists. Given as an argument, a file is never replaced; choose a new name or delete it first.', inert(uriName(uri), 200)));
+      return;
+    }
+    await exportTo({ uri, format: given.format, services, replace: false, filter });
+    return;
+  }
+
+  const format = await pickFormat();
+  if (!format) return;
+  const services = await pickServices(ctx);
+  if (!services) return;
+  const name = exportFileName(services.length === 1 ? serviceName(services[0]) : undefined, Date.now(), format);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const uri = await vscode.window.showSaveDialog({
+    title: t('Export History'),
+    defaultUri: folder ? vscode.Uri.joinPath(folder, name) : vscode.Uri.file(name),
+    filters: format === 'csv' ? { [t('CSV')]: ['csv'] } : { [t('JSON Lines')]: ['jsonl'] },
+    saveLabel: t('Export'),
+  });
+  if (!uri) return;
+  // The save dialog asked whether to replace a file that exists.
+  await exportTo({ uri, format, services, replace: true });
+}
+
+/** Writes one export under a cancellable progress notification, and says how it went. */
+export async function exportTo(request: ExportRequest): Promise<void> {
+  const sources: ExportSource[] = request.services.map((service) => {
+    const test = request.filter;
+    return { service: serviceName(service), entries: service.history.snapshot.entries, ...(test ? { filter: (entry: HistoryEntry) => test(entry, service) } : {}) };
+  });
+  const total = exportTotal(sources);
+  const name = inert(uriName(request.uri), 200);
+  let outcome;
+  try {
+    outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Exporting History to {0}', name), cancellable: true }, (progress, token) => {
+      let reported = 0;
+      return writeExport(() => openSink(request.uri, request.replace), {
+        format: request.format,
+        sources,
+        // the window's masking: every service's key, and any piece of it, removed; the text bounded
+        mask: (text, max) => bounded(text, max),
+        cancelled: () => token.isCancellationRequested,
+        progress: (rows) => {
+          const step = total > 0 ? (100 * Math.min(rows - reported, EXPORT_STEP_ROWS)) / total : 0;
+          reported = rows;
+          progress.report({ increment: step, message: t('{0} runs', rows.toLocaleString()) });
+        },
+      });
+    });
+  } catch (e) {
+    if (isTargetExists(e)) {
+      void vscode.window.showErrorMessage(t('Export History did not write {0}: the file exists. Given as an argument, a file is never replaced; choose a new name or delete it first.', name));
+      return;
+    }
+    throw new Error(t('Export History could not write {0}: {1}', name, inert((e as Error)?.message ?? e)), { cause: e });
+  }
+  if (outcome.kind === 'cancelled') {
+    vscode.window.setStatusBarMessage(t('Export History cancelled: no file was written.'), 5000);
+    return;
+  }
+  void vscode.window.showInformationMessage(t('Exported {0} runs of History to {1}.', outcome.rows, name));
+}
+
+/** The `service` column: the service's name, or for the one service of flowsync.baseUrl its host. */
+export function serviceName(service: ServiceConnection): string {
+  if (service.name) return service.name;
+  try {
+    return new URL(service.target.baseUrl).host;
+  } catch {
+    return service.history.snapshot.origin ?? '';
+  }
+}
+
+async function pickFormat(): Promise<ExportFormat | undefined> {
+  type Pick = vscode.QuickPickItem & { format: ExportFormat };
+  const picks: Pick[] = [
+    { label: t('CSV'), description: t('a spreadsheet: one run a row, with a header row'), format: 'csv' },
+    { label: t('JSON Lines'), description: t('one JSON object a line: for scripts and tools'), format: 'jsonl' },
+  ];
+  return (await vscode.window.showQuickPick(picks, { title: t('Export History'), placeHolder: t('Choose the format') }))?.format;
+}
+
+/** The one service, or with several: one of them or all. Undefined when the pick is cancelled. */
+async function pickServices(ctx: CommandContext): Promise<readonly ServiceConnection[] | undefined> {
+  const all = ctx.services.all;
+  if (all.length <= 1) return all;
+  type Pick = vscode.QuickPickItem & { services: readonly ServiceConnection[] };
+  const picks: Pick[] = [
+    { label: t('All services'), description: t('{0} services, each run with its service', all.length), services: all },
+    ...all.map((service) => ({ label: inert(service.name ?? ''), description: inert(service.target.baseUrl), services: [service] })),
+  ];
+  return (await vscode.window.showQuickPick(picks, { title: t('Export History'), placeHolder: t('Choose a service') }))?.services;
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  return Promise.resolve(vscode.workspace.fs.stat(uri)).then(
+    () => true,
+    () => false,
+  );
+}
+
+function uriName(uri: vscode.Uri): string {
+  return uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
+}
+
+/** The file's sink: node:fs on a local disk (streamed), else workspace.fs (the browser: written whole at the end). */
+function openSink(uri: vscode.Uri, replace: boolean): Promise<ExportSink> {
+  if (uri.scheme === 'file' && platform.pieceFile) return platform.pieceFile(uri.fsPath, replace);
+  return Promise.resolve(workspaceSink(uri, replace));
+}
+
+/**
+ * An export through vscode.workspace.fs, which cannot append: the chunks are kept, then written at once to a
+ * temporary name beside the target and renamed over it (not replacing: refused when the target exists).
+ */
+function workspaceSink(uri: vscode.Uri, replace: boolean): ExportSink {
+  const fs = vscode.workspace.fs;
+  const chunks: Uint8Array[] = [];
+  const encoder = new TextEncoder();
+  const temp = uri.with({ path: `${uri.path}.tmp-${makeNonce()}` });
+  let written = false;
+  return {
+    async write(text) {
+      chunks.push(encoder.encode(text));
+    },
+    async commit() {
+      if (!replace && (await exists(uri))) throw targetExistsError();
+      const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+      let at = 0;
+      for (const c of chunks.splice(0)) {
+        all.set(c, at);
+        at += c.length;
+      }
+      written = true;
+      await fs.writeFile(temp, all);
+      await fs.rename(temp, uri, { overwrite: replace });
+      written = false;
+    },
+    async abort() {
+      chunks.length = 0;
+      if (written) await Promise.resolve(fs.delete(temp)).catch(() => undefined);
+    },
+  };
+}

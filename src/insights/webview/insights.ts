@@ -1,0 +1,92 @@
+/// <reference lib="dom" />
+/**
+ * The page of the "Flow Insights" panel (a webview): a table per flow of runs, median, p95, p99, runs per day, the
+ * last 24 hours and slower than usual in words; each flow's daily trend and runs per hour in a disclosure (a summary
+ * the keyboard opens). Bundled by esbuild into dist/webview/insights.js and insights.css; the extension side is
+ * src/insights/vscode/insightsPanel.ts, the page's data src/insights/insightsPage.ts.
+ *
+ * It holds no words of its own and treats every text as text: textContent only, never markup.
+ */
+import './insights.css';
+import type { InsightsGroup, InsightsPage, InsightsPageMessage, InsightsPanelMessage, InsightsRow } from '../insightsPage';
+
+interface VsCodeApi {
+  postMessage(message: InsightsPageMessage): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+const vscode = acquireVsCodeApi();
+
+const violations: string[] = [];
+document.addEventListener('securitypolicyviolation', (e) => violations.push(`${e.effectiveDirective} ${e.blockedURI || '(inline)'}`));
+if (getComputedStyle(document.documentElement).getPropertyValue('--flowsync-insights-css').trim() !== '1') violations.push('style-src insights.css (not applied)');
+
+const app = document.getElementById('app') as HTMLElement;
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: Array<Node | string>): HTMLElementTagNameMap[K] => {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+};
+/** A header cell with its scope (an attribute: `scope` is not a property every engine reflects). */
+const th = (text: string, scope: 'col' | 'row' | 'rowgroup', extra: Partial<HTMLTableCellElement> = {}): HTMLTableCellElement => {
+  const cell = el('th', extra, text);
+  cell.setAttribute('scope', scope);
+  return cell;
+};
+
+window.addEventListener('message', (event: MessageEvent<InsightsPanelMessage>) => {
+  const message = event.data;
+  if (message && typeof message === 'object' && message.type === 'page') render(message.page);
+});
+vscode.postMessage({ type: 'ready' });
+
+function render(page: InsightsPage): void {
+  const s = page.strings;
+  document.title = s.heading;
+  const parts: Node[] = [el('h1', {}, s.heading), el('p', { className: 'intro' }, s.intro)];
+  let rows = 0;
+  if (page.groups.length === 0) {
+    parts.push(el('p', { className: 'empty' }, s.empty));
+  } else {
+    const head = el('tr', {}, th(s.flow, 'col'), ...(page.several ? [th(s.service, 'col')] : []), ...[s.runs, s.median, s.p95, s.p99, s.perDay, s.last24, s.usual].map((h) => th(h, 'col')));
+    const table = el('table', { className: 'flows' }, el('caption', {}, s.caption), el('thead', {}, head));
+    for (const group of page.groups) {
+      table.append(groupBody(group, page.several));
+      rows += group.rows.length;
+    }
+    parts.push(el('div', { className: 'table-region', tabIndex: 0, role: 'region', ariaLabel: s.caption }, table));
+    parts.push(el('h2', {}, s.trendSummary));
+    for (const group of page.groups) for (const row of group.rows) parts.push(trend(row, page));
+  }
+  app.replaceChildren(...parts);
+  app.setAttribute('aria-busy', 'false');
+  vscode.postMessage({ type: 'rendered', rows, violations: [...violations] });
+}
+
+/** One flow: a body of its own, the flow's name a header over its services' rows (side by side). */
+function groupBody(group: InsightsGroup, several: boolean): HTMLTableSectionElement {
+  const body = el('tbody');
+  group.rows.forEach((row, i) => {
+    const tr = el('tr', { className: row.slower ? 'slower' : '' });
+    if (i === 0) tr.append(th(group.flow, several ? 'rowgroup' : 'row', { rowSpan: group.rows.length }));
+    if (several) tr.append(th(row.service ?? '', 'row'));
+    for (const value of [row.runs, row.median, row.p95, row.p99, row.perDay, row.last24]) tr.append(el('td', { className: 'number' }, value));
+    tr.append(el('td', { className: row.slower ? 'usual slower-text' : 'usual' }, row.usual));
+    body.append(tr);
+  });
+  return body;
+}
+
+/** A flow's daily trend and runs per hour, in a disclosure the keyboard opens (Enter or Space on its summary). */
+function trend(row: InsightsRow, page: InsightsPage): HTMLDetailsElement {
+  const s = page.strings;
+  const name = row.service !== undefined ? `${row.flow} · ${row.service}` : row.flow;
+  const days = el('table', {}, el('caption', {}, `${s.trendCaption}: ${name}`), el('thead', {}, el('tr', {}, ...[s.day, s.runs, s.median, s.p95].map((h) => th(h, 'col')))));
+  const dayBody = el('tbody');
+  for (const d of row.days) dayBody.append(el('tr', {}, th(d.day, 'row'), ...[d.runs, d.median, d.p95].map((v) => el('td', { className: 'number' }, v))));
+  days.append(dayBody);
+  const hours = el('table', {}, el('caption', {}, `${s.perHourCaption}: ${name}`), el('thead', {}, el('tr', {}, th(s.hour, 'col'), th(s.runs, 'col'))));
+  const hourBody = el('tbody');
+  for (const [hour, runs] of row.perHour) hourBody.append(el('tr', {}, th(hour, 'row'), el('td', { className: 'number' }, runs)));
+  hours.append(hourBody);
+  return el('details', {}, el('summary', {}, name, row.slower ? ` — ${row.usual}` : ''), el('div', { className: 'trend' }, days, hours));
+}
