@@ -291,3 +291,57 @@ describe('Add Service: the service of flowsync.baseUrl becomes the first entry',
     assert.equal(config().inspect<Array<Record<string, unknown>>>('services')?.globalValue?.[0]?.teamId, '42', "the user's own team filter moves with the service");
   });
 });
+
+describe('Two entries of one URL, one per team (issue #28 item 5)', function () {
+  this.timeout(90_000);
+  let mock: MockFlowSyncServer;
+  const KEY = 'fs_it_SENTINEL_team_5c6d7e8f';
+
+  before(async () => {
+    // Every flow of its own team, so each team's list holds syncs of its own.
+    mock = await startMockApi({ apiKey: KEY, seed: 41, flows: 6, processing: 8 });
+    const api = await testApi();
+    await keyChanges(api, 1, () => api.keys.set(new URL(mock.url).origin, KEY));
+  });
+
+  after(async () => {
+    await setUserSetting('services', undefined);
+    await (await testApi()).reconfigure();
+    await mock?.close();
+  });
+
+  it('each keeps its own History and Clear History: a run of one is never the other\u2019s, clearing one leaves the other', async () => {
+    const now = Date.now();
+    // Two teams that each have a processing sync that is not the long-stuck one.
+    const teams = mock.dataset.teams.map((team) => team.id).filter((id) => mock.dataset.processingAt(now, id).some((s) => s.id !== mock.dataset.stuckSyncId));
+    assert.ok(teams.length >= 2, `two teams with processing syncs (${teams.length})`);
+    const [teamA, teamB] = teams;
+    await setUserSetting('services', [
+      { name: 'Team A', url: mock.url, teamId: String(teamA) },
+      { name: 'Team B', url: mock.url, teamId: String(teamB) },
+    ]);
+    const api = await testApi();
+    await api.reconfigure();
+    await waitFor(() => api.services.all.length === 2 && api.services.all.every((s) => s.explorer.status === 'ready' && s.explorer.lists.processing.state.items !== undefined && s.history.snapshot.origin !== undefined), {
+      message: 'both entries loaded, with their History',
+    });
+    const [a, b] = api.services.all;
+    assert.notEqual(a.history.snapshot.origin, b.history.snapshot.origin, 'two Histories, not one');
+    const leave = async (service: typeof a) => {
+      const sync = service.explorer.lists.processing.state.items!.find((item) => item.value.id !== mock.dataset.stuckSyncId)!.value;
+      mock.finish(sync.id);
+      await service.explorer.refresh('processing');
+      await waitFor(() => service.history.snapshot.entries.some((e) => e.id === sync.id), { message: `sync ${sync.id} in ${service.name}'s History` });
+      return sync.id;
+    };
+    const runA = await leave(a);
+    const runB = await leave(b);
+    assert.ok(!b.history.snapshot.entries.some((e) => e.id === runA), "Team A's run is not in Team B's History");
+    assert.ok(!a.history.snapshot.entries.some((e) => e.id === runB), "Team B's run is not in Team A's History");
+    await a.history.clear();
+    assert.equal(a.history.snapshot.entries.length, 0, "Team A's History is cleared");
+    // Team B's History is kept, also after it reads its files again (another window's runs, a Clear marker).
+    await b.history.reload();
+    assert.ok(b.history.snapshot.entries.some((e) => e.id === runB), "Team B's run survives Team A's Clear History");
+  });
+});
