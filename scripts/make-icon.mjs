@@ -10,7 +10,7 @@ import { chromium } from 'playwright-core';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SIZE = 128;
-/** Brand colors: keep in step with "galleryBanner" in package.json. */
+/** Brand colors. "galleryBanner" in package.json is a light tint on purpose: on a banner of BACKGROUND_BOTTOM the tile lost its lower edge. */
 const BACKGROUND_TOP = '#2b6cb0';
 const BACKGROUND_BOTTOM = '#1e3a5f';
 
