@@ -115,6 +115,20 @@ function serviceLines(mocks) {
   return mocks.flatMap(({ name, mock, key }) => [`${name}:`.padEnd(14) + `${mock.url}   API key: ${key}`]).concat(['(Set API Key... asks which service each key is for)']);
 }
 
+/** The first step in the window, said in the banner and in the demo folder's README.md: the views stay empty until then. */
+function firstStep(mocks, where) {
+  return mocks.length === 1
+    ? `click "Flow Sync: Set API Key" in the status bar and paste the key ${where}`
+    : `run "Flow Sync: Set API Key..." (F1) once per service, with its key ${where}`;
+}
+
+/** A README in the demo folder (shown in the Explorer) with the first step and the keys. */
+function writeDemoReadme(workspace, mocks) {
+  const keys = mocks.map(({ name, key }) => (mocks.length === 1 ? `- API key: \`${key}\`` : `- ${name}: \`${key}\``));
+  const text = ['# Flow Sync Explorer demo', '', `Next: ${firstStep(mocks, 'below')}, then open Flow Sync in the activity bar.`, '', ...keys, ''];
+  fs.writeFileSync(path.join(workspace, 'README.md'), text.join('\n'));
+}
+
 async function desktop() {
   const code = which('code');
   if (!code) {
@@ -131,8 +145,10 @@ async function desktop() {
   fs.mkdirSync(path.join(profile, 'user-data', 'User'), { recursive: true });
   fs.writeFileSync(path.join(profile, 'user-data', 'User', 'settings.json'), JSON.stringify(settingsFor(mocks), null, 2) + '\n');
   const workspace = freshWorkspace('demo');
+  writeDemoReadme(workspace, mocks);
   serviceLines(mocks).forEach((line) => say(line));
   mockLines(mock).forEach((line) => say(line));
+  say(`then:         ${firstStep(mocks, 'above')}`);
   say(`starting ${code} --extensionDevelopmentPath=${REPO_ROOT} (close the window or press Ctrl+C to stop)`);
   const child = spawn(
     code,
@@ -156,12 +172,14 @@ async function browser() {
   const mock = mocks[0].mock;
   const server = await startCodeServer({ rig, name: 'demo', vsix: [vsix], settings: settingsFor(mocks), port: Number(opts.port), quiet: true });
   const workspace = freshWorkspace('demo');
+  writeDemoReadme(workspace, mocks);
   onInterrupt(() => fs.rmSync(workspace, { recursive: true, force: true }));
   const url = `${server.url}/?folder=${encodeURIComponent(workspace)}`;
   console.log('');
   serviceLines(mocks).forEach((line) => say(line));
   mockLines(mock).forEach((line) => say(line));
   say(`open:         ${url}`);
+  say(`then:         ${firstStep(mocks, 'above')}`);
   say(`(code-server log: ${path.relative(REPO_ROOT, server.logFile)}; Ctrl+C stops everything)`);
   let interrupted = false;
   onInterrupt(() => (interrupted = true));
