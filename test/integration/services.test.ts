@@ -157,6 +157,38 @@ describe('Several services side by side (two mock services at once)', function (
     assert.ok(![PRODUCTION_KEY, STAGING_KEY].some((key) => all.includes(key) || staging.includes(key)), 'no key in an answer');
   });
 
+  it('Flow Insights with two services: the insights tool answers per service, each from its own History (issue #31)', async () => {
+    const api = await loaded();
+    // A run leaves each service, so each History has a flow with a run of its own.
+    const left = new Map<string, string>();
+    const mocks: Array<[string, MockFlowSyncServer]> = [
+      ['Production', production],
+      ['Staging', staging],
+    ];
+    for (const [name, mock] of mocks) {
+      const service = api.services.byName(name)!;
+      const sync = service.explorer.lists.processing.state.items!.find((item) => item.value.id !== mock.dataset.stuckSyncId)!.value;
+      mock.finish(sync.id);
+      await service.explorer.refresh('processing');
+      await waitFor(() => service.history.snapshot.entries.some((e) => e.id === sync.id), { message: `sync ${sync.id} in ${name}'s History` });
+      left.set(name, service.history.snapshot.entries.find((e) => e.id === sync.id)!.flowName);
+    }
+    const invoke = async (input: object) => {
+      const result = await vscode.lm.invokeTool('flowsync_insights', { input, toolInvocationToken: undefined });
+      return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+    };
+    const all = await invoke({ slower: false, limit: 100 });
+    const blocks = all.split(/^service: /m).slice(1);
+    assert.deepEqual(blocks.map((b) => b.split('\n')[0]), ['"Production"', '"Staging"'], all);
+    for (const [i, name] of ['Production', 'Staging'].entries()) {
+      assert.ok(blocks[i].includes(`flow "${left.get(name)}"`), `${name}'s block lists the flow of its own run: ${blocks[i]}`);
+    }
+    const one = await invoke({ service: 'Staging', slower: false, limit: 100 });
+    assert.match(one, /^service: "Staging"$/m);
+    assert.doesNotMatch(one, /^service: "Production"$/m);
+    assert.ok(![PRODUCTION_KEY, STAGING_KEY].some((key) => all.includes(key)), 'no key in an answer');
+  });
+
   it('a service row re-renders only when what it says changes: a load or a History read that changes nothing on it re-fetches none of its rows (a reveal under way keeps its node)', async () => {
     const api = await loaded();
     const tree = api.views.processing.tree;
