@@ -162,9 +162,14 @@ export class FilterSubjects<Row extends object> {
 
   /** Every check holds; the live flags and durations are read at most once, and only when a check asks. */
   private holdsAll(checks: readonly Check[], folded: Folded, row: Row): boolean {
-    let known: FilterLive | undefined;
-    const live = () => (known ??= this.live(row));
-    for (let i = 0; i < checks.length; i++) if (!checks[i](folded, live)) return false;
+    // One reader of the live facts for every row (no closure made per row: 50,000 rows are 50,000 allocations).
+    this.liveRow = row;
+    this.liveKnown = undefined;
+    for (let i = 0; i < checks.length; i++) if (!checks[i](folded, this.readLive)) return false;
     return true;
   }
+
+  private liveRow?: Row;
+  private liveKnown?: FilterLive;
+  private readonly readLive = (): FilterLive => (this.liveKnown ??= this.live(this.liveRow!));
 }
