@@ -1,6 +1,7 @@
 import { DAY_MS, entryFlowLabel, type HistoryEntry } from './entry';
 import { dayOf } from './log';
-import { bucketValue, durationBucket, type OlderDays } from './summary';
+import { histogramPercentiles } from './stats';
+import { durationBucket, type OlderDays } from './summary';
 
 /*
  * Show Flow Insights (issue #31), its numbers: per flow, runs, median, p95 and p99 over the History kept; the trend of
@@ -59,23 +60,9 @@ class Histogram {
     for (const [bucket, n] of other.counts) this.add(bucket, n);
   }
 
-  /** The p-th percentile by nearest rank (the median: the mean of the middle two for an even count); NaN for none. */
+  /** The p-th percentile (stats.ts histogramPercentiles); NaN for none. */
   percentile(p: number): number {
-    if (this.runs === 0) return NaN;
-    const buckets = [...this.counts].sort((a, b) => a[0] - b[0]);
-    const at = (rank: number) => {
-      let seen = 0;
-      for (const [bucket, n] of buckets) {
-        seen += n;
-        if (seen >= rank) return bucketValue(bucket);
-      }
-      return NaN;
-    };
-    if (p === 50) {
-      const mid = this.runs >> 1;
-      return this.runs % 2 ? at(mid + 1) : (at(mid) + at(mid + 1)) / 2;
-    }
-    return at(Math.min(this.runs, Math.max(1, Math.ceil((p / 100) * this.runs))));
+    return this.runs === 0 ? NaN : histogramPercentiles(this.counts).percentile(p);
   }
 }
 

@@ -63,6 +63,16 @@ export function flowStats(entries: Iterable<HistoryEntry>, older: OlderDays = NO
 
 /** Runs, median and p95 of a duration histogram (see summary.ts: each within a factor √R of the exact value's bucket). */
 export function histogramStats(histogram: ReadonlyMap<number, number>): FlowStats {
+  const { runs, percentile } = histogramPercentiles(histogram);
+  return { runs, medianMs: percentile(50), p95Ms: percentile(95) };
+}
+
+/**
+ * The runs of a duration histogram (bucket -> runs) and its percentiles, each a bucket's value (see summary.ts): p 50
+ * the median (the mean of the middle two for an even count), any other p by nearest rank. The one reading of a
+ * histogram, for typical durations and for Flow Insights.
+ */
+export function histogramPercentiles(histogram: ReadonlyMap<number, number>): { runs: number; percentile(p: number): number } {
   const buckets = [...histogram].sort((a, b) => a[0] - b[0]);
   const runs = buckets.reduce((acc, [, n]) => acc + n, 0);
   /** The value of the run at rank r (1-based, ascending). */
@@ -74,10 +84,14 @@ export function histogramStats(histogram: ReadonlyMap<number, number>): FlowStat
     }
     return NaN;
   };
-  const mid = runs >> 1;
-  const medianMs = runs % 2 ? at(mid + 1) : (at(mid) + at(mid + 1)) / 2;
-  const p95Ms = at(Math.min(runs, Math.max(1, Math.ceil(0.95 * runs))));
-  return { runs, medianMs, p95Ms };
+  const percentile = (p: number) => {
+    if (p === 50) {
+      const mid = runs >> 1;
+      return runs % 2 ? at(mid + 1) : (at(mid) + at(mid + 1)) / 2;
+    }
+    return at(Math.min(runs, Math.max(1, Math.ceil((p / 100) * runs))));
+  };
+  return { runs, percentile };
 }
 
 /** The median of ascending values (the mean of the middle two for an even count); NaN for none. */
