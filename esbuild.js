@@ -53,7 +53,10 @@ let eagerMeta;
 let chunksMeta;
 function writeMeta() {
   const both = [eagerMeta, chunksMeta].filter(Boolean);
-  const meta = { inputs: Object.assign({}, ...both.map((m) => m.inputs)), outputs: Object.assign({}, ...both.map((m) => m.outputs)) };
+  const meta = {
+    inputs: Object.assign({}, ...both.map((m) => m.inputs)),
+    outputs: Object.assign({}, ...both.map((m) => m.outputs)),
+  };
   fs.writeFileSync(path.join(__dirname, 'dist', 'meta.json'), JSON.stringify(meta));
 }
 
@@ -67,7 +70,9 @@ const reporter = {
         eagerMeta = result.metafile;
         writeMeta();
         const bytes = fs.statSync(path.join(__dirname, 'dist', 'extension.js')).size;
-        console.log(`[watch] build finished: dist/extension.js ${(bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
+        console.log(
+          `[watch] build finished: dist/extension.js ${(bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`,
+        );
       }
     });
   },
@@ -95,7 +100,11 @@ const builtinWebStreams = {
 const vscodeOnce = {
   name: 'vscode-once',
   setup(build) {
-    build.onResolve({ filter: /^vscode$/ }, (args) => (args.pluginData === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.pluginData === 'vscode-once'
+        ? { path: 'vscode', external: true }
+        : { path: 'vscode', namespace: 'vscode-once' },
+    );
     build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => {
       const names = new Set();
       const watchFiles = [];
@@ -112,12 +121,16 @@ const vscodeOnce = {
       };
       walk(path.join(__dirname, 'src'));
       // Each read marked pure, so the names that are only types (vscode.TreeDataProvider) are dropped from the bundle.
-      const contents = ["const api = require('vscode');", ...[...names].sort().map((name) => `export const ${name} = /* @__PURE__ */ (() => api.${name})();`)].join('\n');
+      const contents = [
+        "const api = require('vscode');",
+        ...[...names].sort().map((name) => `export const ${name} = /* @__PURE__ */ (() => api.${name})();`),
+      ].join('\n');
       return { contents, loader: 'js', resolveDir: __dirname, pluginData: 'vscode-once', watchFiles };
     });
     build.onEnd((result) => {
       for (const w of result.warnings) {
-        if (w.id === 'import-is-undefined') result.errors.push({ ...w, text: `${w.text} (esbuild.js vscodeOnce: reach it as vscode.<name>)` });
+        if (w.id === 'import-is-undefined')
+          result.errors.push({ ...w, text: `${w.text} (esbuild.js vscodeOnce: reach it as vscode.<name>)` });
       }
     });
   },
@@ -179,7 +192,12 @@ const repoPath = (file) => path.relative(__dirname, file).split(path.sep).join('
 /** Resolves an import the way esbuild would without these plugins; the repo-relative path, or undefined. */
 async function resolvedPath(build, args) {
   if (args.pluginData === SKIP || args.kind === 'entry-point') return undefined;
-  const r = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: SKIP });
+  const r = await build.resolve(args.path, {
+    kind: args.kind,
+    resolveDir: args.resolveDir,
+    importer: args.importer,
+    pluginData: SKIP,
+  });
   return r.errors.length || r.external ? undefined : repoPath(r.path);
 }
 
@@ -203,7 +221,13 @@ const lazyChunks = (dir) => ({
       const name = byPath.get(await resolvedPath(build, args));
       if (!name) return undefined;
       if (args.kind !== 'dynamic-import') {
-        return { errors: [{ text: `${repoPath(args.importer)} imports ${args.path} statically, but it is the chunk "${name}" (esbuild.js CHUNKS), loaded on first use: import() it where it is needed` }] };
+        return {
+          errors: [
+            {
+              text: `${repoPath(args.importer)} imports ${args.path} statically, but it is the chunk "${name}" (esbuild.js CHUNKS), loaded on first use: import() it where it is needed`,
+            },
+          ],
+        };
       }
       return { path: `${dir}${name}.js`, external: true };
     });
@@ -235,7 +259,8 @@ module.exports = shared;
  * Module-level state: a top-level let/var, a top-level const made with `new` (a cache, an emitter; not a RegExp), or a
  * class with a static field that is not readonly.
  */
-const MODULE_STATE = /^(?:export\s+)?(?:let|var)\s|^(?:export\s+)?const\s+\w+(?:\s*:[^=]+)?\s*=\s*new\s+(?!RegExp\b)|^\s+(?:private\s+|protected\s+|public\s+)?static\s+(?!readonly\b)(?!(?:async\s+)?\w+\s*[(<])(?!get\s|set\s)\w+/m;
+const MODULE_STATE =
+  /^(?:export\s+)?(?:let|var)\s|^(?:export\s+)?const\s+\w+(?:\s*:[^=]+)?\s*=\s*new\s+(?!RegExp\b)|^\s+(?:private\s+|protected\s+|public\s+)?static\s+(?!readonly\b)(?!(?:async\s+)?\w+\s*[(<])(?!get\s|set\s)\w+/m;
 
 /**
  * The check that no state is split silently: every module of ours in more than one output (the eager bundle and a
@@ -244,25 +269,33 @@ const MODULE_STATE = /^(?:export\s+)?(?:let|var)\s|^(?:export\s+)?const\s+\w+(?:
  */
 function checkSplit(eagerMeta, chunksMeta) {
   const outputs = [['dist/extension.js', Object.keys(eagerMeta.outputs['dist/extension.js'].inputs)]];
-  for (const [output, { inputs, entryPoint }] of Object.entries(chunksMeta.outputs)) if (entryPoint) outputs.push([output, Object.keys(inputs)]);
+  for (const [output, { inputs, entryPoint }] of Object.entries(chunksMeta.outputs))
+    if (entryPoint) outputs.push([output, Object.keys(inputs)]);
   const holders = new Map();
   for (const [output, inputs] of outputs) {
-    for (const input of inputs) if (input.startsWith('src/')) holders.set(input, [...(holders.get(input) ?? []), output]);
+    for (const input of inputs)
+      if (input.startsWith('src/')) holders.set(input, [...(holders.get(input) ?? []), output]);
   }
   const text = (input) => fs.readFileSync(path.join(__dirname, input), 'utf8');
   // A class that code tests with \`instanceof\` must be one class: a copy in a chunk makes its errors look foreign.
   const tested = new Set();
-  for (const input of holders.keys()) for (const m of text(input).matchAll(/instanceof\s+([A-Z]\w*)/g)) tested.add(m[1]);
-  const definesTested = (source) => [...source.matchAll(/^(?:export\s+)?class\s+([A-Z]\w*)/gm)].some((m) => tested.has(m[1]));
+  for (const input of holders.keys())
+    for (const m of text(input).matchAll(/instanceof\s+([A-Z]\w*)/g)) tested.add(m[1]);
+  const definesTested = (source) =>
+    [...source.matchAll(/^(?:export\s+)?class\s+([A-Z]\w*)/gm)].some((m) => tested.has(m[1]));
   const errors = [];
   for (const [input, held] of holders) {
     if (held.length < 2) continue;
     const source = text(input);
     const where = held.join(' and ');
     if (MODULE_STATE.test(source)) {
-      errors.push({ text: `${input} has module-level state and is copied into ${where}: add it to SHARED in esbuild.js (or keep it out of all but one)` });
+      errors.push({
+        text: `${input} has module-level state and is copied into ${where}: add it to SHARED in esbuild.js (or keep it out of all but one)`,
+      });
     } else if (definesTested(source)) {
-      errors.push({ text: `${input} defines a class that code tests with instanceof, and is copied into ${where}: add it to SHARED in esbuild.js (or keep it out of all but one)` });
+      errors.push({
+        text: `${input} defines a class that code tests with instanceof, and is copied into ${where}: add it to SHARED in esbuild.js (or keep it out of all but one)`,
+      });
     }
   }
   return errors;
@@ -286,7 +319,9 @@ const browserPlatform = {
 /** A line per finished build of the web bundle, and its errors (a Node built-in reaching it is one). */
 const webReporter = reporterFor('web-reporter', () => {
   const bytes = fs.statSync(path.join(__dirname, 'dist', 'web', 'extension.js')).size;
-  console.log(`[watch] build finished: dist/web/extension.js ${(bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
+  console.log(
+    `[watch] build finished: dist/web/extension.js ${(bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`,
+  );
 });
 
 /**
@@ -313,7 +348,9 @@ const webOptions = {
 /** A line per finished build of the webview page, and its errors. */
 const webviewReporter = reporterFor('webview-reporter', () => {
   const size = (name) => (fs.statSync(path.join(__dirname, 'dist', 'webview', name)).size / 1024).toFixed(1);
-  console.log(`[watch] build finished: dist/webview/activity.js ${size('activity.js')} KB, activity.css ${size('activity.css')} KB${production ? ' (production)' : ''}`);
+  console.log(
+    `[watch] build finished: dist/webview/activity.js ${size('activity.js')} KB, activity.css ${size('activity.css')} KB${production ? ' (production)' : ''}`,
+  );
 });
 
 /** The webview page of the activity panel: runs in the webview (a browser), loaded by its nonce'd <script>. */
@@ -329,7 +366,9 @@ const webviewOptions = {
   sourcesContent: false,
   legalComments: production ? 'none' : 'inline',
   // uPlot's copyright notice is a plain comment (minifying drops it); its MIT license asks for it in copies
-  banner: { js: `/*! uPlot ${require('uplot/package.json').version} (c) Leon Sorokin, MIT License, https://github.com/leeoniya/uPlot */` },
+  banner: {
+    js: `/*! uPlot ${require('uplot/package.json').version} (c) Leon Sorokin, MIT License, https://github.com/leeoniya/uPlot */`,
+  },
   logLevel: 'silent',
   plugins: [webviewReporter],
 };
@@ -346,7 +385,11 @@ const insightsWebviewOptions = {
   sourcemap: !production,
   sourcesContent: false,
   logLevel: 'silent',
-  plugins: [reporterFor('insights-reporter', () => console.log(`[watch] build finished: dist/webview/insights.js${production ? ' (production)' : ''}`))],
+  plugins: [
+    reporterFor('insights-reporter', () =>
+      console.log(`[watch] build finished: dist/webview/insights.js${production ? ' (production)' : ''}`),
+    ),
+  ],
 };
 
 /** The chunks' build: a line per finished build and dist/meta.json. */
@@ -358,7 +401,10 @@ const chunksReporter = {
       if (!result.metafile) return;
       chunksMeta = result.metafile;
       writeMeta();
-      const sizes = Object.keys(CHUNKS).map((name) => `${name} ${(fs.statSync(path.join(__dirname, 'dist', 'chunks', `${name}.js`)).size / 1024).toFixed(1)} KB`);
+      const sizes = Object.keys(CHUNKS).map(
+        (name) =>
+          `${name} ${(fs.statSync(path.join(__dirname, 'dist', 'chunks', `${name}.js`)).size / 1024).toFixed(1)} KB`,
+      );
       console.log(`[watch] build finished: dist/chunks/ ${sizes.join(', ')}${production ? ' (production)' : ''}`);
     });
   },
@@ -412,16 +458,33 @@ async function main() {
     await Promise.all([ctx.watch(), chunks.watch(), webview.watch(), insightsPage.watch(), web.watch()]);
   } else {
     const failed = (error) => ({ errors: error.errors ?? [error] });
-    const [result, split, page, worker, insights] = await Promise.all([ctx.rebuild().catch(failed), chunks.rebuild().catch(failed), webview.rebuild().catch(failed), web.rebuild().catch(failed), insightsPage.rebuild().catch(failed)]);
+    const [result, split, page, worker, insights] = await Promise.all([
+      ctx.rebuild().catch(failed),
+      chunks.rebuild().catch(failed),
+      webview.rebuild().catch(failed),
+      web.rebuild().catch(failed),
+      insightsPage.rebuild().catch(failed),
+    ]);
     await Promise.all([ctx.dispose(), chunks.dispose(), webview.dispose(), web.dispose(), insightsPage.dispose()]);
     const splitErrors = result.metafile && split.metafile ? checkSplit(result.metafile, split.metafile) : [];
     printErrors({ errors: splitErrors });
-    if (result.errors.length || split.errors.length || page.errors.length || worker.errors.length || insights.errors.length || splitErrors.length) process.exit(1);
+    if (
+      result.errors.length ||
+      split.errors.length ||
+      page.errors.length ||
+      worker.errors.length ||
+      insights.errors.length ||
+      splitErrors.length
+    )
+      process.exit(1);
     if (production) {
-      if (process.env.FLOWSYNC_SOURCEMAP !== '1') fs.rmSync(path.join(__dirname, 'dist', 'extension.js.map'), { force: true });
+      if (process.env.FLOWSYNC_SOURCEMAP !== '1')
+        fs.rmSync(path.join(__dirname, 'dist', 'extension.js.map'), { force: true });
       fs.rmSync(path.join(__dirname, 'dist', 'web', 'extension.js.map'), { force: true });
-      for (const name of Object.keys(CHUNKS)) fs.rmSync(path.join(__dirname, 'dist', 'chunks', `${name}.js.map`), { force: true }); // not packaged
-      for (const map of ['activity.js.map', 'activity.css.map', 'insights.js.map', 'insights.css.map']) fs.rmSync(path.join(__dirname, 'dist', 'webview', map), { force: true });
+      for (const name of Object.keys(CHUNKS))
+        fs.rmSync(path.join(__dirname, 'dist', 'chunks', `${name}.js.map`), { force: true }); // not packaged
+      for (const map of ['activity.js.map', 'activity.css.map', 'insights.js.map', 'insights.css.map'])
+        fs.rmSync(path.join(__dirname, 'dist', 'webview', map), { force: true });
     }
   }
 }

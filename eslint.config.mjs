@@ -2,9 +2,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 // `handle.unref?.()` is fine: in a browser a timer is a number, and the call is skipped.
-const UNREF = { selector: "CallExpression[optional=false][callee.property.name='unref']", message: 'unref() is Node-only: call it as unref?.() (src also runs in the browser build).' };
+const UNREF = {
+  selector: "CallExpression[optional=false][callee.property.name='unref']",
+  message: 'unref() is Node-only: call it as unref?.() (src also runs in the browser build).',
+};
 /** Hovers are made in one place, which sets what Markdown may do (src/base/vscode/hover.ts). */
-const MARKDOWN = { selector: "NewExpression[callee.property.name='MarkdownString']", message: 'Make hovers with markdownHover (src/base/vscode/hover.ts): one place sets what Markdown may do, and service text reaches it only through escapeMarkdown.' };
+const MARKDOWN = {
+  selector: "NewExpression[callee.property.name='MarkdownString']",
+  message:
+    'Make hovers with markdownHover (src/base/vscode/hover.ts): one place sets what Markdown may do, and service text reaches it only through escapeMarkdown.',
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'bench/results.json'] },
@@ -13,7 +20,10 @@ export default tseslint.config(
   {
     files: ['**/*.ts'],
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       curly: ['error', 'multi-line'],
       eqeqeq: ['error', 'smart'],
       'no-restricted-imports': 'off',
@@ -29,7 +39,12 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'node-fetch', message: 'HTTP goes through src/env (the platform seam).' }],
-          patterns: [{ group: ['node:*'], message: 'Node modules only in src/env/node: the rest of src runs in the browser build too.' }],
+          patterns: [
+            {
+              group: ['node:*'],
+              message: 'Node modules only in src/env/node: the rest of src runs in the browser build too.',
+            },
+          ],
         },
       ],
     },
@@ -42,7 +57,17 @@ export default tseslint.config(
     rules: {
       'no-restricted-globals': [
         'error',
-        ...['process', 'Buffer', 'global', '__dirname', '__filename', 'require', 'module', 'setImmediate', 'clearImmediate'].map((name) => ({
+        ...[
+          'process',
+          'Buffer',
+          'global',
+          '__dirname',
+          '__filename',
+          'require',
+          'module',
+          'setImmediate',
+          'clearImmediate',
+        ].map((name) => ({
           name,
           message: `${name} is Node-only: src also runs in the browser build. Go through src/env (the platform seam).`,
         })),
@@ -62,12 +87,20 @@ export default tseslint.config(
         'error',
         {
           paths: [
-            { name: 'vscode', message: 'Only src/<feature>/vscode/** and src/extension.ts import vscode: this file is pure (unit-tested in plain Node). Move the vscode-facing part into the feature\'s vscode/ folder.' },
+            {
+              name: 'vscode',
+              message:
+                "Only src/<feature>/vscode/** and src/extension.ts import vscode: this file is pure (unit-tested in plain Node). Move the vscode-facing part into the feature's vscode/ folder.",
+            },
             { name: 'node-fetch', message: 'HTTP goes through src/env (the platform seam).' },
           ],
           patterns: [
             { group: ['node:*'], message: 'Node modules only in src/env/node and src/mock.' },
-            { group: ['**/vscode/*'], message: 'A pure module never imports from a vscode/ folder (the arrows point from vscode/ to the pure part).' },
+            {
+              group: ['**/vscode/*'],
+              message:
+                'A pure module never imports from a vscode/ folder (the arrows point from vscode/ to the pure part).',
+            },
           ],
         },
       ],
@@ -75,11 +108,32 @@ export default tseslint.config(
   },
   {
     files: ['src/env/node/**/*.ts', 'src/mock/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/env and src/mock must not import vscode.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'src/env and src/mock must not import vscode.' }] },
+      ],
+    },
   },
   {
     files: ['**/*.js', '**/*.mjs'],
-    languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', Buffer: 'readonly', AbortController: 'readonly', fetch: 'readonly' } },
+    languageOptions: {
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        process: 'readonly',
+        console: 'readonly',
+        __dirname: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        Buffer: 'readonly',
+        AbortController: 'readonly',
+        fetch: 'readonly',
+      },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

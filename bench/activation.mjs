@@ -20,12 +20,25 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { devPayload, freshWorkspace, launchBrowser, openWorkbench, prepareRig, startCodeServer } from '../test/rig/codeServer.mjs';
+import {
+  devPayload,
+  freshWorkspace,
+  launchBrowser,
+  openWorkbench,
+  prepareRig,
+  startCodeServer,
+} from '../test/rig/codeServer.mjs';
 import { interrupted } from '../test/rig/processes.mjs';
 import { buildProduction } from '../scripts/check-budgets.mjs';
 import { REPO_ROOT, emitRows, progress, row } from './lib/common.mjs';
 
-const { values: opts } = parseArgs({ options: { starts: { type: 'string', default: '5' }, profile: { type: 'boolean', default: false }, 'cpu-profile': { type: 'string' } } });
+const { values: opts } = parseArgs({
+  options: {
+    starts: { type: 'string', default: '5' },
+    profile: { type: 'boolean', default: false },
+    'cpu-profile': { type: 'string' },
+  },
+});
 const STARTS = Math.max(1, Number(opts.starts));
 const START_TIMEOUT_MS = 120_000;
 const say = (m) => progress('activation', m);
@@ -40,7 +53,8 @@ function makeExtensionCopy() {
     if (/^package\.nls.*\.json$/.test(name)) fs.copyFileSync(path.join(REPO_ROOT, name), path.join(dir, name));
   }
   for (const sub of ['l10n', 'media']) {
-    if (fs.existsSync(path.join(REPO_ROOT, sub))) fs.cpSync(path.join(REPO_ROOT, sub), path.join(dir, sub), { recursive: true });
+    if (fs.existsSync(path.join(REPO_ROOT, sub)))
+      fs.cpSync(path.join(REPO_ROOT, sub), path.join(dir, sub), { recursive: true });
   }
   fs.mkdirSync(path.join(dir, 'dist'));
   // A fresh production build, copied at once and checked: on a shared work tree another build (the test rig makes
@@ -52,11 +66,13 @@ function makeExtensionCopy() {
     if (opts['cpu-profile']) {
       fs.mkdirSync(path.resolve(opts['cpu-profile']), { recursive: true });
       // the bundle profiled and its source map, to read a sample's place in the minified code
-      for (const name of ['extension.js', 'extension.js.map']) fs.copyFileSync(path.join(REPO_ROOT, 'dist', name), path.join(path.resolve(opts['cpu-profile']), name));
+      for (const name of ['extension.js', 'extension.js.map'])
+        fs.copyFileSync(path.join(REPO_ROOT, 'dist', name), path.join(path.resolve(opts['cpu-profile']), name));
     }
     fs.cpSync(path.join(REPO_ROOT, 'dist', 'chunks'), path.join(dir, 'dist', 'chunks'), { recursive: true }); // required on first use
     if (!fs.readFileSync(copy, 'utf8').includes('//# sourceMappingURL=')) break;
-    if (attempt >= 3) throw new Error('dist/extension.js keeps being replaced by a development build (another build running?)');
+    if (attempt >= 3)
+      throw new Error('dist/extension.js keeps being replaced by a development build (another build running?)');
   }
   say(`production bundle ${fs.statSync(copy).size} bytes copied to ${dir}`);
   fs.copyFileSync(path.join(REPO_ROOT, 'bench', 'activation', 'shim.js'), path.join(dir, 'bench-main.js'));
@@ -82,7 +98,13 @@ const SCENARIOS = [
 
 async function oneStart(rig, browser, extDir, index, scenario) {
   const started = Date.now();
-  const server = await startCodeServer({ rig, name: 'bench-activation', smokeTestDriver: true, quiet: true, settings: scenario.settings });
+  const server = await startCodeServer({
+    rig,
+    name: 'bench-activation',
+    smokeTestDriver: true,
+    quiet: true,
+    settings: scenario.settings,
+  });
   const workspace = freshWorkspace('bench-activation');
   let wb;
   let timer;
@@ -93,7 +115,10 @@ async function oneStart(rig, browser, extDir, index, scenario) {
       browser,
       name: 'bench-activation',
       folder: workspace,
-      payload: devPayload(server, { extensionDevelopmentPath: extDir, extensionTestsPath: path.join(extDir, 'bench-suite.js') }),
+      payload: devPayload(server, {
+        extensionDevelopmentPath: extDir,
+        extensionTestsPath: path.join(extDir, 'bench-suite.js'),
+      }),
       waitReady: false,
       onLog: (line) => {
         const at = line.indexOf('FLOWSYNC_BENCH_ACTIVATION ');
@@ -102,8 +127,10 @@ async function oneStart(rig, browser, extDir, index, scenario) {
     });
     const timeout = new Promise((r) => (timer = setTimeout(() => r('timeout'), START_TIMEOUT_MS)));
     const outcome = await Promise.race([wb.exitCode, timeout]);
-    if (outcome === 'timeout') throw new Error(`start ${index}: no result within ${START_TIMEOUT_MS / 1000} s (workbench log ${wb.logFile})`);
-    if (outcome !== 0 || !figures) throw new Error(`start ${index}: the bench suite failed (exit ${outcome}); workbench log ${wb.logFile}`);
+    if (outcome === 'timeout')
+      throw new Error(`start ${index}: no result within ${START_TIMEOUT_MS / 1000} s (workbench log ${wb.logFile})`);
+    if (outcome !== 0 || !figures)
+      throw new Error(`start ${index}: the bench suite failed (exit ${outcome}); workbench log ${wb.logFile}`);
   } finally {
     clearTimeout(timer);
     await wb?.close();
@@ -117,8 +144,11 @@ async function oneStart(rig, browser, extDir, index, scenario) {
       : `activated by the suite's ext.activate(): ${figures.outerMs.toFixed(1)} ms from outside`;
   const cpu = figures.cpuMs === undefined ? '' : ` (CPU ${figures.cpuMs.toFixed(2)} ms)`;
   const loadCpu = figures.loadCpuMs === undefined ? '' : ` (CPU ${figures.loadCpuMs.toFixed(2)} ms)`;
-  const made = figures.madeMs === undefined ? '' : `, services made ${figures.madeMs.toFixed(2)} ms after the load began`;
-  say(`start ${index}/${STARTS} (${scenario.label}): activate() ${figures.activateMs.toFixed(2)} ms${cpu}, code load ${figures.loadMs.toFixed(2)} ms${loadCpu}${made}; ${how} [${((Date.now() - started) / 1000).toFixed(1)} s]`);
+  const made =
+    figures.madeMs === undefined ? '' : `, services made ${figures.madeMs.toFixed(2)} ms after the load began`;
+  say(
+    `start ${index}/${STARTS} (${scenario.label}): activate() ${figures.activateMs.toFixed(2)} ms${cpu}, code load ${figures.loadMs.toFixed(2)} ms${loadCpu}${made}; ${how} [${((Date.now() - started) / 1000).toFixed(1)} s]`,
+  );
   if (figures.profile) {
     const calls = Object.entries(figures.profile).sort((a, b) => b[1].ms - a[1].ms);
     const inApi = calls.reduce((sum, [, c]) => sum + c.ms, 0);
@@ -148,31 +178,101 @@ async function main() {
   const byVsCode = runs.filter((r) => r.startedByVsCode).length;
   const note = `VS Code ${vscodeVersion} (code-server) extension host, ${STARTS} fresh starts; production bundle, no flowsync settings; VS Code triggered the activation itself in ${byVsCode} of ${STARTS}`;
   const rows = [
-    row('activation', 'activate() call (real context)', 'ms', runs.map((r) => r.activateMs), { target: { max: 8, text: '<= 8 ms' }, note }),
+    row(
+      'activation',
+      'activate() call (real context)',
+      'ms',
+      runs.map((r) => r.activateMs),
+      { target: { max: 8, text: '<= 8 ms' }, note },
+    ),
     ...(runs.every((r) => r.cpuMs !== undefined)
-      ? [row('activation', '  of which on the CPU (main thread; the rest it waited for a core)', 'ms', runs.map((r) => r.cpuMs))]
+      ? [
+          row(
+            'activation',
+            '  of which on the CPU (main thread; the rest it waited for a core)',
+            'ms',
+            runs.map((r) => r.cpuMs),
+          ),
+        ]
       : []),
-    row('activation', 'code load: require(dist/extension.js)', 'ms', runs.map((r) => r.loadMs)),
-    ...(runs.every((r) => r.loadCpuMs !== undefined) ? [row('activation', '  code load on the CPU (main thread)', 'ms', runs.map((r) => r.loadCpuMs))] : []),
-    row('activation', 'code load + activate()', 'ms', runs.map((r) => r.loadMs + r.activateMs), {
-      target: { max: 8, text: '<= 8 ms' },
-      note: 'the eager bundle only: the chunks (dist/chunks) are required on first use, after activate()',
-    }),
+    row(
+      'activation',
+      'code load: require(dist/extension.js)',
+      'ms',
+      runs.map((r) => r.loadMs),
+    ),
+    ...(runs.every((r) => r.loadCpuMs !== undefined)
+      ? [
+          row(
+            'activation',
+            '  code load on the CPU (main thread)',
+            'ms',
+            runs.map((r) => r.loadCpuMs),
+          ),
+        ]
+      : []),
+    row(
+      'activation',
+      'code load + activate()',
+      'ms',
+      runs.map((r) => r.loadMs + r.activateMs),
+      {
+        target: { max: 8, text: '<= 8 ms' },
+        note: 'the eager bundle only: the chunks (dist/chunks) are required on first use, after activate()',
+      },
+    ),
     ...(runs.every((r) => r.loadCpuMs !== undefined && r.cpuMs !== undefined)
-      ? [row('activation', '  code load + activate() on the CPU (main thread)', 'ms', runs.map((r) => r.loadCpuMs + r.cpuMs))]
+      ? [
+          row(
+            'activation',
+            '  code load + activate() on the CPU (main thread)',
+            'ms',
+            runs.map((r) => r.loadCpuMs + r.cpuMs),
+          ),
+        ]
       : []),
     ...(runs.every((r) => r.madeMs !== undefined)
       ? [
-          row('activation', 'code load + activate() + the services made (their chunk loaded after activate() returns)', 'ms', runs.map((r) => r.madeMs), {
-            note: 'wall time from the start of the code load until the registry has made the services (its first change event), including whatever the extension host ran in between (other extensions activating): what a start takes until there is something to show',
-          }),
-          ...(runs.every((r) => r.madeCpuMs !== undefined) ? [row('activation', '  on the CPU (main thread)', 'ms', runs.map((r) => r.madeCpuMs))] : []),
+          row(
+            'activation',
+            'code load + activate() + the services made (their chunk loaded after activate() returns)',
+            'ms',
+            runs.map((r) => r.madeMs),
+            {
+              note: 'wall time from the start of the code load until the registry has made the services (its first change event), including whatever the extension host ran in between (other extensions activating): what a start takes until there is something to show',
+            },
+          ),
+          ...(runs.every((r) => r.madeCpuMs !== undefined)
+            ? [
+                row(
+                  'activation',
+                  '  on the CPU (main thread)',
+                  'ms',
+                  runs.map((r) => r.madeCpuMs),
+                ),
+              ]
+            : []),
         ]
       : []),
-    row('activation', 'activate() with a service URL set (later starts; key read after it returns)', 'ms', setUpRuns.map((r) => r.activateMs), {
-      note: `the same ${STARTS} starts alternated with a profile whose user settings hold flowsync.baseUrl (no key stored, nothing requested)`,
-    }),
-    ...(setUpRuns.every((r) => r.cpuMs !== undefined) ? [row('activation', '  of which on the CPU', 'ms', setUpRuns.map((r) => r.cpuMs))] : []),
+    row(
+      'activation',
+      'activate() with a service URL set (later starts; key read after it returns)',
+      'ms',
+      setUpRuns.map((r) => r.activateMs),
+      {
+        note: `the same ${STARTS} starts alternated with a profile whose user settings hold flowsync.baseUrl (no key stored, nothing requested)`,
+      },
+    ),
+    ...(setUpRuns.every((r) => r.cpuMs !== undefined)
+      ? [
+          row(
+            'activation',
+            '  of which on the CPU',
+            'ms',
+            setUpRuns.map((r) => r.cpuMs),
+          ),
+        ]
+      : []),
   ];
   emitRows(rows);
 }

@@ -39,14 +39,21 @@ for (let i = 1; i <= BUILDS; i++) {
   webBundle.push(measured.webBundle);
   for (const [name, bytes] of contributions()) parts.set(name, [...(parts.get(name) ?? []), bytes]);
   vsix.push(measured.vsix.bytes);
-  say(`build ${i}/${BUILDS}: dist/extension.js ${measured.bundle} bytes, VSIX ${measured.vsix.bytes} bytes (${measured.vsix.files} zip entries)`);
+  say(
+    `build ${i}/${BUILDS}: dist/extension.js ${measured.bundle} bytes, VSIX ${measured.vsix.bytes} bytes (${measured.vsix.files} zip entries)`,
+  );
 }
 const rows = [
-  row('bundle', 'dist/extension.js (production)', 'B', bundle, { target: atMost(BUDGETS.bundle), note: 'the eager part, loaded at start' }),
+  row('bundle', 'dist/extension.js (production)', 'B', bundle, {
+    target: atMost(BUDGETS.bundle),
+    note: 'the eager part, loaded at start',
+  }),
   ...[...parts]
     .sort((a, b) => b[1][0] - a[1][0])
     .map(([name, samples]) => row('bundle', `  from ${name}`, 'B', samples)),
-  row('bundle', 'dist/extension.js + its chunks dist/chunks/*.js (on first use)', 'B', withChunks, { note: 'a chunk holds copies of the stateless code it shares with the bundle' }),
+  row('bundle', 'dist/extension.js + its chunks dist/chunks/*.js (on first use)', 'B', withChunks, {
+    note: 'a chunk holds copies of the stateless code it shares with the bundle',
+  }),
   row('bundle', 'dist/web/extension.js (production, browser)', 'B', webBundle, { target: atMost(BUDGETS.webBundle) }),
   row('bundle', 'VSIX (vsce package --no-dependencies)', 'B', vsix, { target: atMost(BUDGETS.vsix) }),
 ];

@@ -10,7 +10,9 @@ import { Worker } from 'node:worker_threads';
 import { parseArgs } from 'node:util';
 import { emitRows, outModule, progress } from './lib/common.mjs';
 
-const { values: opts } = parseArgs({ options: { cycles: { type: 'string', default: '1000' }, connections: { type: 'string', default: '10000' } } });
+const { values: opts } = parseArgs({
+  options: { cycles: { type: 'string', default: '1000' }, connections: { type: 'string', default: '10000' } },
+});
 const CYCLES = Number(opts.cycles);
 const CONNECTIONS = Number(opts.connections);
 const CHECKPOINTS = [10, 100, 250, 500, 1000].filter((c) => c <= CYCLES);
@@ -33,7 +35,9 @@ async function heapUsed() {
   return reads.sort((a, b) => a - b)[2];
 }
 
-const worker = new Worker(new URL('./lib/mockWorker.mjs', import.meta.url), { workerData: { connections: CONNECTIONS, teams: 50, apiKey: API_KEY } });
+const worker = new Worker(new URL('./lib/mockWorker.mjs', import.meta.url), {
+  workerData: { connections: CONNECTIONS, teams: 50, apiKey: API_KEY },
+});
 const { url } = await new Promise((resolve, reject) => {
   worker.once('message', resolve);
   worker.once('error', reject);
@@ -60,7 +64,9 @@ for (let cycle = 1; cycle <= CYCLES; cycle++) {
   if (state.items?.length !== CONNECTIONS) throw new Error(`cycle ${cycle}: ${state.items?.length} items`);
   if (CHECKPOINTS.includes(cycle)) {
     heaps[cycle] = await heapUsed();
-    say(`after ${cycle} cycles: heap ${(heaps[cycle] / 1048576).toFixed(2)} MB (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    say(
+      `after ${cycle} cycles: heap ${(heaps[cycle] / 1048576).toFixed(2)} MB (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+    );
   }
 }
 explorer.dispose();

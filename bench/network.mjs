@@ -20,7 +20,8 @@ const REPEATS = 3;
 const say = (m) => progress('network', m);
 
 /** The configuration every simulated window gets: the mock, the bench key, polling every INTERVAL_MS. */
-const benchConfig = (mock) => explorerConfig(mock.url, API_KEY, { timeoutMs: 15_000, refreshIntervalMs: INTERVAL_MS, userAgent: 'flowsync-bench' });
+const benchConfig = (mock) =>
+  explorerConfig(mock.url, API_KEY, { timeoutMs: 15_000, refreshIntervalMs: INTERVAL_MS, userAgent: 'flowsync-bench' });
 
 async function simulatedHour(mock, focused) {
   const clock = new FakeClock();
@@ -42,7 +43,11 @@ async function simulatedHour(mock, focused) {
     const errors = mock.requests.filter((r) => r.status !== 200).length;
     if (errors) throw new Error(`${errors} requests failed`);
     const count = (suffix) => mock.requests.filter((r) => r.path.endsWith(suffix)).length;
-    return { total: mock.requests.length, processing: count('/flowsyncs/processing'), connections: count('/connections/index') };
+    return {
+      total: mock.requests.length,
+      processing: count('/flowsyncs/processing'),
+      connections: count('/connections/index'),
+    };
   } finally {
     explorer.dispose();
   }
@@ -57,14 +62,21 @@ async function threeWindowsHour(mock) {
   const windows = ['A', 'B', 'C'].map((id, i) => {
     // The Explorer takes its sharing from the factory given to its constructor (as ServiceConnection gives it).
     let sharing;
-    const explorer = new Explorer(clock, undefined, undefined, undefined, (e) => (sharing = new PollCoordinator(e, store.view(), id, clock)));
+    const explorer = new Explorer(
+      clock,
+      undefined,
+      undefined,
+      undefined,
+      (e) => (sharing = new PollCoordinator(e, store.view(), id, clock)),
+    );
     explorer.setFocused(i === 0);
     explorer.configure(benchConfig(mock));
     return { explorer, sharing };
   });
   try {
     const settle = async () => {
-      for (const { explorer } of windows) if (explorer.lists.processing.isLoading) await explorer.lists.processing.refresh();
+      for (const { explorer } of windows)
+        if (explorer.lists.processing.isLoading) await explorer.lists.processing.refresh();
     };
     await clock.advance(5_000, settle); // the first loads and the first lease checks
     mock.clearRequests();
@@ -73,7 +85,11 @@ async function threeWindowsHour(mock) {
     if (errors) throw new Error(`${errors} requests failed`);
     const fingerprints = new Set(windows.map((w) => w.explorer.lists.processing.state.fingerprint));
     await clock.advance(1_000, settle);
-    return { total: mock.requests.length, holders: windows.filter((w) => w.sharing.isHolder('processing')).length, same: fingerprints.size === 1 };
+    return {
+      total: mock.requests.length,
+      holders: windows.filter((w) => w.sharing.isHolder('processing')).length,
+      same: fingerprints.size === 1,
+    };
   } finally {
     for (const w of windows) {
       w.sharing.dispose();
@@ -89,21 +105,43 @@ try {
     for (const focused of [true, false]) {
       const r = await simulatedHour(mock, focused);
       runs[focused ? 'focused' : 'unfocused'].push(r);
-      say(`run ${i}/${REPEATS} ${focused ? 'focused' : 'unfocused'}: ${r.total} requests (${r.processing} processing, ${r.connections} connections)`);
+      say(
+        `run ${i}/${REPEATS} ${focused ? 'focused' : 'unfocused'}: ${r.total} requests (${r.processing} processing, ${r.connections} connections)`,
+      );
     }
     const shared = await threeWindowsHour(mock);
     runs.shared.push(shared);
-    say(`run ${i}/${REPEATS} three windows, one focused: ${shared.total} requests, ${shared.holders} holder(s), same answer in every window: ${shared.same}`);
+    say(
+      `run ${i}/${REPEATS} three windows, one focused: ${shared.total} requests, ${shared.holders} holder(s), same answer in every window: ${shared.same}`,
+    );
   }
 } finally {
   await mock.close();
 }
 const note = `simulated hours on a fake clock, 30 s interval, unfocused slowdown x${UNFOCUSED_SLOWDOWN}; connections view not loaded`;
 emitRows([
-  row('network', 'requests / hour, window focused', 'req', runs.focused.map((r) => r.total), { target: { equals: 120, text: '120 expected' }, note }),
-  row('network', 'requests / hour, window unfocused', 'req', runs.unfocused.map((r) => r.total), { target: { equals: 30, text: '30 expected' } }),
-  row('network', 'requests / hour, three windows of one installation, one focused', 'req', runs.shared.map((r) => r.total), {
-    target: { equals: 120, text: '120 expected (one window)' },
-    note: 'one poller for all windows: three Explorers with PollCoordinators on one fake clock sharing an in-memory global storage',
-  }),
+  row(
+    'network',
+    'requests / hour, window focused',
+    'req',
+    runs.focused.map((r) => r.total),
+    { target: { equals: 120, text: '120 expected' }, note },
+  ),
+  row(
+    'network',
+    'requests / hour, window unfocused',
+    'req',
+    runs.unfocused.map((r) => r.total),
+    { target: { equals: 30, text: '30 expected' } },
+  ),
+  row(
+    'network',
+    'requests / hour, three windows of one installation, one focused',
+    'req',
+    runs.shared.map((r) => r.total),
+    {
+      target: { equals: 120, text: '120 expected (one window)' },
+      note: 'one poller for all windows: three Explorers with PollCoordinators on one fake clock sharing an in-memory global storage',
+    },
+  ),
 ]);

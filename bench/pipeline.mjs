@@ -42,7 +42,12 @@ const gc = () => globalThis.gc?.();
 
 function firstLevel(groups) {
   const a = arrangedTree(connectionsList);
-  return groups.map((g) => ({ id: `${a.groupRows.idPrefix}:${g.key}`, label: g.label, description: a.groupRows.describe(g), contextValue: a.groupRows.context }));
+  return groups.map((g) => ({
+    id: `${a.groupRows.idPrefix}:${g.key}`,
+    label: g.label,
+    description: a.groupRows.describe(g),
+    contextValue: a.groupRows.context,
+  }));
 }
 
 async function pipelineOnce(client) {
@@ -53,12 +58,21 @@ async function pipelineOnce(client) {
   const t2 = performance.now();
   const nodes = firstLevel(groups);
   const t3 = performance.now();
-  return { total: t3 - t0, list: t1 - t0, group: t2 - t1, nodes: t3 - t2, items: result.items.length, groups: nodes.length };
+  return {
+    total: t3 - t0,
+    list: t1 - t0,
+    group: t2 - t1,
+    nodes: t3 - t2,
+    items: result.items.length,
+    groups: nodes.length,
+  };
 }
 
 async function floorOnce(url) {
   const t0 = performance.now();
-  const response = await fetch(url, { headers: { Authorization: `Bearer ${API_KEY}`, Accept: 'application/json', 'User-Agent': 'flowsync-bench' } });
+  const response = await fetch(url, {
+    headers: { Authorization: `Bearer ${API_KEY}`, Accept: 'application/json', 'User-Agent': 'flowsync-bench' },
+  });
   const text = await response.text();
   const body = JSON.parse(text);
   return { total: ms(t0), items: body.length, bytes: Buffer.byteLength(text) };
@@ -67,7 +81,10 @@ async function floorOnce(url) {
 /** The pipeline when every answer is news: two bodies that differ in one name, served in turn to both sides. */
 async function changedAnswers(mock, client, url, label, runs) {
   const base = JSON.parse(await (await fetch(url, { headers: { Authorization: `Bearer ${API_KEY}` } })).text());
-  const bodies = [JSON.stringify(base.map((c, i) => (i === 0 ? { ...c, name: `${c.name} (renamed)` } : c))), JSON.stringify(base)];
+  const bodies = [
+    JSON.stringify(base.map((c, i) => (i === 0 ? { ...c, name: `${c.name} (renamed)` } : c))),
+    JSON.stringify(base),
+  ];
   const serve = (i) => mock.inject({ endpoint: 'connections', status: 200, body: bodies[i % 2], times: 1 });
   const pipe = [];
   const floor = [];
@@ -95,12 +112,16 @@ async function changedAnswers(mock, client, url, label, runs) {
     ratios.push(p.total / f.total);
   }
   mock.clearFaults();
-  say(`${label}, changed answers: pipeline ${median(pipe).toFixed(1)} ms, floor ${median(floor).toFixed(1)} ms, ratio ${median(ratios).toFixed(2)}x`);
+  say(
+    `${label}, changed answers: pipeline ${median(pipe).toFixed(1)} ms, floor ${median(floor).toFixed(1)} ms, ratio ${median(ratios).toFixed(2)}x`,
+  );
   const note = `${runs} runs; every answer differs from the one before, so it is counted and hashed`;
   return [
     row('pipeline', `${label}: changed answer: refresh pipeline`, 'ms', pipe, { note }),
     row('pipeline', `${label}: changed answer: floor`, 'ms', floor),
-    row('pipeline', `${label}: changed answer: ratio pipeline / floor`, 'x', ratios, { target: { max: 1.2, text: '<= 1.2x' } }),
+    row('pipeline', `${label}: changed answer: ratio pipeline / floor`, 'x', ratios, {
+      target: { max: 1.2, text: '<= 1.2x' },
+    }),
   ];
 }
 
@@ -148,15 +169,52 @@ for (const [size, runs] of SIZES) {
       const { pipe, floor, ratios, bytes } = await pairs(client, url, size, runs, keys);
       const label = `${size.toLocaleString('en-US')}${keysLabel}`;
       const note = `${runs} runs, ${(bytes / 1024).toFixed(0)} KB body, ${pipe[0].groups} teams; ${keys.length === 1 ? 'the key of 1 service' : `the keys of ${keys.length} services`} masked in service text`;
-      rows.push(row('pipeline', `${label}: refresh pipeline (fetch→tree level 1)`, 'ms', pipe.map((p) => p.total), { note }));
-      rows.push(row('pipeline', `${label}:   of which listConnections (fetch+parse+validate)`, 'ms', pipe.map((p) => p.list)));
-      rows.push(row('pipeline', `${label}:   of which grouping`, 'ms', pipe.map((p) => p.group)));
-      rows.push(row('pipeline', `${label}:   of which team nodes (label/description/id)`, 'ms', pipe.map((p) => p.nodes)));
+      rows.push(
+        row(
+          'pipeline',
+          `${label}: refresh pipeline (fetch→tree level 1)`,
+          'ms',
+          pipe.map((p) => p.total),
+          { note },
+        ),
+      );
+      rows.push(
+        row(
+          'pipeline',
+          `${label}:   of which listConnections (fetch+parse+validate)`,
+          'ms',
+          pipe.map((p) => p.list),
+        ),
+      );
+      rows.push(
+        row(
+          'pipeline',
+          `${label}:   of which grouping`,
+          'ms',
+          pipe.map((p) => p.group),
+        ),
+      );
+      rows.push(
+        row(
+          'pipeline',
+          `${label}:   of which team nodes (label/description/id)`,
+          'ms',
+          pipe.map((p) => p.nodes),
+        ),
+      );
       rows.push(row('pipeline', `${label}: floor (node-fetch GET + JSON.parse)`, 'ms', floor));
       rows.push(
-        row('pipeline', `${label}: ratio pipeline / floor (per pair)`, 'x', ratios, size >= 10_000 ? { target: { max: 1.3, text: '<= 1.3x' } } : {}),
+        row(
+          'pipeline',
+          `${label}: ratio pipeline / floor (per pair)`,
+          'x',
+          ratios,
+          size >= 10_000 ? { target: { max: 1.3, text: '<= 1.3x' } } : {},
+        ),
       );
-      summary.push(`${label}: pipeline ${median(pipe.map((p) => p.total)).toFixed(1)} ms, floor ${median(floor).toFixed(1)} ms, ratio ${median(ratios).toFixed(2)}x`);
+      summary.push(
+        `${label}: pipeline ${median(pipe.map((p) => p.total)).toFixed(1)} ms, floor ${median(floor).toFixed(1)} ms, ratio ${median(ratios).toFixed(2)}x`,
+      );
       say(summary.at(-1));
       if (size >= 10_000) rows.push(...(await changedAnswers(mock, client, url, label, runs)));
     }

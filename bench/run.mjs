@@ -32,7 +32,10 @@ const say = (m) => console.log(`[bench] ${m} (${elapsed()})`);
 /** Runs a section script; its progress lines pass through, its result line is parsed. */
 function runSection(script, { args = [], nodeArgs = [] } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...nodeArgs, path.join('bench', script), ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgs, path.join('bench', script), ...args], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let rows;
     let stderr = '';
     let buffered = '';
@@ -50,7 +53,13 @@ function runSection(script, { args = [], nodeArgs = [] } = {}) {
       stderr += chunk;
       process.stderr.write(chunk);
     });
-    child.on('close', (code) => resolve(code === 0 && rows ? { rows } : { error: `${script} failed (exit ${code})${stderr ? `: ${lastLine(stderr)}` : ''}` }));
+    child.on('close', (code) =>
+      resolve(
+        code === 0 && rows
+          ? { rows }
+          : { error: `${script} failed (exit ${code})${stderr ? `: ${lastLine(stderr)}` : ''}` },
+      ),
+    );
   });
 }
 
@@ -68,13 +77,25 @@ async function memorySection(runs) {
   const mb = (bytes) => bytes / 1048576;
   const at = (c) => results.map((r) => mb(r.heaps[c]));
   const growth = results.map((r) => mb(r.heaps[1000] - r.heaps[10]));
-  const stat = (samples) => ({ median: median(samples), min: Math.min(...samples), max: Math.max(...samples), runs: samples.length });
+  const stat = (samples) => ({
+    median: median(samples),
+    min: Math.min(...samples),
+    max: Math.max(...samples),
+    runs: samples.length,
+  });
   const note = `Explorer.connections.refresh() against the mock in a worker thread, ${runs} fresh processes; heap after gc()`;
   return {
     rows: [
       { section: 'memory', name: 'heap after 10 refreshes (10,000 items)', unit: 'MB', ...stat(at(10)), note },
       { section: 'memory', name: 'heap after 1,000 refreshes', unit: 'MB', ...stat(at(1000)) },
-      { section: 'memory', name: 'growth 10 → 1,000 refreshes', unit: 'MB', ...stat(growth), target: '< 2 MB', ok: median(growth) < 2 },
+      {
+        section: 'memory',
+        name: 'growth 10 → 1,000 refreshes',
+        unit: 'MB',
+        ...stat(growth),
+        target: '< 2 MB',
+        ok: median(growth) < 2,
+      },
     ],
     raw: results,
   };
@@ -165,7 +186,11 @@ function printTable(rows, failures, previous) {
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const right = new Set([2, 3, 4, 5, 8, 9]);
-  const fmt = (cells) => cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const fmt = (cells) =>
+    cells
+      .map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   console.log('');
   console.log(fmt(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
@@ -200,12 +225,14 @@ function gitHead() {
 
 async function main() {
   const wanted = opts.only ? opts.only.split(',').map((s) => s.trim()) : Object.keys(SECTIONS);
-  for (const name of wanted) if (!SECTIONS[name]) throw new Error(`unknown section "${name}" (known: ${Object.keys(SECTIONS).join(', ')})`);
+  for (const name of wanted)
+    if (!SECTIONS[name]) throw new Error(`unknown section "${name}" (known: ${Object.keys(SECTIONS).join(', ')})`);
   if (opts.compile) {
     say('compiling src and tests to out/ (npm run compile)');
     const r = spawnSync('npm', ['run', 'compile', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });
     if (r.status !== 0) {
-      if (!fs.existsSync(path.join(REPO_ROOT, 'out', 'src', 'lists', 'explorer.js'))) throw new Error('npm run compile failed and out/src is missing');
+      if (!fs.existsSync(path.join(REPO_ROOT, 'out', 'src', 'lists', 'explorer.js')))
+        throw new Error('npm run compile failed and out/src is missing');
       say('WARNING: npm run compile reported errors (above); benchmarking the JavaScript it emitted anyway');
     }
   }
@@ -236,12 +263,29 @@ async function main() {
     cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? '?'}`,
     loadavg: os.loadavg(),
     seconds: Math.round((Date.now() - t0) / 1000),
-    rows: rows.map((r, i) => (changes[i] ? { ...r, previous: changes[i].median, change: changes[i].change, ...(changes[i].regression ? { regression: true } : {}) } : r)),
+    rows: rows.map((r, i) =>
+      changes[i]
+        ? {
+            ...r,
+            previous: changes[i].median,
+            change: changes[i].change,
+            ...(changes[i].regression ? { regression: true } : {}),
+          }
+        : r,
+    ),
     raw,
     failures: Object.fromEntries(failures),
     // The run compared with; its rows without their own `previous`, so the file does not grow run after run.
     ...(previous
-      ? { previous: { date: previous.date, commit: previous.commit, node: previous.node, loadavg: previous.loadavg, rows: previous.rows.map(withoutComparison) } }
+      ? {
+          previous: {
+            date: previous.date,
+            commit: previous.commit,
+            node: previous.node,
+            loadavg: previous.loadavg,
+            rows: previous.rows.map(withoutComparison),
+          },
+        }
       : {}),
   };
   fs.writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');

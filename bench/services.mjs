@@ -50,7 +50,9 @@ async function heapUsed() {
 }
 
 async function startMock(options) {
-  const worker = new Worker(new URL('./lib/mockWorker.mjs', import.meta.url), { workerData: { apiKey: API_KEY, teams: 50, ...options } });
+  const worker = new Worker(new URL('./lib/mockWorker.mjs', import.meta.url), {
+    workerData: { apiKey: API_KEY, teams: 50, ...options },
+  });
   const { url } = await new Promise((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -71,7 +73,15 @@ function window(clock, onRequest) {
   const ids = Array.from({ length: SERVICES }, (_, i) => `service-${i}`);
   spread.order(ids);
   const explorers = ids.map(
-    (id) => new Explorer(clock, onRequest, undefined, undefined, undefined, opts.window ? { budget, pollPhase: () => spread.fraction(id) } : {}),
+    (id) =>
+      new Explorer(
+        clock,
+        onRequest,
+        undefined,
+        undefined,
+        undefined,
+        opts.window ? { budget, pollPhase: () => spread.fraction(id) } : {},
+      ),
   );
   return { budget, explorers };
 }
@@ -86,9 +96,17 @@ async function pollRounds() {
   const starts = [];
   const { explorers } = window(clock, (r) => r.error && say(`request failed: ${r.error.message}`));
   // Every request a timer starts is told here first (the load starts synchronously in the timer).
-  for (const e of explorers) e.lists.processing.onDidChange(() => e.lists.processing.state.loading && starts.push(clock.now()));
+  for (const e of explorers)
+    e.lists.processing.onDidChange(() => e.lists.processing.state.loading && starts.push(clock.now()));
   try {
-    for (const e of explorers) e.configure(explorerConfig(mock.url, API_KEY, { timeoutMs: 15_000, refreshIntervalMs: INTERVAL_MS, userAgent: 'flowsync-bench' }));
+    for (const e of explorers)
+      e.configure(
+        explorerConfig(mock.url, API_KEY, {
+          timeoutMs: 15_000,
+          refreshIntervalMs: INTERVAL_MS,
+          userAgent: 'flowsync-bench',
+        }),
+      );
     await settleAll(explorers, 'processing')(); // the first loads, at once (not measured)
     const items = explorers.map((e) => e.lists.processing.state.items?.length ?? 0);
     say(`first loads: ${items.reduce((a, b) => a + b, 0)} processing syncs over ${SERVICES} services`);
@@ -107,7 +125,9 @@ async function pollRounds() {
       const byTime = new Map();
       for (const at of starts) byTime.set(at, (byTime.get(at) ?? 0) + 1);
       together.push(Math.max(...byTime.values()));
-      say(`round ${round}: ${starts.length} polls, ${cpu.at(-1).toFixed(1)} ms CPU, at most ${together.at(-1)} at one moment`);
+      say(
+        `round ${round}: ${starts.length} polls, ${cpu.at(-1).toFixed(1)} ms CPU, at most ${together.at(-1)} at one moment`,
+      );
       const failed = explorers.filter((e) => e.lists.processing.state.error);
       if (failed.length) throw new Error(`round ${round}: ${failed[0].lists.processing.state.error.message}`);
     }
@@ -125,14 +145,18 @@ async function heldConnections(connections) {
   try {
     const t0 = performance.now();
     for (const e of explorers) {
-      e.configure(explorerConfig(mock.url, API_KEY, { autoRefresh: false, timeoutMs: 60_000, userAgent: 'flowsync-bench' }));
+      e.configure(
+        explorerConfig(mock.url, API_KEY, { autoRefresh: false, timeoutMs: 60_000, userAgent: 'flowsync-bench' }),
+      );
       e.want('connections');
     }
     for (const e of explorers) await e.lists.connections.refresh(); // joins the load want() started
     const held = explorers.reduce((sum, e) => sum + (e.lists.connections.state.items?.length ?? 0), 0);
     const refused = explorers.filter((e) => e.lists.connections.state.error).length;
     const heap = await heapUsed();
-    say(`${SERVICES} × ${connections.toLocaleString('en-US')} connections: ${held.toLocaleString('en-US')} held, ${refused} refused, heap ${(heap / 1048576).toFixed(1)} MB (${((heap - base) / 1048576).toFixed(1)} MB of it the services'), ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    say(
+      `${SERVICES} × ${connections.toLocaleString('en-US')} connections: ${held.toLocaleString('en-US')} held, ${refused} refused, heap ${(heap / 1048576).toFixed(1)} MB (${((heap - base) / 1048576).toFixed(1)} MB of it the services'), ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     return { held, refused, heap, budgetHeld: budget.held };
   } finally {
     for (const e of explorers) e.dispose();
@@ -142,7 +166,8 @@ async function heldConnections(connections) {
 
 const rounds = await pollRounds();
 const tenThousand = await heldConnections(10_000);
-if (tenThousand.held !== SERVICES * 10_000) throw new Error(`${tenThousand.held} connections held, ${SERVICES * 10_000} expected`);
+if (tenThousand.held !== SERVICES * 10_000)
+  throw new Error(`${tenThousand.held} connections held, ${SERVICES * 10_000} expected`);
 const over = await heldConnections(20_000);
 const mb = (bytes) => bytes / 1048576;
 const setup = opts.window ? 'one WindowBudget and PollSpread' : 'NO window budget or spread (--no-window)';
@@ -151,8 +176,14 @@ emitRows([
     target: { max: 50, text: '≤ 50 ms' },
     note: `${SERVICES} Explorers with ${setup}, mock in a worker; main thread CPU (schedstat) per ${INTERVAL_MS / 1000} s round on a fake clock, ${ROUNDS} rounds`,
   }),
-  row('services', 'polls starting at the same moment in a round (most)', 'req', rounds.together, { target: { max: 1, text: '1 (spread)' } }),
-  row('services', `heap, ${SERVICES} services × 10,000 connections held`, 'MB', [mb(tenThousand.heap)], { target: { max: 300, text: '≤ 300 MB' } }),
-  row('services', `items held, ${SERVICES} services offered 20,000 connections each`, 'items', [over.held], { target: { max: 200_000, text: '≤ 200,000' } }),
+  row('services', 'polls starting at the same moment in a round (most)', 'req', rounds.together, {
+    target: { max: 1, text: '1 (spread)' },
+  }),
+  row('services', `heap, ${SERVICES} services × 10,000 connections held`, 'MB', [mb(tenThousand.heap)], {
+    target: { max: 300, text: '≤ 300 MB' },
+  }),
+  row('services', `items held, ${SERVICES} services offered 20,000 connections each`, 'items', [over.held], {
+    target: { max: 200_000, text: '≤ 200,000' },
+  }),
   row('services', `heap, ${SERVICES} services offered 20,000 connections each`, 'MB', [mb(over.heap)]),
 ]);

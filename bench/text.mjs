@@ -14,7 +14,11 @@ const PAIRS = 15;
 const WARMUP = 2;
 const say = (m) => progress('text', m);
 /** Keys shaped like the service's (fsk_ + 28 characters), all different. */
-const KEYS = Array.from({ length: 20 }, (_, i) => `fsk_${i % 2 ? 'Test' : 'Live'}_${(i * 7919 + 104729).toString(36)}Hq2Zp9Xw4Lm8Rt3Vb6Nc${String.fromCharCode(65 + i)}`);
+const KEYS = Array.from(
+  { length: 20 },
+  (_, i) =>
+    `fsk_${i % 2 ? 'Test' : 'Live'}_${(i * 7919 + 104729).toString(36)}Hq2Zp9Xw4Lm8Rt3Vb6Nc${String.fromCharCode(65 + i)}`,
+);
 const TEXTS = [
   'Invoices → Datev (nightly)',
   'Finance & Controlling',
@@ -42,7 +46,10 @@ const twenty = [];
 const ratios = [];
 for (let i = 0; i < PAIRS + WARMUP; i++) {
   globalThis.gc?.();
-  const [a, b, c] = i % 2 ? [calls(KEYS.slice(0, 20)), calls(KEYS.slice(0, 1)), calls(KEYS.slice(0, 2))] : [calls(KEYS.slice(0, 1)), calls(KEYS.slice(0, 20)), calls(KEYS.slice(0, 2))];
+  const [a, b, c] =
+    i % 2
+      ? [calls(KEYS.slice(0, 20)), calls(KEYS.slice(0, 1)), calls(KEYS.slice(0, 2))]
+      : [calls(KEYS.slice(0, 1)), calls(KEYS.slice(0, 20)), calls(KEYS.slice(0, 2))];
   if (i < WARMUP) continue;
   const [k1, k20] = i % 2 ? [b, a] : [a, b];
   one.push(k1);
@@ -51,7 +58,9 @@ for (let i = 0; i < PAIRS + WARMUP; i++) {
   ratios.push(k20 / k1);
 }
 hideEverywhere(() => undefined);
-say(`20,000 inert() calls: 1 key ${median(one).toFixed(1)} ms, 2 keys ${median(two).toFixed(1)} ms, 20 keys ${median(twenty).toFixed(1)} ms, ratio 20 / 1 ${median(ratios).toFixed(2)}x`);
+say(
+  `20,000 inert() calls: 1 key ${median(one).toFixed(1)} ms, 2 keys ${median(two).toFixed(1)} ms, 20 keys ${median(twenty).toFixed(1)} ms, ratio 20 / 1 ${median(ratios).toFixed(2)}x`,
+);
 const note = `${PAIRS} runs after ${WARMUP} warm-up; ${TEXTS.length} service texts in turn (names, messages, one over the cut), none holding a key`;
 emitRows([
   row('text', '20,000 inert() calls, 1 key', 'ms', one, { note }),

@@ -18,11 +18,19 @@ if (opts.shape) {
   const { FlowSyncClient } = outModule('api/client.js');
   const { ListRefresher } = outModule('lists/refresh.js');
   const { systemClock } = outModule('base/clock.js');
-  const server = fork(fileURLToPath(new URL('./lib/worstServer.mjs', import.meta.url)), [opts.shape], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-  const [url, bytes] = await new Promise((resolve) => server.stdout.once('data', (d) => resolve(String(d).trim().split(' '))));
+  const server = fork(fileURLToPath(new URL('./lib/worstServer.mjs', import.meta.url)), [opts.shape], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  const [url, bytes] = await new Promise((resolve) =>
+    server.stdout.once('data', (d) => resolve(String(d).trim().split(' '))),
+  );
   const client = new FlowSyncClient({ baseUrl: url, apiKey: API_KEY, allowHttp: true, timeoutMs: 60_000 });
   // Warm up on a small answer of the same path, so the baseline holds the loaded code.
-  const refresher = new ListRefresher((signal) => client.listConnections({ signal }), systemClock, () => undefined);
+  const refresher = new ListRefresher(
+    (signal) => client.listConnections({ signal }),
+    systemClock,
+    () => undefined,
+  );
   globalThis.gc?.();
   const baseline = process.resourceUsage().maxRSS * 1024;
   const rssBefore = process.memoryUsage().rss;
@@ -31,7 +39,9 @@ if (opts.shape) {
   const ms = performance.now() - started;
   const peak = Math.max(process.resourceUsage().maxRSS * 1024 - Math.max(baseline, rssBefore), 0);
   const state = refresher.state;
-  const outcome = state.error ? `refused: ${state.error.message.slice(0, 70)}` : `${state.items.length} items, ${state.dropped} dropped`;
+  const outcome = state.error
+    ? `refused: ${state.error.message.slice(0, 70)}`
+    : `${state.items.length} items, ${state.dropped} dropped`;
   process.send({ ms, peakMB: peak / 1048576, bytes: Number(bytes), outcome });
   server.kill();
   refresher.dispose();
@@ -43,17 +53,34 @@ const runs = Number(opts.runs);
 for (const shape of Object.keys(SHAPES)) {
   const samples = [];
   for (let i = 1; i <= runs; i++) {
-    const child = fork(fileURLToPath(import.meta.url), ['--shape', shape], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    samples.push(await new Promise((resolve, reject) => {
-      child.once('message', resolve);
-      child.once('exit', (code) => code !== 0 && reject(new Error(`${shape}: exit ${code}`)));
-    }));
+    const child = fork(fileURLToPath(import.meta.url), ['--shape', shape], {
+      execArgv: ['--expose-gc'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    samples.push(
+      await new Promise((resolve, reject) => {
+        child.once('message', resolve);
+        child.once('exit', (code) => code !== 0 && reject(new Error(`${shape}: exit ${code}`)));
+      }),
+    );
   }
   const last = samples.at(-1);
   progress('worst', `${shape}: ${(last.bytes / 1048576).toFixed(1)} MB, ${last.outcome}`);
   rows.push(
-    row('worst', `${shape}: extension-host time`, 'ms', samples.map((s) => s.ms), { target: { max: 1000, text: '< 1 s' }, note: undefined }),
-    row('worst', `${shape}: peak memory`, 'MB', samples.map((s) => s.peakMB), { target: { max: 200, text: '< 200 MB' } }),
+    row(
+      'worst',
+      `${shape}: extension-host time`,
+      'ms',
+      samples.map((s) => s.ms),
+      { target: { max: 1000, text: '< 1 s' }, note: undefined },
+    ),
+    row(
+      'worst',
+      `${shape}: peak memory`,
+      'MB',
+      samples.map((s) => s.peakMB),
+      { target: { max: 200, text: '< 200 MB' } },
+    ),
   );
 }
 rows[0].note = `one refresh of the real client + ListRefresher per fresh process (${runs} each); memory = peak RSS above the baseline; the server runs in another process`;

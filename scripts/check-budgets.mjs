@@ -39,8 +39,14 @@ const VSCE = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 /** `node esbuild.js --production` in the repo; throws with its output on failure. */
 export function buildProduction({ sourceMap = false } = {}) {
   const env = { ...process.env, FLOWSYNC_SOURCEMAP: sourceMap ? '1' : '' };
-  const r = spawnSync(process.execPath, ['esbuild.js', '--production'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000, env });
-  if (r.status !== 0) throw new Error(`node esbuild.js --production failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
+  const r = spawnSync(process.execPath, ['esbuild.js', '--production'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env,
+  });
+  if (r.status !== 0)
+    throw new Error(`node esbuild.js --production failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
 }
 
 /**
@@ -51,18 +57,31 @@ export function buildProduction({ sourceMap = false } = {}) {
  * names: every entry's name).
  */
 export function packageVsixBytes() {
-  if (!fs.existsSync(VSCE)) throw new Error(`${path.relative(REPO_ROOT, VSCE)} is missing: run npm install (@vscode/vsce is a devDependency)`);
+  if (!fs.existsSync(VSCE))
+    throw new Error(`${path.relative(REPO_ROOT, VSCE)} is missing: run npm install (@vscode/vsce is a devDependency)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-budget-'));
   try {
     const out = path.join(dir, 'extension.vsix');
     const r = spawnSync(
       process.execPath,
       [VSCE, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out],
-      { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } },
+      {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 180_000,
+        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      },
     );
-    if (r.status !== 0 || !fs.existsSync(out)) throw new Error(`vsce package failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
+    if (r.status !== 0 || !fs.existsSync(out))
+      throw new Error(`vsce package failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
     const entries = zipEntries(fs.readFileSync(out));
-    return { bytes: fs.statSync(out).size, files: entries.size, bundleBytes: entries.get('extension/dist/extension.js'), names: [...entries.keys()] };
+    return {
+      bytes: fs.statSync(out).size,
+      files: entries.size,
+      bundleBytes: entries.get('extension/dist/extension.js'),
+      names: [...entries.keys()],
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -107,7 +126,12 @@ export function requiredChunks() {
 /** Bytes of every file in dist/chunks/ (name -> bytes). */
 export function chunkSizes() {
   if (!fs.existsSync(CHUNKS_DIR)) return {};
-  return Object.fromEntries(fs.readdirSync(CHUNKS_DIR).filter((f) => f.endsWith('.js')).map((f) => [f, fs.statSync(path.join(CHUNKS_DIR, f)).size]));
+  return Object.fromEntries(
+    fs
+      .readdirSync(CHUNKS_DIR)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => [f, fs.statSync(path.join(CHUNKS_DIR, f)).size]),
+  );
 }
 
 /**
@@ -125,8 +149,12 @@ export function measure({ noBuild = false } = {}) {
     const vsix = packageVsixBytes();
     const after = fs.statSync(BUNDLE).size;
     const chunks = chunkSizes();
-    if (vsix.bundleBytes === bundle && after === bundle && fs.statSync(WEB_BUNDLE).size === webBundle) return { bundle, chunks, required: requiredChunks(), webBundle, vsix };
-    const what = vsix.bundleBytes === undefined ? 'the VSIX has no extension/dist/extension.js' : `dist/extension.js changed while packaging (${bundle} bytes built, ${vsix.bundleBytes} bytes packaged, ${after} bytes now): another build running?`;
+    if (vsix.bundleBytes === bundle && after === bundle && fs.statSync(WEB_BUNDLE).size === webBundle)
+      return { bundle, chunks, required: requiredChunks(), webBundle, vsix };
+    const what =
+      vsix.bundleBytes === undefined
+        ? 'the VSIX has no extension/dist/extension.js'
+        : `dist/extension.js changed while packaging (${bundle} bytes built, ${vsix.bundleBytes} bytes packaged, ${after} bytes now): another build running?`;
     if (noBuild || attempt >= 3) throw new Error(what);
     console.log(`  (retrying: ${what})`);
   }
@@ -134,10 +162,18 @@ export function measure({ noBuild = false } = {}) {
 
 /** What vsce would put in the VSIX, summed per top-level entry (uncompressed bytes), largest first. */
 export function vsixContents() {
-  const r = spawnSync(process.execPath, [VSCE, 'ls', '--no-dependencies'], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  const r = spawnSync(process.execPath, [VSCE, 'ls', '--no-dependencies'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120_000,
+  });
   if (r.status !== 0) return [];
   const sizes = new Map();
-  for (const file of r.stdout.split('\n').map((l) => l.trim()).filter(Boolean)) {
+  for (const file of r.stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     const full = path.join(REPO_ROOT, file);
     if (!fs.existsSync(full)) continue;
     const top = file.includes('/') ? `${file.split('/')[0]}/` : file;
@@ -163,16 +199,24 @@ function main() {
   let over = false;
   for (const [name, bytes, budget] of lines) {
     if (budget === undefined) {
-      console.log(`  ${name.padEnd(52)} ${fmt(bytes).padStart(9)} bytes  ${kb(bytes).padStart(9)}   (no budget of its own)`);
+      console.log(
+        `  ${name.padEnd(52)} ${fmt(bytes).padStart(9)} bytes  ${kb(bytes).padStart(9)}   (no budget of its own)`,
+      );
       continue;
     }
     const ok = bytes <= budget;
     over ||= !ok;
-    const verdict = ok ? `ok (${Math.round((bytes / budget) * 100)} % of budget)` : `OVER BUDGET by ${fmt(bytes - budget)} bytes`;
-    console.log(`  ${name.padEnd(52)} ${fmt(bytes).padStart(9)} bytes  ${kb(bytes).padStart(9)}   budget ${fmt(budget).padStart(7)} bytes (${kb(budget)})   ${verdict}`);
+    const verdict = ok
+      ? `ok (${Math.round((bytes / budget) * 100)} % of budget)`
+      : `OVER BUDGET by ${fmt(bytes - budget)} bytes`;
+    console.log(
+      `  ${name.padEnd(52)} ${fmt(bytes).padStart(9)} bytes  ${kb(bytes).padStart(9)}   budget ${fmt(budget).padStart(7)} bytes (${kb(budget)})   ${verdict}`,
+    );
   }
   // every chunk required is built and packaged: a missing one would fail only when its feature is first used
-  const missing = required.filter((chunk) => !fs.existsSync(path.join(REPO_ROOT, chunk)) || !vsix.names.includes(`extension/${chunk}`));
+  const missing = required.filter(
+    (chunk) => !fs.existsSync(path.join(REPO_ROOT, chunk)) || !vsix.names.includes(`extension/${chunk}`),
+  );
   if (required.length === 0) {
     console.log('  dist/extension.js requires no chunk (dist/chunks): is it the split build of esbuild.js?');
     over = true;
@@ -180,11 +224,14 @@ function main() {
     console.log(`  MISSING from dist/ or the VSIX (.vscodeignore): ${missing.join(', ')}`);
     over = true;
   } else {
-    console.log(`  the VSIX holds every chunk required (${required.length}: ${required.map((c) => path.basename(c, '.js')).join(', ')})`);
+    console.log(
+      `  the VSIX holds every chunk required (${required.length}: ${required.map((c) => path.basename(c, '.js')).join(', ')})`,
+    );
   }
   if (vsix.bytes > BUDGETS.vsix) {
     console.log('  the VSIX would contain (uncompressed, by top-level entry; set what ships in .vscodeignore):');
-    for (const [entry, bytes] of vsixContents().slice(0, 15)) console.log(`    ${entry.padEnd(30)} ${kb(bytes).padStart(10)}`);
+    for (const [entry, bytes] of vsixContents().slice(0, 15))
+      console.log(`    ${entry.padEnd(30)} ${kb(bytes).padStart(10)}`);
   }
   return over ? 1 : 0;
 }

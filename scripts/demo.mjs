@@ -22,7 +22,15 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT, RIG_DIR, buildProject, freshWorkspace, packageVsix, prepareRig, startCodeServer } from '../test/rig/codeServer.mjs';
+import {
+  REPO_ROOT,
+  RIG_DIR,
+  buildProject,
+  freshWorkspace,
+  packageVsix,
+  prepareRig,
+  startCodeServer,
+} from '../test/rig/codeServer.mjs';
 import { onInterrupt } from '../test/rig/processes.mjs';
 
 const DEMO_API_KEY = 'fs_demo_0123456789abcdef';
@@ -56,7 +64,8 @@ function which(cmd) {
 /** The mock service (Production), and with --services 2 a second one (Staging: its own key and data). */
 async function startMocks() {
   const modulePath = path.join(REPO_ROOT, 'out', 'src', 'mock', 'server.js');
-  if (!fs.existsSync(modulePath)) throw new Error(`${path.relative(REPO_ROOT, modulePath)} is missing: run npm run compile`);
+  if (!fs.existsSync(modulePath))
+    throw new Error(`${path.relative(REPO_ROOT, modulePath)} is missing: run npm run compile`);
   const { MockFlowSyncServer } = createRequire(import.meta.url)(modulePath);
   let mock;
   try {
@@ -69,7 +78,14 @@ async function startMocks() {
   scheduleBurst(mock);
   const mocks = [{ name: 'Production', mock, key: DEMO_API_KEY }];
   if (SERVICES === 2) {
-    const staging = await MockFlowSyncServer.start({ port: 0, speed: DEMO_SPEED, apiKey: STAGING_API_KEY, seed: 29, flows: 5, processing: 6 });
+    const staging = await MockFlowSyncServer.start({
+      port: 0,
+      speed: DEMO_SPEED,
+      apiKey: STAGING_API_KEY,
+      seed: 29,
+      flows: 5,
+      processing: 6,
+    });
     onInterrupt(() => staging.close());
     mocks.push({ name: 'Staging', mock: staging, key: STAGING_API_KEY });
   }
@@ -77,12 +93,14 @@ async function startMocks() {
 }
 
 /** The quickest flow: its burst finishes soon, so History shows it within the first minutes. */
-const quickestFlow = (mock) => mock.dataset.flows.reduce((best, flow) => (flow.typicalRunMs < best.typicalRunMs ? flow : best));
+const quickestFlow = (mock) =>
+  mock.dataset.flows.reduce((best, flow) => (flow.typicalRunMs < best.typicalRunMs ? flow : best));
 
 /** A burst (several syncs of one flow at once) BURST_AFTER_MS after the extension first loaded the processing list. */
 function scheduleBurst(mock) {
   const watch = setInterval(() => {
-    if (!mock.requests.some((r) => r.authorized && r.status === 200 && r.path.endsWith('/flowsyncs/processing'))) return;
+    if (!mock.requests.some((r) => r.authorized && r.status === 200 && r.path.endsWith('/flowsyncs/processing')))
+      return;
     clearInterval(watch);
     setTimeout(() => {
       const flow = quickestFlow(mock);
@@ -112,7 +130,9 @@ function settingsFor(mocks) {
 /** What the banner says about each service: its URL and its key. */
 function serviceLines(mocks) {
   if (mocks.length === 1) return [`mock API:     ${mocks[0].mock.url}`, `API key:      ${mocks[0].key}`];
-  return mocks.flatMap(({ name, mock, key }) => [`${name}:`.padEnd(14) + `${mock.url}   API key: ${key}`]).concat(['(Set API Key... asks which service each key is for)']);
+  return mocks
+    .flatMap(({ name, mock, key }) => [`${name}:`.padEnd(14) + `${mock.url}   API key: ${key}`])
+    .concat(['(Set API Key... asks which service each key is for)']);
 }
 
 /** The first step in the window, said in the banner and in the demo folder's README.md: the views stay empty until then. */
@@ -125,14 +145,23 @@ function firstStep(mocks, where) {
 /** A README in the demo folder (shown in the Explorer) with the first step and the keys. */
 function writeDemoReadme(workspace, mocks) {
   const keys = mocks.map(({ name, key }) => (mocks.length === 1 ? `- API key: \`${key}\`` : `- ${name}: \`${key}\``));
-  const text = ['# Flow Sync Explorer demo', '', `Next: ${firstStep(mocks, 'below')}, then open Flow Sync in the activity bar.`, '', ...keys, ''];
+  const text = [
+    '# Flow Sync Explorer demo',
+    '',
+    `Next: ${firstStep(mocks, 'below')}, then open Flow Sync in the activity bar.`,
+    '',
+    ...keys,
+    '',
+  ];
   fs.writeFileSync(path.join(workspace, 'README.md'), text.join('\n'));
 }
 
 async function desktop() {
   const code = which('code');
   if (!code) {
-    console.error('[demo] `code` (desktop VS Code\'s shell command) is not on PATH. Install VS Code and its `code` command, or run `npm run demo` for the browser version.');
+    console.error(
+      "[demo] `code` (desktop VS Code's shell command) is not on PATH. Install VS Code and its `code` command, or run `npm run demo` for the browser version.",
+    );
     return 1;
   }
   if (opts.build) {
@@ -143,7 +172,10 @@ async function desktop() {
   // A profile of its own so the demo's settings don't touch the user's.
   const profile = path.join(RIG_DIR, 'demo-desktop');
   fs.mkdirSync(path.join(profile, 'user-data', 'User'), { recursive: true });
-  fs.writeFileSync(path.join(profile, 'user-data', 'User', 'settings.json'), JSON.stringify(settingsFor(mocks), null, 2) + '\n');
+  fs.writeFileSync(
+    path.join(profile, 'user-data', 'User', 'settings.json'),
+    JSON.stringify(settingsFor(mocks), null, 2) + '\n',
+  );
   const workspace = freshWorkspace('demo');
   writeDemoReadme(workspace, mocks);
   serviceLines(mocks).forEach((line) => say(line));
@@ -152,7 +184,13 @@ async function desktop() {
   say(`starting ${code} --extensionDevelopmentPath=${REPO_ROOT} (close the window or press Ctrl+C to stop)`);
   const child = spawn(
     code,
-    [`--extensionDevelopmentPath=${REPO_ROOT}`, `--user-data-dir=${path.join(profile, 'user-data')}`, '--new-window', '--wait', workspace],
+    [
+      `--extensionDevelopmentPath=${REPO_ROOT}`,
+      `--user-data-dir=${path.join(profile, 'user-data')}`,
+      '--new-window',
+      '--wait',
+      workspace,
+    ],
     { stdio: 'inherit' },
   );
   const status = await new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 0)));
@@ -170,7 +208,14 @@ async function browser() {
   const vsix = packageVsix();
   const mocks = await startMocks();
   const mock = mocks[0].mock;
-  const server = await startCodeServer({ rig, name: 'demo', vsix: [vsix], settings: settingsFor(mocks), port: Number(opts.port), quiet: true });
+  const server = await startCodeServer({
+    rig,
+    name: 'demo',
+    vsix: [vsix],
+    settings: settingsFor(mocks),
+    port: Number(opts.port),
+    quiet: true,
+  });
   const workspace = freshWorkspace('demo');
   writeDemoReadme(workspace, mocks);
   onInterrupt(() => fs.rmSync(workspace, { recursive: true, force: true }));

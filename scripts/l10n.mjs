@@ -17,7 +17,19 @@ function unescape(body) {
   return body.replace(/\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|[\s\S])/g, (_, esc) => {
     if (esc[0] === 'u') return String.fromCodePoint(parseInt(esc[1] === '{' ? esc.slice(2, -1) : esc.slice(1), 16));
     if (esc[0] === 'x') return String.fromCharCode(parseInt(esc.slice(1), 16));
-    const simple = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v', 0: '\0', '\n': '', '\r\n': '', '\u2028': '', '\u2029': '' };
+    const simple = {
+      n: '\n',
+      r: '\r',
+      t: '\t',
+      b: '\b',
+      f: '\f',
+      v: '\v',
+      0: '\0',
+      '\n': '',
+      '\r\n': '',
+      '\u2028': '',
+      '\u2029': '',
+    };
     return esc in simple ? simple[esc] : esc;
   });
 }
@@ -61,7 +73,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.stdout.write(text);
   } else if (process.argv.includes('--check')) {
     let current = '';
-    try { current = readFileSync(BUNDLE, 'utf8'); } catch { /* missing counts as stale */ }
+    try {
+      current = readFileSync(BUNDLE, 'utf8');
+    } catch {
+      /* missing counts as stale */
+    }
     if (current !== text) {
       console.error('l10n: l10n/bundle.l10n.json is out of date; run `npm run l10n`.');
       process.exit(1);

@@ -47,7 +47,10 @@ const lanes = [
 const args = process.argv.slice(2);
 const serial = args.includes('--serial');
 const only = args.filter((a) => !a.startsWith('--'));
-const wanted = (name) => !only.length || only.includes(name) || (name === 'build' && only.some((n) => n !== 'lint' && n !== 'typecheck' && n !== 'contract'));
+const wanted = (name) =>
+  !only.length ||
+  only.includes(name) ||
+  (name === 'build' && only.some((n) => n !== 'lint' && n !== 'typecheck' && n !== 'contract'));
 const results = [];
 const started = Date.now();
 
@@ -58,7 +61,9 @@ function record(name, ok, ms) {
 function finish(failed) {
   console.log('\n=== stage times');
   for (const line of results) console.log(line);
-  console.log(`${'total'.padEnd(12)}      ${((Date.now() - started) / 1000).toFixed(1).padStart(7)} s${serial ? '' : ' (the rig suites in two lanes side by side)'}`);
+  console.log(
+    `${'total'.padEnd(12)}      ${((Date.now() - started) / 1000).toFixed(1).padStart(7)} s${serial ? '' : ' (the rig suites in two lanes side by side)'}`,
+  );
   process.exit(failed ? 1 : 0);
 }
 
@@ -66,7 +71,12 @@ function finish(failed) {
 function runQuietly(name, command, env) {
   const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-test-')), `${name}.log`);
   const out = fs.openSync(logFile, 'w');
-  const child = spawn(command, { shell: true, stdio: ['ignore', out, out], env: { ...process.env, ...env }, detached: process.platform !== 'win32' });
+  const child = spawn(command, {
+    shell: true,
+    stdio: ['ignore', out, out],
+    env: { ...process.env, ...env },
+    detached: process.platform !== 'win32',
+  });
   const stop = () => {
     try {
       process.kill(-child.pid, 'SIGTERM');
@@ -86,7 +96,15 @@ function runQuietly(name, command, env) {
 
 /** Prints a quietly run stage's output whole, then removes it. */
 function printLog(name, command, logFile, env) {
-  console.log(`\n=== ${name}: ${command}${env ? ` (${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')})` : ''}`);
+  console.log(
+    `\n=== ${name}: ${command}${
+      env
+        ? ` (${Object.entries(env)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')})`
+        : ''
+    }`,
+  );
   process.stdout.write(fs.readFileSync(logFile, 'utf8'));
   fs.rmSync(path.dirname(logFile), { recursive: true, force: true });
 }
@@ -106,7 +124,10 @@ for (const [name, command] of checks) {
 }
 
 if (rig) {
-  const waiting = setInterval(() => console.log(`... ${RIG[0]}: still installing, ${Math.round((Date.now() - rigStarted) / 1000)} s`), 30_000);
+  const waiting = setInterval(
+    () => console.log(`... ${RIG[0]}: still installing, ${Math.round((Date.now() - rigStarted) / 1000)} s`),
+    30_000,
+  );
   const { status, logFile } = await rig;
   clearInterval(waiting);
   printLog(RIG[0], RIG[1], logFile);
@@ -122,7 +143,9 @@ async function runLane(lane) {
     if (!wanted(name) || failed) continue;
     const t0 = Date.now();
     running.set(name, t0);
-    const { status, logFile } = serial ? { status: spawnSync(command, { shell: true, stdio: 'inherit', env: { ...process.env, ...env } }).status } : await runQuietly(name, command, env);
+    const { status, logFile } = serial
+      ? { status: spawnSync(command, { shell: true, stdio: 'inherit', env: { ...process.env, ...env } }).status }
+      : await runQuietly(name, command, env);
     running.delete(name);
     if (logFile) printLog(name, command, logFile, env);
     record(name, status === 0, Date.now() - t0);

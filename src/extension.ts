@@ -86,7 +86,9 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const first = () => services.all[0];
   // Every text made inert masks the key any service may echo.
   hideEverywhere(() => services.all.map((s) => s.explorer.keyToHide).filter((key): key is string => key !== undefined));
-  const views = createListViews(services, clock, settings, { processing: (s) => processingDecorations(services.byId(s.id)!.history, now) });
+  const views = createListViews(services, clock, settings, {
+    processing: (s) => processingDecorations(services.byId(s.id)!.history, now),
+  });
   const json = new JsonDocumentsOnDemand(services);
   const notifications = watchFailures(services);
   const statusExtras = new DisposableStore();
@@ -125,7 +127,8 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     // The panel is its own chunk (esbuild.js CHUNKS: insights), loaded when it is first opened.
     const { showInsightsPanel } = await import('./insights/vscode/insightsPanel');
     showInsightsPanel(context, {
-      services: () => services.all.map((s) => ({ name: s.name ?? s.history.snapshot.origin ?? '', history: s.history })),
+      services: () =>
+        services.all.map((s) => ({ name: s.name ?? s.history.snapshot.origin ?? '', history: s.history })),
       several: () => services.several,
       historyDays: () => settings.current.historyDays,
       now,
@@ -133,7 +136,19 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     });
   };
   const find = new FindOnDemand(views, historyView, context.workspaceState, now);
-  const commandContext = { services, keys, views, historyView, find, json, log, settings, showActivity, showInsights, extensionId: context.extension.id };
+  const commandContext = {
+    services,
+    keys,
+    views,
+    historyView,
+    find,
+    json,
+    log,
+    settings,
+    showActivity,
+    showInsights,
+    extensionId: context.extension.id,
+  };
   const links = new LinkHandler(commandContext);
 
   context.subscriptions.push(
@@ -151,17 +166,25 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     find,
     eachService(services, (service) => {
       const { history, explorer } = service;
-      const named = (text: string) => (services.several && service.name !== undefined ? `${inert(service.name, 60)}: ${text}` : text);
+      const named = (text: string) =>
+        services.several && service.name !== undefined ? `${inert(service.name, 60)}: ${text}` : text;
       const wiring = new DisposableStore();
       wiring.add(
         history.onDidChange(() => (views.processing.liveChanged(), views.processing.tree.refreshAll())),
-        history.onDidAnnounce(({ text, entries }) => void import('./history/vscode/announceFinished').then((m) => m.announceFinished(named(text), entries, json, service.id))),
+        history.onDidAnnounce(
+          ({ text, entries }) =>
+            void import('./history/vscode/announceFinished').then((m) =>
+              m.announceFinished(named(text), entries, json, service.id),
+            ),
+        ),
         history.onDidWarn((text) => void vscode.window.showWarningMessage(named(text))),
         // A sync that becomes stuck is said once (a notification: screen readers read it out, the focus stays put), by
         // the window whose request saw it, unless notifications are off.
         history.onDidChange(() => {
           const text = history.nextStuckAnnouncement();
-          if (text && settings.current.notifyWhenFinished !== 'off' && !explorer.lists.processing.state.adopted) void vscode.window.showWarningMessage(named(text));
+          if (text && settings.current.notifyWhenFinished !== 'off' && !explorer.lists.processing.state.adopted) {
+            void vscode.window.showWarningMessage(named(text));
+          }
         }),
         // A flow that became slower than usual is said once a day (by the window whose request saw its runs leave).
         history.onDidChange(() => {

@@ -20,7 +20,10 @@ module.exports.run = async function run() {
     outerMs = performance.now() - t0;
   }
   const figures = globalThis.__flowsyncBenchActivation;
-  if (!figures) throw new Error('the bench shim recorded nothing: was the extension loaded through bench/activation/shim.js?');
+  if (!figures)
+    throw new Error('the bench shim recorded nothing: was the extension loaded through bench/activation/shim.js?');
   const made = await globalThis.__flowsyncBenchServicesMade; // the shim's promise settles within 10 s
-  console.log(`${LINE_MARK}FLOWSYNC_BENCH_ACTIVATION ${JSON.stringify({ wasActive, askedAt, outerMs, ...figures, ...made, startedByVsCode: wasActive || figures.loadStartedAt < askedAt, vscode: vscode.version })}`);
+  console.log(
+    `${LINE_MARK}FLOWSYNC_BENCH_ACTIVATION ${JSON.stringify({ wasActive, askedAt, outerMs, ...figures, ...made, startedByVsCode: wasActive || figures.loadStartedAt < askedAt, vscode: vscode.version })}`,
+  );
 };

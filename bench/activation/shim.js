@@ -17,7 +17,9 @@ const loadCpuMs = loadCpu0 === undefined ? undefined : threadCpu() - loadCpu0;
 // `node bench/activation.mjs --profile` leaves bench-profile.json beside this file: then every function of the VS Code
 // API namespaces is wrapped to time its synchronous part, so the figures say where activate() spends its time (the
 // wrapping itself costs a little, so a profiled start is not a fair activate() figure).
-const profile = require('node:fs').existsSync(require('node:path').join(__dirname, 'bench-profile.json')) ? wrapApi() : undefined;
+const profile = require('node:fs').existsSync(require('node:path').join(__dirname, 'bench-profile.json'))
+  ? wrapApi()
+  : undefined;
 
 module.exports.activate = function activate(context) {
   const cpu0 = threadCpu();
@@ -27,7 +29,15 @@ module.exports.activate = function activate(context) {
   const cpuMs = cpu0 === undefined ? undefined : threadCpu() - cpu0;
   if (profile) profile.active = false;
   cpuProfile?.stop();
-  globalThis.__flowsyncBenchActivation = { loadStartedAt, loadMs, loadCpuMs, activateMs, cpuMs, returnedPromise: typeof (api && api.then) === 'function', profile: profile?.calls };
+  globalThis.__flowsyncBenchActivation = {
+    loadStartedAt,
+    loadMs,
+    loadCpuMs,
+    activateMs,
+    cpuMs,
+    returnedPromise: typeof (api && api.then) === 'function',
+    profile: profile?.calls,
+  };
   globalThis.__flowsyncBenchServicesMade = servicesMade(api);
   return api;
 };
@@ -45,7 +55,10 @@ function servicesMade(api) {
     const timer = setTimeout(() => resolve(undefined), 10_000);
     const done = () => {
       clearTimeout(timer);
-      resolve({ madeMs: performance.now() - started, madeCpuMs: loadCpu0 === undefined ? undefined : threadCpu() - loadCpu0 });
+      resolve({
+        madeMs: performance.now() - started,
+        madeCpuMs: loadCpu0 === undefined ? undefined : threadCpu() - loadCpu0,
+      });
     };
     if (services.all.length) return done(); // made inside activate() (before the registry loaded them on its own)
     const subscription = services.onDidChange(() => {

@@ -64,10 +64,16 @@ export function threadCpuMs() {
     const { user, system } = process.threadCpuUsage();
     return (user + system) / 1000;
   }
-  if (schedstat === undefined) schedstat = fs.existsSync('/proc/thread-self/schedstat') ? '/proc/thread-self/schedstat' : null;
+  if (schedstat === undefined)
+    schedstat = fs.existsSync('/proc/thread-self/schedstat') ? '/proc/thread-self/schedstat' : null;
   if (!schedstat) return undefined;
   return Number(fs.readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6;
 }
 let schedstat;
 /** How threadCpuMs reads, for a row's note. */
-export const threadCpuSource = () => (typeof process.threadCpuUsage === 'function' ? 'process.threadCpuUsage()' : threadCpuMs() !== undefined ? '/proc/thread-self/schedstat' : undefined);
+export const threadCpuSource = () =>
+  typeof process.threadCpuUsage === 'function'
+    ? 'process.threadCpuUsage()'
+    : threadCpuMs() !== undefined
+      ? '/proc/thread-self/schedstat'
+      : undefined;

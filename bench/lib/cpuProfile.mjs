@@ -10,7 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values: opts, positionals } = parseArgs({ options: { top: { type: 'string', default: '30' } }, allowPositionals: true });
+const { values: opts, positionals } = parseArgs({
+  options: { top: { type: 'string', default: '30' } },
+  allowPositionals: true,
+});
 const dir = positionals[0];
 if (!dir) {
   console.error('usage: node bench/lib/cpuProfile.mjs DIR');
@@ -46,14 +49,17 @@ console.log(`${files.length} starts, ${perStart(total)} ms sampled per start (co
 console.log('by module or file');
 for (const [k, us] of [...byModule].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${perStart(us)} ms  ${k}`);
 console.log('\nby function');
-for (const [k, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${perStart(us)} ms  ${k}`);
+for (const [k, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top))
+  console.log(`${perStart(us)} ms  ${k}`);
 
 function placeOf(frame) {
   const url = frame.url ?? '';
   if (!url) return frame.functionName.startsWith('(') ? frame.functionName : '(native)';
   // Ours is the copy bench/activation.mjs made; other extensions (VS Code's built-in ones) have a dist/extension.js too.
-  if (/\/flowsync-bench-ext-[^/]+\/dist\/extension\.js$/.test(url)) return lookup(frame.lineNumber, frame.columnNumber) ?? 'dist/extension.js';
-  if (url.endsWith('/dist/extension.js')) return `${url.split('/').slice(-3, -2)[0]}/dist/extension.js (another extension)`;
+  if (/\/flowsync-bench-ext-[^/]+\/dist\/extension\.js$/.test(url))
+    return lookup(frame.lineNumber, frame.columnNumber) ?? 'dist/extension.js';
+  if (url.endsWith('/dist/extension.js'))
+    return `${url.split('/').slice(-3, -2)[0]}/dist/extension.js (another extension)`;
   if (url.startsWith('node:')) return url;
   return path.basename(url);
 }

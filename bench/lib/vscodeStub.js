@@ -49,7 +49,15 @@ class MarkdownString {
   }
 }
 
-const stub = { EventEmitter, TreeItem, TreeItemCollapsibleState, ThemeColor, ThemeIcon, MarkdownString, l10n: { t: (m) => m } };
+const stub = {
+  EventEmitter,
+  TreeItem,
+  TreeItemCollapsibleState,
+  ThemeColor,
+  ThemeIcon,
+  MarkdownString,
+  l10n: { t: (m) => m },
+};
 
 const STUB_ID = path.join(__dirname, 'vscodeStub.js');
 const resolve = Module._resolveFilename;

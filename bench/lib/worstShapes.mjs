@@ -34,7 +34,9 @@ export const SHAPES = {
     build: () => {
       const depth = 31 - 1;
       const count = Math.floor(CONTAINERS / (depth + 3));
-      return padded(Array.from({ length: count }, (_, i) => connection(i + 1, `,"d":${'['.repeat(depth)}${']'.repeat(depth)}`)));
+      return padded(
+        Array.from({ length: count }, (_, i) => connection(i + 1, `,"d":${'['.repeat(depth)}${']'.repeat(depth)}`)),
+      );
     },
   },
   /** Empty objects up to the containers cap, then numbers up to the commas cap: refused by the item cap after parsing. */

@@ -27,8 +27,9 @@ function listSources(dir) {
  * and templates are left alone, so a "//" inside a string is not taken for a comment.
  */
 function stripComments(source) {
-  return source.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|'(?:[^'\\\n]|\\[\s\S])*'|"(?:[^"\\\n]|\\[\s\S])*"|`(?:[^`\\]|\\[\s\S])*`/g, (m) =>
-    m.startsWith('/*') || m.startsWith('//') ? m.replace(/[^\n]/g, ' ') : m,
+  return source.replace(
+    /\/\*[\s\S]*?\*\/|\/\/[^\n]*|'(?:[^'\\\n]|\\[\s\S])*'|"(?:[^"\\\n]|\\[\s\S])*"|`(?:[^`\\]|\\[\s\S])*`/g,
+    (m) => (m.startsWith('/*') || m.startsWith('//') ? m.replace(/[^\n]/g, ' ') : m),
   );
 }
 

@@ -30,11 +30,19 @@ export interface ActivityPageResources {
  */
 export function activityCsp(cspSource: string, nonce: string): string {
   const source = cspSource.replace(/[;,"\r\n]/g, ' ').trim();
-  return [`default-src 'none'`, `script-src 'nonce-${nonce}'`, `style-src ${source}`, `base-uri 'none'`, `form-action 'none'`].join('; ');
+  return [
+    `default-src 'none'`,
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${source}`,
+    `base-uri 'none'`,
+    `form-action 'none'`,
+  ].join('; ');
 }
 
 export function activityHtml(r: ActivityPageResources): string {
-  if (!/^[A-Za-z0-9+/_-]{16,}$/.test(r.nonce)) throw new Error('activityHtml: the nonce must be at least 16 letters or digits');
+  if (!/^[A-Za-z0-9+/_-]{16,}$/.test(r.nonce)) {
+    throw new Error('activityHtml: the nonce must be at least 16 letters or digits');
+  }
   const lang = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(r.lang) ? r.lang : 'en';
   return `<!DOCTYPE html>
 <html lang="${lang}">
@@ -54,7 +62,9 @@ export function activityHtml(r: ActivityPageResources): string {
 }
 
 /** A random token for the policy's 'nonce-…' (32 hex digits, 128 bits from the platform's CSPRNG). */
-export function makeNonce(fill: (bytes: Uint8Array) => Uint8Array = (bytes) => globalThis.crypto.getRandomValues(bytes)): string {
+export function makeNonce(
+  fill: (bytes: Uint8Array) => Uint8Array = (bytes) => globalThis.crypto.getRandomValues(bytes),
+): string {
   return Array.from(fill(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
@@ -80,5 +90,8 @@ export function activityStrings(): ActivityStrings {
 }
 
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }

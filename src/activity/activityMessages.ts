@@ -80,7 +80,14 @@ export function parsePageMessage(data: unknown): PageMessage | undefined {
       if (!isActivityRange(m.range)) return undefined;
       const count = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : 0);
       const violations = Array.isArray(m.violations) ? m.violations.slice(0, 20).map((v) => inert(v, 200)) : [];
-      return { type: 'rendered', range: m.range, flows: count(m.flows), buckets: count(m.buckets), chart: m.chart === true, violations };
+      return {
+        type: 'rendered',
+        range: m.range,
+        flows: count(m.flows),
+        buckets: count(m.buckets),
+        chart: m.chart === true,
+        violations,
+      };
     }
     default:
       return undefined;
@@ -93,7 +100,11 @@ export function parsePageMessage(data: unknown): PageMessage | undefined {
  * inert (one line, no control or bidi characters, at most MAX_FLOW_NAME characters; `unnamed` when that leaves
  * nothing). `range` is the range asked for, whatever the series says.
  */
-export function normalizeSeries(series: ActivitySeries | undefined, range: ActivityRange, unnamed = '?'): ActivitySeries {
+export function normalizeSeries(
+  series: ActivitySeries | undefined,
+  range: ActivityRange,
+  unnamed = '?',
+): ActivitySeries {
   const times = Array.isArray(series?.times) ? series.times : [];
   const order = times
     .map((time, index) => ({ time, index }))

@@ -37,12 +37,18 @@ export function joinChunks(chunks: readonly Uint8Array[], total: number): Uint8A
  * never overlapping (prefix + suffix ≤ the shorter length), found by native comparison. `data` is `previous` with
  * `previous[prefix, previous.length - suffix)` replaced by `data[prefix, data.length - suffix)`.
  */
-export function sharedEnds(previous: Uint8Array, data: Uint8Array, same: SameBytes): { prefix: number; suffix: number } {
+export function sharedEnds(
+  previous: Uint8Array,
+  data: Uint8Array,
+  same: SameBytes,
+): { prefix: number; suffix: number } {
   const shorter = Math.min(previous.length, data.length);
   const prefix = matchingLength(shorter, (from, to) => same(previous.subarray(from, to), data.subarray(from, to)));
   const a = previous.length;
   const b = data.length;
-  const suffix = matchingLength(shorter - prefix, (from, to) => same(previous.subarray(a - to, a - from), data.subarray(b - to, b - from)));
+  const suffix = matchingLength(shorter - prefix, (from, to) =>
+    same(previous.subarray(a - to, a - from), data.subarray(b - to, b - from)),
+  );
   return { prefix, suffix };
 }
 
@@ -53,7 +59,7 @@ const COMPARE_STEP = 64 * 1024;
  * steps of COMPARE_STEP, then a binary search within the step that differs.
  */
 function matchingLength(limit: number, equal: (from: number, to: number) => boolean): number {
-  for (let at = 0; at < limit; ) {
+  for (let at = 0; at < limit;) {
     const end = Math.min(at + COMPARE_STEP, limit);
     if (equal(at, end)) {
       at = end;
@@ -79,7 +85,10 @@ function matchingLength(limit: number, equal: (from: number, to: number) => bool
 export function countsAfterEdit(previous: AnswerBytes, data: Uint8Array, prefix: number, suffix: number): Counts {
   const gone = countIn(previous.data.subarray(prefix, previous.bytes - suffix));
   const added = countIn(data.subarray(prefix, data.length - suffix));
-  return { containers: previous.containers - gone.containers + added.containers, commas: previous.commas - gone.commas + added.commas };
+  return {
+    containers: previous.containers - gone.containers + added.containers,
+    commas: previous.commas - gone.commas + added.commas,
+  };
 }
 
 /** Sizes of the fingerprint's blocks (bytes); parameters so that tests can use small blocks. */

@@ -18,7 +18,9 @@ const MAX_KEPT_ANSWERS = 4;
 export function apiKeyProblem(key: string): string | undefined {
   if (!key) return t('Enter the API key.');
   if (/\s/.test(key)) return t('An API key has no spaces.');
-  if (!/^[\x21-\x7e]+$/.test(key)) return t('An API key holds only letters, digits and punctuation (ASCII); check that it was pasted whole.');
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    return t('An API key holds only letters, digits and punctuation (ASCII); check that it was pasted whole.');
+  }
   return undefined;
 }
 
@@ -67,7 +69,12 @@ export class FlowSyncClient {
     this.service = parseServiceUrl(options.baseUrl, { allowHttp: options.allowHttp });
     if (!options.apiKey) throw new ApiError('unauthorized', t('No API key is set. Run "Flow Sync: Set API Key...".'));
     const keyProblem = apiKeyProblem(options.apiKey);
-    if (keyProblem) throw new ApiError('unauthorized', t('The stored API key cannot be sent: {0} Run "Flow Sync: Set API Key...".', keyProblem));
+    if (keyProblem) {
+      throw new ApiError(
+        'unauthorized',
+        t('The stored API key cannot be sent: {0} Run "Flow Sync: Set API Key...".', keyProblem),
+      );
+    }
     this.options = {
       apiKey: options.apiKey,
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -89,7 +96,12 @@ export class FlowSyncClient {
   }
 
   /** GETs one list endpoint (a path below /api/public/v1) and validates each item; `label` names it in messages. */
-  async list<T extends { id: number }>(endpoint: string, label: string, validate: Validator<T>, { teamId, signal }: ListOptions = {}): Promise<ListResult<T>> {
+  async list<T extends { id: number }>(
+    endpoint: string,
+    label: string,
+    validate: Validator<T>,
+    { teamId, signal }: ListOptions = {},
+  ): Promise<ListResult<T>> {
     const query = teamId ? `?team_id=${encodeURIComponent(teamId)}` : '';
     const path = `${API_PREFIX}${endpoint}${query}`;
     const { now, onRequest } = this.options;
@@ -97,11 +109,23 @@ export class FlowSyncClient {
     try {
       // The request code is its own chunk (esbuild.js CHUNKS: dist/chunks/http.js), loaded by the first request.
       const { getJson } = await import('./http');
-      const response = await getJson(`${this.service.baseUrl}${path}`, label, { ...this.options, signal, previous: this.lastAnswers.get(path) });
+      const response = await getJson(`${this.service.baseUrl}${path}`, label, {
+        ...this.options,
+        signal,
+        previous: this.lastAnswers.get(path),
+      });
       const result = { ...validateList(response.body, validate, label), fingerprint: response.fingerprint };
       if (this.lastAnswers.size >= MAX_KEPT_ANSWERS && !this.lastAnswers.has(path)) this.lastAnswers.clear();
       this.lastAnswers.set(path, response.answer);
-      onRequest?.({ method: 'GET', path, status: response.status, ms: now() - started, items: result.items.length, dropped: result.dropped, bytes: response.bytes });
+      onRequest?.({
+        method: 'GET',
+        path,
+        status: response.status,
+        ms: now() - started,
+        items: result.items.length,
+        dropped: result.dropped,
+        bytes: response.bytes,
+      });
       return result;
     } catch (e) {
       const error = e instanceof ApiError ? e : new ApiError('invalidResponse', t('Could not read {0}.', label));

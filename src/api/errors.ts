@@ -4,7 +4,16 @@ import { inert } from '../base/inert';
  * The one error family the API client throws. Callers switch on `kind`.
  * Messages are one line a person can act on and never contain the API key.
  */
-export const API_ERROR_KINDS = ['unauthorized', 'rateLimited', 'http', 'network', 'timeout', 'cancelled', 'invalidResponse', 'invalidUrl'] as const;
+export const API_ERROR_KINDS = [
+  'unauthorized',
+  'rateLimited',
+  'http',
+  'network',
+  'timeout',
+  'cancelled',
+  'invalidResponse',
+  'invalidUrl',
+] as const;
 export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
 
 export interface ApiErrorDetails {
@@ -81,7 +90,9 @@ const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
 /** IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT". */
 const IMF_FIXDATE = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
 /** Obsolete RFC 850 date: "Sunday, 06-Nov-94 08:49:37 GMT". */
-const RFC850_DATE = new RegExp(`^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
+const RFC850_DATE = new RegExp(
+  `^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`,
+);
 /** asctime(): "Sun Nov  6 08:49:37 1994" (UTC). */
 const ASCTIME_DATE = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
 
@@ -96,7 +107,9 @@ function parseHttpDate(value: string, nowMs: number): number | undefined {
     let year = Math.floor(nowYear / 100) * 100 + Number(match[3]);
     if (year > nowYear + 50) year -= 100;
     parts = [year, match[2], match[1], match[4], match[5], match[6]];
-  } else if ((match = ASCTIME_DATE.exec(value))) parts = [Number(match[6]), match[1], match[2].trim(), match[3], match[4], match[5]];
+  } else if ((match = ASCTIME_DATE.exec(value))) {
+    parts = [Number(match[6]), match[1], match[2].trim(), match[3], match[4], match[5]];
+  }
   if (!parts) return undefined;
   const [year, month, day, h, m, s] = parts;
   const ms = Date.UTC(year, MONTHS.indexOf(month), Number(day), Number(h), Number(m), Number(s));

@@ -5,7 +5,15 @@ import type { HttpAnswer, Platform } from '../env/types';
 import { bounded, inert } from '../base/inert';
 import { JsonCounter, countsOver } from './jsonBounds';
 import { countsAfterEdit, fingerprintBlocks, joinChunks, sharedEnds, type AnswerBytes } from './answerBytes';
-import { ApiError, MAX_RETRY_AFTER_MS, UNAUTHORIZED_CODE, boundedRetryAfter, errorBodyOf, parseErrorBody, parseRetryAfter } from './errors';
+import {
+  ApiError,
+  MAX_RETRY_AFTER_MS,
+  UNAUTHORIZED_CODE,
+  boundedRetryAfter,
+  errorBodyOf,
+  parseErrorBody,
+  parseRetryAfter,
+} from './errors';
 
 export interface GetJsonOptions {
   apiKey: string;
@@ -73,7 +81,11 @@ export async function getJson(url: string, label: string, options: GetJsonOption
       response.cancel();
       throw new ApiError(
         'invalidResponse',
-        t('The service redirected the request for {0} (HTTP {1}). Redirects are not followed so your key stays with the configured service; check the service URL.', label, response.status),
+        t(
+          'The service redirected the request for {0} (HTTP {1}). Redirects are not followed so your key stays with the configured service; check the service URL.',
+          label,
+          response.status,
+        ),
         { status: response.status },
       );
     }
@@ -89,7 +101,11 @@ export async function getJson(url: string, label: string, options: GetJsonOption
     if (contentType && !/\bjson\b/i.test(contentType)) {
       throw new ApiError(
         'invalidResponse',
-        t('The service answered {0} with {1} instead of JSON. Check that the service URL points at the Flow Sync API.', label, describeType(contentType, options.apiKey)),
+        t(
+          'The service answered {0} with {1} instead of JSON. Check that the service URL points at the Flow Sync API.',
+          label,
+          describeType(contentType, options.apiKey),
+        ),
         { status: response.status },
       );
     }
@@ -97,9 +113,13 @@ export async function getJson(url: string, label: string, options: GetJsonOption
     try {
       body = JSON.parse(text);
     } catch {
-      throw new ApiError('invalidResponse', t('The service answered {0} with malformed JSON ({1}).', label, formatBytes(answer.bytes)), {
-        status: response.status,
-      });
+      throw new ApiError(
+        'invalidResponse',
+        t('The service answered {0} with malformed JSON ({1}).', label, formatBytes(answer.bytes)),
+        {
+          status: response.status,
+        },
+      );
     }
     const errorBody = Array.isArray(body) ? undefined : errorBodyOf(body, options.apiKey);
     if (errorBody?.code === UNAUTHORIZED_CODE) throw unauthorized(response.status, errorBody.description);
@@ -123,26 +143,47 @@ export async function getJson(url: string, label: string, options: GetJsonOption
  */
 async function readCapped(
   response: HttpAnswer,
-  { maxBytes, maxContainers, maxCommas, previous }: Pick<GetJsonOptions, 'maxBytes' | 'maxContainers' | 'maxCommas' | 'previous'>,
+  {
+    maxBytes,
+    maxContainers,
+    maxCommas,
+    previous,
+  }: Pick<GetJsonOptions, 'maxBytes' | 'maxContainers' | 'maxCommas' | 'previous'>,
   platform: Platform,
   label: string,
 ): Promise<{ text: string; answer: AnswerBytes }> {
   const tooLarge = () =>
-    new ApiError('invalidResponse', t('The answer for {0} is larger than the {1} limit; it was not loaded.', label, formatBytes(maxBytes)), {
-      status: response.status,
-    });
+    new ApiError(
+      'invalidResponse',
+      t('The answer for {0} is larger than the {1} limit; it was not loaded.', label, formatBytes(maxBytes)),
+      {
+        status: response.status,
+      },
+    );
   const checkCaps = (over: 'containers' | 'commas' | undefined) => {
     if (!over) return;
     response.cancel();
     throw over === 'containers'
       ? new ApiError(
           'invalidResponse',
-          t('The answer for {0} holds too many nested objects or arrays (more than {1}); it was not loaded.', label, maxContainers.toLocaleString('en-US')),
+          t(
+            'The answer for {0} holds too many nested objects or arrays (more than {1}); it was not loaded.',
+            label,
+            maxContainers.toLocaleString('en-US'),
+          ),
           { status: response.status },
         )
-      : new ApiError('invalidResponse', t('The answer for {0} holds too many values (more than {1}); it was not loaded.', label, maxCommas.toLocaleString('en-US')), {
-          status: response.status,
-        });
+      : new ApiError(
+          'invalidResponse',
+          t(
+            'The answer for {0} holds too many values (more than {1}); it was not loaded.',
+            label,
+            maxCommas.toLocaleString('en-US'),
+          ),
+          {
+            status: response.status,
+          },
+        );
   };
   const declared = Number(response.header('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
@@ -171,9 +212,23 @@ async function readCapped(
     const counts = identical ? previous : countsAfterEdit(previous, data, prefix, suffix);
     checkCaps(countsOver(counts, { maxContainers, maxCommas }));
     const blocks = identical ? previous : fingerprintBlocks(data, createHasher, { previous, prefix, suffix });
-    answer = { data, bytes: total, containers: counts.containers, commas: counts.commas, blockEnds: blocks.blockEnds, digests: blocks.digests, fingerprint: blocks.fingerprint };
+    answer = {
+      data,
+      bytes: total,
+      containers: counts.containers,
+      commas: counts.commas,
+      blockEnds: blocks.blockEnds,
+      digests: blocks.digests,
+      fingerprint: blocks.fingerprint,
+    };
   } else {
-    answer = { data, bytes: total, containers: counter.containers, commas: counter.commas, ...fingerprintBlocks(data, createHasher) };
+    answer = {
+      data,
+      bytes: total,
+      containers: counter.containers,
+      commas: counter.commas,
+      ...fingerprintBlocks(data, createHasher),
+    };
   }
   const text = total ? platform.decodeUtf8([data], total) : '';
   return { text: text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text, answer };
@@ -181,7 +236,12 @@ async function readCapped(
 
 const BYTE_ORDER_MARK = 0xfeff;
 
-function errorForStatus(response: HttpAnswer, text: string, label: string, { now, apiKey }: Pick<GetJsonOptions, 'now' | 'apiKey'>): ApiError {
+function errorForStatus(
+  response: HttpAnswer,
+  text: string,
+  label: string,
+  { now, apiKey }: Pick<GetJsonOptions, 'now' | 'apiKey'>,
+): ApiError {
   const status = response.status;
   const parsed = parseErrorBody(text, apiKey);
   if (parsed?.code === UNAUTHORIZED_CODE || status === 401 || status === 403) {
@@ -195,11 +255,17 @@ function errorForStatus(response: HttpAnswer, text: string, label: string, { now
       askedMs === undefined
         ? t('The service is limiting requests (HTTP {0}).', status)
         : askedMs > MAX_RETRY_AFTER_MS
-          ? t('The service is limiting requests (HTTP {0}) and asked to wait longer than {1}; retrying in {1}.', status, formatDelay(MAX_RETRY_AFTER_MS))
+          ? t(
+              'The service is limiting requests (HTTP {0}) and asked to wait longer than {1}; retrying in {1}.',
+              status,
+              formatDelay(MAX_RETRY_AFTER_MS),
+            )
           : t('The service is limiting requests (HTTP {0}) and asked to wait {1}.', status, formatDelay(retryAfterMs!));
     return new ApiError('rateLimited', message, { status, retryAfterMs });
   }
-  const reason = parsed ? `: ${parsed.code ? `${parsed.code}: ` : ''}${parsed.description}` : statusText(response, apiKey);
+  const reason = parsed
+    ? `: ${parsed.code ? `${parsed.code}: ` : ''}${parsed.description}`
+    : statusText(response, apiKey);
   return new ApiError('http', inert(t('The service answered {0} with HTTP {1}{2}', label, status, reason)), {
     status,
     code: parsed?.code,
@@ -210,7 +276,11 @@ function errorForStatus(response: HttpAnswer, text: string, label: string, { now
 function unauthorized(status: number, description?: string): ApiError {
   return new ApiError(
     'unauthorized',
-    t('The service rejected the API key (HTTP {0}{1}). Set a valid key with "Flow Sync: Set API Key...".', status, description ? `: ${description}` : ''),
+    t(
+      'The service rejected the API key (HTTP {0}{1}). Set a valid key with "Flow Sync: Set API Key...".',
+      status,
+      description ? `: ${description}` : '',
+    ),
     { status, code: UNAUTHORIZED_CODE, description },
   );
 }
@@ -218,7 +288,10 @@ function unauthorized(status: number, description?: string): ApiError {
 /** The headers arrived but the body did not: the connection dropped halfway. */
 function brokenBody(e: unknown, label: string): ApiError {
   const code = (e as { code?: string })?.code;
-  return new ApiError('network', t('The connection to the service broke while loading {0}{1}.', label, code ? ` (${code})` : ''));
+  return new ApiError(
+    'network',
+    t('The connection to the service broke while loading {0}{1}.', label, code ? ` (${code})` : ''),
+  );
 }
 
 function cancelled(label: string): ApiError {
@@ -237,7 +310,9 @@ function toApiError(e: unknown, label: string, state: { timedOut: boolean; timeo
   const code = err?.code ?? '';
   const cause = NETWORK_CAUSES[code]?.() ?? (/CERT|SSL|TLS/.test(code) ? t('a TLS/certificate problem') : undefined);
   if (cause) return new ApiError('network', t('Could not reach the service for {0}: {1} ({2}).', label, cause, code));
-  if (code === 'ERR_STREAM_PREMATURE_CLOSE' || err?.type === 'system' || err?.name === 'FetchError') return brokenBody(e, label);
+  if (code === 'ERR_STREAM_PREMATURE_CLOSE' || err?.type === 'system' || err?.name === 'FetchError') {
+    return brokenBody(e, label);
+  }
   return new ApiError('network', t('Could not load {0}: {1}', label, inert(String((e as Error)?.message ?? e), 120)));
 }
 

@@ -23,7 +23,11 @@ export interface JsonBounds {
 }
 
 /** The bounds of an answer from the service, and of every file read from global storage. */
-export const ANSWER_BOUNDS: JsonBounds = { maxBytes: DEFAULT_MAX_BYTES, maxContainers: MAX_CONTAINERS, maxCommas: MAX_COMMAS };
+export const ANSWER_BOUNDS: JsonBounds = {
+  maxBytes: DEFAULT_MAX_BYTES,
+  maxContainers: MAX_CONTAINERS,
+  maxCommas: MAX_COMMAS,
+};
 
 /** What a stored file's reader found: its bytes, or that it holds more than it was asked for (and was not read). */
 export const TOO_LARGE = 'tooLarge';
@@ -68,7 +72,10 @@ export function overBounds(stored: StoredBytes, bounds: JsonBounds = ANSWER_BOUN
  * byte-order mark is dropped), else the bound it goes over. The reader has already refused to read more than
  * `bounds.maxBytes` (TOO_LARGE).
  */
-export function boundedJsonText(stored: StoredBytes, bounds: JsonBounds = ANSWER_BOUNDS): { text: string } | { over: JsonBound } {
+export function boundedJsonText(
+  stored: StoredBytes,
+  bounds: JsonBounds = ANSWER_BOUNDS,
+): { text: string } | { over: JsonBound } {
   const over = overBounds(stored, bounds);
   if (over || stored === TOO_LARGE) return { over: over ?? 'bytes' };
   const text = new TextDecoder('utf-8').decode(stored);
@@ -81,8 +88,15 @@ export interface Counts {
 }
 
 /** The bound `counts` go over, if any: the containers first, as JsonCounter checks them. */
-export function countsOver(counts: Counts, bounds: Pick<JsonBounds, 'maxContainers' | 'maxCommas'>): Exclude<JsonBound, 'bytes'> | undefined {
-  return counts.containers > bounds.maxContainers ? 'containers' : counts.commas > bounds.maxCommas ? 'commas' : undefined;
+export function countsOver(
+  counts: Counts,
+  bounds: Pick<JsonBounds, 'maxContainers' | 'maxCommas'>,
+): Exclude<JsonBound, 'bytes'> | undefined {
+  return counts.containers > bounds.maxContainers
+    ? 'containers'
+    : counts.commas > bounds.maxCommas
+      ? 'commas'
+      : undefined;
 }
 
 /** The containers and commas JsonCounter would count in `bytes` (at once, with no bound). */

@@ -22,7 +22,11 @@ export interface UrlPolicy {
  */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\.(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){2}$/.test(host);
+  return (
+    host === 'localhost' ||
+    host === '::1' ||
+    /^127\.(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){2}$/.test(host)
+  );
 }
 
 /**
@@ -31,18 +35,29 @@ export function isLoopbackHost(hostname: string): boolean {
  */
 export function parseServiceUrl(input: string, policy: UrlPolicy = {}): ServiceUrl {
   const text = input.trim();
-  if (!text) throw new ApiError('invalidUrl', t('No service URL is set. Enter the address of your Flow Sync service, e.g. https://flowsync.example.com.'));
+  if (!text) {
+    throw new ApiError(
+      'invalidUrl',
+      t('No service URL is set. Enter the address of your Flow Sync service, e.g. https://flowsync.example.com.'),
+    );
+  }
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new ApiError('invalidUrl', t('"{0}" is not a URL. Enter an address such as https://flowsync.example.com.', clip(text)));
+    throw new ApiError(
+      'invalidUrl',
+      t('"{0}" is not a URL. Enter an address such as https://flowsync.example.com.', clip(text)),
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ApiError('invalidUrl', t('The service URL must start with https:// (got {0}).', url.protocol));
   }
   if (url.username || url.password) {
-    throw new ApiError('invalidUrl', t('The service URL must not contain a user name or password; the API key is entered separately.'));
+    throw new ApiError(
+      'invalidUrl',
+      t('The service URL must not contain a user name or password; the API key is entered separately.'),
+    );
   }
   if (url.search || url.hash) {
     throw new ApiError('invalidUrl', t('The service URL must not contain a query (?…) or fragment (#…).'));
@@ -50,7 +65,10 @@ export function parseServiceUrl(input: string, policy: UrlPolicy = {}): ServiceU
   if (url.protocol === 'http:' && !policy.allowHttp && !isLoopbackHost(url.hostname)) {
     throw new ApiError(
       'invalidUrl',
-      t('Plain http to {0} would send your API key unencrypted. Use https://, or enable the "flowsync.allowHttp" setting.', url.hostname),
+      t(
+        'Plain http to {0} would send your API key unencrypted. Use https://, or enable the "flowsync.allowHttp" setting.',
+        url.hostname,
+      ),
     );
   }
   let path = url.pathname.replace(/\/+$/, '');

@@ -64,13 +64,27 @@ export const validateConnection: Validator<Connection> = (o) => {
  * Checks a list body: it must be a JSON array (else ApiError invalidResponse); each entry is validated on its own and
  * a bad one is dropped and counted, never failing the whole list. The raw objects are kept, unknown fields included.
  */
-export function validateList<T extends { id: number }>(body: unknown, validate: Validator<T>, label: string): Omit<ListResult<T>, 'fingerprint'> {
+export function validateList<T extends { id: number }>(
+  body: unknown,
+  validate: Validator<T>,
+  label: string,
+): Omit<ListResult<T>, 'fingerprint'> {
   if (!Array.isArray(body)) {
     const got = body === null ? 'null' : typeof body === 'object' ? t('an object') : t('a {0}', typeof body);
-    throw new ApiError('invalidResponse', t('The service answered {0} with {1} where a list was expected.', label, got));
+    throw new ApiError(
+      'invalidResponse',
+      t('The service answered {0} with {1} where a list was expected.', label, got),
+    );
   }
   if (body.length > MAX_ITEMS) {
-    throw new ApiError('invalidResponse', t('The service answered {0} with more than {1} items; it was not loaded.', label, MAX_ITEMS.toLocaleString('en-US')));
+    throw new ApiError(
+      'invalidResponse',
+      t(
+        'The service answered {0} with more than {1} items; it was not loaded.',
+        label,
+        MAX_ITEMS.toLocaleString('en-US'),
+      ),
+    );
   }
   const items: Item<T>[] = [];
   // Ids above every id kept so far are new: a list in id order needs no set. The set is made, from the items kept,
@@ -81,7 +95,11 @@ export function validateList<T extends { id: number }>(body: unknown, validate: 
   let firstDropReason: string | undefined;
   for (let i = 0; i < body.length; i++) {
     const raw: unknown = body[i];
-    let result = !isObject(raw) ? 'not an object' : nestedTooDeep(raw) ? `nested deeper than ${MAX_ITEM_DEPTH} levels` : validate(raw);
+    let result = !isObject(raw)
+      ? 'not an object'
+      : nestedTooDeep(raw)
+        ? `nested deeper than ${MAX_ITEM_DEPTH} levels`
+        : validate(raw);
     if (typeof result !== 'string' && result.id <= highest) {
       seen ??= new Set(items.map((item) => item.value.id));
       if (seen.has(result.id)) result = `id ${result.id} is listed more than once`;
@@ -105,7 +123,9 @@ export function validateList<T extends { id: number }>(body: unknown, validate: 
 function nestedTooDeep(value: object, depth = 1): boolean {
   if (depth > MAX_ITEM_DEPTH) return true;
   if (Array.isArray(value)) {
-    for (const child of value) if (typeof child === 'object' && child !== null && nestedTooDeep(child, depth + 1)) return true;
+    for (const child of value) {
+      if (typeof child === 'object' && child !== null && nestedTooDeep(child, depth + 1)) return true;
+    }
   } else {
     for (const key in value) {
       const child = (value as Record<string, unknown>)[key];

@@ -11,7 +11,11 @@ export const STALE_INTERVALS = 2;
  * True when a list's data is stale: loaded longer ago than STALE_INTERVALS × the refresh interval, or a refresh failed
  * and the last data is shown. A list loaded on demand (no interval) is stale only after a failure.
  */
-export function isStale(state: { items?: unknown; loadedAt?: number; error?: unknown }, now: number, intervalMs: number | undefined): boolean {
+export function isStale(
+  state: { items?: unknown; loadedAt?: number; error?: unknown },
+  now: number,
+  intervalMs: number | undefined,
+): boolean {
   if (!state.items || state.loadedAt === undefined) return false;
   if (state.error) return true;
   return intervalMs !== undefined && intervalMs > 0 && now - state.loadedAt > STALE_INTERVALS * intervalMs;

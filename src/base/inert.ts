@@ -53,7 +53,12 @@ const MASK = '•••';
 const MIN_PIECE = 4;
 
 /** `hide` is one key, or the keys of several services (all masked at once, by one matcher: see `matcherFor`). */
-function maskThenCut(s: string, max: number, hide: string | readonly string[] | undefined, tidy: (s: string) => string): string {
+function maskThenCut(
+  s: string,
+  max: number,
+  hide: string | readonly string[] | undefined,
+  tidy: (s: string) => string,
+): string {
   const keys = typeof hide === 'string' ? (hide ? [hide] : []) : (hide ?? []).filter((key) => key.length > 0);
   const matcher = keys.length ? matcherFor(keys) : undefined;
   if (matcher) s = maskKeys(s, matcher);
@@ -101,7 +106,9 @@ interface KeyMatcher {
  * call), then a few recent ones (`hasKeyPiece` checks one key at a time between them).
  */
 function matcherFor(keys: readonly string[]): KeyMatcher {
-  if (lastKeys && lastKeys.length === keys.length && lastKeys.every((key, i) => key === keys[i])) return lastMatcher as KeyMatcher;
+  if (lastKeys && lastKeys.length === keys.length && lastKeys.every((key, i) => key === keys[i])) {
+    return lastMatcher as KeyMatcher;
+  }
   const id = keys.map((key) => `${key.length}:${key}`).join('');
   let matcher = recent.get(id);
   if (matcher) recent.delete(id);
@@ -150,7 +157,15 @@ function makeMatcher(keys: readonly string[]): KeyMatcher {
     }
   }
   const all = [...new Set(forms.flatMap(pieces))].sort((a, b) => b.length - a.length);
-  return { anchors, starts, short, pattern: new RegExp(all.map(escapeRegExp).join('|'), 'giu'), beginnings, ends, longest: Math.max(...lowerForms.map((form) => form.length)) };
+  return {
+    anchors,
+    starts,
+    short,
+    pattern: new RegExp(all.map(escapeRegExp).join('|'), 'giu'),
+    beginnings,
+    ends,
+    longest: Math.max(...lowerForms.map((form) => form.length)),
+  };
 }
 
 /** The pieces of a key that are looked for: every KEY_PIECE-character window, or the whole key when shorter. */
@@ -169,7 +184,13 @@ function anchorsOf(form: string): Array<{ anchor: string; at: number; pieces: Ar
   const anchors = [];
   for (let at = 0; at + ANCHOR <= form.length; at += ANCHOR_STEP) {
     const holding: Array<[string, number]> = [];
-    for (let offset = Math.max(0, at + ANCHOR - KEY_PIECE); offset <= at && offset + KEY_PIECE <= form.length; offset++) holding.push([form.slice(offset, offset + KEY_PIECE), offset]);
+    for (
+      let offset = Math.max(0, at + ANCHOR - KEY_PIECE);
+      offset <= at && offset + KEY_PIECE <= form.length;
+      offset++
+    ) {
+      holding.push([form.slice(offset, offset + KEY_PIECE), offset]);
+    }
     anchors.push({ anchor: form.slice(at, at + ANCHOR), at, pieces: holding });
   }
   return anchors;
@@ -189,7 +210,9 @@ function holdsPiece(lower: string, matcher: KeyMatcher): boolean {
     const found = anchors.get(lower.slice(hit, hit + ANCHOR));
     if (!found) continue;
     for (const { at, pieces } of found) {
-      if (pieces.some(([piece, offset]) => hit >= at - offset && lower.startsWith(piece, hit - (at - offset)))) return true;
+      if (pieces.some(([piece, offset]) => hit >= at - offset && lower.startsWith(piece, hit - (at - offset)))) {
+        return true;
+      }
     }
   }
   return false;
@@ -243,7 +266,9 @@ function cutTrailingPiece(s: string, matcher: KeyMatcher): string {
   for (let n = lower.length; n >= MIN_PIECE; n--) {
     const from = lower.length - n;
     const forms = matcher.beginnings.get(lower.slice(from, from + MIN_PIECE));
-    if (forms?.some((form) => form.length > n && lower.startsWith(form.slice(0, n), from))) return `${body.slice(0, -n)}${MASK}${ellipsis}`;
+    if (forms?.some((form) => form.length > n && lower.startsWith(form.slice(0, n), from))) {
+      return `${body.slice(0, -n)}${MASK}${ellipsis}`;
+    }
   }
   return s;
 }

@@ -6,7 +6,9 @@
 export type Localize = (message: string, ...args: Array<string | number | boolean>) => string;
 
 export const fillPlaceholders: Localize = (message, ...args) =>
-  message.replace(/\{(\d+)\}/g, (match, index: string) => (args[Number(index)] !== undefined ? String(args[Number(index)]) : match));
+  message.replace(/\{(\d+)\}/g, (match, index: string) =>
+    args[Number(index)] !== undefined ? String(args[Number(index)]) : match,
+  );
 
 let localize: Localize = fillPlaceholders;
 

@@ -47,11 +47,20 @@ export interface SyncStart {
  * sighting apply (a time, after 2000, not in the future), and an implausible created_at gives undefined: no age.
  */
 export function plausibleStart(createdAt: string, firstSeenMs: number, nowMs: number): SyncStart;
-export function plausibleStart(createdAt: string, firstSeenMs: number | undefined, nowMs: number): SyncStart | undefined;
-export function plausibleStart(createdAt: string, firstSeenMs: number | undefined, nowMs: number): SyncStart | undefined {
+export function plausibleStart(
+  createdAt: string,
+  firstSeenMs: number | undefined,
+  nowMs: number,
+): SyncStart | undefined;
+export function plausibleStart(
+  createdAt: string,
+  firstSeenMs: number | undefined,
+  nowMs: number,
+): SyncStart | undefined {
   const created = parseTime(createdAt);
   const seen = firstSeenMs === undefined ? nowMs : Math.min(firstSeenMs, nowMs);
-  const plausible = isPlausibleTime(created, seen) && (firstSeenMs === undefined || created >= firstSeenMs - MAX_UNSEEN_MS);
+  const plausible =
+    isPlausibleTime(created, seen) && (firstSeenMs === undefined || created >= firstSeenMs - MAX_UNSEEN_MS);
   if (plausible) return { ms: created, from: 'created' };
   return firstSeenMs === undefined ? undefined : { ms: firstSeenMs, from: 'firstSeen' };
 }
@@ -67,7 +76,16 @@ export function isPlausibleTime(ms: number, nowMs: number): boolean {
  */
 export function parseTime(text: string): number {
   // "YYYY-MM-DDTHH:MM:SS.mmmZ": separators at fixed places, digits elsewhere.
-  if (text.length === 24 && text.charCodeAt(23) === 90 && text.charCodeAt(10) === 84 && text.charCodeAt(4) === 45 && text.charCodeAt(7) === 45 && text.charCodeAt(13) === 58 && text.charCodeAt(16) === 58 && text.charCodeAt(19) === 46) {
+  if (
+    text.length === 24 &&
+    text.charCodeAt(23) === 90 &&
+    text.charCodeAt(10) === 84 &&
+    text.charCodeAt(4) === 45 &&
+    text.charCodeAt(7) === 45 &&
+    text.charCodeAt(13) === 58 &&
+    text.charCodeAt(16) === 58 &&
+    text.charCodeAt(19) === 46
+  ) {
     const year = digits(text, 0, 4);
     const month = digits(text, 5, 2);
     const day = digits(text, 8, 2);
@@ -75,7 +93,20 @@ export function parseTime(text: string): number {
     const minute = digits(text, 14, 2);
     const second = digits(text, 17, 2);
     const ms = digits(text, 20, 3);
-    if (year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && ms >= 0) {
+    if (
+      year >= 1000 &&
+      month >= 1 &&
+      month <= 12 &&
+      day >= 1 &&
+      day <= 28 &&
+      hour >= 0 &&
+      hour <= 23 &&
+      minute >= 0 &&
+      minute <= 59 &&
+      second >= 0 &&
+      second <= 59 &&
+      ms >= 0
+    ) {
       return Date.UTC(year, month - 1, day, hour, minute, second, ms);
     }
   }

@@ -1,4 +1,3 @@
-
 /**
  * What the HTTP client needs from the platform it runs on. The Node implementation (src/env/node) uses node-fetch
  * and node:crypto; the browser one (src/env/browser) the global fetch and a small hash. src/env/platform.ts picks

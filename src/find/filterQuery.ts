@@ -26,7 +26,13 @@ export type FilterTerm =
   | { readonly kind: 'text'; readonly text: string; readonly negated: boolean }
   | { readonly kind: 'field'; readonly field: FieldTerm; readonly text: string; readonly negated: boolean }
   | { readonly kind: 'flag'; readonly flag: FlagName; readonly negated: boolean }
-  | { readonly kind: 'duration'; readonly field: DurationField; readonly op: '<' | '>'; readonly seconds: number; readonly negated: boolean };
+  | {
+      readonly kind: 'duration';
+      readonly field: DurationField;
+      readonly op: '<' | '>';
+      readonly seconds: number;
+      readonly negated: boolean;
+    };
 
 /** A parsed filter: the text as typed (trimmed) and its terms, all of which must match. */
 export interface Filter {
@@ -34,7 +40,8 @@ export interface Filter {
   readonly terms: readonly FilterTerm[];
 }
 
-export type ParsedFilter = { readonly filter: Filter; readonly problem?: undefined } | { readonly filter?: undefined; readonly problem: string };
+export type ParsedFilter =
+  { readonly filter: Filter; readonly problem?: undefined } | { readonly filter?: undefined; readonly problem: string };
 
 /** Longest filter accepted (characters), and most terms. */
 export const MAX_FILTER_LENGTH = 200;
@@ -43,8 +50,15 @@ export const MAX_FILTER_TERMS = 20;
 const MAX_DURATION_SECONDS = 366 * 24 * 3600;
 
 /** What each view's rows have: a term about something else is explained, not silently matched against nothing. */
-const APPLIES: Record<FilterView, { fields: readonly FieldTerm[]; flags: readonly FlagName[]; duration?: DurationField }> = {
-  processing: { fields: ['status', 'flow', 'service', 'id'], flags: ['errors', 'webhook', 'stuck', 'watched', 'longer'], duration: 'age' },
+const APPLIES: Record<
+  FilterView,
+  { fields: readonly FieldTerm[]; flags: readonly FlagName[]; duration?: DurationField }
+> = {
+  processing: {
+    fields: ['status', 'flow', 'service', 'id'],
+    flags: ['errors', 'webhook', 'stuck', 'watched', 'longer'],
+    duration: 'age',
+  },
   connections: { fields: ['team', 'type', 'service', 'id'], flags: [] },
   history: { fields: ['status', 'flow', 'service', 'id'], flags: ['errors', 'webhook', 'watched'], duration: 'ran' },
 };
@@ -57,11 +71,15 @@ const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
  * filter: nothing is applied.
  */
 export function parseFilter(input: string, view: FilterView): ParsedFilter {
-  if (input.length > MAX_FILTER_LENGTH) return { problem: t('A filter has at most {0} characters.', MAX_FILTER_LENGTH) };
+  if (input.length > MAX_FILTER_LENGTH) {
+    return { problem: t('A filter has at most {0} characters.', MAX_FILTER_LENGTH) };
+  }
   const source = input.trim();
   const tokens = tokenize(source);
   if (typeof tokens === 'string') return { problem: tokens };
-  if (tokens.length > MAX_FILTER_TERMS) return { problem: t('A filter has at most {0} words and terms.', MAX_FILTER_TERMS) };
+  if (tokens.length > MAX_FILTER_TERMS) {
+    return { problem: t('A filter has at most {0} words and terms.', MAX_FILTER_TERMS) };
+  }
   const terms: FilterTerm[] = [];
   for (const token of tokens) {
     const term = parseToken(token, view);
@@ -123,7 +141,15 @@ function parseToken(token: Token, view: FilterView): FilterTerm | string {
   const { negated } = token;
   if (!token.quoted) {
     const duration = /^(age|ran)\s*([<>])(.*)$/i.exec(token.text);
-    if (duration) return durationTerm(duration[1].toLowerCase() as DurationField, duration[2] as '<' | '>', duration[3], negated, view);
+    if (duration) {
+      return durationTerm(
+        duration[1].toLowerCase() as DurationField,
+        duration[2] as '<' | '>',
+        duration[3],
+        negated,
+        view,
+      );
+    }
     const head = /^([a-z]+):(.*)$/i.exec(token.raw);
     if (head) {
       const name = head[1].toLowerCase();
@@ -142,11 +168,17 @@ function namedTerm(name: string, value: string, negated: boolean, view: FilterVi
     const values: readonly string[] = name === 'has' ? HAS_VALUES : IS_VALUES;
     const flag = value.toLowerCase();
     if (!values.includes(flag)) return t('{0} takes {1}.', `${name}:`, values.map((v) => `${name}:${v}`).join(', '));
-    if (!applies.flags.includes(flag as FlagName)) return t('{0} does not apply to {1}.', `${name}:${flag}`, viewName(view));
+    if (!applies.flags.includes(flag as FlagName)) {
+      return t('{0} does not apply to {1}.', `${name}:${flag}`, viewName(view));
+    }
     return { kind: 'flag', flag: flag as FlagName, negated };
   }
   if (!(FIELD_TERMS as readonly string[]).includes(name)) {
-    return t('Unknown term "{0}:". Terms: {1}. To look for text with a colon, put it in quotes.', shown(name), [...FIELD_TERMS.map((f) => `${f}:`), 'has:', 'is:', 'age>', 'ran>'].join(' '));
+    return t(
+      'Unknown term "{0}:". Terms: {1}. To look for text with a colon, put it in quotes.',
+      shown(name),
+      [...FIELD_TERMS.map((f) => `${f}:`), 'has:', 'is:', 'age>', 'ran>'].join(' '),
+    );
   }
   const field = name as FieldTerm;
   if (!applies.fields.includes(field)) return t('{0} does not apply to {1}.', `${field}:`, viewName(view));
@@ -156,7 +188,13 @@ function namedTerm(name: string, value: string, negated: boolean, view: FilterVi
   return { kind: 'field', field, text, negated };
 }
 
-function durationTerm(field: DurationField, op: '<' | '>', value: string, negated: boolean, view: FilterView): FilterTerm | string {
+function durationTerm(
+  field: DurationField,
+  op: '<' | '>',
+  value: string,
+  negated: boolean,
+  view: FilterView,
+): FilterTerm | string {
   if (APPLIES[view].duration !== field) return t('{0} does not apply to {1}.', `${field}${op}`, viewName(view));
   const m = /^(\d{1,6}(?:\.\d{1,3})?)\s*([smhd])$/i.exec(value.trim());
   if (!m) return t('{0} takes a number and a unit (s, m, h, d), e.g. {0}10m.', `${field}${op}`);
@@ -166,7 +204,14 @@ function durationTerm(field: DurationField, op: '<' | '>', value: string, negate
 }
 
 function example(field: FieldTerm): string {
-  return { status: 'status:pending', flow: 'flow:invoices', team: 'team:sales', type: 'type:pdf', service: 'service:production', id: 'id:1003' }[field];
+  return {
+    status: 'status:pending',
+    flow: 'flow:invoices',
+    team: 'team:sales',
+    type: 'type:pdf',
+    service: 'service:production',
+    id: 'id:1003',
+  }[field];
 }
 
 function viewName(view: FilterView): string {

@@ -44,11 +44,15 @@ export function noMatchMarkdown(source: string, view: FilterView, command: strin
 export function filterPrompt(view: FilterView): string {
   switch (view) {
     case 'processing':
-      return t('Words match any shown field. Terms: status: flow: service: id: has:errors has:webhook is:stuck is:watched is:longer age>10m; -negates. Empty clears.');
+      return t(
+        'Words match any shown field. Terms: status: flow: service: id: has:errors has:webhook is:stuck is:watched is:longer age>10m; -negates. Empty clears.',
+      );
     case 'connections':
       return t('Words match any shown field. Terms: team: type: service: id:; -negates. Empty clears.');
     case 'history':
-      return t('Words match any shown field. Terms: status: flow: service: id: has:errors has:webhook is:watched ran>1h; -negates. Empty clears.');
+      return t(
+        'Words match any shown field. Terms: status: flow: service: id: has:errors has:webhook is:watched ran>1h; -negates. Empty clears.',
+      );
   }
 }
 

@@ -47,7 +47,12 @@ export interface ActivitySeries {
 
 /** The syncs the observer sees processing, for the chart; `hide` (the key) is masked in their flow names. */
 export function processingNow(tracked: ReadonlyMap<number, Tracked>, hide?: string): ProcessingNow[] {
-  return [...tracked.values()].map((s) => ({ flowId: s.sync.flow_id, flowName: flowNameOf(s.sync, hide), createdAt: s.sync.created_at, firstSeen: s.firstSeen }));
+  return [...tracked.values()].map((s) => ({
+    flowId: s.sync.flow_id,
+    flowName: flowNameOf(s.sync, hide),
+    createdAt: s.sync.created_at,
+    firstSeen: s.firstSeen,
+  }));
 }
 
 interface Flow {
@@ -119,18 +124,26 @@ export function activitySeries(
       }
     }
   }
-  for (const p of processing) add(p.flowId, entryFlowLabel(p), now, Math.min(plausibleStart(p.createdAt, p.firstSeen, now).ms, p.firstSeen), now);
+  for (const p of processing) {
+    add(p.flowId, entryFlowLabel(p), now, Math.min(plausibleStart(p.createdAt, p.firstSeen, now).ms, p.firstSeen), now);
+  }
 
   const times = Array.from({ length: count }, (_, i) => first + i * bucketMs);
   const length = (i: number) => (i === count - 1 ? now - last : bucketMs);
   const averages = (ms: Float64Array) => Array.from(ms, (v, i) => v / length(i));
   const ranked = [...flows.entries()].sort(([ka, a], [kb, b]) => b.totalMs - a.totalMs || ka - kb);
-  const bands: ActivityBand[] = ranked.slice(0, Math.max(0, topN)).map(([key, f]) => ({ key, label: f.label, values: averages(f.ms) }));
+  const bands: ActivityBand[] = ranked
+    .slice(0, Math.max(0, topN))
+    .map(([key, f]) => ({ key, label: f.label, values: averages(f.ms) }));
   const rest = ranked.slice(Math.max(0, topN));
   if (rest.length) {
     const sum = new Float64Array(count);
     for (const [, f] of rest) for (let i = 0; i < count; i++) sum[i] += f.ms[i];
-    bands.push({ key: 'other', label: rest.length === 1 ? rest[0][1].label : t('{0} other flows', rest.length), values: averages(sum) });
+    bands.push({
+      key: 'other',
+      label: rest.length === 1 ? rest[0][1].label : t('{0} other flows', rest.length),
+      values: averages(sum),
+    });
   }
   const total = times.map((_, i) => bands.reduce((acc, band) => acc + band.values[i], 0));
   return { range, bucketMs, times, bands, total };
@@ -158,6 +171,11 @@ export function sparkline(values: readonly number[], width = Infinity): string {
 }
 
 /** The status bar tooltip's line: the last hour's processing count, 30 blocks of 2 minutes. */
-export function activitySparkline(entries: Iterable<HistoryEntry>, processing: Iterable<ProcessingNow>, now: number, width = 30): string {
+export function activitySparkline(
+  entries: Iterable<HistoryEntry>,
+  processing: Iterable<ProcessingNow>,
+  now: number,
+  width = 30,
+): string {
   return sparkline(activitySeries(entries, processing, now, 'hour', 0).total, width);
 }

@@ -86,7 +86,12 @@ export function withoutRaw(e: HistoryEntry): HistoryEntry {
 export function durationOf(e: Pick<EntryFields, 'createdAt' | 'firstSeen' | 'lastSeen' | 'leftAt'>): Duration {
   const start = plausibleStart(e.createdAt, e.firstSeen, e.lastSeen);
   const gap = Math.max(0, e.leftAt - e.lastSeen);
-  return { ms: Math.max(0, e.lastSeen + gap / 2 - start.ms), uncertaintyMs: gap / 2, from: start.from, startMs: start.ms };
+  return {
+    ms: Math.max(0, e.lastSeen + gap / 2 - start.ms),
+    uncertaintyMs: gap / 2,
+    from: start.from,
+    startMs: start.ms,
+  };
 }
 
 /** The service's flow name of a sync, made inert and bounded, `hide` (the key) masked first ('' when there is none). */
@@ -100,7 +105,9 @@ export function entryFlowLabel(entry: Pick<HistoryEntry, 'flowId' | 'flowName'>)
 }
 
 /** The raw item if its JSON is at most MAX_RAW_CHARS long, else undefined. */
-export function boundedRaw(raw: Readonly<Record<string, unknown>> | undefined): Readonly<Record<string, unknown>> | undefined {
+export function boundedRaw(
+  raw: Readonly<Record<string, unknown>> | undefined,
+): Readonly<Record<string, unknown>> | undefined {
   if (!raw) return undefined;
   try {
     const json = JSON.stringify(raw);

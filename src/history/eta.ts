@@ -30,11 +30,17 @@ export interface Eta {
 
 export function eta(stats: FlowStats | undefined, ageMs: number | undefined, stuck: boolean): Eta | undefined {
   if (stuck || ageMs === undefined || !Number.isFinite(ageMs) || ageMs < 0) return undefined;
-  if (!stats || stats.runs < ETA_MIN_RUNS || !Number.isFinite(stats.medianMs) || !Number.isFinite(stats.p95Ms)) return undefined;
+  if (!stats || stats.runs < ETA_MIN_RUNS || !Number.isFinite(stats.medianMs) || !Number.isFinite(stats.p95Ms)) {
+    return undefined;
+  }
   const usual = t('{0}, {1} runs', rangeText(stats.medianMs, stats.p95Ms), stats.runs);
   const about = t('usually done after about {0}', span(stats.medianMs));
   const detail = t('Usually done after about {0} ({1}).', span(stats.medianMs), usual);
   if (ageMs < stats.medianMs) return { phase: 'usual', short: about, detail };
   if (ageMs <= stats.p95Ms) return { phase: 'late', short: t('usually done within {0}', span(stats.p95Ms)), detail };
-  return { phase: 'longer', short: t('running longer than usual'), detail: `${t('Running longer than usual.')} ${detail}` };
+  return {
+    phase: 'longer',
+    short: t('running longer than usual'),
+    detail: `${t('Running longer than usual.')} ${detail}`,
+  };
 }

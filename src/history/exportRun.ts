@@ -33,7 +33,10 @@ export interface ExportSource {
 }
 
 /** The rows of every source, in order, each made when its chunk is written (never all at once). */
-export function* exportRows(sources: readonly ExportSource[], mask: (text: string, max: number) => string): Generator<ExportRow> {
+export function* exportRows(
+  sources: readonly ExportSource[],
+  mask: (text: string, max: number) => string,
+): Generator<ExportRow> {
   const masked = rememberMasks(mask);
   for (const { service, entries, filter } of sources) {
     for (const entry of entries) if (!filter || filter(entry)) yield exportRow(service, entry, masked);
@@ -133,13 +136,19 @@ const MAX_FILTER = 200;
  * The command's argument: undefined when it was not given as an object with a `uri` (a palette run, a view's title
  * button: the command asks); a problem sentence's key when it is malformed (the command says so and writes nothing).
  */
-export function exportArgument(raw: unknown): ExportArgument | { readonly problem: 'format' | 'uri' | 'service' | 'filter' } | undefined {
+export function exportArgument(
+  raw: unknown,
+): ExportArgument | { readonly problem: 'format' | 'uri' | 'service' | 'filter' } | undefined {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || !('uri' in raw)) return undefined;
   const o = raw as Record<string, unknown>;
   if (typeof o.uri !== 'string' || !o.uri.trim() || o.uri.length > MAX_URI) return { problem: 'uri' };
   if (o.format !== 'csv' && o.format !== 'jsonl') return { problem: 'format' };
-  if (o.service !== undefined && (typeof o.service !== 'string' || o.service.length > MAX_SERVICE)) return { problem: 'service' };
-  if (o.filter !== undefined && (typeof o.filter !== 'string' || o.filter.length > MAX_FILTER)) return { problem: 'filter' };
+  if (o.service !== undefined && (typeof o.service !== 'string' || o.service.length > MAX_SERVICE)) {
+    return { problem: 'service' };
+  }
+  if (o.filter !== undefined && (typeof o.filter !== 'string' || o.filter.length > MAX_FILTER)) {
+    return { problem: 'filter' };
+  }
   return {
     uri: o.uri.trim(),
     format: o.format,

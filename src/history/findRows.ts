@@ -8,7 +8,11 @@ import { entryFlowLabel, type HistoryEntry } from './entry';
 export function historyFilterSubject(entry: HistoryEntry, service: string): FilterSubject {
   const status = lastStatus(entry);
   return {
-    fields: { flow: [entryFlowLabel(entry)], service: [service], ...(status !== undefined ? { status: [status] } : {}) },
+    fields: {
+      flow: [entryFlowLabel(entry)],
+      service: [service],
+      ...(status !== undefined ? { status: [status] } : {}),
+    },
     ids: { id: [entry.id], flow: [entry.flowId] },
     more: [entry.createdAt],
   };
@@ -18,7 +22,11 @@ export function historyFilterSubject(entry: HistoryEntry, service: string): Filt
 export function historyFilterLive(entry: HistoryEntry, watched: boolean): FilterLive {
   const raw = entry.raw;
   return {
-    flags: { errors: raw !== undefined && raw.errors !== null && raw.errors !== undefined, webhook: raw?.webhook === true, watched },
+    flags: {
+      errors: raw !== undefined && raw.errors !== null && raw.errors !== undefined,
+      webhook: raw?.webhook === true,
+      watched,
+    },
     seconds: { ran: entry.duration.ms / 1000 },
   };
 }

@@ -44,7 +44,13 @@ export class HeldRuns {
   ) {}
 
   /** The held runs with the runs that left added (merged, pruned to `days` before `now` and the cap), and their stats. */
-  depart(entries: readonly HistoryEntry[], older: OlderDays, left: readonly HistoryEntry[], now: number, days: number): Held {
+  depart(
+    entries: readonly HistoryEntry[],
+    older: OlderDays,
+    left: readonly HistoryEntry[],
+    now: number,
+    days: number,
+  ): Held {
     if (entries !== this.entries || older !== this.older) this.index(entries, older);
     if (!this.separate(entries, left)) {
       const kept = pruneEntries(mergeSegments([entries, left]), now, days, this.cap, this.rawKept);
@@ -116,13 +122,17 @@ export class HeldRuns {
     this.ids.clear();
     this.raws = 0;
     this.sorted = true;
-    for (let i = 1; i < entries.length && this.sorted; i++) this.sorted = compareNewestFirst(entries[i - 1], entries[i]) <= 0;
+    for (let i = 1; i < entries.length && this.sorted; i++) {
+      this.sorted = compareNewestFirst(entries[i - 1], entries[i]) <= 0;
+    }
     for (const day of older.days) {
       for (const f of day.flows) {
         if (f.durations.length === 0) continue;
         let h = this.summaries.get(f.flowId);
         if (!h) this.summaries.set(f.flowId, (h = new Map()));
-        for (let i = 0; i < f.durations.length; i += 2) h.set(f.durations[i], (h.get(f.durations[i]) ?? 0) + f.durations[i + 1]);
+        for (let i = 0; i < f.durations.length; i += 2) {
+          h.set(f.durations[i], (h.get(f.durations[i]) ?? 0) + f.durations[i + 1]);
+        }
       }
     }
     for (const e of entries) {

@@ -7,7 +7,10 @@ import { entryFlowLabel, type HistoryEntry } from './entry';
  * one service's runs: what Export History's argument `filter` means. Pure. A malformed filter gives its problem
  * sentence and no test (nothing is exported then).
  */
-export function historyEntryFilter(text: string, service: string): { readonly test: (entry: HistoryEntry) => boolean } | { readonly problem: string } {
+export function historyEntryFilter(
+  text: string,
+  service: string,
+): { readonly test: (entry: HistoryEntry) => boolean } | { readonly problem: string } {
   const parsed = parseFilter(text, 'history');
   if (parsed.problem !== undefined) return { problem: parsed.problem };
   const subjects = new FilterSubjects<HistoryEntry>(

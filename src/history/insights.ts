@@ -85,8 +85,19 @@ export function flowInsights(entries: Iterable<HistoryEntry>, older: OlderDays, 
   const flows = new Map<number, FlowAccumulator>();
   const flowOf = (flowId: number, label: string, at: number) => {
     let f = flows.get(flowId);
-    if (!f) flows.set(flowId, (f = { label, labelAt: at, days: new Map(), recent: new Histogram(), before: new Histogram(), perHour: new Array<number>(24).fill(0) }));
-    else if (at > f.labelAt) [f.label, f.labelAt] = [label, at];
+    if (!f) {
+      flows.set(
+        flowId,
+        (f = {
+          label,
+          labelAt: at,
+          days: new Map(),
+          recent: new Histogram(),
+          before: new Histogram(),
+          perHour: new Array<number>(24).fill(0),
+        }),
+      );
+    } else if (at > f.labelAt) [f.label, f.labelAt] = [label, at];
     return f;
   };
   const dayFigures = (f: FlowAccumulator, day: string) => {
@@ -150,7 +161,10 @@ export function flowInsights(entries: Iterable<HistoryEntry>, older: OlderDays, 
 }
 
 /** The rule: the recent median at least SLOWER_FACTOR times the median before, with SLOWER_MIN_RUNS runs each. */
-export function slowerThanUsual(recent: { runs: number; medianMs: number }, before: { runs: number; medianMs: number }): boolean {
+export function slowerThanUsual(
+  recent: { runs: number; medianMs: number },
+  before: { runs: number; medianMs: number },
+): boolean {
   if (recent.runs < SLOWER_MIN_RUNS || before.runs < SLOWER_MIN_RUNS) return false;
   if (!(before.medianMs > 0) || !Number.isFinite(recent.medianMs)) return false;
   return recent.medianMs >= SLOWER_FACTOR * before.medianMs;
@@ -166,7 +180,9 @@ export interface FlowAcrossServices {
  * The same flow side by side per service (production and staging), matched by name (the flow ids of two services
  * need not agree). In the order of first appearance; a service with two flows of one name shows the busier one.
  */
-export function acrossServices(services: ReadonlyArray<{ readonly service: string; readonly flows: readonly FlowInsight[] }>): FlowAcrossServices[] {
+export function acrossServices(
+  services: ReadonlyArray<{ readonly service: string; readonly flows: readonly FlowInsight[] }>,
+): FlowAcrossServices[] {
   const byName = new Map<string, { label: string; services: Array<{ service: string; insight: FlowInsight }> }>();
   for (const { service, flows } of services) {
     for (const insight of flows) {

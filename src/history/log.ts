@@ -1,6 +1,14 @@
 import { inert } from '../base/inert';
 import { bounded } from '../settings/settingValues';
-import { DAY_MS, HISTORY_DAYS, MAX_CREATED_AT, MAX_FLOW_NAME, MAX_RAW_CHARS, makeEntry, type HistoryEntry } from './entry';
+import {
+  DAY_MS,
+  HISTORY_DAYS,
+  MAX_CREATED_AT,
+  MAX_FLOW_NAME,
+  MAX_RAW_CHARS,
+  makeEntry,
+  type HistoryEntry,
+} from './entry';
 import { HISTORY_CAP, MAX_SEGMENT_CHARS, fnv1a, mergeSegments, parseSegment } from './store';
 import { summarizeDay, summaryOf, type DaySummary } from './summary';
 import type { StoreFileInfo, StoreFiles } from '../env/types';
@@ -153,7 +161,9 @@ export function withoutRepeats(entries: HistoryEntry[]): HistoryEntry[] {
       repeat = byFirstSeen.get(e.firstSeen)?.createdAt === e.createdAt;
       if (!repeat) byFirstSeen.set(e.firstSeen, e);
     }
-    if (repeat) kept ??= entries.filter((_, k) => k < i); // the runs before the first repeat
+    if (repeat) {
+      kept ??= entries.filter((_, k) => k < i);
+    } // the runs before the first repeat
     else kept?.push(e);
   }
   return kept ?? entries;
@@ -162,12 +172,34 @@ export function withoutRepeats(entries: HistoryEntry[]): HistoryEntry[] {
 function entryOf(row: unknown, names: Map<string, string>): HistoryEntry | undefined {
   if (!Array.isArray(row) || row.length !== 8) return undefined;
   const [id, flowId, flowName, createdAt, firstSeen, lastSeen, leftAt, raw] = row as unknown[];
-  if (!isInt(id) || id < 0 || !isInt(flowId) || flowId < 0 || typeof flowName !== 'string' || typeof createdAt !== 'string' || createdAt.length > MAX_CREATED_AT) return undefined;
-  if (!isInt(firstSeen) || !isInt(lastSeen) || !isInt(leftAt) || firstSeen < MIN_TIME || lastSeen < firstSeen || leftAt < lastSeen || leftAt > MAX_TIME) return undefined;
+  if (
+    !isInt(id) ||
+    id < 0 ||
+    !isInt(flowId) ||
+    flowId < 0 ||
+    typeof flowName !== 'string' ||
+    typeof createdAt !== 'string' ||
+    createdAt.length > MAX_CREATED_AT
+  ) {
+    return undefined;
+  }
+  if (
+    !isInt(firstSeen) ||
+    !isInt(lastSeen) ||
+    !isInt(leftAt) ||
+    firstSeen < MIN_TIME ||
+    lastSeen < firstSeen ||
+    leftAt < lastSeen ||
+    leftAt > MAX_TIME
+  ) {
+    return undefined;
+  }
   let kept: Record<string, unknown> | undefined;
   if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
     const json = safeJson(raw);
-    if (json !== undefined && json.length <= Math.min(MAX_RAW_CHARS, RAW_LINE_CHARS)) kept = raw as Record<string, unknown>; // JSON of a short text: at most that deep
+    if (json !== undefined && json.length <= Math.min(MAX_RAW_CHARS, RAW_LINE_CHARS)) {
+      kept = raw as Record<string, unknown>;
+    } // JSON of a short text: at most that deep
   }
   let name = names.get(flowName);
   if (name === undefined) names.set(flowName, (name = inert(flowName, MAX_FLOW_NAME)));
@@ -243,7 +275,9 @@ export class LogStore {
     if (stamp === this.markerStamp) return this.clearedAt;
     this.markerStamp = stamp;
     if (!info || info.size > 1024) return this.clearedAt;
-    const text = new TextDecoder().decode(await this.files.read(this.markerPath, 0, 1024).catch(() => new Uint8Array()));
+    const text = new TextDecoder().decode(
+      await this.files.read(this.markerPath, 0, 1024).catch(() => new Uint8Array()),
+    );
     const at = Number((safeParse(text) as { clearedAt?: unknown } | undefined)?.clearedAt);
     if (Number.isSafeInteger(at) && at > this.clearedAt) {
       this.clearedAt = at;
@@ -259,9 +293,14 @@ export class LogStore {
    */
   private async clearedAhead(): Promise<number> {
     const now = this.now();
-    this.log('warn', `History: the Clear History marker is ${Math.round((this.clearedAt - now) / 60_000)} minute(s) ahead of the clock; it counts as now`);
+    this.log(
+      'warn',
+      `History: the Clear History marker is ${Math.round((this.clearedAt - now) / 60_000)} minute(s) ahead of the clock; it counts as now`,
+    );
     this.clearedAt = now;
-    await this.files.write(this.markerPath, new TextEncoder().encode(JSON.stringify({ clearedAt: now }))).catch(() => undefined);
+    await this.files
+      .write(this.markerPath, new TextEncoder().encode(JSON.stringify({ clearedAt: now })))
+      .catch(() => undefined);
     const info = await this.files.stat(this.markerPath).catch(() => undefined);
     this.markerStamp = info ? `${info.size}:${info.mtime}` : undefined;
     return now;
@@ -273,7 +312,10 @@ export class LogStore {
    * disk are kept and written first by the next call (with nothing new too); the call fails (after writing what it
    * could) while some are left.
    */
-  async append(left: readonly HistoryEntry[], secret: (record: string) => boolean = () => false): Promise<{ bytes: number; leftOut: number }> {
+  async append(
+    left: readonly HistoryEntry[],
+    secret: (record: string) => boolean = () => false,
+  ): Promise<{ bytes: number; leftOut: number }> {
     const clearedAt = await this.cleared();
     let leftOut = 0;
     for (const e of left) {
@@ -294,7 +336,11 @@ export class LogStore {
       const kept = waiting.records.filter((r) => r.leftAt > clearedAt); // a Clear since: not written
       if (kept.length !== waiting.records.length) [waiting.records, waiting.cut] = [kept, 0];
       try {
-        if (kept.length) bytes += this.files.append ? await this.appendRecords(name, waiting) : await this.rewriteOwn(name, kept.map((r) => r.text).join(''));
+        if (kept.length) {
+          bytes += this.files.append
+            ? await this.appendRecords(name, waiting)
+            : await this.rewriteOwn(name, kept.map((r) => r.text).join(''));
+        }
         this.unsaved.delete(name);
       } catch (e) {
         failed ??= e;
@@ -338,7 +384,9 @@ export class LogStore {
     if (this.ownText?.name !== name) {
       const info = await this.files.stat(this.path(name));
       let text = '';
-      if (info && info.size <= MAX_LOG_BYTES) text = new TextDecoder().decode(await this.files.read(this.path(name), 0, info.size));
+      if (info && info.size <= MAX_LOG_BYTES) {
+        text = new TextDecoder().decode(await this.files.read(this.path(name), 0, info.size));
+      }
       this.ownText = { name, text };
     }
     const text = this.ownText.text + added;
@@ -374,7 +422,10 @@ export class LogStore {
       const at = this.offsets.get(f.name) ?? 0;
       const size = f.size < at ? f.size : f.size - at;
       if (f.size <= MAX_LOG_BYTES && (bytes + size > MAX_READ_BYTES || runs >= MAX_READ_RUNS)) {
-        this.log('warn', `History: ${logs.length - i} file(s) left for a later read (a read reads at most ${MAX_READ_BYTES} bytes and ${MAX_READ_RUNS} runs)`);
+        this.log(
+          'warn',
+          `History: ${logs.length - i} file(s) left for a later read (a read reads at most ${MAX_READ_BYTES} bytes and ${MAX_READ_RUNS} runs)`,
+        );
         return { entries: mergeSegments(found), more: true };
       }
       bytes += f.size <= MAX_LOG_BYTES ? size : 0;
@@ -408,7 +459,9 @@ export class LogStore {
     for (const list of byDay.values()) {
       if (list.length > MAX_DAY_FILES) {
         list.sort((a, b) => Number(b.own) - Number(a.own) || b.mtime - a.mtime || (a.name < b.name ? -1 : 1));
-        for (const f of list.splice(MAX_DAY_FILES)) await this.setAsideFile(f.name, `more than ${MAX_DAY_FILES} files of ${f.day}`);
+        for (const f of list.splice(MAX_DAY_FILES)) {
+          await this.setAsideFile(f.name, `more than ${MAX_DAY_FILES} files of ${f.day}`);
+        }
       }
       out.push(...list);
     }
@@ -440,9 +493,14 @@ export class LogStore {
       const logs = byDay.get(day)!;
       const start = Date.parse(`${day}T00:00:00.000Z`);
       const around = { before: byDay.get(dayOf(start - DAY_MS)) ?? [], after: byDay.get(dayOf(start + DAY_MS)) ?? [] };
-      const key = JSON.stringify([String(clearedAt), logs.map((f) => `${f.name}:${f.size}`), [...around.before, ...around.after].map((f) => `${f.name}:${f.size}`)]);
+      const key = JSON.stringify([
+        String(clearedAt),
+        logs.map((f) => `${f.name}:${f.size}`),
+        [...around.before, ...around.after].map((f) => `${f.name}:${f.size}`),
+      ]);
       let summary = this.summaryCache.get(day)?.key === key ? this.summaryCache.get(day)!.summary : undefined;
-      summary ??= (await this.readSummary(day, key)) ?? (await this.makeSummary(day, logs, around, clearedAt, key, parsed));
+      summary ??=
+        (await this.readSummary(day, key)) ?? (await this.makeSummary(day, logs, around, clearedAt, key, parsed));
       this.summaryCache.set(day, { key, summary });
       out.push(summary);
     }
@@ -479,7 +537,10 @@ export class LogStore {
       if (entries) return entries;
       entries = [];
       if (f.size <= MAX_LOG_BYTES && readBytes + f.size > MAX_READ_BYTES) {
-        this.log('warn', `History: ${f.name} left out of the summary of ${day} (a summary reads at most ${MAX_READ_BYTES} bytes)`);
+        this.log(
+          'warn',
+          `History: ${f.name} left out of the summary of ${day} (a summary reads at most ${MAX_READ_BYTES} bytes)`,
+        );
         return entries;
       }
       if (f.size <= MAX_LOG_BYTES) {
@@ -504,9 +565,14 @@ export class LogStore {
     for (const f of around.before) found.push((await runsOf(f)).filter((e) => e.leftAt > firstSeen));
     for (const f of around.after) found.push((await runsOf(f)).filter((e) => e.firstSeen < leftAt));
     for (const name of parsed.keys()) if (LOG_NAME.exec(name)![1] < day) parsed.delete(name); // not needed by the next day
-    const summary = summarizeDay(day, mergeSegments(found).filter((e) => dayOf(e.leftAt) === day));
+    const summary = summarizeDay(
+      day,
+      mergeSegments(found).filter((e) => dayOf(e.leftAt) === day),
+    );
     const json = JSON.stringify({ key, summary });
-    if (json.length <= MAX_SUMMARY_BYTES) await this.files.write(this.path(`s2-${day}.json`), new TextEncoder().encode(json)).catch(() => undefined);
+    if (json.length <= MAX_SUMMARY_BYTES) {
+      await this.files.write(this.path(`s2-${day}.json`), new TextEncoder().encode(json)).catch(() => undefined);
+    }
     return summary;
   }
 
@@ -524,18 +590,35 @@ export class LogStore {
     const end = bytes.lastIndexOf(10) >= 0 ? lastRecordEnd(bytes) : 0;
     // At most `maxRuns` records, the newest (the last): each starts with a newline, found before anything is parsed.
     let first = 0;
-    if (end > maxRuns * MIN_RECORD_BYTES) for (let n = 0, nl = end; nl > 0 && n < maxRuns; n++) first = nl = bytes.lastIndexOf(10, nl - 1);
-    if (first > 0) this.log('warn', `History: the older records of ${f.name} were left unread (a read parses at most ${MAX_READ_RUNS} runs)`);
+    if (end > maxRuns * MIN_RECORD_BYTES) {
+      for (let n = 0, nl = end; nl > 0 && n < maxRuns; n++) first = nl = bytes.lastIndexOf(10, nl - 1);
+    }
+    if (first > 0) {
+      this.log(
+        'warn',
+        `History: the older records of ${f.name} were left unread (a read parses at most ${MAX_READ_RUNS} runs)`,
+      );
+    }
     const text = new TextDecoder().decode(bytes.subarray(Math.max(0, first), end));
     this.offsets.set(f.name, start + end);
     const parsed = parseLog(text);
     if (parsed.rejected) {
       this.rejected += parsed.rejected;
-      this.log('warn', `History: ${parsed.rejected} record(s) of ${f.name} could not be read (a write cut short?) and were skipped`);
-      if (start === 0 && parsed.entries.length === 0 && parsed.rejected > 1) await this.setAsideFile(f.name, 'no readable record');
+      this.log(
+        'warn',
+        `History: ${parsed.rejected} record(s) of ${f.name} could not be read (a write cut short?) and were skipped`,
+      );
+      if (start === 0 && parsed.entries.length === 0 && parsed.rejected > 1) {
+        await this.setAsideFile(f.name, 'no readable record');
+      }
     }
     const entries = withoutRepeats(parsed.entries);
-    if (entries.length < parsed.entries.length) this.log('warn', `History: ${parsed.entries.length - entries.length} repeated record(s) of ${f.name} were read once`);
+    if (entries.length < parsed.entries.length) {
+      this.log(
+        'warn',
+        `History: ${parsed.entries.length - entries.length} repeated record(s) of ${f.name} were read once`,
+      );
+    }
     return entries;
   }
 
@@ -574,9 +657,14 @@ export class LogStore {
         else byDay.set(day, [logRecord(e)]);
       }
       const tag = `migrated-${fnv1a(f.name)}`;
-      for (const [day, records] of byDay) await this.files.write(this.path(logFileName(day, tag)), new TextEncoder().encode(records.join('')));
+      for (const [day, records] of byDay) {
+        await this.files.write(this.path(logFileName(day, tag)), new TextEncoder().encode(records.join('')));
+      }
       await this.files.delete(this.path(f.name)).catch(() => undefined);
-      this.log('info', `History: ${parsed.entries.length} runs of ${f.name} (0.2.0) moved to ${byDay.size} day file(s)`);
+      this.log(
+        'info',
+        `History: ${parsed.entries.length} runs of ${f.name} (0.2.0) moved to ${byDay.size} day file(s)`,
+      );
     }
   }
 
@@ -611,7 +699,10 @@ export class LogStore {
     let deleted = 0;
     for (const f of listed) {
       const day = (LOG_NAME.exec(f.name) ?? SUMMARY_NAME.exec(f.name))?.[1];
-      const old = (day !== undefined && day < keepFrom) || (f.name.endsWith(SET_ASIDE) && f.mtime < keepMtime) || (TEMP.test(f.name) && f.mtime < now - DAY_MS);
+      const old =
+        (day !== undefined && day < keepFrom) ||
+        (f.name.endsWith(SET_ASIDE) && f.mtime < keepMtime) ||
+        (TEMP.test(f.name) && f.mtime < now - DAY_MS);
       if (!old) continue;
       await this.files.delete(this.path(f.name)).catch(() => undefined);
       this.offsets.delete(f.name);

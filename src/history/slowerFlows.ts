@@ -20,7 +20,11 @@ export class SlowerFlows {
     if (older !== this.older || now - this.computedAt >= SLOWER_RECHECK_MS || now < this.computedAt) {
       this.older = older;
       this.computedAt = now;
-      this.flows = new Map(flowInsights(entries, older, now).filter((f) => f.slower).map((f) => [f.flowId, f]));
+      this.flows = new Map(
+        flowInsights(entries, older, now)
+          .filter((f) => f.slower)
+          .map((f) => [f.flowId, f]),
+      );
     }
     return this.flows;
   }

@@ -42,7 +42,9 @@ export function flowStats(entries: Iterable<HistoryEntry>, older: OlderDays = NO
       if (f.durations.length === 0) continue;
       let h = histograms.get(f.flowId);
       if (!h) histograms.set(f.flowId, (h = new Map()));
-      for (let i = 0; i < f.durations.length; i += 2) h.set(f.durations[i], (h.get(f.durations[i]) ?? 0) + f.durations[i + 1]);
+      for (let i = 0; i < f.durations.length; i += 2) {
+        h.set(f.durations[i], (h.get(f.durations[i]) ?? 0) + f.durations[i + 1]);
+      }
     }
   }
   const stats = new Map<number, FlowStats>();
@@ -72,7 +74,10 @@ export function histogramStats(histogram: ReadonlyMap<number, number>): FlowStat
  * the median (the mean of the middle two for an even count), any other p by nearest rank. The one reading of a
  * histogram, for typical durations and for Flow Insights.
  */
-export function histogramPercentiles(histogram: ReadonlyMap<number, number>): { runs: number; percentile(p: number): number } {
+export function histogramPercentiles(histogram: ReadonlyMap<number, number>): {
+  runs: number;
+  percentile(p: number): number;
+} {
   const buckets = [...histogram].sort((a, b) => a[0] - b[0]);
   const runs = buckets.reduce((acc, [, n]) => acc + n, 0);
   /** The value of the run at rank r (1-based, ascending). */
@@ -125,13 +130,22 @@ export function stuckThresholdMs(stats: FlowStats | undefined, stuckAfterMinutes
  * How long a sync has been processing: from its plausible start (created_at when that can be true, else `firstSeen`,
  * a lower bound, if given: see plausibleStart); else undefined. Never negative.
  */
-export function processingAgeMs(sync: Pick<FlowSync, 'created_at'>, now: number, firstSeen?: number): number | undefined {
+export function processingAgeMs(
+  sync: Pick<FlowSync, 'created_at'>,
+  now: number,
+  firstSeen?: number,
+): number | undefined {
   const start = plausibleStart(sync.created_at, firstSeen, now);
   return start === undefined ? undefined : Math.max(0, now - start.ms);
 }
 
 /** True when the sync's age is over the threshold; never without a threshold or an age. */
-export function isStuck(sync: Pick<FlowSync, 'created_at'>, now: number, thresholdMs: number | undefined, firstSeen?: number): boolean {
+export function isStuck(
+  sync: Pick<FlowSync, 'created_at'>,
+  now: number,
+  thresholdMs: number | undefined,
+  firstSeen?: number,
+): boolean {
   if (thresholdMs === undefined) return false;
   const age = processingAgeMs(sync, now, firstSeen);
   return age !== undefined && age > thresholdMs;

@@ -1,6 +1,16 @@
 import { inert } from '../base/inert';
 import { bounded } from '../settings/settingValues';
-import { DAY_MS, HISTORY_DAYS, MAX_CREATED_AT, MAX_FLOW_NAME, MAX_RAW_CHARS, compareNewestFirst, makeEntry, withoutRaw, type HistoryEntry } from './entry';
+import {
+  DAY_MS,
+  HISTORY_DAYS,
+  MAX_CREATED_AT,
+  MAX_FLOW_NAME,
+  MAX_RAW_CHARS,
+  compareNewestFirst,
+  makeEntry,
+  withoutRaw,
+  type HistoryEntry,
+} from './entry';
 import { EARLIEST_PLAUSIBLE_TIME } from '../base/plausibleTime';
 
 /*
@@ -96,7 +106,20 @@ export function serializeSegment(entries: readonly HistoryEntry[], origin: strin
       }
     }
   }
-  return JSON.stringify({ format: HISTORY_FORMAT, version: HISTORY_VERSION, origin, base, flows, id, flow, createdAt, firstSeen, seenFor, leftAfter, raw });
+  return JSON.stringify({
+    format: HISTORY_FORMAT,
+    version: HISTORY_VERSION,
+    origin,
+    base,
+    flows,
+    id,
+    flow,
+    createdAt,
+    firstSeen,
+    seenFor,
+    leftAfter,
+    raw,
+  });
 }
 
 function safeJson(value: unknown): string | undefined {
@@ -129,12 +152,21 @@ export function parseSegment(text: string, origin?: string): ParsedSegment {
   if ((version as number) > HISTORY_VERSION) return { ok: false, reason: 'newerVersion' };
   if (origin !== undefined && own(doc, 'origin') !== origin) return { ok: false, reason: 'otherOrigin' };
   const base = own(doc, 'base');
-  const columns = ['flows', 'id', 'flow', 'createdAt', 'firstSeen', 'seenFor', 'leftAfter'].map((k) => own(doc as Record<string, unknown>, k));
+  const columns = ['flows', 'id', 'flow', 'createdAt', 'firstSeen', 'seenFor', 'leftAfter'].map((k) =>
+    own(doc as Record<string, unknown>, k),
+  );
   if (!isInt(base) || !columns.every(Array.isArray)) return { ok: false, reason: 'notHistory' };
   const [flowRows, ids, flowRefs, createdAts, firstSeens, seenFors, leftAfters] = columns as unknown[][];
 
   const flows = new Array<[number, string] | null | undefined>(Math.min(flowRows.length, HISTORY_CAP)); // checked when first used
-  const n = Math.max(ids.length, flowRefs.length, createdAts.length, firstSeens.length, seenFors.length, leftAfters.length);
+  const n = Math.max(
+    ids.length,
+    flowRefs.length,
+    createdAts.length,
+    firstSeens.length,
+    seenFors.length,
+    leftAfters.length,
+  );
   const read = Math.min(n, HISTORY_CAP);
   const raws = rawsOf(own(doc, 'raw'), read);
   const entries: HistoryEntry[] = [];
@@ -151,7 +183,18 @@ export function parseSegment(text: string, origin?: string): ParsedSegment {
       f = flows[ref];
       if (f === undefined) flows[ref] = f = flowOf(flowRows[ref]);
     }
-    if (!f || !isInt(id) || id < 0 || typeof createdAt !== 'string' || createdAt.length > MAX_CREATED_AT || !isInt(fs) || !isInt(seenFor) || !isInt(leftAfter) || seenFor < 0 || leftAfter < 0) {
+    if (
+      !f ||
+      !isInt(id) ||
+      id < 0 ||
+      typeof createdAt !== 'string' ||
+      createdAt.length > MAX_CREATED_AT ||
+      !isInt(fs) ||
+      !isInt(seenFor) ||
+      !isInt(leftAfter) ||
+      seenFor < 0 ||
+      leftAfter < 0
+    ) {
       rejected++;
       continue;
     }
@@ -162,7 +205,9 @@ export function parseSegment(text: string, origin?: string): ParsedSegment {
       rejected++;
       continue;
     }
-    entries.push(makeEntry({ id, flowId: f[0], flowName: f[1], createdAt, firstSeen, lastSeen, leftAt, raw: raws.get(i) }));
+    entries.push(
+      makeEntry({ id, flowId: f[0], flowName: f[1], createdAt, firstSeen, lastSeen, leftAt, raw: raws.get(i) }),
+    );
   }
   return { ok: true, entries, rejected };
 }
@@ -172,7 +217,16 @@ function rawsOf(value: unknown, entries: number): Map<number, Record<string, unk
   const raws = new Map<number, Record<string, unknown>>();
   if (!Array.isArray(value)) return raws;
   for (const pair of value.slice(0, RAW_KEPT)) {
-    if (!Array.isArray(pair) || pair.length !== 2 || !isInt(pair[0]) || pair[0] < 0 || pair[0] >= entries || raws.has(pair[0])) continue;
+    if (
+      !Array.isArray(pair) ||
+      pair.length !== 2 ||
+      !isInt(pair[0]) ||
+      pair[0] < 0 ||
+      pair[0] >= entries ||
+      raws.has(pair[0])
+    ) {
+      continue;
+    }
     const raw: unknown = pair[1];
     if (!isObject(raw) || depthOver(raw, MAX_RAW_DEPTH)) continue;
     const json = safeJson(raw);
@@ -183,7 +237,9 @@ function rawsOf(value: unknown, entries: number): Map<number, Record<string, unk
 
 /** A row of the flows table, or null when it is not [id, name]. */
 function flowOf(row: unknown): [number, string] | null {
-  if (!Array.isArray(row) || row.length !== 2 || !isInt(row[0]) || row[0] < 0 || typeof row[1] !== 'string') return null;
+  if (!Array.isArray(row) || row.length !== 2 || !isInt(row[0]) || row[0] < 0 || typeof row[1] !== 'string') {
+    return null;
+  }
   return [row[0], inert(row[1], MAX_FLOW_NAME)];
 }
 
@@ -260,7 +316,12 @@ function add(byId: Map<number, HistoryEntry | HistoryEntry[]>, e: HistoryEntry):
 /** Entries of one sync id: grouped by created_at, then by overlapping spans. */
 function mergeRuns(same: HistoryEntry[]): HistoryEntry[] {
   if (same.length === 2) return sameRun(same[0], same[1]) ? [combine(same)] : same; // the common case
-  same.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0) || a.firstSeen - b.firstSeen || a.leftAt - b.leftAt);
+  same.sort(
+    (a, b) =>
+      (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0) ||
+      a.firstSeen - b.firstSeen ||
+      a.leftAt - b.leftAt,
+  );
   const out: HistoryEntry[] = [];
   let cluster: HistoryEntry[] = [];
   let clusterEnd = -Infinity;
@@ -301,12 +362,24 @@ function combine(cluster: HistoryEntry[]): HistoryEntry {
   let leftAt = Infinity;
   for (const e of cluster) if (e.leftAt >= latest.lastSeen) leftAt = Math.min(leftAt, e.leftAt);
   const raw = latest.raw ?? cluster.find((e) => e.lastSeen === latest.lastSeen && e.raw)?.raw;
-  return makeEntry({ id: latest.id, flowId: latest.flowId, flowName: latest.flowName, createdAt: latest.createdAt, firstSeen, lastSeen: latest.lastSeen, leftAt, raw });
+  return makeEntry({
+    id: latest.id,
+    flowId: latest.flowId,
+    flowName: latest.flowName,
+    createdAt: latest.createdAt,
+    firstSeen,
+    lastSeen: latest.lastSeen,
+    leftAt,
+    raw,
+  });
 }
 
 /** Among sightings at the same time, a deterministic pick (the same whatever the order of segments). */
 function preferred(a: HistoryEntry, b: HistoryEntry): boolean {
-  return a.leftAt < b.leftAt || (a.leftAt === b.leftAt && (a.flowName < b.flowName || (a.flowName === b.flowName && a.firstSeen < b.firstSeen)));
+  return (
+    a.leftAt < b.leftAt ||
+    (a.leftAt === b.leftAt && (a.flowName < b.flowName || (a.flowName === b.flowName && a.firstSeen < b.firstSeen)))
+  );
 }
 
 function isNewestFirst(entries: readonly HistoryEntry[]): boolean {
@@ -319,7 +392,13 @@ function isNewestFirst(entries: readonly HistoryEntry[]): boolean {
  * tolerated for another window's clock, further is dropped), newest first, at most `cap`; only the newest `rawKept`
  * keep their raw item (memory stays bounded).
  */
-export function pruneEntries(entries: readonly HistoryEntry[], now: number, days: number, cap = HISTORY_CAP, rawKept = RAW_KEPT): HistoryEntry[] {
+export function pruneEntries(
+  entries: readonly HistoryEntry[],
+  now: number,
+  days: number,
+  cap = HISTORY_CAP,
+  rawKept = RAW_KEPT,
+): HistoryEntry[] {
   const from = now - bounded(days, HISTORY_DAYS) * DAY_MS;
   const to = now + DAY_MS;
   const kept = entries.filter((e) => e.leftAt >= from && e.leftAt <= to);
@@ -339,7 +418,11 @@ export function pruneEntries(entries: readonly HistoryEntry[], now: number, days
 
 /** A folder name for one service origin: readable, safe on every file system, and distinct per origin (a hash). */
 export function originFolder(origin: string): string {
-  const readable = origin.toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/[^a-z0-9.-]+/g, '_').slice(0, 60);
+  const readable = origin
+    .toLowerCase()
+    .replace(/^[a-z]+:\/\//, '')
+    .replace(/[^a-z0-9.-]+/g, '_')
+    .slice(0, 60);
   return `${readable || 'service'}-${fnv1a(origin)}`;
 }
 

@@ -79,13 +79,20 @@ export function processingSpan(e: HistoryEntry): { start: number; end: number } 
 export function summarizeDay(day: string, entries: Iterable<HistoryEntry>): DaySummary {
   const dayEnd = Date.parse(`${day}T00:00:00.000Z`) + DAY_MS;
   const from = dayEnd - SPAN_HOURS * HOUR;
-  const flows = new Map<number, { label: string; labelAt: number; durations: Map<number, number>; hours: Map<number, number> }>();
+  const flows = new Map<
+    number,
+    { label: string; labelAt: number; durations: Map<number, number>; hours: Map<number, number> }
+  >();
   let runs = 0;
   for (const e of entries) {
     runs++;
     let f = flows.get(e.flowId);
-    if (!f) flows.set(e.flowId, (f = { label: entryFlowLabel(e), labelAt: e.leftAt, durations: new Map(), hours: new Map() }));
-    else if (e.leftAt > f.labelAt) [f.label, f.labelAt] = [entryFlowLabel(e), e.leftAt];
+    if (!f) {
+      flows.set(
+        e.flowId,
+        (f = { label: entryFlowLabel(e), labelAt: e.leftAt, durations: new Map(), hours: new Map() }),
+      );
+    } else if (e.leftAt > f.labelAt) [f.label, f.labelAt] = [entryFlowLabel(e), e.leftAt];
     if (e.duration.from === 'created') {
       const b = durationBucket(e.duration.ms);
       f.durations.set(b, (f.durations.get(b) ?? 0) + 1);
@@ -99,14 +106,32 @@ export function summarizeDay(day: string, entries: Iterable<HistoryEntry>): DayS
     }
   }
   const sorted = (m: Map<number, number>) => [...m].sort((a, b) => a[0] - b[0]).flat();
-  return { day, runs, flows: [...flows].map(([flowId, f]) => ({ flowId, label: f.label, labelAt: f.labelAt, durations: sorted(f.durations), hours: sorted(f.hours) })) };
+  return {
+    day,
+    runs,
+    flows: [...flows].map(([flowId, f]) => ({
+      flowId,
+      label: f.label,
+      labelAt: f.labelAt,
+      durations: sorted(f.durations),
+      hours: sorted(f.hours),
+    })),
+  };
 }
 
 /** A summary as read from disk (JSON), checked field by field; undefined when anything is off. */
 export function summaryOf(value: unknown): DaySummary | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as { day?: unknown; runs?: unknown; flows?: unknown };
-  if (typeof v.day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v.day) || !count(v.runs) || !Array.isArray(v.flows) || v.flows.length > MAX_SUMMARY_FLOWS) return undefined;
+  if (
+    typeof v.day !== 'string' ||
+    !/^\d{4}-\d{2}-\d{2}$/.test(v.day) ||
+    !count(v.runs) ||
+    !Array.isArray(v.flows) ||
+    v.flows.length > MAX_SUMMARY_FLOWS
+  ) {
+    return undefined;
+  }
   const dayEnd = Date.parse(`${v.day}T00:00:00.000Z`) + DAY_MS;
   if (!Number.isFinite(dayEnd)) return undefined;
   const firstHour = dayEnd / HOUR - SPAN_HOURS;
@@ -114,11 +139,24 @@ export function summaryOf(value: unknown): DaySummary | undefined {
   for (const f of v.flows as unknown[]) {
     if (typeof f !== 'object' || f === null) return undefined;
     const { flowId, label, labelAt, durations, hours } = f as Record<string, unknown>;
-    if (!Number.isSafeInteger(flowId) || (flowId as number) < 0 || typeof label !== 'string' || !Number.isSafeInteger(labelAt)) return undefined;
+    if (
+      !Number.isSafeInteger(flowId) ||
+      (flowId as number) < 0 ||
+      typeof label !== 'string' ||
+      !Number.isSafeInteger(labelAt)
+    ) {
+      return undefined;
+    }
     const d = pairs(durations, 0, MAX_BUCKET, MAX_COUNT);
     const h = pairs(hours, firstHour, firstHour + SPAN_HOURS - 1, HOUR * MAX_COUNT);
     if (!d || !h) return undefined;
-    flows.push({ flowId: flowId as number, label: inert(label, MAX_FLOW_NAME), labelAt: labelAt as number, durations: d, hours: h });
+    flows.push({
+      flowId: flowId as number,
+      label: inert(label, MAX_FLOW_NAME),
+      labelAt: labelAt as number,
+      durations: d,
+      hours: h,
+    });
   }
   return { day: v.day, runs: v.runs as number, flows };
 }
@@ -134,7 +172,9 @@ function pairs(value: unknown, min: number, max: number, maxValue: number): numb
   for (let i = 0; i < value.length; i += 2) {
     const k: unknown = value[i];
     const n: unknown = value[i + 1];
-    if (!Number.isSafeInteger(k) || (k as number) < min || (k as number) > max || (k as number) <= last) return undefined;
+    if (!Number.isSafeInteger(k) || (k as number) < min || (k as number) > max || (k as number) <= last) {
+      return undefined;
+    }
     if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > maxValue) return undefined;
     last = k as number;
   }

@@ -89,7 +89,9 @@ export function historyTooltip(entry: HistoryEntry, now: number): string {
     [t('Duration'), durationDetail(entry.duration)],
   ];
   const notes = [t('The service does not say whether a flow sync succeeded, only that it is no longer processing.')];
-  if (entry.duration.from === 'firstSeen') notes.push(t('Its start time is not a plausible time: the duration is counted from when it was first seen.'));
+  if (entry.duration.from === 'firstSeen') {
+    notes.push(t('Its start time is not a plausible time: the duration is counted from when it was first seen.'));
+  }
   return [['| | |', '|---|---|', ...rows.map(([k, v]) => `| **${k}** | ${v} |`)].join('\n'), '', ...notes].join('\n');
 }
 
@@ -120,7 +122,11 @@ export function historyGroups(entries: readonly HistoryEntry[], now: number): Hi
     const at = Math.min(entry.leftAt, now);
     if (!current || at < current.key) {
       const key = localDayStart(at);
-      current = { key, label: key === today ? t('Today') : key === yesterday ? t('Yesterday') : dayLabel(key, now), entries: [] };
+      current = {
+        key,
+        label: key === today ? t('Today') : key === yesterday ? t('Yesterday') : dayLabel(key, now),
+        entries: [],
+      };
       groups.push(current);
     }
     current.entries.push(entry);
@@ -142,7 +148,12 @@ export function localDayStart(ms: number): number {
 
 function dayLabel(dayStart: number, now: number): string {
   const sameYear = new Date(dayStart).getFullYear() === new Date(now).getFullYear();
-  return new Date(dayStart).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short', ...(sameYear ? {} : { year: 'numeric' }) });
+  return new Date(dayStart).toLocaleDateString(undefined, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    ...(sameYear ? {} : { year: 'numeric' }),
+  });
 }
 
 function dateTime(ms: number): string {
@@ -179,9 +190,18 @@ const NOTICE_NAME = 80;
  * sync, "5 syncs of Invoices are no longer processing." for several of one flow, "5 syncs of 3 flows are no longer
  * processing." otherwise. Never "succeeded" or "failed": the service does not say.
  */
-export function finishedNotification(left: readonly HistoryEntry[], watches: Watches, mode: NotifyMode): FinishedNotice {
+export function finishedNotification(
+  left: readonly HistoryEntry[],
+  watches: Watches,
+  mode: NotifyMode,
+): FinishedNotice {
   const unwatch = left.filter((e) => watches.syncs.has(e.id)).map((e) => e.id);
-  const entries = mode === 'all' ? [...left] : mode === 'watched' ? left.filter((e) => watches.syncs.has(e.id) || watches.flows.has(e.flowId)) : [];
+  const entries =
+    mode === 'all'
+      ? [...left]
+      : mode === 'watched'
+        ? left.filter((e) => watches.syncs.has(e.id) || watches.flows.has(e.flowId))
+        : [];
   return { text: noticeText(entries), entries, unwatch };
 }
 
@@ -199,5 +219,9 @@ function noticeText(entries: readonly HistoryEntry[]): string | undefined {
 
 /** "Slower than usual: median 12 min in the last 24 hours, 5 min before" (the tooltip, the notification). */
 export function slowerText(f: Pick<FlowInsight, 'recent' | 'before'>): string {
-  return t('Slower than usual: median {0} in the last 24 hours, {1} before', span(f.recent.medianMs), span(f.before.medianMs));
+  return t(
+    'Slower than usual: median {0} in the last 24 hours, {1} before',
+    span(f.recent.medianMs),
+    span(f.before.medianMs),
+  );
 }

@@ -18,14 +18,21 @@ export class HistoryWriteTrouble {
 
   failed(error: unknown): void {
     this.unsaved = true;
-    this.log(`History could not be saved (the runs wait and are written by the next poll): ${inert((error as Error)?.message ?? error, 300)}`);
+    this.log(
+      `History could not be saved (the runs wait and are written by the next poll): ${inert((error as Error)?.message ?? error, 300)}`,
+    );
     if (this.told) return;
     this.told = true;
     const code = (error as { code?: unknown })?.code;
     this.tell(
       typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,19}$/.test(code)
-        ? t('History cannot be written to disk ({0}). The syncs that finish are kept in this window and written when it can; the Flow Sync log says more.', code)
-        : t('History cannot be written to disk. The syncs that finish are kept in this window and written when it can; the Flow Sync log says more.'),
+        ? t(
+            'History cannot be written to disk ({0}). The syncs that finish are kept in this window and written when it can; the Flow Sync log says more.',
+            code,
+          )
+        : t(
+            'History cannot be written to disk. The syncs that finish are kept in this window and written when it can; the Flow Sync log says more.',
+          ),
     );
   }
 

@@ -102,7 +102,7 @@ export function insightsStrings(historyDays: number): InsightsStrings {
   return {
     heading: t('Flow Insights'),
     intro: t(
-      'Durations of the flow syncs this VS Code saw leave processing over the last {0} days, from the service\'s start to when they were no longer listed. A flow is slower than usual when the median of its last 24 hours is at least {1} times its median over the days before ({2} runs each at least).',
+      "Durations of the flow syncs this VS Code saw leave processing over the last {0} days, from the service's start to when they were no longer listed. A flow is slower than usual when the median of its last 24 hours is at least {1} times its median over the days before ({2} runs each at least).",
       historyDays,
       SLOWER_FACTOR,
       SLOWER_MIN_RUNS,
@@ -140,13 +140,20 @@ export function insightsPage(
   const bounded = services.map((s) => ({ service: s.service, flows: s.flows.slice(0, MAX_PAGE_FLOWS) }));
   const groups: InsightsGroup[] = acrossServices(bounded).map((g) => ({
     flow: inert(g.label, MAX_PAGE_NAME) || t('(unnamed flow)'),
-    rows: g.services.map(({ service, insight }) => pageRow(insight, several ? inert(service, 60) : undefined, now, hourLabel)),
+    rows: g.services.map(({ service, insight }) =>
+      pageRow(insight, several ? inert(service, 60) : undefined, now, hourLabel),
+    ),
   }));
   const slower = groups.reduce((n, g) => n + g.rows.filter((r) => r.slower).length, 0);
   return { strings: insightsStrings(historyDays), several, groups, slower };
 }
 
-function pageRow(f: FlowInsight, service: string | undefined, now: number, hourLabel: (endMs: number) => string): InsightsRow {
+function pageRow(
+  f: FlowInsight,
+  service: string | undefined,
+  now: number,
+  hourLabel: (endMs: number) => string,
+): InsightsRow {
   const activeDays = f.days.filter((d) => d.runs > 0).length;
   const last24 = f.perHour.reduce((n, c) => n + c, 0);
   const hourEnd = Math.floor(now / 3_600_000) * 3_600_000;
@@ -161,14 +168,25 @@ function pageRow(f: FlowInsight, service: string | undefined, now: number, hourL
     last24: String(last24),
     usual: usualText(f),
     slower: f.slower,
-    days: f.days.map((d) => ({ day: d.day, runs: String(d.runs), median: duration(d.medianMs), p95: duration(d.p95Ms) })),
+    days: f.days.map((d) => ({
+      day: d.day,
+      runs: String(d.runs),
+      median: duration(d.medianMs),
+      p95: duration(d.p95Ms),
+    })),
     perHour: f.perHour.map((n, i) => [hourLabel(hourEnd - (23 - i) * 3_600_000), String(n)]),
   };
 }
 
 /** Slower than usual, in words (never an icon alone). */
 export function usualText(f: Pick<FlowInsight, 'slower' | 'recent' | 'before'>): string {
-  if (f.slower) return t('Slower than usual: median {0} in the last 24 hours, {1} before', span(f.recent.medianMs), span(f.before.medianMs));
+  if (f.slower) {
+    return t(
+      'Slower than usual: median {0} in the last 24 hours, {1} before',
+      span(f.recent.medianMs),
+      span(f.before.medianMs),
+    );
+  }
   if (f.recent.runs < SLOWER_MIN_RUNS || f.before.runs < SLOWER_MIN_RUNS) return t('Too few runs to compare');
   return t('As usual');
 }

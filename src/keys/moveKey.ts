@@ -17,7 +17,12 @@ export type KeyMove = { kind: 'moved' | 'nothing' | 'kept' } | { kind: 'failed' 
  * it now belongs to. When the new slot already holds the same key, the old one is a leftover copy and goes. With
  * `onlyLeftover`, only such a copy goes: a key the new slot does not hold stays where it is. Never throws.
  */
-export async function moveKey(slots: KeySlots, from: string, to: string, { onlyLeftover = false } = {}): Promise<KeyMove> {
+export async function moveKey(
+  slots: KeySlots,
+  from: string,
+  to: string,
+  { onlyLeftover = false } = {},
+): Promise<KeyMove> {
   if (from === to) return { kind: 'nothing' };
   let key: string | undefined;
   try {

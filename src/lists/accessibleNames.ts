@@ -6,8 +6,18 @@ import type { IconSpec } from './icons';
  * its icon and colour say (icons.ts), then its description's parts, then "stale data" when the list's data is stale.
  * A word said twice (the description already says "has errors") is said once. Texts are already inert.
  */
-export function rowAccessibleName(row: { label: string; icon?: IconSpec; descriptions: readonly string[]; stale?: boolean }): string {
-  const parts = [row.label, row.icon?.words?.() ?? '', ...row.descriptions.flatMap((d) => d.split(' · ')), row.stale ? t('stale data') : ''];
+export function rowAccessibleName(row: {
+  label: string;
+  icon?: IconSpec;
+  descriptions: readonly string[];
+  stale?: boolean;
+}): string {
+  const parts = [
+    row.label,
+    row.icon?.words?.() ?? '',
+    ...row.descriptions.flatMap((d) => d.split(' · ')),
+    row.stale ? t('stale data') : '',
+  ];
   const seen = new Set<string>();
   const said: string[] = [];
   for (const part of parts) {

@@ -16,7 +16,10 @@ export function defaultArrangement<T extends { id: number }>(list: ListDefinitio
 }
 
 /** A known arrangement of the list: unknown names (from settings) fall back to the defaults, each on its own. */
-export function validArrangement<T extends { id: number }>(list: ListDefinition<T>, wanted: Partial<Arrangement>): Arrangement {
+export function validArrangement<T extends { id: number }>(
+  list: ListDefinition<T>,
+  wanted: Partial<Arrangement>,
+): Arrangement {
   const { groupings, sortings, defaultGroupBy, defaultSortBy } = list.arrangements;
   return {
     groupBy: wanted.groupBy !== undefined && Object.hasOwn(groupings, wanted.groupBy) ? wanted.groupBy : defaultGroupBy,
@@ -25,7 +28,10 @@ export function validArrangement<T extends { id: number }>(list: ListDefinition<
 }
 
 /** The tree of a list under an arrangement: its rows, grouped and sorted as chosen. */
-export function arrangedTree<T extends { id: number }>(list: ListDefinition<T>, arrangement: Arrangement = defaultArrangement(list)): TreeAdapter<T> {
+export function arrangedTree<T extends { id: number }>(
+  list: ListDefinition<T>,
+  arrangement: Arrangement = defaultArrangement(list),
+): TreeAdapter<T> {
   const { groupBy: groupName, sortBy: sortName } = validArrangement(list, arrangement);
   const grouping = list.arrangements.groupings[groupName];
   const sorting = list.arrangements.sortings[sortName];
@@ -52,7 +58,9 @@ export function arrangedTree<T extends { id: number }>(list: ListDefinition<T>, 
     },
     // sorting.sort itself, not a wrapper: a SortItems with `order` (byText) sorts the whole answer once.
     group: (items: readonly Item<T>[]) => groupBy(items, grouping.keyOf, grouping.labelOf, sorting.sort),
-    placement: (value) => joinPlacement([String(grouping.keyOf(value)), grouping.labelOf(value), sorting.placement(value)]),
-    samePlace: (a, b) => sorting.samePlace(a, b) && grouping.keyOf(a) === grouping.keyOf(b) && grouping.labelOf(a) === grouping.labelOf(b),
+    placement: (value) =>
+      joinPlacement([String(grouping.keyOf(value)), grouping.labelOf(value), sorting.placement(value)]),
+    samePlace: (a, b) =>
+      sorting.samePlace(a, b) && grouping.keyOf(a) === grouping.keyOf(b) && grouping.labelOf(a) === grouping.labelOf(b),
   };
 }

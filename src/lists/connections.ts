@@ -65,12 +65,18 @@ export const connectionsList = defineList<Connection>()({
     sortings: {
       name: {
         label: () => t('Name'),
-        sort: byText<Connection>((c) => c.name, (c) => c.id),
+        sort: byText<Connection>(
+          (c) => c.name,
+          (c) => c.id,
+        ),
         ...placedBy<Connection>([textField((c) => c.name), field((c) => c.id)]),
       },
       updated: {
         label: () => t('Last updated, newest first'),
-        sort: newestFirst<Connection>((c) => c.updated_at, (c) => c.id),
+        sort: newestFirst<Connection>(
+          (c) => c.updated_at,
+          (c) => c.id,
+        ),
         ...placedBy<Connection>([field((c) => c.updated_at), field((c) => c.id)]),
       },
     },
@@ -86,7 +92,8 @@ export const connectionsList = defineList<Connection>()({
   count: connectionCount,
   json: {
     itemTitle: (id) => t('Connection {0}', id),
-    groupTitle: (grouping, key) => (grouping === 'team' ? t('Team {0} connections', key) : t('Connections of type {0}', key)),
+    groupTitle: (grouping, key) =>
+      grouping === 'team' ? t('Team {0} connections', key) : t('Connections of type {0}', key),
     itemsTitle: (count) => t('{0} connections', count),
   },
   pick: {

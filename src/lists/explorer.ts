@@ -66,7 +66,11 @@ export type ExplorerStatus = 'noUrl' | 'invalidUrl' | 'noKey' | 'secretsUnavaila
 /** The Explorer's side of sharing (src/sharing/pollLease.ts implements it): whether a polled list may poll now, and loads that go through the share. */
 export interface ListSharing {
   mayPoll(id: ListId): boolean;
-  load<T extends { id: number }>(list: ListDefinition<T>, explicit: boolean, request: () => Promise<ListResult<T>>): Promise<ListResult<T>>;
+  load<T extends { id: number }>(
+    list: ListDefinition<T>,
+    explicit: boolean,
+    request: () => Promise<ListResult<T>>,
+  ): Promise<ListResult<T>>;
 }
 
 export const UNFOCUSED_SLOWDOWN = 4;
@@ -228,7 +232,9 @@ export class Explorer {
     if (this.wanted.has(id)) return;
     this.wanted.add(id);
     const refresher = this.refresher(id);
-    if (this.currentStatus === 'ready' && refresher.state.loadedAt === undefined && !refresher.isLoading) void refresher.refresh();
+    if (this.currentStatus === 'ready' && refresher.state.loadedAt === undefined && !refresher.isLoading) {
+      void refresher.refresh();
+    }
   }
 
   /** Refresh commands: no-ops (resolved) when there is nothing to load from. */
@@ -277,7 +283,11 @@ export class Explorer {
     const explicit = this.explicit.delete(list.id as ListId);
     const request = () => this.requireClient().list(list.endpoint, list.label(), list.validate, { teamId, signal });
     const result = list.polled && this.sharing ? await this.sharing.load(list, explicit, request) : await request();
-    list.onLoaded?.({ teams: this.teams }, result.items.map((i) => i.value), teamId === undefined);
+    list.onLoaded?.(
+      { teams: this.teams },
+      result.items.map((i) => i.value),
+      teamId === undefined,
+    );
     return result;
   }
 
@@ -324,7 +334,9 @@ export class Explorer {
 
   private resetLists(): void {
     const ready = this.currentStatus === 'ready';
-    for (const list of LISTS as readonly AnyList[]) this.refresher(list.id).reset(ready && (list.polled || this.wanted.has(list.id)));
+    for (const list of LISTS as readonly AnyList[]) {
+      this.refresher(list.id).reset(ready && (list.polled || this.wanted.has(list.id)));
+    }
   }
 
   private requireClient(): FlowSyncClient {

@@ -25,7 +25,10 @@ export const processingRows: RowsForFilter<FlowSync> = {
   }),
   live: (s, now) => {
     const start = plausibleStart(s.created_at, undefined, now);
-    return { flags: { errors: s.errors !== null, webhook: s.webhook }, seconds: { age: start === undefined ? undefined : Math.max(0, now - start.ms) / 1000 } };
+    return {
+      flags: { errors: s.errors !== null, webhook: s.webhook },
+      seconds: { age: start === undefined ? undefined : Math.max(0, now - start.ms) / 1000 },
+    };
   },
 };
 
@@ -38,4 +41,3 @@ export const connectionRows: RowsForFilter<Connection> = {
   }),
   live: () => ({}),
 };
-

@@ -144,12 +144,15 @@ function rankAll(entries: readonly SortEntry[]): void {
  * Ranks `fresh` (distinct entries, marked PENDING) within `current`: a key it holds gets its rank, a new key a rank
  * between its neighbours'. False, with nothing changed, when some gap has no room left (then everything is ranked anew).
  */
-function addToRanking(current: { ranking: number; keys: string[]; ranks: number[] }, fresh: readonly SortEntry[]): boolean {
+function addToRanking(
+  current: { ranking: number; keys: string[]; ranks: number[] },
+  fresh: readonly SortEntry[],
+): boolean {
   const { keys, ranks } = current;
   const newKeys = [...new Set(fresh.map((e) => e.key))].sort();
   const rankOf = new Map<string, number>();
   const added: Array<{ at: number; key: string; rank: number }> = [];
-  for (let i = 0; i < newKeys.length; ) {
+  for (let i = 0; i < newKeys.length;) {
     const at = lowerBound(keys, newKeys[i]);
     if (keys[at] === newKeys[i]) {
       rankOf.set(newKeys[i], ranks[at]);
@@ -215,7 +218,7 @@ const ZEROS = '0'.repeat(16);
 function padDigitRuns(text: string): string {
   let out = '';
   let copied = 0;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     if (isDigit(text.charCodeAt(i))) {
       let end = i + 1;
       while (end < text.length && isDigit(text.charCodeAt(end))) end++;
@@ -252,7 +255,13 @@ function compareGroupKeys(a: GroupKey, b: GroupKey): number {
  * with those positions taken out and merged back where they now belong (reorder), instead of sorting everything.
  */
 export function byText<T>(textOf: (value: T) => string, idOf: (value: T) => number): SortItems<T> {
-  let last: LastOrder = { texts: [], entries: [], ranks: new Float64Array(0), ids: new Float64Array(0), order: new Int32Array(0) };
+  let last: LastOrder = {
+    texts: [],
+    entries: [],
+    ranks: new Float64Array(0),
+    ids: new Float64Array(0),
+    order: new Int32Array(0),
+  };
   const order = (items: readonly Item<T>[]): Int32Array => {
     const n = items.length;
     const before = last;
@@ -392,10 +401,12 @@ export function byId<T>(idOf: (value: T) => number): (items: Item<T>[]) => void 
   };
 }
 
-const syncsNewestFirst = newestFirst<FlowSync>((s) => s.created_at, (s) => s.id);
+const syncsNewestFirst = newestFirst<FlowSync>(
+  (s) => s.created_at,
+  (s) => s.id,
+);
 
 /** Processing flow syncs by flow; within a flow, newest first. */
 export function groupByFlow(items: readonly Item<FlowSync>[]): Group<FlowSync>[] {
   return groupBy(items, (s) => s.flow_id, flowLabel, syncsNewestFirst);
 }
-

@@ -73,4 +73,3 @@ function table(rows: Array<[string, string]>): string {
 function escapeCode(text: string): string {
   return inert(text).replace(/`/g, "'").replace(/\|/g, '\\|');
 }
-

@@ -41,7 +41,11 @@ export interface ListDefinition<T extends { id: number }> {
   /** The view's badge for a count, if the list shows one. */
   badge?(count: number): { value: number; tooltip: string } | undefined;
   /** Titles of the read-only JSON documents of an item, a group and several selected items. */
-  readonly json: { itemTitle(id: number): string; groupTitle(grouping: string, key: GroupKey): string; itemsTitle(count: number): string };
+  readonly json: {
+    itemTitle(id: number): string;
+    groupTitle(grouping: string, key: GroupKey): string;
+    itemsTitle(count: number): string;
+  };
   /** How its items appear in a quick pick (Open as JSON without a selection); texts from the service are made inert there. */
   readonly pick: { title(): string; icon: string; label(value: T): string; description(value: T): string };
   /** Called after each successful load, e.g. to learn the teams. `complete`: the answer was not filtered by team. */

@@ -65,7 +65,10 @@ export const processingList = defineList<FlowSync>()({
     sortings: {
       started: {
         label: () => t('Start time, newest first'),
-        sort: newestFirst<FlowSync>((s) => s.created_at, (s) => s.id),
+        sort: newestFirst<FlowSync>(
+          (s) => s.created_at,
+          (s) => s.id,
+        ),
         ...placedBy<FlowSync>([field((s) => s.created_at), field((s) => s.id)]),
       },
       id: { label: () => t('ID'), sort: byId<FlowSync>((s) => s.id), ...placedBy<FlowSync>([field((s) => s.id)]) },
@@ -80,7 +83,10 @@ export const processingList = defineList<FlowSync>()({
   },
   emptyText: () => t('No flow syncs are processing.'),
   count: syncCount,
-  badge: (count) => (count > 0 ? { value: count, tooltip: count === 1 ? t('1 flow sync processing') : t('{0} flow syncs processing', count) } : undefined),
+  badge: (count) =>
+    count > 0
+      ? { value: count, tooltip: count === 1 ? t('1 flow sync processing') : t('{0} flow syncs processing', count) }
+      : undefined,
   json: {
     itemTitle: (id) => t('Flow sync {0}', id),
     groupTitle: (grouping, key) => (grouping === 'flow' ? t('Flow {0} syncs', key) : t('Syncs with status {0}', key)),

@@ -68,7 +68,6 @@ export interface ListChange {
   itemsChanged: boolean;
 }
 
-
 /**
  * Loads one list and keeps it fresh: single flight (a refresh asked during one joins it), polling by schedule and
  * focus, backoff with jitter on failures, Retry-After on rate limiting, and no automatic retry after "unauthorized"
@@ -167,7 +166,14 @@ export class ListRefresher<T> {
   reset(reload: boolean): void {
     const c = this.current;
     // A list that holds nothing and does nothing is reset already: no change to tell (a first configure, at activation)
-    const pristine = c.items === undefined && c.loadedAt === undefined && c.error === undefined && !c.loading && c.failures === 0 && c.nextAttemptAt === undefined && c.dropped === 0;
+    const pristine =
+      c.items === undefined &&
+      c.loadedAt === undefined &&
+      c.error === undefined &&
+      !c.loading &&
+      c.failures === 0 &&
+      c.nextAttemptAt === undefined &&
+      c.dropped === 0;
     this.generation++;
     this.abortInFlight();
     this.cancelTimer();
@@ -189,7 +195,10 @@ export class ListRefresher<T> {
     const itemsChanged = previous === undefined || result.fingerprint !== this.current.fingerprint;
     if (itemsChanged && this.window.budget && !this.window.budget.fits(result.items.length)) {
       // Over the window's budget: shown like this window's own refusal, over the data held; polls go on as planned.
-      this.update({ error: this.window.budget.refusal(result.items.length), errorShared: undefined, overBudget: true }, false);
+      this.update(
+        { error: this.window.budget.refusal(result.items.length), errorShared: undefined, overBudget: true },
+        false,
+      );
       return;
     }
     this.cancelTimer();
@@ -230,7 +239,9 @@ export class ListRefresher<T> {
     this.generation++;
     this.abortInFlight();
     this.cancelTimer();
-    if (this.current.loading || this.current.nextAttemptAt !== undefined) this.update({ loading: false, nextAttemptAt: undefined }, false);
+    if (this.current.loading || this.current.nextAttemptAt !== undefined) {
+      this.update({ loading: false, nextAttemptAt: undefined }, false);
+    }
   }
 
   /** The poll interval that applies now (it depends on focus); undefined when the list is not polled automatically. */
@@ -311,10 +322,23 @@ export class ListRefresher<T> {
   private failed(generation: number, e: unknown, overBudget = false): void {
     if (generation !== this.generation) return;
     this.inFlight = undefined;
-    const error = e instanceof ApiError ? e : new ApiError('invalidResponse', t('Unexpected error: {0}', String((e as Error)?.message ?? e)));
+    const error =
+      e instanceof ApiError
+        ? e
+        : new ApiError('invalidResponse', t('Unexpected error: {0}', String((e as Error)?.message ?? e)));
     const failures = this.current.failures + 1;
     const delay = retryDelay(error.kind, error.retryAfterMs, failures, this.random);
-    this.update({ loading: false, error, errorShared: undefined, overBudget: overBudget || undefined, failures, nextAttemptAt: delay === undefined ? undefined : this.clock.now() + delay }, false);
+    this.update(
+      {
+        loading: false,
+        error,
+        errorShared: undefined,
+        overBudget: overBudget || undefined,
+        failures,
+        nextAttemptAt: delay === undefined ? undefined : this.clock.now() + delay,
+      },
+      false,
+    );
     if (delay !== undefined) this.setTimer(delay);
   }
 
@@ -357,7 +381,12 @@ export class ListRefresher<T> {
 }
 
 /** Delay before the next automatic attempt after a failure; undefined means "wait for the person" (bad key). */
-export function retryDelay(kind: ApiErrorKind, retryAfterMs: number | undefined, failures: number, random: () => number): number | undefined {
+export function retryDelay(
+  kind: ApiErrorKind,
+  retryAfterMs: number | undefined,
+  failures: number,
+  random: () => number,
+): number | undefined {
   switch (kind) {
     case 'unauthorized':
     case 'invalidUrl':

@@ -37,7 +37,10 @@ export function sameFields<T>(fields: readonly Field<T>[]): (a: T, b: T) => bool
 }
 
 /** An order's placement (what decides an item's place: its fields' placements joined) and "same place" test. */
-export function placedBy<T>(fields: readonly Field<T>[]): { placement(value: T): string; samePlace(a: T, b: T): boolean } {
+export function placedBy<T>(fields: readonly Field<T>[]): {
+  placement(value: T): string;
+  samePlace(a: T, b: T): boolean;
+} {
   return {
     placement: (value) => joinPlacement(fields.map((f) => (f.place ? f.place(f.read(value)) : String(f.read(value))))),
     samePlace: sameFields(fields),

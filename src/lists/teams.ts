@@ -97,7 +97,9 @@ export class TeamDirectory {
 
   /** The current service's teams, sorted by name. */
   list(): TeamInfo[] {
-    return [...(this.current()?.values() ?? [])].sort((a, b) => a.name.localeCompare(b.name) || Number(a.id) - Number(b.id));
+    return [...(this.current()?.values() ?? [])].sort(
+      (a, b) => a.name.localeCompare(b.name) || Number(a.id) - Number(b.id),
+    );
   }
 
   private current(): Map<string, TeamInfo> | undefined {

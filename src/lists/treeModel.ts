@@ -40,7 +40,12 @@ export interface RowAdapter<T> {
 /** How a list is shown as a tree: its rows, and how they are grouped and sorted (src/lists/arrange.ts builds it). */
 export interface TreeAdapter<T> extends RowAdapter<T> {
   /** The group rows; null for a flat list (the items are the root's children). */
-  groupRows: { idPrefix: string; context: string; icon(group: Group<T>): IconSpec; describe(group: Group<T>): string } | null;
+  groupRows: {
+    idPrefix: string;
+    context: string;
+    icon(group: Group<T>): IconSpec;
+    describe(group: Group<T>): string;
+  } | null;
   /** The groups, sorted, with their items sorted (a flat list: one group holding every item). */
   group(items: readonly Item<T>[]): Group<T>[];
   /**
@@ -75,7 +80,11 @@ export function groupsStartExpanded(rows: number, limit = EXPANDED_ROWS_LIMIT): 
 export class TreeModel<T> {
   private nodes: GroupNode<T>[] = [];
   /** The last answer and its items' placements; where each of its items sits is worked out when first needed. */
-  private last?: { items: readonly Item<T>[]; placements: string[]; where?: { groupOf: Int32Array; positionOf: Int32Array } };
+  private last?: {
+    items: readonly Item<T>[];
+    placements: string[];
+    where?: { groupOf: Int32Array; positionOf: Int32Array };
+  };
   /** The description each shown item was last rendered with (it holds a relative time that ages). */
   private readonly renderedDescriptions = new Map<string, string>();
 
@@ -131,12 +140,16 @@ export class TreeModel<T> {
     const last = this.last;
     // The placement of the item at the same index of the last answer, when it is the same: no string built
     const placements = items.map((item, i) =>
-      last && i < last.items.length && this.adapter.samePlace(last.items[i].value, item.value) ? last.placements[i] : this.adapter.placement(item.value),
+      last && i < last.items.length && this.adapter.samePlace(last.items[i].value, item.value)
+        ? last.placements[i]
+        : this.adapter.placement(item.value),
     );
     if (last && last.items.length === items.length) {
       const moved: number[] = [];
       const limit = 16 + (items.length >> 7); // a few moved items are re-sorted within their groups; more, and all are
-      for (let i = 0; i < items.length && moved.length <= limit; i++) if (placements[i] !== last.placements[i]) moved.push(i);
+      for (let i = 0; i < items.length && moved.length <= limit; i++) {
+        if (placements[i] !== last.placements[i]) moved.push(i);
+      }
       if (moved.length === 0) return this.updateInPlace(items, placements, last);
       if (moved.length <= limit) {
         const change = this.updateLocally(items, placements, last, moved);
@@ -149,7 +162,11 @@ export class TreeModel<T> {
   }
 
   /** Same placements as the last answer: the same groups in the same order; only items may differ. */
-  private updateInPlace(items: readonly Item<T>[], placements: string[], last: { items: readonly Item<T>[] }): TreeChange<T> | undefined {
+  private updateInPlace(
+    items: readonly Item<T>[],
+    placements: string[],
+    last: { items: readonly Item<T>[] },
+  ): TreeChange<T> | undefined {
     const { groupOf, positionOf } = this.locate(last.items);
     const groupItems = this.nodes.map((node) => node.group.items.slice());
     const changed = new Set<number>();
@@ -160,7 +177,9 @@ export class TreeModel<T> {
     }
     this.nodes.forEach((node, g) => (node.group = { ...node.group, items: groupItems[g] }));
     this.last = { items, placements, where: { groupOf, positionOf } };
-    return changed.size ? { all: false, groups: [...changed].sort((a, b) => a - b).map((g) => this.nodes[g]) } : undefined;
+    return changed.size
+      ? { all: false, groups: [...changed].sort((a, b) => a - b).map((g) => this.nodes[g]) }
+      : undefined;
   }
 
   /**
@@ -182,7 +201,9 @@ export class TreeModel<T> {
       const g = groupOf[i];
       groupItems[g][positionOf[i]] = items[i];
       if (affected.has(g)) indexOf.set(items[i], i);
-      else if (last.items[i] !== items[i] && !this.adapter.looksSame(last.items[i].value, items[i].value)) changed.add(g);
+      else if (last.items[i] !== items[i] && !this.adapter.looksSame(last.items[i].value, items[i].value)) {
+        changed.add(g);
+      }
     }
     const regrouped = this.adapter.group([...affected].flatMap((g) => groupItems[g]));
     const byKey = new Map([...affected].map((g) => [this.nodes[g].group.key, g]));
@@ -226,7 +247,9 @@ export class TreeModel<T> {
     const fresh = this.adapter.group(items);
     this.forgetGoneItems(items);
     const old = new Map(this.nodes.map((node) => [node.group.key, node]));
-    const sameShape = fresh.length === this.nodes.length && fresh.every((g, i) => this.nodes[i].group.key === g.key && this.nodes[i].group.label === g.label);
+    const sameShape =
+      fresh.length === this.nodes.length &&
+      fresh.every((g, i) => this.nodes[i].group.key === g.key && this.nodes[i].group.label === g.label);
     if (!sameShape) {
       this.nodes = fresh.map((group) => {
         const node = old.get(group.key);
@@ -266,7 +289,9 @@ export class TreeModel<T> {
   /** Same items in the same order: the same objects (an identical answer), or values that look the same. */
   private sameItems(a: readonly Item<T>[], b: readonly Item<T>[]): boolean {
     if (a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !this.adapter.looksSame(a[i].value, b[i].value)) return false;
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] !== b[i] && !this.adapter.looksSame(a[i].value, b[i].value)) return false;
+    }
     return true;
   }
 
@@ -277,5 +302,3 @@ export class TreeModel<T> {
     for (const id of this.renderedDescriptions.keys()) if (!listed.has(id)) this.renderedDescriptions.delete(id);
   }
 }
-
-

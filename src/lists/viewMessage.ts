@@ -19,15 +19,25 @@ export function viewMessage<T>(
   if (state.error) {
     const message = asSentence(state.error.message);
     const loadedAt = state.loadedAt ?? now;
-    parts.push(state.items ? t('⚠ {0} Showing data from {1} ({2}).', message, clockTime(loadedAt), updatedAgo(loadedAt, now)) : `⚠ ${message}`);
+    parts.push(
+      state.items
+        ? t('⚠ {0} Showing data from {1} ({2}).', message, clockTime(loadedAt), updatedAgo(loadedAt, now))
+        : `⚠ ${message}`,
+    );
     if (state.nextAttemptAt !== undefined) parts.push(t('Retrying at {0}.', clockTime(state.nextAttemptAt)));
   } else {
-    if (stale && state.items && state.loadedAt !== undefined) parts.push(t('⚠ Data may be out of date: {0}.', updatedAgo(state.loadedAt, now)));
+    if (stale && state.items && state.loadedAt !== undefined) {
+      parts.push(t('⚠ Data may be out of date: {0}.', updatedAgo(state.loadedAt, now)));
+    }
     if (state.items && state.items.length === 0) parts.push(emptyText);
   }
   if (state.dropped > 0 && !state.error) {
     parts.push(
-      t('{0} item(s) were left out because they did not have the expected shape ({1}).', state.dropped, state.firstDropReason ?? ''),
+      t(
+        '{0} item(s) were left out because they did not have the expected shape ({1}).',
+        state.dropped,
+        state.firstDropReason ?? '',
+      ),
     );
   }
   return parts.length ? inert(parts.join(' '), 1000) : undefined;

@@ -48,7 +48,9 @@ interface CliSettings {
 
 function parseCount(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new UsageError(`--${name} must be an integer >= ${min}, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) < min) {
+    throw new UsageError(`--${name} must be an integer >= ${min}, got "${raw}"`);
+  }
   return Number(raw);
 }
 
@@ -74,9 +76,18 @@ export function parseCli(argv: readonly string[]): CliSettings | 'help' {
       args: [...argv],
       strict: true,
       options: {
-        port: { type: 'string' }, host: { type: 'string' }, seed: { type: 'string' }, connections: { type: 'string' },
-        teams: { type: 'string' }, flows: { type: 'string' }, processing: { type: 'string' }, prefix: { type: 'string' },
-        key: { type: 'string' }, fault: { type: 'string', multiple: true }, help: { type: 'boolean' }, speed: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        seed: { type: 'string' },
+        connections: { type: 'string' },
+        teams: { type: 'string' },
+        flows: { type: 'string' },
+        processing: { type: 'string' },
+        prefix: { type: 'string' },
+        key: { type: 'string' },
+        fault: { type: 'string', multiple: true },
+        help: { type: 'boolean' },
+        speed: { type: 'string' },
         'stuck-minutes': { type: 'string' },
       },
     }).values;
@@ -98,7 +109,8 @@ export function parseCli(argv: readonly string[]): CliSettings | 'help' {
       flows: parseCount('flows', parsed.flows, 1),
       processing: parseCount('processing', parsed.processing, 0),
       speed: parseSpeed(parsed.speed),
-      stuckSince: stuckMinutes === undefined ? undefined : Math.floor((Date.now() - stuckMinutes * 60_000) / 1000) * 1000,
+      stuckSince:
+        stuckMinutes === undefined ? undefined : Math.floor((Date.now() - stuckMinutes * 60_000) / 1000) * 1000,
       pathPrefix: parsed.prefix,
       apiKey: parsed.key,
       log: (line) => console.log(`${new Date().toISOString()} ${line}`),
@@ -126,7 +138,9 @@ function printBanner(server: MockFlowSyncServer): void {
   const runTimes = server.dataset.flows.map((flow) => flow.typicalRunMs);
   const lifecycle = `syncs run ${formatSeconds(Math.min(...runTimes))} - ${formatSeconds(Math.max(...runTimes))} (typical per flow)`;
   console.log(`Lifecycle: ${lifecycle}${speed === 1 ? '' : `, ${speed}x faster than real flows`}; the clock is real`);
-  if (stuckSince !== undefined) console.log(`Stuck flow sync: #${STUCK_SYNC_ID}, started ${new Date(stuckSince).toISOString()}, never finishes`);
+  if (stuckSince !== undefined) {
+    console.log(`Stuck flow sync: #${STUCK_SYNC_ID}, started ${new Date(stuckSince).toISOString()}, never finishes`);
+  }
   console.log(`Try: curl -H 'Authorization: Bearer ${server.apiKey}' ${server.url}/api/public/v1/connections/index`);
   console.log(`Control: curl ${server.url}/__mock/syncs (see --help)`);
 }

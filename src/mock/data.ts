@@ -70,7 +70,13 @@ export const STUCK_SYNC_ID = 100_000_042;
 export const DEFAULT_STUCK_SINCE = Date.UTC(2025, 0, 1, 3, 17, 42);
 
 export const DEFAULT_DATA_OPTIONS: Required<MockDataOptions> = {
-  seed: 1, teams: 5, connections: 36, flows: 8, processing: 7, speed: 1, stuckSince: DEFAULT_STUCK_SINCE,
+  seed: 1,
+  teams: 5,
+  connections: 36,
+  flows: 8,
+  processing: 7,
+  speed: 1,
+  stuckSince: DEFAULT_STUCK_SINCE,
 };
 
 /** mulberry32: a tiny, fast PRNG with good enough statistics for fake data. Returns floats in [0, 1). */
@@ -120,7 +126,20 @@ function idSequence(random: Random, first: number): () => number {
 
 // ---------------------------------------------------------------- teams
 
-const TEAM_NAMES = ['Platform', 'Billing', 'Growth', 'Data', 'Support', 'Security', 'Mobile', 'Marketing', 'Finance', 'Operations', 'Sales', 'Partnerships'];
+const TEAM_NAMES = [
+  'Platform',
+  'Billing',
+  'Growth',
+  'Data',
+  'Support',
+  'Security',
+  'Mobile',
+  'Marketing',
+  'Finance',
+  'Operations',
+  'Sales',
+  'Partnerships',
+];
 
 function generateTeams(random: Random, count: number): Team[] {
   const nextId = idSequence(random, 1);
@@ -143,14 +162,54 @@ interface ConnectionKind {
 const slug = (label: string) => label.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
 const CONNECTION_KINDS: readonly ConnectionKind[] = [
-  { type: 'pdf', suffix: 'PDF', labels: ['Invoices', 'Contracts', 'Receipts', 'Statements', 'Purchase Orders'], meta: (label, r) => ({ folder: `/${slug(label)}`, ocr: r() < 0.5 }) },
-  { type: 'slack', suffix: 'Slack', labels: ['Sales', 'Support', 'Alerts', 'Engineering', 'Ops'], meta: (label) => ({ channel: `#${slug(label)}`, workspace: 'acme' }) },
-  { type: 'postgres', suffix: 'Postgres', labels: ['Orders', 'Analytics', 'Users', 'Ledger'], meta: (label, r) => ({ host: `db-${intBetween(r, 1, 6)}.internal`, database: slug(label), ssl: true }) },
-  { type: 'salesforce', suffix: 'Salesforce', labels: ['Leads', 'Accounts', 'Opportunities'], meta: () => ({ instance_url: 'https://acme.my.salesforce.com', api_version: '59.0' }) },
-  { type: 'http', suffix: 'Webhook', labels: ['Partner', 'Status Page', 'Fulfilment', 'Payments'], meta: (label) => ({ url: `https://hooks.example.com/${slug(label)}`, method: 'POST' }) },
-  { type: 's3', suffix: 'S3', labels: ['Exports', 'Backups', 'Raw Events', 'Reports'], meta: (label, r) => ({ bucket: `acme-${slug(label)}`, region: pick(r, ['eu-west-1', 'us-east-1']) }) },
-  { type: 'gmail', suffix: 'Gmail', labels: ['Support Inbox', 'Billing Inbox', 'Founders'], meta: (label) => ({ mailbox: `${slug(label)}@acme.example` }) },
-  { type: 'hubspot', suffix: 'HubSpot', labels: ['Marketing', 'Contacts', 'Deals'], meta: (_label, r) => ({ portal_id: intBetween(r, 100000, 999999) }) },
+  {
+    type: 'pdf',
+    suffix: 'PDF',
+    labels: ['Invoices', 'Contracts', 'Receipts', 'Statements', 'Purchase Orders'],
+    meta: (label, r) => ({ folder: `/${slug(label)}`, ocr: r() < 0.5 }),
+  },
+  {
+    type: 'slack',
+    suffix: 'Slack',
+    labels: ['Sales', 'Support', 'Alerts', 'Engineering', 'Ops'],
+    meta: (label) => ({ channel: `#${slug(label)}`, workspace: 'acme' }),
+  },
+  {
+    type: 'postgres',
+    suffix: 'Postgres',
+    labels: ['Orders', 'Analytics', 'Users', 'Ledger'],
+    meta: (label, r) => ({ host: `db-${intBetween(r, 1, 6)}.internal`, database: slug(label), ssl: true }),
+  },
+  {
+    type: 'salesforce',
+    suffix: 'Salesforce',
+    labels: ['Leads', 'Accounts', 'Opportunities'],
+    meta: () => ({ instance_url: 'https://acme.my.salesforce.com', api_version: '59.0' }),
+  },
+  {
+    type: 'http',
+    suffix: 'Webhook',
+    labels: ['Partner', 'Status Page', 'Fulfilment', 'Payments'],
+    meta: (label) => ({ url: `https://hooks.example.com/${slug(label)}`, method: 'POST' }),
+  },
+  {
+    type: 's3',
+    suffix: 'S3',
+    labels: ['Exports', 'Backups', 'Raw Events', 'Reports'],
+    meta: (label, r) => ({ bucket: `acme-${slug(label)}`, region: pick(r, ['eu-west-1', 'us-east-1']) }),
+  },
+  {
+    type: 'gmail',
+    suffix: 'Gmail',
+    labels: ['Support Inbox', 'Billing Inbox', 'Founders'],
+    meta: (label) => ({ mailbox: `${slug(label)}@acme.example` }),
+  },
+  {
+    type: 'hubspot',
+    suffix: 'HubSpot',
+    labels: ['Marketing', 'Contacts', 'Deals'],
+    meta: (_label, r) => ({ portal_id: intBetween(r, 100000, 999999) }),
+  },
 ];
 
 const USERS_PER_TEAM = 8;
@@ -196,9 +255,16 @@ function uniqueName(uses: Map<string, number>, name: string): string {
 // ---------------------------------------------------------------- flows
 
 const FLOW_NAMES = [
-  'Sync invoices to ledger', 'Push leads to CRM', 'Nightly warehouse export', 'Mirror support tickets',
-  'Archive Slack threads', 'Refresh pricing catalog', 'Reconcile payouts', 'Import contracts from PDFs',
-  'Backfill user events', 'Forward alerts to on-call',
+  'Sync invoices to ledger',
+  'Push leads to CRM',
+  'Nightly warehouse export',
+  'Mirror support tickets',
+  'Archive Slack threads',
+  'Refresh pricing catalog',
+  'Reconcile payouts',
+  'Import contracts from PDFs',
+  'Backfill user events',
+  'Forward alerts to on-call',
 ];
 
 /** Flows' typical run times lie between these (at speed 1), log-uniformly: more short flows than long ones. */
@@ -259,7 +325,12 @@ const MAX_MANUAL_COUNT = 100;
 const EPOCH_CACHE_SIZE = 64;
 
 /** The status a sync shows once it is no longer queued. */
-const SYNC_STATUSES: readonly (readonly [string, number])[] = [['pending', 0.75], ['running', 0.15], ['retrying', 0.05], ['queued', 0.05]];
+const SYNC_STATUSES: readonly (readonly [string, number])[] = [
+  ['pending', 0.75],
+  ['running', 0.15],
+  ['retrying', 0.05],
+  ['queued', 0.05],
+];
 
 // The API does not document the shape of `errors`, so several shapes appear.
 const ERROR_SAMPLES: readonly unknown[] = [
@@ -357,8 +428,12 @@ export class MockDataset {
     assertCount('flows', settings.flows, 1);
     assertCount('connections', settings.connections, 0);
     assertCount('processing', settings.processing, 0);
-    if (!(Number.isFinite(settings.speed) && settings.speed > 0 && settings.speed <= 1000)) throw new RangeError(`speed must be > 0 and <= 1000, got ${settings.speed}`);
-    if (!Number.isSafeInteger(settings.stuckSince)) throw new RangeError(`stuckSince must be an integer (ms), got ${settings.stuckSince}`);
+    if (!(Number.isFinite(settings.speed) && settings.speed > 0 && settings.speed <= 1000)) {
+      throw new RangeError(`speed must be > 0 and <= 1000, got ${settings.speed}`);
+    }
+    if (!Number.isSafeInteger(settings.stuckSince)) {
+      throw new RangeError(`stuckSince must be an integer (ms), got ${settings.stuckSince}`);
+    }
     this.seed = settings.seed;
     this.speed = settings.speed;
     // Each kind of data has its own stream, so e.g. asking for more connections does not reshuffle the flows.
@@ -378,7 +453,8 @@ export class MockDataset {
     const listedPerBurst = ((BURST_MIN + BURST_MAX) / 2) * (meanBurstRunMs / EPOCH_MS);
     this.burstsPerEpoch = Math.min(BURSTS_PER_EPOCH * settings.speed, (BURST_SHARE_MAX * budget) / listedPerBurst);
     const regularListed = budget - this.burstsPerEpoch * listedPerBurst;
-    const weightedMeanRunMs = this.flows.reduce((sum, flow, index) => sum + weights[index] * meanRunMs(flow), 0) / total;
+    const weightedMeanRunMs =
+      this.flows.reduce((sum, flow, index) => sum + weights[index] * meanRunMs(flow), 0) / total;
     this.regularPerEpoch = (regularListed / weightedMeanRunMs) * EPOCH_MS;
     this.regularCap = countCap(this.regularPerEpoch);
     this.burstCap = countCap(this.burstsPerEpoch);
@@ -414,7 +490,9 @@ export class MockDataset {
     };
     if (this.stuck) consider(this.stuck);
     const lastEpoch = Math.floor(nowMs / EPOCH_MS);
-    for (let epoch = Math.floor((nowMs - this.lookbackMs) / EPOCH_MS); epoch <= lastEpoch; epoch++) this.runsOf(epoch).forEach(consider);
+    for (let epoch = Math.floor((nowMs - this.lookbackMs) / EPOCH_MS); epoch <= lastEpoch; epoch++) {
+      this.runsOf(epoch).forEach(consider);
+    }
     this.started.forEach(consider);
     listed.sort((a, b) => a.startMs - b.startMs || a.sync.id - b.sync.id);
     return listed.map((run) => listedAt(run, nowMs));
@@ -433,10 +511,18 @@ export class MockDataset {
   /** Starts `count` syncs of the flow at `atMs` (status "queued", then "pending"); returns them as listed then. */
   startSync(flowId: number, atMs: number, options: StartSyncOptions = {}): FlowSync[] {
     const flow = this.flows.find((candidate) => candidate.id === flowId);
-    if (!flow) throw new RangeError(`no flow with id ${flowId}; flows: ${this.flows.map((candidate) => candidate.id).join(', ')}`);
+    if (!flow) {
+      throw new RangeError(
+        `no flow with id ${flowId}; flows: ${this.flows.map((candidate) => candidate.id).join(', ')}`,
+      );
+    }
     const count = options.count ?? 1;
-    if (!Number.isInteger(count) || count < 1 || count > MAX_MANUAL_COUNT) throw new RangeError(`count must be an integer within 1 – ${MAX_MANUAL_COUNT}, got ${count}`);
-    if (options.runMs !== undefined && !(options.runMs > 0)) throw new RangeError(`runMs must be > 0, got ${options.runMs}`);
+    if (!Number.isInteger(count) || count < 1 || count > MAX_MANUAL_COUNT) {
+      throw new RangeError(`count must be an integer within 1 – ${MAX_MANUAL_COUNT}, got ${count}`);
+    }
+    if (options.runMs !== undefined && !(options.runMs > 0)) {
+      throw new RangeError(`runMs must be > 0, got ${options.runMs}`);
+    }
     if (!Number.isSafeInteger(atMs)) throw new RangeError(`the start time must be an integer (ms), got ${atMs}`);
     return Array.from({ length: count }, () => {
       const random = mulberry32(mixSeed(this.seed, 7, this.manualCount++));
@@ -470,11 +556,15 @@ export class MockDataset {
       const flow = pick(random, this.flows);
       const size = intBetween(random, BURST_MIN, BURST_MAX);
       const at = epochStart + Math.floor(random() * (EPOCH_MS - BURST_SPAN_MS));
-      for (let member = 0; member < size; member++) starts.push({ startMs: at + Math.floor(random() * BURST_SPAN_MS), flow, burst: true });
+      for (let member = 0; member < size; member++) {
+        starts.push({ startMs: at + Math.floor(random() * BURST_SPAN_MS), flow, burst: true });
+      }
     }
     starts.sort((a, b) => a.startMs - b.startMs);
     const runs = starts
-      .map(({ startMs, flow, burst }, rank) => this.makeRun(epoch * this.slotsPerEpoch + rank + 1, startMs, flow, runTimeOf(random, flow), { random, burst }))
+      .map(({ startMs, flow, burst }, rank) =>
+        this.makeRun(epoch * this.slotsPerEpoch + rank + 1, startMs, flow, runTimeOf(random, flow), { random, burst }),
+      )
       .filter((run) => run.sync.id !== STUCK_SYNC_ID);
     if (this.epochs.size >= EPOCH_CACHE_SIZE) this.epochs.delete(this.epochs.keys().next().value as number);
     this.epochs.set(epoch, runs);
@@ -488,7 +578,13 @@ export class MockDataset {
   }
 
   /** `varied`: status, errors and webhook drawn at random; otherwise a plain "pending" sync without errors. */
-  private makeRun(id: number, startMs: number, flow: Flow, runMs: number, varied: { random: Random; burst: boolean } | undefined): Run {
+  private makeRun(
+    id: number,
+    startMs: number,
+    flow: Flow,
+    runMs: number,
+    varied: { random: Random; burst: boolean } | undefined,
+  ): Run {
     const status = varied ? pickWeighted(varied.random, SYNC_STATUSES) : 'pending';
     const hasError = varied !== undefined && (status === 'retrying' || varied.random() < 0.12);
     return {
@@ -541,5 +637,7 @@ function definedOnly(options: MockDataOptions): MockDataOptions {
 }
 
 function assertCount(name: string, value: number, min: number): void {
-  if (!Number.isSafeInteger(value) || value < min) throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
+  }
 }

@@ -235,7 +235,9 @@ export class MockFlowSyncServer {
     if (this.log) {
       const log = this.log;
       const sentStatus = () => (res.headersSent ? String(res.statusCode) : '-');
-      res.once('close', () => log(`${req.method} ${url.pathname}${url.search} ${sentStatus()} ${Date.now() - started} ms`));
+      res.once('close', () =>
+        log(`${req.method} ${url.pathname}${url.search} ${sentStatus()} ${Date.now() - started} ms`),
+      );
     }
     allowCrossOrigin(req, res);
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
@@ -246,7 +248,9 @@ export class MockFlowSyncServer {
       res.end();
       return;
     }
-    const handled = path?.startsWith(CONTROL_ROOT) ? this.handleControl(req, res, path) : this.handleApi(req, res, url, path);
+    const handled = path?.startsWith(CONTROL_ROOT)
+      ? this.handleControl(req, res, path)
+      : this.handleApi(req, res, url, path);
     handled.catch((error: unknown) => {
       if (res.headersSent) res.destroy();
       else send(res, jsonReply(500, errorBody('E_MOCK_FAILURE', String(error))));
@@ -261,7 +265,12 @@ export class MockFlowSyncServer {
 
   // ------------------------------------------------------------ API
 
-  private async handleApi(req: http.IncomingMessage, res: http.ServerResponse, url: URL, path: string | undefined): Promise<void> {
+  private async handleApi(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    path: string | undefined,
+  ): Promise<void> {
     const authorized = this.isAuthorized(req.headers.authorization);
     const record: RecordedRequest = {
       method: req.method ?? 'GET',
@@ -288,11 +297,18 @@ export class MockFlowSyncServer {
   /** The answer the real service would give, before any fault. */
   private apiReply(record: RecordedRequest, endpoint: Endpoint | undefined): Reply {
     if (!endpoint) return jsonReply(404, errorBody('E_ROUTE_NOT_FOUND', `Cannot ${record.method} ${record.path}`));
-    if (record.method !== 'GET') return jsonReply(405, errorBody('E_METHOD_NOT_ALLOWED', `Cannot ${record.method} ${record.path}`));
+    if (record.method !== 'GET') {
+      return jsonReply(405, errorBody('E_METHOD_NOT_ALLOWED', `Cannot ${record.method} ${record.path}`));
+    }
     if (!record.authorized) return jsonReply(401, errorBodyForStatus(401));
     const teamId = this.teamFilter(record.query.team_id);
     if (teamId === null) return jsonReply(200, EMPTY_ARRAY);
-    return jsonReply(200, endpoint === 'connections' ? this.connectionsJson(teamId) : JSON.stringify(this.dataset.processingAt(this.now(), teamId)));
+    return jsonReply(
+      200,
+      endpoint === 'connections'
+        ? this.connectionsJson(teamId)
+        : JSON.stringify(this.dataset.processingAt(this.now(), teamId)),
+    );
   }
 
   /** undefined: no filter; null: a team that cannot match anything (unparseable or unknown id). */
@@ -307,7 +323,9 @@ export class MockFlowSyncServer {
     const key = teamId ?? 'all';
     let json = this.connectionsCache.get(key);
     if (!json) {
-      json = Buffer.from(JSON.stringify(teamId === undefined ? this.dataset.connections : this.dataset.connectionsOfTeam(teamId)));
+      json = Buffer.from(
+        JSON.stringify(teamId === undefined ? this.dataset.connections : this.dataset.connectionsOfTeam(teamId)),
+      );
       this.connectionsCache.set(key, json);
     }
     return json;
@@ -317,7 +335,9 @@ export class MockFlowSyncServer {
 
   /** The first queued fault matching the endpoint, counted as used. */
   private takeFault(endpoint: Endpoint | undefined): Fault | undefined {
-    const index = this.faults.findIndex(({ fault }) => (fault.endpoint ?? 'any') === 'any' || fault.endpoint === endpoint);
+    const index = this.faults.findIndex(
+      ({ fault }) => (fault.endpoint ?? 'any') === 'any' || fault.endpoint === endpoint,
+    );
     if (index < 0) return undefined;
     const queued = this.faults[index];
     queued.remaining -= 1;
@@ -325,7 +345,13 @@ export class MockFlowSyncServer {
     return queued.fault;
   }
 
-  private async answerWithFault(fault: Fault, res: http.ServerResponse, record: RecordedRequest, natural: Reply, endpoint: Endpoint | undefined): Promise<void> {
+  private async answerWithFault(
+    fault: Fault,
+    res: http.ServerResponse,
+    record: RecordedRequest,
+    natural: Reply,
+    endpoint: Endpoint | undefined,
+  ): Promise<void> {
     if (fault.delayMs && !(await this.waitUnlessClosed(fault.delayMs))) return;
     if (res.destroyed) return; // the client gave up while we waited
     if (fault.destroy) {
@@ -334,8 +360,9 @@ export class MockFlowSyncServer {
     }
     if (fault.hang) return;
     const reply = faultedReply(fault, natural);
-    if (fault.hugeBytes !== undefined) record.status = await this.streamHugeArray(res, reply, fault.hugeBytes, endpoint);
-    else if (fault.truncate) record.status = sendTruncated(res, reply);
+    if (fault.hugeBytes !== undefined) {
+      record.status = await this.streamHugeArray(res, reply, fault.hugeBytes, endpoint);
+    } else if (fault.truncate) record.status = sendTruncated(res, reply);
     else record.status = send(res, reply);
   }
 
@@ -350,7 +377,12 @@ export class MockFlowSyncServer {
   }
 
   /** Writes `[item,item,...]` in chunks, honouring backpressure, so even gigabytes never sit in memory at once. */
-  private async streamHugeArray(res: http.ServerResponse, reply: Reply, totalBytes: number, endpoint: Endpoint | undefined): Promise<number> {
+  private async streamHugeArray(
+    res: http.ServerResponse,
+    reply: Reply,
+    totalBytes: number,
+    endpoint: Endpoint | undefined,
+  ): Promise<number> {
     const sample = endpoint === 'processing' ? this.dataset.processingAt(this.now())[0] : this.dataset.connections[0];
     const item = JSON.stringify(sample ?? {});
     const chunk = Buffer.from(`,${item}`.repeat(Math.max(1, Math.floor(HUGE_CHUNK_BYTES / (item.length + 1)))));
@@ -397,7 +429,11 @@ export class MockFlowSyncServer {
       case 'GET syncs':
         return jsonReply(200, JSON.stringify(this.lifecycle()));
       case 'POST syncs/start': {
-        const { flowId, count, runMs } = parseControlBody(await readJson(req), { flowId: 'number', count: 'number', runMs: 'number' }, ['flowId']);
+        const { flowId, count, runMs } = parseControlBody(
+          await readJson(req),
+          { flowId: 'number', count: 'number', runMs: 'number' },
+          ['flowId'],
+        );
         return jsonReply(201, JSON.stringify({ started: this.startSync(flowId as number, { count, runMs }) }));
       }
       case 'POST syncs/finish': {
@@ -410,7 +446,10 @@ export class MockFlowSyncServer {
         this.resetSyncs();
         return jsonReply(200, JSON.stringify(this.lifecycle()));
       default:
-        return jsonReply(404, errorBody('E_ROUTE_NOT_FOUND', `Cannot ${route.replace(' ', ` ${this.prefix}${CONTROL_ROOT}`)}`));
+        return jsonReply(
+          404,
+          errorBody('E_ROUTE_NOT_FOUND', `Cannot ${route.replace(' ', ` ${this.prefix}${CONTROL_ROOT}`)}`),
+        );
     }
   }
 
@@ -432,7 +471,10 @@ export class MockFlowSyncServer {
     return {
       now,
       speed: this.dataset.speed,
-      stuck: this.dataset.stuckSyncId === undefined ? null : { id: this.dataset.stuckSyncId, since: this.dataset.stuckSince },
+      stuck:
+        this.dataset.stuckSyncId === undefined
+          ? null
+          : { id: this.dataset.stuckSyncId, since: this.dataset.stuckSince },
       flows: this.dataset.flows.map(({ id, name, team_id, typicalRunMs }) => ({ id, name, team_id, typicalRunMs })),
       processing: this.dataset.processingAt(now),
     };
@@ -461,22 +503,38 @@ function normalizePrefix(prefix: string): string {
 }
 
 function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]),
+  );
 }
 
 /** The fault's status, body and headers laid over the natural reply. */
 function faultedReply(fault: Fault, natural: Reply): Reply {
   const contentType = fault.contentType ?? natural.contentType;
   if (fault.redirectTo !== undefined) {
-    return { status: 302, contentType, headers: { location: fault.redirectTo, ...fault.headers }, body: fault.body ?? '' };
+    return {
+      status: 302,
+      contentType,
+      headers: { location: fault.redirectTo, ...fault.headers },
+      body: fault.body ?? '',
+    };
   }
   const faultedError = fault.status !== undefined && fault.status >= 400 ? errorBodyForStatus(fault.status) : undefined;
-  return { status: fault.status ?? natural.status, contentType, headers: { ...fault.headers }, body: fault.body ?? faultedError ?? natural.body };
+  return {
+    status: fault.status ?? natural.status,
+    contentType,
+    headers: { ...fault.headers },
+    body: fault.body ?? faultedError ?? natural.body,
+  };
 }
 
 function send(res: http.ServerResponse, reply: Reply): number {
   const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
-  res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': String(body.length), ...reply.headers });
+  res.writeHead(reply.status, {
+    'content-type': reply.contentType,
+    'content-length': String(body.length),
+    ...reply.headers,
+  });
   res.end(body);
   return reply.status;
 }
@@ -484,7 +542,11 @@ function send(res: http.ServerResponse, reply: Reply): number {
 /** Announces the whole body, sends half of it, then cuts the connection: a response broken mid-transfer. */
 function sendTruncated(res: http.ServerResponse, reply: Reply): number {
   const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
-  res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': String(body.length), ...reply.headers });
+  res.writeHead(reply.status, {
+    'content-type': reply.contentType,
+    'content-length': String(body.length),
+    ...reply.headers,
+  });
   res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.destroy());
   return reply.status;
 }
@@ -523,8 +585,14 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
 }
 
 /** Checks a control body: a JSON object with only these fields, of these types, the `required` ones present. */
-function parseControlBody(value: unknown, types: Readonly<Record<string, string>>, required: readonly string[]): Record<string, number | undefined> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('the body must be a JSON object');
+function parseControlBody(
+  value: unknown,
+  types: Readonly<Record<string, string>>,
+  required: readonly string[],
+): Record<string, number | undefined> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Error('the body must be a JSON object');
+  }
   for (const [field, fieldValue] of Object.entries(value)) {
     if (!types[field]) throw new Error(`unknown field "${field}"`);
     if (typeof fieldValue !== types[field]) throw new Error(`field "${field}" must be a ${types[field]}`);
@@ -535,17 +603,31 @@ function parseControlBody(value: unknown, types: Readonly<Record<string, string>
 }
 
 const FAULT_FIELD_TYPES: Readonly<Record<keyof Fault, string>> = {
-  endpoint: 'string', times: 'number', status: 'number', body: 'string', contentType: 'string', headers: 'object',
-  delayMs: 'number', hang: 'boolean', truncate: 'boolean', redirectTo: 'string', hugeBytes: 'number', destroy: 'boolean',
+  endpoint: 'string',
+  times: 'number',
+  status: 'number',
+  body: 'string',
+  contentType: 'string',
+  headers: 'object',
+  delayMs: 'number',
+  hang: 'boolean',
+  truncate: 'boolean',
+  redirectTo: 'string',
+  hugeBytes: 'number',
+  destroy: 'boolean',
 };
 
 /** Checks a fault that came as JSON (control endpoint, CLI); unknown fields are refused so typos do not pass silently. */
 export function parseFault(value: unknown): Fault {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('a fault must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Error('a fault must be a JSON object');
+  }
   for (const [field, fieldValue] of Object.entries(value)) {
     const expected = FAULT_FIELD_TYPES[field as keyof Fault];
     if (!expected) throw new Error(`unknown fault field "${field}"`);
-    if (typeof fieldValue !== expected || fieldValue === null) throw new Error(`fault field "${field}" must be a ${expected}`);
+    if (typeof fieldValue !== expected || fieldValue === null) {
+      throw new Error(`fault field "${field}" must be a ${expected}`);
+    }
   }
   const fault = value as Fault;
   if (fault.times !== undefined && !(Number.isInteger(fault.times) && fault.times >= 1)) {

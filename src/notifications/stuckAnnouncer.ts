@@ -60,7 +60,13 @@ export class StuckAnnouncer {
     if (fresh.length === 0) return undefined;
     for (const sync of fresh) this.held.delete(sync.id);
     this.lastSaid = now;
-    if (fresh.length === 1) return t('Sync #{0} ({1}) is stuck: it has been processing for longer than its flow allows.', fresh[0].id, inert(flowLabel(fresh[0]), 80, this.keyToHide()));
+    if (fresh.length === 1) {
+      return t(
+        'Sync #{0} ({1}) is stuck: it has been processing for longer than its flow allows.',
+        fresh[0].id,
+        inert(flowLabel(fresh[0]), 80, this.keyToHide()),
+      );
+    }
     return t('{0} syncs are now stuck: processing for longer than their flows allow.', fresh.length);
   }
 

@@ -54,14 +54,16 @@ function skeleton(text: string): string {
     .normalize('NFC');
 }
 /** Look-alike letter → the Latin letter it looks like, in the same case. */
-const LATIN_OF: Readonly<Record<string, string>> = Object.freeze(Object.fromEntries([
-  // Cyrillic capitals and small letters
-  ...pairs('АВЕКМНОРСТХУЅІЈԚԜҮӀԌ', 'ABEKMHOPCTXYSIJQWYIG'),
-  ...pairs('аеорсхуѕіјԁԛԝһүӏкԍ', 'aeopcxysijdqwhylkg'),
-  // Greek capitals and small letters
-  ...pairs('ΑΒΕΖΗΙΚΜΝΟΡΤΥΧϜϺ', 'ABEZHIKMNOPTYXFM'),
-  ...pairs('αοικνρυχϲϳ', 'aoikvpuxcj'),
-]));
+const LATIN_OF: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries([
+    // Cyrillic capitals and small letters
+    ...pairs('АВЕКМНОРСТХУЅІЈԚԜҮӀԌ', 'ABEKMHOPCTXYSIJQWYIG'),
+    ...pairs('аеорсхуѕіјԁԛԝһүӏкԍ', 'aeopcxysijdqwhylkg'),
+    // Greek capitals and small letters
+    ...pairs('ΑΒΕΖΗΙΚΜΝΟΡΤΥΧϜϺ', 'ABEZHIKMNOPTYXFM'),
+    ...pairs('αοικνρυχϲϳ', 'aoikvpuxcj'),
+  ]),
+);
 const LOOK_ALIKE = new RegExp(`[${Object.keys(LATIN_OF).join('')}]`, 'gu');
 
 function pairs(from: string, to: string): Array<[string, string]> {
@@ -71,7 +73,9 @@ function pairs(from: string, to: string): Array<[string, string]> {
 
 /** The key of a name without the look-alike letters read as Latin: two names with the same one are the same name. */
 function plainKey(name: string): string {
-  return inert(name.normalize('NFKC'), MAX_SERVICE_NAME * 4, '').normalize('NFKC').toLowerCase();
+  return inert(name.normalize('NFKC'), MAX_SERVICE_NAME * 4, '')
+    .normalize('NFKC')
+    .toLowerCase();
 }
 
 /** A valid entry of `flowsync.services`. */
@@ -96,7 +100,12 @@ export function parseServiceEntries(raw: unknown, policy: UrlPolicy): { entries:
   const warnings: string[] = [];
   if (raw === undefined || raw === null) return { entries, warnings };
   if (!Array.isArray(raw)) {
-    warnings.push(t('flowsync.services must be a list of services, each {0}; it is ignored until fixed.', '{ "name": …, "url": … }'));
+    warnings.push(
+      t(
+        'flowsync.services must be a list of services, each {0}; it is ignored until fixed.',
+        '{ "name": …, "url": … }',
+      ),
+    );
     return { entries, warnings };
   }
   /** The name of each entry taken, by its key. */
@@ -107,17 +116,31 @@ export function parseServiceEntries(raw: unknown, policy: UrlPolicy): { entries:
     const position = index + 1;
     const rawName = typeof item === 'object' && item !== null ? (item as { name?: unknown }).name : undefined;
     const name = typeof rawName === 'string' ? rawName.trim() : '';
-    const label = name ? t('service {0} ("{1}")', position, inert(name, MAX_SERVICE_NAME + 1)) : t('service {0}', position);
+    const label = name
+      ? t('service {0} ("{1}")', position, inert(name, MAX_SERVICE_NAME + 1))
+      : t('service {0}', position);
     const skip = (why: string) => warnings.push(t('Skipped {0} of flowsync.services: {1}', label, why));
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return skip(t('it is not an object with a name and a url.'));
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      return skip(t('it is not an object with a name and a url.'));
+    }
     if (entries.length >= MAX_SERVICES) return skip(t('at most {0} services are shown.', MAX_SERVICES));
     const key = serviceNameKey(name);
     if (!key) return skip(t('it has no name.'));
     if (name.length > MAX_SERVICE_NAME) return skip(t('its name is longer than {0} characters.', MAX_SERVICE_NAME));
-    if (mixesScripts(name)) return skip(t('its name mixes letters of different scripts in one word (such as a Cyrillic "о" in a Latin word), so it can look like another name.'));
+    if (mixesScripts(name)) {
+      return skip(
+        t(
+          'its name mixes letters of different scripts in one word (such as a Cyrillic "о" in a Latin word), so it can look like another name.',
+        ),
+      );
+    }
     const alike = taken.get(key);
     if (alike !== undefined) {
-      return skip(plainKey(alike) === plainKey(name) ? t('another service has the same name.') : t('its name looks like the name of another service ("{0}").', inert(alike, MAX_SERVICE_NAME + 1)));
+      return skip(
+        plainKey(alike) === plainKey(name)
+          ? t('another service has the same name.')
+          : t('its name looks like the name of another service ("{0}").', inert(alike, MAX_SERVICE_NAME + 1)),
+      );
     }
     const url = (item as { url?: unknown }).url;
     if (typeof url !== 'string' || !url.trim()) return skip(t('it has no url.'));
@@ -131,14 +154,25 @@ export function parseServiceEntries(raw: unknown, policy: UrlPolicy): { entries:
     if (teamId === undefined) return skip(t('its teamId must be digits only, such as 42.'));
     const place = `${parsed.baseUrl}\u0000${teamId}`;
     const same = places.get(place);
-    if (same !== undefined) return skip(t('it has the same url and team filter as "{0}" (one entry per team of a service).', inert(same, MAX_SERVICE_NAME + 1)));
+    if (same !== undefined) {
+      return skip(
+        t(
+          'it has the same url and team filter as "{0}" (one entry per team of a service).',
+          inert(same, MAX_SERVICE_NAME + 1),
+        ),
+      );
+    }
     places.set(place, name);
     taken.set(key, name);
     entries.push({ id: `${name}\u0000${parsed.baseUrl}`, name, url: parsed, ...(teamId ? { teamId } : {}) });
   });
   if (warnings.length > MAX_SERVICE_WARNINGS) {
     const rest = warnings.length - (MAX_SERVICE_WARNINGS - 1);
-    warnings.splice(MAX_SERVICE_WARNINGS - 1, rest, t('Skipped {0} more entries of flowsync.services.', rest.toLocaleString('en-US')));
+    warnings.splice(
+      MAX_SERVICE_WARNINGS - 1,
+      rest,
+      t('Skipped {0} more entries of flowsync.services.', rest.toLocaleString('en-US')),
+    );
   }
   return { entries, warnings };
 }

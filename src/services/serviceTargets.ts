@@ -34,9 +34,20 @@ export interface ServiceEntryLike {
 }
 
 /** The services to show: the entries when there are any, else the one of `flowsync.baseUrl`. */
-export function serviceTargets(settings: { baseUrl: string; teamId: string }, entries: readonly ServiceEntryLike[]): ServiceTarget[] {
-  if (entries.length === 0) return [{ id: SINGLE_SERVICE_ID, baseUrl: settings.baseUrl, teamId: settings.teamId, bind: 'origin' }];
-  return entries.map((e) => ({ id: e.id, name: e.name, baseUrl: e.url.baseUrl, teamId: e.teamId ?? '', bind: 'baseUrl' }));
+export function serviceTargets(
+  settings: { baseUrl: string; teamId: string },
+  entries: readonly ServiceEntryLike[],
+): ServiceTarget[] {
+  if (entries.length === 0) {
+    return [{ id: SINGLE_SERVICE_ID, baseUrl: settings.baseUrl, teamId: settings.teamId, bind: 'origin' }];
+  }
+  return entries.map((e) => ({
+    id: e.id,
+    name: e.name,
+    baseUrl: e.url.baseUrl,
+    teamId: e.teamId ?? '',
+    bind: 'baseUrl',
+  }));
 }
 
 /**
@@ -60,7 +71,10 @@ export function dataScope(target: Pick<ServiceTarget, 'baseUrl' | 'bind'>, allow
  * URL and one team). An entry without one, and the one service of `flowsync.baseUrl` whatever its team filter: dataScope,
  * where they were kept before (nothing is lost on upgrade). Undefined while the URL is not usable.
  */
-export function historyScope(target: Pick<ServiceTarget, 'baseUrl' | 'bind' | 'teamId'>, allowHttp: boolean): string | undefined {
+export function historyScope(
+  target: Pick<ServiceTarget, 'baseUrl' | 'bind' | 'teamId'>,
+  allowHttp: boolean,
+): string | undefined {
   const scope = dataScope(target, allowHttp);
   return scope && target.bind === 'baseUrl' && target.teamId ? `${scope}#team=${target.teamId}` : scope;
 }

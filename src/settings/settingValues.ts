@@ -29,7 +29,6 @@ export interface SettingValues {
   historyDays: number;
 }
 
-
 export interface NumberBounds {
   min: number;
   max: number;
@@ -69,7 +68,12 @@ export function bounded(value: unknown, { min, max, fallback }: NumberBounds): n
 /** A team id as settings may hold it (digits, or a safe integer); undefined when it is not one. '' for none. */
 export function teamIdOf(value: unknown): string | undefined {
   if (value === undefined || value === null || value === '') return '';
-  const text = typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+  const text =
+    typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+      ? String(value)
+      : typeof value === 'string'
+        ? value.trim()
+        : undefined;
   if (text === '') return '';
   return text !== undefined && TEAM_ID.test(text) ? text : undefined;
 }
@@ -77,5 +81,8 @@ export function teamIdOf(value: unknown): string | undefined {
 function normalizeTeamId(value: unknown): Pick<SettingValues, 'teamId' | 'teamIdProblem'> {
   const teamId = teamIdOf(value);
   if (teamId !== undefined) return { teamId };
-  return { teamId: '', teamIdProblem: t('The team filter (flowsync.teamId) must be digits only, such as 42; it is ignored until fixed.') };
+  return {
+    teamId: '',
+    teamIdProblem: t('The team filter (flowsync.teamId) must be digits only, such as 42; it is ignored until fixed.'),
+  };
 }

@@ -43,7 +43,9 @@ export function settingsFileSets(text: string, section: string, keys: readonly s
         if (!expectKey) break;
         expectKey = false;
         property = scanner.getTokenValue();
-        if (open.length === 1 && open[0].object && property.startsWith(`${section}.`)) found.add(property.slice(section.length + 1));
+        if (open.length === 1 && open[0].object && property.startsWith(`${section}.`)) {
+          found.add(property.slice(section.length + 1));
+        }
         if (open.length === 2 && open[0].object && open[1].object && open[1].property === section) found.add(property);
         break;
       default:

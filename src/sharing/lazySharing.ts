@@ -25,7 +25,10 @@ export interface LazySharing<C extends Coordinator> {
  * making it fails, `onError` is told once and the window goes on as without sharing: it polls and loads on its own.
  * Once disposed, it answers as no sharing does.
  */
-export function lazySharing<C extends Coordinator>(create: () => C | Promise<C>, onError: (error: unknown) => void = () => undefined): LazySharing<C> {
+export function lazySharing<C extends Coordinator>(
+  create: () => C | Promise<C>,
+  onError: (error: unknown) => void = () => undefined,
+): LazySharing<C> {
   let coordinator: C | undefined;
   let making: Promise<C | undefined> | undefined;
   let disposed = false;

@@ -138,7 +138,9 @@ export interface Contender {
  * has been unfocused for one interval (a short switch to another window does not move the lease).
  */
 export function pollsEvery(intervalMs: number, unfocusedSince: number | undefined, now: number): number {
-  return unfocusedSince !== undefined && now - unfocusedSince >= intervalMs ? intervalMs * UNFOCUSED_SLOWDOWN : intervalMs;
+  return unfocusedSince !== undefined && now - unfocusedSince >= intervalMs
+    ? intervalMs * UNFOCUSED_SLOWDOWN
+    : intervalMs;
 }
 
 /**
@@ -157,17 +159,47 @@ export function parseLease(text: string | undefined): Lease | undefined {
   const o = parseObject(text);
   if (!o || o.v !== LEASE_VERSION) return undefined;
   const { holder, context, heartbeatAt, expiresAt, intervalMs, unfocusedSince } = o;
-  if (typeof holder !== 'string' || typeof context !== 'string' || !isTime(heartbeatAt) || !isTime(expiresAt) || !isTime(intervalMs) || intervalMs <= 0) return undefined;
+  if (
+    typeof holder !== 'string' ||
+    typeof context !== 'string' ||
+    !isTime(heartbeatAt) ||
+    !isTime(expiresAt) ||
+    !isTime(intervalMs) ||
+    intervalMs <= 0
+  ) {
+    return undefined;
+  }
   if (unfocusedSince !== undefined && !isTime(unfocusedSince)) return undefined;
-  return { v: LEASE_VERSION, holder, context, heartbeatAt, expiresAt, intervalMs, ...(unfocusedSince !== undefined ? { unfocusedSince } : {}) };
+  return {
+    v: LEASE_VERSION,
+    holder,
+    context,
+    heartbeatAt,
+    expiresAt,
+    intervalMs,
+    ...(unfocusedSince !== undefined ? { unfocusedSince } : {}),
+  };
 }
 
 export function parseSnapshot(text: string | undefined): Snapshot | undefined {
   const o = parseObject(text);
   if (!o || o.v !== LEASE_VERSION) return undefined;
   const { context, writer, loadedAt, fingerprint, dropped, firstDropReason, items } = o;
-  if (typeof context !== 'string' || typeof writer !== 'string' || !isTime(loadedAt) || typeof fingerprint !== 'string') return undefined;
-  if (!isTime(dropped) || (firstDropReason !== undefined && typeof firstDropReason !== 'string') || !Array.isArray(items)) return undefined;
+  if (
+    typeof context !== 'string' ||
+    typeof writer !== 'string' ||
+    !isTime(loadedAt) ||
+    typeof fingerprint !== 'string'
+  ) {
+    return undefined;
+  }
+  if (
+    !isTime(dropped) ||
+    (firstDropReason !== undefined && typeof firstDropReason !== 'string') ||
+    !Array.isArray(items)
+  ) {
+    return undefined;
+  }
   return { v: LEASE_VERSION, context, writer, loadedAt, fingerprint, dropped, firstDropReason, items };
 }
 
@@ -175,7 +207,9 @@ export function parseFailure(text: string | undefined): SharedFailure | undefine
   const o = parseObject(text);
   if (!o || o.v !== LEASE_VERSION) return undefined;
   const { context, writer, at, kind, message, nextAttemptAt } = o;
-  if (typeof context !== 'string' || typeof writer !== 'string' || !isTime(at) || typeof message !== 'string') return undefined;
+  if (typeof context !== 'string' || typeof writer !== 'string' || !isTime(at) || typeof message !== 'string') {
+    return undefined;
+  }
   if (kind === 'cancelled' || !(API_ERROR_KINDS as readonly unknown[]).includes(kind)) return undefined;
   if (nextAttemptAt !== undefined && !isTime(nextAttemptAt)) return undefined;
   return {
@@ -190,10 +224,18 @@ export function parseFailure(text: string | undefined): SharedFailure | undefine
 }
 
 /** A snapshot's answer, validated again by the list's own validator (the file is input like any other). */
-export function snapshotResult<T extends { id: number }>(snapshot: Snapshot, list: ListDefinition<T>): ListResult<T> | undefined {
+export function snapshotResult<T extends { id: number }>(
+  snapshot: Snapshot,
+  list: ListDefinition<T>,
+): ListResult<T> | undefined {
   try {
     const result = validateList(snapshot.items, list.validate, list.label());
-    return { items: result.items, dropped: snapshot.dropped + result.dropped, firstDropReason: snapshot.firstDropReason ?? result.firstDropReason, fingerprint: snapshot.fingerprint };
+    return {
+      items: result.items,
+      dropped: snapshot.dropped + result.dropped,
+      firstDropReason: snapshot.firstDropReason ?? result.firstDropReason,
+      fingerprint: snapshot.fingerprint,
+    };
   } catch {
     return undefined;
   }
@@ -221,7 +263,13 @@ export interface SharedExplorer {
   /** The poll interval while autoRefresh is on (undefined when off), and the interval setting either way. */
   readonly pollSettings: { intervalMs: number; autoRefresh: boolean } | undefined;
   refresher(id: ListId): {
-    readonly state: { readonly loadedAt?: number; readonly error?: ApiError; readonly errorShared?: boolean; readonly overBudget?: boolean; readonly nextAttemptAt?: number };
+    readonly state: {
+      readonly loadedAt?: number;
+      readonly error?: ApiError;
+      readonly errorShared?: boolean;
+      readonly overBudget?: boolean;
+      readonly nextAttemptAt?: number;
+    };
     adopt(result: ListResult<{ id: number }>, loadedAt: number): void;
     adoptFailure(error: ApiError, at: number, nextAttemptAt: number | undefined): void;
     reschedule(): void;
@@ -288,7 +336,11 @@ export class PollCoordinator implements ListSharing, Disposable {
     return this.shares.get(id)?.holding !== false;
   }
 
-  async load<T extends { id: number }>(list: ListDefinition<T>, explicit: boolean, request: () => Promise<ListResult<T>>): Promise<ListResult<T>> {
+  async load<T extends { id: number }>(
+    list: ListDefinition<T>,
+    explicit: boolean,
+    request: () => Promise<ListResult<T>>,
+  ): Promise<ListResult<T>> {
     const share = this.shares.get(list.id as ListId);
     const context = this.contextOf(list.id as ListId);
     if (!share || !context || this.disposed) return request();
@@ -402,7 +454,17 @@ export class PollCoordinator implements ListSharing, Disposable {
     const state = this.explorer.refresher(id).state;
     const error = state.error;
     const context = this.contextOf(id);
-    if (!error || state.errorShared || state.overBudget || error === share.sharedError || error.kind === 'cancelled' || !context || this.disposed) return;
+    if (
+      !error ||
+      state.errorShared ||
+      state.overBudget ||
+      error === share.sharedError ||
+      error.kind === 'cancelled' ||
+      !context ||
+      this.disposed
+    ) {
+      return;
+    }
     share.sharedError = error;
     const failure: SharedFailure = {
       v: LEASE_VERSION,
@@ -444,11 +506,20 @@ export class PollCoordinator implements ListSharing, Disposable {
     if (focused) share.unfocusedSince = undefined;
     else share.unfocusedSince ??= now;
     const lease = parseLease(await this.readText(folder, 'lease'));
-    const me: Contender = { id: this.windowId, context, intervalMs: settings.intervalMs, unfocusedSince: share.unfocusedSince };
+    const me: Contender = {
+      id: this.windowId,
+      context,
+      intervalMs: settings.intervalMs,
+      unfocusedSince: share.unfocusedSince,
+    };
     let holding = mayHold(lease, me, now);
     if (holding) {
       const mine = lease?.holder === this.windowId && lease.context === context;
-      const due = !mine || now - lease.heartbeatAt >= settings.intervalMs * HEARTBEAT_FACTOR || share.writtenFocused !== focused || lease.intervalMs !== settings.intervalMs;
+      const due =
+        !mine ||
+        now - lease.heartbeatAt >= settings.intervalMs * HEARTBEAT_FACTOR ||
+        share.writtenFocused !== focused ||
+        lease.intervalMs !== settings.intervalMs;
       if (due) {
         const next: Lease = {
           v: LEASE_VERSION,
@@ -506,7 +577,9 @@ export class PollCoordinator implements ListSharing, Disposable {
       return this.writing;
     }
     this.writing = this.writing.then(() =>
-      this.writeText(contextFolder(context), file, text).catch((e: unknown) => this.log(`${what} could not be shared with other windows: ${(e as Error)?.message ?? e}`)),
+      this.writeText(contextFolder(context), file, text).catch((e: unknown) =>
+        this.log(`${what} could not be shared with other windows: ${(e as Error)?.message ?? e}`),
+      ),
     );
     return this.writing;
   }

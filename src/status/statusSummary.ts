@@ -39,17 +39,34 @@ export function statusSummary(
   extras ??= () => ({ stuck: [] });
   if (status === 'noUrl' || status === 'invalidUrl') {
     const text = t('Flow Sync: set up');
-    return { text: `$(gear) ${text}`, tooltip: escapeMarkdown(detail ?? t('Set the Flow Sync service URL to start.')), action: 'setBaseUrl', warning: status === 'invalidUrl', accessibleLabel: text };
+    return {
+      text: `$(gear) ${text}`,
+      tooltip: escapeMarkdown(detail ?? t('Set the Flow Sync service URL to start.')),
+      action: 'setBaseUrl',
+      warning: status === 'invalidUrl',
+      accessibleLabel: text,
+    };
   }
   if (status === 'noKey' || status === 'secretsUnavailable') {
     const text = t('Flow Sync: Set API Key');
-    return { text: `$(key) ${text}`, tooltip: escapeMarkdown(detail ?? t('Enter your Flow Sync API key to see what is processing.')), action: 'setApiKey', warning: status === 'secretsUnavailable', accessibleLabel: text };
+    return {
+      text: `$(key) ${text}`,
+      tooltip: escapeMarkdown(detail ?? t('Enter your Flow Sync API key to see what is processing.')),
+      action: 'setApiKey',
+      warning: status === 'secretsUnavailable',
+      accessibleLabel: text,
+    };
   }
   const count = state.items?.length;
   const { stuck: stuckNow, sparkline } = extras();
   const stuck = state.items ? stuckNow : [];
   const spinning = count !== undefined && count > 0;
-  const counted = count === undefined ? t('Flow Sync') : stuck.length ? t('{0} processing, {1} stuck', count, stuck.length) : t('{0} processing', count);
+  const counted =
+    count === undefined
+      ? t('Flow Sync')
+      : stuck.length
+        ? t('{0} processing, {1} stuck', count, stuck.length)
+        : t('{0} processing', count);
   const icon = state.error || stuck.length ? 'warning' : count === undefined || spinning ? 'sync~spin' : 'check';
   const lines: string[] = [];
   if (state.items) {
@@ -60,12 +77,21 @@ export function statusSummary(
   }
   if (stuck.length) {
     lines.push('', `**${t('Stuck')}**`);
-    for (const s of stuck.slice(0, 10)) lines.push(`- #${s.id} (${escapeMarkdown(flowLabel(s))}), ${t('started {0}', serviceTimeAgo(s.created_at, now))}`);
+    for (const s of stuck.slice(0, 10)) {
+      lines.push(
+        `- #${s.id} (${escapeMarkdown(flowLabel(s))}), ${t('started {0}', serviceTimeAgo(s.created_at, now))}`,
+      );
+    }
     if (stuck.length > 10) lines.push(t('- and {0} more', stuck.length - 10));
   }
   if (sparkline) lines.push('', `${t('Last hour:')} ${escapeMarkdown(sparkline)}`);
   if (state.error) lines.push('', `$(warning) ${escapeMarkdown(state.error.message)}`);
-  if (state.loadedAt !== undefined) lines.push('', t('Last loaded at {0} ({1}).', clockTime(state.loadedAt), timeAgo(new Date(state.loadedAt).toISOString(), now)));
+  if (state.loadedAt !== undefined) {
+    lines.push(
+      '',
+      t('Last loaded at {0} ({1}).', clockTime(state.loadedAt), timeAgo(new Date(state.loadedAt).toISOString(), now)),
+    );
+  }
   return {
     text: `$(${icon}) ${counted}`,
     tooltip: lines.join('\n'),
@@ -76,8 +102,19 @@ export function statusSummary(
 }
 
 /** The status bar in words: "7 flow syncs processing, 1 stuck, refresh failed, updated 20 seconds ago". */
-function statusWords(count: number | undefined, stuck: number, state: Readonly<ListState<FlowSync>>, now: number): string {
-  const parts = [count === undefined ? t('Flow Sync, loading') : count === 1 ? t('1 flow sync processing') : t('{0} flow syncs processing', count)];
+function statusWords(
+  count: number | undefined,
+  stuck: number,
+  state: Readonly<ListState<FlowSync>>,
+  now: number,
+): string {
+  const parts = [
+    count === undefined
+      ? t('Flow Sync, loading')
+      : count === 1
+        ? t('1 flow sync processing')
+        : t('{0} flow syncs processing', count),
+  ];
   if (stuck) parts.push(t('{0} stuck', stuck));
   if (state.error) parts.push(t('refresh failed: {0}', inert(state.error.message, 200)));
   if (state.loadedAt !== undefined) parts.push(updatedAgoWords(state.loadedAt, now));
@@ -114,18 +151,37 @@ export function servicesSummary(services: readonly ServiceStatus[], now: number)
       stuck += stuckHere;
     }
     if (trouble) troubled++;
-    const counted = items ? (stuckHere ? t('{0} processing, {1} stuck', items.length, stuckHere) : t('{0} processing', items.length)) : t('no data');
+    const counted = items
+      ? stuckHere
+        ? t('{0} processing, {1} stuck', items.length, stuckHere)
+        : t('{0} processing', items.length)
+      : t('no data');
     lines.push(`- ${name}: ${counted}${trouble ? ` · $(warning) ${escapeMarkdown(trouble)}` : ''}`);
   }
   const loadedAt = Math.max(...services.map((s) => s.state.loadedAt ?? -Infinity));
-  if (Number.isFinite(loadedAt)) lines.push('', t('Last loaded at {0} ({1}).', clockTime(loadedAt), timeAgo(new Date(loadedAt).toISOString(), now)));
-  const counted = shown === 0 ? t('Flow Sync') : stuck ? t('{0} processing, {1} stuck', count, stuck) : t('{0} processing', count);
+  if (Number.isFinite(loadedAt)) {
+    lines.push('', t('Last loaded at {0} ({1}).', clockTime(loadedAt), timeAgo(new Date(loadedAt).toISOString(), now)));
+  }
+  const counted =
+    shown === 0 ? t('Flow Sync') : stuck ? t('{0} processing, {1} stuck', count, stuck) : t('{0} processing', count);
   const icon = troubled || stuck ? 'warning' : shown === 0 || count > 0 ? 'sync~spin' : 'check';
-  const words = [shown === 0 ? t('Flow Sync, loading') : count === 1 ? t('1 flow sync processing') : t('{0} flow syncs processing', count)];
+  const words = [
+    shown === 0
+      ? t('Flow Sync, loading')
+      : count === 1
+        ? t('1 flow sync processing')
+        : t('{0} flow syncs processing', count),
+  ];
   if (stuck) words.push(t('{0} stuck', stuck));
   words.push(t('{0} services', services.length));
   if (troubled) words.push(troubled === 1 ? t('1 service has a problem') : t('{0} services have a problem', troubled));
-  return { text: `$(${icon}) ${counted}`, tooltip: lines.join('\n'), action: 'focus', warning: troubled > 0 || stuck > 0, accessibleLabel: words.join(', ') };
+  return {
+    text: `$(${icon}) ${counted}`,
+    tooltip: lines.join('\n'),
+    action: 'focus',
+    warning: troubled > 0 || stuck > 0,
+    accessibleLabel: words.join(', '),
+  };
 }
 
 function statusTrouble(status: ExplorerStatus): string {

@@ -34,7 +34,12 @@ describe('Accessible: keyboard alone, and axe in every default theme', function 
       settings: { 'flowsync.baseUrl': session.mock.url, 'flowsync.stuckAfterMinutes': 60 },
       quiet: true,
     });
-    workbench = await openWorkbench({ server, browser: session.browser, folder: freshWorkspace('e2e-a11y'), name: 'e2e-a11y' });
+    workbench = await openWorkbench({
+      server,
+      browser: session.browser,
+      folder: freshWorkspace('e2e-a11y'),
+      name: 'e2e-a11y',
+    });
     saved = session.page;
     session.page = workbench.page; // the helpers (and the root hooks' screenshots) drive this window
     // Every mouse press in the workbench is counted: the keyboard test must need none.
@@ -59,11 +64,20 @@ describe('Accessible: keyboard alone, and axe in every default theme', function 
     assert.equal(await page.locator('.quick-input-widget input').getAttribute('type'), 'password');
     await typeAndEnter(DEMO_API_KEY);
     await runCommandByKeyboard('Flow Sync: Focus on Processing View');
-    await waitFor(async () => (await treeRows()).some((r) => /^#\d+$/.test(r.label)), { timeout: 30000, message: 'sync rows' });
+    await waitFor(async () => (await treeRows()).some((r) => /^#\d+$/.test(r.label)), {
+      timeout: 30000,
+      message: 'sync rows',
+    });
     // What a screen reader hears: the status bar item in words, with its freshness; the stuck row says it is stuck.
-    const statusName = await waitFor(async () => page.locator('.part.statusbar [aria-label*="processing"]').first().getAttribute('aria-label'), { message: 'the status bar item' });
+    const statusName = await waitFor(
+      async () => page.locator('.part.statusbar [aria-label*="processing"]').first().getAttribute('aria-label'),
+      { message: 'the status bar item' },
+    );
     assert.match(statusName, /^\d+ flow syncs processing, 1 stuck, updated (just now|\d+ seconds ago)$/);
-    const stuckName = await waitFor(async () => (await treeRows()).find((r) => /stuck/.test(r.description))?.ariaLabel, { message: 'the stuck row' });
+    const stuckName = await waitFor(
+      async () => (await treeRows()).find((r) => /stuck/.test(r.description))?.ariaLabel,
+      { message: 'the stuck row' },
+    );
     assert.match(stuckName, /^#\d+, stuck, (pending|running|retrying|queued), started .+ ago/);
 
     // 2. Filter by team, then clear the filter.
@@ -71,7 +85,9 @@ describe('Accessible: keyboard alone, and axe in every default theme', function 
     await runCommandByKeyboard('Flow Sync: Filter by Team...', { opensInput: true });
     await typeAndEnter(team.name);
     const header = page.locator('.part.sidebar .pane-header', { hasText: 'Processing' }).first();
-    await waitFor(async () => (await header.innerText()).includes(`Team: ${team.name}`), { message: 'the team in the Processing header' });
+    await waitFor(async () => (await header.innerText()).includes(`Team: ${team.name}`), {
+      message: 'the team in the Processing header',
+    });
     await runCommandByKeyboard('Flow Sync: Clear Team Filter');
     await waitFor(async () => !(await header.innerText()).includes('Team:'), { message: 'the filter cleared' });
 
@@ -79,21 +95,37 @@ describe('Accessible: keyboard alone, and axe in every default theme', function 
     await runCommandByKeyboard('Flow Sync: Focus on Processing View');
     const focusedRow = () => page.locator('.part.sidebar .monaco-list:focus-within .monaco-list-row.focused').first();
     // A tree that has the focus but no focused row yet: the first arrow key focuses its first row.
-    await waitFor(async () => (await focusedRow().count()) > 0 || (await keys.press('ArrowDown'), false), { message: 'a focused row in the Processing view' });
+    await waitFor(async () => (await focusedRow().count()) > 0 || (await keys.press('ArrowDown'), false), {
+      message: 'a focused row in the Processing view',
+    });
     for (let i = 0; i < 10 && !/^#\d+/.test(await focusedRow().innerText()); i++) await keys.press('ArrowDown');
     const label = (await focusedRow().locator('.label-name').first().innerText()).trim();
     assert.match(label, /^#\d+$/, 'a sync row has the focus');
     const id = label.slice(1);
     await keys.press('Enter'); // selects the focused row (what the commands act on)
-    await waitFor(async () => (await page.locator('.part.sidebar .monaco-list-row.selected').first().innerText().catch(() => '')).includes(label), { message: `${label} selected` });
+    await waitFor(
+      async () =>
+        (
+          await page
+            .locator('.part.sidebar .monaco-list-row.selected')
+            .first()
+            .innerText()
+            .catch(() => '')
+        ).includes(label),
+      { message: `${label} selected` },
+    );
     await runCommandByKeyboard('Flow Sync: Open as JSON');
-    await page.locator('.tabs-container .tab', { hasText: `Flow sync ${id}.json` }).waitFor({ state: 'visible', timeout: 10000 });
+    await page
+      .locator('.tabs-container .tab', { hasText: `Flow sync ${id}.json` })
+      .waitFor({ state: 'visible', timeout: 10000 });
 
     // 4. Watch that sync: back to the view (its row keeps the focus), then the command.
     await runCommandByKeyboard('Flow Sync: Focus on Processing View');
     await waitFor(async () => (await focusedRow().innerText()).includes(label), { message: `${label} focused again` });
     await runCommandByKeyboard('Flow Sync: Notify When Finished');
-    await waitFor(async () => (await treeRows()).some((r) => r.label === label && /watched/.test(r.description)), { message: `${label} watched` });
+    await waitFor(async () => (await treeRows()).some((r) => r.label === label && /watched/.test(r.description)), {
+      message: `${label} watched`,
+    });
 
     // 5. The chart: it takes the focus; Tab reaches the range buttons; Enter switches the range; the table opens and
     // its region takes the focus (it scrolls with the arrow keys).
@@ -106,14 +138,21 @@ describe('Accessible: keyboard alone, and axe in every default theme', function 
     };
     await tabTo('Day');
     await keys.press('Enter');
-    await waitFor(async () => (await frame.locator('button', { hasText: 'Day' }).getAttribute('aria-pressed')) === 'true', { message: 'Day pressed' });
+    await waitFor(
+      async () => (await frame.locator('button', { hasText: 'Day' }).getAttribute('aria-pressed')) === 'true',
+      { message: 'Day pressed' },
+    );
     assert.equal(await frame.locator('button', { hasText: 'Hour' }).getAttribute('aria-pressed'), 'false');
     if (await frame.locator('button.toggle').isVisible()) {
       await tabTo('Show Table');
       await keys.press('Space');
       await frame.locator('table th[scope="col"]').first().waitFor({ state: 'visible', timeout: 5000 });
       await keys.press('Tab');
-      assert.equal(await frame.evaluate(() => document.activeElement?.id), 'activity-table', 'the table region takes the focus');
+      assert.equal(
+        await frame.evaluate(() => document.activeElement?.id),
+        'activity-table',
+        'the table region takes the focus',
+      );
     }
     assert.equal(await page.evaluate(() => globalThis.__mousePresses), 0, 'no mouse press was needed');
   });
@@ -138,17 +177,27 @@ describe('Accessible: keyboard alone, and axe in every default theme', function 
             return `${th?.textContent.trim() ?? ''}${after !== 'none' && after !== 'normal' ? after.replace(/"/g, '') : ''}${shownValue}`;
           }),
       );
-      assert.deepEqual(legend.filter((entry) => entry.endsWith(':')), [], `empty legend slots in ${theme.label}: ${legend.join(' | ')}`);
+      assert.deepEqual(
+        legend.filter((entry) => entry.endsWith(':')),
+        [],
+        `empty legend slots in ${theme.label}: ${legend.join(' | ')}`,
+      );
       // The pressed range looks pressed in every theme (high contrast themes fill no button).
       const looks = await frame.evaluate(() =>
         [...document.querySelectorAll('.ranges button')].map((b) => {
           const c = getComputedStyle(b);
-          return { pressed: b.getAttribute('aria-pressed'), look: [c.backgroundColor, c.color, c.fontWeight, c.outlineStyle, c.outlineColor, c.borderColor].join(' ') };
+          return {
+            pressed: b.getAttribute('aria-pressed'),
+            look: [c.backgroundColor, c.color, c.fontWeight, c.outlineStyle, c.outlineColor, c.borderColor].join(' '),
+          };
         }),
       );
       const pressed = looks.filter((l) => l.pressed === 'true');
       assert.equal(pressed.length, 1, 'one range pressed');
-      assert.ok(looks.filter((l) => l.pressed === 'false').every((l) => l.look !== pressed[0].look), `the pressed range looks different in ${theme.label}: ${JSON.stringify(looks)}`);
+      assert.ok(
+        looks.filter((l) => l.pressed === 'false').every((l) => l.look !== pressed[0].look),
+        `the pressed range looks different in ${theme.label}: ${JSON.stringify(looks)}`,
+      );
       const violations = await axeViolations(frame);
       // And with the table shown (its toggle pressed from the keyboard).
       const toggle = frame.locator('button.toggle');
@@ -161,7 +210,10 @@ describe('Accessible: keyboard alone, and axe in every default theme', function 
         for (const v of await axeViolations(frame)) if (!violations.some((w) => w.id === v.id)) violations.push(v);
       }
       const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      if (violations.length) console.log(`    [axe ${theme.name}] ${violations.map((v) => `${v.id} (${v.impact}): ${v.targets.join(' | ')}`).join('\n      ')}`);
+      if (violations.length)
+        console.log(
+          `    [axe ${theme.name}] ${violations.map((v) => `${v.id} (${v.impact}): ${v.targets.join(' | ')}`).join('\n      ')}`,
+        );
       assert.deepEqual(blocking, [], `serious or critical axe violations in ${theme.label}`);
     });
   }

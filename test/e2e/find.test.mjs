@@ -5,7 +5,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
 import path from 'node:path';
 import { RIG_DIR, freshWorkspace, openWorkbench, startCodeServer } from '../rig/codeServer.mjs';
-import { DEMO_API_KEY, runCommandByKeyboard, screenshot, session, treeRows, typeAndEnter, waitFor } from './workbench.mjs';
+import {
+  DEMO_API_KEY,
+  runCommandByKeyboard,
+  screenshot,
+  session,
+  treeRows,
+  typeAndEnter,
+  waitFor,
+} from './workbench.mjs';
 
 describe('Find: filter, clear and go to with the keyboard alone', function () {
   this.timeout(120_000);
@@ -21,7 +29,12 @@ describe('Find: filter, clear and go to with the keyboard alone', function () {
       settings: { 'flowsync.baseUrl': session.mock.url, 'flowsync.stuckAfterMinutes': 60 },
       quiet: true,
     });
-    workbench = await openWorkbench({ server, browser: session.browser, folder: freshWorkspace('e2e-find'), name: 'e2e-find' });
+    workbench = await openWorkbench({
+      server,
+      browser: session.browser,
+      folder: freshWorkspace('e2e-find'),
+      name: 'e2e-find',
+    });
     saved = session.page;
     session.page = workbench.page;
     await workbench.page.evaluate(() => {
@@ -42,7 +55,10 @@ describe('Find: filter, clear and go to with the keyboard alone', function () {
     await runCommandByKeyboard('Flow Sync: Set API Key...', { opensInput: true });
     await typeAndEnter(DEMO_API_KEY);
     await runCommandByKeyboard('Flow Sync: Focus on Processing View');
-    await waitFor(async () => (await treeRows()).some((r) => /^#\d+$/.test(r.label)), { timeout: 30000, message: 'sync rows' });
+    await waitFor(async () => (await treeRows()).some((r) => /^#\d+$/.test(r.label)), {
+      timeout: 30000,
+      message: 'sync rows',
+    });
     const all = (await treeRows()).filter((r) => /^#\d+$/.test(r.label));
 
     // 1. Filter by a flow that has syncs: the input box counts as you type; Enter filters the view.
@@ -50,23 +66,45 @@ describe('Find: filter, clear and go to with the keyboard alone', function () {
     await runCommandByKeyboard('Flow Sync: Filter Processing...', { opensInput: true });
     await page.keyboard.type(`id:${sync.id}`);
     const message = page.locator('.quick-input-widget .quick-input-message');
-    await waitFor(async () => /^1 of \d+ match$/.test((await message.innerText()).trim()), { message: 'the count as you type' });
+    await waitFor(async () => /^1 of \d+ match$/.test((await message.innerText()).trim()), {
+      message: 'the count as you type',
+    });
     await page.keyboard.press('Enter');
     const header = page.locator('.part.sidebar .pane-header', { hasText: 'Processing' }).first();
-    await waitFor(async () => (await header.innerText()).includes(`filter: id:${sync.id} · 1 of`), { message: 'the filter in the Processing header' });
-    await waitFor(async () => (await treeRows()).filter((r) => /^#\d+$/.test(r.label)).map((r) => r.label).join() === `#${sync.id}`, { message: 'only the matching sync' });
+    await waitFor(async () => (await header.innerText()).includes(`filter: id:${sync.id} · 1 of`), {
+      message: 'the filter in the Processing header',
+    });
+    await waitFor(
+      async () =>
+        (await treeRows())
+          .filter((r) => /^#\d+$/.test(r.label))
+          .map((r) => r.label)
+          .join() === `#${sync.id}`,
+      { message: 'only the matching sync' },
+    );
     await screenshot('find-filtered');
 
     // 2. Clear Filter from the palette: every sync again.
     await runCommandByKeyboard('Flow Sync: Clear Filter');
     await waitFor(async () => !(await header.innerText()).includes('filter:'), { message: 'the filter cleared' });
-    await waitFor(async () => (await treeRows()).filter((r) => /^#\d+$/.test(r.label)).length >= Math.min(all.length, 2), { message: 'the syncs back' });
+    await waitFor(
+      async () => (await treeRows()).filter((r) => /^#\d+$/.test(r.label)).length >= Math.min(all.length, 2),
+      { message: 'the syncs back' },
+    );
 
     // 3. Go to...: type the id, Enter: the sync is selected in its view and opens as JSON.
     await runCommandByKeyboard('Flow Sync: Go to Flow Sync or Connection...', { opensInput: true });
     await typeAndEnter(`#${sync.id}`);
-    await waitFor(async () => (await treeRows()).some((r) => r.label === `#${sync.id}` && r.selected), { message: 'the sync selected' });
-    await waitFor(async () => (await page.locator('.tabs-container .tab .label-name').allInnerTexts()).some((t) => t.includes(String(sync.id))), { message: 'its JSON tab' });
+    await waitFor(async () => (await treeRows()).some((r) => r.label === `#${sync.id}` && r.selected), {
+      message: 'the sync selected',
+    });
+    await waitFor(
+      async () =>
+        (await page.locator('.tabs-container .tab .label-name').allInnerTexts()).some((t) =>
+          t.includes(String(sync.id)),
+        ),
+      { message: 'its JSON tab' },
+    );
     await screenshot('find-go-to');
     const mousePresses = await page.evaluate(() => globalThis.__mousePresses ?? 0);
     assert.equal(mousePresses, 0, 'no mouse press');

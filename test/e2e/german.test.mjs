@@ -18,10 +18,14 @@ describe('In German (VS Code display language de)', function () {
     // minimal pack of our own (test/fixtures/language-pack-de: German available, no VS Code translations) is packaged.
     const languagePack = path.join(RIG_DIR, 'language-pack-de.vsix');
     const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-    const packed = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', languagePack], {
-      cwd: path.join(REPO_ROOT, 'test', 'fixtures', 'language-pack-de'),
-      encoding: 'utf8',
-    });
+    const packed = spawnSync(
+      process.execPath,
+      [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', languagePack],
+      {
+        cwd: path.join(REPO_ROOT, 'test', 'fixtures', 'language-pack-de'),
+        encoding: 'utf8',
+      },
+    );
     assert.equal(packed.status, 0, packed.stderr);
     server = await startCodeServer({
       rig: session.server.rig,
@@ -36,7 +40,9 @@ describe('In German (VS Code display language de)', function () {
             hash: 'flowsync-test-de-1',
             label: 'Deutsch',
             extensions: [{ extensionIdentifier: { id: 'flowsync-tests.test-language-pack-de' }, version: '1.0.0' }],
-            translations: { vscode: path.join(REPO_ROOT, 'test', 'fixtures', 'language-pack-de', 'translations', 'main.i18n.json') },
+            translations: {
+              vscode: path.join(REPO_ROOT, 'test', 'fixtures', 'language-pack-de', 'translations', 'main.i18n.json'),
+            },
           },
         }),
       },
@@ -47,7 +53,10 @@ describe('In German (VS Code display language de)', function () {
   });
 
   after(async () => {
-    if (workbench) await workbench.page.screenshot({ path: path.join(SCREENSHOT_DIR, `${safeFileName('german')}.png`) }).catch(() => {});
+    if (workbench)
+      await workbench.page
+        .screenshot({ path: path.join(SCREENSHOT_DIR, `${safeFileName('german')}.png`) })
+        .catch(() => {});
     await workbench?.close();
     await server?.stop();
   });
@@ -55,27 +64,42 @@ describe('In German (VS Code display language de)', function () {
   it('shows the welcome view, the command palette and the status bar in German', async () => {
     const page = workbench.page;
     await page.locator('.part.activitybar [aria-label^="Flow Sync"]').first().click();
-    const sidebar = await waitFor(async () => {
-      const text = await page.locator('.part.sidebar').innerText();
-      return text.includes('Geben Sie Ihren Flow Sync-API-Schlüssel ein') ? text : undefined;
-    }, { timeout: 30000, message: 'the German welcome text' });
+    const sidebar = await waitFor(
+      async () => {
+        const text = await page.locator('.part.sidebar').innerText();
+        return text.includes('Geben Sie Ihren Flow Sync-API-Schlüssel ein') ? text : undefined;
+      },
+      { timeout: 30000, message: 'the German welcome text' },
+    );
     assert.match(sidebar, /API-Schlüssel festlegen/);
-    const status = await waitFor(async () => {
-      const text = await page.locator('.part.statusbar').innerText();
-      return text.includes('Flow Sync: API-Schlüssel festlegen') ? text : undefined;
-    }, { message: 'the German status bar item' });
+    const status = await waitFor(
+      async () => {
+        const text = await page.locator('.part.statusbar').innerText();
+        return text.includes('Flow Sync: API-Schlüssel festlegen') ? text : undefined;
+      },
+      { message: 'the German status bar item' },
+    );
     assert.ok(status);
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
     // In another display language the palette shows each command's English title as a secondary label: the German
     // title must be there for every Flow Sync command. The list shows only so many rows: look for each one.
-    for (const title of ['API-Schlüssel festlegen...', 'Dienst-URL festlegen...', 'Nach Team filtern...', 'Als JSON öffnen', 'Protokoll anzeigen']) {
+    for (const title of [
+      'API-Schlüssel festlegen...',
+      'Dienst-URL festlegen...',
+      'Nach Team filtern...',
+      'Als JSON öffnen',
+      'Protokoll anzeigen',
+    ]) {
       await input.fill(`>Flow Sync: ${title}`);
-      const labels = await waitFor(async () => {
-        const rows = await page.locator('.quick-input-widget .monaco-list-row .label-name').allInnerTexts();
-        return rows.includes(`Flow Sync: ${title}`) ? rows : undefined;
-      }, { message: `"${title}" in the palette` });
+      const labels = await waitFor(
+        async () => {
+          const rows = await page.locator('.quick-input-widget .monaco-list-row .label-name').allInnerTexts();
+          return rows.includes(`Flow Sync: ${title}`) ? rows : undefined;
+        },
+        { message: `"${title}" in the palette` },
+      );
       assert.ok(labels.includes(`Flow Sync: ${title}`), `"${title}" in ${labels}`);
     }
     await page.keyboard.press('Escape');

@@ -21,10 +21,13 @@ export const mochaHooks = {
   async afterEach() {
     const test = this.currentTest;
     if (!test || !session.page) return;
-    const file = await screenshot(test.fullTitle()).catch((e) => console.error(`    [e2e] screenshot failed: ${e.message}`));
+    const file = await screenshot(test.fullTitle()).catch((e) =>
+      console.error(`    [e2e] screenshot failed: ${e.message}`),
+    );
     if (test.state === 'failed' && file) {
       console.log(`    [e2e] screenshot of the failure: ${path.relative(process.cwd(), file)}`);
-      if (session.workbench) console.log(`    [e2e] workbench log: ${path.relative(process.cwd(), session.workbench.logFile)}`);
+      if (session.workbench)
+        console.log(`    [e2e] workbench log: ${path.relative(process.cwd(), session.workbench.logFile)}`);
     }
   },
 
@@ -33,4 +36,3 @@ export const mochaHooks = {
     await stopSession();
   },
 };
-

@@ -6,7 +6,19 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
 import path from 'node:path';
 import { RIG_DIR, freshWorkspace, openWorkbench, startCodeServer } from '../rig/codeServer.mjs';
-import { DEFAULT_THEMES, DEMO_API_KEY, axeViolations, runCommandByKeyboard, screenshot, session, setColorTheme, treeRows, typeAndEnter, waitFor, webviewFrame } from './workbench.mjs';
+import {
+  DEFAULT_THEMES,
+  DEMO_API_KEY,
+  axeViolations,
+  runCommandByKeyboard,
+  screenshot,
+  session,
+  setColorTheme,
+  treeRows,
+  typeAndEnter,
+  waitFor,
+  webviewFrame,
+} from './workbench.mjs';
 
 describe('Flow Insights: keyboard alone, and axe in every default theme', function () {
   this.timeout(180000);
@@ -22,14 +34,22 @@ describe('Flow Insights: keyboard alone, and axe in every default theme', functi
       settings: { 'flowsync.baseUrl': session.mock.url, 'flowsync.autoRefresh': false },
       quiet: true,
     });
-    workbench = await openWorkbench({ server, browser: session.browser, folder: freshWorkspace('e2e-insights'), name: 'e2e-insights' });
+    workbench = await openWorkbench({
+      server,
+      browser: session.browser,
+      folder: freshWorkspace('e2e-insights'),
+      name: 'e2e-insights',
+    });
     saved = session.page;
     session.page = workbench.page;
     await workbench.page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: 30000 });
     await runCommandByKeyboard('Flow Sync: Set API Key...', { opensInput: true });
     await typeAndEnter(DEMO_API_KEY);
     await runCommandByKeyboard('Flow Sync: Focus on Processing View');
-    await waitFor(async () => (await treeRows()).some((r) => /^#\d+$/.test(r.label)), { timeout: 30000, message: 'sync rows' });
+    await waitFor(async () => (await treeRows()).some((r) => /^#\d+$/.test(r.label)), {
+      timeout: 30000,
+      message: 'sync rows',
+    });
     // Runs for History: the mock's clock moves on between refreshes, so syncs leave processing.
     for (let i = 0; i < 6; i++) {
       session.mock.advance(10 * 60_000);
@@ -48,15 +68,28 @@ describe('Flow Insights: keyboard alone, and axe in every default theme', functi
     await runCommandByKeyboard('Flow Sync: Show Flow Insights');
     const frame = await webviewFrame('main#app[aria-busy="false"] .intro');
     await frame.locator('table.flows th[scope="col"]').first().waitFor({ state: 'visible', timeout: 15000 });
-    const headers = await frame.evaluate(() => [...document.querySelectorAll('table.flows thead th')].map((th) => th.textContent));
-    assert.deepEqual(headers, ['Flow', 'Runs', 'Median', 'p95', 'p99', 'Runs per day', 'Last 24 hours', 'Compared with usual']);
+    const headers = await frame.evaluate(() =>
+      [...document.querySelectorAll('table.flows thead th')].map((th) => th.textContent),
+    );
+    assert.deepEqual(headers, [
+      'Flow',
+      'Runs',
+      'Median',
+      'p95',
+      'p99',
+      'Runs per day',
+      'Last 24 hours',
+      'Compared with usual',
+    ]);
     assert.ok((await frame.locator('table.flows tbody tr').count()) > 0, 'a row per flow');
     const keys = session.page.keyboard;
     const active = () => frame.evaluate(() => (document.hasFocus() ? (document.activeElement?.tagName ?? '') : ''));
     for (let i = 0; i < 6 && (await active()) !== 'SUMMARY'; i++) await keys.press('Tab');
     assert.equal(await active(), 'SUMMARY', 'Tab reaches the first flow\u2019s trend');
     await keys.press('Enter');
-    await waitFor(async () => frame.evaluate(() => document.querySelector('details')?.open === true), { message: 'the trend opened' });
+    await waitFor(async () => frame.evaluate(() => document.querySelector('details')?.open === true), {
+      message: 'the trend opened',
+    });
     await screenshot('insights-keyboard');
   });
 
@@ -70,7 +103,10 @@ describe('Flow Insights: keyboard alone, and axe in every default theme', functi
       await screenshot(`insights-theme-${theme.name}`);
       const violations = await axeViolations(frame);
       const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      if (violations.length) console.log(`    [axe ${theme.name}] ${violations.map((v) => `${v.id} (${v.impact}): ${v.targets.join(' | ')}`).join('\n      ')}`);
+      if (violations.length)
+        console.log(
+          `    [axe ${theme.name}] ${violations.map((v) => `${v.id} (${v.impact}): ${v.targets.join(' | ')}`).join('\n      ')}`,
+        );
       assert.deepEqual(blocking, [], `serious or critical axe violations in ${theme.label}`);
     });
   }

@@ -3,7 +3,17 @@
 // `npm run screenshots` copies the ones the README shows.
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { DEMO_API_KEY, notifications, openView, runCommand, screenshot, session, statusBarText, treeRows, waitFor } from './workbench.mjs';
+import {
+  DEMO_API_KEY,
+  notifications,
+  openView,
+  runCommand,
+  screenshot,
+  session,
+  statusBarText,
+  treeRows,
+  waitFor,
+} from './workbench.mjs';
 
 const sidebarText = () => session.page.locator('.part.sidebar').innerText();
 const quickInput = () => session.page.locator('.quick-input-widget input');
@@ -25,7 +35,9 @@ async function widenSideBar(pixels) {
   await page.mouse.down();
   await page.mouse.move(x + pixels, y, { steps: 8 });
   await page.mouse.up();
-  await waitFor(async () => (await page.locator('.part.sidebar').boundingBox()).width > box.width + pixels / 2, { message: 'a wider side bar' });
+  await waitFor(async () => (await page.locator('.part.sidebar').boundingBox()).width > box.width + pixels / 2, {
+    message: 'a wider side bar',
+  });
 }
 
 describe('Flow Sync Explorer, as a person uses it', function () {
@@ -34,7 +46,10 @@ describe('Flow Sync Explorer, as a person uses it', function () {
   it('opens the Flow Sync view from the activity bar and is asked for an API key', async () => {
     await openView('Flow Sync');
     await widenSideBar(180); // so the README pictures show whole rows
-    const text = await waitFor(async () => ((await sidebarText()).includes('Set API Key') ? sidebarText() : undefined), { message: 'the welcome view' });
+    const text = await waitFor(
+      async () => ((await sidebarText()).includes('Set API Key') ? sidebarText() : undefined),
+      { message: 'the welcome view' },
+    );
     assert.match(text, /PROCESSING/i);
     assert.match(text, /CONNECTIONS/i);
     assert.match(await statusBarText(), /Flow Sync: Set API Key/);
@@ -45,27 +60,42 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     await runCommand('Flow Sync: Set API Key...', { opensInput: true });
     assert.equal(await quickInput().getAttribute('type'), 'password');
     await typeIntoQuickInput(DEMO_API_KEY);
-    const rows = await waitFor(async () => {
-      const r = await treeRows();
-      return r.some((row) => /^#\d+$/.test(row.label)) ? r : undefined;
-    }, { timeout: 20000, message: 'sync rows in the Processing view' });
+    const rows = await waitFor(
+      async () => {
+        const r = await treeRows();
+        return r.some((row) => /^#\d+$/.test(row.label)) ? r : undefined;
+      },
+      { timeout: 20000, message: 'sync rows in the Processing view' },
+    );
     const flows = rows.filter((r) => /\d+ syncs?$/.test(r.description));
     assert.ok(flows.length > 0, 'flow rows with a count');
     const syncs = rows.filter((r) => /^#\d+$/.test(r.label));
-    assert.ok(syncs.every((r) => /started/.test(r.description)), 'sync rows say when they started');
-    const status = await waitFor(async () => ((await statusBarText()).match(/(\d+) processing/) ? statusBarText() : undefined), { message: 'the processing count in the status bar' });
+    assert.ok(
+      syncs.every((r) => /started/.test(r.description)),
+      'sync rows say when they started',
+    );
+    const status = await waitFor(
+      async () => ((await statusBarText()).match(/(\d+) processing/) ? statusBarText() : undefined),
+      { message: 'the processing count in the status bar' },
+    );
     assert.match(status, /\d+ processing/);
   });
 
   it('shows connections grouped by team with their types', async () => {
-    const rows = await waitFor(async () => {
-      const r = await treeRows();
-      return r.some((row) => /\d+ connections?$/.test(row.description)) ? r : undefined;
-    }, { timeout: 20000, message: 'team rows in the Connections view' });
+    const rows = await waitFor(
+      async () => {
+        const r = await treeRows();
+        return r.some((row) => /\d+ connections?$/.test(row.description)) ? r : undefined;
+      },
+      { timeout: 20000, message: 'team rows in the Connections view' },
+    );
     const teams = rows.filter((r) => /\d+ connections?$/.test(r.description)).map((r) => r.label);
     const known = session.mock.dataset.teams.map((t) => t.name);
     assert.ok(teams.length > 0 && teams.every((t) => known.includes(t)), `${teams} are teams of the service`);
-    assert.ok(rows.some((r) => r.description === 'pdf'), 'a pdf connection');
+    assert.ok(
+      rows.some((r) => r.description === 'pdf'),
+      'a pdf connection',
+    );
     await screenshot('readme-sidebar');
   });
 
@@ -77,10 +107,13 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     await runCommand('Flow Sync: Open as JSON');
     const tab = session.page.locator('.tabs-container .tab', { hasText: `Flow sync ${id}.json` });
     await tab.waitFor({ state: 'visible', timeout: 10000 });
-    const editorText = await waitFor(async () => {
-      const t = await session.page.locator('.editor-instance .view-lines').first().innerText();
-      return t.includes('"flow_id"') ? t : undefined;
-    }, { message: 'the JSON in the editor' });
+    const editorText = await waitFor(
+      async () => {
+        const t = await session.page.locator('.editor-instance .view-lines').first().innerText();
+        return t.includes('"flow_id"') ? t : undefined;
+      },
+      { message: 'the JSON in the editor' },
+    );
     assert.match(editorText.replace(/\u00a0/g, ' '), new RegExp(`"id": ${id}`));
     await screenshot('readme-json');
   });
@@ -94,10 +127,15 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     await screenshot('readme-group-by-pick');
     await typeIntoQuickInput('Type');
     const types = [...new Set(session.mock.dataset.connections.map((c) => c.type.toLowerCase()))];
-    const rows = await waitFor(async () => {
-      const r = await treeRows();
-      return r.some((row) => types.includes(row.label.toLowerCase()) && /\d+ connections?$/.test(row.description)) ? r : undefined;
-    }, { timeout: 15000, message: 'type rows in the Connections view' });
+    const rows = await waitFor(
+      async () => {
+        const r = await treeRows();
+        return r.some((row) => types.includes(row.label.toLowerCase()) && /\d+ connections?$/.test(row.description))
+          ? r
+          : undefined;
+      },
+      { timeout: 15000, message: 'type rows in the Connections view' },
+    );
     const groups = rows.filter((r) => /\d+ connections?$/.test(r.description)).map((r) => r.label.toLowerCase());
     assert.ok(groups.length > 0 && groups.every((g) => types.includes(g)), `${groups} are connection types`);
     // Several rows: click one, Ctrl+click the next, then Copy ID from the context menu.
@@ -105,29 +143,40 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     const connectionRows = pane.locator('.monaco-list-row[aria-level="2"]');
     await connectionRows.nth(0).click();
     await connectionRows.nth(1).click({ modifiers: ['Control'] });
-    await waitFor(async () => (await pane.locator('.monaco-list-row.selected').count()) === 2, { message: 'two selected rows' });
+    await waitFor(async () => (await pane.locator('.monaco-list-row.selected').count()) === 2, {
+      message: 'two selected rows',
+    });
     await connectionRows.nth(1).click({ button: 'right' });
     const menu = page.locator('.context-view .monaco-menu');
     await menu.waitFor({ state: 'visible', timeout: 10000 });
     await screenshot('readme-multi-select');
     await menu.locator('.action-label', { hasText: /^Copy ID$/ }).click();
-    await waitFor(async () => /Copied 2 IDs/.test(await statusBarText()), { message: '"Copied 2 IDs" in the status bar' });
+    await waitFor(async () => /Copied 2 IDs/.test(await statusBarText()), {
+      message: '"Copied 2 IDs" in the status bar',
+    });
     // Back to teams for the tests that follow.
     await header.hover();
     await header.locator('.action-label[aria-label^="Group Connections By"]').click();
     await typeIntoQuickInput('Team');
-    await waitFor(async () => (await treeRows()).some((r) => session.mock.dataset.teams.some((t) => t.name === r.label)), { message: 'teams again' });
+    await waitFor(
+      async () => (await treeRows()).some((r) => session.mock.dataset.teams.some((t) => t.name === r.label)),
+      { message: 'teams again' },
+    );
   });
 
   it('watches a sync, says when it is no longer processing, lists it in History, and marks the stuck sync', async () => {
     const page = session.page;
     // The stuck sync: a warning and "stuck" in its row, and in the status bar.
     await runCommand('Flow Sync: Refresh Processing');
-    await waitFor(async () => /\d+ processing, 1 stuck/.test(await statusBarText()), { message: '"1 stuck" in the status bar' });
+    await waitFor(async () => /\d+ processing, 1 stuck/.test(await statusBarText()), {
+      message: '"1 stuck" in the status bar',
+    });
     const stuckRow = page.locator('.part.sidebar .monaco-list-row', { hasText: /stuck/ }).first();
     await stuckRow.waitFor({ state: 'visible', timeout: 10000 });
     // Watch another sync from its context menu.
-    const row = page.locator('.part.sidebar .monaco-list-row[aria-level="2"]', { hasText: /^#\d+/, hasNotText: /stuck/ }).first();
+    const row = page
+      .locator('.part.sidebar .monaco-list-row[aria-level="2"]', { hasText: /^#\d+/, hasNotText: /stuck/ })
+      .first();
     await row.click();
     await row.click({ button: 'right' });
     const menu = page.locator('.context-view .monaco-menu');
@@ -137,26 +186,38 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     await item.click();
     // A refresh can re-render the menu under the pointer: the item keeps the focus, so Enter runs it then.
     if (await menu.isVisible().catch(() => false)) await page.keyboard.press('Enter');
-    const watched = await waitFor(async () => (await treeRows()).find((r) => /^#\d+$/.test(r.label) && /watched/.test(r.description)), { message: 'a row says watched' });
+    const watched = await waitFor(
+      async () => (await treeRows()).find((r) => /^#\d+$/.test(r.label) && /watched/.test(r.description)),
+      { message: 'a row says watched' },
+    );
     const id = Number(watched.label.slice(1));
     // The watch survives a reload of the window (it is kept per service in the extension's global state).
     await runCommand('Developer: Reload Window');
     await page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: 30000 });
-    await waitFor(async () => (await treeRows()).some((r) => r.label === watched.label && /watched/.test(r.description)), {
-      timeout: 30000,
-      message: 'still watched after the reload',
-    });
+    await waitFor(
+      async () => (await treeRows()).some((r) => r.label === watched.label && /watched/.test(r.description)),
+      {
+        timeout: 30000,
+        message: 'still watched after the reload',
+      },
+    );
     await screenshot('readme-stuck-and-watched');
     // It leaves processing: one notification, and a History row.
     assert.ok(session.mock.finish(id), `sync ${id} was processing`);
     await runCommand('Flow Sync: Refresh Processing');
-    const toast = await waitFor(async () => (await notifications()).find((n) => n.includes(`Sync #${id}`)), { timeout: 15000, message: 'the notification' });
+    const toast = await waitFor(async () => (await notifications()).find((n) => n.includes(`Sync #${id}`)), {
+      timeout: 15000,
+      message: 'the notification',
+    });
     assert.match(toast, /is no longer processing, after about \d+ (s|min)/);
     assert.doesNotMatch(toast, /succeeded|failed/);
     await screenshot('readme-history-notification');
     const history = page.locator('.part.sidebar .pane-header', { hasText: 'History' }).first();
     if ((await history.getAttribute('aria-expanded')) !== 'true') await history.click();
-    await waitFor(async () => (await treeRows()).some((r) => r.description.startsWith(`#${id} · ran about`)), { timeout: 15000, message: 'the History row' });
+    await waitFor(async () => (await treeRows()).some((r) => r.description.startsWith(`#${id} · ran about`)), {
+      timeout: 15000,
+      message: 'the History row',
+    });
     await screenshot('readme-history');
     await page.keyboard.press('Escape');
   });
@@ -176,28 +237,46 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     await screenshot('readme-team-filter-pick');
     await typeIntoQuickInput(team.name);
     const header = session.page.locator('.part.sidebar .pane-header', { hasText: 'Processing' }).first();
-    await waitFor(async () => (await header.innerText()).includes(`Team: ${team.name}`), { message: 'the team in the Processing header' });
-    await waitFor(async () => {
-      const teams = (await treeRows()).filter((r) => /\d+ connections?$/.test(r.description));
-      return teams.length === 1 && teams[0].label === team.name;
-    }, { message: 'only that team in Connections' });
+    await waitFor(async () => (await header.innerText()).includes(`Team: ${team.name}`), {
+      message: 'the team in the Processing header',
+    });
+    await waitFor(
+      async () => {
+        const teams = (await treeRows()).filter((r) => /\d+ connections?$/.test(r.description));
+        return teams.length === 1 && teams[0].label === team.name;
+      },
+      { message: 'only that team in Connections' },
+    );
     await screenshot('readme-team-filter');
     await runCommand('Flow Sync: Clear Team Filter');
     await waitFor(async () => !(await header.innerText()).includes('Team:'), { message: 'the filter cleared' });
   });
 
   it('shows an error in words, keeps the data, and recovers', async () => {
-    session.mock.inject({ endpoint: 'processing', status: 500, body: '{"errors":[{"message":"E_INTERNAL: Database unavailable"}]}' });
+    session.mock.inject({
+      endpoint: 'processing',
+      status: 500,
+      body: '{"errors":[{"message":"E_INTERNAL: Database unavailable"}]}',
+    });
     try {
       await runCommand('Flow Sync: Refresh Processing');
-      const text = await waitFor(async () => ((await sidebarText()).includes('Database unavailable') ? sidebarText() : undefined), { message: 'the error in the view' });
+      const text = await waitFor(
+        async () => ((await sidebarText()).includes('Database unavailable') ? sidebarText() : undefined),
+        { message: 'the error in the view' },
+      );
       assert.match(text, /HTTP 500: E_INTERNAL: Database unavailable\. Showing data from/);
-      assert.ok((await treeRows()).some((r) => /^#\d+$/.test(r.label)), 'the last data stays');
+      assert.ok(
+        (await treeRows()).some((r) => /^#\d+$/.test(r.label)),
+        'the last data stays',
+      );
       assert.match(await statusBarText(), /processing/);
-      const toasts = await waitFor(async () => {
-        const n = await notifications();
-        return n.length ? n : undefined;
-      }, { message: 'one notification' });
+      const toasts = await waitFor(
+        async () => {
+          const n = await notifications();
+          return n.length ? n : undefined;
+        },
+        { message: 'one notification' },
+      );
       assert.equal(toasts.filter((t) => t.includes('Database unavailable')).length, 1);
       await screenshot('readme-error');
     } finally {
@@ -210,10 +289,21 @@ describe('Flow Sync Explorer, as a person uses it', function () {
   it('hovers show service text as text: a URL, web address or e-mail from the service is never a live link', async () => {
     const hostile = 'Log in at https://evil.example/login or www.evil.example, mail help@evil.example';
     const now = new Date().toISOString();
-    const sync = { id: 777001, flow_id: 990001, status: 'processing', created_at: now, updated_at: now, errors: [{ message: hostile }], webhook: false, flow: { id: 990001, name: hostile } };
+    const sync = {
+      id: 777001,
+      flow_id: 990001,
+      status: 'processing',
+      created_at: now,
+      updated_at: now,
+      errors: [{ message: hostile }],
+      webhook: false,
+      flow: { id: 990001, name: hostile },
+    };
     session.mock.inject({ endpoint: 'processing', status: 200, body: JSON.stringify([sync]), times: 1 });
     await runCommand('Flow Sync: Refresh Processing');
-    await waitFor(async () => (await treeRows()).some((r) => r.label === '#777001'), { message: 'the row of the planted sync' });
+    await waitFor(async () => (await treeRows()).some((r) => r.label === '#777001'), {
+      message: 'the row of the planted sync',
+    });
     /** Hovers `target` and returns the hover that shows `text`: its text and the links in it. */
     const hoverOver = async (target, name) => {
       const hover = session.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'evil' }).first();
@@ -230,21 +320,43 @@ describe('Flow Sync Explorer, as a person uses it', function () {
         { timeout: 20000, interval: 0, message: `the ${name} hover` },
       );
       await screenshot(`hover-${name}`);
-      return hover.evaluate((el) => ({ text: el.textContent ?? '', links: [...el.querySelectorAll('a')].map((a) => `${a.textContent} -> ${a.getAttribute('href') ?? a.getAttribute('data-href') ?? ''}`) }));
+      return hover.evaluate((el) => ({
+        text: el.textContent ?? '',
+        links: [...el.querySelectorAll('a')].map(
+          (a) => `${a.textContent} -> ${a.getAttribute('href') ?? a.getAttribute('data-href') ?? ''}`,
+        ),
+      }));
     };
     const row = session.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: '#777001' }).first();
     const rowHover = await hoverOver(row, 'row');
     assert.match(rowHover.text, /evil\.example\/login/, 'the words are there to read');
-    assert.deepEqual(rowHover.links.filter((l) => /evil/i.test(l)), [], 'no live link from the service in the row hover');
+    assert.deepEqual(
+      rowHover.links.filter((l) => /evil/i.test(l)),
+      [],
+      'no live link from the service in the row hover',
+    );
 
-    session.mock.inject({ endpoint: 'processing', status: 500, body: JSON.stringify({ errors: [{ message: hostile }] }) });
+    session.mock.inject({
+      endpoint: 'processing',
+      status: 500,
+      body: JSON.stringify({ errors: [{ message: hostile }] }),
+    });
     try {
       await runCommand('Flow Sync: Refresh Processing');
-      await waitFor(async () => ((await sidebarText()).includes('evil.example') ? true : undefined), { message: 'the error in the view' });
-      const item = session.page.locator('.part.statusbar .statusbar-item').filter({ hasText: /processing/ }).first();
+      await waitFor(async () => ((await sidebarText()).includes('evil.example') ? true : undefined), {
+        message: 'the error in the view',
+      });
+      const item = session.page
+        .locator('.part.statusbar .statusbar-item')
+        .filter({ hasText: /processing/ })
+        .first();
       const statusHover = await hoverOver(item, 'status-bar');
       assert.match(statusHover.text, /evil\.example\/login/);
-      assert.deepEqual(statusHover.links.filter((l) => /evil/i.test(l)), [], 'no live link from the service in the status bar hover');
+      assert.deepEqual(
+        statusHover.links.filter((l) => /evil/i.test(l)),
+        [],
+        'no live link from the service in the status bar hover',
+      );
     } finally {
       session.mock.clearFaults();
       await session.page.mouse.move(0, 0);
@@ -255,7 +367,11 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     const historyRow = session.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: '#777001' }).first();
     await historyRow.waitFor({ state: 'visible', timeout: 10000 });
     const historyHover = await hoverOver(historyRow, 'history-row');
-    assert.deepEqual(historyHover.links.filter((l) => /evil/i.test(l)), [], 'no live link from the service in the History hover');
+    assert.deepEqual(
+      historyHover.links.filter((l) => /evil/i.test(l)),
+      [],
+      'no live link from the service in the History hover',
+    );
     await session.page.mouse.move(0, 0);
   });
 

@@ -7,16 +7,37 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import { REPO_ROOT } from '../rig/codeServer.mjs';
-import { DEMO_API_KEY, openView, outputPanel, runCommand, screenshot, session, statusBarText, treeRows, waitFor } from './workbench.mjs';
+import {
+  DEMO_API_KEY,
+  openView,
+  outputPanel,
+  runCommand,
+  screenshot,
+  session,
+  statusBarText,
+  treeRows,
+  waitFor,
+} from './workbench.mjs';
 
 const STAGING_KEY = 'fs_demo_staging_4d5e6f7a8b9c';
 
 /** Answers the open input box or quick pick whose title contains `title`: types `text` and presses Enter. */
 async function answer(title, text) {
   const page = session.page;
-  await waitFor(async () => ((await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')).includes(title) ? true : undefined), {
-    message: `the input "${title}"`,
-  });
+  await waitFor(
+    async () =>
+      (
+        await page
+          .locator('.quick-input-widget .quick-input-title')
+          .innerText()
+          .catch(() => '')
+      ).includes(title)
+        ? true
+        : undefined,
+    {
+      message: `the input "${title}"`,
+    },
+  );
   const input = page.locator('.quick-input-widget input');
   await input.fill(text);
   await input.press('Enter');
@@ -38,23 +59,31 @@ describe('Several services side by side, as a person sets them up', function () 
   let staging;
 
   before(async () => {
-    const { MockFlowSyncServer } = createRequire(import.meta.url)(path.join(REPO_ROOT, 'out', 'src', 'mock', 'server.js'));
+    const { MockFlowSyncServer } = createRequire(import.meta.url)(
+      path.join(REPO_ROOT, 'out', 'src', 'mock', 'server.js'),
+    );
     staging = await MockFlowSyncServer.start({ port: 0, apiKey: STAGING_KEY, seed: 29, flows: 5, processing: 6 });
   });
   after(async () => staging?.close());
 
   it('adds a service: both are shown under their names, each with its own key, the status bar sums them up', async () => {
     await openView('Flow Sync');
-    const status = await waitFor(async () => {
-      const text = await statusBarText();
-      return /Set API Key|processing/.test(text) ? text : undefined;
-    }, { timeout: 20000, message: 'the status bar after the first configuration' });
+    const status = await waitFor(
+      async () => {
+        const text = await statusBarText();
+        return /Set API Key|processing/.test(text) ? text : undefined;
+      },
+      { timeout: 20000, message: 'the status bar after the first configuration' },
+    );
     if (/Set API Key/.test(status)) {
       // Run alone (--grep), the one service has no key yet: set it as a person would.
       await runCommand('Flow Sync: Set API Key...', { opensInput: true });
       await answer('Flow Sync API key', DEMO_API_KEY);
     }
-    await waitFor(async () => ((await treeRows()).some((r) => /^#\d+$/.test(r.label)) ? true : undefined), { timeout: 20000, message: 'the one service loaded' });
+    await waitFor(async () => ((await treeRows()).some((r) => /^#\d+$/.test(r.label)) ? true : undefined), {
+      timeout: 20000,
+      message: 'the one service loaded',
+    });
     // The Processing view gets the side bar: two services' rows fit (and the picture shows them).
     await setPaneExpanded('Connections', false);
     await setPaneExpanded('History', false);
@@ -63,34 +92,64 @@ describe('Several services side by side, as a person sets them up', function () 
     await answer('Add Service (1/2)', 'Staging');
     await answer('Add Service (2/2)', staging.url);
     // Staging has no key yet: its row says so, Production keeps its rows.
-    await waitFor(async () => {
-      const rows = await treeRows();
-      return rows.some((r) => r.label === 'Production' && /\d+ syncs?/.test(r.description)) && rows.some((r) => r.label === 'Staging' && /API key/.test(r.description)) ? true : undefined;
-    }, { timeout: 20000, message: 'a row per service; Staging without a key' });
+    await waitFor(
+      async () => {
+        const rows = await treeRows();
+        return rows.some((r) => r.label === 'Production' && /\d+ syncs?/.test(r.description)) &&
+          rows.some((r) => r.label === 'Staging' && /API key/.test(r.description))
+          ? true
+          : undefined;
+      },
+      { timeout: 20000, message: 'a row per service; Staging without a key' },
+    );
     await runCommand('Flow Sync: Set API Key...', { opensInput: true });
     await answer('Set API Key', 'Staging');
     await answer('Flow Sync API key for Staging', STAGING_KEY);
-    const rows = await waitFor(async () => {
-      const r = await treeRows();
-      return r.some((row) => row.label === 'Production' && /\d+ syncs?/.test(row.description)) && r.some((row) => row.label === 'Staging' && /\d+ syncs?/.test(row.description)) ? r : undefined;
-    }, { timeout: 20000, message: 'both services loaded' });
+    const rows = await waitFor(
+      async () => {
+        const r = await treeRows();
+        return r.some((row) => row.label === 'Production' && /\d+ syncs?/.test(row.description)) &&
+          r.some((row) => row.label === 'Staging' && /\d+ syncs?/.test(row.description))
+          ? r
+          : undefined;
+      },
+      { timeout: 20000, message: 'both services loaded' },
+    );
     const services = rows.filter((r) => r.label === 'Production' || r.label === 'Staging');
-    assert.deepEqual(services.map((r) => r.label), ['Production', 'Staging'], 'in the order of the setting');
-    assert.ok(services.every((r) => r.level === 1), 'service rows are the top level');
-    assert.ok(services.every((r) => /service/i.test(r.ariaLabel)), 'a screen reader hears "service" on them');
+    assert.deepEqual(
+      services.map((r) => r.label),
+      ['Production', 'Staging'],
+      'in the order of the setting',
+    );
+    assert.ok(
+      services.every((r) => r.level === 1),
+      'service rows are the top level',
+    );
+    assert.ok(
+      services.every((r) => /service/i.test(r.ariaLabel)),
+      'a screen reader hears "service" on them',
+    );
     const count = (label) => Number(services.find((r) => r.label === label).description.match(/(\d+) syncs?/)[1]);
     const total = count('Production') + count('Staging');
-    await waitFor(async () => ((await statusBarText()).includes(`${total} processing`) ? true : undefined), { message: `the status bar says ${total} processing` });
+    await waitFor(async () => ((await statusBarText()).includes(`${total} processing`) ? true : undefined), {
+      message: `the status bar says ${total} processing`,
+    });
     const authorizations = staging.requests.map((r) => r.headers.authorization ?? '');
-    assert.ok(authorizations.length > 0 && authorizations.every((h) => h === `Bearer ${STAGING_KEY}`), 'Staging only ever saw its own key');
+    assert.ok(
+      authorizations.length > 0 && authorizations.every((h) => h === `Bearer ${STAGING_KEY}`),
+      'Staging only ever saw its own key',
+    );
     await runCommand('Notifications: Clear All Notifications');
     await closePanel(); // an earlier test's log may be open
     const log = await (async () => {
       await runCommand('Flow Sync: Show Log');
-      return waitFor(async () => {
-        const text = (await outputPanel()).text;
-        return /\[Staging\] GET/.test(text) ? text : undefined;
-      }, { message: 'the log names the service of each request' });
+      return waitFor(
+        async () => {
+          const text = (await outputPanel()).text;
+          return /\[Staging\] GET/.test(text) ? text : undefined;
+        },
+        { message: 'the log names the service of each request' },
+      );
     })();
     assert.match(log, /\[Production\] GET/);
     await closePanel();
@@ -104,10 +163,13 @@ describe('Several services side by side, as a person sets them up', function () 
     await dialog.waitFor({ state: 'visible', timeout: 10000 });
     assert.match(await dialog.innerText(), /Staging/);
     await dialog.getByRole('button', { name: 'Remove' }).click();
-    await waitFor(async () => {
-      const rows = await treeRows();
-      return !rows.some((r) => r.label === 'Staging') && rows.some((r) => /^#\d+$/.test(r.label)) ? true : undefined;
-    }, { timeout: 20000, message: 'Staging gone, Production shown as the one service' });
+    await waitFor(
+      async () => {
+        const rows = await treeRows();
+        return !rows.some((r) => r.label === 'Staging') && rows.some((r) => /^#\d+$/.test(r.label)) ? true : undefined;
+      },
+      { timeout: 20000, message: 'Staging gone, Production shown as the one service' },
+    );
     const before = staging.requests.length;
     await runCommand('Flow Sync: Refresh');
     await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -8,8 +8,25 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'mocha';
-import { REPO_ROOT, RIG_DIR, freshWorkspace, openWorkbench, startCodeServer, waitForWorkbench, workbenchUrl } from '../rig/codeServer.mjs';
-import { DEMO_API_KEY, notifications, openView, runCommand, screenshot, session, treeRows, waitFor } from './workbench.mjs';
+import {
+  REPO_ROOT,
+  RIG_DIR,
+  freshWorkspace,
+  openWorkbench,
+  startCodeServer,
+  waitForWorkbench,
+  workbenchUrl,
+} from '../rig/codeServer.mjs';
+import {
+  DEMO_API_KEY,
+  notifications,
+  openView,
+  runCommand,
+  screenshot,
+  session,
+  treeRows,
+  waitFor,
+} from './workbench.mjs';
 
 const INTERVAL_S = 5;
 const EXTENSION_STORAGE = path.join('User', 'globalStorage', 'flowsync-tools.flowsync-explorer', 'coordination');
@@ -25,7 +42,13 @@ async function onPage(page, action) {
   }
 }
 
-const syncIds = (page) => onPage(page, async () => (await treeRows()).map((r) => r.label).filter((l) => /^#\d+$/.test(l)).sort());
+const syncIds = (page) =>
+  onPage(page, async () =>
+    (await treeRows())
+      .map((r) => r.label)
+      .filter((l) => /^#\d+$/.test(l))
+      .sort(),
+  );
 
 describe('Several windows of one installation: one poller', function () {
   this.timeout(180000);
@@ -52,7 +75,9 @@ describe('Several windows of one installation: one poller', function () {
   };
 
   before(async () => {
-    const { MockFlowSyncServer } = createRequire(import.meta.url)(path.join(REPO_ROOT, 'out', 'src', 'mock', 'server.js'));
+    const { MockFlowSyncServer } = createRequire(import.meta.url)(
+      path.join(REPO_ROOT, 'out', 'src', 'mock', 'server.js'),
+    );
     mock = await MockFlowSyncServer.start({ port: 0 });
     server = await startCodeServer({
       rig: session.server.rig,
@@ -83,7 +108,10 @@ describe('Several windows of one installation: one poller', function () {
       await input.fill(DEMO_API_KEY);
       await input.press('Enter');
     });
-    await waitFor(async () => (await syncIds(page)).length > 0, { timeout: 30000, message: 'sync rows in the first window' });
+    await waitFor(async () => (await syncIds(page)).length > 0, {
+      timeout: 30000,
+      message: 'sync rows in the first window',
+    });
     firstId = await waitFor(() => leaseHolder(), { timeout: 10000, message: 'a lease in the global storage' });
     mock.clearRequests();
     await sleep(4 * INTERVAL_S * 1000 + 500);
@@ -100,14 +128,22 @@ describe('Several windows of one installation: one poller', function () {
     await page.goto(workbenchUrl(server, { folder: workspace }));
     await waitForWorkbench(page);
     await onPage(page, () => openView('Flow Sync'));
-    await waitFor(async () => (await syncIds(page)).length > 0, { timeout: 30000, message: 'sync rows in the second window' });
+    await waitFor(async () => (await syncIds(page)).length > 0, {
+      timeout: 30000,
+      message: 'sync rows in the second window',
+    });
     mock.clearRequests();
     const t0 = Date.now();
     await sleep(6 * INTERVAL_S * 1000 + 500);
     const both = processingCount();
     const seconds = (Date.now() - t0) / 1000;
-    console.log(`      [sharing] two windows: ${both} processing requests in ${seconds.toFixed(1)} s (interval ${INTERVAL_S} s)`);
-    assert.ok(both <= Math.floor(seconds / INTERVAL_S) + 1, `two windows: ${both} requests in ${seconds.toFixed(1)} s (one window: ${Math.floor(seconds / INTERVAL_S)})`);
+    console.log(
+      `      [sharing] two windows: ${both} processing requests in ${seconds.toFixed(1)} s (interval ${INTERVAL_S} s)`,
+    );
+    assert.ok(
+      both <= Math.floor(seconds / INTERVAL_S) + 1,
+      `two windows: ${both} requests in ${seconds.toFixed(1)} s (one window: ${Math.floor(seconds / INTERVAL_S)})`,
+    );
     assert.ok(both >= 4, `still polled: ${both} requests in ${seconds.toFixed(1)} s`);
     // Which window polls may have changed: a focused window takes over from one unfocused for an interval.
     assert.ok(leaseHolder(), 'one window holds the lease');
@@ -130,9 +166,14 @@ describe('Several windows of one installation: one poller', function () {
     const startedAt = Date.now();
     try {
       for (const page of pages) {
-        await waitFor(async () => (await sidebar(page)).includes('Shared outage'), { timeout: 2 * INTERVAL_S * 1000 + 3000, message: 'the failure shown in both windows' });
+        await waitFor(async () => (await sidebar(page)).includes('Shared outage'), {
+          timeout: 2 * INTERVAL_S * 1000 + 3000,
+          message: 'the failure shown in both windows',
+        });
       }
-      console.log(`      [sharing] the failure shows in both windows ${Date.now() - startedAt} ms after it was injected`);
+      console.log(
+        `      [sharing] the failure shows in both windows ${Date.now() - startedAt} ms after it was injected`,
+      );
       await sleep(1000);
       const toasts = [];
       for (const page of pages) toasts.push(...(await onPage(page, notifications))); // one page at a time: onPage swaps session.page
@@ -145,7 +186,11 @@ describe('Several windows of one installation: one poller', function () {
       mock.clearFaults();
     }
     for (const page of pages) {
-      await waitFor(async () => !(await sidebar(page)).includes('Shared outage'), { timeout: 60000, interval: 500, message: 'the failure cleared in both windows' });
+      await waitFor(async () => !(await sidebar(page)).includes('Shared outage'), {
+        timeout: 60000,
+        interval: 500,
+        message: 'the failure cleared in both windows',
+      });
     }
   });
 
@@ -155,12 +200,17 @@ describe('Several windows of one installation: one poller', function () {
     const [closing, remaining] = holder === firstId ? [workbench.page, second.page] : [second.page, workbench.page];
     await closing.close();
     const closedAt = Date.now();
-    const taken = await waitFor(() => {
-      const h = leaseHolder();
-      return h && h !== holder ? h : undefined;
-    }, { timeout: 3 * INTERVAL_S * 1000, interval: 200, message: 'another window holding the lease' });
+    const taken = await waitFor(
+      () => {
+        const h = leaseHolder();
+        return h && h !== holder ? h : undefined;
+      },
+      { timeout: 3 * INTERVAL_S * 1000, interval: 200, message: 'another window holding the lease' },
+    );
     const after = Date.now() - closedAt;
-    console.log(`      [sharing] the polling window (${holder === firstId ? 'first' : 'second'}) closed: the other took the lease after ${after} ms`);
+    console.log(
+      `      [sharing] the polling window (${holder === firstId ? 'first' : 'second'}) closed: the other took the lease after ${after} ms`,
+    );
     assert.ok(taken && after <= 2 * INTERVAL_S * 1000, `taken over after ${after} ms`);
     mock.clearRequests();
     await sleep(3 * INTERVAL_S * 1000 + 500);

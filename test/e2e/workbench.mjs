@@ -10,13 +10,29 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { REPO_ROOT, buildProject, freshWorkspace, launchBrowser, openWorkbench, packageVsix, prepareRig, startCodeServer } from '../rig/codeServer.mjs';
+import {
+  REPO_ROOT,
+  buildProject,
+  freshWorkspace,
+  launchBrowser,
+  openWorkbench,
+  packageVsix,
+  prepareRig,
+  startCodeServer,
+} from '../rig/codeServer.mjs';
 
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
 export const DEMO_API_KEY = 'fs_demo_0123456789abcdef';
 
 /** @type {{page: import('playwright-core').Page, server: any, browser: any, workbench: any, workspace: string, mock: any}} */
-export const session = { page: undefined, server: undefined, browser: undefined, workbench: undefined, workspace: undefined, mock: null };
+export const session = {
+  page: undefined,
+  server: undefined,
+  browser: undefined,
+  workbench: undefined,
+  workspace: undefined,
+  mock: null,
+};
 
 /**
  * Builds the extension (unless E2E_NO_BUILD=1), packages a VSIX, starts the mock API, code-server with the VSIX
@@ -50,7 +66,12 @@ export async function startSession({ settings = {} } = {}) {
   });
   session.browser = await launchBrowser(rig);
   session.workspace = freshWorkspace('e2e');
-  session.workbench = await openWorkbench({ server: session.server, browser: session.browser, folder: session.workspace, name: 'e2e' });
+  session.workbench = await openWorkbench({
+    server: session.server,
+    browser: session.browser,
+    folder: session.workspace,
+    name: 'e2e',
+  });
   session.page = session.workbench.page;
   await waitForExtensionsReady();
   return session;
@@ -62,7 +83,14 @@ export async function stopSession() {
   await session.server?.stop();
   await session.mock?.close();
   if (session.workspace) fs.rmSync(session.workspace, { recursive: true, force: true });
-  Object.assign(session, { page: undefined, server: undefined, browser: undefined, workbench: undefined, workspace: undefined, mock: null });
+  Object.assign(session, {
+    page: undefined,
+    server: undefined,
+    browser: undefined,
+    workbench: undefined,
+    workspace: undefined,
+    mock: null,
+  });
 }
 
 function page() {
@@ -91,7 +119,10 @@ export async function waitFor(check, { timeout = 10000, interval = 100, message 
       lastError = error;
     }
     if (Date.now() > until) {
-      throw new Error(`timed out after ${timeout} ms waiting for ${message}` + (lastError ? ` (last error: ${lastError.message})` : ` (last value: ${JSON.stringify(last)})`));
+      throw new Error(
+        `timed out after ${timeout} ms waiting for ${message}` +
+          (lastError ? ` (last error: ${lastError.message})` : ` (last value: ${JSON.stringify(last)})`),
+      );
     }
     await sleep(interval);
   }
@@ -121,7 +152,9 @@ export async function runCommand(title, { timeout = 15000, opensInput = false } 
     await input.fill(`>${title}`);
     const row = await waitFor(
       async () => {
-        labels = await rows.evaluateAll((els) => els.map((el) => el.querySelector('.label-name')?.textContent?.trim() ?? el.textContent?.trim() ?? ''));
+        labels = await rows.evaluateAll((els) =>
+          els.map((el) => el.querySelector('.label-name')?.textContent?.trim() ?? el.textContent?.trim() ?? ''),
+        );
         const i = labels.findIndex((l) => l === title);
         return i >= 0 ? rows.nth(i) : undefined;
       },
@@ -131,10 +164,14 @@ export async function runCommand(title, { timeout = 15000, opensInput = false } 
       await row.click();
       if (opensInput) {
         // The command opens its own input box or quick pick in the same widget: wait until the palette text is gone.
-        await waitFor(async () => (await p.locator('.quick-input-widget').isVisible()) && !(await input.inputValue()).startsWith('>'), {
-          timeout,
-          message: `the input of "${title}"`,
-        });
+        await waitFor(
+          async () =>
+            (await p.locator('.quick-input-widget').isVisible()) && !(await input.inputValue()).startsWith('>'),
+          {
+            timeout,
+            message: `the input of "${title}"`,
+          },
+        );
       } else {
         await p.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout });
       }
@@ -142,7 +179,9 @@ export async function runCommand(title, { timeout = 15000, opensInput = false } 
     }
     if (Date.now() > until) {
       await closeQuickInput();
-      throw new Error(`command "${title}" not found in the command palette after ${timeout} ms (it listed: ${labels.join('; ') || 'nothing'})`);
+      throw new Error(
+        `command "${title}" not found in the command palette after ${timeout} ms (it listed: ${labels.join('; ') || 'nothing'})`,
+      );
     }
   }
 }
@@ -154,7 +193,9 @@ export async function openView(containerTitle, { timeout = 10000 } = {}) {
   await item.waitFor({ state: 'visible', timeout });
   const shown = async () =>
     (await p.locator('.part.sidebar').isVisible()) &&
-    (await p.locator('.part.sidebar .composite.title').innerText()).toLowerCase().includes(containerTitle.toLowerCase());
+    (await p.locator('.part.sidebar .composite.title').innerText())
+      .toLowerCase()
+      .includes(containerTitle.toLowerCase());
   // The icon toggles: a click while the workbench is still restoring the same container (after a reload) closes it
   // again. So: click only when it is not the active container, and check again until it stays shown.
   let clickedAt = 0;
@@ -167,7 +208,10 @@ export async function openView(containerTitle, { timeout = 10000 } = {}) {
         // top left: the count badge sits on the icon's lower right and takes the clicks there. `force`: the badge's
         // box can still cover the point (Playwright then waits for it to move, which it never does); a click on the
         // badge reaches the activity bar item all the same, as it does for a person.
-        await item.locator(`[aria-label^="${cssString(containerTitle)}"]`).first().click({ position: { x: 6, y: 6 }, force: true });
+        await item
+          .locator(`[aria-label^="${cssString(containerTitle)}"]`)
+          .first()
+          .click({ position: { x: 6, y: 6 }, force: true });
       }
       return false;
     },
@@ -188,7 +232,10 @@ export async function treeRows() {
     .locator('.part.sidebar .monaco-list-row')
     .evaluateAll((els) =>
       els.map((el) => ({
-        label: el.querySelector('.label-name, .monaco-icon-label .label-name')?.textContent?.trim() ?? el.textContent?.trim() ?? '',
+        label:
+          el.querySelector('.label-name, .monaco-icon-label .label-name')?.textContent?.trim() ??
+          el.textContent?.trim() ??
+          '',
         description: el.querySelector('.label-description')?.textContent?.trim() ?? '',
         level: Number(el.getAttribute('aria-level') ?? 0),
         expanded: el.getAttribute('aria-expanded') === null ? undefined : el.getAttribute('aria-expanded') === 'true',
@@ -214,7 +261,12 @@ export async function outputPanel() {
   const channel = await panel
     .locator('select.monaco-select-box, .monaco-select-box')
     .first()
-    .evaluate((el) => (el.tagName === 'SELECT' ? el.options[el.selectedIndex]?.text : (el.getAttribute('title') ?? el.textContent))?.trim())
+    .evaluate((el) =>
+      (el.tagName === 'SELECT'
+        ? el.options[el.selectedIndex]?.text
+        : (el.getAttribute('title') ?? el.textContent)
+      )?.trim(),
+    )
     .catch(() => undefined);
   const text = await panel
     .locator('.monaco-editor .view-lines')
@@ -227,7 +279,9 @@ export async function outputPanel() {
 /** Texts of the notifications (toasts and the notification center's list). */
 export async function notifications() {
   return page()
-    .locator('.notification-toast-container .notification-list-item-message, .notifications-center .notification-list-item-message')
+    .locator(
+      '.notification-toast-container .notification-list-item-message, .notifications-center .notification-list-item-message',
+    )
     .allInnerTexts();
 }
 
@@ -240,7 +294,13 @@ export async function screenshot(name) {
 }
 
 export function safeFileName(name) {
-  return name.replace(/[^\w.-]+/g, ' ').trim().replace(/\s+/g, '-').slice(0, 120) || 'screenshot';
+  return (
+    name
+      .replace(/[^\w.-]+/g, ' ')
+      .trim()
+      .replace(/\s+/g, '-')
+      .slice(0, 120) || 'screenshot'
+  );
 }
 
 /**
@@ -250,7 +310,12 @@ export function safeFileName(name) {
 export async function runCommandByKeyboard(title, { timeout = 15000, opensInput = false } = {}) {
   const p = page();
   const input = p.locator('.quick-input-widget input');
-  const focusedLabel = () => p.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first().innerText().catch(() => '');
+  const focusedLabel = () =>
+    p
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name')
+      .first()
+      .innerText()
+      .catch(() => '');
   const until = Date.now() + timeout;
   for (;;) {
     if (await p.locator('.quick-input-widget').isVisible()) await p.keyboard.press('Escape');
@@ -261,13 +326,21 @@ export async function runCommandByKeyboard(title, { timeout = 15000, opensInput 
     // The palette lists the commands known when it opens: reopen until the command is listed; the arrow keys
     // move the highlight to it (a better match, e.g. "… in Marketplace", may be listed first).
     const labels = p.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name');
-    const listed = await waitFor(async () => (await labels.allInnerTexts()).some((l) => l.trim() === title), { timeout: 2000, message: `"${title}" listed` }).catch(() => false);
+    const listed = await waitFor(async () => (await labels.allInnerTexts()).some((l) => l.trim() === title), {
+      timeout: 2000,
+      message: `"${title}" listed`,
+    }).catch(() => false);
     let found = false;
-    for (let i = 0; listed && i < 20 && !(found = (await focusedLabel()).trim() === title); i++) await p.keyboard.press('ArrowDown');
+    for (let i = 0; listed && i < 20 && !(found = (await focusedLabel()).trim() === title); i++)
+      await p.keyboard.press('ArrowDown');
     if (found) {
       await p.keyboard.press('Enter');
       if (opensInput) {
-        await waitFor(async () => (await p.locator('.quick-input-widget').isVisible()) && !(await input.inputValue()).startsWith('>'), { timeout, message: `the input of "${title}"` });
+        await waitFor(
+          async () =>
+            (await p.locator('.quick-input-widget').isVisible()) && !(await input.inputValue()).startsWith('>'),
+          { timeout, message: `the input of "${title}"` },
+        );
       } else {
         await p.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout });
       }
@@ -305,7 +378,10 @@ export async function setColorTheme(theme) {
   await runCommandByKeyboard('Preferences: Color Theme', { opensInput: true });
   await typeAndEnter(theme.label);
   await p.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10000 });
-  await waitFor(async () => p.locator('.monaco-workbench').evaluate((el, cls) => el.classList.contains(cls), theme.bodyClass), { message: `the ${theme.label} theme` });
+  await waitFor(
+    async () => p.locator('.monaco-workbench').evaluate((el, cls) => el.classList.contains(cls), theme.bodyClass),
+    { message: `the ${theme.label} theme` },
+  );
 }
 
 /**
@@ -318,7 +394,13 @@ export async function webviewFrame(selector, { timeout = 15000 } = {}) {
     async () => {
       for (const frame of p.frames()) {
         if (frame === p.mainFrame()) continue;
-        if (await frame.locator(selector).count().catch(() => 0)) return frame;
+        if (
+          await frame
+            .locator(selector)
+            .count()
+            .catch(() => 0)
+        )
+          return frame;
       }
       return undefined;
     },
@@ -337,6 +419,13 @@ export async function axeViolations(frame) {
   if (!(await frame.evaluate(() => typeof globalThis.axe === 'object'))) await frame.evaluate(AXE_SOURCE);
   return frame.evaluate(async () => {
     const result = await globalThis.axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1, 2).join('').trim() ?? ''}`) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes
+        .slice(0, 5)
+        .map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1, 2).join('').trim() ?? ''}`),
+    }));
   });
 }

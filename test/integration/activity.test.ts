@@ -19,7 +19,15 @@ class FakeHistory {
     const n = { hour: 60, day: 96, week: 168 }[range];
     const times = Array.from({ length: n }, (_, i) => Date.UTC(2026, 10, 22) + i * MIN);
     const names = ['Orders <img src=x onerror=alert(1)>', 'Invoices', '\u202e2 other flows'];
-    return { range, times, flows: names.map((name, f) => ({ name, counts: times.map((_, i) => (i + f) % 4), ...(f === 2 ? { other: true } : {}) })) };
+    return {
+      range,
+      times,
+      flows: names.map((name, f) => ({
+        name,
+        counts: times.map((_, i) => (i + f) % 4),
+        ...(f === 2 ? { other: true } : {}),
+      })),
+    };
   };
 
   /** An Event<void> that counts its listeners (the panel must drop its own when disposed). */
@@ -38,7 +46,11 @@ class FakeHistory {
 }
 
 /** The next render report of the panel that matches. */
-function nextRender(panel: ActivityPanel, match: (r: RenderReport) => boolean = () => true, timeoutMs = 15_000): Promise<RenderReport> {
+function nextRender(
+  panel: ActivityPanel,
+  match: (r: RenderReport) => boolean = () => true,
+  timeoutMs = 15_000,
+): Promise<RenderReport> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       sub.dispose();
@@ -54,7 +66,9 @@ function nextRender(panel: ActivityPanel, match: (r: RenderReport) => boolean = 
 }
 
 function activityTabs(): vscode.Tab[] {
-  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(ACTIVITY_VIEW_TYPE));
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(ACTIVITY_VIEW_TYPE));
 }
 
 describe('activity panel (Flow Sync Activity)', function () {
@@ -88,7 +102,10 @@ describe('activity panel (Flow Sync Activity)', function () {
 
     const html = panel.panel.webview.html;
     const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1].replace(/&#39;/g, "'") ?? '';
-    assert.match(csp, /^default-src 'none'; script-src 'nonce-[0-9a-f]{32}'; style-src [^;]+; base-uri 'none'; form-action 'none'$/);
+    assert.match(
+      csp,
+      /^default-src 'none'; script-src 'nonce-[0-9a-f]{32}'; style-src [^;]+; base-uri 'none'; form-action 'none'$/,
+    );
     assert.doesNotMatch(csp, /unsafe/);
     assert.ok(csp.includes(`style-src ${panel.panel.webview.cspSource}`), csp);
 
@@ -110,13 +127,27 @@ describe('activity panel (Flow Sync Activity)', function () {
     const week = nextRender(panel, (r) => r.range === 'week');
     showActivityPanel({ extensionUri }, history.series, history.onDidChange, 'week');
     assert.equal(panel.currentRange, 'week');
-    assert.deepEqual(await week, { type: 'rendered', range: 'week', flows: 3, buckets: 168, chart: true, violations: [] });
+    assert.deepEqual(await week, {
+      type: 'rendered',
+      range: 'week',
+      flows: 3,
+      buckets: 168,
+      chart: true,
+      violations: [],
+    });
 
     history.empty = true;
     const empty = nextRender(panel, (r) => !r.chart);
     history.fire();
     history.fire(); // changes close together: one new series
-    assert.deepEqual(await empty, { type: 'rendered', range: 'week', flows: 0, buckets: 0, chart: false, violations: [] });
+    assert.deepEqual(await empty, {
+      type: 'rendered',
+      range: 'week',
+      flows: 0,
+      buckets: 0,
+      chart: false,
+      violations: [],
+    });
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.deepEqual(history.asked, ['day', 'week', 'week']);
   });

@@ -24,7 +24,15 @@ describe('Group and sort, multi-select, links', function () {
   });
 
   after(async () => {
-    for (const key of ['processing.groupBy', 'processing.sortBy', 'connections.groupBy', 'connections.sortBy', 'baseUrl']) await setUserSetting(key, undefined);
+    for (const key of [
+      'processing.groupBy',
+      'processing.sortBy',
+      'connections.groupBy',
+      'connections.sortBy',
+      'baseUrl',
+    ]) {
+      await setUserSetting(key, undefined);
+    }
     await x.reconfigure();
     await mock.close();
   });
@@ -42,11 +50,19 @@ describe('Group and sort, multi-select, links', function () {
 
     await setUserSetting('processing.groupBy', 'none');
     await setUserSetting('processing.sortBy', 'id');
-    await waitFor(() => view.currentArrangement.groupBy === 'none' && view.currentArrangement.sortBy === 'id', { message: 'flat, by id' });
+    await waitFor(() => view.currentArrangement.groupBy === 'none' && view.currentArrangement.sortBy === 'id', {
+      message: 'flat, by id',
+    });
     const rows = view.tree.getChildren();
-    assert.ok(rows.every((n) => n.kind === 'leaf'), 'a flat list of syncs');
+    assert.ok(
+      rows.every((n) => n.kind === 'leaf'),
+      'a flat list of syncs',
+    );
     const ids = rows.map((n) => (n.kind === 'leaf' ? n.item.value.id : 0));
-    assert.deepEqual(ids, [...ids].sort((a, b) => a - b));
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => a - b),
+    );
     assert.equal(view.tree.getParent(rows[0]), undefined);
 
     await setUserSetting('processing.groupBy', undefined);
@@ -61,7 +77,9 @@ describe('Group and sort, multi-select, links', function () {
     const view = x.views.connections;
     await setUserSetting('connections.groupBy', 'type');
     await setUserSetting('connections.sortBy', 'updated');
-    await waitFor(() => view.currentArrangement.groupBy === 'type' && view.currentArrangement.sortBy === 'updated', { message: 'by type' });
+    await waitFor(() => view.currentArrangement.groupBy === 'type' && view.currentArrangement.sortBy === 'updated', {
+      message: 'by type',
+    });
     const types = [...new Set(mock.dataset.connections.map((c) => c.type.toLowerCase()))];
     assert.equal(view.tree.getChildren().length, types.length);
     const pdf = view.tree.getChildren().find((n) => view.tree.getTreeItem(n).label === 'pdf')!;
@@ -72,7 +90,10 @@ describe('Group and sort, multi-select, links', function () {
     assert.deepEqual(updated, [...updated].sort().reverse(), 'newest first');
     await vscode.commands.executeCommand('flowsync.openJson', pdf);
     const doc = vscode.window.activeTextEditor!.document;
-    assert.ok((JSON.parse(doc.getText()) as Array<{ type: string }>).every((c) => c.type === 'pdf'), 'the group document holds its type');
+    assert.ok(
+      (JSON.parse(doc.getText()) as Array<{ type: string }>).every((c) => c.type === 'pdf'),
+      'the group document holds its type',
+    );
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     await setUserSetting('connections.groupBy', undefined);
     await setUserSetting('connections.sortBy', undefined);
@@ -90,7 +111,10 @@ describe('Group and sort, multi-select, links', function () {
     await vscode.commands.executeCommand('flowsync.openJson', a, [a, b]);
     const doc = vscode.window.activeTextEditor!.document;
     assert.equal(doc.uri.scheme, 'flowsync-json');
-    assert.deepEqual((JSON.parse(doc.getText()) as Array<{ id: number }>).map((c) => c.id), ids);
+    assert.deepEqual(
+      (JSON.parse(doc.getText()) as Array<{ id: number }>).map((c) => c.id),
+      ids,
+    );
     assert.match(doc.uri.path, /2 connections\.json$/);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 
@@ -105,7 +129,11 @@ describe('Group and sort, multi-select, links', function () {
   it('a link reveals and selects the item and opens it as JSON; it changes no setting; an unknown id says so', async () => {
     const sync = x.explorer.lists.processing.state.items![0].value;
     const before = config().inspect('baseUrl')?.globalValue;
-    await x.links.handleUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/sync?id=${sync.id}&baseUrl=http%3A%2F%2Fevil.example&teamId=9`));
+    await x.links.handleUri(
+      vscode.Uri.parse(
+        `${vscode.env.uriScheme}://${EXTENSION_ID}/sync?id=${sync.id}&baseUrl=http%3A%2F%2Fevil.example&teamId=9`,
+      ),
+    );
     const doc = vscode.window.activeTextEditor!.document;
     assert.equal((JSON.parse(doc.getText()) as { id: number }).id, sync.id);
     // The workbench tells the selection back a moment after the reveal: wait for it rather than read it at once.
@@ -120,7 +148,9 @@ describe('Group and sort, multi-select, links', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 
     const connection = mock.dataset.connections[1];
-    await x.links.handleUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/connection?id=${connection.id}`));
+    await x.links.handleUri(
+      vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/connection?id=${connection.id}`),
+    );
     assert.equal((JSON.parse(vscode.window.activeTextEditor!.document.getText()) as { id: number }).id, connection.id);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 
@@ -128,7 +158,11 @@ describe('Group and sort, multi-select, links', function () {
     const requests = mock.requests.length;
     await x.links.handleUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/sync?id=999999999`));
     assert.equal(vscode.window.activeTextEditor, undefined, 'nothing opened for an unknown id');
-    assert.equal(mock.requests.length, requests, 'the list was loaded less than an interval ago: a link does not ask again (links.test.ts)');
+    assert.equal(
+      mock.requests.length,
+      requests,
+      'the list was loaded less than an interval ago: a link does not ask again (links.test.ts)',
+    );
     assert.match(x.links.said.at(-1) ?? '', /is not in the list loaded at/, 'it says which load it answered from');
     await x.links.handleUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/sync?id=abc`));
     await x.links.handleUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/settings?baseUrl=x`));

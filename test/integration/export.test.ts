@@ -52,24 +52,48 @@ describe('Export History (two services, both formats, the argument form)', funct
       { name: 'Staging', url: staging.url },
     ]);
     await api.reconfigure();
-    await waitFor(() => api.services.all.length === 2 && api.services.all.every((s) => s.explorer.status === 'ready'), { message: 'both services ready' });
+    await waitFor(() => api.services.all.length === 2 && api.services.all.every((s) => s.explorer.status === 'ready'), {
+      message: 'both services ready',
+    });
     for (const s of api.services.all) await s.history.whenReady();
     // Nothing processing, no History; then three runs leave Production and two leave Staging.
-    await answer(new Map([[production, []], [staging, []]]));
+    await answer(
+      new Map([
+        [production, []],
+        [staging, []],
+      ]),
+    );
     for (const s of api.services.all) {
       await s.history.flushed();
       await s.history.clear();
     }
     await answer(
       new Map([
-        [production, [sync(700_001, 1, 'Invoices', 12), sync(700_002, 2, `=HYPERLINK("http://x") ${PRODUCTION_KEY}`, 3), sync(700_003, 1, 'Invoices', 5)]],
+        [
+          production,
+          [
+            sync(700_001, 1, 'Invoices', 12),
+            sync(700_002, 2, `=HYPERLINK("http://x") ${PRODUCTION_KEY}`, 3),
+            sync(700_003, 1, 'Invoices', 5),
+          ],
+        ],
         [staging, [sync(800_001, 1, 'Invoices', 20), sync(800_002, 3, 'Payroll, "EU"', 1)]],
       ]),
     );
-    await answer(new Map([[production, []], [staging, []]]));
-    await waitFor(() => api.services.byName('Production')!.history.snapshot.entries.length === 3 && api.services.byName('Staging')!.history.snapshot.entries.length === 2, {
-      message: 'five runs left: three of Production, two of Staging',
-    });
+    await answer(
+      new Map([
+        [production, []],
+        [staging, []],
+      ]),
+    );
+    await waitFor(
+      () =>
+        api.services.byName('Production')!.history.snapshot.entries.length === 3 &&
+        api.services.byName('Staging')!.history.snapshot.entries.length === 2,
+      {
+        message: 'five runs left: three of Production, two of Staging',
+      },
+    );
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-export-it-'));
   });
 
@@ -87,13 +111,22 @@ describe('Export History (two services, both formats, the argument form)', funct
 
   const exportTo = async (name: string, format: 'csv' | 'jsonl', extra: object = {}) => {
     const file = path.join(dir, name);
-    await vscode.commands.executeCommand('flowsync.exportHistory', { uri: vscode.Uri.file(file).toString(), format, ...extra });
+    await vscode.commands.executeCommand('flowsync.exportHistory', {
+      uri: vscode.Uri.file(file).toString(),
+      format,
+      ...extra,
+    });
     return file;
   };
   const noKeyIn = (text: string) => {
     for (const key of [PRODUCTION_KEY, STAGING_KEY]) {
       assert.ok(!text.includes(key), 'the key is not in the file');
-      for (let i = 0; i + 8 <= key.length; i++) assert.ok(!text.toLowerCase().includes(key.slice(i, i + 8).toLowerCase()), `no piece of the key (${i}) is in the file`);
+      for (let i = 0; i + 8 <= key.length; i++) {
+        assert.ok(
+          !text.toLowerCase().includes(key.slice(i, i + 8).toLowerCase()),
+          `no piece of the key (${i}) is in the file`,
+        );
+      }
     }
   };
 
@@ -105,15 +138,31 @@ describe('Export History (two services, both formats, the argument form)', funct
     assert.equal(lines.at(-1), '', 'the last record ends with CRLF');
     const records = lines.slice(1, -1);
     assert.equal(records.length, 5);
-    assert.deepEqual(records.map((r) => r.split(',')[0]).sort(), ['Production', 'Production', 'Production', 'Staging', 'Staging']);
-    assert.ok(records.some((r) => r.includes(`"'=HYPERLINK(""http://x"")`)), `the formula is prefixed with ' and quoted: ${records.join(' / ')}`);
-    assert.ok(records.some((r) => r.includes('"Payroll, ""EU"""')), 'a comma and quotes are quoted');
+    assert.deepEqual(records.map((r) => r.split(',')[0]).sort(), [
+      'Production',
+      'Production',
+      'Production',
+      'Staging',
+      'Staging',
+    ]);
+    assert.ok(
+      records.some((r) => r.includes(`"'=HYPERLINK(""http://x"")`)),
+      `the formula is prefixed with ' and quoted: ${records.join(' / ')}`,
+    );
+    assert.ok(
+      records.some((r) => r.includes('"Payroll, ""EU"""')),
+      'a comma and quotes are quoted',
+    );
     noKeyIn(text);
     assert.deepEqual(fs.readdirSync(dir), ['all.csv'], 'no temporary file is left');
   });
 
   it('JSON Lines: one object a line, numbers as numbers, booleans as booleans; one service and a filter', async () => {
-    const all = fs.readFileSync(await exportTo('all.jsonl', 'jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const all = fs
+      .readFileSync(await exportTo('all.jsonl', 'jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(all.length, 5);
     for (const row of all) {
       assert.deepEqual(Object.keys(row), [...EXPORT_COLUMNS]);
@@ -122,8 +171,15 @@ describe('Export History (two services, both formats, the argument form)', funct
       assert.equal(typeof row.duration_is_lower_bound, 'boolean');
     }
     noKeyIn(JSON.stringify(all));
-    const staging = fs.readFileSync(await exportTo('staging.jsonl', 'jsonl', { service: 'Staging', filter: 'flow:invoices' }), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    assert.deepEqual(staging.map((r) => [r.service, r.sync_id, r.flow_name]), [['Staging', 800_001, 'Invoices']]);
+    const staging = fs
+      .readFileSync(await exportTo('staging.jsonl', 'jsonl', { service: 'Staging', filter: 'flow:invoices' }), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual(
+      staging.map((r) => [r.service, r.sync_id, r.flow_name]),
+      [['Staging', 800_001, 'Invoices']],
+    );
   });
 
   it('the argument form refuses a file that exists and leaves it as it was', async () => {

@@ -19,26 +19,114 @@ const DOC_UNAUTHORIZED = '{"errors":[{"message":"E_UNAUTHORIZED_ACCESS: Unauthor
 
 /** The fault matrix. Each name says what the service does; the assertions say what the person sees. */
 const MATRIX: FaultCase[] = [
-  { name: '400', fault: { status: 400, body: '{"errors":[{"message":"E_BAD_REQUEST: team_id is invalid"}]}' }, kind: 'http', message: /HTTP 400: E_BAD_REQUEST: team_id is invalid/ },
-  { name: '401 with the documented body', fault: { status: 401, body: DOC_UNAUTHORIZED }, kind: 'unauthorized', message: /rejected the API key \(HTTP 401: Unauthorized access\)/, retries: false },
-  { name: '401 without a body', fault: { status: 401, body: '' }, kind: 'unauthorized', message: /rejected the API key \(HTTP 401\)/, retries: false },
-  { name: '403', fault: { status: 403, body: 'Forbidden', contentType: 'text/plain' }, kind: 'unauthorized', message: /rejected the API key \(HTTP 403\)/, retries: false },
-  { name: '404', fault: { status: 404, body: '{"errors":[{"message":"E_ROUTE_NOT_FOUND: Cannot GET"}]}' }, kind: 'http', message: /HTTP 404: E_ROUTE_NOT_FOUND/ },
-  { name: '429 with Retry-After in seconds', fault: { status: 429, headers: { 'Retry-After': '2' } }, kind: 'rateLimited', message: /limiting requests \(HTTP 429\) and asked to wait 2 s/ },
-  { name: '429 with Retry-After as an HTTP date', fault: { status: 429, headers: { 'Retry-After': 'DATE+3' } }, kind: 'rateLimited', message: /limiting requests \(HTTP 429\) and asked to wait [1-4] s/ },
-  { name: '500 with an errors body', fault: { status: 500, body: '{"errors":[{"message":"E_INTERNAL: Database unavailable"}]}' }, kind: 'http', message: /HTTP 500: E_INTERNAL: Database unavailable/ },
-  { name: '502 with an HTML page', fault: { status: 502, body: '<html><h1>502 Bad Gateway</h1></html>', contentType: 'text/html' }, kind: 'http', message: /HTTP 502/ },
+  {
+    name: '400',
+    fault: { status: 400, body: '{"errors":[{"message":"E_BAD_REQUEST: team_id is invalid"}]}' },
+    kind: 'http',
+    message: /HTTP 400: E_BAD_REQUEST: team_id is invalid/,
+  },
+  {
+    name: '401 with the documented body',
+    fault: { status: 401, body: DOC_UNAUTHORIZED },
+    kind: 'unauthorized',
+    message: /rejected the API key \(HTTP 401: Unauthorized access\)/,
+    retries: false,
+  },
+  {
+    name: '401 without a body',
+    fault: { status: 401, body: '' },
+    kind: 'unauthorized',
+    message: /rejected the API key \(HTTP 401\)/,
+    retries: false,
+  },
+  {
+    name: '403',
+    fault: { status: 403, body: 'Forbidden', contentType: 'text/plain' },
+    kind: 'unauthorized',
+    message: /rejected the API key \(HTTP 403\)/,
+    retries: false,
+  },
+  {
+    name: '404',
+    fault: { status: 404, body: '{"errors":[{"message":"E_ROUTE_NOT_FOUND: Cannot GET"}]}' },
+    kind: 'http',
+    message: /HTTP 404: E_ROUTE_NOT_FOUND/,
+  },
+  {
+    name: '429 with Retry-After in seconds',
+    fault: { status: 429, headers: { 'Retry-After': '2' } },
+    kind: 'rateLimited',
+    message: /limiting requests \(HTTP 429\) and asked to wait 2 s/,
+  },
+  {
+    name: '429 with Retry-After as an HTTP date',
+    fault: { status: 429, headers: { 'Retry-After': 'DATE+3' } },
+    kind: 'rateLimited',
+    message: /limiting requests \(HTTP 429\) and asked to wait [1-4] s/,
+  },
+  {
+    name: '500 with an errors body',
+    fault: { status: 500, body: '{"errors":[{"message":"E_INTERNAL: Database unavailable"}]}' },
+    kind: 'http',
+    message: /HTTP 500: E_INTERNAL: Database unavailable/,
+  },
+  {
+    name: '502 with an HTML page',
+    fault: { status: 502, body: '<html><h1>502 Bad Gateway</h1></html>', contentType: 'text/html' },
+    kind: 'http',
+    message: /HTTP 502/,
+  },
   { name: '503', fault: { status: 503, body: '' }, kind: 'http', message: /HTTP 503/ },
   { name: '504', fault: { status: 504, body: '' }, kind: 'http', message: /HTTP 504/ },
-  { name: '200 with HTML', fault: { status: 200, body: '<!doctype html><title>Sign in</title>', contentType: 'text/html' }, kind: 'invalidResponse', message: /an HTML page instead of JSON/ },
-  { name: '200 with truncated JSON', fault: { status: 200, body: '[{"id":1,"flow_id":' }, kind: 'invalidResponse', message: /malformed JSON/ },
-  { name: '200 with an object instead of an array', fault: { status: 200, body: '{"data":[]}' }, kind: 'invalidResponse', message: /an object where a list was expected/ },
-  { name: 'a response that never comes', fault: { hang: true }, kind: 'timeout', message: /did not answer processing flow syncs within 1 s/ },
-  { name: 'a body that stops halfway', fault: { truncate: true }, kind: 'network', message: /broke while loading processing flow syncs/ },
+  {
+    name: '200 with HTML',
+    fault: { status: 200, body: '<!doctype html><title>Sign in</title>', contentType: 'text/html' },
+    kind: 'invalidResponse',
+    message: /an HTML page instead of JSON/,
+  },
+  {
+    name: '200 with truncated JSON',
+    fault: { status: 200, body: '[{"id":1,"flow_id":' },
+    kind: 'invalidResponse',
+    message: /malformed JSON/,
+  },
+  {
+    name: '200 with an object instead of an array',
+    fault: { status: 200, body: '{"data":[]}' },
+    kind: 'invalidResponse',
+    message: /an object where a list was expected/,
+  },
+  {
+    name: 'a response that never comes',
+    fault: { hang: true },
+    kind: 'timeout',
+    message: /did not answer processing flow syncs within 1 s/,
+  },
+  {
+    name: 'a body that stops halfway',
+    fault: { truncate: true },
+    kind: 'network',
+    message: /broke while loading processing flow syncs/,
+  },
   { name: 'connection refused', fault: 'refused', kind: 'network', message: /connection was refused \(ECONNREFUSED\)/ },
-  { name: 'a body over the size cap', fault: { hugeBytes: 17 * 1024 * 1024 }, kind: 'invalidResponse', message: /larger than the 16 MB limit/ },
-  { name: 'a redirect to another port', fault: { redirectTo: 'OTHER_PORT' }, kind: 'invalidResponse', message: /redirected the request .*HTTP 302.*not followed/ },
-  { name: 'a redirect to another host', fault: { redirectTo: 'OTHER_HOST' }, kind: 'invalidResponse', message: /redirected the request .*HTTP 302.*not followed/ },
+  {
+    name: 'a body over the size cap',
+    fault: { hugeBytes: 17 * 1024 * 1024 },
+    kind: 'invalidResponse',
+    message: /larger than the 16 MB limit/,
+  },
+  {
+    name: 'a redirect to another port',
+    fault: { redirectTo: 'OTHER_PORT' },
+    kind: 'invalidResponse',
+    message: /redirected the request .*HTTP 302.*not followed/,
+  },
+  {
+    name: 'a redirect to another host',
+    fault: { redirectTo: 'OTHER_HOST' },
+    kind: 'invalidResponse',
+    message: /redirected the request .*HTTP 302.*not followed/,
+  },
 ];
 
 describe('Fault matrix (processing list against the mock API)', function () {
@@ -63,7 +151,9 @@ describe('Fault matrix (processing list against the mock API)', function () {
 
   after(async () => {
     process.off('unhandledRejection', countUnhandled);
-    for (const key of ['autoRefresh', 'requestTimeoutSeconds', 'baseUrl']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['autoRefresh', 'requestTimeoutSeconds', 'baseUrl']) {
+      await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    }
     await x.keys.delete(new URL(mock.url).origin);
     await x.reconfigure();
     await mock.close();
@@ -84,9 +174,13 @@ describe('Fault matrix (processing list against the mock API)', function () {
         await mock.close();
       } else {
         const fault = { ...c.fault, endpoint: 'processing' as const };
-        if (fault.headers?.['Retry-After'] === 'DATE+3') fault.headers = { 'Retry-After': new Date(Date.now() + 3000).toUTCString() };
+        if (fault.headers?.['Retry-After'] === 'DATE+3') {
+          fault.headers = { 'Retry-After': new Date(Date.now() + 3000).toUTCString() };
+        }
         if (fault.redirectTo === 'OTHER_PORT') fault.redirectTo = `${other.url}/api/public/v1/flowsyncs/processing`;
-        if (fault.redirectTo === 'OTHER_HOST') fault.redirectTo = `http://localhost:${other.port}/api/public/v1/flowsyncs/processing`;
+        if (fault.redirectTo === 'OTHER_HOST') {
+          fault.redirectTo = `http://localhost:${other.port}/api/public/v1/flowsyncs/processing`;
+        }
         mock.inject(fault);
       }
 
@@ -114,18 +208,28 @@ describe('Fault matrix (processing list against the mock API)', function () {
         await x.keys.set(new URL(mock.url).origin, KEY);
         await x.reconfigure();
         x.explorer.reload();
-        await waitFor(() => x.explorer.lists.processing.state.items && !x.explorer.lists.processing.state.error, { message: 'reload with the new key' });
+        await waitFor(() => x.explorer.lists.processing.state.items && !x.explorer.lists.processing.state.error, {
+          message: 'reload with the new key',
+        });
       } else {
         const announced = state.nextAttemptAt!;
         assert.ok(announced > Date.now(), 'a retry is announced');
         assert.match(x.views.processing.view.message!, /Retrying at/);
-        await waitFor(() => x.explorer.lists.processing.state.error === undefined && x.explorer.lists.processing.state.loadedAt! >= announced - 50, {
-          timeoutMs: announced - Date.now() + 3000,
-          message: `automatic recovery by ${new Date(announced).toISOString()}`,
-        });
+        await waitFor(
+          () =>
+            x.explorer.lists.processing.state.error === undefined &&
+            x.explorer.lists.processing.state.loadedAt! >= announced - 50,
+          {
+            timeoutMs: announced - Date.now() + 3000,
+            message: `automatic recovery by ${new Date(announced).toISOString()}`,
+          },
+        );
       }
       assert.equal(x.statusBar.item!.backgroundColor, undefined);
-      assert.ok(x.notifications.shown.length - notificationsBefore <= 1, `at most one notification, got ${x.notifications.shown.slice(notificationsBefore)}`);
+      assert.ok(
+        x.notifications.shown.length - notificationsBefore <= 1,
+        `at most one notification, got ${x.notifications.shown.slice(notificationsBefore)}`,
+      );
       assert.equal(unhandled, 0, 'no unhandled rejection');
     });
   }

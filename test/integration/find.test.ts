@@ -24,9 +24,16 @@ describe('Find: filter each view over two services, clear it', function () {
       { name: 'Staging', url: staging.url },
     ]);
     await api.reconfigure();
-    await waitFor(() => api.services.all.length === 2 && api.services.all.every((s) => s.explorer.status === 'ready' && s.explorer.lists.processing.state.items !== undefined), {
-      message: 'both services loaded',
-    });
+    await waitFor(
+      () =>
+        api.services.all.length === 2 &&
+        api.services.all.every(
+          (s) => s.explorer.status === 'ready' && s.explorer.lists.processing.state.items !== undefined,
+        ),
+      {
+        message: 'both services loaded',
+      },
+    );
   });
 
   after(async () => {
@@ -47,7 +54,10 @@ describe('Find: filter each view over two services, clear it', function () {
     assert.deepEqual(find.filters.set('processing', 'service:staging'), {});
     const tree = view.tree;
     const roots = tree.getChildren();
-    assert.deepEqual(roots.map((r) => tree.getTreeItem(r).label), ['Production', 'Staging']);
+    assert.deepEqual(
+      roots.map((r) => tree.getTreeItem(r).label),
+      ['Production', 'Staging'],
+    );
     assert.match(String(tree.getTreeItem(roots[0]).description), new RegExp(`^0 of ${counts[0]} syncs?$`));
     assert.match(String(tree.getTreeItem(roots[1]).description), new RegExp(`^${counts[1]} of ${counts[1]} syncs?$`));
     const leaves = (root: (typeof roots)[number]) => tree.getChildren(root).flatMap((group) => tree.getChildren(group));
@@ -77,7 +87,8 @@ describe('Find: filter each view over two services, clear it', function () {
     const items = api.services.all.map((s) => s.explorer.lists.connections.state.items!);
     const total = items[0].length + items[1].length;
     const team = items[0][0].value.team_id;
-    const expected = items[0].filter((i) => i.value.team_id === team).length + items[1].filter((i) => i.value.team_id === team).length;
+    const expected =
+      items[0].filter((i) => i.value.team_id === team).length + items[1].filter((i) => i.value.team_id === team).length;
     find.filters.set('connections', `team:${team}`);
     assert.equal(find.filters.get('processing'), undefined, 'the other views keep their own filter');
     assert.equal(view.view.description, `filter: team:${team} · ${expected} of ${total}`);

@@ -44,7 +44,12 @@ export async function testApi(): Promise<FlowSyncExplorerApi> {
  * such event makes it re-apply its configuration, so events still on their way would overlap (and supersede) the
  * reconfigure() of whatever test runs next. Gives up quietly after `timeoutMs`.
  */
-export async function keyChanges(api: FlowSyncExplorerApi, count: number, change: () => Promise<unknown>, timeoutMs = 5000): Promise<void> {
+export async function keyChanges(
+  api: FlowSyncExplorerApi,
+  count: number,
+  change: () => Promise<unknown>,
+  timeoutMs = 5000,
+): Promise<void> {
   let seen = 0;
   const listener = api.keys.onDidChange(() => seen++);
   try {
@@ -76,9 +81,15 @@ export async function connect(api: FlowSyncExplorerApi, mock: MockFlowSyncServer
   if ((await api.keys.get(origin)) !== key) await keyChanges(api, 1, () => api.keys.set(origin, key));
   await setUserSetting('baseUrl', mock.url);
   await api.reconfigure();
-  await waitFor(() => api.explorer.status === 'ready' && api.explorer.scope === origin && api.explorer.lists.processing.state.loadedAt !== undefined, {
-    message: `processing loaded from ${origin}`,
-  });
+  await waitFor(
+    () =>
+      api.explorer.status === 'ready' &&
+      api.explorer.scope === origin &&
+      api.explorer.lists.processing.state.loadedAt !== undefined,
+    {
+      message: `processing loaded from ${origin}`,
+    },
+  );
 }
 
 /** Starts the embedded Flow Sync mock API in this process (port 0: a free port). */
@@ -87,7 +98,11 @@ export async function startMockApi(options: MockServerOptions = {}): Promise<Moc
 }
 
 /** Sets (global) settings for the duration of `fn`, then restores the previous values. */
-export async function withSettings<T>(values: Record<string, unknown>, fn: () => Promise<T>, section?: string): Promise<T> {
+export async function withSettings<T>(
+  values: Record<string, unknown>,
+  fn: () => Promise<T>,
+  section?: string,
+): Promise<T> {
   const config = vscode.workspace.getConfiguration(section);
   const previous = Object.keys(values).map((key) => [key, config.inspect(key)?.globalValue] as const);
   for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Global);
@@ -99,7 +114,10 @@ export async function withSettings<T>(values: Record<string, unknown>, fn: () =>
 }
 
 /** Polls `check` until it returns a truthy value (or throws after `timeoutMs`). */
-export async function waitFor<T>(check: () => T | Promise<T>, { timeoutMs = 10000, intervalMs = 50, message = 'condition' } = {}): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  { timeoutMs = 10000, intervalMs = 50, message = 'condition' } = {},
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -110,7 +128,9 @@ export async function waitFor<T>(check: () => T | Promise<T>, { timeoutMs = 1000
       lastError = error;
     }
     if (Date.now() > until) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${message}${lastError ? `: ${String(lastError)}` : ''}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${message}${lastError ? `: ${String(lastError)}` : ''}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
@@ -147,8 +167,13 @@ const importEsm = new Function('specifier', 'return import(specifier)') as (spec
  *                    a request that reaches such a host can only have come through the proxy
  * @param credentials `user:password` for Basic proxy authentication (407 without it); also put in `url`
  */
-export async function startProxy({ hosts = {}, credentials }: { hosts?: Record<string, string>; credentials?: string } = {}): Promise<TestProxy> {
-  const { createProxy } = (await importEsm(pathToFileURL(require.resolve('proxy')).href)) as { createProxy: CreateProxy };
+export async function startProxy({
+  hosts = {},
+  credentials,
+}: { hosts?: Record<string, string>; credentials?: string } = {}): Promise<TestProxy> {
+  const { createProxy } = (await importEsm(pathToFileURL(require.resolve('proxy')).href)) as {
+    createProxy: CreateProxy;
+  };
   const seen: ProxiedRequest[] = [];
   const sockets = new Set<Socket>();
   const server = http.createServer();

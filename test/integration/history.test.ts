@@ -8,7 +8,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { systemClock } from '../../src/base/clock';
 import { DURATION_STEPS, flowStats, makeEntry, type HistoryEntry } from '../../src/history/index';
-import { HISTORY_CAP, dayOf, logFileName, logRecord, originFolder, segmentFileName, windowTag } from '../../src/history/storage';
+import {
+  HISTORY_CAP,
+  dayOf,
+  logFileName,
+  logRecord,
+  originFolder,
+  segmentFileName,
+  windowTag,
+} from '../../src/history/storage';
 import { HistoryService } from '../../src/history/vscode/historyService';
 import { LogStore } from '../../src/history/log';
 import { TEST_KEY, connect, startMockApi, testApi, waitFor, setUserSetting } from './helpers';
@@ -31,7 +39,11 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
   let x: FlowSyncExplorerApi;
   const answer = async (items: object[] | 'fail') => {
     mock.clearFaults();
-    mock.inject(items === 'fail' ? { endpoint: 'processing', status: 500, body: '' } : { endpoint: 'processing', status: 200, body: JSON.stringify(items) });
+    mock.inject(
+      items === 'fail'
+        ? { endpoint: 'processing', status: 500, body: '' }
+        : { endpoint: 'processing', status: 200, body: JSON.stringify(items) },
+    );
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
   };
   const leaf = (id: number) =>
@@ -56,7 +68,9 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
 
   after(async () => {
     mock.clearFaults();
-    for (const key of ['autoRefresh', 'stuckAfterMinutes', 'notifyWhenFinished', 'baseUrl']) await setUserSetting(key, undefined);
+    for (const key of ['autoRefresh', 'stuckAfterMinutes', 'notifyWhenFinished', 'baseUrl']) {
+      await setUserSetting(key, undefined);
+    }
     await x.history.clear();
     await x.reconfigure();
     await mock.close();
@@ -72,9 +86,15 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     assert.equal(x.history.snapshot.entries.length, 0);
     await answer([sync(900_002, 2, 3)]);
     const entries = x.history.snapshot.entries;
-    assert.deepEqual(entries.map((e) => e.id), [900_001]);
+    assert.deepEqual(
+      entries.map((e) => e.id),
+      [900_001],
+    );
     assert.equal(x.history.announced.length - announced, 1, 'one notification');
-    assert.match(x.history.announced.at(-1)!, /^Sync #900001 \(Flow 1\) is no longer processing, after about 1[23] min\.$/);
+    assert.match(
+      x.history.announced.at(-1)!,
+      /^Sync #900001 \(Flow 1\) is no longer processing, after about 1[23] min\.$/,
+    );
     assert.equal(x.history.isWatched('sync', 900_001), false, 'a watch on a sync ends when it leaves');
 
     const [day] = await x.historyView.getChildren();
@@ -88,7 +108,11 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     assert.match(tooltip.value, /First seen processing.*Last seen processing.*No longer processing/s);
 
     await vscode.commands.executeCommand('flowsync.openJson', row);
-    assert.equal((JSON.parse(vscode.window.activeTextEditor!.document.getText()) as { id: number }).id, 900_001, 'Open as JSON shows the last item seen');
+    assert.equal(
+      (JSON.parse(vscode.window.activeTextEditor!.document.getText()) as { id: number }).id,
+      900_001,
+      'Open as JSON shows the last item seen',
+    );
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     await vscode.commands.executeCommand('flowsync.copyId', row);
     assert.equal(await vscode.env.clipboard.readText(), '900001');
@@ -99,7 +123,10 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     await answer([leaky, sync(900_022, 22, 5)]);
     await answer([]); // both leave: 900022 is written, 900021 is not
     await x.history.flushed();
-    assert.ok(x.history.snapshot.entries.some((e) => e.id === 900_021), 'recorded in this window');
+    assert.ok(
+      x.history.snapshot.entries.some((e) => e.id === 900_021),
+      'recorded in this window',
+    );
     const folder = x.history.storageFolder!;
     const files = await vscode.workspace.fs.readDirectory(folder);
     assert.ok(files.length > 0, 'History was written');
@@ -115,8 +142,15 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     const announced = x.history.announced.length;
     const processing = x.explorer.lists.processing;
     const kept = processing.state.items!.filter((i) => i.value.id === 900_012);
-    processing.adopt({ items: kept, dropped: 0, fingerprint: 'another window', firstDropReason: undefined }, Date.now()); // what sharing does
-    assert.deepEqual(x.history.snapshot.entries.map((e) => e.id), [900_011], 'recorded');
+    processing.adopt(
+      { items: kept, dropped: 0, fingerprint: 'another window', firstDropReason: undefined },
+      Date.now(),
+    ); // what sharing does
+    assert.deepEqual(
+      x.history.snapshot.entries.map((e) => e.id),
+      [900_011],
+      'recorded',
+    );
     assert.equal(x.history.announced.length, announced, 'announced by the window that loaded the answer, not here');
   });
 
@@ -131,12 +165,20 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     const log = vscode.window.createOutputChannel('History test windows', { log: true });
     const storage = vscode.Uri.file(path.join(os.tmpdir(), `flowsync-watches-${process.pid}-${Date.now()}`));
     const settings = () => ({ historyDays: 7, stuckAfterMinutes: 60, notifyWhenFinished: 'watched' as const });
-    const [first, second] = ['first', 'second'].map((id) => new HistoryService(x.explorer, storage, memento, id, systemClock, settings, log));
+    const [first, second] = ['first', 'second'].map(
+      (id) => new HistoryService(x.explorer, storage, memento, id, systemClock, settings, log),
+    );
     try {
-      await waitFor(() => first.snapshot.origin !== undefined && second.snapshot.origin !== undefined, { message: 'both know the service' });
+      await waitFor(() => first.snapshot.origin !== undefined && second.snapshot.origin !== undefined, {
+        message: 'both know the service',
+      });
       await first.watch('sync', [900101], true);
       await answer([sync(900102, 77, 1)]);
-      assert.equal(second.isWatched('sync', 900101), true, 'the watch set in the first window counts in the second after its next answer');
+      assert.equal(
+        second.isWatched('sync', 900101),
+        true,
+        'the watch set in the first window counts in the second after its next answer',
+      );
       await second.watch('sync', [900102], true);
       await answer([sync(900102, 77, 1)]);
       for (const history of [first, second]) {
@@ -167,7 +209,11 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     await answer([]);
     await answer([sync(900_012, 1, 5)]);
     await answer([]);
-    assert.deepEqual(x.history.snapshot.entries.map((e) => e.id), [900_012, 900_012], 'two runs, two entries');
+    assert.deepEqual(
+      x.history.snapshot.entries.map((e) => e.id),
+      [900_012, 900_012],
+      'two runs, two entries',
+    );
   });
 
   it('a watch on a flow lasts; "all" announces every departure, several in one poll as one notification', async () => {
@@ -207,12 +253,29 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     await x.history.flushed();
     const folder = x.history.storageFolder!;
     const files = (await vscode.workspace.fs.readDirectory(folder)).map(([name]) => name);
-    assert.ok(files.some((f) => /^h2-\d{4}-\d{2}-\d{2}-.*\.log$/.test(f)), files.join(', '));
-    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, files.find((f) => f.endsWith('.log'))!)));
+    assert.ok(
+      files.some((f) => /^h2-\d{4}-\d{2}-\d{2}-.*\.log$/.test(f)),
+      files.join(', '),
+    );
+    const text = new TextDecoder().decode(
+      await vscode.workspace.fs.readFile(
+        vscode.Uri.joinPath(
+          folder,
+          files.find((f) => f.endsWith('.log'))!,
+        ),
+      ),
+    );
     assert.ok(!text.includes(TEST_KEY), 'the key is never stored');
-    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'segment-hostile-0.json'), new TextEncoder().encode('{"__proto__": {"x": 1}, "entries": [' + '['.repeat(5000)));
+    await vscode.workspace.fs.writeFile(
+      vscode.Uri.joinPath(folder, 'segment-hostile-0.json'),
+      new TextEncoder().encode('{"__proto__": {"x": 1}, "entries": [' + '['.repeat(5000)),
+    );
     await x.history.reload();
-    assert.deepEqual(x.history.snapshot.entries.map((e) => e.id), [900_041], 'the good entries stay');
+    assert.deepEqual(
+      x.history.snapshot.entries.map((e) => e.id),
+      [900_041],
+      'the good entries stay',
+    );
     const after = (await vscode.workspace.fs.readDirectory(folder)).map(([name]) => name);
     assert.ok(after.includes('segment-hostile-0.json.corrupt'), after.join(', '));
     await x.history.clear();
@@ -247,7 +310,11 @@ describe('History store: several windows, one disk', function () {
   };
   const memento = (): vscode.Memento => {
     const stored = new Map<string, unknown>();
-    return { keys: () => [...stored.keys()], get: <V>(key: string, fallback?: V) => (stored.has(key) ? (stored.get(key) as V) : fallback), update: async (key: string, value: unknown) => void stored.set(key, value) };
+    return {
+      keys: () => [...stored.keys()],
+      get: <V>(key: string, fallback?: V) => (stored.has(key) ? (stored.get(key) as V) : fallback),
+      update: async (key: string, value: unknown) => void stored.set(key, value),
+    };
   };
   /** A window: `historyDays` as it sees it (a workspace may set it), `userHistoryDays` from the user's own settings. */
   const open = async (id: string, historyDays = 90, userHistoryDays = 90) => {
@@ -262,14 +329,19 @@ describe('History store: several windows, one disk', function () {
   const names = async () => (await vscode.workspace.fs.readDirectory(folder())).map(([name]) => name).sort();
   /** The 0.2.0 fixture, its times shifted to end now, for the explorer's origin; `copies` × its 300 runs (other ids). */
   const legacySegment = (copies = 1): string => {
-    const doc = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../test/fixtures/history-0.2.0/segment.json'), 'utf8')) as Record<string, unknown[]> & { base: number; origin: string };
+    const doc = JSON.parse(
+      fs.readFileSync(path.join(__dirname, '../../../test/fixtures/history-0.2.0/segment.json'), 'utf8'),
+    ) as Record<string, unknown[]> & { base: number; origin: string };
     doc.base += Date.now() - FIXTURE_NOW;
     doc.origin = x.explorer.scope!;
-    for (const column of ['flow', 'createdAt', 'firstSeen', 'seenFor', 'leftAfter'] as const) doc[column] = Array.from({ length: copies }, () => doc[column]).flat();
+    for (const column of ['flow', 'createdAt', 'firstSeen', 'seenFor', 'leftAfter'] as const) {
+      doc[column] = Array.from({ length: copies }, () => doc[column]).flat();
+    }
     doc.id = Array.from({ length: copies }, (_, k) => (doc.id as number[]).map((id) => id + k * 1000)).flat();
     return JSON.stringify(doc);
   };
-  const write = (name: string, text: string) => vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder(), name), new TextEncoder().encode(text));
+  const write = (name: string, text: string) =>
+    vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder(), name), new TextEncoder().encode(text));
 
   before(async () => {
     mock = await startMockApi({ apiKey: TEST_KEY });
@@ -303,7 +375,10 @@ describe('History store: several windows, one disk', function () {
     fs.utimesSync(path.join(folder().fsPath, 'segment-gone-00000000.json'), twoDaysAgo, twoDaysAgo);
     const workspaceWindow = await open('workspace', 1, 90);
     await depart(910_001);
-    assert.ok(workspaceWindow.snapshot.entries.every((e) => e.leftAt >= Date.now() - 86_400_000 - 60_000), 'it shows one day');
+    assert.ok(
+      workspaceWindow.snapshot.entries.every((e) => e.leftAt >= Date.now() - 86_400_000 - 60_000),
+      'it shows one day',
+    );
     const user = await open('user');
     assert.equal(user.snapshot.entries.length, 301, 'the 300 runs over 27 days and the new one are all still on disk');
   });
@@ -311,13 +386,24 @@ describe('History store: several windows, one disk', function () {
   it('Clear History clears every window, also what they hold in memory: a cleared run never comes back', async () => {
     const [a, b] = [await open('a'), await open('b')];
     await depart(920_001);
-    assert.deepEqual(b.snapshot.entries.map((e) => e.id), [920_001]);
+    assert.deepEqual(
+      b.snapshot.entries.map((e) => e.id),
+      [920_001],
+    );
     await a.clear();
     await depart(920_002); // b records a departure and writes
     await b.reload();
-    assert.deepEqual(b.snapshot.entries.map((e) => e.id), [920_002], 'b no longer holds the cleared run');
+    assert.deepEqual(
+      b.snapshot.entries.map((e) => e.id),
+      [920_002],
+      'b no longer holds the cleared run',
+    );
     const c = await open('c');
-    assert.deepEqual(c.snapshot.entries.map((e) => e.id), [920_002], 'a window opened later never sees it');
+    assert.deepEqual(
+      c.snapshot.entries.map((e) => e.id),
+      [920_002],
+      'a window opened later never sees it',
+    );
   });
 
   it('a huge file is checked for size before it is read: set aside once, at once', async () => {
@@ -351,8 +437,15 @@ describe('History store: several windows, one disk', function () {
     for (let i = 0; i < 15; i++) await depart(930_000 + i);
     reading = false;
     await reads;
-    assert.deepEqual((await names()).filter((n) => /corrupt|aside/.test(n)), [], 'nothing set aside');
-    assert.ok(counts.length > 0 && counts.every((n) => n >= total), `the reader never lost runs: ${Math.min(...counts)} < ${total}`);
+    assert.deepEqual(
+      (await names()).filter((n) => /corrupt|aside/.test(n)),
+      [],
+      'nothing set aside',
+    );
+    assert.ok(
+      counts.length > 0 && counts.every((n) => n >= total),
+      `the reader never lost runs: ${Math.min(...counts)} < ${total}`,
+    );
   });
 
   it('reload() resolves with every run on disk, also while the older days of the first load are still being read', async () => {
@@ -377,7 +470,15 @@ describe('History store: several windows, one disk', function () {
       return result;
     };
     try {
-      const reader = new HistoryService(x.explorer, storage, memento(), 'reader', systemClock, () => ({ historyDays: 90, userHistoryDays: 90, stuckAfterMinutes: 0, notifyWhenFinished: 'off' as const }), log);
+      const reader = new HistoryService(
+        x.explorer,
+        storage,
+        memento(),
+        'reader',
+        systemClock,
+        () => ({ historyDays: 90, userHistoryDays: 90, stuckAfterMinutes: 0, notifyWhenFinished: 'off' as const }),
+        log,
+      );
       windows.push(reader);
       await waitFor(() => reader.snapshot.origin !== undefined, { message: 'the reader knows the service' });
       await reader.reload();
@@ -395,7 +496,15 @@ describe('History store: several windows, one disk', function () {
       const leftAt = now - 60_000 - Math.floor((k * 30 * 86_400_000) / 60_000);
       const flowId = 20 + (k % 3);
       const ms = (1 + (k % 3) * 9) * 60_000 * (1 + ((k * 7919) % 1000) / 500); // 1 / 10 / 19 min × 1 to 3
-      const e = makeEntry({ id: 2_000_000 + k, flowId, flowName: `Flow ${flowId}`, createdAt: new Date(leftAt - ms).toISOString(), firstSeen: leftAt - ms + 20_000, lastSeen: leftAt - 15_000, leftAt });
+      const e = makeEntry({
+        id: 2_000_000 + k,
+        flowId,
+        flowName: `Flow ${flowId}`,
+        createdAt: new Date(leftAt - ms).toISOString(),
+        firstSeen: leftAt - ms + 20_000,
+        lastSeen: leftAt - 15_000,
+        leftAt,
+      });
       all.push(e);
       const day = dayOf(leftAt);
       const records = byDay.get(day);
@@ -404,7 +513,9 @@ describe('History store: several windows, one disk', function () {
     }
     for (const [day, records] of byDay) await write(logFileName(day, windowTag('busy')), records.join(''));
     const w = await open('summaries');
-    await waitFor(() => w.snapshot.older.days.length > 0, { message: 'the summaries of the days not in memory are read' });
+    await waitFor(() => w.snapshot.older.days.length > 0, {
+      message: 'the summaries of the days not in memory are read',
+    });
     await w.flushed();
     assert.equal(w.snapshot.entries.length, HISTORY_CAP, 'memory holds the cap, not every run');
     const exact = flowStats(all);
@@ -412,8 +523,16 @@ describe('History store: several windows, one disk', function () {
     for (const [flowId, s] of exact) {
       const got = w.snapshot.stats.get(flowId)!;
       assert.equal(got.runs, s.runs, `flow ${flowId}: every run of the 30 days, once`);
-      for (const key of ['medianMs', 'p95Ms'] as const) assert.ok(got[key] <= s[key] * factor * 1.000001 && got[key] >= s[key] / factor / 1.000001, `flow ${flowId} ${key}: ${got[key]} vs ${s[key]}`);
+      for (const key of ['medianMs', 'p95Ms'] as const) {
+        assert.ok(
+          got[key] <= s[key] * factor * 1.000001 && got[key] >= s[key] / factor / 1.000001,
+          `flow ${flowId} ${key}: ${got[key]} vs ${s[key]}`,
+        );
+      }
     }
-    assert.ok((await names()).some((n) => n.startsWith('s2-')), 'summary files are written beside the log');
+    assert.ok(
+      (await names()).some((n) => n.startsWith('s2-')),
+      'summary files are written beside the log',
+    );
   });
 });

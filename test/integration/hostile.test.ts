@@ -46,27 +46,45 @@ describe('Fault matrix: hostile service, workspace and input', function () {
   });
 
   it('an error whose message holds a command link: the notification, view message and status bar show no link, icon or markup', async () => {
-    const planted = 'E_MAINTENANCE: Your key expired. [Set API Key](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22x%22%7D) $(key) <img src=x>';
+    const planted =
+      'E_MAINTENANCE: Your key expired. [Set API Key](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22x%22%7D) $(key) <img src=x>';
     mock.inject({ endpoint: 'processing', status: 500, body: JSON.stringify({ errors: [{ message: planted }] }) });
     const before = x.notifications.texts.length;
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
     const shown = x.notifications.texts.slice(before);
     assert.equal(shown.length, 1, 'one notification');
-    for (const text of [shown[0], x.views.processing.view.message ?? '', x.explorer.lists.processing.state.error!.message]) {
+    for (const text of [
+      shown[0],
+      x.views.processing.view.message ?? '',
+      x.explorer.lists.processing.state.error!.message,
+    ]) {
       assert.doesNotMatch(text, VSCODE_LINK);
       assert.doesNotMatch(text, VSCODE_ICON);
       assert.doesNotMatch(text, /[<>]/);
       assert.match(text, /Your key expired/, 'the words are still there to read');
     }
     const tooltip = (x.statusBar.item!.tooltip as vscode.MarkdownString).value;
-    assert.doesNotMatch(tooltip.replace(/^\$\(warning\) /m, ''), VSCODE_ICON, 'the status bar tooltip renders icons: none from the service');
+    assert.doesNotMatch(
+      tooltip.replace(/^\$\(warning\) /m, ''),
+      VSCODE_ICON,
+      'the status bar tooltip renders icons: none from the service',
+    );
     assert.doesNotMatch(tooltip, /\[Set API Key\]\(command:/);
   });
 
   it('a service that echoes the key in a flow name: no row, description, tooltip or accessible name shows any piece of it', async () => {
     const now = new Date().toISOString();
     const names = [`Invoices ${KEY}`, `${'x'.repeat(290)}${KEY} tail`, `Payouts ${KEY.toUpperCase()}`];
-    const body = names.map((name, i) => ({ id: 880001 + i, flow_id: 990101 + i, status: 'pending', created_at: now, updated_at: now, errors: null, webhook: false, flow: { id: 990101 + i, name } }));
+    const body = names.map((name, i) => ({
+      id: 880001 + i,
+      flow_id: 990101 + i,
+      status: 'pending',
+      created_at: now,
+      updated_at: now,
+      errors: null,
+      webhook: false,
+      flow: { id: 990101 + i, name },
+    }));
     mock.inject({ endpoint: 'processing', status: 200, body: JSON.stringify(body), times: 1 });
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
     const tree = x.views.processing.tree;
@@ -75,15 +93,30 @@ describe('Fault matrix: hostile service, workspace and input', function () {
       for (const node of nodes) {
         const item = tree.getTreeItem(node as never);
         const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip ?? '');
-        shown.push(String(typeof item.label === 'object' ? item.label?.label : item.label), String(item.description ?? ''), tooltip, item.accessibilityInformation?.label ?? '');
+        shown.push(
+          String(typeof item.label === 'object' ? item.label?.label : item.label),
+          String(item.description ?? ''),
+          tooltip,
+          item.accessibilityInformation?.label ?? '',
+        );
         visit(tree.getChildren(node as never));
       }
     };
     visit(tree.getChildren());
-    assert.ok(shown.some((text) => text.includes('Invoices')), 'the rows are there');
+    assert.ok(
+      shown.some((text) => text.includes('Invoices')),
+      'the rows are there',
+    );
     // Markdown tooltips escape punctuation: the pieces are looked for in the text as it reads.
-    const piece = (text: string) => [...Array(KEY.length - 7).keys()].map((i) => KEY.slice(i, i + 8).toLowerCase()).find((p) => text.replace(/\\/g, '').toLowerCase().includes(p));
-    assert.deepEqual(shown.filter((text) => piece(text)), [], 'no piece of the key in what the rows show');
+    const piece = (text: string) =>
+      [...Array(KEY.length - 7).keys()]
+        .map((i) => KEY.slice(i, i + 8).toLowerCase())
+        .find((p) => text.replace(/\\/g, '').toLowerCase().includes(p));
+    assert.deepEqual(
+      shown.filter((text) => piece(text)),
+      [],
+      'no piece of the key in what the rows show',
+    );
   });
 
   it('a repeated id: the view still renders, and says how many items were left out', async () => {
@@ -94,9 +127,16 @@ describe('Fault matrix: hostile service, workspace and input', function () {
     assert.equal(x.explorer.lists.processing.state.items!.length, items.length);
     assert.equal(x.explorer.lists.processing.state.dropped, 2);
     assert.match(x.views.processing.view.message ?? '', /2 item\(s\) were left out .*is listed more than once/);
-    const ids = x.views.processing.tree.getChildren().flatMap((g) => x.views.processing.tree.getChildren(g)).map((n) => x.views.processing.tree.getTreeItem(n).id);
+    const ids = x.views.processing.tree
+      .getChildren()
+      .flatMap((g) => x.views.processing.tree.getChildren(g))
+      .map((n) => x.views.processing.tree.getTreeItem(n).id);
     assert.equal(new Set(ids).size, ids.length, 'tree ids are unique');
-    await x.views.processing.view.reveal(x.views.processing.tree.getChildren()[0], { select: false, focus: false, expand: true });
+    await x.views.processing.view.reveal(x.views.processing.tree.getChildren()[0], {
+      select: false,
+      focus: false,
+      expand: true,
+    });
   });
 
   it('an item nested 20,000 levels deep: dropped and counted; the load ends and every listener hears it', async () => {
@@ -110,7 +150,11 @@ describe('Fault matrix: hostile service, workspace and input', function () {
     assert.equal(state.error, undefined);
     assert.equal(state.dropped, 1);
     assert.match(x.views.processing.view.message ?? '', /nested deeper than 32 levels/);
-    assert.match(x.statusBar.item!.text, new RegExp(`${items.length} processing`), 'the status bar heard the end of the load');
+    assert.match(
+      x.statusBar.item!.text,
+      new RegExp(`${items.length} processing`),
+      'the status bar heard the end of the load',
+    );
     await vscode.commands.executeCommand('flowsync.openJson', x.views.processing.tree.getChildren()[0]);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
@@ -157,7 +201,10 @@ describe('Fault matrix: hostile service, workspace and input', function () {
 
   it('a byte-order mark before the JSON, and statuses named like Object members: loaded, with the generic icon', async () => {
     const items = mock.dataset.processingAt(Date.now());
-    const odd = [{ ...items[0], id: 999_101, status: 'constructor' }, { ...items[0], id: 999_102, status: '__proto__' }];
+    const odd = [
+      { ...items[0], id: 999_101, status: 'constructor' },
+      { ...items[0], id: 999_102, status: '__proto__' },
+    ];
     mock.inject({ endpoint: 'processing', status: 200, body: `\uFEFF${JSON.stringify([...items, ...odd])}` });
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
     assert.equal(x.explorer.lists.processing.state.error, undefined);
@@ -178,16 +225,26 @@ describe('Fault matrix: hostile service, workspace and input', function () {
       await setUserSetting('baseUrl', other.url);
       await x.reconfigure();
       // SecretStorage's change event may still be on its way and re-apply the settings: wait for the new origin.
-      await waitFor(() => x.explorer.scope === new URL(other.url).origin && x.explorer.status === 'ready', { message: 'the other service' });
+      await waitFor(() => x.explorer.scope === new URL(other.url).origin && x.explorer.status === 'ready', {
+        message: 'the other service',
+      });
       // Only what the other service's own answer taught (its connections may already have loaded), never the first's.
       assert.ok(x.explorer.teams.list().length <= 2, JSON.stringify(x.explorer.teams.list()));
       await vscode.commands.executeCommand('flowsync.refreshConnections');
-      assert.deepEqual(x.explorer.teams.list().map((t) => t.id).sort(), other.dataset.teams.map((t) => String(t.id)).sort());
+      assert.deepEqual(
+        x.explorer.teams
+          .list()
+          .map((t) => t.id)
+          .sort(),
+        other.dataset.teams.map((t) => String(t.id)).sort(),
+      );
     } finally {
       await x.keys.delete(new URL(other.url).origin);
       await setUserSetting('baseUrl', mock.url);
       await x.reconfigure();
-      await waitFor(() => x.explorer.scope === new URL(mock.url).origin && x.explorer.status === 'ready', { message: 'the first service again' });
+      await waitFor(() => x.explorer.scope === new URL(mock.url).origin && x.explorer.status === 'ready', {
+        message: 'the first service again',
+      });
       await other.close();
     }
     assert.deepEqual(x.explorer.teams.list(), firstTeams, 'the first service has its own teams back');
@@ -203,7 +260,10 @@ describe('Fault matrix: hostile service, workspace and input', function () {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       assert.ok(mock.requests.length - before <= 1, `${mock.requests.length - before} requests in 1.5 s`);
       const state = x.explorer.lists.processing.state;
-      assert.ok(state.nextAttemptAt! - Date.now() > 80_000_000, `next poll in about a day (in ${state.nextAttemptAt! - Date.now()} ms; error: ${state.error?.message}; failures: ${state.failures})`);
+      assert.ok(
+        state.nextAttemptAt! - Date.now() > 80_000_000,
+        `next poll in about a day (in ${state.nextAttemptAt! - Date.now()} ms; error: ${state.error?.message}; failures: ${state.failures})`,
+      );
     } finally {
       await config().update('refreshIntervalSeconds', undefined, vscode.ConfigurationTarget.Workspace);
       await setUserSetting('autoRefresh', false);

@@ -73,7 +73,9 @@ function findTests(dir: string, skip: readonly string[] = []): string[] {
 function suiteFiles(): string[] {
   const suite = process.env.FLOWSYNC_SUITE?.trim();
   if (!suite) return findTests(__dirname, SEPARATE_SUITES);
-  if (!SEPARATE_SUITES.includes(suite)) throw new Error(`FLOWSYNC_SUITE=${suite}: not one of ${SEPARATE_SUITES.join(', ')}`);
+  if (!SEPARATE_SUITES.includes(suite)) {
+    throw new Error(`FLOWSYNC_SUITE=${suite}: not one of ${SEPARATE_SUITES.join(', ')}`);
+  }
   const files = findTests(path.join(__dirname, suite));
   if (!files.length) throw new Error(`FLOWSYNC_SUITE=${suite}: no *.test.js in ${path.join(__dirname, suite)}`);
   return files;
@@ -97,7 +99,9 @@ export function run(): Promise<void> {
         // A closing line in the plain 'N passed, N failed' shape.
         const { passes = 0, pending = 0 } = runner.stats ?? {};
         const suite = process.env.FLOWSYNC_SUITE ? ` (${process.env.FLOWSYNC_SUITE})` : '';
-        console.log(`integration${suite}: ${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}`);
+        console.log(
+          `integration${suite}: ${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}`,
+        );
         if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
         else resolve();
       });

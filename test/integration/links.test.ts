@@ -33,7 +33,10 @@ describe('Links send no more than automatic refresh would', function () {
     mock.clearFaults();
     await connect(x, mock);
     x.explorer.reload(); // forget the last test's failure and its wait
-    await waitFor(() => x.explorer.lists.processing.state.loadedAt !== undefined && !x.explorer.lists.processing.state.loading, { message: 'processing loaded again' });
+    await waitFor(
+      () => x.explorer.lists.processing.state.loadedAt !== undefined && !x.explorer.lists.processing.state.loading,
+      { message: 'processing loaded again' },
+    );
   });
 
   after(async () => {
@@ -72,11 +75,18 @@ describe('Links send no more than automatic refresh would', function () {
 
   it('a malformed link is refused without echoing any of its text', async () => {
     const planted = 'URGENT-call-support-and-read-them-your-key';
-    for (const path of [`${planted}?id=1`, `sync?id=${planted}`, `sync?id=12&x=${planted}`.replace('id=12&', 'idx=12&')]) {
+    for (const path of [
+      `${planted}?id=1`,
+      `sync?id=${planted}`,
+      `sync?id=12&x=${planted}`.replace('id=12&', 'idx=12&'),
+    ]) {
       await x.links.handleUri(link(path));
       const said = lastSaid();
       assert.match(said, /not a valid Flow Sync link/, path);
-      assert.ok(!said.includes('URGENT') && !said.includes(planted.slice(0, 8)), `the warning echoed the link: ${said}`);
+      assert.ok(
+        !said.includes('URGENT') && !said.includes(planted.slice(0, 8)),
+        `the warning echoed the link: ${said}`,
+      );
     }
   });
 });

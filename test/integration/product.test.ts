@@ -48,14 +48,33 @@ describe('Flow Sync Explorer in the extension host', function () {
 
   it('registers every command of the contract', async () => {
     const all = new Set(await vscode.commands.getCommands(true));
-    for (const id of ['setApiKey', 'clearApiKey', 'setBaseUrl', 'refresh', 'refreshProcessing', 'refreshConnections', 'openJson', 'copyId', 'filterByTeam', 'clearTeamFilter', 'showLog']) {
+    for (const id of [
+      'setApiKey',
+      'clearApiKey',
+      'setBaseUrl',
+      'refresh',
+      'refreshProcessing',
+      'refreshConnections',
+      'openJson',
+      'copyId',
+      'filterByTeam',
+      'clearTeamFilter',
+      'showLog',
+    ]) {
       assert.ok(all.has(`flowsync.${id}`), `flowsync.${id}`);
     }
   });
 
   it('the status bar shows nothing until the settings and key have been read: never "set up" to a person who has set up', () => {
     const explorer = new Explorer(systemClock);
-    const bar = new ProcessingStatusBar({ all: [{ explorer, extras: () => ({ stuck: [] }) }], several: false, onDidChange: () => ({ dispose: () => undefined }) }, systemClock);
+    const bar = new ProcessingStatusBar(
+      {
+        all: [{ explorer, extras: () => ({ stuck: [] }) }],
+        several: false,
+        onDidChange: () => ({ dispose: () => undefined }),
+      },
+      systemClock,
+    );
     try {
       assert.equal(bar.item?.text, undefined, 'no item before the first configuration (the key is still being read)');
       explorer.configure(explorerConfig('', KEY, { autoRefresh: false }));
@@ -94,7 +113,10 @@ describe('Flow Sync Explorer in the extension host', function () {
     const groups = x.views.processing.tree.getChildren();
     assert.ok(groups.length > 0);
     const labels = groups.map((g) => x.views.processing.tree.getTreeItem(g).label as string);
-    assert.deepEqual(labels, [...labels].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true })));
+    assert.deepEqual(
+      labels,
+      [...labels].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true })),
+    );
     const syncRows = x.views.processing.tree.getChildren(groups[0]);
     const row = x.views.processing.tree.getTreeItem(syncRows[0]);
     assert.match(String(row.label), /^#\d+$/);
@@ -114,10 +136,17 @@ describe('Flow Sync Explorer in the extension host', function () {
     const teams = x.views.connections.tree.getChildren();
     assert.equal(teams.length, mock.dataset.teams.length);
     for (const team of teams) {
-      const names = x.views.connections.tree.getChildren(team).map((n) => String(x.views.connections.tree.getTreeItem(n).label));
-      assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true })));
+      const names = x.views.connections.tree
+        .getChildren(team)
+        .map((n) => String(x.views.connections.tree.getTreeItem(n).label));
+      assert.deepEqual(
+        names,
+        [...names].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true })),
+      );
     }
-    const pdf = teams.flatMap((t) => x.views.connections.tree.getChildren(t)).find((n) => n.kind === 'leaf' && (n.item.value as { type: string }).type === 'pdf');
+    const pdf = teams
+      .flatMap((t) => x.views.connections.tree.getChildren(t))
+      .find((n) => n.kind === 'leaf' && (n.item.value as { type: string }).type === 'pdf');
     assert.ok(pdf, 'a pdf connection');
     assert.equal((x.views.connections.tree.getTreeItem(pdf).iconPath as vscode.ThemeIcon).id, 'file-pdf');
   });
@@ -128,7 +157,11 @@ describe('Flow Sync Explorer in the extension host', function () {
     const team = x.views.connections.tree.getChildren()[0];
     const node = x.views.connections.tree.getChildren(team)[0];
     await vscode.commands.executeCommand('flowsync.openJson', node);
-    const editor = (await waitFor(() => (vscode.window.activeTextEditor?.document.uri.scheme === 'flowsync-json' ? vscode.window.activeTextEditor : undefined)))!;
+    const editor = (await waitFor(() =>
+      vscode.window.activeTextEditor?.document.uri.scheme === 'flowsync-json'
+        ? vscode.window.activeTextEditor
+        : undefined,
+    ))!;
     assert.equal(editor.document.languageId, 'json');
     assert.deepEqual(JSON.parse(editor.document.getText()), (node as { item: { raw: unknown } }).item.raw);
     assert.match(editor.document.uri.path, /Connection \d+\.json$/);
@@ -139,12 +172,16 @@ describe('Flow Sync Explorer in the extension host', function () {
     await connect(x, mock);
     await showConnections(x);
     const events: Array<string | undefined> = [];
-    const subscription = x.views.connections.tree.onDidChangeTreeData((node) => events.push(node ? `team:${node.kind === 'group' ? node.group.key : '?'}` : undefined));
+    const subscription = x.views.connections.tree.onDidChangeTreeData((node) =>
+      events.push(node ? `team:${node.kind === 'group' ? node.group.key : '?'}` : undefined),
+    );
     try {
       await vscode.commands.executeCommand('flowsync.refreshConnections');
       await vscode.commands.executeCommand('flowsync.refreshConnections');
       assert.deepEqual(events, [], 'no change event for the same data');
-      const all = x.explorer.lists.connections.state.items!.map((i) => i.raw as { id: number; team_id: number; name: string });
+      const all = x.explorer.lists.connections.state.items!.map(
+        (i) => i.raw as { id: number; team_id: number; name: string },
+      );
       const changedTeam = all[0].team_id;
       const edited = all.map((c) => (c.id === all[0].id ? { ...c, name: `${c.name} (renamed)` } : c));
       mock.inject({ endpoint: 'connections', status: 200, body: JSON.stringify(edited), times: 1 });
@@ -160,15 +197,21 @@ describe('Flow Sync Explorer in the extension host', function () {
   it('an open JSON document follows refreshes', async () => {
     await connect(x, mock);
     const flow = x.views.processing.tree.getChildren()[0];
-    const node = x.views.processing.tree.getChildren(flow)[0] as { item: { raw: Record<string, unknown>; value: { id: number } } };
+    const node = x.views.processing.tree.getChildren(flow)[0] as {
+      item: { raw: Record<string, unknown>; value: { id: number } };
+    };
     await vscode.commands.executeCommand('flowsync.openJson', node);
     const doc = (await waitFor(() => vscode.window.activeTextEditor?.document))!;
     assert.match(doc.uri.path, new RegExp(`Flow sync ${node.item.value.id}\\.json$`));
     const changed = { ...node.item.raw, status: 'finishing', updated_at: new Date().toISOString() };
-    const others = x.explorer.lists.processing.state.items!.filter((i) => i.value.id !== node.item.value.id).map((i) => i.raw);
+    const others = x.explorer.lists.processing.state
+      .items!.filter((i) => i.value.id !== node.item.value.id)
+      .map((i) => i.raw);
     mock.inject({ endpoint: 'processing', status: 200, body: JSON.stringify([changed, ...others]), times: 1 });
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
-    await waitFor(() => JSON.parse(doc.getText()).status === 'finishing', { message: 'the document to show the new status' });
+    await waitFor(() => JSON.parse(doc.getText()).status === 'finishing', {
+      message: 'the document to show the new status',
+    });
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
@@ -185,11 +228,19 @@ describe('Flow Sync Explorer in the extension host', function () {
       webhook: false,
       flow: { id: 9000 + id, name: `Aging ${id}` },
     });
-    mock.inject({ endpoint: 'processing', status: 200, body: JSON.stringify([sync(1, 40_000), sync(2, 3 * 3600_000)]) });
+    mock.inject({
+      endpoint: 'processing',
+      status: 200,
+      body: JSON.stringify([sync(1, 40_000), sync(2, 3 * 3600_000)]),
+    });
     try {
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
       const tree = x.views.processing.tree;
-      const render = () => tree.getChildren().flatMap((g) => tree.getChildren(g)).map((leaf) => String(tree.getTreeItem(leaf).description));
+      const render = () =>
+        tree
+          .getChildren()
+          .flatMap((g) => tree.getChildren(g))
+          .map((leaf) => String(tree.getTreeItem(leaf).description));
       assert.match(render()[0], /started 4\d s ago/);
       assert.equal(tree.refreshAgedDescriptions(), 0, 'nothing has aged yet');
       await new Promise((resolve) => setTimeout(resolve, 1100));
@@ -216,7 +267,11 @@ describe('Flow Sync Explorer in the extension host', function () {
     await showConnections(x);
     const team = x.views.connections.tree.getChildren()[0];
     await vscode.commands.executeCommand('flowsync.openJson', team);
-    const doc = (await waitFor(() => (vscode.window.activeTextEditor?.document.uri.path.includes('connections') ? vscode.window.activeTextEditor.document : undefined)))!;
+    const doc = (await waitFor(() =>
+      vscode.window.activeTextEditor?.document.uri.path.includes('connections')
+        ? vscode.window.activeTextEditor.document
+        : undefined,
+    ))!;
     const items = JSON.parse(doc.getText()) as Array<{ team_id: number }>;
     assert.equal(items.length, x.views.connections.tree.getChildren(team).length);
     assert.ok(items.every((i) => i.team_id === (team as { group: { key: number } }).group.key));
@@ -229,7 +284,10 @@ describe('Flow Sync Explorer in the extension host', function () {
     const team = x.views.connections.tree.getChildren()[0];
     const node = x.views.connections.tree.getChildren(team)[0];
     await vscode.commands.executeCommand('flowsync.copyId', node);
-    assert.equal(await vscode.env.clipboard.readText(), String((node as { item: { value: { id: number } } }).item.value.id));
+    assert.equal(
+      await vscode.env.clipboard.readText(),
+      String((node as { item: { value: { id: number } } }).item.value.id),
+    );
   });
 
   it('the team filter sends team_id on both lists and shows the team in the view description', async () => {
@@ -239,7 +297,11 @@ describe('Flow Sync Explorer in the extension host', function () {
     mock.clearRequests();
     await setUserSetting('teamId', String(team.id));
     await x.reconfigure();
-    await waitFor(() => x.explorer.lists.connections.state.loadedAt !== undefined && x.explorer.lists.processing.state.loadedAt !== undefined);
+    await waitFor(
+      () =>
+        x.explorer.lists.connections.state.loadedAt !== undefined &&
+        x.explorer.lists.processing.state.loadedAt !== undefined,
+    );
     const queries = mock.requests.map((r) => r.query.team_id);
     assert.ok(queries.length >= 2 && queries.every((q) => q === String(team.id)), JSON.stringify(queries));
     assert.equal(x.views.processing.view.description, `Team: ${team.name}`);
@@ -252,11 +314,19 @@ describe('Flow Sync Explorer in the extension host', function () {
   it('after a failure: keeps the last good data, marks it stale, warns in the status bar, then recovers', async () => {
     await connect(x, mock);
     const before = x.explorer.lists.processing.state.items!.length;
-    mock.inject({ endpoint: 'processing', status: 500, body: '{"errors":[{"message":"E_INTERNAL: Database unavailable"}]}', times: 1 });
+    mock.inject({
+      endpoint: 'processing',
+      status: 500,
+      body: '{"errors":[{"message":"E_INTERNAL: Database unavailable"}]}',
+      times: 1,
+    });
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
     assert.equal(x.explorer.lists.processing.state.error?.kind, 'http');
     assert.equal(x.explorer.lists.processing.state.items!.length, before);
-    assert.match(x.views.processing.view.message ?? '', /HTTP 500: E_INTERNAL: Database unavailable.*Showing data from/);
+    assert.match(
+      x.views.processing.view.message ?? '',
+      /HTTP 500: E_INTERNAL: Database unavailable.*Showing data from/,
+    );
     assert.ok(x.statusBar.item!.backgroundColor, 'warning background');
     assert.match(String((x.statusBar.item!.tooltip as vscode.MarkdownString).value), /Database unavailable/);
     await vscode.commands.executeCommand('flowsync.refreshProcessing');

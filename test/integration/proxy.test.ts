@@ -34,7 +34,12 @@ describe('Behind an HTTP proxy (http.proxy)', function () {
   const viaProxy = () => `http://${HOST}:${mock.port}`;
   const set = (section: string, key: string, value: unknown) =>
     vscode.workspace.getConfiguration(section).update(key, value, vscode.ConfigurationTarget.Global);
-  const origins = () => [viaProxy(), new URL(mock.url).origin, `http://localhost:${mock.port}`, `https://${HOST}:${closedPort}`];
+  const origins = () => [
+    viaProxy(),
+    new URL(mock.url).origin,
+    `http://localhost:${mock.port}`,
+    `https://${HOST}:${closedPort}`,
+  ];
 
   /** Points the extension at `baseUrl` (a key is stored for it) and loads the processing list once. */
   async function load(baseUrl: string) {
@@ -50,7 +55,9 @@ describe('Behind an HTTP proxy (http.proxy)', function () {
   async function setAndWait(section: string, key: string, value: unknown) {
     await set(section, key, value);
     const expected = JSON.stringify(value ?? vscode.workspace.getConfiguration(section).inspect(key)?.defaultValue);
-    await waitFor(() => JSON.stringify(vscode.workspace.getConfiguration(section).get(key)) === expected, { message: `${section}.${key} applied` });
+    await waitFor(() => JSON.stringify(vscode.workspace.getConfiguration(section).get(key)) === expected, {
+      message: `${section}.${key} applied`,
+    });
   }
 
   const useProxy = (url: string) => setAndWait('http', 'proxy', url);
@@ -58,9 +65,16 @@ describe('Behind an HTTP proxy (http.proxy)', function () {
   before(async () => {
     mock = await startMockApi({ apiKey: KEY });
     closedPort = await unusedPort();
-    proxy = await startProxy({ hosts: { [`${HOST}:${mock.port}`]: `127.0.0.1:${mock.port}`, [`${HOST}:${closedPort}`]: `127.0.0.1:${closedPort}` } });
+    proxy = await startProxy({
+      hosts: {
+        [`${HOST}:${mock.port}`]: `127.0.0.1:${mock.port}`,
+        [`${HOST}:${closedPort}`]: `127.0.0.1:${closedPort}`,
+      },
+    });
     x = await testApi();
-    saved = CHANGED.map(([section, key]) => [section, key, vscode.workspace.getConfiguration(section).inspect(key)?.globalValue] as const);
+    saved = CHANGED.map(
+      ([section, key]) => [section, key, vscode.workspace.getConfiguration(section).inspect(key)?.globalValue] as const,
+    );
     await keyChanges(x, origins().length, async () => {
       for (const origin of origins()) await x.keys.set(origin, KEY);
     });
@@ -87,7 +101,10 @@ describe('Behind an HTTP proxy (http.proxy)', function () {
     assert.ok(proxy.seen.length > 0, 'the proxy was asked');
     for (const r of proxy.seen) {
       assert.equal(r.method, 'GET');
-      assert.ok(r.url.startsWith(`${viaProxy()}/api/public/v1/`), `the proxy was asked only for the service (got ${r.method} ${r.url})`);
+      assert.ok(
+        r.url.startsWith(`${viaProxy()}/api/public/v1/`),
+        `the proxy was asked only for the service (got ${r.method} ${r.url})`,
+      );
     }
     // Every request the mock answered came through the proxy (which adds Via) and carried the key.
     assert.equal(mock.requests.length, proxy.seen.length, 'as many requests at the service as at the proxy');
@@ -103,16 +120,25 @@ describe('Behind an HTTP proxy (http.proxy)', function () {
       const state = await load(url);
       assert.equal(state.error, undefined, `${url}: ${state.error?.message}`);
       assert.equal(proxy.seen.length, 0, `${url}: the proxy was not asked`);
-      assert.ok(mock.requests.length > 0 && mock.requests.every((r) => r.headers.via === undefined && r.authorized), `${url}: direct, with the key`);
+      assert.ok(
+        mock.requests.length > 0 && mock.requests.every((r) => r.headers.via === undefined && r.authorized),
+        `${url}: direct, with the key`,
+      );
     }
   });
 
   it('goes direct when http.proxySupport is "off" or http.noProxy names the host; the name then does not resolve', async () => {
-    for (const [key, value] of [['proxySupport', 'off'], ['noProxy', [HOST]]] as const) {
+    for (const [key, value] of [
+      ['proxySupport', 'off'],
+      ['noProxy', [HOST]],
+    ] as const) {
       await setAndWait('http', key, value);
       try {
         const state = await load(viaProxy());
-        assert.ok(state.error?.kind === 'network' || state.error?.kind === 'timeout', `http.${key}: a network error (got ${state.error?.kind}: ${state.error?.message})`);
+        assert.ok(
+          state.error?.kind === 'network' || state.error?.kind === 'timeout',
+          `http.${key}: a network error (got ${state.error?.kind}: ${state.error?.message})`,
+        );
         assert.equal(proxy.seen.length, 0, `http.${key}: the proxy was not asked`);
         assert.equal(mock.requests.length, 0);
       } finally {
@@ -143,8 +169,15 @@ describe('Behind an HTTP proxy (http.proxy)', function () {
       assert.equal(state.error, undefined, state.error?.message);
       assert.ok(auth.seen.length > 0, 'the authenticating proxy was asked');
       const basic = `Basic ${Buffer.from(credentials).toString('base64')}`;
-      assert.ok(auth.seen.every((r) => r.headers['proxy-authorization'] === basic), 'every request authenticated to the proxy');
-      assert.ok(mock.requests.length > 0 && mock.requests.every((r) => r.headers['proxy-authorization'] === undefined && r.authorized), 'the service got the key, not the proxy credentials');
+      assert.ok(
+        auth.seen.every((r) => r.headers['proxy-authorization'] === basic),
+        'every request authenticated to the proxy',
+      );
+      assert.ok(
+        mock.requests.length > 0 &&
+          mock.requests.every((r) => r.headers['proxy-authorization'] === undefined && r.authorized),
+        'the service got the key, not the proxy credentials',
+      );
 
       await useProxy(`http://127.0.0.1:${auth.port}`);
       auth.seen.length = 0;

@@ -58,11 +58,27 @@ describe('Key confinement', function () {
 
   it('ignores flowsync.services set by the workspace: a repository cannot add a service that would get a key', async () => {
     fs.mkdirSync(path.dirname(settingsFile()), { recursive: true });
-    fs.writeFileSync(settingsFile(), JSON.stringify({ 'flowsync.services': [{ name: 'Evil', url: attacker.url }, { name: 'Mine', url: mock.url }] }, null, 2));
+    fs.writeFileSync(
+      settingsFile(),
+      JSON.stringify(
+        {
+          'flowsync.services': [
+            { name: 'Evil', url: attacker.url },
+            { name: 'Mine', url: mock.url },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
     await new Promise((resolve) => setTimeout(resolve, 1500)); // let VS Code pick up the file
     await x.reconfigure();
     await vscode.commands.executeCommand('flowsync.refresh');
-    assert.deepEqual(x.services.all.map((s) => s.name), [undefined], 'still the one service of the user settings');
+    assert.deepEqual(
+      x.services.all.map((s) => s.name),
+      [undefined],
+      'still the one service of the user settings',
+    );
     assert.equal(x.explorer.scope, new URL(mock.url).origin);
     assert.equal(attacker.requests.length, 0, 'the workspace could not add a service');
     fs.rmSync(settingsFile(), { force: true });
@@ -89,7 +105,11 @@ describe('Key confinement', function () {
     const store = x.keys as unknown as { secrets: vscode.SecretStorage; timeoutMs: number };
     const real = store.secrets;
     assert.equal(store.timeoutMs, 10_000, 'the real timeout');
-    store.secrets = { ...real, get: () => new Promise<string | undefined>(() => undefined), onDidChange: real.onDidChange } as vscode.SecretStorage;
+    store.secrets = {
+      ...real,
+      get: () => new Promise<string | undefined>(() => undefined),
+      onDidChange: real.onDidChange,
+    } as vscode.SecretStorage;
     store.timeoutMs = 200;
     const started = Date.now();
     try {
@@ -110,7 +130,11 @@ describe('Key confinement', function () {
   it('a SecretStorage that fails says so at once', async () => {
     const store = x.keys as unknown as { secrets: vscode.SecretStorage };
     const real = store.secrets;
-    store.secrets = { ...real, get: () => Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY')), onDidChange: real.onDidChange } as vscode.SecretStorage;
+    store.secrets = {
+      ...real,
+      get: () => Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY')),
+      onDidChange: real.onDidChange,
+    } as vscode.SecretStorage;
     try {
       await x.reconfigure();
       assert.equal(x.explorer.status, 'secretsUnavailable');
@@ -126,19 +150,31 @@ describe('Key confinement', function () {
     // What the log must say once: a workspace tried to choose where the key goes (said once per session, so this is
     // still the only time when the cases above ran first). Then wait for the lines to reach the file.
     fs.mkdirSync(path.dirname(settingsFile()), { recursive: true });
-    fs.writeFileSync(settingsFile(), JSON.stringify({ 'flowsync.baseUrl': attacker.url, 'flowsync.allowHttp': true }, null, 2));
+    fs.writeFileSync(
+      settingsFile(),
+      JSON.stringify({ 'flowsync.baseUrl': attacker.url, 'flowsync.allowHttp': true }, null, 2),
+    );
     await x.reconfigure();
     await vscode.commands.executeCommand('flowsync.refresh');
-    await waitFor(() => /GET \/api\/public\/v1\/flowsyncs\/processing → 200/.test(ourLogText()) && /Ignoring flowsync\.baseUrl, flowsync\.allowHttp/.test(ourLogText()), {
-      message: 'the lines in the Flow Sync log file',
-    });
+    await waitFor(
+      () =>
+        /GET \/api\/public\/v1\/flowsyncs\/processing → 200/.test(ourLogText()) &&
+        /Ignoring flowsync\.baseUrl, flowsync\.allowHttp/.test(ourLogText()),
+      {
+        message: 'the lines in the Flow Sync log file',
+      },
+    );
     fs.rmSync(settingsFile(), { force: true });
     const logs = findFiles(path.dirname(x.logUri.fsPath), (f) => f.endsWith('.log'));
     const ours = logs.filter(isOurLog);
     assert.ok(ours.length > 0, `the Flow Sync log file exists (looked in ${path.dirname(x.logUri.fsPath)})`);
     const text = fs.readFileSync(ours[0], 'utf8');
     assert.match(text, /GET \/api\/public\/v1\/flowsyncs\/processing → 200/);
-    assert.equal(text.match(/Ignoring flowsync\.baseUrl, flowsync\.allowHttp from the workspace settings/g)?.length, 1, 'said once');
+    assert.equal(
+      text.match(/Ignoring flowsync\.baseUrl, flowsync\.allowHttp from the workspace settings/g)?.length,
+      1,
+      'said once',
+    );
     for (const file of logs) assert.ok(!fs.readFileSync(file, 'utf8').includes(KEY), `${file} holds the key`);
   });
 });

@@ -36,14 +36,33 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
   let errors: string[];
   const registries: ServiceRegistry[] = [];
 
-  function registry(loadCode: () => Promise<ConnectionCode>, secretGet: () => Promise<string | undefined> = async () => undefined, keyringTimeoutMs = 60_000): ServiceRegistry {
+  function registry(
+    loadCode: () => Promise<ConnectionCode>,
+    secretGet: () => Promise<string | undefined> = async () => undefined,
+    keyringTimeoutMs = 60_000,
+  ): ServiceRegistry {
     const memory = new Map<string, unknown>();
-    const log = { error: (m: string) => errors.push(m), info: () => undefined, warn: () => undefined, debug: () => undefined, trace: () => undefined } as unknown as vscode.LogOutputChannel;
-    const secrets = { get: secretGet, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose() {} }) } as unknown as vscode.SecretStorage;
+    const log = {
+      error: (m: string) => errors.push(m),
+      info: () => undefined,
+      warn: () => undefined,
+      debug: () => undefined,
+      trace: () => undefined,
+    } as unknown as vscode.LogOutputChannel;
+    const secrets = {
+      get: secretGet,
+      store: async () => undefined,
+      delete: async () => undefined,
+      onDidChange: () => ({ dispose() {} }),
+    } as unknown as vscode.SecretStorage;
     const made = new ServiceRegistry(
       {
         globalStorageUri: vscode.Uri.file(root),
-        globalState: { get: (k: string, d?: unknown) => (memory.has(k) ? memory.get(k) : d), update: async (k: string, v: unknown) => void memory.set(k, v), keys: () => [...memory.keys()] } as unknown as vscode.Memento,
+        globalState: {
+          get: (k: string, d?: unknown) => (memory.has(k) ? memory.get(k) : d),
+          update: async (k: string, v: unknown) => void memory.set(k, v),
+          keys: () => [...memory.keys()],
+        } as unknown as vscode.Memento,
         log,
         clock: systemClock,
         windowId: 'test-window',
@@ -118,7 +137,10 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
     await services.start();
     assert.equal(services.all.length, 0);
     assert.equal(changes, 0);
-    assert.ok(errors.some((m) => m.includes('The services could not start') && m.includes('chunk missing')), errors.join('\n'));
+    assert.ok(
+      errors.some((m) => m.includes('The services could not start') && m.includes('chunk missing')),
+      errors.join('\n'),
+    );
     await services.whenMade();
     assert.equal(loads, 2, 'tried again');
     assert.equal(services.all.length, 1);
@@ -132,7 +154,10 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
     }));
     await services.start();
     assert.equal(services.all.length, 0);
-    assert.ok(errors.some((m) => m.includes('cannot make it')), errors.join('\n'));
+    assert.ok(
+      errors.some((m) => m.includes('cannot make it')),
+      errors.join('\n'),
+    );
   });
 
   it('whenMade() does not wait for the keys (a hung keyring must not hold up a command); start() does', async () => {
@@ -142,11 +167,17 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
     try {
       settings.dispose();
       settings = new SettingsSource();
-      const services = registry(async () => connectionCode, () => new Promise<string | undefined>(() => undefined));
+      const services = registry(
+        async () => connectionCode,
+        () => new Promise<string | undefined>(() => undefined),
+      );
       const started = services.start();
       await services.whenMade();
       assert.equal(services.all.length, 1, 'made');
-      const late = await Promise.race([started.then(() => 'started'), new Promise((r) => setTimeout(() => r('waiting'), 100))]);
+      const late = await Promise.race([
+        started.then(() => 'started'),
+        new Promise((r) => setTimeout(() => r('waiting'), 100)),
+      ]);
       assert.equal(late, 'waiting', 'start() waits for the key read');
     } finally {
       await setUserSetting('baseUrl', before);
@@ -172,7 +203,11 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
     setTimeout(() => code.resolve(connectionCode), 20);
     await answered;
     assert.equal(links.said.length, 1, links.said.join('\n'));
-    assert.match(links.said[0], /not set up yet/, 'answered for the one service (not set up in this test), once it exists');
+    assert.match(
+      links.said[0],
+      /not set up yet/,
+      'answered for the one service (not set up in this test), once it exists',
+    );
   });
 
   describe('at start, a link or a tool call waits for its service to read its key (issue 28 item 6)', () => {
@@ -186,7 +221,11 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
     /** Views and documents that find every item (what a link does once its service is ready). */
     function linkContext(services: ServiceRegistry, opened: unknown[]): CommandContext {
       const view = { tree: { findLeaf: () => true }, revealItem: async () => true };
-      return { services, views: { processing: view, connections: view }, json: { open: async (what: unknown) => void opened.push(what) } } as unknown as CommandContext;
+      return {
+        services,
+        views: { processing: view, connections: view },
+        json: { open: async (what: unknown) => void opened.push(what) },
+      } as unknown as CommandContext;
     }
 
     beforeEach(async () => {
@@ -226,19 +265,35 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
     it('a language model tool called at start answers with the data (the keyring answering in 150 ms)', async () => {
       const services = registry(async () => connectionCode, keyringAfter(150));
       void services.start();
-      const asTool = (s: (typeof services.all)[number]) => ({ name: s.name, explorer: s.explorer, whenRead: () => services.whenRead(s) });
+      const asTool = (s: (typeof services.all)[number]) => ({
+        name: s.name,
+        explorer: s.explorer,
+        whenRead: () => services.whenRead(s),
+      });
       const source: ToolSource = {
-        services: { get all() { return services.all.map(asTool); }, several: false, byName: () => undefined },
+        services: {
+          get all() {
+            return services.all.map(asTool);
+          },
+          several: false,
+          byName: () => undefined,
+        },
         clock: systemClock,
         settings: { current: { refreshIntervalSeconds: 30, historyDays: 7 } },
         ready: () => services.whenMade(),
       };
       await source.ready?.();
-      const result = await toolFor('processing', source).invoke({ input: {}, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+      const result = await toolFor('processing', source).invoke(
+        { input: {}, toolInvocationToken: undefined },
+        new vscode.CancellationTokenSource().token,
+      );
       const text = (result?.content ?? []).map((part) => (part as vscode.LanguageModelTextPart).value).join('');
       assert.doesNotMatch(text, /Set API Key|not set up|Set Service URL/i, text.slice(0, 300));
       const first = mock.dataset.processingAt(Date.now())[0];
-      assert.ok(first && text.includes(String(first.id)), `the processing syncs are in the answer: ${text.slice(0, 1500)}`);
+      assert.ok(
+        first && text.includes(String(first.id)),
+        `the processing syncs are in the answer: ${text.slice(0, 1500)}`,
+      );
     });
   });
 });

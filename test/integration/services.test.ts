@@ -44,18 +44,31 @@ describe('Several services side by side (two mock services at once)', function (
 
   const loaded = async () => {
     const api = await testApi();
-    await waitFor(() => api.services.all.length === 2 && api.services.all.every((s) => s.explorer.status === 'ready' && s.explorer.lists.processing.state.items !== undefined), {
-      message: 'both services loaded',
-    });
+    await waitFor(
+      () =>
+        api.services.all.length === 2 &&
+        api.services.all.every(
+          (s) => s.explorer.status === 'ready' && s.explorer.lists.processing.state.items !== undefined,
+        ),
+      {
+        message: 'both services loaded',
+      },
+    );
     return api;
   };
 
   it('shows both, in the order of the setting, each with its own data under its own row', async () => {
     const api = await loaded();
-    assert.deepEqual(api.services.all.map((s) => s.name), ['Production', 'Staging']);
+    assert.deepEqual(
+      api.services.all.map((s) => s.name),
+      ['Production', 'Staging'],
+    );
     const tree = api.views.processing.tree;
     const roots = tree.getChildren();
-    assert.deepEqual(roots.map((r) => tree.getTreeItem(r).label), ['Production', 'Staging']);
+    assert.deepEqual(
+      roots.map((r) => tree.getTreeItem(r).label),
+      ['Production', 'Staging'],
+    );
     for (const [i, mock] of [production, staging].entries()) {
       const service = api.services.all[i];
       const items = service.explorer.lists.processing.state.items ?? [];
@@ -64,18 +77,31 @@ describe('Several services side by side (two mock services at once)', function (
       const mine = new Set(mock.dataset.processingAt(Date.now()).map((sync) => sync.id));
       const theirs = new Set(other.dataset.processingAt(Date.now()).map((sync) => sync.id));
       const own = items.filter((item) => item.value.id !== mock.dataset.stuckSyncId);
-      assert.ok(own.length > 0 && own.some((item) => mine.has(item.value.id)), `${service.name} holds its own service's syncs`);
-      assert.ok(!own.some((item) => theirs.has(item.value.id)), `${service.name} holds none of the other service's syncs`);
+      assert.ok(
+        own.length > 0 && own.some((item) => mine.has(item.value.id)),
+        `${service.name} holds its own service's syncs`,
+      );
+      assert.ok(
+        !own.some((item) => theirs.has(item.value.id)),
+        `${service.name} holds none of the other service's syncs`,
+      );
       const expected = items.map((item) => item.value.id).sort((a, b) => a - b);
       const description = String(tree.getTreeItem(roots[i]).description);
       assert.match(description, new RegExp(`^${expected.length} syncs?$`), `${service.name}'s row says its count`);
       // Beneath the service row: that service's flows, whose syncs are its own.
       const leaves = tree.getChildren(roots[i]).flatMap((group) => tree.getChildren(group));
-      assert.deepEqual(leaves.map((leaf) => (leaf.kind === 'leaf' ? leaf.item.value.id : -1)).sort((a, b) => a - b), expected);
-      assert.ok(leaves.every((leaf) => api.views.processing.serviceOf(leaf) === service.id), 'every row knows its service');
+      assert.deepEqual(
+        leaves.map((leaf) => (leaf.kind === 'leaf' ? leaf.item.value.id : -1)).sort((a, b) => a - b),
+        expected,
+      );
+      assert.ok(
+        leaves.every((leaf) => api.views.processing.serviceOf(leaf) === service.id),
+        'every row knows its service',
+      );
     }
     const ids = new Set<string>();
-    const walk = (nodes: ReturnType<typeof tree.getChildren>) => nodes.forEach((n) => (ids.add(String(tree.getTreeItem(n).id)), walk(tree.getChildren(n))));
+    const walk = (nodes: ReturnType<typeof tree.getChildren>) =>
+      nodes.forEach((n) => (ids.add(String(tree.getTreeItem(n).id)), walk(tree.getChildren(n))));
     walk(roots);
     assert.ok(ids.size > 10, 'rows have ids');
   });
@@ -85,19 +111,34 @@ describe('Several services side by side (two mock services at once)', function (
     const [first, second] = api.services.all;
     assert.ok(first.window && first.window === second.window, 'one window share for both');
     const window = first.window;
-    assert.deepEqual([first, second].map((s) => window.spread.fraction(s.id)), [0, 0.5]);
+    assert.deepEqual(
+      [first, second].map((s) => window.spread.fraction(s.id)),
+      [0, 0.5],
+    );
     await waitFor(
       () => {
-        const held = [first, second].flatMap((s) => [s.explorer.lists.processing, s.explorer.lists.connections]).reduce((sum, r) => sum + (r.state.items?.length ?? 0), 0);
+        const held = [first, second]
+          .flatMap((s) => [s.explorer.lists.processing, s.explorer.lists.connections])
+          .reduce((sum, r) => sum + (r.state.items?.length ?? 0), 0);
         return held > 0 && window.budget.held === held;
       },
       { message: 'the budget counts what both services hold' },
     );
     for (const [i, service] of [first, second].entries()) {
       const processing = service.explorer.lists.processing;
-      await waitFor(() => processing.state.nextAttemptAt !== undefined && !processing.state.error && processing.pollIntervalMs !== undefined, { message: `${service.name} plans a poll` });
+      await waitFor(
+        () =>
+          processing.state.nextAttemptAt !== undefined &&
+          !processing.state.error &&
+          processing.pollIntervalMs !== undefined,
+        { message: `${service.name} plans a poll` },
+      );
       const interval = processing.pollIntervalMs!;
-      assert.equal(processing.state.nextAttemptAt! % interval, (i * interval) / 2, `${service.name} polls ${i}/2 of the way into the interval`);
+      assert.equal(
+        processing.state.nextAttemptAt! % interval,
+        (i * interval) / 2,
+        `${service.name} polls ${i}/2 of the way into the interval`,
+      );
     }
   });
 
@@ -119,20 +160,31 @@ describe('Several services side by side (two mock services at once)', function (
     }
   });
 
-  it('one service failing keeps the other one\'s rows; its own row says its trouble; the status bar sums what is shown', async () => {
+  it("one service failing keeps the other one's rows; its own row says its trouble; the status bar sums what is shown", async () => {
     const api = await loaded();
     staging.inject({ endpoint: 'processing', status: 500 });
     try {
       const stagingService = api.services.byName('Staging')!;
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
-      await waitFor(() => stagingService.explorer.lists.processing.state.error !== undefined, { message: 'Staging fails' });
+      await waitFor(() => stagingService.explorer.lists.processing.state.error !== undefined, {
+        message: 'Staging fails',
+      });
       const tree = api.views.processing.tree;
       const [productionRow, stagingRow] = tree.getChildren();
       assert.match(String(tree.getTreeItem(stagingRow).description), /⚠/, "Staging's row says its trouble");
-      assert.match(String(tree.getTreeItem(productionRow).description), /^\d+ syncs?$/, "Production's row is untouched");
+      assert.match(
+        String(tree.getTreeItem(productionRow).description),
+        /^\d+ syncs?$/,
+        "Production's row is untouched",
+      );
       assert.ok(tree.getChildren(productionRow).length > 0, 'Production keeps its rows');
-      const total = api.services.all.reduce((sum, s) => sum + (s.explorer.lists.processing.state.items?.length ?? 0), 0);
-      await waitFor(() => api.statusBar.item?.text.includes(`${total} processing`), { message: `status bar says ${total} processing` });
+      const total = api.services.all.reduce(
+        (sum, s) => sum + (s.explorer.lists.processing.state.items?.length ?? 0),
+        0,
+      );
+      await waitFor(() => api.statusBar.item?.text.includes(`${total} processing`), {
+        message: `status bar says ${total} processing`,
+      });
       const tooltip = api.statusBar.item?.tooltip;
       const hover = typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '');
       assert.match(hover, /Production/);
@@ -141,7 +193,12 @@ describe('Several services side by side (two mock services at once)', function (
       staging.clearFaults();
       const stagingService = api.services.byName('Staging')!;
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
-      await waitFor(() => stagingService.explorer.lists.processing.state.error === undefined && !stagingService.explorer.lists.processing.state.loading, { message: 'Staging recovered' });
+      await waitFor(
+        () =>
+          stagingService.explorer.lists.processing.state.error === undefined &&
+          !stagingService.explorer.lists.processing.state.loading,
+        { message: 'Staging recovered' },
+      );
     }
   });
 
@@ -163,7 +220,10 @@ describe('Several services side by side (two mock services at once)', function (
     const unknown = await invoke({ service: 'Nowhere' });
     assert.match(unknown, /^asked: "Nowhere"$/m);
     assert.match(unknown, /^services: "Production", "Staging"$/m);
-    assert.ok(![PRODUCTION_KEY, STAGING_KEY].some((key) => all.includes(key) || staging.includes(key)), 'no key in an answer');
+    assert.ok(
+      ![PRODUCTION_KEY, STAGING_KEY].some((key) => all.includes(key) || staging.includes(key)),
+      'no key in an answer',
+    );
   });
 
   it('Flow Insights with two services: the insights tool answers per service, each from its own History (issue #31)', async () => {
@@ -176,10 +236,14 @@ describe('Several services side by side (two mock services at once)', function (
     ];
     for (const [name, mock] of mocks) {
       const service = api.services.byName(name)!;
-      const sync = service.explorer.lists.processing.state.items!.find((item) => item.value.id !== mock.dataset.stuckSyncId)!.value;
+      const sync = service.explorer.lists.processing.state.items!.find(
+        (item) => item.value.id !== mock.dataset.stuckSyncId,
+      )!.value;
       mock.finish(sync.id);
       await service.explorer.refresh('processing');
-      await waitFor(() => service.history.snapshot.entries.some((e) => e.id === sync.id), { message: `sync ${sync.id} in ${name}'s History` });
+      await waitFor(() => service.history.snapshot.entries.some((e) => e.id === sync.id), {
+        message: `sync ${sync.id} in ${name}'s History`,
+      });
       left.set(name, service.history.snapshot.entries.find((e) => e.id === sync.id)!.flowName);
     }
     const invoke = async (input: object) => {
@@ -188,9 +252,16 @@ describe('Several services side by side (two mock services at once)', function (
     };
     const all = await invoke({ slower: false, limit: 100 });
     const blocks = all.split(/^service: /m).slice(1);
-    assert.deepEqual(blocks.map((b) => b.split('\n')[0]), ['"Production"', '"Staging"'], all);
+    assert.deepEqual(
+      blocks.map((b) => b.split('\n')[0]),
+      ['"Production"', '"Staging"'],
+      all,
+    );
     for (const [i, name] of ['Production', 'Staging'].entries()) {
-      assert.ok(blocks[i].includes(`flow "${left.get(name)}"`), `${name}'s block lists the flow of its own run: ${blocks[i]}`);
+      assert.ok(
+        blocks[i].includes(`flow "${left.get(name)}"`),
+        `${name}'s block lists the flow of its own run: ${blocks[i]}`,
+      );
     }
     const one = await invoke({ service: 'Staging', slower: false, limit: 100 });
     assert.match(one, /^service: "Staging"$/m);
@@ -216,13 +287,23 @@ describe('Several services side by side (two mock services at once)', function (
         } finally {
           subscription.dispose();
         }
-        if (attempt === 3 || services.every((s, i) => s.explorer.lists.processing.state.loadedAt === polls[i])) return fired;
+        if (attempt === 3 || services.every((s, i) => s.explorer.lists.processing.state.loadedAt === polls[i])) {
+          return fired;
+        }
       }
     };
     // Each service's connections load: its teams are learned again and every list view re-decorates; no row says anything new.
-    assert.deepEqual(await rerenderedBy(() => Promise.all(services.map((s) => s.explorer.lists.connections.refresh()))), [], 'a connections load re-renders no Processing row');
+    assert.deepEqual(
+      await rerenderedBy(() => Promise.all(services.map((s) => s.explorer.lists.connections.refresh()))),
+      [],
+      'a connections load re-renders no Processing row',
+    );
     // What the History view does when it is shown (the Flow Sync views opening for a link): it reads what is new on disk, here nothing.
-    assert.deepEqual(await rerenderedBy(() => Promise.all(services.map((s) => s.history.reload()))), [], 'a History read that finds nothing new re-renders no Processing row');
+    assert.deepEqual(
+      await rerenderedBy(() => Promise.all(services.map((s) => s.history.reload()))),
+      [],
+      'a History read that finds nothing new re-renders no Processing row',
+    );
     // What a row says changes (Staging's processing fails): that row is re-rendered.
     staging.inject({ endpoint: 'processing', status: 500 });
     try {
@@ -232,7 +313,9 @@ describe('Several services side by side (two mock services at once)', function (
     } finally {
       staging.clearFaults();
       await stagingService.explorer.lists.processing.refresh();
-      await waitFor(() => stagingService.explorer.lists.processing.state.error === undefined, { message: 'Staging recovered' });
+      await waitFor(() => stagingService.explorer.lists.processing.state.error === undefined, {
+        message: 'Staging recovered',
+      });
     }
   });
 
@@ -240,8 +323,12 @@ describe('Several services side by side (two mock services at once)', function (
     const api = await loaded();
     const stagingService = api.services.byName('Staging')!;
     const id = stagingService.explorer.lists.processing.state.items![0].value.id;
-    await api.links.handleUri(vscode.Uri.parse(`vscode://flowsync-tools.flowsync-explorer/sync?id=${id}&service=staging`));
-    await waitFor(() => vscode.window.activeTextEditor?.document.uri.scheme === 'flowsync-json', { message: 'its JSON opened' });
+    await api.links.handleUri(
+      vscode.Uri.parse(`vscode://flowsync-tools.flowsync-explorer/sync?id=${id}&service=staging`),
+    );
+    await waitFor(() => vscode.window.activeTextEditor?.document.uri.scheme === 'flowsync-json', {
+      message: 'its JSON opened',
+    });
     const doc = vscode.window.activeTextEditor!.document;
     assert.equal(JSON.parse(doc.getText()).id, id);
     assert.match(doc.uri.path, /Staging/, 'the document title names the service');
@@ -259,7 +346,10 @@ describe('Several services side by side (two mock services at once)', function (
     assert.equal(await api.keys.get(scope), undefined, "Staging's key is gone");
     assert.equal(await api.keys.get(new URL(production.url).origin), PRODUCTION_KEY, "Production's key stays");
     assert.equal(api.services.all[0].name, 'Production');
-    assert.ok(api.views.processing.tree.getChildren().every((n) => n.kind !== 'service'), 'one service: no service rows');
+    assert.ok(
+      api.views.processing.tree.getChildren().every((n) => n.kind !== 'service'),
+      'one service: no service rows',
+    );
   });
 });
 
@@ -285,9 +375,15 @@ describe('Add Service: the service of flowsync.baseUrl becomes the first entry',
     if ((await api.keys.get(slot)) !== TENANT_KEY) await keyChanges(api, 1, () => api.keys.set(slot, TENANT_KEY));
     await setUserSetting('baseUrl', tenant.url);
     await api.reconfigure();
-    await waitFor(() => api.services.all.length === 1 && api.explorer.status === 'ready' && api.explorer.lists.processing.state.loadedAt !== undefined, {
-      message: 'the one service loaded from /tenantA',
-    });
+    await waitFor(
+      () =>
+        api.services.all.length === 1 &&
+        api.explorer.status === 'ready' &&
+        api.explorer.lists.processing.state.loadedAt !== undefined,
+      {
+        message: 'the one service loaded from /tenantA',
+      },
+    );
   });
 
   afterEach(async () => {
@@ -307,12 +403,21 @@ describe('Add Service: the service of flowsync.baseUrl becomes the first entry',
   it('a key typed for https://host/tenantA is never sent to a service at https://host', async () => {
     const api = await testApi();
     await api.addService({ currentName: 'Tenant A', name: 'Root', url: origin });
-    await waitFor(() => api.services.all.length === 2 && api.services.all.every((s) => s.explorer.pollSettings !== undefined), { message: 'both services configured' });
+    await waitFor(
+      () => api.services.all.length === 2 && api.services.all.every((s) => s.explorer.pollSettings !== undefined),
+      { message: 'both services configured' },
+    );
     const [tenantA, root] = api.services.all;
-    await waitFor(() => tenantA.explorer.status === 'ready' && tenantA.explorer.lists.processing.state.loadedAt !== undefined, { message: 'Tenant A loaded' });
+    await waitFor(
+      () => tenantA.explorer.status === 'ready' && tenantA.explorer.lists.processing.state.loadedAt !== undefined,
+      { message: 'Tenant A loaded' },
+    );
     await root.explorer.refreshAll();
     const atRoot = tenant.requests.filter((r) => !r.path.startsWith('/tenantA/'));
-    assert.ok(!atRoot.some((r) => (r.headers.authorization ?? '').includes(TENANT_KEY)), `the root was sent the key of /tenantA (${atRoot.length} requests at the root)`);
+    assert.ok(
+      !atRoot.some((r) => (r.headers.authorization ?? '').includes(TENANT_KEY)),
+      `the root was sent the key of /tenantA (${atRoot.length} requests at the root)`,
+    );
     assert.equal(root.explorer.status, 'noKey', 'the root has no key until one is typed for it');
     assert.equal(await api.keys.get(origin), undefined, 'no copy of the key is kept for the root of the host');
     assert.equal(await api.keys.get(slot), TENANT_KEY, 'the key stays with /tenantA');
@@ -324,12 +429,20 @@ describe('Add Service: the service of flowsync.baseUrl becomes the first entry',
     await api.addService({ currentName: 'Tenant A', name: 'Other', url: 'https://other.example.com' });
     const written = config().inspect<Array<Record<string, unknown>>>('services')?.globalValue ?? [];
     assert.equal(written[0]?.name, 'Tenant A');
-    assert.equal(written[0]?.teamId, undefined, `the workspace's 666 was written to the user settings: ${JSON.stringify(written[0])}`);
+    assert.equal(
+      written[0]?.teamId,
+      undefined,
+      `the workspace's 666 was written to the user settings: ${JSON.stringify(written[0])}`,
+    );
     await config().update('teamId', undefined, vscode.ConfigurationTarget.Workspace);
     await setUserSetting('services', undefined);
     await setUserSetting('teamId', '42');
     await api.addService({ currentName: 'Tenant A', name: 'Other', url: 'https://other.example.com' });
-    assert.equal(config().inspect<Array<Record<string, unknown>>>('services')?.globalValue?.[0]?.teamId, '42', "the user's own team filter moves with the service");
+    assert.equal(
+      config().inspect<Array<Record<string, unknown>>>('services')?.globalValue?.[0]?.teamId,
+      '42',
+      "the user's own team filter moves with the service",
+    );
   });
 });
 
@@ -354,7 +467,9 @@ describe('Two entries of one URL, one per team (issue #28 item 5)', function () 
   it('each keeps its own History and Clear History: a run of one is never the other\u2019s, clearing one leaves the other', async () => {
     const now = Date.now();
     // Two teams that each have a processing sync that is not the long-stuck one.
-    const teams = mock.dataset.teams.map((team) => team.id).filter((id) => mock.dataset.processingAt(now, id).some((s) => s.id !== mock.dataset.stuckSyncId));
+    const teams = mock.dataset.teams
+      .map((team) => team.id)
+      .filter((id) => mock.dataset.processingAt(now, id).some((s) => s.id !== mock.dataset.stuckSyncId));
     assert.ok(teams.length >= 2, `two teams with processing syncs (${teams.length})`);
     const [teamA, teamB] = teams;
     await setUserSetting('services', [
@@ -363,16 +478,30 @@ describe('Two entries of one URL, one per team (issue #28 item 5)', function () 
     ]);
     const api = await testApi();
     await api.reconfigure();
-    await waitFor(() => api.services.all.length === 2 && api.services.all.every((s) => s.explorer.status === 'ready' && s.explorer.lists.processing.state.items !== undefined && s.history.snapshot.origin !== undefined), {
-      message: 'both entries loaded, with their History',
-    });
+    await waitFor(
+      () =>
+        api.services.all.length === 2 &&
+        api.services.all.every(
+          (s) =>
+            s.explorer.status === 'ready' &&
+            s.explorer.lists.processing.state.items !== undefined &&
+            s.history.snapshot.origin !== undefined,
+        ),
+      {
+        message: 'both entries loaded, with their History',
+      },
+    );
     const [a, b] = api.services.all;
     assert.notEqual(a.history.snapshot.origin, b.history.snapshot.origin, 'two Histories, not one');
     const leave = async (service: typeof a) => {
-      const sync = service.explorer.lists.processing.state.items!.find((item) => item.value.id !== mock.dataset.stuckSyncId)!.value;
+      const sync = service.explorer.lists.processing.state.items!.find(
+        (item) => item.value.id !== mock.dataset.stuckSyncId,
+      )!.value;
       mock.finish(sync.id);
       await service.explorer.refresh('processing');
-      await waitFor(() => service.history.snapshot.entries.some((e) => e.id === sync.id), { message: `sync ${sync.id} in ${service.name}'s History` });
+      await waitFor(() => service.history.snapshot.entries.some((e) => e.id === sync.id), {
+        message: `sync ${sync.id} in ${service.name}'s History`,
+      });
       return sync.id;
     };
     const runA = await leave(a);
@@ -383,6 +512,9 @@ describe('Two entries of one URL, one per team (issue #28 item 5)', function () 
     assert.equal(a.history.snapshot.entries.length, 0, "Team A's History is cleared");
     // Team B's History is kept, also after it reads its files again (another window's runs, a Clear marker).
     await b.history.reload();
-    assert.ok(b.history.snapshot.entries.some((e) => e.id === runB), "Team B's run survives Team A's Clear History");
+    assert.ok(
+      b.history.snapshot.entries.some((e) => e.id === runB),
+      "Team B's run survives Team A's Clear History",
+    );
   });
 });

@@ -29,7 +29,10 @@ describe('shared files in global storage (FileSharedStore)', () => {
     await handle.close();
     assert.equal(await store.read(folder, 'snapshot', DEFAULT_MAX_BYTES), TOO_LARGE);
     await store.write(folder, 'snapshot', new TextEncoder().encode('{"v":1}'));
-    assert.equal(new TextDecoder().decode((await store.read(folder, 'snapshot', DEFAULT_MAX_BYTES)) as Uint8Array), '{"v":1}');
+    assert.equal(
+      new TextDecoder().decode((await store.read(folder, 'snapshot', DEFAULT_MAX_BYTES)) as Uint8Array),
+      '{"v":1}',
+    );
     assert.equal(await store.read(folder, 'failure', DEFAULT_MAX_BYTES), undefined, 'a missing file');
   });
 
@@ -42,6 +45,10 @@ describe('shared files in global storage (FileSharedStore)', () => {
     await store.write(folder, 'lease', new TextEncoder().encode('{"v":1}'));
     assert.equal(await fs.readFile(victim, 'utf8'), '{"secret":1}', 'the link was replaced, not followed');
     assert.ok((await fs.lstat(fileOf('lease.json'))).isFile());
-    assert.deepEqual(await fs.readdir(path.join(root, 'coordination', folder)), ['lease.json'], 'no temporary file is left');
+    assert.deepEqual(
+      await fs.readdir(path.join(root, 'coordination', folder)),
+      ['lease.json'],
+      'no temporary file is left',
+    );
   });
 });

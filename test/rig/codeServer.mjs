@@ -139,11 +139,15 @@ function codeServerArgs(dirs) {
 
 /** `code-server --install-extension <vsix>` into the given dirs (no server running needed). */
 export function installExtension(rig, dirs, vsix) {
-  const r = spawnSync(rig.nodeBin, [rig.codeServerEntry, ...codeServerArgs(dirs), '--install-extension', vsix, '--force'], {
-    encoding: 'utf8',
-    env: rigEnv(xdgEnv(dirs.xdgDir)),
-    timeout: 120000,
-  });
+  const r = spawnSync(
+    rig.nodeBin,
+    [rig.codeServerEntry, ...codeServerArgs(dirs), '--install-extension', vsix, '--force'],
+    {
+      encoding: 'utf8',
+      env: rigEnv(xdgEnv(dirs.xdgDir)),
+      timeout: 120000,
+    },
+  );
   if (r.status !== 0 || /failed/i.test(r.stdout + r.stderr)) {
     throw new Error(`code-server --install-extension ${vsix} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
   }
@@ -166,7 +170,20 @@ export function installExtension(rig, dirs, vsix) {
  * @param {boolean} [o.workspaceTrust]   leave workspace trust on (no `--disable-workspace-trust`); the settings must then
  *                                       also turn it on (`WORKSPACE_TRUST_SETTINGS`), BASE_SETTINGS turn it off
  */
-export async function startCodeServer({ rig, name = 'code-server', smokeTestDriver = false, settings = {}, vsix = [], port, keepState = false, quiet = false, logLevel = 'info', locale, userDataFiles = {}, workspaceTrust = false }) {
+export async function startCodeServer({
+  rig,
+  name = 'code-server',
+  smokeTestDriver = false,
+  settings = {},
+  vsix = [],
+  port,
+  keepState = false,
+  quiet = false,
+  logLevel = 'info',
+  locale,
+  userDataFiles = {},
+  workspaceTrust = false,
+}) {
   rig ??= await prepareRig();
   pruneLogs();
   const root = scratchDir(name);
@@ -178,7 +195,10 @@ export async function startCodeServer({ rig, name = 'code-server', smokeTestDriv
   };
   fs.mkdirSync(path.join(dirs.userDataDir, 'User'), { recursive: true });
   fs.mkdirSync(dirs.extensionsDir, { recursive: true });
-  fs.writeFileSync(path.join(dirs.userDataDir, 'User', 'settings.json'), JSON.stringify({ ...BASE_SETTINGS, ...settings }, null, 2) + '\n');
+  fs.writeFileSync(
+    path.join(dirs.userDataDir, 'User', 'settings.json'),
+    JSON.stringify({ ...BASE_SETTINGS, ...settings }, null, 2) + '\n',
+  );
   for (const [relative, content] of Object.entries(userDataFiles)) {
     fs.mkdirSync(path.dirname(path.join(dirs.userDataDir, relative)), { recursive: true });
     fs.writeFileSync(path.join(dirs.userDataDir, relative), content);
@@ -259,7 +279,8 @@ export async function startCodeServer({ rig, name = 'code-server', smokeTestDriv
     }
     await sleep(150);
   }
-  if (!quiet) console.log(`[rig] code-server ${server.url} (pid ${child.pid}, log ${path.relative(REPO_ROOT, logFile)})`);
+  if (!quiet)
+    console.log(`[rig] code-server ${server.url} (pid ${child.pid}, log ${path.relative(REPO_ROOT, logFile)})`);
   return server;
 }
 
@@ -321,7 +342,16 @@ export function workbenchUrl(server, { folder, payload } = {}) {
  * `onLog(line, {fromTests})`, fromTests telling the integration suite's own console lines from the workbench's.
  * @returns {Promise<{page, context, logFile, exitCode: Promise<number>, close(): Promise<void>}>}
  */
-export async function openWorkbench({ server, browser, folder, payload, name = 'workbench', onLog, viewport = { width: 1400, height: 900 }, waitReady = true }) {
+export async function openWorkbench({
+  server,
+  browser,
+  folder,
+  payload,
+  name = 'workbench',
+  onLog,
+  viewport = { width: 1400, height: 900 },
+  waitReady = true,
+}) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const logFile = path.join(LOG_DIR, `${name}-workbench-${timestamp()}.log`);
@@ -334,7 +364,10 @@ export async function openWorkbench({ server, browser, folder, payload, name = '
   const exitCode = new Promise((r) => (resolveExit = r));
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     const list = Array.isArray(args) ? args : [args];
-    const text = typeof list[0] === 'string' ? format(...list) : list.map((a) => (typeof a === 'string' ? a : safeJson(a))).join(' ');
+    const text =
+      typeof list[0] === 'string'
+        ? format(...list)
+        : list.map((a) => (typeof a === 'string' ? a : safeJson(a))).join(' ');
     // Lines of the integration suite's extension host carry LINE_MARK (test/integration/index.ts).
     if (text.startsWith(LINE_MARK)) write(text.slice(LINE_MARK.length), { fromTests: true });
     else write(type === 'log' || type === undefined ? text : `[${type}] ${text}`, { fromTests: false });
@@ -346,7 +379,8 @@ export async function openWorkbench({ server, browser, folder, payload, name = '
   // With the smoke-test driver the workbench log arrives through codeAutomationLog; the browser console adds errors
   // and warnings (with it) or everything (without it: e2e, demo).
   page.on('console', (msg) => {
-    if (!server.smokeTestDriver || msg.type() === 'error' || msg.type() === 'warning') logStream.write(`[console.${msg.type()}] ${msg.text()}\n`);
+    if (!server.smokeTestDriver || msg.type() === 'error' || msg.type() === 'warning')
+      logStream.write(`[console.${msg.type()}] ${msg.text()}\n`);
   });
   page.on('pageerror', (err) => logStream.write(`[pageerror] ${err.message}\n`));
   await page.goto(workbenchUrl(server, { folder, payload }));

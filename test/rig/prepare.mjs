@@ -48,7 +48,11 @@ export function rigEnv(extra = {}) {
 
 /** XDG_* (code-server's config.yaml and data, Chromium's caches) pointed into a scratch dir, away from $HOME. */
 export function xdgEnv(dir) {
-  const env = { XDG_CONFIG_HOME: path.join(dir, 'config'), XDG_DATA_HOME: path.join(dir, 'data'), XDG_CACHE_HOME: path.join(dir, 'cache') };
+  const env = {
+    XDG_CONFIG_HOME: path.join(dir, 'config'),
+    XDG_DATA_HOME: path.join(dir, 'data'),
+    XDG_CACHE_HOME: path.join(dir, 'cache'),
+  };
   for (const d of Object.values(env)) fs.mkdirSync(d, { recursive: true });
   return env;
 }
@@ -77,10 +81,16 @@ function which(cmd) {
 /** $CHROME_PATH, else a system Chromium/Chrome; undefined when there is none. */
 export function findBrowser() {
   if (process.env.CHROME_PATH) {
-    if (!fs.existsSync(process.env.CHROME_PATH)) throw new Error(`CHROME_PATH=${process.env.CHROME_PATH} does not exist`);
+    if (!fs.existsSync(process.env.CHROME_PATH))
+      throw new Error(`CHROME_PATH=${process.env.CHROME_PATH} does not exist`);
     return process.env.CHROME_PATH;
   }
-  for (const candidate of ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable']) {
+  for (const candidate of [
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+  ]) {
     if (fs.existsSync(candidate)) return candidate;
   }
   return which('chromium') ?? which('chromium-browser') ?? which('google-chrome') ?? which('google-chrome-stable');
@@ -109,7 +119,9 @@ function runLogged(label, cmd, args, { cwd, env, logFile }) {
     process.once('SIGINT', stopOnSignal);
     process.once('SIGTERM', stopOnSignal);
     child.on('error', (e) => finish(e));
-    child.on('exit', (code, signal) => finish(code === 0 ? undefined : new Error(`${label} failed (${signal ?? `exit ${code}`})`)));
+    child.on('exit', (code, signal) =>
+      finish(code === 0 ? undefined : new Error(`${label} failed (${signal ?? `exit ${code}`})`)),
+    );
     let done = false;
     function finish(err) {
       if (done) return;
@@ -137,7 +149,11 @@ async function aptInstall(packages) {
   const logFile = path.join(LOG_DIR, 'prepare-apt.log');
   log(`apt-get install ${packages.join(' ')} (log: ${path.relative(REPO_ROOT, logFile)})`);
   await runLogged('apt-get update', 'apt-get', ['update'], { cwd: REPO_ROOT, env, logFile });
-  const secs = await runLogged('apt-get install', 'apt-get', ['install', '-y', ...packages], { cwd: REPO_ROOT, env, logFile });
+  const secs = await runLogged('apt-get install', 'apt-get', ['install', '-y', ...packages], {
+    cwd: REPO_ROOT,
+    env,
+    logFile,
+  });
   log(`apt-get install done in ${secs} s`);
 }
 
@@ -148,12 +164,18 @@ async function installNode() {
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.rmSync(NODE_DIR, { recursive: true, force: true });
   fs.mkdirSync(tmp, { recursive: true });
-  const packed = spawnSync('npm', ['pack', pkg, '--pack-destination', tmp, '--silent'], { cwd: tmp, encoding: 'utf8', shell: process.platform === 'win32' });
+  const packed = spawnSync('npm', ['pack', pkg, '--pack-destination', tmp, '--silent'], {
+    cwd: tmp,
+    encoding: 'utf8',
+    shell: process.platform === 'win32',
+  });
   if (packed.status !== 0) throw new Error(`npm pack ${pkg} failed:\n${packed.stderr}`);
   const tgz = fs.readdirSync(tmp).find((f) => f.endsWith('.tgz'));
   if (!tgz) throw new Error(`npm pack ${pkg} produced no tarball`);
   fs.mkdirSync(NODE_DIR, { recursive: true });
-  const untar = spawnSync('tar', ['xzf', path.join(tmp, tgz), '-C', NODE_DIR, '--strip-components=1'], { encoding: 'utf8' });
+  const untar = spawnSync('tar', ['xzf', path.join(tmp, tgz), '-C', NODE_DIR, '--strip-components=1'], {
+    encoding: 'utf8',
+  });
   if (untar.status !== 0) throw new Error(`extracting ${tgz} failed:\n${untar.stderr}`);
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.chmodSync(NODE_BIN, 0o755);
@@ -165,15 +187,24 @@ function nodeVersion() {
 }
 
 async function installCodeServer() {
-  log(`installing code-server@${CODE_SERVER_VERSION} with Node ${nodeVersion()} -> ${path.relative(REPO_ROOT, CS_PREFIX)} (~2 min: its postinstall builds native modules)`);
+  log(
+    `installing code-server@${CODE_SERVER_VERSION} with Node ${nodeVersion()} -> ${path.relative(REPO_ROOT, CS_PREFIX)} (~2 min: its postinstall builds native modules)`,
+  );
   fs.rmSync(CS_PREFIX, { recursive: true, force: true });
   fs.mkdirSync(CS_PREFIX, { recursive: true });
   // A prefix of its own, so the extension's package.json/lockfile never see code-server.
   fs.writeFileSync(
     path.join(CS_PREFIX, 'package.json'),
-    JSON.stringify({ name: 'flowsync-rig-code-server', private: true, dependencies: { 'code-server': CODE_SERVER_VERSION } }, null, 2) + '\n',
+    JSON.stringify(
+      { name: 'flowsync-rig-code-server', private: true, dependencies: { 'code-server': CODE_SERVER_VERSION } },
+      null,
+      2,
+    ) + '\n',
   );
-  fs.writeFileSync(path.join(CS_PREFIX, '.npmrc'), 'audit=false\nfund=false\nupdate-notifier=false\npackage-lock=true\n');
+  fs.writeFileSync(
+    path.join(CS_PREFIX, '.npmrc'),
+    'audit=false\nfund=false\nupdate-notifier=false\npackage-lock=true\n',
+  );
   const logFile = path.join(LOG_DIR, 'prepare-code-server.log');
   fs.rmSync(logFile, { force: true });
   log(`  npm install log: ${path.relative(REPO_ROOT, logFile)}`);
@@ -188,18 +219,27 @@ async function installCodeServer() {
     npm_config_update_notifier: 'false',
   });
   // The npm on PATH runs under Node 24 (first on PATH), which code-server's postinstall checks via npm_config_user_agent.
-  const secs = await runLogged('npm install code-server', 'npm', ['install', '--no-audit', '--no-fund'], { cwd: CS_PREFIX, env, logFile });
+  const secs = await runLogged('npm install code-server', 'npm', ['install', '--no-audit', '--no-fund'], {
+    cwd: CS_PREFIX,
+    env,
+    logFile,
+  });
   log(`code-server installed in ${secs} s`);
   const missing = ['lib/vscode/node_modules', 'lib/vscode/extensions/node_modules'].filter(
     (p) => !fs.existsSync(path.join(CS_PREFIX, 'node_modules', 'code-server', p)),
   );
-  if (missing.length) throw new Error(`code-server's postinstall did not run (missing ${missing.join(', ')}); see ${logFile}`);
+  if (missing.length)
+    throw new Error(`code-server's postinstall did not run (missing ${missing.join(', ')}); see ${logFile}`);
 }
 
 /** code-server --version must answer with the pinned version, under Node 24. */
 function checkCodeServer() {
   const scratch = path.join(RIG_DIR, 'tmp-check');
-  const r = spawnSync(NODE_BIN, [CS_ENTRY, '--version'], { encoding: 'utf8', env: rigEnv(xdgEnv(scratch)), timeout: 60000 });
+  const r = spawnSync(NODE_BIN, [CS_ENTRY, '--version'], {
+    encoding: 'utf8',
+    env: rigEnv(xdgEnv(scratch)),
+    timeout: 60000,
+  });
   fs.rmSync(scratch, { recursive: true, force: true });
   if (r.status !== 0 || !r.stdout.includes(CODE_SERVER_VERSION)) {
     throw new Error(`code-server --version failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
@@ -228,7 +268,13 @@ export async function prepareRig({ force = false } = {}) {
   const release = await lock();
   try {
     // Another process may have finished the job while we waited for the lock.
-    if (!force && !process.env.RIG_FORCE_APT && readMarker()?.codeServer === CODE_SERVER_VERSION && fs.existsSync(CS_ENTRY) && findBrowser()) {
+    if (
+      !force &&
+      !process.env.RIG_FORCE_APT &&
+      readMarker()?.codeServer === CODE_SERVER_VERSION &&
+      fs.existsSync(CS_ENTRY) &&
+      findBrowser()
+    ) {
       return result(findBrowser());
     }
     return await install({ force, complete, browser });
@@ -256,7 +302,8 @@ async function lock() {
         // stale lock (owner gone, or it has not written its pid yet: give it a moment)
         if (waited > 2) fs.rmSync(dir, { recursive: true, force: true });
       }
-      if (Date.now() > until) throw new Error(`timed out waiting for another rig preparation (pid ${owner}) to finish`, { cause: error });
+      if (Date.now() > until)
+        throw new Error(`timed out waiting for another rig preparation (pid ${owner}) to finish`, { cause: error });
       if (waited % 30 === 0) log(`waiting for another rig preparation (pid ${owner}) to finish`);
       await new Promise((r) => setTimeout(r, 1000));
     }
@@ -270,7 +317,11 @@ async function install({ force, complete, browser }) {
   // System packages first: libkrb5-dev for code-server's kerberos module, chromium as the browser.
   const apt = [];
   if (!browser || process.env.RIG_FORCE_APT) apt.push('chromium');
-  if ((!complete && process.platform === 'linux' && debPackageInstalled('libkrb5-dev') === false) || process.env.RIG_FORCE_APT) apt.push('libkrb5-dev');
+  if (
+    (!complete && process.platform === 'linux' && debPackageInstalled('libkrb5-dev') === false) ||
+    process.env.RIG_FORCE_APT
+  )
+    apt.push('libkrb5-dev');
   await aptInstall(apt);
   browser = findBrowser();
   if (!browser) throw new Error('no Chromium/Chrome found after installing; set CHROME_PATH');
@@ -279,7 +330,8 @@ async function install({ force, complete, browser }) {
     fs.rmSync(MARKER, { force: true });
     if (force || !nodeVersion()?.startsWith(`v${NODE_MAJOR}.`)) await installNode();
     const nodeV = nodeVersion();
-    if (!nodeV?.startsWith(`v${NODE_MAJOR}.`)) throw new Error(`Node ${NODE_MAJOR} at ${NODE_BIN} does not run (got ${nodeV})`);
+    if (!nodeV?.startsWith(`v${NODE_MAJOR}.`))
+      throw new Error(`Node ${NODE_MAJOR} at ${NODE_BIN} does not run (got ${nodeV})`);
     log(`Node ${nodeV} ready`);
     await installCodeServer();
     const version = checkCodeServer();
@@ -287,7 +339,13 @@ async function install({ force, complete, browser }) {
     fs.writeFileSync(
       MARKER,
       JSON.stringify(
-        { format: MARKER_FORMAT, codeServer: CODE_SERVER_VERSION, node: nodeV, platform: `${process.platform}-${process.arch}`, installedAt: new Date().toISOString() },
+        {
+          format: MARKER_FORMAT,
+          codeServer: CODE_SERVER_VERSION,
+          node: nodeV,
+          platform: `${process.platform}-${process.arch}`,
+          installedAt: new Date().toISOString(),
+        },
         null,
         2,
       ) + '\n',
@@ -305,7 +363,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const t0 = Date.now();
   prepareRig({ force: process.argv.includes('--force') })
     .then((rig) => {
-      log(`ok (${Date.now() - t0} ms): code-server ${CODE_SERVER_VERSION}, ${path.relative(REPO_ROOT, rig.nodeBin)}, browser ${rig.browser}`);
+      log(
+        `ok (${Date.now() - t0} ms): code-server ${CODE_SERVER_VERSION}, ${path.relative(REPO_ROOT, rig.nodeBin)}, browser ${rig.browser}`,
+      );
     })
     .catch((e) => {
       console.error(`[rig] FAILED: ${e.message}`);

@@ -37,7 +37,11 @@ function install() {
   process.on('exit', () => {
     for (const pid of groups.keys()) killGroup(pid, 'SIGKILL');
   });
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ]) {
     process.on(signal, () => {
       if (interruptedBy) return;
       interruptedBy = signal;

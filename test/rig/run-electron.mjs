@@ -38,7 +38,14 @@ async function main() {
       version: process.env.VSCODE_VERSION ?? 'stable',
       extensionDevelopmentPath: REPO_ROOT,
       extensionTestsPath: path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js'),
-      launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes', `--user-data-dir=${userDataDir}`],
+      launchArgs: [
+        workspace,
+        '--disable-extensions',
+        '--disable-workspace-trust',
+        '--skip-welcome',
+        '--skip-release-notes',
+        `--user-data-dir=${userDataDir}`,
+      ],
       extensionTestsEnv: opts.grep ? { MOCHA_GREP: opts.grep } : undefined,
     });
   } finally {

@@ -15,7 +15,17 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { interrupted } from './processes.mjs';
-import { REPO_ROOT, WORKSPACE_TRUST_SETTINGS, buildProject, devPayload, freshWorkspace, launchBrowser, openWorkbench, prepareRig, startCodeServer } from './codeServer.mjs';
+import {
+  REPO_ROOT,
+  WORKSPACE_TRUST_SETTINGS,
+  buildProject,
+  devPayload,
+  freshWorkspace,
+  launchBrowser,
+  openWorkbench,
+  prepareRig,
+  startCodeServer,
+} from './codeServer.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -95,7 +105,9 @@ async function main() {
       );
       return 124;
     }
-    say(`${outcome === 0 ? 'passed' : `FAILED (exit ${outcome})`} in ${secs()}; workbench log: ${path.relative(REPO_ROOT, wb.logFile)}`);
+    say(
+      `${outcome === 0 ? 'passed' : `FAILED (exit ${outcome})`} in ${secs()}; workbench log: ${path.relative(REPO_ROOT, wb.logFile)}`,
+    );
     // The window is closed first so VS Code flushes its state databases to the user-data folder.
     const workbenchLog = wb.logFile;
     await wb.close();
@@ -110,8 +122,12 @@ async function main() {
     if (attacker) {
       // Checked again here, after the window closed: also covers requests after the suite's own check.
       if (attacker.requests.length) {
-        const seen = attacker.requests.map((r) => `${r.method} ${r.path}${r.headers.authorization ? ' (with an Authorization header)' : ''}`);
-        console.error(`[${suite}] FAILED: the workspace's flowsync.baseUrl received ${seen.length} request(s):\n  ${seen.join('\n  ')}`);
+        const seen = attacker.requests.map(
+          (r) => `${r.method} ${r.path}${r.headers.authorization ? ' (with an Authorization header)' : ''}`,
+        );
+        console.error(
+          `[${suite}] FAILED: the workspace's flowsync.baseUrl received ${seen.length} request(s):\n  ${seen.join('\n  ')}`,
+        );
         return 1;
       }
       say(`the untrusted workspace's service (${attacker.url}) received no request`);

@@ -23,8 +23,26 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEMO_API_KEY, openView, runCommand, screenshot, session, statusBarText, treeRows, waitFor } from '../e2e/workbench.mjs';
-import { EXTENSION_ID, REPO_ROOT, buildProject, freshWorkspace, launchBrowser, openWorkbench, prepareRig, startCodeServer } from './codeServer.mjs';
+import {
+  DEMO_API_KEY,
+  openView,
+  runCommand,
+  screenshot,
+  session,
+  statusBarText,
+  treeRows,
+  waitFor,
+} from '../e2e/workbench.mjs';
+import {
+  EXTENSION_ID,
+  REPO_ROOT,
+  buildProject,
+  freshWorkspace,
+  launchBrowser,
+  openWorkbench,
+  prepareRig,
+  startCodeServer,
+} from './codeServer.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -43,28 +61,43 @@ const VSCE = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
  * package.json's "main" and dist/extension.js removed. Returns its path (in `dir`).
  */
 function packageWebOnlyVsix(dir) {
-  const ls = spawnSync(process.execPath, [VSCE, 'ls', '--no-dependencies'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120000 });
+  const ls = spawnSync(process.execPath, [VSCE, 'ls', '--no-dependencies'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 120000,
+  });
   if (ls.status !== 0) throw new Error(`vsce ls failed (exit ${ls.status}):\n${ls.stdout}${ls.stderr}`);
   const stage = path.join(dir, 'extension');
-  for (const file of ls.stdout.split('\n').map((l) => l.trim()).filter(Boolean)) {
+  for (const file of ls.stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     fs.mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
     fs.copyFileSync(path.join(REPO_ROOT, file), path.join(stage, file));
   }
   const manifest = JSON.parse(fs.readFileSync(path.join(stage, 'package.json'), 'utf8'));
   assert.ok(manifest.browser, 'package.json has no "browser" entry');
-  assert.ok(fs.existsSync(path.join(stage, manifest.browser)), `${manifest.browser} is not in the packaged files: run npm run build`);
+  assert.ok(
+    fs.existsSync(path.join(stage, manifest.browser)),
+    `${manifest.browser} is not in the packaged files: run npm run build`,
+  );
   delete manifest.main;
   fs.writeFileSync(path.join(stage, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
   fs.rmSync(path.join(stage, 'dist', 'extension.js'), { force: true });
   const out = path.join(dir, 'flowsync-explorer-web.vsix');
-  const r = spawnSync(process.execPath, [VSCE, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], {
-    cwd: stage,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 120000,
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-  });
-  if (r.status !== 0 || !fs.existsSync(out)) throw new Error(`vsce package (web-only) failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
+  const r = spawnSync(
+    process.execPath,
+    [VSCE, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out],
+    {
+      cwd: stage,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120000,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    },
+  );
+  if (r.status !== 0 || !fs.existsSync(out))
+    throw new Error(`vsce package (web-only) failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
   return out;
 }
 
@@ -88,20 +121,35 @@ async function main() {
   const workspace = freshWorkspace('web');
   try {
     // Trace: the workbench then logs where it runs each extension (pickRunningLocation).
-    server = await startCodeServer({ rig, name: 'web', vsix: [vsix], settings: { 'flowsync.baseUrl': mock.url }, logLevel: 'trace', quiet: true });
+    server = await startCodeServer({
+      rig,
+      name: 'web',
+      vsix: [vsix],
+      settings: { 'flowsync.baseUrl': mock.url },
+      logLevel: 'trace',
+      quiet: true,
+    });
     browser = await launchBrowser(rig);
     wb = await openWorkbench({ server, browser, folder: workspace, name: 'web' });
     Object.assign(session, { page: wb.page, server, browser, workbench: wb, workspace, mock });
     const deadline = t0 + Number(opts.timeout) * 1000;
     const within = (ms) => Math.max(1000, Math.min(ms, deadline - Date.now()));
     await check('runs in the web worker extension host', async () => {
-      const line = await waitFor(() => logLine(wb.logFile, `pickRunningLocation for ${EXTENSION_ID}`), { timeout: within(30000), message: 'the running location in the workbench log' });
+      const line = await waitFor(() => logLine(wb.logFile, `pickRunningLocation for ${EXTENSION_ID}`), {
+        timeout: within(30000),
+        message: 'the running location in the workbench log',
+      });
       assert.match(line, /extension kinds: \[web\].*=> LocalWebWorker/, line);
-      await wb.page.locator('iframe[src*="webWorkerExtensionHostIframe"]').waitFor({ state: 'attached', timeout: within(10000) });
+      await wb.page
+        .locator('iframe[src*="webWorkerExtensionHostIframe"]')
+        .waitFor({ state: 'attached', timeout: within(10000) });
       say(`  ${line.replace(/^.*(pickRunningLocation)/, '$1')}`);
     });
     await check('activates: the status bar offers Set API Key', async () => {
-      await waitFor(async () => /Flow Sync: Set API Key/.test(await statusBarText()), { timeout: within(30000), message: 'the Set API Key status bar item' });
+      await waitFor(async () => /Flow Sync: Set API Key/.test(await statusBarText()), {
+        timeout: within(30000),
+        message: 'the Set API Key status bar item',
+      });
       await openView('Flow Sync');
       await screenshot('web-activated');
     });
@@ -113,67 +161,106 @@ async function main() {
       await input.press('Enter');
     });
     await check('the Processing tree shows flows and sync rows', async () => {
-      const rows = await waitFor(async () => {
-        const r = await treeRows();
-        return r.some((row) => /^#\d+$/.test(row.label)) ? r : undefined;
-      }, { timeout: within(20000), message: 'sync rows in the Processing view' });
-      assert.ok(rows.some((r) => /\d+ syncs?$/.test(r.description)), 'flow rows with a count');
+      const rows = await waitFor(
+        async () => {
+          const r = await treeRows();
+          return r.some((row) => /^#\d+$/.test(row.label)) ? r : undefined;
+        },
+        { timeout: within(20000), message: 'sync rows in the Processing view' },
+      );
+      assert.ok(
+        rows.some((r) => /\d+ syncs?$/.test(r.description)),
+        'flow rows with a count',
+      );
     });
     await check('the Connections tree shows team rows', async () => {
-      const rows = await waitFor(async () => {
-        const r = await treeRows();
-        return r.some((row) => /\d+ connections?$/.test(row.description)) ? r : undefined;
-      }, { timeout: within(20000), message: 'team rows in the Connections view' });
+      const rows = await waitFor(
+        async () => {
+          const r = await treeRows();
+          return r.some((row) => /\d+ connections?$/.test(row.description)) ? r : undefined;
+        },
+        { timeout: within(20000), message: 'team rows in the Connections view' },
+      );
       const known = mock.dataset.teams.map((t) => t.name);
       const teams = rows.filter((r) => /\d+ connections?$/.test(r.description)).map((r) => r.label);
-      assert.ok(teams.every((t) => known.includes(t)), `${teams} are teams of the service`);
+      assert.ok(
+        teams.every((t) => known.includes(t)),
+        `${teams} are teams of the service`,
+      );
     });
     await check('the status bar shows "N processing"', async () => {
-      const text = await waitFor(async () => ((await statusBarText()).match(/\d+ processing/) ? statusBarText() : undefined), {
-        timeout: within(10000),
-        message: 'the processing count in the status bar',
-      });
+      const text = await waitFor(
+        async () => ((await statusBarText()).match(/\d+ processing/) ? statusBarText() : undefined),
+        {
+          timeout: within(10000),
+          message: 'the processing count in the status bar',
+        },
+      );
       const shown = Number(text.match(/(\d+) processing/)[1]);
-      const last = mock.requests.filter((r) => r.path === '/api/public/v1/flowsyncs/processing' && r.status === 200).at(-1);
+      const last = mock.requests
+        .filter((r) => r.path === '/api/public/v1/flowsyncs/processing' && r.status === 200)
+        .at(-1);
       assert.equal(shown, mock.dataset.processingAt(last.at).length, `status bar: ${text}`);
       await screenshot('web-sidebar');
     });
-    await check('History (global storage through workspace.fs) records a sync that left, and keeps it over a reload', async () => {
-      const rows = await treeRows();
-      const id = rows.map((r) => r.label.match(/^#(\d+)$/)?.[1]).find((x) => x && x !== String(mock.dataset.stuckSyncId));
-      assert.ok(id, 'a sync row to finish');
-      assert.ok(mock.finish(Number(id)), `the mock finished #${id}`);
-      await runCommand('Flow Sync: Refresh', { timeout: within(15000) });
-      const inHistory = async () => (await treeRows()).some((r) => r.description.startsWith(`#${id} · `)); // "#id · ran about … · … ago"
-      await waitFor(inHistory, { timeout: within(15000), message: `#${id} in the History view` });
-      await screenshot('web-history');
-      // History is written after the row shows (a read of the other windows' files, then a write and a rename): a reload
-      // before that ends loses the run, as a crash would. Wait until it is on disk (code-server keeps the web worker
-      // host's global storage in its user-data folder), then reload.
-      await waitFor(() => historyOnDisk(server.dirs.userDataDir).includes(`${id}`), { timeout: within(15000), message: `#${id} written to History's files` });
-      // A new page: a new web worker extension host, which reads the history and the key back from storage.
-      await wb.page.reload();
-      await wb.page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: within(60000) });
-      await openView('Flow Sync', { timeout: within(15000) });
-      await waitFor(inHistory, { timeout: within(30000), message: `#${id} in the History view after a reload` });
-      await waitFor(async () => /\d+ processing/.test(await statusBarText()), { timeout: within(15000), message: 'the key kept over a reload (SecretStorage)' });
-    });
-    await check('the requests came from the browser: CORS preflight, Origin, the browser\'s User-Agent', async () => {
+    await check(
+      'History (global storage through workspace.fs) records a sync that left, and keeps it over a reload',
+      async () => {
+        const rows = await treeRows();
+        const id = rows
+          .map((r) => r.label.match(/^#(\d+)$/)?.[1])
+          .find((x) => x && x !== String(mock.dataset.stuckSyncId));
+        assert.ok(id, 'a sync row to finish');
+        assert.ok(mock.finish(Number(id)), `the mock finished #${id}`);
+        await runCommand('Flow Sync: Refresh', { timeout: within(15000) });
+        const inHistory = async () => (await treeRows()).some((r) => r.description.startsWith(`#${id} · `)); // "#id · ran about … · … ago"
+        await waitFor(inHistory, { timeout: within(15000), message: `#${id} in the History view` });
+        await screenshot('web-history');
+        // History is written after the row shows (a read of the other windows' files, then a write and a rename): a reload
+        // before that ends loses the run, as a crash would. Wait until it is on disk (code-server keeps the web worker
+        // host's global storage in its user-data folder), then reload.
+        await waitFor(() => historyOnDisk(server.dirs.userDataDir).includes(`${id}`), {
+          timeout: within(15000),
+          message: `#${id} written to History's files`,
+        });
+        // A new page: a new web worker extension host, which reads the history and the key back from storage.
+        await wb.page.reload();
+        await wb.page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: within(60000) });
+        await openView('Flow Sync', { timeout: within(15000) });
+        await waitFor(inHistory, { timeout: within(30000), message: `#${id} in the History view after a reload` });
+        await waitFor(async () => /\d+ processing/.test(await statusBarText()), {
+          timeout: within(15000),
+          message: 'the key kept over a reload (SecretStorage)',
+        });
+      },
+    );
+    await check("the requests came from the browser: CORS preflight, Origin, the browser's User-Agent", async () => {
       const api = mock.requests.filter((r) => r.path.startsWith('/api/'));
       const paths = new Set(api.filter((r) => r.authorized && r.status === 200).map((r) => r.path));
       assert.deepEqual([...paths].sort(), ['/api/public/v1/connections/index', '/api/public/v1/flowsyncs/processing']);
       assert.ok(mock.preflights >= 1, 'the browser sent a CORS preflight');
-      assert.ok(api.every((r) => r.headers.origin === server.url), `Origin ${[...new Set(api.map((r) => r.headers.origin))]}`);
+      assert.ok(
+        api.every((r) => r.headers.origin === server.url),
+        `Origin ${[...new Set(api.map((r) => r.headers.origin))]}`,
+      );
       const agents = [...new Set(api.map((r) => r.headers['user-agent']))];
-      assert.ok(agents.every((a) => !/flowsync-explorer/.test(a ?? '')), `the browser's own User-Agent (${agents})`);
-      say(`  ${api.length} API requests, ${mock.preflights} preflights, Origin ${server.url}, User-Agent ${agents[0]?.slice(0, 60)}...`);
+      assert.ok(
+        agents.every((a) => !/flowsync-explorer/.test(a ?? '')),
+        `the browser's own User-Agent (${agents})`,
+      );
+      say(
+        `  ${api.length} API requests, ${mock.preflights} preflights, Origin ${server.url}, User-Agent ${agents[0]?.slice(0, 60)}...`,
+      );
     });
     say(`passed in ${secs()}; workbench log: ${path.relative(REPO_ROOT, wb.logFile)}`);
     return 0;
   } catch (error) {
     if (wb) await screenshot('web-failed').catch(() => {});
     console.error(`[web] FAILED after ${secs()}: ${error.stack ?? error}`);
-    if (wb) console.error(`  workbench log: ${path.relative(REPO_ROOT, wb.logFile)}\n  screenshot: test-results/screenshots/web-failed.png`);
+    if (wb)
+      console.error(
+        `  workbench log: ${path.relative(REPO_ROOT, wb.logFile)}\n  screenshot: test-results/screenshots/web-failed.png`,
+      );
     if (server) console.error(`  code-server log: ${path.relative(REPO_ROOT, server.logFile)}`);
     return 1;
   } finally {
@@ -195,7 +282,10 @@ async function check(title, body) {
 /** The first line of the log file that contains `text`. */
 function logLine(file, text) {
   try {
-    return fs.readFileSync(file, 'utf8').split('\n').find((l) => l.includes(text));
+    return fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .find((l) => l.includes(text));
   } catch {
     return undefined;
   }
@@ -214,7 +304,8 @@ function historyOnDisk(userDataDir) {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(file, inHistory || (entry.name === 'history' && dir.includes(EXTENSION_ID)));
       // Written files only: a temporary one (written, not yet renamed into place) is lost with the page.
-      else if (inHistory && entry.isFile() && /\.(log|json)$/.test(entry.name)) texts.push(fs.readFileSync(file, 'utf8'));
+      else if (inHistory && entry.isFile() && /\.(log|json)$/.test(entry.name))
+        texts.push(fs.readFileSync(file, 'utf8'));
     }
   };
   walk(userDataDir, false);

@@ -32,7 +32,24 @@ function standIn(): unknown {
 }
 
 /** The `vscode` namespaces and classes the extension uses: a plain object, so a bundler's module interop can copy it. */
-const NAMESPACES = ['window', 'workspace', 'commands', 'env', 'languages', 'extensions', 'lm', 'Uri', 'EventEmitter', 'ThemeIcon', 'ThemeColor', 'TreeItem', 'MarkdownString', 'Disposable', 'ProgressLocation', 'ViewColumn'];
+const NAMESPACES = [
+  'window',
+  'workspace',
+  'commands',
+  'env',
+  'languages',
+  'extensions',
+  'lm',
+  'Uri',
+  'EventEmitter',
+  'ThemeIcon',
+  'ThemeColor',
+  'TreeItem',
+  'MarkdownString',
+  'Disposable',
+  'ProgressLocation',
+  'ViewColumn',
+];
 
 function fakeVscode(): Record<string, unknown> {
   const api: Record<string, unknown> = {
@@ -74,10 +91,18 @@ describe('activate() exports', () => {
 
   before(() => {
     vscode = fakeVscode();
-    (Module as unknown as { _resolveFilename: (...args: unknown[]) => string })._resolveFilename = function (request: unknown, ...rest: unknown[]) {
+    (Module as unknown as { _resolveFilename: (...args: unknown[]) => string })._resolveFilename = function (
+      request: unknown,
+      ...rest: unknown[]
+    ) {
       return request === 'vscode' ? 'vscode-stand-in' : resolve.call(this, request, ...rest);
     };
-    require.cache['vscode-stand-in'] = { id: 'vscode-stand-in', filename: 'vscode-stand-in', loaded: true, exports: vscode } as NodeJS.Module;
+    require.cache['vscode-stand-in'] = {
+      id: 'vscode-stand-in',
+      filename: 'vscode-stand-in',
+      loaded: true,
+      exports: vscode,
+    } as NodeJS.Module;
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the 'vscode' stand-in is in place
     extension = require('../../src/extension') as typeof extension;
   });
@@ -89,7 +114,12 @@ describe('activate() exports', () => {
   });
 
   function activateIn(mode: number) {
-    const secrets = { get: async () => KEY, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose() {} }) };
+    const secrets = {
+      get: async () => KEY,
+      store: async () => undefined,
+      delete: async () => undefined,
+      onDidChange: () => ({ dispose() {} }),
+    };
     const subscriptions: Array<{ dispose(): unknown }> = [];
     const context = {
       extensionMode: mode,
@@ -136,8 +166,13 @@ describe('activate() exports', () => {
 
   it('the chunks of the production bundle (dist/chunks) share its state: their text is translated, and masks the key activate() registered', async () => {
     const dist = path.join(__dirname, '..', '..', '..', 'dist');
-    const chunks = fs.existsSync(path.join(dist, 'chunks')) ? fs.readdirSync(path.join(dist, 'chunks')).filter((name) => name.endsWith('.js')) : [];
-    assert.ok(chunks.includes('links.js') && chunks.includes('http.js'), `dist/chunks holds ${chunks.join(', ') || 'nothing'}: npm run build`);
+    const chunks = fs.existsSync(path.join(dist, 'chunks'))
+      ? fs.readdirSync(path.join(dist, 'chunks')).filter((name) => name.endsWith('.js'))
+      : [];
+    assert.ok(
+      chunks.includes('links.js') && chunks.includes('http.js'),
+      `dist/chunks holds ${chunks.join(', ') || 'nothing'}: npm run build`,
+    );
     const saved = extension;
     const l10n = vscode.l10n as { t: typeof fillPlaceholders };
     // a stand-in for a translation: every text localized through the t activate() installed is marked
@@ -146,34 +181,69 @@ describe('activate() exports', () => {
     extension = require(path.join(dist, 'extension.js')) as typeof extension;
     const test = activateIn(MODE.Test);
     try {
-      const api = test.exports as { reconfigure(): Promise<void>; explorer: { configure(config: unknown): void; keyToHide?: string } };
+      const api = test.exports as {
+        reconfigure(): Promise<void>;
+        explorer: { configure(config: unknown): void; keyToHide?: string };
+      };
       await api.reconfigure(); // the first configuration (no service URL in the stand-in's settings)
       // the key in use, as the service connection sets it; no service URL, so nothing is requested
-      api.explorer.configure({ baseUrl: '', apiKey: KEY, teamId: '', allowHttp: false, timeoutMs: 1000, autoRefresh: false, refreshIntervalMs: 30_000, userAgent: 'unit' });
+      api.explorer.configure({
+        baseUrl: '',
+        apiKey: KEY,
+        teamId: '',
+        allowHttp: false,
+        timeoutMs: 1000,
+        autoRefresh: false,
+        refreshIntervalMs: 30_000,
+        userAgent: 'unit',
+      });
       assert.equal(api.explorer.keyToHide, KEY);
 
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- as the bundle does on first use
-      const links = require(path.join(dist, 'chunks', 'links.js')) as { answerLink(uri: unknown, ctx: unknown, say: (level: string, message: string) => void): Promise<void> };
+      const links = require(path.join(dist, 'chunks', 'links.js')) as {
+        answerLink(uri: unknown, ctx: unknown, say: (level: string, message: string) => void): Promise<void>;
+      };
       const said: string[] = [];
       await links.answerLink({ path: '/nothing', query: '' }, {}, (_level, message) => said.push(message));
-      assert.match(said.join('\n'), /^«Flow Sync cannot open this link: .*»$/, 'the chunk has a localize of its own: translations are lost');
+      assert.match(
+        said.join('\n'),
+        /^«Flow Sync cannot open this link: .*»$/,
+        'the chunk has a localize of its own: translations are lost',
+      );
 
       // A request that fails with the key in the error's text: the request code (a chunk) makes it inert, and must mask
       // the key registered at activation, though this request was given another one.
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- as the bundle does on first request
-      const http = require(path.join(dist, 'chunks', 'http.js')) as { getJson(url: string, label: string, options: unknown): Promise<unknown> };
+      const http = require(path.join(dist, 'chunks', 'http.js')) as {
+        getJson(url: string, label: string, options: unknown): Promise<unknown>;
+      };
       const failing = { httpGet: async () => Promise.reject(new Error(`connect ECONNREFUSED (proxy said: ${KEY})`)) };
-      const options = { apiKey: 'another-key', userAgent: 'unit', timeoutMs: 1000, maxBytes: 1000, maxContainers: 10, maxCommas: 10, now: () => 0, platform: failing };
+      const options = {
+        apiKey: 'another-key',
+        userAgent: 'unit',
+        timeoutMs: 1000,
+        maxBytes: 1000,
+        maxContainers: 10,
+        maxCommas: 10,
+        now: () => 0,
+        platform: failing,
+      };
       const error = await http.getJson('https://flowsync.example/api', 'processing flow syncs', options).then(
         () => assert.fail('the request did not fail'),
         (e: unknown) => e as Error,
       );
       assert.match(error.message, /ECONNREFUSED/, 'the failure is not the one the stand-in platform gave');
-      assert.ok(!error.message.includes(KEY), `a chunk does not mask the key registered at activation (it has its own copy of inert): ${error.message}`);
+      assert.ok(
+        !error.message.includes(KEY),
+        `a chunk does not mask the key registered at activation (it has its own copy of inert): ${error.message}`,
+      );
 
       for (const chunk of chunks) {
-        // eslint-disable-next-line @typescript-eslint/no-require-imports -- each chunk loads beside the bundle
-        assert.ok(Object.keys(require(path.join(dist, 'chunks', chunk)) as object).length > 0, `${chunk} exports nothing`);
+        assert.ok(
+          // eslint-disable-next-line @typescript-eslint/no-require-imports
+          Object.keys(require(path.join(dist, 'chunks', chunk)) as object).length > 0,
+          `${chunk} exports nothing`,
+        );
       }
     } finally {
       test.dispose();

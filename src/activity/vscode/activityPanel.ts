@@ -31,7 +31,12 @@ export class ActivityPanel implements vscode.Disposable {
   }
 
   /** Shows the panel (creating it when none is open); `range` switches the range, else it stays (first: the hour). */
-  static show(extensionUri: vscode.Uri, getSeries: ActivitySeriesSource, onDidChange: ActivityChangeEvent, range?: ActivityRange): ActivityPanel {
+  static show(
+    extensionUri: vscode.Uri,
+    getSeries: ActivitySeriesSource,
+    onDidChange: ActivityChangeEvent,
+    range?: ActivityRange,
+  ): ActivityPanel {
     const open = ActivityPanel.shown;
     if (open) {
       open.panel.reveal();
@@ -100,7 +105,8 @@ export class ActivityPanel implements vscode.Disposable {
 
   private html(): string {
     const webview = this.panel.webview;
-    const file = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', name)).toString();
+    const file = (name: string) =>
+      webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', name)).toString();
     return activityHtml({
       cspSource: webview.cspSource,
       nonce: makeNonce(),
@@ -137,12 +143,20 @@ export class ActivityPanel implements vscode.Disposable {
     let message: PanelMessage;
     try {
       const series = normalizeSeries(this.getSeries(this.range), this.range, t('(unnamed flow)'));
-      message = kind === 'init' ? { type: 'init', strings: activityStrings(), locale: vscode.env.language, series } : { type: 'series', series };
+      message =
+        kind === 'init'
+          ? { type: 'init', strings: activityStrings(), locale: vscode.env.language, series }
+          : { type: 'series', series };
     } catch (error) {
       const text = t('The activity could not be computed: {0}', inert(error instanceof Error ? error.message : error));
       if (kind === 'init') {
         // the page needs its words before it can show anything
-        void this.panel.webview.postMessage({ type: 'init', strings: activityStrings(), locale: vscode.env.language, series: normalizeSeries(undefined, this.range) } satisfies PanelMessage);
+        void this.panel.webview.postMessage({
+          type: 'init',
+          strings: activityStrings(),
+          locale: vscode.env.language,
+          series: normalizeSeries(undefined, this.range),
+        } satisfies PanelMessage);
       }
       message = { type: 'error', message: text };
     }

@@ -25,9 +25,13 @@ const vscode = acquireVsCodeApi();
 
 /** Content Security Policy violations seen (reported with each render; the panel's tests expect none). */
 const violations: string[] = [];
-document.addEventListener('securitypolicyviolation', (e) => violations.push(`${e.effectiveDirective} ${e.blockedURI || '(inline)'}`));
+document.addEventListener('securitypolicyviolation', (e) =>
+  violations.push(`${e.effectiveDirective} ${e.blockedURI || '(inline)'}`),
+);
 // A style sheet blocked before this script ran fired its violation unheard: activity.css sets a marker variable.
-if (getComputedStyle(document.documentElement).getPropertyValue('--flowsync-activity-css').trim() !== '1') violations.push('style-src activity.css (not applied)');
+if (getComputedStyle(document.documentElement).getPropertyValue('--flowsync-activity-css').trim() !== '1') {
+  violations.push('style-src activity.css (not applied)');
+}
 
 /** Theme colours for the flows, in order ("Other" takes a neutral one): VS Code's chart colours. */
 const PALETTE: Array<[variable: string, fallback: string]> = [
@@ -51,7 +55,11 @@ let chart: uPlot | undefined;
 let tableShown = (vscode.getState() as { table?: unknown } | undefined)?.table === true;
 
 const app = document.getElementById('app') as HTMLElement;
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: Node[]): HTMLElementTagNameMap[K] => {
+const el = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> = {},
+  ...children: Node[]
+): HTMLElementTagNameMap[K] => {
   const node = Object.assign(document.createElement(tag), props);
   node.append(...children);
   return node;
@@ -142,7 +150,14 @@ function show(series: ActivitySeries): void {
     table.replaceChildren();
   }
   layoutTable();
-  vscode.postMessage({ type: 'rendered', range: series.range, flows: series.flows.length, buckets: series.times.length, chart: any, violations: [...violations] });
+  vscode.postMessage({
+    type: 'rendered',
+    range: series.range,
+    flows: series.flows.length,
+    buckets: series.times.length,
+    chart: any,
+    violations: [...violations],
+  });
 }
 
 function layoutTable(): void {
@@ -213,7 +228,10 @@ function drawChart(): void {
         grid: { stroke: grid, width: 1 },
         ticks: { stroke: grid, width: 1 },
         // as far apart as the widest label needs, so labels never overlap in a narrow panel
-        space: labelSpace(font, series.times.map((v) => fmt.axis(v))),
+        space: labelSpace(
+          font,
+          series.times.map((v) => fmt.axis(v)),
+        ),
         values: (_u, splits) => splits.map((v) => fmt.axis(v)),
       },
       {
@@ -224,7 +242,9 @@ function drawChart(): void {
         grid: { stroke: grid, width: 1 },
         ticks: { stroke: grid, width: 1 },
         // counts may be averages over a bucket: tenths are the finest step (the table shows one decimal too)
-        incrs: [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000],
+        incrs: [
+          0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000,
+        ],
         values: (_u, splits) => splits.map((v) => fmt.number(v)),
       },
     ],
@@ -238,7 +258,8 @@ function drawChart(): void {
         points: { show: false },
         paths: uPlot.paths.bars!({ size: [0.9, Infinity, 1], align: 1 }),
         // the legend shows each flow's own count, not the stacked sum
-        value: (_u: uPlot, _v: number | null, _s: number, i: number | null) => (i == null ? '' : fmt.number(flow.counts[i] ?? 0)),
+        value: (_u: uPlot, _v: number | null, _s: number, i: number | null) =>
+          i == null ? '' : fmt.number(flow.counts[i] ?? 0),
       })),
     ],
     // each flow's bars span from the sum of the flows below it to its own sum
@@ -286,8 +307,19 @@ function validLocale(locale: string): string | undefined {
 function formatters(locale: string | undefined, range: ActivityRange): Formatters {
   const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
   const day = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric' });
-  const dayTime = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
-  const full = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+  const dayTime = new Intl.DateTimeFormat(locale, {
+    weekday: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  const full = new Intl.DateTimeFormat(locale, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
   const midnight = (ms: number) => {
     const d = new Date(ms);

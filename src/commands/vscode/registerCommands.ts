@@ -66,7 +66,12 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   return Object.entries(HANDLERS).map(([id, handler]) =>
     vscode.commands.registerCommand(id, async (node?: unknown, nodes?: unknown) => {
       try {
-        await handler(ctx, isNode(node) ? node : undefined, Array.isArray(nodes) && nodes.every(isNode) ? nodes : undefined, node);
+        await handler(
+          ctx,
+          isNode(node) ? node : undefined,
+          Array.isArray(nodes) && nodes.every(isNode) ? nodes : undefined,
+          node,
+        );
       } catch (e) {
         const message = inert((e as Error)?.message ?? String(e));
         ctx.log.error(`${id} failed: ${message}`);

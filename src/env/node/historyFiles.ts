@@ -12,7 +12,11 @@ import type { StoreFileInfo, StoreFiles } from '../types';
  */
 export function nodeStoreFiles(root: string): StoreFiles {
   const at = (p: string) => join(root, ...p.split('/'));
-  const info = (name: string, s: { size: number; mtimeMs: number }): StoreFileInfo => ({ name, size: s.size, mtime: Math.round(s.mtimeMs) });
+  const info = (name: string, s: { size: number; mtimeMs: number }): StoreFileInfo => ({
+    name,
+    size: s.size,
+    mtime: Math.round(s.mtimeMs),
+  });
   return {
     async list(dir) {
       let names: import('node:fs').Dirent[];
@@ -21,7 +25,11 @@ export function nodeStoreFiles(root: string): StoreFiles {
       } catch {
         return [];
       }
-      const stats = await Promise.all(names.filter((d) => d.isFile()).map(async (d) => [d.name, await fs.lstat(join(at(dir), d.name)).catch(() => undefined)] as const));
+      const stats = await Promise.all(
+        names
+          .filter((d) => d.isFile())
+          .map(async (d) => [d.name, await fs.lstat(join(at(dir), d.name)).catch(() => undefined)] as const),
+      );
       return stats.flatMap(([name, s]) => (s?.isFile() ? [info(name, s)] : []));
     },
     async stat(p) {
@@ -44,7 +52,11 @@ export function nodeStoreFiles(root: string): StoreFiles {
       }
     },
     async append(p, bytes) {
-      const handle = await fs.open(at(p), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+      const handle = await fs.open(
+        at(p),
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+        0o600,
+      );
       try {
         await handle.writeFile(bytes);
       } finally {
@@ -55,7 +67,11 @@ export function nodeStoreFiles(root: string): StoreFiles {
       const target = at(p);
       await fs.mkdir(dirname(target), { recursive: true });
       const temp = `${target}.tmp-${randomBytes(16).toString('hex')}`;
-      const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+      const handle = await fs.open(
+        temp,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o600,
+      );
       try {
         await handle.writeFile(bytes);
         await handle.sync();

@@ -37,7 +37,14 @@ export async function nodePieceFile(target: string, replace: boolean): Promise<P
         const code = (e as NodeJS.ErrnoException)?.code;
         if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw e;
         // no hard links here (a FAT drive, some network shares): a check, then the rename
-        if (await fs.lstat(target).then(() => true, () => false)) throw Object.assign(new Error('EEXIST: the file exists'), { code: 'EEXIST' });
+        if (
+          await fs.lstat(target).then(
+            () => true,
+            () => false,
+          )
+        ) {
+          throw Object.assign(new Error('EEXIST: the file exists'), { code: 'EEXIST' });
+        }
         await fs.rename(temp, target);
         return;
       }

@@ -23,7 +23,10 @@ export const nodePlatform: Platform = {
     return { update: (chunk) => hash.update(chunk), digest: () => hash.digest('base64') };
   },
   decodeUtf8: (chunks, totalBytes) =>
-    (chunks.length === 1 ? Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength) : Buffer.concat(chunks as Uint8Array[], totalBytes)).toString('utf8'),
+    (chunks.length === 1
+      ? Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength)
+      : Buffer.concat(chunks as Uint8Array[], totalBytes)
+    ).toString('utf8'),
   sameBytes: (a, b) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b),
   // node:fs code is its own chunk, loaded on the first read or write (esbuild.js CHUNKS: disk).
   files: filesOnDemand,

@@ -32,7 +32,10 @@ export async function filterView(ctx: CommandContext, view: FilterView): Promise
     if (parsed.filter.terms.length === 0) box.validationMessage = undefined;
     else {
       const { matched, total } = find.count(view, parsed.filter);
-      box.validationMessage = { message: matchCountText(matched, total), severity: vscode.InputBoxValidationSeverity.Info };
+      box.validationMessage = {
+        message: matchCountText(matched, total),
+        severity: vscode.InputBoxValidationSeverity.Info,
+      };
     }
     return true;
   };
@@ -68,7 +71,9 @@ export async function clearFilter(ctx: CommandContext, view?: unknown): Promise<
   }
   const active = filters.active();
   if (active.length === 0) return;
-  const chosen = find.likelyView(active) ?? (await pickView(active, t('Clear Filter'), (v) => shownFilter(filters.get(v)?.source ?? '')));
+  const chosen =
+    find.likelyView(active) ??
+    (await pickView(active, t('Clear Filter'), (v) => shownFilter(filters.get(v)?.source ?? '')));
   if (chosen) filters.clear(chosen);
 }
 
@@ -82,7 +87,11 @@ export async function copyViewLink(ctx: CommandContext): Promise<void> {
   void vscode.window.setStatusBarMessage(t('Copied the link to the {0} view.', viewName(view)), 3000);
 }
 
-async function pickView(views: readonly FilterView[], title: string, describe?: (view: FilterView) => string): Promise<FilterView | undefined> {
+async function pickView(
+  views: readonly FilterView[],
+  title: string,
+  describe?: (view: FilterView) => string,
+): Promise<FilterView | undefined> {
   const picked = await vscode.window.showQuickPick(
     views.map((view) => ({ label: viewName(view), description: describe?.(view), view })),
     { title, placeHolder: t('Which view?') },
@@ -106,7 +115,9 @@ export async function goTo(ctx: CommandContext): Promise<void> {
   const picks = goToPicks(services);
   const picked = await vscode.window.showQuickPick(picks, {
     title: t('Go to Flow Sync or Connection'),
-    placeHolder: picks.length ? t('Type an id, a flow, a connection or a team') : t('Nothing is loaded yet: open the Processing and Connections views first'),
+    placeHolder: picks.length
+      ? t('Type an id, a flow, a connection or a team')
+      : t('Nothing is loaded yet: open the Processing and Connections views first'),
     matchOnDescription: true,
   });
   if (picked) await goToTarget(ctx, picked.target);
@@ -121,7 +132,13 @@ export async function goToTarget(ctx: CommandContext, target: GoToTarget): Promi
       find.filters.clear('history');
       await revealRun(ctx.historyView, target);
     }
-    await json.open({ list: 'processing', kind: 'history', id: target.id, leftAt: target.leftAt, service: target.service });
+    await json.open({
+      list: 'processing',
+      kind: 'history',
+      id: target.id,
+      leftAt: target.leftAt,
+      service: target.service,
+    });
     return;
   }
   const view = ctx.views[target.view];
@@ -133,7 +150,10 @@ export async function goToTarget(ctx: CommandContext, target: GoToTarget): Promi
 }
 
 /** Shows, selects and focuses a run of History (its service's row and day expanded); false when the view does not list it. */
-async function revealRun(history: HistoryView, target: { service: string; id: number; leftAt: number }): Promise<boolean> {
+async function revealRun(
+  history: HistoryView,
+  target: { service: string; id: number; leftAt: number },
+): Promise<boolean> {
   const children = async (node?: HistoryViewNode) => await history.getChildren(node);
   let days = await children();
   const serviceRow = days.find((node) => node.kind === 'historyService' && node.service === target.service);
@@ -143,7 +163,10 @@ async function revealRun(history: HistoryView, target: { service: string; id: nu
     const entry = day.group.entries.find((e) => e.id === target.id && e.leftAt === target.leftAt);
     if (!entry) continue;
     if (!history.view.visible) await vscode.commands.executeCommand(`${HISTORY_VIEW}.focus`);
-    await history.view.reveal({ kind: 'historyEntry', entry, service: target.service }, { select: true, focus: true, expand: true });
+    await history.view.reveal(
+      { kind: 'historyEntry', entry, service: target.service },
+      { select: true, focus: true, expand: true },
+    );
     return true;
   }
   return false;

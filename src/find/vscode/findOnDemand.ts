@@ -27,7 +27,11 @@ export class FindOnDemand implements vscode.Disposable {
   /** The filters, made once. */
   get(): Promise<FindViews> {
     return (this.made ??= import('./findViews').then(({ createFindViews }) => {
-      const find = createFindViews({ processing: this.views.processing, connections: this.views.connections, history: this.history }, this.state, this.now);
+      const find = createFindViews(
+        { processing: this.views.processing, connections: this.views.connections, history: this.history },
+        this.state,
+        this.now,
+      );
       if (this.disposed) find.dispose();
       return find;
     }));

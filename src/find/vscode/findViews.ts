@@ -40,14 +40,20 @@ export class Finder<Row extends object> {
   subjectsOf(service: string): FilterSubjects<Row> {
     let subjects = this.subjects.get(service);
     if (!subjects) {
-      subjects = new FilterSubjects<Row>((row) => this.describe(row, service), (row) => this.live(row, service));
+      subjects = new FilterSubjects<Row>(
+        (row) => this.describe(row, service),
+        (row) => this.live(row, service),
+      );
       this.subjects.set(service, subjects);
     }
     return subjects;
   }
 
   /** How many of the rows held match `filter`, and how many there are (the input box, as you type). */
-  count(filter: Filter, held: ReadonlyArray<{ service: string; items: readonly Row[] }>): { matched: number; total: number } {
+  count(
+    filter: Filter,
+    held: ReadonlyArray<{ service: string; items: readonly Row[] }>,
+  ): { matched: number; total: number } {
     let matched = 0;
     let total = 0;
     for (const { service, items } of held) {
@@ -78,7 +84,11 @@ export class Finder<Row extends object> {
 }
 
 /** The Finder of a list's view: the list says what its rows show; History adds what it knows (Processing). */
-export function listFinder<T extends { id: number }>(rows: RowsForFilter<T>, view: Pick<ListView<T>, 'filterContext'>, now: () => number): Finder<Item<T>> {
+export function listFinder<T extends { id: number }>(
+  rows: RowsForFilter<T>,
+  view: Pick<ListView<T>, 'filterContext'>,
+  now: () => number,
+): Finder<Item<T>> {
   return new Finder<Item<T>>(
     (item, service) => rows.subject(item.value, view.filterContext(service).name),
     (item, service) => {
@@ -117,8 +127,14 @@ export class FindViews implements vscode.Disposable {
     private readonly targets: { readonly [V in FilterView]: { target: FindTarget<object>; finder: Finder<object> } },
     state: Pick<vscode.Memento, 'get' | 'update'>,
   ) {
-    this.filters = new ViewFilters({ get: () => state.get(FILTERS_STATE_KEY), update: (value) => state.update(FILTERS_STATE_KEY, value) });
-    this.disposables.add(this.filters, this.filters.onDidChange((view) => this.apply(view)));
+    this.filters = new ViewFilters({
+      get: () => state.get(FILTERS_STATE_KEY),
+      update: (value) => state.update(FILTERS_STATE_KEY, value),
+    });
+    this.disposables.add(
+      this.filters,
+      this.filters.onDidChange((view) => this.apply(view)),
+    );
     for (const view of FILTER_VIEWS) {
       const { view: tree } = this.targets[view].target;
       const used = () => void this.usedAt.set(view, ++this.uses);
@@ -144,7 +160,9 @@ export class FindViews implements vscode.Disposable {
     if (candidates.length === 1) return candidates[0];
     const shown = candidates.filter((view) => this.targets[view].target.view.visible);
     if (shown.length === 1) return shown[0];
-    const used = shown.filter((view) => this.usedAt.has(view)).sort((a, b) => this.usedAt.get(b)! - this.usedAt.get(a)!);
+    const used = shown
+      .filter((view) => this.usedAt.has(view))
+      .sort((a, b) => this.usedAt.get(b)! - this.usedAt.get(a)!);
     return used[0];
   }
 
@@ -168,11 +186,18 @@ export function createFindViews(
   state: Pick<vscode.Memento, 'get' | 'update'>,
   now: () => number,
 ): FindViews {
-  const pair = <Row extends object>(target: FindTarget<Row>, finder: Finder<Row>) => ({ target, finder }) as unknown as { target: FindTarget<object>; finder: Finder<object> };
+  const pair = <Row extends object>(target: FindTarget<Row>, finder: Finder<Row>) =>
+    ({ target, finder }) as unknown as { target: FindTarget<object>; finder: Finder<object> };
   return new FindViews(
     {
-      processing: pair(views.processing as unknown as FindTarget<Item<FlowSync>>, listFinder(processingRows, views.processing, now)),
-      connections: pair(views.connections as unknown as FindTarget<Item<Connection>>, listFinder(connectionRows, views.connections, now)),
+      processing: pair(
+        views.processing as unknown as FindTarget<Item<FlowSync>>,
+        listFinder(processingRows, views.processing, now),
+      ),
+      connections: pair(
+        views.connections as unknown as FindTarget<Item<Connection>>,
+        listFinder(connectionRows, views.connections, now),
+      ),
       history: pair(views.history as unknown as FindTarget<HistoryEntry>, historyFinder(views.history)),
     },
     state,

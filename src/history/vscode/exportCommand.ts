@@ -6,7 +6,16 @@ import type { CommandContext } from '../../commands/vscode/commandContext';
 import type { ServiceConnection } from '../../services/vscode/serviceConnection';
 import type { HistoryEntry } from '../entry';
 import { exportFileName, type ExportFormat } from '../export';
-import { EXPORT_STEP_ROWS, exportArgument, exportTotal, isTargetExists, targetExistsError, writeExport, type ExportSink, type ExportSource } from '../exportRun';
+import {
+  EXPORT_STEP_ROWS,
+  exportArgument,
+  exportTotal,
+  isTargetExists,
+  targetExistsError,
+  writeExport,
+  type ExportSink,
+  type ExportSource,
+} from '../exportRun';
 import { historyEntryFilter } from '../historyFilter';
 import { makeNonce } from '../../activity/activityHtml';
 
@@ -31,7 +40,13 @@ export interface ExportRequest {
 export async function exportHistory(ctx: CommandContext, arg?: unknown): Promise<void> {
   const given = exportArgument(arg);
   if (given && 'problem' in given) {
-    void vscode.window.showErrorMessage(t('Export History: the argument must be {0} (its "{1}" cannot be used).', '{ uri, format: "csv" | "jsonl", service?, filter? }', given.problem));
+    void vscode.window.showErrorMessage(
+      t(
+        'Export History: the argument must be {0} (its "{1}" cannot be used).',
+        '{ uri, format: "csv" | "jsonl", service?, filter? }',
+        given.problem,
+      ),
+    );
     return;
   }
   if (given) {
@@ -39,12 +54,23 @@ export async function exportHistory(ctx: CommandContext, arg?: unknown): Promise
     try {
       uri = vscode.Uri.parse(given.uri, true);
     } catch {
-      void vscode.window.showErrorMessage(t('Export History: the argument must be {0} (its "{1}" cannot be used).', '{ uri, format: "csv" | "jsonl", service?, filter? }', 'uri'));
+      void vscode.window.showErrorMessage(
+        t(
+          'Export History: the argument must be {0} (its "{1}" cannot be used).',
+          '{ uri, format: "csv" | "jsonl", service?, filter? }',
+          'uri',
+        ),
+      );
       return;
     }
-    const services = given.service === undefined ? ctx.services.all : [ctx.services.byName(given.service)].filter((s): s is ServiceConnection => s !== undefined);
+    const services =
+      given.service === undefined
+        ? ctx.services.all
+        : [ctx.services.byName(given.service)].filter((s): s is ServiceConnection => s !== undefined);
     if (services.length === 0) {
-      void vscode.window.showErrorMessage(t('Export History: no service is named {0}.', inert(given.service ?? '', 60)));
+      void vscode.window.showErrorMessage(
+        t('Export History: no service is named {0}.', inert(given.service ?? '', 60)),
+      );
       return;
     }
     let filter: ExportRequest['filter'];
@@ -61,7 +87,12 @@ export async function exportHistory(ctx: CommandContext, arg?: unknown): Promise
       filter = (entry, service) => tests.get(service)?.(entry) ?? false;
     }
     if (await exists(uri)) {
-      void vscode.window.showErrorMessage(t('Export History did not write {0}: the file exists. Given as an argument, a file is never replaced; choose a new name or delete it first.', inert(uriName(uri), 200)));
+      void vscode.window.showErrorMessage(
+        t(
+          'Export History did not write {0}: the file exists. Given as an argument, a file is never replaced; choose a new name or delete it first.',
+          inert(uriName(uri), 200),
+        ),
+      );
       return;
     }
     await exportTo({ uri, format: given.format, services, replace: false, filter });
@@ -89,33 +120,47 @@ export async function exportHistory(ctx: CommandContext, arg?: unknown): Promise
 export async function exportTo(request: ExportRequest): Promise<void> {
   const sources: ExportSource[] = request.services.map((service) => {
     const test = request.filter;
-    return { service: serviceName(service), entries: service.history.snapshot.entries, ...(test ? { filter: (entry: HistoryEntry) => test(entry, service) } : {}) };
+    return {
+      service: serviceName(service),
+      entries: service.history.snapshot.entries,
+      ...(test ? { filter: (entry: HistoryEntry) => test(entry, service) } : {}),
+    };
   });
   const total = exportTotal(sources);
   const name = inert(uriName(request.uri), 200);
   let outcome;
   try {
-    outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Exporting History to {0}', name), cancellable: true }, (progress, token) => {
-      let reported = 0;
-      return writeExport(() => openSink(request.uri, request.replace), {
-        format: request.format,
-        sources,
-        // the window's masking: every service's key, and any piece of it, removed; the text bounded
-        mask: (text, max) => bounded(text, max),
-        cancelled: () => token.isCancellationRequested,
-        progress: (rows) => {
-          const step = total > 0 ? (100 * Math.min(rows - reported, EXPORT_STEP_ROWS)) / total : 0;
-          reported = rows;
-          progress.report({ increment: step, message: t('{0} runs', rows.toLocaleString()) });
-        },
-      });
-    });
+    outcome = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: t('Exporting History to {0}', name), cancellable: true },
+      (progress, token) => {
+        let reported = 0;
+        return writeExport(() => openSink(request.uri, request.replace), {
+          format: request.format,
+          sources,
+          // the window's masking: every service's key, and any piece of it, removed; the text bounded
+          mask: (text, max) => bounded(text, max),
+          cancelled: () => token.isCancellationRequested,
+          progress: (rows) => {
+            const step = total > 0 ? (100 * Math.min(rows - reported, EXPORT_STEP_ROWS)) / total : 0;
+            reported = rows;
+            progress.report({ increment: step, message: t('{0} runs', rows.toLocaleString()) });
+          },
+        });
+      },
+    );
   } catch (e) {
     if (isTargetExists(e)) {
-      void vscode.window.showErrorMessage(t('Export History did not write {0}: the file exists. Given as an argument, a file is never replaced; choose a new name or delete it first.', name));
+      void vscode.window.showErrorMessage(
+        t(
+          'Export History did not write {0}: the file exists. Given as an argument, a file is never replaced; choose a new name or delete it first.',
+          name,
+        ),
+      );
       return;
     }
-    throw new Error(t('Export History could not write {0}: {1}', name, inert((e as Error)?.message ?? e)), { cause: e });
+    throw new Error(t('Export History could not write {0}: {1}', name, inert((e as Error)?.message ?? e)), {
+      cause: e,
+    });
   }
   if (outcome.kind === 'cancelled') {
     vscode.window.setStatusBarMessage(t('Export History cancelled: no file was written.'), 5000);
@@ -140,7 +185,8 @@ async function pickFormat(): Promise<ExportFormat | undefined> {
     { label: t('CSV'), description: t('a spreadsheet: one run a row, with a header row'), format: 'csv' },
     { label: t('JSON Lines'), description: t('one JSON object a line: for scripts and tools'), format: 'jsonl' },
   ];
-  return (await vscode.window.showQuickPick(picks, { title: t('Export History'), placeHolder: t('Choose the format') }))?.format;
+  return (await vscode.window.showQuickPick(picks, { title: t('Export History'), placeHolder: t('Choose the format') }))
+    ?.format;
 }
 
 /** The one service, or with several: one of them or all. Undefined when the pick is cancelled. */
@@ -150,9 +196,14 @@ async function pickServices(ctx: CommandContext): Promise<readonly ServiceConnec
   type Pick = vscode.QuickPickItem & { services: readonly ServiceConnection[] };
   const picks: Pick[] = [
     { label: t('All services'), description: t('{0} services, each run with its service', all.length), services: all },
-    ...all.map((service) => ({ label: inert(service.name ?? ''), description: inert(service.target.baseUrl), services: [service] })),
+    ...all.map((service) => ({
+      label: inert(service.name ?? ''),
+      description: inert(service.target.baseUrl),
+      services: [service],
+    })),
   ];
-  return (await vscode.window.showQuickPick(picks, { title: t('Export History'), placeHolder: t('Choose a service') }))?.services;
+  return (await vscode.window.showQuickPick(picks, { title: t('Export History'), placeHolder: t('Choose a service') }))
+    ?.services;
 }
 
 async function exists(uri: vscode.Uri): Promise<boolean> {

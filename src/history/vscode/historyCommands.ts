@@ -37,15 +37,28 @@ async function pickWatchable(ctx: CommandContext, title: string): Promise<Watcha
   for (const { value } of items) flows.set(value.flow_id, flowLabel(value));
   const picks: Pick[] = [
     { label: t('Flows'), kind: vscode.QuickPickItemKind.Separator },
-    ...[...flows].map(([id, name]) => ({ label: `$(git-merge) ${inert(name)}`, description: t('every sync of this flow'), target: { kind: 'flow' as const, id, service } })),
+    ...[...flows].map(([id, name]) => ({
+      label: `$(git-merge) ${inert(name)}`,
+      description: t('every sync of this flow'),
+      target: { kind: 'flow' as const, id, service },
+    })),
     { label: t('Flow syncs'), kind: vscode.QuickPickItemKind.Separator },
-    ...items.map(({ value }) => ({ label: `$(sync) #${value.id}`, description: inert(`${flowLabel(value)} · ${value.status}`), target: { kind: 'sync' as const, id: value.id, service } })),
+    ...items.map(({ value }) => ({
+      label: `$(sync) #${value.id}`,
+      description: inert(`${flowLabel(value)} · ${value.status}`),
+      target: { kind: 'sync' as const, id: value.id, service },
+    })),
   ];
   const picked = await vscode.window.showQuickPick(picks, { title, matchOnDescription: true });
   return picked?.target ? [picked.target] : [];
 }
 
-async function setWatch(ctx: CommandContext, on: boolean, node?: ExplorerNode | HistoryNode, nodes?: readonly (ExplorerNode | HistoryNode)[]): Promise<void> {
+async function setWatch(
+  ctx: CommandContext,
+  on: boolean,
+  node?: ExplorerNode | HistoryNode,
+  nodes?: readonly (ExplorerNode | HistoryNode)[],
+): Promise<void> {
   let targets = watchables(ctx, chosenNodes(ctx, node, nodes));
   if (!targets.length) targets = await pickWatchable(ctx, on ? t('Notify When Finished') : t('Stop Notifying'));
   if (!targets.length) return;
@@ -56,16 +69,31 @@ async function setWatch(ctx: CommandContext, on: boolean, node?: ExplorerNode | 
     }
   }
   if (on && ctx.settings.current.notifyWhenFinished === 'off') {
-    void vscode.window.showInformationMessage(t('Notifications are off (flowsync.notifyWhenFinished): the watch is kept, but nothing is shown until you turn them on.'));
+    void vscode.window.showInformationMessage(
+      t(
+        'Notifications are off (flowsync.notifyWhenFinished): the watch is kept, but nothing is shown until you turn them on.',
+      ),
+    );
   } else {
-    vscode.window.setStatusBarMessage(on ? t('You will be told when it is no longer processing.') : t('No longer watched.'), 3000);
+    vscode.window.setStatusBarMessage(
+      on ? t('You will be told when it is no longer processing.') : t('No longer watched.'),
+      3000,
+    );
   }
 }
 
 /** Notify When Finished: on a sync (until it leaves processing) or a flow (every sync, until removed). */
-export const watch = (ctx: CommandContext, node?: ExplorerNode | HistoryNode, nodes?: readonly (ExplorerNode | HistoryNode)[]) => setWatch(ctx, true, node, nodes);
+export const watch = (
+  ctx: CommandContext,
+  node?: ExplorerNode | HistoryNode,
+  nodes?: readonly (ExplorerNode | HistoryNode)[],
+) => setWatch(ctx, true, node, nodes);
 
-export const unwatch = (ctx: CommandContext, node?: ExplorerNode | HistoryNode, nodes?: readonly (ExplorerNode | HistoryNode)[]) => setWatch(ctx, false, node, nodes);
+export const unwatch = (
+  ctx: CommandContext,
+  node?: ExplorerNode | HistoryNode,
+  nodes?: readonly (ExplorerNode | HistoryNode)[],
+) => setWatch(ctx, false, node, nodes);
 
 /** Clear History: every window's history of the current service, after asking. */
 export async function clearHistory(ctx: CommandContext): Promise<void> {
@@ -77,6 +105,13 @@ export async function clearHistory(ctx: CommandContext): Promise<void> {
     return;
   }
   const clear = t('Clear History');
-  const answer = await vscode.window.showWarningMessage(t('Clear the history of {0}? Typical durations and learned stuck thresholds start again.', inert(service.name ?? origin)), { modal: true }, clear);
+  const answer = await vscode.window.showWarningMessage(
+    t(
+      'Clear the history of {0}? Typical durations and learned stuck thresholds start again.',
+      inert(service.name ?? origin),
+    ),
+    { modal: true },
+    clear,
+  );
   if (answer === clear) await service.history.clear();
 }

@@ -28,7 +28,9 @@ export function workspaceStoreFiles(root: vscode.Uri): StoreFiles {
     },
     async stat(p) {
       const s = await Promise.resolve(fs.stat(at(p))).catch(() => undefined);
-      return s && s.type === vscode.FileType.File ? { name: p.slice(p.lastIndexOf('/') + 1), size: s.size, mtime: s.mtime } : undefined;
+      return s && s.type === vscode.FileType.File
+        ? { name: p.slice(p.lastIndexOf('/') + 1), size: s.size, mtime: s.mtime }
+        : undefined;
     },
     async read(p, from, length) {
       return (await fs.readFile(at(p))).subarray(from, from + length);

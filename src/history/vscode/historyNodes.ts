@@ -25,4 +25,3 @@ export interface HistoryViewServices {
   readonly several: boolean;
   onDidChange(listener: () => void): { dispose(): void };
 }
-

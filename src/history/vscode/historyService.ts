@@ -108,7 +108,10 @@ export class HistoryService implements vscode.Disposable {
 
   private readonly slower = new SlowerFlows();
   private readonly slowerAnnouncer = new SlowerAnnouncer();
-  private readonly stuckAnnouncer = new StuckAnnouncer(() => this.explorer.keyToHide, () => this.clock.now());
+  private readonly stuckAnnouncer = new StuckAnnouncer(
+    () => this.explorer.keyToHide,
+    () => this.clock.now(),
+  );
 
   constructor(
     private readonly explorer: Explorer,
@@ -117,7 +120,9 @@ export class HistoryService implements vscode.Disposable {
     private readonly windowId: string,
     private readonly clock: Clock,
     /** userHistoryDays: the user's own historyDays, the only one that deletes from disk (none given: nothing is deleted). */
-    private readonly settings: () => Pick<SettingValues, 'historyDays' | 'stuckAfterMinutes' | 'notifyWhenFinished'> & { userHistoryDays?: number },
+    private readonly settings: () => Pick<SettingValues, 'historyDays' | 'stuckAfterMinutes' | 'notifyWhenFinished'> & {
+      userHistoryDays?: number;
+    },
     private readonly log: vscode.LogOutputChannel,
   ) {
     const processing = explorer.lists.processing as ListRefresher<FlowSync>;
@@ -157,7 +162,12 @@ export class HistoryService implements vscode.Disposable {
     const first = fresh[0];
     return fresh.length === 1
       ? t('{0} is slower than usual. {1}.', inert(first.label, 80), slowerText(first))
-      : t('{0} flows are slower than usual, {1} among them. {2}.', fresh.length, inert(first.label, 80), slowerText(first));
+      : t(
+          '{0} flows are slower than usual, {1} among them. {2}.',
+          fresh.length,
+          inert(first.label, 80),
+          slowerText(first),
+        );
   }
 
   get snapshot(): HistorySnapshot {
@@ -271,7 +281,15 @@ export class HistoryService implements vscode.Disposable {
     this.olderAsked++;
     this.stats = new Map();
     this.clearedAt = -Infinity;
-    this.store = origin ? lazyLogStore({ files: this.files(), folder: originFolder(origin), windowId: this.windowId, now: () => this.clock.now(), log: (level, message) => this.log[level](message) }) : undefined;
+    this.store = origin
+      ? lazyLogStore({
+          files: this.files(),
+          folder: originFolder(origin),
+          windowId: this.windowId,
+          now: () => this.clock.now(),
+          log: (level, message) => this.log[level](message),
+        })
+      : undefined;
     this.watches = readWatches(this.state.get(WATCHES_KEY), origin);
     this.changes.fire();
     if (!origin) return (this.ready = Promise.resolve());
@@ -284,7 +302,9 @@ export class HistoryService implements vscode.Disposable {
     const root = vscode.Uri.joinPath(this.storage, 'history');
     if (root.scheme === 'file' && platform.historyFiles) return platform.historyFiles(root.fsPath);
     // vscode.workspace.fs (no append), its code loaded on first use (esbuild.js CHUNKS: workspaceFiles)
-    return storeFilesOnFirstUse(async () => (await import('./historyFiles')).workspaceStoreFiles(root), { append: false });
+    return storeFilesOnFirstUse(async () => (await import('./historyFiles')).workspaceStoreFiles(root), {
+      append: false,
+    });
   }
 
   /** First the newest days (History ready), then older ones up to the cap; then the user's days prune the disk. */
@@ -310,11 +330,17 @@ export class HistoryService implements vscode.Disposable {
     if (state.error || state.loadedAt === undefined || state.loadedAt === this.lastLoadedAt) return;
     this.lastLoadedAt = state.loadedAt;
     const watchesChanged = this.syncWatches();
-    const { left } = this.observer.observe(context, state.loadedAt, processingAnswer({ items: [...state.items], dropped: state.dropped }));
+    const { left } = this.observer.observe(
+      context,
+      state.loadedAt,
+      processingAnswer({ items: [...state.items], dropped: state.dropped }),
+    );
     if (left.length === 0) {
       if (this.writeTrouble.unsaved) void this.persist(origin, []); // runs a failed write left wait in the store
       // Only when the stuck syncs changed: an identical answer must not re-render the Processing view.
-      const stuck = this.stuckSyncs().map((s) => s.id).join(',');
+      const stuck = this.stuckSyncs()
+        .map((s) => s.id)
+        .join(',');
       if (stuck !== this.lastStuck || watchesChanged) {
         this.lastStuck = stuck;
         this.changes.fire();
@@ -324,10 +350,18 @@ export class HistoryService implements vscode.Disposable {
     this.lastStuck = undefined;
     const notice = finishedNotification(left, this.watches, this.settings().notifyWhenFinished);
     if (notice.unwatch.length) void this.watch('sync', notice.unwatch, false);
-    ({ entries: this.entries, stats: this.stats } = this.held.depart(this.entries, this.older, left, this.clock.now(), this.settings().historyDays));
+    ({ entries: this.entries, stats: this.stats } = this.held.depart(
+      this.entries,
+      this.older,
+      left,
+      this.clock.now(),
+      this.settings().historyDays,
+    ));
     // At the cap, departures push the oldest runs out: once the oldest day held changes, its summary counts instead.
     const oldest = this.entries.at(-1);
-    if (this.store && oldest && this.entries.length >= HISTORY_CAP && this.olderBefore(oldest) !== this.older.before) this.askOlder(this.store, false);
+    if (this.store && oldest && this.entries.length >= HISTORY_CAP && this.olderBefore(oldest) !== this.older.before) {
+      this.askOlder(this.store, false);
+    }
     this.changes.fire();
     // Every window sees a sync leave; the one whose request saw it says so (one notification, not one per window).
     if (notice.text && !state.adopted) {
@@ -362,8 +396,14 @@ export class HistoryService implements vscode.Disposable {
     if (origin !== this.origin || store !== this.store) return false;
     const cleared = this.honourClear(await store.cleared());
     const held = this.entries;
-    this.entries = pruneEntries(mergeSegments([this.entries, result.entries]), this.clock.now(), this.settings().historyDays);
-    this.log.debug(`History: ${this.entries.length} entries for ${origin} (${result.entries.length} read) in ${this.clock.now() - started} ms`);
+    this.entries = pruneEntries(
+      mergeSegments([this.entries, result.entries]),
+      this.clock.now(),
+      this.settings().historyDays,
+    );
+    this.log.debug(
+      `History: ${this.entries.length} entries for ${origin} (${result.entries.length} read) in ${this.clock.now() - started} ms`,
+    );
     // Told only when the read changed the runs held (it also returns this window's own runs, held already): every
     // change re-renders the Processing view's rows, and a reveal under way there would lose its row to it.
     if (cleared || !sameRuns(held, this.entries)) {
@@ -400,7 +440,10 @@ export class HistoryService implements vscode.Disposable {
       return;
     }
     if (asked !== this.olderAsked || store !== this.store) return;
-    this.applyOlder({ before, days: days.filter((d) => d.day >= dayOf(this.clock.now() - this.settings().historyDays * DAY_MS)) });
+    this.applyOlder({
+      before,
+      days: days.filter((d) => d.day >= dayOf(this.clock.now() - this.settings().historyDays * DAY_MS)),
+    });
   }
 
   /** Where the summaries end and the runs in memory count: the day after the oldest held (the cap may cut that one), at most today. */
@@ -478,7 +521,8 @@ function readWatches(stored: unknown, origin: string | undefined): { syncs: Set<
   const empty = { syncs: new Set<number>(), flows: new Set<number>() };
   if (!origin || typeof stored !== 'object' || stored === null || !Object.hasOwn(stored, origin)) return empty;
   const w = (stored as Record<string, unknown>)[origin] as { syncs?: unknown; flows?: unknown } | null;
-  const ids = (v: unknown) => new Set((Array.isArray(v) ? v : []).filter((n): n is number => Number.isSafeInteger(n)).slice(0, MAX_WATCHES));
+  const ids = (v: unknown) =>
+    new Set((Array.isArray(v) ? v : []).filter((n): n is number => Number.isSafeInteger(n)).slice(0, MAX_WATCHES));
   return w && typeof w === 'object' ? { syncs: ids(w.syncs), flows: ids(w.flows) } : empty;
 }
 
@@ -489,7 +533,17 @@ function sameRuns(a: readonly HistoryEntry[], b: readonly HistoryEntry[]): boole
     const x = a[i];
     const y = b[i];
     if (x === y) continue;
-    if (x.id !== y.id || x.flowId !== y.flowId || x.flowName !== y.flowName || x.createdAt !== y.createdAt || x.firstSeen !== y.firstSeen || x.lastSeen !== y.lastSeen || x.leftAt !== y.leftAt) return false;
+    if (
+      x.id !== y.id ||
+      x.flowId !== y.flowId ||
+      x.flowName !== y.flowName ||
+      x.createdAt !== y.createdAt ||
+      x.firstSeen !== y.firstSeen ||
+      x.lastSeen !== y.lastSeen ||
+      x.leftAt !== y.leftAt
+    ) {
+      return false;
+    }
   }
   return true;
 }

@@ -18,10 +18,18 @@ export function processingDecorations(history: HistoryService, now: () => number
       const at = now();
       const stuck = history.isStuck(sync, at);
       const watched = history.isWatched('sync', sync.id);
-      const expected = eta(history.snapshot.stats.get(sync.flow_id), processingAgeMs(sync, at, history.tracked.get(sync.id)?.firstSeen), stuck);
+      const expected = eta(
+        history.snapshot.stats.get(sync.flow_id),
+        processingAgeMs(sync, at, history.tracked.get(sync.id)?.firstSeen),
+        stuck,
+      );
       if (!stuck && !watched && !expected) return undefined;
       return {
-        descriptions: [...(stuck ? [t('stuck')] : []), ...(expected ? [expected.short] : []), ...(watched ? [t('watched')] : [])],
+        descriptions: [
+          ...(stuck ? [t('stuck')] : []),
+          ...(expected ? [expected.short] : []),
+          ...(watched ? [t('watched')] : []),
+        ],
         icon: stuck ? STUCK_ICON : undefined,
         contextSuffix: watched ? '.watched' : undefined,
         tooltip: expected?.detail,
@@ -32,7 +40,10 @@ export function processingDecorations(history: HistoryService, now: () => number
       const stuck = history.isStuck(sync, at);
       const ageMs = processingAgeMs(sync, at, history.tracked.get(sync.id)?.firstSeen);
       const longer = eta(history.snapshot.stats.get(sync.flow_id), ageMs, stuck)?.phase === 'longer';
-      return { flags: { stuck, watched: history.isWatched('sync', sync.id), longer }, seconds: { age: ageMs === undefined ? undefined : ageMs / 1000 } };
+      return {
+        flags: { stuck, watched: history.isWatched('sync', sync.id), longer },
+        seconds: { age: ageMs === undefined ? undefined : ageMs / 1000 },
+      };
     },
     group: (group, grouping) => {
       if (grouping !== 'flow') return undefined;
@@ -43,13 +54,19 @@ export function processingDecorations(history: HistoryService, now: () => number
       const slower = history.slowerFlows(now()).get(flowId); // computed at most every few minutes
       const lines = [
         ...(slower ? [slowerText(slower)] : []),
-        typical ? t('Typical duration: {0}.', typical) : t('No typical duration yet: it is learned from the syncs seen leaving processing.'),
+        typical
+          ? t('Typical duration: {0}.', typical)
+          : t('No typical duration yet: it is learned from the syncs seen leaving processing.'),
         ...(threshold !== undefined ? [t('Stuck after {0} min.', Math.round(threshold / 60_000))] : []),
         ...(watched ? [t('You are told when each of its syncs is no longer processing.')] : []),
       ];
       // "slower than usual" in words: in the description (so in the row's accessible name) and the tooltip, not an icon alone
       const descriptions = [...(slower ? [t('slower than usual')] : []), ...(watched ? [t('watched')] : [])];
-      return { tooltip: lines.join('\n\n'), descriptions: descriptions.length ? descriptions : undefined, contextSuffix: watched ? '.watched' : undefined };
+      return {
+        tooltip: lines.join('\n\n'),
+        descriptions: descriptions.length ? descriptions : undefined,
+        contextSuffix: watched ? '.watched' : undefined,
+      };
     },
   };
 }

@@ -45,13 +45,19 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     private readonly services: HistoryViewServices,
     private readonly now: () => number,
   ) {
-    this.view = vscode.window.createTreeView(HISTORY_VIEW, { treeDataProvider: this, showCollapseAll: true, canSelectMany: true });
+    this.view = vscode.window.createTreeView(HISTORY_VIEW, {
+      treeDataProvider: this,
+      showCollapseAll: true,
+      canSelectMany: true,
+    });
     this.disposables.add(
       this.changeEmitter,
       this.view,
       this.perService,
       services.onDidChange(() => this.watch()),
-      this.view.onDidChangeVisibility(() => this.view.visible && this.services.all.forEach((s) => void s.history.reload())),
+      this.view.onDidChangeVisibility(
+        () => this.view.visible && this.services.all.forEach((s) => void s.history.reload()),
+      ),
     );
     this.watch();
   }
@@ -71,7 +77,9 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
       const service = this.services.all.find((s) => s.id === node.service);
       return service ? this.days(rows, service) : [];
     }
-    return node.kind === 'historyDay' ? node.group.entries.map((entry) => ({ kind: 'historyEntry', entry, service: node.service })) : [];
+    return node.kind === 'historyDay'
+      ? node.group.entries.map((entry) => ({ kind: 'historyEntry', entry, service: node.service }))
+      : [];
   }
 
   getTreeItem(node: HistoryViewNode): vscode.TreeItem | Promise<vscode.TreeItem> {
@@ -87,7 +95,9 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     if (!rows) return this.loadRows().then(() => this.getTreeItem(node));
     const service = node.kind === 'historyService' ? this.services.all.find((s) => s.id === node.service) : undefined;
     const item = rows.historyTreeItem(node, { several: this.services.several, now: this.now(), service });
-    if (node.kind === 'historyService' && this.filter && service) item.description = this.filter.serviceText(this.keptOf(service).length, String(item.description ?? ''));
+    if (node.kind === 'historyService' && this.filter && service) {
+      item.description = this.filter.serviceText(this.keptOf(service).length, String(item.description ?? ''));
+    }
     return item;
   }
 
@@ -185,7 +195,9 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   private watch(): void {
     this.perService.clear();
     this.groups.clear();
-    for (const service of this.services.all) this.perService.add(service.history.onDidChange(() => this.update(service.id)));
+    for (const service of this.services.all) {
+      this.perService.add(service.history.onDidChange(() => this.update(service.id)));
+    }
     this.update(undefined);
   }
 
@@ -193,9 +205,14 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   private update(service: string | undefined): void {
     if (service === undefined) this.groups.clear();
     else this.groups.delete(service);
-    void this.contextKeys.set('flowsync.hasHistory', this.services.all.some((s) => s.history.snapshot.entries.length > 0));
+    void this.contextKeys.set(
+      'flowsync.hasHistory',
+      this.services.all.some((s) => s.history.snapshot.entries.length > 0),
+    );
     // While filtered, a change can make the view match nothing (or something again): the whole view is read again.
-    this.changeEmitter.fire(service !== undefined && this.services.several && !this.filter ? this.serviceRow(service) : undefined);
+    this.changeEmitter.fire(
+      service !== undefined && this.services.several && !this.filter ? this.serviceRow(service) : undefined,
+    );
     this.decorate();
   }
 }

@@ -4,7 +4,13 @@ import { t } from '../../base/l10n';
 import { activityHtml, makeNonce } from '../../activity/activityHtml';
 import { flowInsights } from '../../history/insights';
 import type { HistoryService } from '../../history/vscode/historyService';
-import { insightsPage, parseInsightsMessage, type InsightsPage, type InsightsPanelMessage, type InsightsRenderReport } from '../insightsPage';
+import {
+  insightsPage,
+  parseInsightsMessage,
+  type InsightsPage,
+  type InsightsPanelMessage,
+  type InsightsRenderReport,
+} from '../insightsPage';
 
 export const INSIGHTS_VIEW_TYPE = 'flowsync.insights';
 
@@ -86,15 +92,28 @@ export class InsightsPanel implements vscode.Disposable {
     this.watchServices();
     this.panel.onDidDispose(() => this.dispose());
     const webview = this.panel.webview;
-    const file = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', name)).toString();
-    webview.html = activityHtml({ cspSource: webview.cspSource, nonce: makeNonce(), scriptUri: file('insights.js'), styleUri: file('insights.css'), lang: vscode.env.language, title: t('Flow Insights') });
+    const file = (name: string) =>
+      webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', name)).toString();
+    webview.html = activityHtml({
+      cspSource: webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: file('insights.js'),
+      styleUri: file('insights.css'),
+      lang: vscode.env.language,
+      title: t('Flow Insights'),
+    });
   }
 
   /** The page's numbers now: every service's flows from its summaries and runs in memory. */
   page(): InsightsPage {
     const now = this.source.now();
-    const services = this.source.services().map((s) => ({ service: s.name, flows: flowInsights(s.history.snapshot.entries, s.history.snapshot.older, now) }));
-    return insightsPage(services, this.source.several(), this.source.historyDays(), now, (ms) => new Date(ms).toLocaleTimeString(vscode.env.language, { hour: '2-digit', minute: '2-digit' }));
+    const services = this.source.services().map((s) => ({
+      service: s.name,
+      flows: flowInsights(s.history.snapshot.entries, s.history.snapshot.older, now),
+    }));
+    return insightsPage(services, this.source.several(), this.source.historyDays(), now, (ms) =>
+      new Date(ms).toLocaleTimeString(vscode.env.language, { hour: '2-digit', minute: '2-digit' }),
+    );
   }
 
   dispose(): void {
@@ -138,6 +157,9 @@ export class InsightsPanel implements vscode.Disposable {
 }
 
 /** Shows the "Flow Insights" panel (one at a time: a second call reveals it). */
-export function showInsightsPanel(context: Pick<vscode.ExtensionContext, 'extensionUri'>, source: InsightsSource): InsightsPanel {
+export function showInsightsPanel(
+  context: Pick<vscode.ExtensionContext, 'extensionUri'>,
+  source: InsightsSource,
+): InsightsPanel {
   return InsightsPanel.show(context.extensionUri, source);
 }

@@ -8,7 +8,13 @@
  * It holds no words of its own and treats every text as text: textContent only, never markup.
  */
 import './insights.css';
-import type { InsightsGroup, InsightsPage, InsightsPageMessage, InsightsPanelMessage, InsightsRow } from '../insightsPage';
+import type {
+  InsightsGroup,
+  InsightsPage,
+  InsightsPageMessage,
+  InsightsPanelMessage,
+  InsightsRow,
+} from '../insightsPage';
 
 interface VsCodeApi {
   postMessage(message: InsightsPageMessage): void;
@@ -17,17 +23,29 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 
 const violations: string[] = [];
-document.addEventListener('securitypolicyviolation', (e) => violations.push(`${e.effectiveDirective} ${e.blockedURI || '(inline)'}`));
-if (getComputedStyle(document.documentElement).getPropertyValue('--flowsync-insights-css').trim() !== '1') violations.push('style-src insights.css (not applied)');
+document.addEventListener('securitypolicyviolation', (e) =>
+  violations.push(`${e.effectiveDirective} ${e.blockedURI || '(inline)'}`),
+);
+if (getComputedStyle(document.documentElement).getPropertyValue('--flowsync-insights-css').trim() !== '1') {
+  violations.push('style-src insights.css (not applied)');
+}
 
 const app = document.getElementById('app') as HTMLElement;
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: Array<Node | string>): HTMLElementTagNameMap[K] => {
+const el = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> = {},
+  ...children: Array<Node | string>
+): HTMLElementTagNameMap[K] => {
   const node = Object.assign(document.createElement(tag), props);
   node.append(...children);
   return node;
 };
 /** A header cell with its scope (an attribute: `scope` is not a property every engine reflects). */
-const th = (text: string, scope: 'col' | 'row' | 'rowgroup', extra: Partial<HTMLTableCellElement> = {}): HTMLTableCellElement => {
+const th = (
+  text: string,
+  scope: 'col' | 'row' | 'rowgroup',
+  extra: Partial<HTMLTableCellElement> = {},
+): HTMLTableCellElement => {
   const cell = el('th', extra, text);
   cell.setAttribute('scope', scope);
   return cell;
@@ -47,7 +65,13 @@ function render(page: InsightsPage): void {
   if (page.groups.length === 0) {
     parts.push(el('p', { className: 'empty' }, s.empty));
   } else {
-    const head = el('tr', {}, th(s.flow, 'col'), ...(page.several ? [th(s.service, 'col')] : []), ...[s.runs, s.median, s.p95, s.p99, s.perDay, s.last24, s.usual].map((h) => th(h, 'col')));
+    const head = el(
+      'tr',
+      {},
+      th(s.flow, 'col'),
+      ...(page.several ? [th(s.service, 'col')] : []),
+      ...[s.runs, s.median, s.p95, s.p99, s.perDay, s.last24, s.usual].map((h) => th(h, 'col')),
+    );
     const table = el('table', { className: 'flows' }, el('caption', {}, s.caption), el('thead', {}, head));
     for (const group of page.groups) {
       table.append(groupBody(group, page.several));
@@ -69,7 +93,9 @@ function groupBody(group: InsightsGroup, several: boolean): HTMLTableSectionElem
     const tr = el('tr', { className: row.slower ? 'slower' : '' });
     if (i === 0) tr.append(th(group.flow, several ? 'rowgroup' : 'row', { rowSpan: group.rows.length }));
     if (several) tr.append(th(row.service ?? '', 'row'));
-    for (const value of [row.runs, row.median, row.p95, row.p99, row.perDay, row.last24]) tr.append(el('td', { className: 'number' }, value));
+    for (const value of [row.runs, row.median, row.p95, row.p99, row.perDay, row.last24]) {
+      tr.append(el('td', { className: 'number' }, value));
+    }
     tr.append(el('td', { className: row.slower ? 'usual slower-text' : 'usual' }, row.usual));
     body.append(tr);
   });
@@ -80,13 +106,34 @@ function groupBody(group: InsightsGroup, several: boolean): HTMLTableSectionElem
 function trend(row: InsightsRow, page: InsightsPage): HTMLDetailsElement {
   const s = page.strings;
   const name = row.service !== undefined ? `${row.flow} · ${row.service}` : row.flow;
-  const days = el('table', {}, el('caption', {}, `${s.trendCaption}: ${name}`), el('thead', {}, el('tr', {}, ...[s.day, s.runs, s.median, s.p95].map((h) => th(h, 'col')))));
+  const days = el(
+    'table',
+    {},
+    el('caption', {}, `${s.trendCaption}: ${name}`),
+    el('thead', {}, el('tr', {}, ...[s.day, s.runs, s.median, s.p95].map((h) => th(h, 'col')))),
+  );
   const dayBody = el('tbody');
-  for (const d of row.days) dayBody.append(el('tr', {}, th(d.day, 'row'), ...[d.runs, d.median, d.p95].map((v) => el('td', { className: 'number' }, v))));
+  for (const d of row.days) {
+    dayBody.append(
+      el('tr', {}, th(d.day, 'row'), ...[d.runs, d.median, d.p95].map((v) => el('td', { className: 'number' }, v))),
+    );
+  }
   days.append(dayBody);
-  const hours = el('table', {}, el('caption', {}, `${s.perHourCaption}: ${name}`), el('thead', {}, el('tr', {}, th(s.hour, 'col'), th(s.runs, 'col'))));
+  const hours = el(
+    'table',
+    {},
+    el('caption', {}, `${s.perHourCaption}: ${name}`),
+    el('thead', {}, el('tr', {}, th(s.hour, 'col'), th(s.runs, 'col'))),
+  );
   const hourBody = el('tbody');
-  for (const [hour, runs] of row.perHour) hourBody.append(el('tr', {}, th(hour, 'row'), el('td', { className: 'number' }, runs)));
+  for (const [hour, runs] of row.perHour) {
+    hourBody.append(el('tr', {}, th(hour, 'row'), el('td', { className: 'number' }, runs)));
+  }
   hours.append(hourBody);
-  return el('details', {}, el('summary', {}, name, row.slower ? ` — ${row.usual}` : ''), el('div', { className: 'trend' }, days, hours));
+  return el(
+    'details',
+    {},
+    el('summary', {}, name, row.slower ? ` — ${row.usual}` : ''),
+    el('div', { className: 'trend' }, days, hours),
+  );
 }

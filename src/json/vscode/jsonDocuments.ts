@@ -126,7 +126,9 @@ export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode
     }
     for (const service of this.services.all) {
       if (this.watched.has(service.id)) continue;
-      const subscriptions = LISTS.map((list) => service.explorer.refresher(list.id).onDidChange((c) => c.itemsChanged && this.fireOpen(list.id, service.id)));
+      const subscriptions = LISTS.map((list) =>
+        service.explorer.refresher(list.id).onDidChange((c) => c.itemsChanged && this.fireOpen(list.id, service.id)),
+      );
       this.watched.set(service.id, { dispose: () => subscriptions.forEach((s) => s.dispose()) });
     }
   }
@@ -144,7 +146,9 @@ export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode
     if (target.kind === 'history') return service.history.lastItem(target.id, target.leftAt);
     let members: Item<{ id: number }>[];
     if (target.kind === 'group') {
-      const grouping = Object.hasOwn(list.arrangements.groupings, target.grouping) ? list.arrangements.groupings[target.grouping] : null;
+      const grouping = Object.hasOwn(list.arrangements.groupings, target.grouping)
+        ? list.arrangements.groupings[target.grouping]
+        : null;
       if (!grouping) return undefined;
       members = items.filter((i) => String(grouping.keyOf(i.value)) === String(target.key));
     } else {
@@ -184,7 +188,9 @@ function parseShown(uri: vscode.Uri): JsonShown | undefined {
     case 'history': {
       const itemId = id(params.get('id'));
       const leftAt = id(params.get('leftAt'));
-      return itemId === undefined || leftAt === undefined ? undefined : { list: list.id, kind: 'history', id: itemId, leftAt };
+      return itemId === undefined || leftAt === undefined
+        ? undefined
+        : { list: list.id, kind: 'history', id: itemId, leftAt };
     }
     case 'group': {
       const grouping = params.get('by');
@@ -192,7 +198,11 @@ function parseShown(uri: vscode.Uri): JsonShown | undefined {
       return grouping && key !== null ? { list: list.id, kind: 'group', grouping, key } : undefined;
     }
     case 'items': {
-      const ids = (params.get('ids') ?? '').split(',').map(id).filter((n): n is number => n !== undefined).slice(0, MAX_JSON_ITEMS);
+      const ids = (params.get('ids') ?? '')
+        .split(',')
+        .map(id)
+        .filter((n): n is number => n !== undefined)
+        .slice(0, MAX_JSON_ITEMS);
       return ids.length ? { list: list.id, kind: 'items', ids } : undefined;
     }
     default:

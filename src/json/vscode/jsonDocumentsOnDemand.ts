@@ -35,7 +35,10 @@ export class JsonDocumentsOnDemand implements vscode.TextDocumentContentProvider
     return (this.documents ??= import('./jsonDocuments').then(({ JsonDocuments }) => {
       if (this.disposed) throw new Error('the JSON documents were disposed');
       const documents = new JsonDocuments(this.services);
-      this.disposables.add(documents, documents.onDidChange((uri) => this.changeEmitter.fire(uri)));
+      this.disposables.add(
+        documents,
+        documents.onDidChange((uri) => this.changeEmitter.fire(uri)),
+      );
       return documents;
     }));
   }

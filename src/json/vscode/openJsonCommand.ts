@@ -31,7 +31,11 @@ function isExplorerNode(node: unknown): node is ExplorerNode {
  * The rows a command acts on: the ones VS Code passes (a context menu on a multi-selection passes the clicked row and
  * the whole selection), else the selection of the Flow Sync view used last.
  */
-export function chosenNodes(ctx: CommandContext, node?: ExplorerNode | HistoryNode, nodes?: readonly (ExplorerNode | HistoryNode)[]): ExplorerNode[] {
+export function chosenNodes(
+  ctx: CommandContext,
+  node?: ExplorerNode | HistoryNode,
+  nodes?: readonly (ExplorerNode | HistoryNode)[],
+): ExplorerNode[] {
   if (nodes?.length) return nodes.filter((n): n is ExplorerNode => !isHistoryNode(n) && isExplorerNode(n));
   if (node) return isHistoryNode(node) || !isExplorerNode(node) ? [] : [node];
   const views = allViews(ctx.views).filter((v) => v.view.visible && v.view.selection.length > 0);
@@ -40,7 +44,10 @@ export function chosenNodes(ctx: CommandContext, node?: ExplorerNode | HistoryNo
 }
 
 /** The History rows (syncs that left processing) among the rows given. */
-function historyEntries(node?: ExplorerNode | HistoryNode, nodes?: readonly (ExplorerNode | HistoryNode)[]): Array<{ entry: HistoryEntry; service: string }> {
+function historyEntries(
+  node?: ExplorerNode | HistoryNode,
+  nodes?: readonly (ExplorerNode | HistoryNode)[],
+): Array<{ entry: HistoryEntry; service: string }> {
   const rows = nodes?.length ? nodes : node ? [node] : [];
   return rows.flatMap((row) => {
     if (!isHistoryNode(row) || row.kind === 'historyService') return [];
@@ -51,15 +58,27 @@ function historyEntries(node?: ExplorerNode | HistoryNode, nodes?: readonly (Exp
 
 /** The items of rows: an item row stands for its item, a group row for its items. */
 function itemIds(rows: readonly ExplorerNode[]): number[] {
-  const ids = rows.flatMap((row) => (row.kind === 'leaf' ? [row.item.value.id] : row.group.items.map((i) => i.value.id)));
+  const ids = rows.flatMap((row) =>
+    row.kind === 'leaf' ? [row.item.value.id] : row.group.items.map((i) => i.value.id),
+  );
   return [...new Set(ids)];
 }
 
 /** Open as JSON: the rows given (menu), else the selection, else a quick pick; several rows open as one array. */
-export async function openJson(ctx: CommandContext, node?: ExplorerNode | HistoryNode, nodes?: readonly (ExplorerNode | HistoryNode)[]): Promise<void> {
+export async function openJson(
+  ctx: CommandContext,
+  node?: ExplorerNode | HistoryNode,
+  nodes?: readonly (ExplorerNode | HistoryNode)[],
+): Promise<void> {
   const left = historyEntries(node, nodes)[0];
   if (left) {
-    await ctx.json.open({ list: 'processing', kind: 'history', id: left.entry.id, leftAt: left.entry.leftAt, service: left.service });
+    await ctx.json.open({
+      list: 'processing',
+      kind: 'history',
+      id: left.entry.id,
+      leftAt: left.entry.leftAt,
+      service: left.service,
+    });
     return;
   }
   const rows = chosenNodes(ctx, node, nodes);
@@ -69,9 +88,13 @@ export async function openJson(ctx: CommandContext, node?: ExplorerNode | Histor
     // Several rows open as one document of the first row's list and service.
     const list = rows[0].list as ListId;
     const service = ctx.views[list].serviceOf(rows[0]);
-    target = { list, kind: 'items', ids: itemIds(rows.filter((r) => r.list === list && ctx.views[list].serviceOf(r) === service)), service };
-  }
-  else target = await pickItem(ctx);
+    target = {
+      list,
+      kind: 'items',
+      ids: itemIds(rows.filter((r) => r.list === list && ctx.views[list].serviceOf(r) === service)),
+      service,
+    };
+  } else target = await pickItem(ctx);
   if (target) await ctx.json.open(target);
 }
 
@@ -81,7 +104,9 @@ async function pickItem(ctx: CommandContext): Promise<JsonTarget | undefined> {
   for (const service of ctx.services.all) {
     const named = ctx.services.several && service.name !== undefined ? `${inert(service.name)} · ` : '';
     for (const list of ANY_LISTS) {
-      const items = (service.explorer.refresher(list.id as ListId).state.items ?? []) as readonly Item<{ id: number }>[];
+      const items = (service.explorer.refresher(list.id as ListId).state.items ?? []) as readonly Item<{
+        id: number;
+      }>[];
       if (items.length) picks.push({ label: `${named}${list.pick.title()}`, kind: vscode.QuickPickItemKind.Separator });
       for (const { value } of items) {
         // Quick picks render $(icon) syntax: every service text in them is inert.
@@ -97,21 +122,35 @@ async function pickItem(ctx: CommandContext): Promise<JsonTarget | undefined> {
     void vscode.window.showInformationMessage(t('Nothing is loaded yet. Open the Flow Sync views or refresh first.'));
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(picks, { title: t('Open as JSON'), placeHolder: t('Choose a flow sync or connection'), matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(picks, {
+    title: t('Open as JSON'),
+    placeHolder: t('Choose a flow sync or connection'),
+    matchOnDescription: true,
+  });
   return picked?.target;
 }
 
 /** Copy ID: the id of every chosen row (a group row: its key), one per line. */
-export async function copyId(ctx: CommandContext, node?: ExplorerNode | HistoryNode, nodes?: readonly (ExplorerNode | HistoryNode)[]): Promise<void> {
+export async function copyId(
+  ctx: CommandContext,
+  node?: ExplorerNode | HistoryNode,
+  nodes?: readonly (ExplorerNode | HistoryNode)[],
+): Promise<void> {
   const rows = chosenNodes(ctx, node, nodes);
   const entries = historyEntries(node, nodes);
   if (!rows.length && !entries.length) {
     void vscode.window.showInformationMessage(t('Select a flow sync or connection first.'));
     return;
   }
-  const ids = [...rows.map((row) => (row.kind === 'leaf' ? String(row.item.value.id) : String(row.group.key))), ...entries.map((e) => String(e.entry.id))];
+  const ids = [
+    ...rows.map((row) => (row.kind === 'leaf' ? String(row.item.value.id) : String(row.group.key))),
+    ...entries.map((e) => String(e.entry.id)),
+  ];
   await vscode.env.clipboard.writeText(ids.join('\n'));
-  vscode.window.setStatusBarMessage(ids.length === 1 ? t('Copied ID {0}', inert(ids[0])) : t('Copied {0} IDs', ids.length), 3000);
+  vscode.window.setStatusBarMessage(
+    ids.length === 1 ? t('Copied ID {0}', inert(ids[0])) : t('Copied {0} IDs', ids.length),
+    3000,
+  );
 }
 
 /** The link that reveals an item (vscode://<extension id>/<row prefix>?id=N, and &service=<name> with several services): never a URL or key. */
@@ -122,13 +161,32 @@ export function linkOf(ctx: CommandContext, list: ListId, id: number, service?: 
 }
 
 /** Copy Link: a link to every chosen item row, one per line. */
-export async function copyLink(ctx: CommandContext, node?: ExplorerNode | HistoryNode, nodes?: readonly (ExplorerNode | HistoryNode)[]): Promise<void> {
+export async function copyLink(
+  ctx: CommandContext,
+  node?: ExplorerNode | HistoryNode,
+  nodes?: readonly (ExplorerNode | HistoryNode)[],
+): Promise<void> {
   const rows = chosenNodes(ctx, node, nodes).filter((row) => row.kind === 'leaf');
   if (!rows.length) {
     void vscode.window.showInformationMessage(t('Select a flow sync or connection first.'));
     return;
   }
-  const links = rows.map((row) => linkOf(ctx, row.list as ListId, (row as Extract<ExplorerNode, { kind: 'leaf' }>).item.value.id, ctx.views[row.list as ListId].serviceOf(row)));
+  const links = rows.map((row) =>
+    linkOf(
+      ctx,
+      row.list as ListId,
+      (row as Extract<ExplorerNode, { kind: 'leaf' }>).item.value.id,
+      ctx.views[row.list as ListId].serviceOf(row),
+    ),
+  );
   await vscode.env.clipboard.writeText(links.join('\n'));
-  vscode.window.setStatusBarMessage(links.length === 1 ? t('Copied a link to {0}', listById(rows[0].list)!.itemName((rows[0] as Extract<ExplorerNode, { kind: 'leaf' }>).item.value.id)) : t('Copied {0} links', links.length), 3000);
+  vscode.window.setStatusBarMessage(
+    links.length === 1
+      ? t(
+          'Copied a link to {0}',
+          listById(rows[0].list)!.itemName((rows[0] as Extract<ExplorerNode, { kind: 'leaf' }>).item.value.id),
+        )
+      : t('Copied {0} links', links.length),
+    3000,
+  );
 }

@@ -29,7 +29,9 @@ async function keyPlace(ctx: CommandContext, title: string, askUrl: boolean): Pr
     const configured = configuredService(settings);
     if (configured.kind === 'problem') void vscode.window.showWarningMessage(configured.message);
     const url = configured.kind === 'ok' ? configured.service : askUrl ? await promptServiceUrl(ctx) : undefined;
-    if (!url && !askUrl && configured.kind !== 'ok') void vscode.window.showInformationMessage(t('No Flow Sync service is set, so there is no API key to remove.'));
+    if (!url && !askUrl && configured.kind !== 'ok') {
+      void vscode.window.showInformationMessage(t('No Flow Sync service is set, so there is no API key to remove.'));
+    }
     return url && { scope: url.baseUrl, label: url.baseUrl, service: ctx.services.all[0] };
   }
   const service = await pickService(ctx.services, title);

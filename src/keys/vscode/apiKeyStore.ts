@@ -45,8 +45,14 @@ export class ApiKeyStore {
 
 /** Message for a secret store that failed or hung; never includes the key. */
 export function secretStoreProblem(e: unknown): string {
-  const reason = e instanceof SecretTimeout ? t('it did not answer within {0} s', e.timeoutMs / 1000) : inert(String((e as Error)?.message ?? e));
-  return t('The API key could not be read from the system keyring ({0}). On Linux, install and unlock a keyring such as GNOME Keyring or KWallet.', reason);
+  const reason =
+    e instanceof SecretTimeout
+      ? t('it did not answer within {0} s', e.timeoutMs / 1000)
+      : inert(String((e as Error)?.message ?? e));
+  return t(
+    'The API key could not be read from the system keyring ({0}). On Linux, install and unlock a keyring such as GNOME Keyring or KWallet.',
+    reason,
+  );
 }
 
 class SecretTimeout extends Error {

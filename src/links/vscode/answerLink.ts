@@ -3,7 +3,14 @@ import type { CommandContext } from '../../commands/vscode/commandContext';
 import { COMMAND, type CommandId } from '../../base/commandIds';
 import { ANY_LISTS, type ListId } from '../../lists';
 import { t } from '../../base/l10n';
-import { invalidFilterLinkMessage, invalidLinkMessage, notListedMessage, notReadyAnswer, parseLink, unknownServiceMessage } from '../linkAnswers';
+import {
+  invalidFilterLinkMessage,
+  invalidLinkMessage,
+  notListedMessage,
+  notReadyAnswer,
+  parseLink,
+  unknownServiceMessage,
+} from '../linkAnswers';
 import { parseViewLink } from '../../find/filterTexts';
 import { HISTORY_VIEW } from '../../history/vscode/historyView';
 
@@ -42,7 +49,14 @@ export async function answerLink(uri: vscode.Uri, ctx: CommandContext, say: SayL
   if (status !== 'ready') {
     const answer = notReadyAnswer(status);
     if (answer.action === undefined) say('warning', answer.message);
-    else say('info', answer.message, answer.action === 'setBaseUrl' ? t('Set Service URL') : t('Set API Key'), COMMAND[answer.action]);
+    else {
+      say(
+        'info',
+        answer.message,
+        answer.action === 'setBaseUrl' ? t('Set Service URL') : t('Set API Key'),
+        COMMAND[answer.action],
+      );
+    }
     return;
   }
   const listId = list.id as ListId;
@@ -51,7 +65,10 @@ export async function answerLink(uri: vscode.Uri, ctx: CommandContext, say: SayL
   const held = view.tree.findLeaf(service.id, id) ? undefined : await explorer.refreshIfDue(listId);
   if (!(await view.revealItem(id, service.id))) {
     const state = explorer.refresher(listId).state;
-    const message = held === 'notReady' ? t('Flow Sync is not set up yet, so the link cannot be opened.') : notListedMessage(list.itemName(id), held, state);
+    const message =
+      held === 'notReady'
+        ? t('Flow Sync is not set up yet, so the link cannot be opened.')
+        : notListedMessage(list.itemName(id), held, state);
     if (held === 'keyRefused') say('info', message, t('Set API Key'), COMMAND.setApiKey);
     else say('info', message);
     return;
@@ -64,7 +81,11 @@ export async function answerLink(uri: vscode.Uri, ctx: CommandContext, say: SayL
  * shows the view. Nothing else: no setting, service or key changes, and no request is sent beyond what showing the
  * view sends anyway. A filter that does not read is refused without repeating it (a link's text is anybody's).
  */
-async function answerViewLink(link: { view: 'processing' | 'connections' | 'history'; filter?: string }, ctx: CommandContext, say: SayLink): Promise<void> {
+async function answerViewLink(
+  link: { view: 'processing' | 'connections' | 'history'; filter?: string },
+  ctx: CommandContext,
+  say: SayLink,
+): Promise<void> {
   if (link.filter !== undefined) {
     const find = await ctx.find.get();
     if (find.filters.set(link.view, link.filter).problem !== undefined) {

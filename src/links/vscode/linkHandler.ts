@@ -30,6 +30,10 @@ export class LinkHandler implements vscode.UriHandler {
     this.said.push(message);
     if (this.said.length > SAID_KEPT) this.said.shift();
     if (action && command) showMessageWithAction(level, message, action, command);
-    else void (level === 'warning' ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
+    else {
+      void (level === 'warning'
+        ? vscode.window.showWarningMessage(message)
+        : vscode.window.showInformationMessage(message));
+    }
   }
 }

@@ -30,7 +30,10 @@ export async function arrangeList(ctx: CommandContext, id: ListId): Promise<void
       sortBy: name,
     })),
   ];
-  const picked = await vscode.window.showQuickPick(picks, { title: title(), placeHolder: t('Choose how to group or sort the rows') });
+  const picked = await vscode.window.showQuickPick(picks, {
+    title: title(),
+    placeHolder: t('Choose how to group or sort the rows'),
+  });
   if (!picked) return;
   await saveArrangement(list, { groupBy: picked.groupBy ?? current.groupBy, sortBy: picked.sortBy ?? current.sortBy });
   ctx.views[id].rearrange();

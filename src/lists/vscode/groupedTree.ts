@@ -17,7 +17,10 @@ import type { FilterLive } from '../../find/filterMatch';
  */
 export interface RowDecorations<T> {
   leaf?(value: T): { descriptions?: string[]; icon?: IconSpec; contextSuffix?: string; tooltip?: string } | undefined;
-  group?(group: Group<T>, grouping: string): { tooltip?: string; descriptions?: string[]; contextSuffix?: string } | undefined;
+  group?(
+    group: Group<T>,
+    grouping: string,
+  ): { tooltip?: string; descriptions?: string[]; contextSuffix?: string } | undefined;
   /** The flags and durations a filter reads that this feature knows (History: is:stuck, is:watched, is:longer, age). */
   live?(value: T, now: number): FilterLive;
 }
@@ -132,7 +135,10 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
       const id = this.model.groupId(node.group);
       const expanded = this.expansion.get(id) ?? groupsStartExpanded(this.model.rowCount());
       const label = inert(node.group.label);
-      const item = new vscode.TreeItem(label, expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(
+        label,
+        expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+      );
       item.id = id;
       const marks = this.decorations.group?.(node.group, this.groupingName);
       const descriptions = [inert(rows.describe(node.group)), ...(marks?.descriptions ?? [])];
@@ -176,8 +182,7 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
       const extra = this.decorations.leaf?.(node.item.value)?.tooltip;
       const tooltip = this.model.adapter.leafTooltip(node.item as Item<T>, this.now());
       item.tooltip = markdownHover(extra ? `${tooltip}\n\n${extra}` : tooltip);
-    }
-    else {
+    } else {
       const tooltip = this.decorations.group?.(node.group, this.groupingName)?.tooltip;
       if (tooltip) item.tooltip = markdownHover(tooltip);
     }
@@ -198,7 +203,9 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
     }
     const change = this.current.update(this.items());
     if (!change) return;
-    if (change.all || !this.model.adapter.groupRows) this.changeEmitter.fire(undefined); // a flat list has no group rows to refresh
+    if (change.all || !this.model.adapter.groupRows) {
+      this.changeEmitter.fire(undefined);
+    } // a flat list has no group rows to refresh
     else for (const node of change.groups) this.changeEmitter.fire(node);
   }
 }

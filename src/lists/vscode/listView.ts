@@ -77,7 +77,11 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   ) {
     this.arrangement = settings.current.arrangements[list.id as ListId];
     this.tree = new ServicesTree<T>(list.id, (id) => this.serviceRowText(id));
-    this.view = vscode.window.createTreeView(list.viewId, { treeDataProvider: this.tree, showCollapseAll: true, canSelectMany: true });
+    this.view = vscode.window.createTreeView(list.viewId, {
+      treeDataProvider: this.tree,
+      showCollapseAll: true,
+      canSelectMany: true,
+    });
     this.disposables.add(
       this.tree,
       this.view,
@@ -89,7 +93,14 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     );
     if (list.rows.descriptionAges) {
       // Only while the view is visible: a hidden view costs nothing.
-      this.disposables.add(every(clock, AGE_TICK_MS, () => this.view.visible && (this.liveChanged(), this.decorate(this.now()), this.tree.refreshAgedDescriptions())));
+      this.disposables.add(
+        every(
+          clock,
+          AGE_TICK_MS,
+          () =>
+            this.view.visible && (this.liveChanged(), this.decorate(this.now()), this.tree.refreshAgedDescriptions()),
+        ),
+      );
     }
     if (!list.polled) {
       // Loaded only once its view is shown: a hidden view costs nothing.
@@ -233,14 +244,19 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     }
     this.tree.setNoMatch(
       filter && counted && matched === 0 && filtered > 0
-        ? { label: filter.clearLabel, command: { title: filter.clearLabel, command: COMMAND.clearFilter, arguments: [this.list.id] } }
+        ? {
+            label: filter.clearLabel,
+            command: { title: filter.clearLabel, command: COMMAND.clearFilter, arguments: [this.list.id] },
+          }
         : undefined,
     );
     if (message !== this.shown.message) this.view.message = this.shown.message = message;
     if (description !== this.shown.description) this.view.description = this.shown.description = description;
     if (this.list.badge) {
       const badge = counted ? this.list.badge(total) : undefined;
-      if (badge?.value !== this.shown.badge?.value || badge?.tooltip !== this.shown.badge?.tooltip) this.view.badge = this.shown.badge = badge;
+      if (badge?.value !== this.shown.badge?.value || badge?.tooltip !== this.shown.badge?.tooltip) {
+        this.view.badge = this.shown.badge = badge;
+      }
     }
     this.showProgress(this.parts.some((p) => this.refresherOf(p.service.explorer).state.loading));
   }
@@ -281,7 +297,12 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     }
     if (!state.items) return { name, description: t('loading…') };
     const count = this.list.count(state.items.length);
-    return { name, description: this.filter ? this.filter.serviceText(this.kept(part, state.items as readonly Item<T>[]).length, count) : count };
+    return {
+      name,
+      description: this.filter
+        ? this.filter.serviceText(this.kept(part, state.items as readonly Item<T>[]).length, count)
+        : count,
+    };
   }
 
   /** Makes (or keeps) the tree of each service, in the order of the settings, and drops those of services gone. */
@@ -306,7 +327,15 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     const refresher = this.refresherOf(explorer) as unknown as ListRefresher<T>;
     const now = () => this.now();
     const decorations = this.decorations(service);
-    const tree = new GroupedTree(this.list, refresher, now, () => explorer.status === 'ready', this.arrangement, () => this.view.visible, decorations);
+    const tree = new GroupedTree(
+      this.list,
+      refresher,
+      now,
+      () => explorer.status === 'ready',
+      this.arrangement,
+      () => this.view.visible,
+      decorations,
+    );
     const disposables = new DisposableStore();
     disposables.add(
       tree,
@@ -319,7 +348,12 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
         this.decorate(now());
       }),
     );
-    const part: ServicePart<T> = { service, tree, disposables, live: decorations?.live && ((value, now) => decorations.live!(value, now)) };
+    const part: ServicePart<T> = {
+      service,
+      tree,
+      disposables,
+      live: decorations?.live && ((value, now) => decorations.live!(value, now)),
+    };
     this.selectFor(part);
     return part;
   }
@@ -335,7 +369,9 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   }
 
   private itemsOf(part: ServicePart<T>): readonly Item<T>[] {
-    return ((part.service.explorer.status === 'ready' ? this.refresherOf(part.service.explorer).state.items : undefined) ?? []) as readonly Item<T>[];
+    return ((part.service.explorer.status === 'ready'
+      ? this.refresherOf(part.service.explorer).state.items
+      : undefined) ?? []) as readonly Item<T>[];
   }
 
   /** A list loaded on demand loads, for every service, once its view is shown. */
@@ -347,7 +383,10 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   /** The view's progress bar runs while a load is in flight. */
   private showProgress(loading: boolean): void {
     if (loading && !this.progress) {
-      void vscode.window.withProgress({ location: { viewId: this.list.viewId } }, () => new Promise<void>((resolve) => (this.progress = resolve)));
+      void vscode.window.withProgress(
+        { location: { viewId: this.list.viewId } },
+        () => new Promise<void>((resolve) => (this.progress = resolve)),
+      );
     } else if (!loading && this.progress) {
       this.progress();
       this.progress = undefined;
@@ -376,7 +415,15 @@ export function createListViews(
   decorations: { [D in AnyList as D['id']]?: (service: ListService) => RowDecorations<ValueOf<D>> } = {},
 ): ListViews {
   const views: Record<string, ListView<{ id: number }>> = {};
-  for (const list of ANY_LISTS) views[list.id] = new ListView(list, services, clock, settings, (decorations as Record<string, ((s: ListService) => RowDecorations<{ id: number }>) | undefined>)[list.id]);
+  for (const list of ANY_LISTS) {
+    views[list.id] = new ListView(
+      list,
+      services,
+      clock,
+      settings,
+      (decorations as Record<string, ((s: ListService) => RowDecorations<{ id: number }>) | undefined>)[list.id],
+    );
+  }
   return views as unknown as ListViews;
 }
 

@@ -35,10 +35,13 @@ export interface ServiceRowText {
  * several, one top-level row per service (in the order of the settings) and that service's tree beneath it. Row ids
  * are made unique per service, and each row knows its service (`serviceOf`), so commands act on the right one.
  */
-export class ServicesTree<T extends { id: number }> implements vscode.TreeDataProvider<ServicesTreeNode<T>>, vscode.Disposable {
+export class ServicesTree<T extends { id: number }>
+  implements vscode.TreeDataProvider<ServicesTreeNode<T>>, vscode.Disposable
+{
   private readonly changeEmitter = new vscode.EventEmitter<ServicesTreeNode<T> | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
-  private trees: Array<{ service: string; tree: GroupedTree<T>; row: ServiceRow; subscription: vscode.Disposable }> = [];
+  private trees: Array<{ service: string; tree: GroupedTree<T>; row: ServiceRow; subscription: vscode.Disposable }> =
+    [];
   /** The service of each row handed to VS Code (rows are compared by identity when VS Code hands them back). */
   private readonly owner = new WeakMap<object, string>();
   /**
@@ -64,8 +67,14 @@ export class ServicesTree<T extends { id: number }> implements vscode.TreeDataPr
   setTrees(trees: ReadonlyArray<{ service: string; tree: GroupedTree<T> }>): void {
     for (const old of this.trees) old.subscription.dispose();
     this.trees = trees.map(({ service, tree }) => {
-      const row: ServiceRow = this.trees.find((t) => t.service === service)?.row ?? { kind: 'service', list: this.list, service };
-      const subscription = tree.onDidChangeTreeData((node) => this.changeEmitter.fire(node === undefined && this.several ? row : node));
+      const row: ServiceRow = this.trees.find((t) => t.service === service)?.row ?? {
+        kind: 'service',
+        list: this.list,
+        service,
+      };
+      const subscription = tree.onDidChangeTreeData((node) =>
+        this.changeEmitter.fire(node === undefined && this.several ? row : node),
+      );
       return { service, tree, row, subscription };
     });
     this.shownRows.clear(); // every row is read again

@@ -28,7 +28,10 @@ export async function filterByTeam(ctx: CommandContext): Promise<void> {
   ];
   const picked = await vscode.window.showQuickPick(picks, {
     title: t('Filter by Team'),
-    placeHolder: picks.length > 1 ? t('Show flow syncs and connections of one team') : t('No teams are known yet: load the Connections view first'),
+    placeHolder:
+      picks.length > 1
+        ? t('Show flow syncs and connections of one team')
+        : t('No teams are known yet: load the Connections view first'),
     matchOnDescription: true,
   });
   if (picked && picked.teamId !== current) await applyTeam(ctx, service, picked.teamId);

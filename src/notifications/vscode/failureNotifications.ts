@@ -47,7 +47,12 @@ export function watchFailures(services: FailureServices): FailureNotifications {
       watched.delete(id);
     }
     for (const service of services.all) {
-      if (!watched.has(service.id)) watched.set(service.id, watchService(service, () => (services.several ? service.name : undefined), say));
+      if (!watched.has(service.id)) {
+        watched.set(
+          service.id,
+          watchService(service, () => (services.several ? service.name : undefined), say),
+        );
+      }
     }
   };
   const subscription = services.onDidChange(watch);
@@ -62,7 +67,11 @@ export function watchFailures(services: FailureServices): FailureNotifications {
   };
 }
 
-function watchService(service: FailureService, nameShown: () => string | undefined, say: (kind: string, text: string) => void): { dispose(): void } {
+function watchService(
+  service: FailureService,
+  nameShown: () => string | undefined,
+  say: (kind: string, text: string) => void,
+): { dispose(): void } {
   const gate = new NotificationGate();
   const lists = LISTS.map((list) => service.explorer.refresher(list.id));
   const check = () => {

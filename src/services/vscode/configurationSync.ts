@@ -28,7 +28,10 @@ export class ConfigurationSync implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly userAgent: string,
   ) {
-    this.disposables.add(settings.onDidChange(() => void this.apply()), keys.onDidChange(() => void this.apply()));
+    this.disposables.add(
+      settings.onDidChange(() => void this.apply()),
+      keys.onDidChange(() => void this.apply()),
+    );
   }
 
   /**

@@ -29,9 +29,13 @@ export async function moveLegacyKey(deps: {
   if (globalState.get(KEYS_BY_BASE_URL) === true) return;
   const current = settings.current;
   const move = legacyKeyMove(current.baseUrl, current.allowHttp);
-  const result = move ? await moveKey(keys, move.from, move.to, { onlyLeftover: current.services.length > 0 }) : { kind: 'nothing' as const };
+  const result = move
+    ? await moveKey(keys, move.from, move.to, { onlyLeftover: current.services.length > 0 })
+    : { kind: 'nothing' as const };
   if (result.kind === 'failed') {
-    log.error(`The API key kept for an origin by an earlier version could not be moved to its service's base URL; tried again at the next start: ${secretStoreProblem(result.error)}`);
+    log.error(
+      `The API key kept for an origin by an earlier version could not be moved to its service's base URL; tried again at the next start: ${secretStoreProblem(result.error)}`,
+    );
     return;
   }
   if (result.kind === 'copiedNotRemoved' && move) {
@@ -45,6 +49,8 @@ export async function moveLegacyKey(deps: {
     showMessageWithAction('error', message, t('Show Log'), COMMAND.showLog);
     return;
   }
-  if (result.kind === 'moved' && move) log.info(`The API key kept for ${inert(move.from)} by an earlier version is now kept for ${inert(move.to)} only.`);
+  if (result.kind === 'moved' && move) {
+    log.info(`The API key kept for ${inert(move.from)} by an earlier version is now kept for ${inert(move.to)} only.`);
+  }
   await globalState.update(KEYS_BY_BASE_URL, true);
 }

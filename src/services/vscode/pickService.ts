@@ -8,7 +8,11 @@ import type { ServiceRegistry } from './serviceRegistry';
  * The service a command acts on: the only one, or the one a person picks by name (a quick pick in the order of the
  * settings). Undefined when the pick is cancelled.
  */
-export async function pickService(services: ServiceRegistry, title: string, only: (s: ServiceConnection) => boolean = () => true): Promise<ServiceConnection | undefined> {
+export async function pickService(
+  services: ServiceRegistry,
+  title: string,
+  only: (s: ServiceConnection) => boolean = () => true,
+): Promise<ServiceConnection | undefined> {
   const candidates = services.all.filter(only);
   if (!services.several) return candidates[0];
   if (candidates.length === 0) return undefined;

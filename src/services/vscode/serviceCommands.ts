@@ -31,7 +31,9 @@ export async function addService(ctx: CommandContext): Promise<void> {
     // The service shown so far keeps working beside the new one: the person names it (its host is offered).
     const current = await vscode.window.showInputBox({
       title: t('Add Service: the name of your current service, {0}', inert(first.url)),
-      prompt: t('Both services are shown side by side, each under its name. A name for the one you use now, e.g. Production.'),
+      prompt: t(
+        'Both services are shown side by side, each under its name. A name for the one you use now, e.g. Production.',
+      ),
       value: first.name,
       ignoreFocusOut: true,
       validateInput: (value) => nameProblem(value, []),
@@ -42,7 +44,10 @@ export async function addService(ctx: CommandContext): Promise<void> {
   }
   const name = await vscode.window.showInputBox({
     title: t('Add Service (1/2): name'),
-    prompt: t('A name for this Flow Sync service, e.g. Production or Staging (at most {0} characters).', MAX_SERVICE_NAME),
+    prompt: t(
+      'A name for this Flow Sync service, e.g. Production or Staging (at most {0} characters).',
+      MAX_SERVICE_NAME,
+    ),
     ignoreFocusOut: true,
     validateInput: (value) => nameProblem(value, taken),
   });
@@ -62,7 +67,10 @@ export async function addService(ctx: CommandContext): Promise<void> {
  * Adds a service to `flowsync.services` without the questions (Add Service... asks them; tests call this). The first
  * time, the service of `flowsync.baseUrl` comes first, named `currentName` (else after its host).
  */
-export async function addServiceNow(ctx: CommandContext, answers: { currentName?: string; name: string; url: string }): Promise<void> {
+export async function addServiceNow(
+  ctx: CommandContext,
+  answers: { currentName?: string; name: string; url: string },
+): Promise<void> {
   const settings = ctx.settings.current;
   const service = parseServiceUrl(answers.url, { allowHttp: settings.allowHttp });
   let raw: unknown = settings.servicesRaw;
@@ -75,7 +83,9 @@ export async function addServiceNow(ctx: CommandContext, answers: { currentName?
 }
 
 /** The service of flowsync.baseUrl as an entry (named after its host), while no entries are listed; else undefined. */
-function currentServiceEntry(settings: CommandContext['settings']['current']): { name: string; url: string; teamId?: string } | undefined {
+function currentServiceEntry(
+  settings: CommandContext['settings']['current'],
+): { name: string; url: string; teamId?: string } | undefined {
   if (settings.services.length > 0 || !settings.baseUrl.trim()) return undefined;
   try {
     const url = parseServiceUrl(settings.baseUrl, { allowHttp: settings.allowHttp });
@@ -91,14 +101,20 @@ function currentServiceEntry(settings: CommandContext['settings']['current']): {
 export async function removeService(ctx: CommandContext): Promise<void> {
   const settings = ctx.settings.current;
   if (settings.services.length === 0) {
-    void vscode.window.showInformationMessage(t('No services are listed in flowsync.services. Use Add Service... to add one.'));
+    void vscode.window.showInformationMessage(
+      t('No services are listed in flowsync.services. Use Add Service... to add one.'),
+    );
     return;
   }
   const service = await pickService(ctx.services, t('Remove Service'));
   const name = service?.name;
   if (!service || name === undefined) return;
   const remove = t('Remove');
-  const answer = await vscode.window.showWarningMessage(t('Remove the service {0} and its API key?', inert(name)), { modal: true }, remove);
+  const answer = await vscode.window.showWarningMessage(
+    t('Remove the service {0} and its API key?', inert(name)),
+    { modal: true },
+    remove,
+  );
   if (answer !== remove) return;
   await removeServiceNow(ctx, service);
 }
@@ -111,7 +127,9 @@ export async function removeServiceNow(ctx: CommandContext, service: ServiceConn
   const scope = serviceScope(service.target, settings.allowHttp);
   await saveServices(withoutService(settings.servicesRaw, name));
   // Its key goes too, unless another service is kept under the same base URL.
-  const shared = ctx.services.all.some((other) => other !== service && serviceScope(other.target, settings.allowHttp) === scope);
+  const shared = ctx.services.all.some(
+    (other) => other !== service && serviceScope(other.target, settings.allowHttp) === scope,
+  );
   if (scope && !shared) {
     try {
       await ctx.keys.delete(scope);
@@ -128,8 +146,12 @@ function nameProblem(value: string, taken: readonly string[]): string | undefine
   const name = value.trim();
   if (!serviceNameKey(name)) return t('Enter a name.');
   if (name.length > MAX_SERVICE_NAME) return t('A name has at most {0} characters.', MAX_SERVICE_NAME);
-  if (mixesScripts(name)) return t('A name may not mix letters of different scripts in one word (such as a Cyrillic "о" in a Latin word).');
-  if (taken.includes(serviceNameKey(name))) return t('A service of this name, or of a name that looks like it, is already set up.');
+  if (mixesScripts(name)) {
+    return t('A name may not mix letters of different scripts in one word (such as a Cyrillic "о" in a Latin word).');
+  }
+  if (taken.includes(serviceNameKey(name))) {
+    return t('A service of this name, or of a name that looks like it, is already set up.');
+  }
   return undefined;
 }
 

@@ -81,8 +81,18 @@ export class ServiceConnection implements vscode.Disposable {
       // One poller for all windows: the processing list is polled by one window and shared through global storage.
       (explorer) => {
         lazy = lazySharing(
-          async () => (await import('../../sharing/vscode/createSharing')).createSharing(explorer, deps.globalStorageUri, deps.windowId, clock, (m) => log.info(m)),
-          (error) => log.error(`Sharing with other windows could not start; this window polls on its own: ${inert(String(error), 300)}`),
+          async () =>
+            (await import('../../sharing/vscode/createSharing')).createSharing(
+              explorer,
+              deps.globalStorageUri,
+              deps.windowId,
+              clock,
+              (m) => log.info(m),
+            ),
+          (error) =>
+            log.error(
+              `Sharing with other windows could not start; this window polls on its own: ${inert(String(error), 300)}`,
+            ),
         );
         return lazy.sharing;
       },
@@ -90,9 +100,24 @@ export class ServiceConnection implements vscode.Disposable {
     );
     this.lazy = lazy;
     const teams = new TeamMemory(this.explorer.teams, deps.globalState);
-    this.configuration = new ConfigurationSync(this.explorer, () => this.currentTarget, deps.settings, deps.keys, log, deps.userAgent);
+    this.configuration = new ConfigurationSync(
+      this.explorer,
+      () => this.currentTarget,
+      deps.settings,
+      deps.keys,
+      log,
+      deps.userAgent,
+    );
     // Each window writes its own History log.
-    this.history = new HistoryService(this.explorer, deps.globalStorageUri, deps.globalState, deps.windowId, clock, () => deps.settings.current, log);
+    this.history = new HistoryService(
+      this.explorer,
+      deps.globalStorageUri,
+      deps.globalState,
+      deps.windowId,
+      clock,
+      () => deps.settings.current,
+      log,
+    );
     this.disposables.add(
       { dispose: () => this.explorer.dispose() },
       { dispose: () => this.lazy.dispose() },
@@ -147,7 +172,11 @@ export class ServiceConnection implements vscode.Disposable {
  * Builds one service connection; it is idle until its first reconfigure() (settings and key). `window`: what it
  * shares with the window's other services (none: its answers' own caps only, polls one interval after each answer).
  */
-export function createServiceConnection(deps: ServiceConnectionDeps, target: ServiceTarget, window?: ServiceWindow): ServiceConnection {
+export function createServiceConnection(
+  deps: ServiceConnectionDeps,
+  target: ServiceTarget,
+  window?: ServiceWindow,
+): ServiceConnection {
   return new ServiceConnection(deps, target, window);
 }
 

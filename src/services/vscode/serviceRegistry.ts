@@ -52,7 +52,10 @@ export class ServiceRegistry implements vscode.Disposable {
   ) {
     this.changes = new Emitter((error) => deps.log.error(`A services listener failed: ${String(error)}`));
     this.onDidChange = this.changes.event;
-    this.disposables.add(this.changes, deps.settings.onDidChange(() => this.code && this.reconcile()));
+    this.disposables.add(
+      this.changes,
+      deps.settings.onDidChange(() => this.code && this.reconcile()),
+    );
   }
 
   /**
@@ -78,7 +81,12 @@ export class ServiceRegistry implements vscode.Disposable {
         .catch((error) => {
           if (this.started === started) this.started = undefined; // the next command or link tries again
           this.deps.log.error(`The services could not start: ${String(error)}`);
-          showMessageWithAction('error', t('Flow Sync could not start its services. The Flow Sync log says why.'), t('Show Log'), COMMAND.showLog);
+          showMessageWithAction(
+            'error',
+            t('Flow Sync could not start its services. The Flow Sync log says why.'),
+            t('Show Log'),
+            COMMAND.showLog,
+          );
         });
       this.started = started;
     }
@@ -187,9 +195,16 @@ export class ServiceRegistry implements vscode.Disposable {
   }
 
   private create(target: ServiceTarget, start: boolean): ServiceConnection {
-    const connection = this.code!.createServiceConnection({ ...this.deps, several: () => this.several }, target, this.window);
+    const connection = this.code!.createServiceConnection(
+      { ...this.deps, several: () => this.several },
+      target,
+      this.window,
+    );
     connection.explorer.setFocused(this.focused);
-    this.statusListeners.set(target.id, connection.explorer.onDidChangeStatus(() => void this.updateContextKeys()));
+    this.statusListeners.set(
+      target.id,
+      connection.explorer.onDidChangeStatus(() => void this.updateContextKeys()),
+    );
     if (start) void connection.reconfigure();
     return connection;
   }
@@ -201,10 +216,17 @@ export class ServiceRegistry implements vscode.Disposable {
   private async updateContextKeys(): Promise<void> {
     const statuses = this.connections.map((c) => c.explorer.status);
     const configured = this.connections.every((c) => c.explorer.pollSettings !== undefined);
-    const state: ExplorerStatus | undefined = statuses.includes('ready') ? 'ready' : configured ? (statuses[0] ?? 'noUrl') : undefined;
+    const state: ExplorerStatus | undefined = statuses.includes('ready')
+      ? 'ready'
+      : configured
+        ? (statuses[0] ?? 'noUrl')
+        : undefined;
     await Promise.all([
       state !== undefined && this.contextKeys.set('flowsync.state', state),
-      this.contextKeys.set('flowsync.teamFilter', this.connections.some((c) => c.target.teamId !== '')),
+      this.contextKeys.set(
+        'flowsync.teamFilter',
+        this.connections.some((c) => c.target.teamId !== ''),
+      ),
       this.contextKeys.set('flowsync.severalServices', this.several),
     ]);
   }

@@ -35,12 +35,24 @@ export async function promptServiceUrl(ctx: CommandContext): Promise<ServiceUrl 
 export async function setServiceUrl(ctx: CommandContext): Promise<void> {
   if (ctx.settings.current.services.length > 0) {
     // flowsync.baseUrl is not used while flowsync.services lists services: changing it would change nothing shown.
-    showMessageWithAction('info', t('Your services are listed in flowsync.services. Add one with Add Service..., or remove one with Remove Service....'), t('Add Service'), COMMAND.addService);
+    showMessageWithAction(
+      'info',
+      t(
+        'Your services are listed in flowsync.services. Add one with Add Service..., or remove one with Remove Service....',
+      ),
+      t('Add Service'),
+      COMMAND.addService,
+    );
     return;
   }
   const service = await promptServiceUrl(ctx);
   if (!service) return;
   if (ctx.services.all[0]?.explorer.status === 'noKey') {
-    showMessageWithAction('info', t('Flow Sync service set to {0}. Enter an API key for it?', service.origin), t('Set API Key'), COMMAND.setApiKey);
+    showMessageWithAction(
+      'info',
+      t('Flow Sync service set to {0}. Enter an API key for it?', service.origin),
+      t('Set API Key'),
+      COMMAND.setApiKey,
+    );
   }
 }

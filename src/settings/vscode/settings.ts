@@ -94,9 +94,18 @@ function readSettings(): Readonly<Settings> {
     baseUrl: typeof baseUrl === 'string' ? baseUrl : '',
     allowHttp: userValue<unknown>(config, 'allowHttp', false) === true,
     userTeamId: teamIdOf(config.inspect<unknown>('teamId')?.globalValue ?? '') ?? '',
-    userHistoryDays: normalizeSettings({ historyDays: userValue<unknown>(config, 'historyDays', undefined) }).historyDays,
-    ...serviceEntries(userValue<unknown>(config, 'services', []), userValue<unknown>(config, 'allowHttp', false) === true),
-    arrangements: Object.freeze(Object.fromEntries(ANY_LISTS.map((list) => [list.id, readArrangement(config, list)])) as Record<ListId, Arrangement>),
+    userHistoryDays: normalizeSettings({ historyDays: userValue<unknown>(config, 'historyDays', undefined) })
+      .historyDays,
+    ...serviceEntries(
+      userValue<unknown>(config, 'services', []),
+      userValue<unknown>(config, 'allowHttp', false) === true,
+    ),
+    arrangements: Object.freeze(
+      Object.fromEntries(ANY_LISTS.map((list) => [list.id, readArrangement(config, list)])) as Record<
+        ListId,
+        Arrangement
+      >,
+    ),
   });
 }
 
@@ -113,23 +122,32 @@ export async function ignoredWorkspaceSettings(): Promise<string[]> {
   ];
   const found = await Promise.all(
     files.map(async (uri) => {
-      const size = await vscode.workspace.fs.stat(uri).then((stat) => stat.size, () => undefined);
+      const size = await vscode.workspace.fs.stat(uri).then(
+        (stat) => stat.size,
+        () => undefined,
+      );
       if (size === undefined) return []; // no such file: the scanner (its own chunk, esbuild.js CHUNKS) is not loaded
       const { MAX_SETTINGS_FILE_CHARS, settingsFileSets } = await import('../workspaceOverrides');
       if (size > MAX_SETTINGS_FILE_CHARS) return []; // not read at all
-      const text = await vscode.workspace.fs.readFile(uri).then((bytes) => new TextDecoder().decode(bytes), () => '');
+      const text = await vscode.workspace.fs.readFile(uri).then(
+        (bytes) => new TextDecoder().decode(bytes),
+        () => '',
+      );
       return settingsFileSets(text, SECTION, USER_ONLY) ?? [];
     }),
   );
   const inFiles = found.flat();
   return USER_ONLY.filter((key) => {
     const inspected = config.inspect(key);
-    return inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined || inFiles.includes(key);
+    return (
+      inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined || inFiles.includes(key)
+    );
   }).map((key) => `${SECTION}.${key}`);
 }
 
 /** The service URL of the user settings: none set, usable, or a problem to show (a message that says what to fix). */
-export type ConfiguredService = { kind: 'none' } | { kind: 'ok'; service: ServiceUrl } | { kind: 'problem'; message: string };
+export type ConfiguredService =
+  { kind: 'none' } | { kind: 'ok'; service: ServiceUrl } | { kind: 'problem'; message: string };
 
 export function configuredService(settings: Pick<Settings, 'baseUrl' | 'allowHttp'>): ConfiguredService {
   if (!settings.baseUrl) return { kind: 'none' };
@@ -153,7 +171,10 @@ function readArrangement(config: vscode.WorkspaceConfiguration, list: ListDefini
     const value = config.get<unknown>(key);
     return typeof value === 'string' ? value : undefined;
   };
-  return validArrangement(list, { groupBy: text(list.arrangements.groupBySetting), sortBy: text(list.arrangements.sortBySetting) });
+  return validArrangement(list, {
+    groupBy: text(list.arrangements.groupBySetting),
+    sortBy: text(list.arrangements.sortBySetting),
+  });
 }
 
 export async function saveArrangement(list: ListDefinition<{ id: number }>, arrangement: Arrangement): Promise<void> {
@@ -174,14 +195,19 @@ async function saveWhereSet(key: string, value: unknown): Promise<void> {
   await config.update(key, value, target);
 }
 
-function serviceEntries(raw: unknown, allowHttp: boolean): Pick<Settings, 'services' | 'serviceWarnings' | 'servicesRaw'> {
+function serviceEntries(
+  raw: unknown,
+  allowHttp: boolean,
+): Pick<Settings, 'services' | 'serviceWarnings' | 'servicesRaw'> {
   const { entries, warnings } = parseServiceEntries(raw, { allowHttp });
   return { services: Object.freeze(entries), serviceWarnings: Object.freeze(warnings), servicesRaw: raw };
 }
 
 /** Writes `flowsync.services` to the user settings (the only place it is read from); none left removes the setting. */
 export async function saveServices(entries: readonly unknown[]): Promise<void> {
-  await vscode.workspace.getConfiguration(SECTION).update('services', entries.length ? entries : undefined, vscode.ConfigurationTarget.Global);
+  await vscode.workspace
+    .getConfiguration(SECTION)
+    .update('services', entries.length ? entries : undefined, vscode.ConfigurationTarget.Global);
 }
 
 /** Sets the team filter of one of several services (its entry's `teamId`). */
@@ -195,4 +221,7 @@ function userValue<T>(config: vscode.WorkspaceConfiguration, key: string, fallba
 }
 
 export const describeIgnored = (keys: string[]) =>
-  t('Ignoring {0} from the workspace settings: only your user settings may choose where the API key is sent.', keys.join(', '));
+  t(
+    'Ignoring {0} from the workspace settings: only your user settings may choose where the API key is sent.',
+    keys.join(', '),
+  );

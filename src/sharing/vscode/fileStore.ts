@@ -71,5 +71,8 @@ export async function writeStorageFile(uri: vscode.Uri, bytes: Uint8Array): Prom
 }
 
 function isMissing(e: unknown): boolean {
-  return (e instanceof vscode.FileSystemError && (e.code === 'FileNotFound' || e.code === 'EntryNotFound')) || (e as { code?: string })?.code === 'ENOENT';
+  return (
+    (e instanceof vscode.FileSystemError && (e.code === 'FileNotFound' || e.code === 'EntryNotFound')) ||
+    (e as { code?: string })?.code === 'ENOENT'
+  );
 }

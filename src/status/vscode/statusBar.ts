@@ -9,7 +9,11 @@ import { t } from '../../base/l10n';
 import { COMMAND } from '../../base/commandIds';
 import { processingList } from '../../lists/processing';
 
-const ACTION_COMMANDS = { focus: `${processingList.viewId}.focus`, setApiKey: COMMAND.setApiKey, setBaseUrl: COMMAND.setBaseUrl } as const;
+const ACTION_COMMANDS = {
+  focus: `${processingList.viewId}.focus`,
+  setApiKey: COMMAND.setApiKey,
+  setBaseUrl: COMMAND.setBaseUrl,
+} as const;
 
 /** A service as the status bar reads it: its Explorer, and what its History adds. */
 export interface StatusService {
@@ -42,7 +46,10 @@ export class ProcessingStatusBar implements vscode.Disposable {
     /** When what History adds changes (any service's). */
     extrasChanged?: Event<void>,
   ) {
-    this.disposables.add(this.perService, services.onDidChange(() => this.watch()));
+    this.disposables.add(
+      this.perService,
+      services.onDidChange(() => this.watch()),
+    );
     if (extrasChanged) this.disposables.add(extrasChanged(() => this.render()));
     this.watch();
   }
@@ -58,10 +65,22 @@ export class ProcessingStatusBar implements vscode.Disposable {
     const now = this.clock.now();
     const summary = this.services.several
       ? servicesSummary(
-          services.map((s) => ({ name: s.name ?? '', status: s.explorer.status, detail: s.explorer.detail, state: s.explorer.lists.processing.state, stuck: s.explorer.status === 'ready' ? s.extras().stuck : [] })),
+          services.map((s) => ({
+            name: s.name ?? '',
+            status: s.explorer.status,
+            detail: s.explorer.detail,
+            state: s.explorer.lists.processing.state,
+            stuck: s.explorer.status === 'ready' ? s.extras().stuck : [],
+          })),
           now,
         )
-      : statusSummary(services[0].explorer.status, services[0].explorer.detail, services[0].explorer.lists.processing.state, () => services[0].extras(), now);
+      : statusSummary(
+          services[0].explorer.status,
+          services[0].explorer.detail,
+          services[0].explorer.lists.processing.state,
+          () => services[0].extras(),
+          now,
+        );
     item.text = summary.text;
     item.tooltip = markdownHover(summary.tooltip, true);
     item.command = ACTION_COMMANDS[summary.action];
@@ -82,7 +101,10 @@ export class ProcessingStatusBar implements vscode.Disposable {
   private watch(): void {
     this.perService.clear();
     for (const { explorer } of this.services.all) {
-      this.perService.add(explorer.lists.processing.onDidChange(() => this.render()), explorer.onDidChangeStatus(() => this.render()));
+      this.perService.add(
+        explorer.lists.processing.onDidChange(() => this.render()),
+        explorer.onDidChangeStatus(() => this.render()),
+      );
     }
     this.render();
   }

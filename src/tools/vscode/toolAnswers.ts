@@ -52,7 +52,11 @@ export interface ToolService {
 
 /** What the tools answer from: the services (read per call: they change), the clock, and the settings they read. */
 export interface ToolSource {
-  readonly services: { readonly all: readonly ToolService[]; readonly several: boolean; byName(name: string): ToolService | undefined };
+  readonly services: {
+    readonly all: readonly ToolService[];
+    readonly several: boolean;
+    byName(name: string): ToolService | undefined;
+  };
   /** With keys, each service's key is read for its answer only to be removed from it. */
   readonly keys?: Pick<ApiKeyStore, 'get'>;
   readonly clock: Clock;
@@ -72,18 +76,35 @@ export function toolFor(id: ToolId, source: ToolSource): vscode.LanguageModelToo
     async invoke(options, token) {
       const { services } = source;
       const asked = serviceInput(options.input);
-      const chosen = asked === undefined ? services.all : [services.byName(asked)].filter((s): s is ToolService => s !== undefined);
-      if (asked !== undefined && chosen.length === 0) return textResult(unknownServiceResult(asked, services.all.map((s) => s.name ?? '')));
+      const chosen =
+        asked === undefined ? services.all : [services.byName(asked)].filter((s): s is ToolService => s !== undefined);
+      if (asked !== undefined && chosen.length === 0) {
+        return textResult(
+          unknownServiceResult(
+            asked,
+            services.all.map((s) => s.name ?? ''),
+          ),
+        );
+      }
       const named = services.several;
       const parts: string[] = [];
-      for (const service of chosen) parts.push(await answerFor(id, source, service, named ? service.name : undefined, options.input, token));
+      for (const service of chosen) {
+        parts.push(await answerFor(id, source, service, named ? service.name : undefined, options.input, token));
+      }
       return textResult(parts.length === 1 ? parts[0] : severalServicesResult(parts));
     },
   };
 }
 
 /** One service's answer to a tool call; `name` (several services) goes on its block's "service" line. */
-async function answerFor(id: ToolId, source: ToolSource, service: ToolService, name: string | undefined, input: unknown, token: vscode.CancellationToken): Promise<string> {
+async function answerFor(
+  id: ToolId,
+  source: ToolSource,
+  service: ToolService,
+  name: string | undefined,
+  input: unknown,
+  token: vscode.CancellationToken,
+): Promise<string> {
   const { explorer } = service;
   // A call at start waits for the service's first read of its key (at most the keyring's timeout), as a link does.
   await service.whenRead?.();
@@ -123,12 +144,26 @@ async function answerFor(id: ToolId, source: ToolSource, service: ToolService, n
     service: name,
   };
   const live = service.history?.live && ((sync: FlowSync, at: number) => service.history!.live!(sync, at));
-  if (id === 'processing') return processingResult(processingInput(input), { ...snapshot, live, state: explorer.lists.processing.state as Readonly<ListState<FlowSync>> });
-  return connectionsResult(connectionsInput(input), { ...snapshot, state: explorer.lists.connections.state as Readonly<ListState<Connection>> });
+  if (id === 'processing') {
+    return processingResult(processingInput(input), {
+      ...snapshot,
+      live,
+      state: explorer.lists.processing.state as Readonly<ListState<FlowSync>>,
+    });
+  }
+  return connectionsResult(connectionsInput(input), {
+    ...snapshot,
+    state: explorer.lists.connections.state as Readonly<ListState<Connection>>,
+  });
 }
 
 /** Loads the list when nothing is held or it is older than the refresh interval; joins a load in flight. */
-async function freshen({ clock, settings }: ToolSource, explorer: Explorer, id: ListId, token: vscode.CancellationToken): Promise<void> {
+async function freshen(
+  { clock, settings }: ToolSource,
+  explorer: Explorer,
+  id: ListId,
+  token: vscode.CancellationToken,
+): Promise<void> {
   if (explorer.status !== 'ready') return;
   const maxAgeMs = settings.current.refreshIntervalSeconds * 1000;
   if (!needsLoad(explorer.refresher(id).state, clock.now(), maxAgeMs)) return;

@@ -14,13 +14,16 @@ import type { ToolId, ToolSource } from './toolAnswers';
  * What a tool does when called is in toolAnswers.ts, its own chunk (esbuild.js CHUNKS), loaded on the first call.
  */
 export function registerTools(source: ToolSource): vscode.Disposable[] {
-  return (Object.keys(TOOL_NAMES) as ToolId[]).map((id) => vscode.lm.registerTool(TOOL_NAMES[id], onFirstCall(id, source)));
+  return (Object.keys(TOOL_NAMES) as ToolId[]).map((id) =>
+    vscode.lm.registerTool(TOOL_NAMES[id], onFirstCall(id, source)),
+  );
 }
 
 /** A tool whose code is loaded, and which is made, on its first call. */
 function onFirstCall(id: ToolId, source: ToolSource): vscode.LanguageModelTool<unknown> {
   let made: Promise<vscode.LanguageModelTool<unknown>> | undefined;
-  const tool = () => (made ??= Promise.all([import('./toolAnswers'), source.ready?.()]).then(([{ toolFor }]) => toolFor(id, source)));
+  const tool = () =>
+    (made ??= Promise.all([import('./toolAnswers'), source.ready?.()]).then(([{ toolFor }]) => toolFor(id, source)));
   return {
     prepareInvocation: async (options, token) => (await tool()).prepareInvocation?.(options, token),
     invoke: async (options, token) => (await tool()).invoke(options, token),

@@ -45,11 +45,17 @@ describe('Restricted Mode (an untrusted folder)', function () {
     // Activated by VS Code (onStartupFinished), not by this test. Measured: VS Code enables an extension under
     // development in Restricted Mode whatever it declares, an installed one only with "supported" true or "limited".
     await waitFor(() => ext.isActive, { timeoutMs: 15_000, message: 'activation by VS Code' });
-    const declared = (ext.packageJSON as { capabilities?: { untrustedWorkspaces?: { supported?: unknown; restrictedConfigurations?: unknown } } })
-      .capabilities?.untrustedWorkspaces;
+    const declared = (
+      ext.packageJSON as {
+        capabilities?: { untrustedWorkspaces?: { supported?: unknown; restrictedConfigurations?: unknown } };
+      }
+    ).capabilities?.untrustedWorkspaces;
     assert.equal(declared?.supported, 'limited');
     for (const key of ['flowsync.baseUrl', 'flowsync.allowHttp']) {
-      assert.ok(Array.isArray(declared?.restrictedConfigurations) && declared.restrictedConfigurations.includes(key), `${key} is restricted`);
+      assert.ok(
+        Array.isArray(declared?.restrictedConfigurations) && declared.restrictedConfigurations.includes(key),
+        `${key} is restricted`,
+      );
     }
     x = await testApi();
   });
@@ -89,10 +95,23 @@ describe('Restricted Mode (an untrusted folder)', function () {
     assert.ok(shown, 'the list loaded');
     const processing = mock.requests.filter((r) => r.path.endsWith('/flowsyncs/processing'));
     const answeredAt = processing.at(-1)!.at;
-    assert.deepEqual(shown, mock.dataset.processingAt(answeredAt, 3).map((s) => s.id).sort(), "the user's service's answer for team 3");
+    assert.deepEqual(
+      shown,
+      mock.dataset
+        .processingAt(answeredAt, 3)
+        .map((s) => s.id)
+        .sort(),
+      "the user's service's answer for team 3",
+    );
     assert.ok(processing.length > 0, 'the mock was asked');
-    assert.ok(processing.every((r) => r.authorized), 'with the key');
-    assert.ok(processing.every((r) => r.query.team_id === '3'), "with the workspace's team filter");
+    assert.ok(
+      processing.every((r) => r.authorized),
+      'with the key',
+    );
+    assert.ok(
+      processing.every((r) => r.query.team_id === '3'),
+      "with the workspace's team filter",
+    );
     assert.equal((await attackerRequests()).length, 0, 'the workspace service was never contacted');
   });
 });

@@ -13,20 +13,32 @@ const resources = {
 
 /** The policy's directives, by name. */
 function directives(csp: string): Map<string, string[]> {
-  return new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([name, ...values]) => [name, values]));
+  return new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...values]) => [name, values]),
+  );
 }
 
 function cspOf(html: string): string {
   const match = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html);
   assert.ok(match, 'no Content-Security-Policy meta element');
-  return match[1].replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return match[1]
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 }
 
 describe('activity panel page (activityHtml)', () => {
   it('has a strict policy: nothing by default, scripts by nonce only, styles from the extension only, no remote origin', () => {
     const html = activityHtml(resources);
     const csp = cspOf(html);
-    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|unsafe-hashes|wasm-unsafe-eval|strict-dynamic|\*\s|data:|blob:|https?:(?!\/\/\*\.vscode-cdn\.net)/);
+    assert.doesNotMatch(
+      csp,
+      /unsafe-inline|unsafe-eval|unsafe-hashes|wasm-unsafe-eval|strict-dynamic|\*\s|data:|blob:|https?:(?!\/\/\*\.vscode-cdn\.net)/,
+    );
     const d = directives(csp);
     assert.deepEqual(d.get('default-src'), ["'none'"]);
     assert.deepEqual(d.get('script-src'), [`'nonce-${resources.nonce}'`]);
@@ -34,7 +46,9 @@ describe('activity panel page (activityHtml)', () => {
     assert.deepEqual(d.get('base-uri'), ["'none'"]);
     assert.deepEqual(d.get('form-action'), ["'none'"]);
     for (const [name, values] of d) {
-      for (const v of values) assert.ok(v === "'none'" || v === `'nonce-${resources.nonce}'` || v === CSP_SOURCE, `${name} allows ${v}`);
+      for (const v of values) {
+        assert.ok(v === "'none'" || v === `'nonce-${resources.nonce}'` || v === CSP_SOURCE, `${name} allows ${v}`);
+      }
     }
     assert.equal(csp, activityCsp(CSP_SOURCE, resources.nonce));
   });
@@ -45,18 +59,29 @@ describe('activity panel page (activityHtml)', () => {
     assert.equal(scripts.length, 1);
     for (const [, attributes, body] of scripts) {
       assert.match(attributes, new RegExp(`\\snonce="${resources.nonce}"`));
-      assert.match(attributes, /\ssrc="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\/activity\.js"/);
+      assert.match(
+        attributes,
+        /\ssrc="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\/activity\.js"/,
+      );
       assert.equal(body.trim(), '');
     }
     assert.doesNotMatch(html, /\son[a-z]+\s*=/i, 'no inline event handler');
     assert.doesNotMatch(html, /\sstyle\s*=/i, 'no inline style attribute');
     assert.doesNotMatch(html, /<style\b/i, 'no inline style element');
-    assert.match(html, /<link rel="stylesheet" href="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\/activity\.css">/);
+    assert.match(
+      html,
+      /<link rel="stylesheet" href="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\/activity\.css">/,
+    );
     assert.match(html, /<html lang="de">/);
   });
 
   it('escapes what it puts in the page, and a policy source cannot add directives', () => {
-    const html = activityHtml({ ...resources, title: 'A <b>"x"</b> & \'y\'', lang: 'de"><script>', scriptUri: 'x" onload="alert(1)' });
+    const html = activityHtml({
+      ...resources,
+      title: 'A <b>"x"</b> & \'y\'',
+      lang: 'de"><script>',
+      scriptUri: 'x" onload="alert(1)',
+    });
     assert.match(html, /<title>A &lt;b&gt;&quot;x&quot;&lt;\/b&gt; &amp; &#39;y&#39;<\/title>/);
     assert.match(html, /<html lang="en">/, 'an odd language falls back to en');
     assert.match(html, /src="x&quot; onload=&quot;alert\(1\)"/);
@@ -72,7 +97,10 @@ describe('activity panel page (activityHtml)', () => {
     const nonces = new Set(Array.from({ length: 50 }, () => makeNonce()));
     assert.equal(nonces.size, 50);
     for (const n of nonces) assert.match(n, /^[0-9a-f]{32}$/);
-    assert.equal(makeNonce((b) => b.fill(255)), 'f'.repeat(32));
+    assert.equal(
+      makeNonce((b) => b.fill(255)),
+      'f'.repeat(32),
+    );
   });
 
   it('gives the page every word it shows, none empty', () => {

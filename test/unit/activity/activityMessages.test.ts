@@ -1,6 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { ACTIVITY_RANGE_ORDER, isActivityRange, type ActivitySeries } from '../../../src/activity/activityData';
-import { MAX_BUCKETS, MAX_FLOWS, MAX_FLOW_NAME, hasActivity, normalizeSeries, parsePageMessage } from '../../../src/activity/activityMessages';
+import {
+  MAX_BUCKETS,
+  MAX_FLOWS,
+  MAX_FLOW_NAME,
+  hasActivity,
+  normalizeSeries,
+  parsePageMessage,
+} from '../../../src/activity/activityMessages';
 
 const T = Date.UTC(2026, 10, 22, 12);
 const MIN = 60_000;
@@ -17,29 +24,66 @@ describe('activity panel messages', () => {
     assert.deepEqual(parsePageMessage({ type: 'range', range: 'week' }), { type: 'range', range: 'week' });
     assert.equal(parsePageMessage({ type: 'range', range: 'year' }), undefined);
     assert.equal(parsePageMessage({ type: 'range' }), undefined);
-    for (const bad of [undefined, null, 'ready', 42, [], { type: 'init' }, { type: 'constructor' }, { type: '__proto__' }]) assert.equal(parsePageMessage(bad), undefined);
-    assert.deepEqual(parsePageMessage({ type: 'rendered', range: 'day', flows: 3, buckets: 96, chart: true, violations: ['style-src inline'] }), {
-      type: 'rendered',
-      range: 'day',
-      flows: 3,
-      buckets: 96,
-      chart: true,
-      violations: ['style-src inline'],
-    });
-    assert.deepEqual(parsePageMessage({ type: 'rendered', range: 'hour', flows: -1, buckets: 1.5, chart: 'yes', violations: 'x' }), {
+    for (const bad of [
+      undefined,
+      null,
+      'ready',
+      42,
+      [],
+      { type: 'init' },
+      { type: 'constructor' },
+      { type: '__proto__' },
+    ]) {
+      assert.equal(parsePageMessage(bad), undefined);
+    }
+    assert.deepEqual(
+      parsePageMessage({
+        type: 'rendered',
+        range: 'day',
+        flows: 3,
+        buckets: 96,
+        chart: true,
+        violations: ['style-src inline'],
+      }),
+      {
+        type: 'rendered',
+        range: 'day',
+        flows: 3,
+        buckets: 96,
+        chart: true,
+        violations: ['style-src inline'],
+      },
+    );
+    assert.deepEqual(
+      parsePageMessage({ type: 'rendered', range: 'hour', flows: -1, buckets: 1.5, chart: 'yes', violations: 'x' }),
+      {
+        type: 'rendered',
+        range: 'hour',
+        flows: 0,
+        buckets: 0,
+        chart: false,
+        violations: [],
+      },
+    );
+    const many = parsePageMessage({
       type: 'rendered',
       range: 'hour',
-      flows: 0,
-      buckets: 0,
-      chart: false,
-      violations: [],
+      violations: Array.from({ length: 50 }, () => 'x'.repeat(1000)),
     });
-    const many = parsePageMessage({ type: 'rendered', range: 'hour', violations: Array.from({ length: 50 }, () => 'x'.repeat(1000)) });
-    assert.ok(many?.type === 'rendered' && many.violations.length === 20 && many.violations.every((v) => v.length <= 200));
+    assert.ok(
+      many?.type === 'rendered' && many.violations.length === 20 && many.violations.every((v) => v.length <= 200),
+    );
   });
 
   it('normalizeSeries keeps a well-formed series as it is', () => {
-    const series: ActivitySeries = { range: 'hour', times: [T, T + MIN, T + 2 * MIN], flows: [{ name: 'Orders', counts: [1, 0, 2.5] }, { name: '3 other flows', counts: [0, 1, 0], other: true }] };
+    const series: ActivitySeries = {
+      range: 'hour',
+      times: [T, T + MIN, T + 2 * MIN],
+      flows: [
+        { name: 'Orders', counts: [1, 0, 2.5] },
+        { name: '3 other flows', counts: [0, 1, 0], other: true },
+      ],
+    };
     assert.deepEqual(normalizeSeries(series, 'hour'), series);
     assert.equal(hasActivity(series), true);
   });

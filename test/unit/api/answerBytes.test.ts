@@ -31,19 +31,28 @@ function hashing() {
   const seen = { bytes: 0 };
   const createHasher = () => {
     const hash = nodePlatform.createHasher();
-    return { update: (chunk: Uint8Array) => ((seen.bytes += chunk.length), hash.update(chunk)), digest: () => hash.digest() };
+    return {
+      update: (chunk: Uint8Array) => ((seen.bytes += chunk.length), hash.update(chunk)),
+      digest: () => hash.digest(),
+    };
   };
   return { seen, createHasher };
 }
 
 function answerOf(data: Uint8Array, sizes: BlockSizes): AnswerBytes {
-  return { data, bytes: data.length, ...countIn(data), ...fingerprintBlocks(data, nodePlatform.createHasher, undefined, sizes) };
+  return {
+    data,
+    bytes: data.length,
+    ...countIn(data),
+    ...fingerprintBlocks(data, nodePlatform.createHasher, undefined, sizes),
+  };
 }
 
 const bytes = (text: string) => new Uint8Array(Buffer.from(text));
 
 /** JSON-like bytes, rich in the bytes that are counted and cut at. */
-const jsonish = (maxLength: number) => fc.array(fc.constantFrom(...'{{}[],,,"a1: '.split('')), { maxLength }).map((cs) => bytes(cs.join('')));
+const jsonish = (maxLength: number) =>
+  fc.array(fc.constantFrom(...'{{}[],,,"a1: '.split('')), { maxLength }).map((cs) => bytes(cs.join('')));
 
 /** An answer and the next one: the first with some ranges replaced (renamed, added, removed bytes). */
 const answerAndEdit = fc
@@ -52,7 +61,10 @@ const answerAndEdit = fc
     let after: Uint8Array = before;
     for (const [at, cut, put] of edits) {
       const start = after.length ? at % (after.length + 1) : 0;
-      after = joinChunks([after.subarray(0, start), put, after.subarray(Math.min(after.length, start + cut))], after.length - Math.min(cut, after.length - start) + put.length);
+      after = joinChunks(
+        [after.subarray(0, start), put, after.subarray(Math.min(after.length, start + cut))],
+        after.length - Math.min(cut, after.length - start) + put.length,
+      );
     }
     return { before, after };
   });
@@ -67,7 +79,10 @@ describe('answer bytes: compared with the last answer', () => {
         assert.deepEqual(after.subarray(0, prefix), before.subarray(0, prefix));
         assert.ok(prefix === shorter || before[prefix] !== after[prefix], 'the beginning is the longest');
         assert.deepEqual(after.subarray(after.length - suffix), before.subarray(before.length - suffix));
-        assert.ok(prefix + suffix === shorter || before[before.length - suffix - 1] !== after[after.length - suffix - 1], 'the end is the longest');
+        assert.ok(
+          prefix + suffix === shorter || before[before.length - suffix - 1] !== after[after.length - suffix - 1],
+          'the end is the longest',
+        );
       }),
       { numRuns: 300 },
     );
@@ -87,7 +102,12 @@ describe('answer bytes: compared with the last answer', () => {
     fc.assert(
       fc.property(answerAndEdit, fc.constantFrom(SMALL, TINY), ({ before, after }, sizes) => {
         const { prefix, suffix } = sharedEnds(before, after, same);
-        const edited = fingerprintBlocks(after, nodePlatform.createHasher, { previous: answerOf(before, sizes), prefix, suffix }, sizes);
+        const edited = fingerprintBlocks(
+          after,
+          nodePlatform.createHasher,
+          { previous: answerOf(before, sizes), prefix, suffix },
+          sizes,
+        );
         assert.deepEqual(edited, fingerprintBlocks(after, nodePlatform.createHasher, undefined, sizes));
       }),
       { numRuns: 1000 },
@@ -98,7 +118,12 @@ describe('answer bytes: compared with the last answer', () => {
     fc.assert(
       fc.property(answerAndEdit, fc.constantFrom(SMALL, TINY), ({ before, after }, sizes) => {
         const { prefix, suffix } = sharedEnds(before, after, same);
-        const { blockEnds, digests, fingerprint } = fingerprintBlocks(after, nodePlatform.createHasher, { previous: answerOf(before, sizes), prefix, suffix }, sizes);
+        const { blockEnds, digests, fingerprint } = fingerprintBlocks(
+          after,
+          nodePlatform.createHasher,
+          { previous: answerOf(before, sizes), prefix, suffix },
+          sizes,
+        );
         assert.equal(blockEnds.length, digests.length);
         let start = 0;
         blockEnds.forEach((end, i) => {
@@ -135,8 +160,10 @@ describe('answer bytes: compared with the last answer', () => {
   });
 
   it('an answer that renames one item of 2 MB hashes about two blocks, not the answer, and counts only the rename', () => {
-    const item = (i: number, name: string) => `{"id":${i},"name":"${name}","type":"http","team":{"id":${i % 50},"name":"Team"},"meta":{}}`;
-    const list = (renamed: string) => `[${Array.from({ length: 20_000 }, (_v, i) => item(i, i === 9_000 ? renamed : `Connection ${i}`)).join(',')}]`;
+    const item = (i: number, name: string) =>
+      `{"id":${i},"name":"${name}","type":"http","team":{"id":${i % 50},"name":"Team"},"meta":{}}`;
+    const list = (renamed: string) =>
+      `[${Array.from({ length: 20_000 }, (_v, i) => item(i, i === 9_000 ? renamed : `Connection ${i}`)).join(',')}]`;
     const before = answerOf(bytes(list('Connection 9000')), BLOCK_SIZES);
     const after = bytes(list('Connection 9000 (renamed)'));
     assert.ok(before.blockEnds.length > 10, `many blocks: ${before.blockEnds.length}`);
@@ -144,7 +171,10 @@ describe('answer bytes: compared with the last answer', () => {
     assert.equal(after.length - prefix - suffix, ' (renamed)'.length);
     const { seen, createHasher } = hashing();
     const edited = fingerprintBlocks(after, createHasher, { previous: before, prefix, suffix });
-    assert.ok(seen.bytes <= 2 * BLOCK_SIZES.max + 64 * edited.digests.length, `hashed ${seen.bytes} of ${after.length} bytes`);
+    assert.ok(
+      seen.bytes <= 2 * BLOCK_SIZES.max + 64 * edited.digests.length,
+      `hashed ${seen.bytes} of ${after.length} bytes`,
+    );
     assert.equal(edited.fingerprint, fingerprintBlocks(after, nodePlatform.createHasher).fingerprint);
     assert.notEqual(edited.fingerprint, before.fingerprint);
   });

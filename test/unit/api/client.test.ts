@@ -15,7 +15,10 @@ async function rejectsWith(promise: Promise<unknown>, kind: ApiErrorKind, messag
     assert.ok(e instanceof ApiError, `expected ApiError, got ${String(e)}`);
     assert.equal(e.kind, kind, `kind of "${e.message}"`);
     assert.match(e.message, message);
-    assert.ok(!JSON.stringify({ ...e, message: e.message, stack: e.stack }).includes(KEY), 'the key leaked into the error');
+    assert.ok(
+      !JSON.stringify({ ...e, message: e.message, stack: e.stack }).includes(KEY),
+      'the key leaked into the error',
+    );
     assert.ok(!e.message.includes('\n'), 'one line');
     return e;
   }
@@ -27,7 +30,13 @@ describe('FlowSyncClient against the mock API', () => {
   let records: RequestRecord[];
 
   const client = (options: Partial<FlowSyncClientOptions> = {}) =>
-    new FlowSyncClient({ baseUrl: mock.url, apiKey: KEY, userAgent: 'flowsync-explorer/0.1.0 (test)', onRequest: (r) => records.push(r), ...options });
+    new FlowSyncClient({
+      baseUrl: mock.url,
+      apiKey: KEY,
+      userAgent: 'flowsync-explorer/0.1.0 (test)',
+      onRequest: (r) => records.push(r),
+      ...options,
+    });
 
   before(async () => {
     mock = await MockFlowSyncServer.start({ apiKey: KEY });
@@ -61,7 +70,10 @@ describe('FlowSyncClient against the mock API', () => {
     await client().listProcessing({ teamId });
     assert.ok(filtered.items.length > 0 && filtered.items.length < all.items.length);
     assert.ok(filtered.items.every((i) => String(i.value.team_id) === teamId));
-    assert.deepEqual(mock.requests.map((r) => r.query.team_id), [undefined, teamId, teamId]);
+    assert.deepEqual(
+      mock.requests.map((r) => r.query.team_id),
+      [undefined, teamId, teamId],
+    );
   });
 
   it('keeps a path prefix of the base URL', async () => {
@@ -95,14 +107,26 @@ describe('FlowSyncClient against the mock API', () => {
 
   describe('errors', () => {
     it('unauthorized: the documented body on a wrong key', async () => {
-      const e = await rejectsWith(client({ apiKey: 'wrong-key' }).listProcessing(), 'unauthorized', /rejected the API key.*Set API Key/);
+      const e = await rejectsWith(
+        client({ apiKey: 'wrong-key' }).listProcessing(),
+        'unauthorized',
+        /rejected the API key.*Set API Key/,
+      );
       assert.equal(e.status, 401);
     });
 
     it('unauthorized: E_UNAUTHORIZED_ACCESS at any status, or 401/403 without the body', async () => {
-      mock.inject({ status: 200, body: '{"errors":[{"message":"E_UNAUTHORIZED_ACCESS: Unauthorized access"}]}', times: 1 });
+      mock.inject({
+        status: 200,
+        body: '{"errors":[{"message":"E_UNAUTHORIZED_ACCESS: Unauthorized access"}]}',
+        times: 1,
+      });
       await rejectsWith(client().listProcessing(), 'unauthorized', /Unauthorized access/);
-      mock.inject({ status: 400, body: '{"errors":[{"message":"E_UNAUTHORIZED_ACCESS: Unauthorized access"}]}', times: 1 });
+      mock.inject({
+        status: 400,
+        body: '{"errors":[{"message":"E_UNAUTHORIZED_ACCESS: Unauthorized access"}]}',
+        times: 1,
+      });
       await rejectsWith(client().listProcessing(), 'unauthorized', /HTTP 400/);
       mock.inject({ status: 401, body: '', times: 1 });
       await rejectsWith(client().listProcessing(), 'unauthorized', /HTTP 401/);
@@ -132,7 +156,12 @@ describe('FlowSyncClient against the mock API', () => {
     });
 
     it('http: a 502 HTML page gives the status, not the page', async () => {
-      mock.inject({ status: 502, body: '<html><body><h1>502 Bad Gateway</h1></body></html>', contentType: 'text/html', times: 1 });
+      mock.inject({
+        status: 502,
+        body: '<html><body><h1>502 Bad Gateway</h1></body></html>',
+        contentType: 'text/html',
+        times: 1,
+      });
       const e = await rejectsWith(client().listProcessing(), 'http', /HTTP 502/);
       assert.ok(!e.message.includes('<html>'));
       mock.inject({ status: 503, body: 'down', contentType: 'text/plain', times: 1 });
@@ -144,7 +173,11 @@ describe('FlowSyncClient against the mock API', () => {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const port = (server.address() as AddressInfo).port;
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await rejectsWith(client({ baseUrl: `http://127.0.0.1:${port}` }).listProcessing(), 'network', /refused \(ECONNREFUSED\)/);
+      await rejectsWith(
+        client({ baseUrl: `http://127.0.0.1:${port}` }).listProcessing(),
+        'network',
+        /refused \(ECONNREFUSED\)/,
+      );
     });
 
     it('network: connection reset, and a body that stops halfway', async () => {
@@ -156,7 +189,11 @@ describe('FlowSyncClient against the mock API', () => {
 
     it('timeout: an answer that never comes', async () => {
       mock.inject({ hang: true, times: 1 });
-      await rejectsWith(client({ timeoutMs: 200 }).listProcessing(), 'timeout', /did not answer processing flow syncs within 0 s|within/);
+      await rejectsWith(
+        client({ timeoutMs: 200 }).listProcessing(),
+        'timeout',
+        /did not answer processing flow syncs within 0 s|within/,
+      );
     });
 
     it('cancelled: the caller aborts', async () => {
@@ -179,7 +216,11 @@ describe('FlowSyncClient against the mock API', () => {
 
     it('invalid response: a body over the size cap', async () => {
       mock.inject({ hugeBytes: 3 * 1024 * 1024, times: 1 });
-      await rejectsWith(client({ maxBytes: 1024 * 1024 }).listConnections(), 'invalidResponse', /larger than the 1 MB limit/);
+      await rejectsWith(
+        client({ maxBytes: 1024 * 1024 }).listConnections(),
+        'invalidResponse',
+        /larger than the 1 MB limit/,
+      );
     });
 
     it('invalid response: a redirect is never followed, so the key stays with the origin', async () => {
@@ -209,9 +250,18 @@ describe('FlowSyncClient against the mock API', () => {
     });
 
     it('invalid URL and missing key are refused before any request', () => {
-      assert.throws(() => client({ baseUrl: 'http://flow.example.com' }), (e: unknown) => e instanceof ApiError && e.kind === 'invalidUrl');
-      assert.throws(() => client({ baseUrl: 'https://u:p@flow.example.com' }), (e: unknown) => e instanceof ApiError && e.kind === 'invalidUrl');
-      assert.throws(() => client({ apiKey: '' }), (e: unknown) => e instanceof ApiError && e.kind === 'unauthorized');
+      assert.throws(
+        () => client({ baseUrl: 'http://flow.example.com' }),
+        (e: unknown) => e instanceof ApiError && e.kind === 'invalidUrl',
+      );
+      assert.throws(
+        () => client({ baseUrl: 'https://u:p@flow.example.com' }),
+        (e: unknown) => e instanceof ApiError && e.kind === 'invalidUrl',
+      );
+      assert.throws(
+        () => client({ apiKey: '' }),
+        (e: unknown) => e instanceof ApiError && e.kind === 'unauthorized',
+      );
       assert.equal(mock.requests.length, 0);
     });
   });

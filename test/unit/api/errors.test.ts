@@ -27,7 +27,20 @@ describe('error helpers', () => {
 describe('a hostile service', () => {
   it('Retry-After: only delta-seconds or an HTTP-date; anything else is ignored (ordinary backoff)', () => {
     const now = Date.UTC(2026, 10, 22, 12, 0, 0);
-    for (const bad of ['1.5', '-5', '5, 6', '+5', '0x10', '5s', '', ' ', 'Infinity', '1e3', '2026-11-22T12:00:10Z', '12']) {
+    for (const bad of [
+      '1.5',
+      '-5',
+      '5, 6',
+      '+5',
+      '0x10',
+      '5s',
+      '',
+      ' ',
+      'Infinity',
+      '1e3',
+      '2026-11-22T12:00:10Z',
+      '12',
+    ]) {
       if (bad === '12') continue;
       assert.equal(parseRetryAfter(bad, now), undefined, `"${bad}"`);
     }

@@ -40,10 +40,16 @@ describe('a hostile service', () => {
   it('error body, reason phrase and Content-Type never become a link, icon or markup in the message', async () => {
     const link = '[Set API Key](command:flowsync.clearApiKey)';
     const cases: Array<(res: http.ServerResponse) => void> = [
-      (res) => res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ errors: [{ message: `E_X: ${link} $(key) <b>x</b>` }] })),
+      (res) =>
+        res
+          .writeHead(500, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ errors: [{ message: `E_X: ${link} $(key) <b>x</b>` }] })),
       (res) => res.writeHead(500, `Bad ${link}`).end(),
       (res) => res.writeHead(200, { 'Content-Type': `text/${link}` }).end('[]'),
-      (res) => res.writeHead(401, { 'Content-Type': 'application/json' }).end(JSON.stringify({ errors: [{ message: `E_UNAUTHORIZED_ACCESS: ${link}` }] })),
+      (res) =>
+        res
+          .writeHead(401, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ errors: [{ message: `E_UNAUTHORIZED_ACCESS: ${link}` }] })),
     ];
     for (const answer of cases) {
       const server = await serve(answer);
@@ -58,7 +64,9 @@ describe('a hostile service', () => {
   });
 
   it('a byte-order mark before the JSON is accepted', async () => {
-    const server = await serve((res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(`\uFEFF${JSON.stringify([rawSync(1)])}`));
+    const server = await serve((res) =>
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(`\uFEFF${JSON.stringify([rawSync(1)])}`),
+    );
     try {
       const result = await new FlowSyncClient({ baseUrl: server.url, apiKey: KEY }).listProcessing();
       assert.equal(result.items.length, 1);
@@ -163,14 +171,21 @@ describe('getJson over a stand-in platform', () => {
     const pieces = standIn(200, json, ['[{"id"', ':1},{"i', 'd":2}]']);
     const a = await getJson('https://x.example/list', 'things', options({ platform: whole.platform }));
     const b = await getJson('https://x.example/list', 'things', options({ platform: pieces.platform }));
-    assert.deepEqual(whole.seen.headers, { Authorization: `Bearer ${KEY}`, Accept: 'application/json', 'User-Agent': 'flowsync-explorer/test' });
+    assert.deepEqual(whole.seen.headers, {
+      Authorization: `Bearer ${KEY}`,
+      Accept: 'application/json',
+      'User-Agent': 'flowsync-explorer/test',
+    });
     assert.equal(whole.seen.url, 'https://x.example/list');
     assert.deepEqual(a.body, [{ id: 1 }, { id: 2 }]);
     assert.deepEqual(b.body, a.body);
     assert.equal(a.bytes, 19);
     assert.equal(b.fingerprint, a.fingerprint);
     const other = standIn(200, json, ['[{"id":3}]']);
-    assert.notEqual((await getJson('https://x.example/list', 'things', options({ platform: other.platform }))).fingerprint, a.fingerprint);
+    assert.notEqual(
+      (await getJson('https://x.example/list', 'things', options({ platform: other.platform }))).fingerprint,
+      a.fingerprint,
+    );
   });
 
   it('an answer with the bytes of the previous one is compared, not hashed; any other is counted and hashed in full', async () => {
@@ -180,30 +195,61 @@ describe('getJson over a stand-in platform', () => {
       ...platform,
       createHasher: () => {
         const hash = nodePlatform.createHasher();
-        return { update: (chunk: Uint8Array) => ((hashed += chunk.length), hash.update(chunk)), digest: () => hash.digest() };
+        return {
+          update: (chunk: Uint8Array) => ((hashed += chunk.length), hash.update(chunk)),
+          digest: () => hash.digest(),
+        };
       },
     });
     const body = '[{"id":1},{"id":2}]';
-    const a = await getJson('https://x.example/list', 'things', options({ platform: counting(standIn(200, json, [body]).platform) }));
+    const a = await getJson(
+      'https://x.example/list',
+      'things',
+      options({ platform: counting(standIn(200, json, [body]).platform) }),
+    );
     assert.equal(hashed, 19);
     hashed = 0;
-    const same = await getJson('https://x.example/list', 'things', options({ platform: counting(standIn(200, json, ['[{"id"', ':1},{"i', 'd":2}]']).platform), previous: a.answer }));
+    const same = await getJson(
+      'https://x.example/list',
+      'things',
+      options({ platform: counting(standIn(200, json, ['[{"id"', ':1},{"i', 'd":2}]']).platform), previous: a.answer }),
+    );
     assert.equal(hashed, 0, 'an identical answer is not hashed');
     assert.equal(same.fingerprint, a.fingerprint);
     assert.deepEqual(same.body, a.body);
     assert.deepEqual([same.answer.containers, same.answer.commas], [a.answer.containers, a.answer.commas]);
     for (const other of [['[{"id":1},{"id":3}]'], ['[{"id":1},', '{"id":2},{"id":3}]'], ['[{"id":1}]']]) {
-      const fresh = await getJson('https://x.example/list', 'things', options({ platform: standIn(200, json, other).platform }));
+      const fresh = await getJson(
+        'https://x.example/list',
+        'things',
+        options({ platform: standIn(200, json, other).platform }),
+      );
       hashed = 0;
-      const after = await getJson('https://x.example/list', 'things', options({ platform: counting(standIn(200, json, other).platform), previous: a.answer }));
+      const after = await getJson(
+        'https://x.example/list',
+        'things',
+        options({ platform: counting(standIn(200, json, other).platform), previous: a.answer }),
+      );
       assert.equal(hashed, other.join('').length, `hashed in full: ${other.join('')}`);
       assert.equal(after.fingerprint, fresh.fingerprint);
       assert.notEqual(after.fingerprint, a.fingerprint);
       assert.deepEqual([after.answer.containers, after.answer.commas], [fresh.answer.containers, fresh.answer.commas]);
     }
     // The caps still hold for an answer that begins like an accepted one.
-    const previous = (await getJson('https://x.example/list', 'things', options({ platform: standIn(200, json, ['[0,0,', '0]']).platform }))).answer;
-    const e = await failure(getJson('https://x.example/list', 'things', options({ platform: standIn(200, json, ['[0,0,', '0,0,0]']).platform, previous, maxCommas: 3 })));
+    const previous = (
+      await getJson(
+        'https://x.example/list',
+        'things',
+        options({ platform: standIn(200, json, ['[0,0,', '0]']).platform }),
+      )
+    ).answer;
+    const e = await failure(
+      getJson(
+        'https://x.example/list',
+        'things',
+        options({ platform: standIn(200, json, ['[0,0,', '0,0,0]']).platform, previous, maxCommas: 3 }),
+      ),
+    );
     assert.match(e.message, /too many values \(more than 3\)/);
   });
 
@@ -217,7 +263,12 @@ describe('getJson over a stand-in platform', () => {
   });
 
   it('stops reading at the first chunk past the byte cap when no length is declared', async () => {
-    const { seen, platform } = standIn(200, { 'content-type': 'application/json' }, ['[' + '0,'.repeat(300), '0,'.repeat(300), '0,'.repeat(300), '0]']);
+    const { seen, platform } = standIn(200, { 'content-type': 'application/json' }, [
+      '[' + '0,'.repeat(300),
+      '0,'.repeat(300),
+      '0,'.repeat(300),
+      '0]',
+    ]);
     const e = await failure(getJson('https://x.example/list', 'things', options({ platform, maxCommas: 10_000 })));
     assert.match(e.message, /larger than the 1 KB limit/);
     assert.equal(seen.chunksRead, 2);
@@ -236,7 +287,9 @@ describe('getJson over a stand-in platform', () => {
 
   it('an already aborted signal fails before any request', async () => {
     const { seen, platform } = standIn(200, {}, ['[]']);
-    const e = await failure(getJson('https://x.example/list', 'things', options({ platform, signal: AbortSignal.abort() })));
+    const e = await failure(
+      getJson('https://x.example/list', 'things', options({ platform, signal: AbortSignal.abort() })),
+    );
     assert.equal(e.kind, 'cancelled');
     assert.equal(seen.url, '', 'no request made');
   });
@@ -244,54 +297,114 @@ describe('getJson over a stand-in platform', () => {
   it('with a previous answer, any answer gives what reading it without one gives: the same counts, fingerprint, body or refusal (property)', async () => {
     const json = { 'content-type': 'application/json' };
     const inPieces = (text: string, size: number) => text.match(new RegExp(`[^]{1,${size}}`, 'g')) ?? [];
-    const base = JSON.stringify(Array.from({ length: 30_000 }, (_v, i) => ({ id: i, name: `c${i}`, meta: { tags: [i] } })));
-    const big = (extra: Partial<GetJsonOptions>) => options({ maxBytes: 4 << 20, maxContainers: 200_000, maxCommas: 200_000, ...extra });
-    const first = await getJson('https://x.example/list', 'things', big({ platform: standIn(200, json, [base]).platform }));
+    const base = JSON.stringify(
+      Array.from({ length: 30_000 }, (_v, i) => ({ id: i, name: `c${i}`, meta: { tags: [i] } })),
+    );
+    const big = (extra: Partial<GetJsonOptions>) =>
+      options({ maxBytes: 4 << 20, maxContainers: 200_000, maxCommas: 200_000, ...extra });
+    const first = await getJson(
+      'https://x.example/list',
+      'things',
+      big({ platform: standIn(200, json, [base]).platform }),
+    );
     // caps just above the first answer's counts, so that some edits go over them
     const caps = { maxContainers: first.answer.containers + 2, maxCommas: first.answer.commas + 2 };
     const outcome = async (text: string, chunkSize: number, previous?: typeof first.answer) => {
       try {
-        const r = await getJson('https://x.example/list', 'things', big({ ...caps, platform: standIn(200, json, inPieces(text, chunkSize)).platform, previous }));
-        return { body: r.body, bytes: r.bytes, fingerprint: r.fingerprint, counts: [r.answer.containers, r.answer.commas] };
+        const r = await getJson(
+          'https://x.example/list',
+          'things',
+          big({ ...caps, platform: standIn(200, json, inPieces(text, chunkSize)).platform, previous }),
+        );
+        return {
+          body: r.body,
+          bytes: r.bytes,
+          fingerprint: r.fingerprint,
+          counts: [r.answer.containers, r.answer.commas],
+        };
       } catch (e) {
         return { refused: (e as Error).message };
       }
     };
-    const edit = fc.tuple(fc.nat(base.length), fc.nat(30), fc.string({ unit: fc.constantFrom(...'{}[],"a1: '.split('')), maxLength: 30 }));
+    const edit = fc.tuple(
+      fc.nat(base.length),
+      fc.nat(30),
+      fc.string({ unit: fc.constantFrom(...'{}[],"a1: '.split('')), maxLength: 30 }),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.array(edit, { maxLength: 3 }), fc.integer({ min: 1_000, max: 300_000 }), async (edits, chunkSize) => {
-        let text = base;
-        for (const [at, cut, put] of edits) text = text.slice(0, at) + put + text.slice(at + cut);
-        assert.deepEqual(await outcome(text, chunkSize, first.answer), await outcome(text, chunkSize));
-      }),
+      fc.asyncProperty(
+        fc.array(edit, { maxLength: 3 }),
+        fc.integer({ min: 1_000, max: 300_000 }),
+        async (edits, chunkSize) => {
+          let text = base;
+          for (const [at, cut, put] of edits) text = text.slice(0, at) + put + text.slice(at + cut);
+          assert.deepEqual(await outcome(text, chunkSize, first.answer), await outcome(text, chunkSize));
+        },
+      ),
       { numRuns: 25 },
     );
   });
 
   it('an answer that differs from the previous one in one name is counted and hashed around the name only, with the full results', async () => {
     const json = { 'content-type': 'application/json' };
-    const list = (name: string) => JSON.stringify(Array.from({ length: 30_000 }, (_v, i) => ({ id: i, name: i === 15_000 ? name : `c${i}`, meta: { tags: [i] } })));
-    const big = (extra: Partial<GetJsonOptions>) => options({ maxBytes: 4 << 20, maxContainers: 200_000, maxCommas: 200_000, ...extra });
+    const list = (name: string) =>
+      JSON.stringify(
+        Array.from({ length: 30_000 }, (_v, i) => ({
+          id: i,
+          name: i === 15_000 ? name : `c${i}`,
+          meta: { tags: [i] },
+        })),
+      );
+    const big = (extra: Partial<GetJsonOptions>) =>
+      options({ maxBytes: 4 << 20, maxContainers: 200_000, maxCommas: 200_000, ...extra });
     const inPieces = (text: string) => text.match(/[^]{1,60000}/g)!;
     let hashed = 0;
     const counting = (platform: typeof nodePlatform): typeof nodePlatform => ({
       ...platform,
       createHasher: () => {
         const hash = nodePlatform.createHasher();
-        return { update: (chunk: Uint8Array) => ((hashed += chunk.length), hash.update(chunk)), digest: () => hash.digest() };
+        return {
+          update: (chunk: Uint8Array) => ((hashed += chunk.length), hash.update(chunk)),
+          digest: () => hash.digest(),
+        };
       },
     });
-    const first = await getJson('https://x.example/list', 'things', big({ platform: standIn(200, json, inPieces(list('c15000'))).platform }));
+    const first = await getJson(
+      'https://x.example/list',
+      'things',
+      big({ platform: standIn(200, json, inPieces(list('c15000'))).platform }),
+    );
     const renamed = list('renamed');
-    const fresh = await getJson('https://x.example/list', 'things', big({ platform: standIn(200, json, [renamed]).platform }));
+    const fresh = await getJson(
+      'https://x.example/list',
+      'things',
+      big({ platform: standIn(200, json, [renamed]).platform }),
+    );
     hashed = 0;
-    const after = await getJson('https://x.example/list', 'things', big({ platform: counting(standIn(200, json, inPieces(renamed)).platform), previous: first.answer }));
-    assert.ok(hashed <= 2 * BLOCK_SIZES.max + 64 * after.answer.digests.length && hashed < renamed.length / 2, `hashed ${hashed} of ${renamed.length} bytes`);
+    const after = await getJson(
+      'https://x.example/list',
+      'things',
+      big({ platform: counting(standIn(200, json, inPieces(renamed)).platform), previous: first.answer }),
+    );
+    assert.ok(
+      hashed <= 2 * BLOCK_SIZES.max + 64 * after.answer.digests.length && hashed < renamed.length / 2,
+      `hashed ${hashed} of ${renamed.length} bytes`,
+    );
     assert.equal(after.fingerprint, fresh.fingerprint);
     assert.notEqual(after.fingerprint, first.fingerprint);
     assert.deepEqual([after.answer.containers, after.answer.commas], [fresh.answer.containers, fresh.answer.commas]);
     assert.deepEqual(after.body, fresh.body);
-    const e = await failure(getJson('https://x.example/list', 'things', big({ platform: standIn(200, json, [renamed]).platform, previous: first.answer, maxContainers: fresh.answer.containers - 1 })));
+    const e = await failure(
+      getJson(
+        'https://x.example/list',
+        'things',
+        big({
+          platform: standIn(200, json, [renamed]).platform,
+          previous: first.answer,
+          maxContainers: fresh.answer.containers - 1,
+        }),
+      ),
+    );
     assert.match(e.message, /too many nested objects or arrays/);
   });
 });

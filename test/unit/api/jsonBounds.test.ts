@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { ANSWER_BOUNDS, MAX_COMMAS, MAX_CONTAINERS, TOO_LARGE, boundedJsonText, overBounds } from '../../../src/api/jsonBounds';
+import {
+  ANSWER_BOUNDS,
+  MAX_COMMAS,
+  MAX_CONTAINERS,
+  TOO_LARGE,
+  boundedJsonText,
+  overBounds,
+} from '../../../src/api/jsonBounds';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

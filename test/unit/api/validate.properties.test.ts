@@ -16,14 +16,18 @@ type Kind = 'flowSync' | 'connection';
 const kindArb = fc.constantFrom<Kind>('flowSync', 'connection');
 
 function validate(body: unknown, kind: Kind) {
-  return kind === 'flowSync' ? validateList<FlowSync>(body, validateFlowSync, 'flow syncs') : validateList<Connection>(body, validateConnection, 'connections');
+  return kind === 'flowSync'
+    ? validateList<FlowSync>(body, validateFlowSync, 'flow syncs')
+    : validateList<Connection>(body, validateConnection, 'connections');
 }
 
 /** Every entry and, for objects, every own key and value: enough to see that validation did not touch its input. */
 function shallowSnapshot(body: unknown): unknown[] {
   if (!Array.isArray(body)) return [body];
   return Array.from(body, (entry) =>
-    typeof entry === 'object' && entry !== null ? [entry, ...Reflect.ownKeys(entry).flatMap((k) => [k, Reflect.get(entry, k)])] : [entry],
+    typeof entry === 'object' && entry !== null
+      ? [entry, ...Reflect.ownKeys(entry).flatMap((k) => [k, Reflect.get(entry, k)])]
+      : [entry],
   );
 }
 
@@ -46,7 +50,11 @@ function checkList(body: unknown, kind: Kind): { ids: number[] } {
   }
   assert.ok(Array.isArray(body), 'a body that is not an array must throw');
   assert.equal(result.items.length + result.dropped, body.length, 'items + dropped must account for every entry');
-  assert.equal(result.dropped > 0, typeof result.firstDropReason === 'string' && result.firstDropReason.length > 0, 'a reason exactly when something was dropped');
+  assert.equal(
+    result.dropped > 0,
+    typeof result.firstDropReason === 'string' && result.firstDropReason.length > 0,
+    'a reason exactly when something was dropped',
+  );
   let cursor = 0;
   for (const item of result.items) {
     assert.ok(Number.isSafeInteger(item.value.id), `id ${String(item.value.id)} is not a safe integer`);
@@ -63,28 +71,61 @@ const VALIDATION_RUNS = 200;
 
 describe('properties: validateList', () => {
   it('any JSON value', () => {
-    fc.assert(fc.property(fc.jsonValue(), kindArb, (body, kind) => void checkList(body, kind)), { numRuns: VALIDATION_RUNS });
+    fc.assert(
+      fc.property(fc.jsonValue(), kindArb, (body, kind) => void checkList(body, kind)),
+      { numRuns: VALIDATION_RUNS },
+    );
   });
 
   it('any JSON text, as JSON.parse gives it (own "__proto__" keys included)', () => {
-    const text = fc.oneof(fc.json(), fc.jsonValue().map((v) => JSON.stringify([v, { __proto__x: 1 }]).replace(/__proto__x/g, '__proto__')));
-    fc.assert(fc.property(text, kindArb, (json, kind) => void checkList(JSON.parse(json), kind)), { numRuns: VALIDATION_RUNS });
+    const text = fc.oneof(
+      fc.json(),
+      fc.jsonValue().map((v) => JSON.stringify([v, { __proto__x: 1 }]).replace(/__proto__x/g, '__proto__')),
+    );
+    fc.assert(
+      fc.property(text, kindArb, (json, kind) => void checkList(JSON.parse(json), kind)),
+      { numRuns: VALIDATION_RUNS },
+    );
   });
 
   it('arrays of arbitrary objects and values, null prototypes, boxed values and holes included', () => {
-    const anything = fc.anything({ withNullPrototype: true, withBoxedValues: true, withSparseArray: true, withMap: true, withSet: true, withTypedArray: true, withDate: true });
-    const body = fc.oneof(fc.array(fc.object()), fc.array(anything, { maxLength: 20 }), fc.sparseArray(anything, { maxLength: 20 }), anything);
-    fc.assert(fc.property(body, kindArb, (b, kind) => void checkList(b, kind)), { numRuns: VALIDATION_RUNS });
+    const anything = fc.anything({
+      withNullPrototype: true,
+      withBoxedValues: true,
+      withSparseArray: true,
+      withMap: true,
+      withSet: true,
+      withTypedArray: true,
+      withDate: true,
+    });
+    const body = fc.oneof(
+      fc.array(fc.object()),
+      fc.array(anything, { maxLength: 20 }),
+      fc.sparseArray(anything, { maxLength: 20 }),
+      anything,
+    );
+    fc.assert(
+      fc.property(body, kindArb, (b, kind) => void checkList(b, kind)),
+      { numRuns: VALIDATION_RUNS },
+    );
   });
 
   it('arrays mixing valid-looking items with wrong, missing and extra fields', () => {
-    fc.assert(fc.property(mixedList, kindArb, (body, kind) => void checkList(body, kind)), { numRuns: VALIDATION_RUNS });
+    fc.assert(
+      fc.property(mixedList, kindArb, (body, kind) => void checkList(body, kind)),
+      { numRuns: VALIDATION_RUNS },
+    );
   });
 
   it('the generators reach both paths: valid-looking items are often kept, often dropped', () => {
     let total = 0;
     let kept = 0;
-    const listOfKind = kindArb.chain((kind) => fc.tuple(fc.constant(kind), fc.array(kind === 'flowSync' ? flowSyncLike : connectionLike, { minLength: 1, maxLength: 10 })));
+    const listOfKind = kindArb.chain((kind) =>
+      fc.tuple(
+        fc.constant(kind),
+        fc.array(kind === 'flowSync' ? flowSyncLike : connectionLike, { minLength: 1, maxLength: 10 }),
+      ),
+    );
     fc.assert(
       fc.property(listOfKind, ([kind, body]) => {
         total += body.length;

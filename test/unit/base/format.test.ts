@@ -29,8 +29,13 @@ describe('format', () => {
   });
 
   it('leaves no autolink: no bare scheme colon, slash, www dot or e-mail at sign; every ASCII punctuation escaped', () => {
-    const text = escapeMarkdown('Log in at https://evil.example/login or www.evil.example, mail help@evil.example; ftp://x');
-    assert.equal(text, 'Log in at https\\:\\/\\/evil\\.example\\/login or www\\.evil\\.example\\, mail help\\@evil\\.example\\; ftp\\:\\/\\/x');
+    const text = escapeMarkdown(
+      'Log in at https://evil.example/login or www.evil.example, mail help@evil.example; ftp://x',
+    );
+    assert.equal(
+      text,
+      'Log in at https\\:\\/\\/evil\\.example\\/login or www\\.evil\\.example\\, mail help\\@evil\\.example\\; ftp\\:\\/\\/x',
+    );
     // fast-check style sweep over every ASCII punctuation character: each comes out escaped, letters and digits do not.
     for (let c = 0x21; c < 0x7f; c++) {
       const ch = String.fromCharCode(c);

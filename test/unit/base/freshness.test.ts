@@ -26,10 +26,19 @@ describe('freshness: how old the data is', () => {
   });
 
   it('the view message says how old stale data is, visible without hovering', () => {
-    const state = { items: [{ value: {}, raw: {} }], dropped: 0, loading: false, failures: 0, loadedAt: now - 3 * 60_000 };
+    const state = {
+      items: [{ value: {}, raw: {} }],
+      dropped: 0,
+      loading: false,
+      failures: 0,
+      loadedAt: now - 3 * 60_000,
+    };
     assert.equal(viewMessage(state, 'empty', now, true), '⚠ Data may be out of date: updated 3 min ago.');
     assert.equal(viewMessage(state, 'empty', now, false), undefined);
     const error = new ApiError('network', 'Could not reach the service');
-    assert.match(viewMessage({ ...state, error }, 'empty', now, true)!, /^⚠ Could not reach the service\. Showing data from .+ \(updated 3 min ago\)\.$/);
+    assert.match(
+      viewMessage({ ...state, error }, 'empty', now, true)!,
+      /^⚠ Could not reach the service\. Showing data from .+ \(updated 3 min ago\)\.$/,
+    );
   });
 });

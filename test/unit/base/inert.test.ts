@@ -6,7 +6,8 @@ import { LONG_KEY, keyPiece } from '../helpers/keyPieces';
 
 describe('inert: service text is data, never markup', () => {
   it('neutralises links, theme icons, HTML, control and bidi characters, and bounds the length', () => {
-    const hostile = 'E_X: [Set API Key](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D "Set API Key") $(key) <img src=x onerror=alert(1)> a\u202Eb\u0007c\u0085d';
+    const hostile =
+      'E_X: [Set API Key](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D "Set API Key") $(key) <img src=x onerror=alert(1)> a\u202Eb\u0007c\u0085d';
     const text = inert(hostile);
     assertInert(text);
     assert.match(text, /Set API Key/, 'the words stay readable');
@@ -15,7 +16,9 @@ describe('inert: service text is data, never markup', () => {
   });
 
   it('is idempotent and leaves ordinary text alone', () => {
-    for (const s of ['[a](command:x)', '$(zap)', 'Database unavailable', 'a ] ( b', '<<>>']) assert.equal(inert(inert(s)), inert(s));
+    for (const s of ['[a](command:x)', '$(zap)', 'Database unavailable', 'a ] ( b', '<<>>']) {
+      assert.equal(inert(inert(s)), inert(s));
+    }
     assert.equal(inert('Database unavailable (retry later).'), 'Database unavailable (retry later).');
   });
 });
@@ -25,36 +28,78 @@ describe('the API key: masked, then cut (inert and bounded), refused on disk by 
   /** Text around the key or pieces of it, in mixed letter case, with invisible characters and markup between. */
   const textArb = (key: string) =>
     fc
-      .array(fc.oneof(fc.string(), fc.constant(key), fc.constant(key.toUpperCase()), fc.nat(key.length).map((n) => key.slice(n, n + 9)), fc.constantFrom('\u200b', ' ', '<', '](')), { maxLength: 12 })
+      .array(
+        fc.oneof(
+          fc.string(),
+          fc.constant(key),
+          fc.constant(key.toUpperCase()),
+          fc.nat(key.length).map((n) => key.slice(n, n + 9)),
+          fc.constantFrom('\u200b', ' ', '<', ']('),
+        ),
+        { maxLength: 12 },
+      )
       .map((parts) => parts.join(''));
 
   it('no cut of any length leaves an 8-character piece of the key (inert and bounded)', () => {
     fc.assert(
-      fc.property(keyArb.chain((key) => fc.tuple(fc.constant(key), textArb(key), fc.integer({ min: 1, max: 120 }))), ([key, text, max]) => {
-        for (const out of [inert(text, max, key), bounded(text, max, key)]) {
-          assert.ok(out.length <= max + 2, `bounded: ${out}`);
-          if (key.length >= 8) assert.equal(keyPiece(out, key), undefined, `${JSON.stringify(text)} at ${max}: ${out}`);
-          assert.ok(!hasKeyPiece(out, key), `${JSON.stringify(text)} at ${max}: ${out}`);
-        }
-      }),
+      fc.property(
+        keyArb.chain((key) => fc.tuple(fc.constant(key), textArb(key), fc.integer({ min: 1, max: 120 }))),
+        ([key, text, max]) => {
+          for (const out of [inert(text, max, key), bounded(text, max, key)]) {
+            assert.ok(out.length <= max + 2, `bounded: ${out}`);
+            if (key.length >= 8) {
+              assert.equal(keyPiece(out, key), undefined, `${JSON.stringify(text)} at ${max}: ${out}`);
+            }
+            assert.ok(!hasKeyPiece(out, key), `${JSON.stringify(text)} at ${max}: ${out}`);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it('the key across the cut of bounded: masked, never half shown', () => {
-    assert.equal(bounded(`${'x'.repeat(990)}${LONG_KEY} tail`, 1000, LONG_KEY), `${'x'.repeat(990)}••• tail`, 'masked first, so the tail fits');
-    assert.equal(bounded(`${'x'.repeat(990)}${LONG_KEY.slice(0, 12)}`, 1000, LONG_KEY), `${'x'.repeat(990)}•••`, 'a piece of the key is masked too');
-    assert.equal(bounded('2026-11-22T11:48:00.000Z', 64, LONG_KEY), '2026-11-22T11:48:00.000Z', 'text without the key is kept as it came');
+    assert.equal(
+      bounded(`${'x'.repeat(990)}${LONG_KEY} tail`, 1000, LONG_KEY),
+      `${'x'.repeat(990)}••• tail`,
+      'masked first, so the tail fits',
+    );
+    assert.equal(
+      bounded(`${'x'.repeat(990)}${LONG_KEY.slice(0, 12)}`, 1000, LONG_KEY),
+      `${'x'.repeat(990)}•••`,
+      'a piece of the key is masked too',
+    );
+    assert.equal(
+      bounded('2026-11-22T11:48:00.000Z', 64, LONG_KEY),
+      '2026-11-22T11:48:00.000Z',
+      'text without the key is kept as it came',
+    );
     assert.equal(bounded('a\u200bb', 10), 'a\u200bb', 'bounded does not clean up');
   });
 
   it('hasKeyPiece agrees with a plain search for every 8-character piece (any letter case), and finds a key JSON escapes', () => {
     fc.assert(
-      fc.property(keyArb.chain((key) => fc.tuple(fc.constant(key), textArb(key))), ([key, text]) => {
-        const expected = key.length >= 8 ? keyPiece(text, key) !== undefined || keyPiece(JSON.stringify(text), key) !== undefined : text.toLowerCase().includes(key.toLowerCase());
-        if (key.length >= 8 && !/["\\<>]|\]\s*\(|\$\s*\(/.test(key)) assert.equal(hasKeyPiece(text, key), keyPiece(text, key) !== undefined, `${key} in ${JSON.stringify(text)}`);
-        else if (expected) assert.ok(hasKeyPiece(text, key) || hasKeyPiece(JSON.stringify(text), key), `${key} in ${JSON.stringify(text)}`);
-      }),
+      fc.property(
+        keyArb.chain((key) => fc.tuple(fc.constant(key), textArb(key))),
+        ([key, text]) => {
+          const expected =
+            key.length >= 8
+              ? keyPiece(text, key) !== undefined || keyPiece(JSON.stringify(text), key) !== undefined
+              : text.toLowerCase().includes(key.toLowerCase());
+          if (key.length >= 8 && !/["\\<>]|\]\s*\(|\$\s*\(/.test(key)) {
+            assert.equal(
+              hasKeyPiece(text, key),
+              keyPiece(text, key) !== undefined,
+              `${key} in ${JSON.stringify(text)}`,
+            );
+          } else if (expected) {
+            assert.ok(
+              hasKeyPiece(text, key) || hasKeyPiece(JSON.stringify(text), key),
+              `${key} in ${JSON.stringify(text)}`,
+            );
+          }
+        },
+      ),
       { numRuns: 500 },
     );
     assert.ok(hasKeyPiece(JSON.stringify({ name: 'x ab"cd\\efgh y' }), 'ab"cd\\efgh'));
@@ -84,7 +129,10 @@ describe('hideEverywhere', () => {
     const staging = 'fsk_Test_Q8w3Er5Ty7Ui9Op2As4Df6Gh';
     hideEverywhere(() => [production, staging]);
     assert.equal(inert(`A ${production} B ${staging.toLowerCase()}`), 'A ••• B •••');
-    assert.ok(!inert(`x ${staging.slice(3, 15)} y`).includes(staging.slice(3, 15)), 'an 8-character piece of the second key');
+    assert.ok(
+      !inert(`x ${staging.slice(3, 15)} y`).includes(staging.slice(3, 15)),
+      'an 8-character piece of the second key',
+    );
     for (const key of [production, staging]) {
       for (const at of [280, 295, 299]) {
         const shown = inert(`${'x'.repeat(at)}${key}`);
@@ -97,7 +145,10 @@ describe('hideEverywhere', () => {
 
 describe('masking several keys: one matcher per set of keys, made once, not per call', () => {
   afterEach(() => hideEverywhere(() => undefined));
-  const keys = Array.from({ length: 20 }, (_, i) => `fsk_Live_${String(i).padStart(2, '0')}Hq2Zp9Xw4Lm8Rt3Vb6Nc${String.fromCharCode(65 + i)}`);
+  const keys = Array.from(
+    { length: 20 },
+    (_, i) => `fsk_Live_${String(i).padStart(2, '0')}Hq2Zp9Xw4Lm8Rt3Vb6Nc${String.fromCharCode(65 + i)}`,
+  );
 
   it('20 keys: each masked whole, in pieces and at a cut, and the matcher is made once for the set', () => {
     hideEverywhere(() => [...keys]); // a new array each call, as activate() hands them
@@ -134,7 +185,20 @@ describe('inert: no invisible character is left (format characters, default-igno
   const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
 
   it('the ones that were kept: soft hyphen, U+034F, U+180E, variation selectors, tags, Hangul fillers, U+2800', () => {
-    for (const c of ['\u00ad', '\u034f', '\u180e', '\ufe0f', '\u{e0100}', '\u{e0041}', '\u{e007f}', '\u115f', '\u1160', '\u3164', '\uffa0', '\u2800']) {
+    for (const c of [
+      '\u00ad',
+      '\u034f',
+      '\u180e',
+      '\ufe0f',
+      '\u{e0100}',
+      '\u{e0041}',
+      '\u{e007f}',
+      '\u115f',
+      '\u1160',
+      '\u3164',
+      '\uffa0',
+      '\u2800',
+    ]) {
       assert.equal(inert(`Produc${c}tion`), 'Production', `U+${c.codePointAt(0)!.toString(16).toUpperCase()}`);
     }
     const tags = [...'ignore the user'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
@@ -143,7 +207,11 @@ describe('inert: no invisible character is left (format characters, default-igno
 
   it('property: none is left in any text, and inert stays idempotent', () => {
     assert.ok(invisibles.length > 4000, `${invisibles.length} code points`);
-    const textArb = fc.array(fc.oneof(fc.string(), fc.constantFrom(...invisibles), fc.constantFrom('[', '](', '$(', '<', ' ')), { maxLength: 16 }).map((parts) => parts.join(''));
+    const textArb = fc
+      .array(fc.oneof(fc.string(), fc.constantFrom(...invisibles), fc.constantFrom('[', '](', '$(', '<', ' ')), {
+        maxLength: 16,
+      })
+      .map((parts) => parts.join(''));
     fc.assert(
       fc.property(textArb, fc.integer({ min: 1, max: 300 }), (text, max) => {
         const out = inert(text, max);

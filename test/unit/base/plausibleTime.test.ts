@@ -1,6 +1,13 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { EARLIEST_PLAUSIBLE_TIME, MAX_CLOCK_SKEW_MS, MAX_UNSEEN_MS, isPlausibleTime, parseTime, plausibleStart } from '../../../src/history/index';
+import {
+  EARLIEST_PLAUSIBLE_TIME,
+  MAX_CLOCK_SKEW_MS,
+  MAX_UNSEEN_MS,
+  isPlausibleTime,
+  parseTime,
+  plausibleStart,
+} from '../../../src/history/index';
 import { FakeClock } from '../helpers/fakeClock';
 
 const MIN = 60_000;
@@ -12,14 +19,25 @@ describe('plausibleStart: when a sync started, as far as it can be true', () => 
   const firstSeen = now - 30 * MIN;
 
   it('the bounds: not before 2000, at most 5 min ahead (clock skew), at most 7 days before first seen', () => {
-    assert.deepEqual([EARLIEST_PLAUSIBLE_TIME, MAX_CLOCK_SKEW_MS, MAX_UNSEEN_MS], [Date.UTC(2000, 0, 1), 5 * MIN, 7 * DAY]);
+    assert.deepEqual(
+      [EARLIEST_PLAUSIBLE_TIME, MAX_CLOCK_SKEW_MS, MAX_UNSEEN_MS],
+      [Date.UTC(2000, 0, 1), 5 * MIN, 7 * DAY],
+    );
   });
 
   it('with first seen: created_at when it can be true, else first seen', () => {
     const from = (createdAt: string) => plausibleStart(createdAt, firstSeen, now);
     assert.deepEqual(from(iso(firstSeen - 10 * MIN)), { ms: firstSeen - 10 * MIN, from: 'created' });
-    assert.deepEqual(from(iso(firstSeen - MAX_UNSEEN_MS)), { ms: firstSeen - MAX_UNSEEN_MS, from: 'created' }, 'a week before first seen: the window was closed');
-    assert.deepEqual(from(iso(firstSeen + MAX_CLOCK_SKEW_MS)), { ms: firstSeen + MAX_CLOCK_SKEW_MS, from: 'created' }, 'clock skew');
+    assert.deepEqual(
+      from(iso(firstSeen - MAX_UNSEEN_MS)),
+      { ms: firstSeen - MAX_UNSEEN_MS, from: 'created' },
+      'a week before first seen: the window was closed',
+    );
+    assert.deepEqual(
+      from(iso(firstSeen + MAX_CLOCK_SKEW_MS)),
+      { ms: firstSeen + MAX_CLOCK_SKEW_MS, from: 'created' },
+      'clock skew',
+    );
     for (const odd of [
       iso(firstSeen - MAX_UNSEEN_MS - 1),
       iso(firstSeen + MAX_CLOCK_SKEW_MS + 1),
@@ -37,27 +55,51 @@ describe('plausibleStart: when a sync started, as far as it can be true', () => 
 
   it('ahead of first seen is measured from first seen, even when now is later (the sync was processing then)', () => {
     assert.equal(plausibleStart(iso(firstSeen + 10 * MIN), firstSeen, now).from, 'firstSeen');
-    assert.equal(plausibleStart(iso(now + MIN), now + 10 * MIN, now).from, 'created', 'a first seen after now (clock set back) counts as now');
+    assert.equal(
+      plausibleStart(iso(now + MIN), now + 10 * MIN, now).from,
+      'created',
+      'a first seen after now (clock set back) counts as now',
+    );
   });
 
   it('without first seen: only the bounds that need none; no start at all for a time that cannot be true', () => {
     assert.deepEqual(plausibleStart(iso(now - 30 * DAY), undefined, now), { ms: now - 30 * DAY, from: 'created' });
-    assert.deepEqual(plausibleStart('2000-01-01T00:00:00.000Z', undefined, now), { ms: EARLIEST_PLAUSIBLE_TIME, from: 'created' });
+    assert.deepEqual(plausibleStart('2000-01-01T00:00:00.000Z', undefined, now), {
+      ms: EARLIEST_PLAUSIBLE_TIME,
+      from: 'created',
+    });
     assert.equal(plausibleStart(iso(now + MAX_CLOCK_SKEW_MS), undefined, now)?.from, 'created');
-    for (const odd of [iso(now + MAX_CLOCK_SKEW_MS + 1), '1970-01-01T00:00:00.000Z', '1999-12-31T23:59:59.999Z', 'yesterday']) {
+    for (const odd of [
+      iso(now + MAX_CLOCK_SKEW_MS + 1),
+      '1970-01-01T00:00:00.000Z',
+      '1999-12-31T23:59:59.999Z',
+      'yesterday',
+    ]) {
       assert.equal(plausibleStart(odd, undefined, now), undefined, odd);
     }
   });
 
   it('any created_at: the start is created_at within the bounds, or first seen', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.date({ noInvalidDate: true }).map((d) => d.toISOString())), fc.integer({ min: -30 * DAY, max: 30 * DAY }), (createdAt, offset) => {
-        const seen = now + offset;
-        const start = plausibleStart(createdAt, seen, now);
-        if (start.from === 'firstSeen') return start.ms === seen;
-        const created = parseTime(createdAt);
-        return start.ms === created && created >= EARLIEST_PLAUSIBLE_TIME && created >= seen - MAX_UNSEEN_MS && created <= Math.min(seen, now) + MAX_CLOCK_SKEW_MS;
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+        ),
+        fc.integer({ min: -30 * DAY, max: 30 * DAY }),
+        (createdAt, offset) => {
+          const seen = now + offset;
+          const start = plausibleStart(createdAt, seen, now);
+          if (start.from === 'firstSeen') return start.ms === seen;
+          const created = parseTime(createdAt);
+          return (
+            start.ms === created &&
+            created >= EARLIEST_PLAUSIBLE_TIME &&
+            created >= seen - MAX_UNSEEN_MS &&
+            created <= Math.min(seen, now) + MAX_CLOCK_SKEW_MS
+          );
+        },
+      ),
     );
   });
 
@@ -88,6 +130,11 @@ describe('parseTime', () => {
       '2026-1a-22T11:48:00.000Z',
     ];
     for (const s of samples) assert.ok(Object.is(parseTime(s), Date.parse(s)), s);
-    fc.assert(fc.property(fc.date({ min: new Date(-62_000_000_000_000), max: new Date(8_000_000_000_000), noInvalidDate: true }), (d) => parseTime(d.toISOString()) === d.getTime()));
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date(-62_000_000_000_000), max: new Date(8_000_000_000_000), noInvalidDate: true }),
+        (d) => parseTime(d.toISOString()) === d.getTime(),
+      ),
+    );
   });
 });

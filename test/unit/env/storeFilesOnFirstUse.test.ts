@@ -5,7 +5,12 @@ import type { StoreFiles } from '../../../src/env/types';
 /** StoreFiles that record each call (method and arguments) and answer with its name. */
 function recordingFiles(withAppend: boolean) {
   const calls: string[] = [];
-  const note = (name: string) => async (...args: unknown[]) => void calls.push(`${name}(${args.map((a) => (a instanceof Uint8Array ? `${a.length} bytes` : String(a))).join(', ')})`);
+  const note =
+    (name: string) =>
+    async (...args: unknown[]) =>
+      void calls.push(
+        `${name}(${args.map((a) => (a instanceof Uint8Array ? `${a.length} bytes` : String(a))).join(', ')})`,
+      );
   const files: StoreFiles = {
     list: async (dir) => (calls.push(`list(${dir})`), [{ name: 'a.log', size: 1, mtime: 2 }]),
     stat: async (path) => (calls.push(`stat(${path})`), undefined),
@@ -35,7 +40,17 @@ describe('storeFilesOnFirstUse (History files whose code is loaded on the first 
     await lazy.delete('o/c.log');
     await lazy.deleteDir('o');
     assert.equal(loads, 1, 'loaded once, though three calls came before it was loaded');
-    assert.deepEqual(calls, ['list(o)', 'stat(o/a.log)', 'mkdir(o)', 'read(o/a.log, 4, 3)', 'write(o/b.log, 2 bytes)', 'append(o/b.log, 5 bytes)', 'rename(o/b.log, o/c.log)', 'delete(o/c.log)', 'deleteDir(o)']);
+    assert.deepEqual(calls, [
+      'list(o)',
+      'stat(o/a.log)',
+      'mkdir(o)',
+      'read(o/a.log, 4, 3)',
+      'write(o/b.log, 2 bytes)',
+      'append(o/b.log, 5 bytes)',
+      'rename(o/b.log, o/c.log)',
+      'delete(o/c.log)',
+      'deleteDir(o)',
+    ]);
   });
 
   it('says whether it can append before anything is loaded, as the store asks (the files of vscode.workspace.fs cannot)', async () => {
@@ -48,10 +63,13 @@ describe('storeFilesOnFirstUse (History files whose code is loaded on the first 
 
   it('a failed load fails the call (the store handles it as a failed read or write), and is not retried into a loop', async () => {
     let loads = 0;
-    const lazy = storeFilesOnFirstUse(async () => {
-      loads++;
-      throw new Error('chunk missing');
-    }, { append: true });
+    const lazy = storeFilesOnFirstUse(
+      async () => {
+        loads++;
+        throw new Error('chunk missing');
+      },
+      { append: true },
+    );
     await assert.rejects(lazy.list('o'), /chunk missing/);
     await assert.rejects(lazy.write('o/a', new Uint8Array(1)), /chunk missing/);
     assert.equal(loads, 1);

@@ -19,7 +19,10 @@ const describe_ = (row: Row): FilterSubject => ({
   ids: { id: [row.id], flow: [row.flowId] },
   more: row.error ? [row.error] : [],
 });
-const live = (row: Row): FilterLive => ({ flags: { stuck: row.stuck === true, errors: row.error !== undefined }, seconds: { age: row.ageSeconds } });
+const live = (row: Row): FilterLive => ({
+  flags: { stuck: row.stuck === true, errors: row.error !== undefined },
+  seconds: { age: row.ageSeconds },
+});
 
 const filterOf = (input: string, view: FilterView = 'processing'): Filter => {
   const parsed = parseFilter(input, view);
@@ -29,7 +32,16 @@ const filterOf = (input: string, view: FilterView = 'processing'): Filter => {
 
 const rows: Row[] = [
   { id: 1003, flow: 'Invoices EU', flowId: 7, status: 'pending', service: 'Production', ageSeconds: 120 },
-  { id: 1004, flow: 'Receipts Café', flowId: 8, status: 'pending', service: 'Staging', error: 'Timeout talking to ERP', stuck: true, ageSeconds: 7200 },
+  {
+    id: 1004,
+    flow: 'Receipts Café',
+    flowId: 8,
+    status: 'pending',
+    service: 'Staging',
+    error: 'Timeout talking to ERP',
+    stuck: true,
+    ageSeconds: 7200,
+  },
   { id: 2001, flow: 'Payroll', flowId: 12, status: 'retrying', service: 'Production', ageSeconds: 4000 },
 ];
 
@@ -94,7 +106,9 @@ describe('FilterSubjects: matching rows', () => {
       word.map((w) => `status:${w}`),
       fc.nat(3000).map((n) => `id:${n}`),
       fc.constantFrom('has:errors', 'is:stuck', 'has:webhook', 'is:watched', 'is:longer'),
-      fc.tuple(fc.constantFrom('<', '>'), fc.nat(500), fc.constantFrom('s', 'm', 'h')).map(([op, n, u]) => `age${op}${n}${u}`),
+      fc
+        .tuple(fc.constantFrom('<', '>'), fc.nat(500), fc.constantFrom('s', 'm', 'h'))
+        .map(([op, n, u]) => `age${op}${n}${u}`),
     );
     const row = fc.record({
       id: fc.nat(3000),

@@ -1,5 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { MAX_FILTER_LENGTH, MAX_FILTER_TERMS, parseFilter, type FilterTerm, type FilterView } from '../../../src/find/filterQuery';
+import {
+  MAX_FILTER_LENGTH,
+  MAX_FILTER_TERMS,
+  parseFilter,
+  type FilterTerm,
+  type FilterView,
+} from '../../../src/find/filterQuery';
 
 const terms = (input: string, view: FilterView = 'processing'): readonly FilterTerm[] => {
   const parsed = parseFilter(input, view);
@@ -97,14 +103,25 @@ describe('parseFilter: the one filter language', () => {
     assert.match(problem('owner:me'), /Unknown term "owner:".*put it in quotes/);
     assert.match(problem('team:x'), /team: does not apply to Processing/);
     assert.match(problem('status:x', 'connections'), /status: does not apply to Connections/);
-    assert.deepEqual(terms('"owner:me"'), [{ kind: 'text', text: 'owner:me', negated: false }], 'quoted, a colon is text');
+    assert.deepEqual(
+      terms('"owner:me"'),
+      [{ kind: 'text', text: 'owner:me', negated: false }],
+      'quoted, a colon is text',
+    );
   });
 
   it('is bounded: 200 characters, 20 terms', () => {
     assert.equal(terms('x'.repeat(MAX_FILTER_LENGTH)).length, 1);
     assert.match(problem('x'.repeat(MAX_FILTER_LENGTH + 1)), /at most 200 characters/);
     assert.equal(terms(Array(MAX_FILTER_TERMS).fill('a').join(' ')).length, MAX_FILTER_TERMS);
-    assert.match(problem(Array(MAX_FILTER_TERMS + 1).fill('a').join(' ')), /at most 20 words and terms/);
+    assert.match(
+      problem(
+        Array(MAX_FILTER_TERMS + 1)
+          .fill('a')
+          .join(' '),
+      ),
+      /at most 20 words and terms/,
+    );
   });
 
   it('a problem sentence quotes the typed text short and inert (a link can carry anybody\u2019s filter)', () => {

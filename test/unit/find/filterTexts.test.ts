@@ -20,7 +20,10 @@ describe('filterTexts: what a filtered view and its link say', () => {
     const link = viewLink('flowsync-tools.flowsync-explorer', 'processing', 'is:stuck "sales eu"');
     assert.equal(link, 'vscode://flowsync-tools.flowsync-explorer/processing?filter=is%3Astuck%20%22sales%20eu%22');
     const url = new URL(link);
-    assert.deepEqual(parseViewLink(url.pathname, url.search.slice(1)), { view: 'processing', filter: 'is:stuck "sales eu"' });
+    assert.deepEqual(parseViewLink(url.pathname, url.search.slice(1)), {
+      view: 'processing',
+      filter: 'is:stuck "sales eu"',
+    });
     assert.equal(viewLink('x.y', 'history', undefined), 'vscode://x.y/history');
     assert.deepEqual(parseViewLink('/History/', ''), { view: 'history' });
     assert.deepEqual(parseViewLink('/connections', 'filter=&id=3'), { view: 'connections', filter: '' });

@@ -3,11 +3,27 @@ import { goToPicks } from '../../../src/find/goTo';
 import { makeEntry } from '../../../src/history/index';
 import { NOW, conn, sync } from '../helpers/items';
 
-const entry = (id: number, flowName: string) => makeEntry({ id, flowId: 3, flowName, createdAt: new Date(NOW - 60_000).toISOString(), firstSeen: NOW - 60_000, lastSeen: NOW - 10_000, leftAt: NOW });
+const entry = (id: number, flowName: string) =>
+  makeEntry({
+    id,
+    flowId: 3,
+    flowName,
+    createdAt: new Date(NOW - 60_000).toISOString(),
+    firstSeen: NOW - 60_000,
+    lastSeen: NOW - 10_000,
+    leftAt: NOW,
+  });
 
 describe('goToPicks: every sync, connection and History run of every service', () => {
   it('one service: icon and id first, flow or team after; no service name', () => {
-    const picks = goToPicks([{ id: 'a', processing: [sync(1003, 7, 'Invoices')], connections: [conn(5, 'Slack EU', 3, 'Sales')], history: [entry(99, 'Payroll')] }]);
+    const picks = goToPicks([
+      {
+        id: 'a',
+        processing: [sync(1003, 7, 'Invoices')],
+        connections: [conn(5, 'Slack EU', 3, 'Sales')],
+        history: [entry(99, 'Payroll')],
+      },
+    ]);
     assert.deepEqual(
       picks.map((p) => [p.label, p.description]),
       [
@@ -21,7 +37,13 @@ describe('goToPicks: every sync, connection and History run of every service', (
 
   it('several services: each row names its service; service text is inert', () => {
     const picks = goToPicks([
-      { id: 'a', name: 'Production', processing: [], connections: [conn(5, '$(alert) [x](command:evil)', 3, 'Sales')], history: [] },
+      {
+        id: 'a',
+        name: 'Production',
+        processing: [],
+        connections: [conn(5, '$(alert) [x](command:evil)', 3, 'Sales')],
+        history: [],
+      },
       { id: 'b', name: 'Staging', processing: [sync(1, 7, 'Invoices')], connections: [], history: [] },
     ]);
     assert.equal(picks.length, 2);

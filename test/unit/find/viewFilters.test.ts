@@ -3,7 +3,11 @@ import { ViewFilters, type FilterMemory } from '../../../src/find/viewFilters';
 
 function memory(initial?: unknown): FilterMemory & { saved: Array<Record<string, string>> } {
   const saved: Array<Record<string, string>> = [];
-  return { saved, get: () => (saved.length ? saved[saved.length - 1] : initial), update: (value) => void saved.push(value) };
+  return {
+    saved,
+    get: () => (saved.length ? saved[saved.length - 1] : initial),
+    update: (value) => void saved.push(value),
+  };
 }
 
 describe('ViewFilters: each view its own filter, kept per workspace', () => {
@@ -31,7 +35,11 @@ describe('ViewFilters: each view its own filter, kept per workspace', () => {
     assert.deepEqual(filters.set('history', '   '), {});
     assert.equal(filters.get('history'), undefined);
     assert.deepEqual(kept.saved.at(-1), {});
-    assert.deepEqual(filters.set('connections', 'is:stuck').problem !== undefined, true, 'a term of another view is explained');
+    assert.deepEqual(
+      filters.set('connections', 'is:stuck').problem !== undefined,
+      true,
+      'a term of another view is explained',
+    );
   });
 
   it('the same filter again fires nothing and writes nothing', () => {
@@ -47,7 +55,9 @@ describe('ViewFilters: each view its own filter, kept per workspace', () => {
   });
 
   it('restores what the workspace kept (a reload); drops what no longer reads and anything not a string', () => {
-    const filters = new ViewFilters(memory({ processing: 'is:stuck', connections: 'is:stuck', history: 42, other: 'x' }));
+    const filters = new ViewFilters(
+      memory({ processing: 'is:stuck', connections: 'is:stuck', history: 42, other: 'x' }),
+    );
     assert.equal(filters.get('processing')?.source, 'is:stuck');
     assert.equal(filters.get('connections'), undefined, 'is: does not apply to Connections');
     assert.equal(filters.get('history'), undefined);

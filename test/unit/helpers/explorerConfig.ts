@@ -4,7 +4,11 @@ import type { ExplorerConfig } from '../../../src/lists/explorer';
  * The configuration of an Explorer pointed at a mock service with `apiKey`: polling every 30 s unless `overrides`
  * say otherwise. Shared by the unit tests and the bench (bench/lib/common.mjs outTestHelper).
  */
-export function explorerConfig(baseUrl: string, apiKey: string, overrides: Partial<ExplorerConfig> = {}): ExplorerConfig {
+export function explorerConfig(
+  baseUrl: string,
+  apiKey: string,
+  overrides: Partial<ExplorerConfig> = {},
+): ExplorerConfig {
   return {
     baseUrl,
     apiKey,

@@ -39,7 +39,10 @@ export class FakeClock implements Clock {
 
   /** The time the next timer fires, if any. */
   get nextTimerAt(): number | undefined {
-    return this.timers.reduce<number | undefined>((min, t) => (min === undefined || t.at < min ? t.at : min), undefined);
+    return this.timers.reduce<number | undefined>(
+      (min, t) => (min === undefined || t.at < min ? t.at : min),
+      undefined,
+    );
   }
 
   /**

@@ -20,7 +20,16 @@ async function main(): Promise<void> {
     const n = 1 + (id % 3);
     const now = Date.now();
     const runs = Array.from({ length: n }, (_, i) =>
-      makeEntry({ id: id + i, flowId: 1, flowName: 'Crash test flow', createdAt: new Date(now - 60_000).toISOString(), firstSeen: now - 50_000, lastSeen: now - 10_000, leftAt: now, raw: { id: id + i, pad: 'x'.repeat(200) } }),
+      makeEntry({
+        id: id + i,
+        flowId: 1,
+        flowName: 'Crash test flow',
+        createdAt: new Date(now - 60_000).toISOString(),
+        firstSeen: now - 50_000,
+        lastSeen: now - 10_000,
+        leftAt: now,
+        raw: { id: id + i, pad: 'x'.repeat(200) },
+      }),
     );
     appendFileSync(journal, `w ${runs.map((r) => r.id).join(',')}\n`);
     process.stdout.write('w\n');

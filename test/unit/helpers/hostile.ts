@@ -27,14 +27,21 @@ export const apiKeyArb = fc.string({ unit: visibleChar, minLength: 16, maxLength
 const nastyNumber = fc.constantFrom(2 ** 53, -(2 ** 53), 2 ** 53 - 1, -0, 0.5, 1e308, -1e-308, Number.MAX_VALUE);
 const anyJson = fc.jsonValue({ maxDepth: 3 });
 const mostly = <T>(valid: fc.Arbitrary<T>) =>
-  fc.oneof({ weight: 20, arbitrary: valid as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: anyJson }, { weight: 1, arbitrary: nastyNumber });
+  fc.oneof(
+    { weight: 20, arbitrary: valid as fc.Arbitrary<unknown> },
+    { weight: 1, arbitrary: anyJson },
+    { weight: 1, arbitrary: nastyNumber },
+  );
 /** Small ids so that duplicates are frequent. */
 const smallId = fc.integer({ min: -2, max: 8 });
 const isoDate = fc.integer({ min: 0, max: 4102444800000 }).map((ms) => new Date(ms).toISOString());
 const summaryArb = fc.record({ id: mostly(fc.integer()), name: mostly(fc.string()) }, { requiredKeys: [] });
 /** Unknown extra fields, including keys that are traps for naive code. */
 const extraFields = fc.dictionary(
-  fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'raw', 'value')),
+  fc.oneof(
+    fc.string({ maxLength: 8 }),
+    fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'raw', 'value'),
+  ),
   anyJson,
   { maxKeys: 4 },
 );
@@ -45,7 +52,11 @@ const extraFields = fc.dictionary(
  */
 function itemLike(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<Record<string, unknown>> {
   return fc
-    .tuple(extraFields, fc.record(fields), fc.option(fc.constantFrom(...Object.keys(fields)), { nil: undefined, freq: 3 }))
+    .tuple(
+      extraFields,
+      fc.record(fields),
+      fc.option(fc.constantFrom(...Object.keys(fields)), { nil: undefined, freq: 3 }),
+    )
     .map(([extra, known, missing]) => {
       const item: Record<string, unknown> = { ...extra, ...known };
       if (missing !== undefined) delete item[missing];
@@ -82,7 +93,14 @@ export const connectionLike = itemLike({
  */
 export const mixedList = fc
   .tuple(
-    fc.array(fc.oneof({ weight: 4, arbitrary: flowSyncLike }, { weight: 4, arbitrary: connectionLike }, { weight: 1, arbitrary: anyJson }), { maxLength: 25 }),
+    fc.array(
+      fc.oneof(
+        { weight: 4, arbitrary: flowSyncLike },
+        { weight: 4, arbitrary: connectionLike },
+        { weight: 1, arbitrary: anyJson },
+      ),
+      { maxLength: 25 },
+    ),
     fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 6 }),
   )
   .map(([items, repeats]) => {
@@ -90,7 +108,11 @@ export const mixedList = fc
     for (const [at, copy] of repeats) {
       if (list.length === 0) break;
       const original = list[at % list.length];
-      list.push(copy && typeof original === 'object' && original !== null && !Array.isArray(original) ? { ...original } : original);
+      list.push(
+        copy && typeof original === 'object' && original !== null && !Array.isArray(original)
+          ? { ...original }
+          : original,
+      );
     }
     return list;
   });
@@ -114,7 +136,16 @@ export interface HostileReply {
 }
 
 /** Framing is drawn separately, so these never come from the random header names. */
-const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'proxy-connection', 'te', 'trailer']);
+const FRAMING_HEADERS = new Set([
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+]);
 
 const validName = (name: string) => {
   try {
@@ -135,7 +166,19 @@ const validValue = (value: string) => {
 
 const headerName = fc
   .oneof(
-    fc.constantFrom('Content-Type', 'content-type', 'Retry-After', 'Content-Encoding', 'Location', 'Set-Cookie', 'WWW-Authenticate', 'ETag', 'Date', 'Vary', 'X-Request-Id'),
+    fc.constantFrom(
+      'Content-Type',
+      'content-type',
+      'Retry-After',
+      'Content-Encoding',
+      'Location',
+      'Set-Cookie',
+      'WWW-Authenticate',
+      'ETag',
+      'Date',
+      'Vary',
+      'X-Request-Id',
+    ),
     fc.stringMatching(/^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]{0,20}$/),
   )
   .filter(validName);
@@ -185,24 +228,38 @@ export const retryAfterArb = fc.oneof(
   printable(),
 );
 
-const contentEncodingArb = fc.constantFrom('gzip', 'x-gzip', 'deflate', 'br', 'identity', 'compress', 'GZIP', 'gzip, br');
+const contentEncodingArb = fc.constantFrom(
+  'gzip',
+  'x-gzip',
+  'deflate',
+  'br',
+  'identity',
+  'compress',
+  'GZIP',
+  'gzip, br',
+);
 
 /** Random headers: names from the list above or made up, values any printable ASCII node accepts. */
 const randomHeaders = fc.array(
-  fc.tuple(
-    headerName,
-    fc.oneof(printable(), retryAfterArb, contentTypeArb).filter(validValue),
-  ),
+  fc.tuple(headerName, fc.oneof(printable(), retryAfterArb, contentTypeArb).filter(validValue)),
   { maxLength: 5 },
 );
 
 const dataset = new MockDataset({ seed: 7, connections: 40, flows: 10, processing: 12 });
 const FIXED_NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
-const validItems: readonly string[] = [...dataset.connections, ...dataset.processingAt(FIXED_NOW)].map((item) => JSON.stringify(item));
+const validItems: readonly string[] = [...dataset.connections, ...dataset.processingAt(FIXED_NOW)].map((item) =>
+  JSON.stringify(item),
+);
 
 /** A valid-looking list (connections and flow syncs mixed, so either endpoint drops some), up to ~1.5 MB. */
 export const validListBody = fc
-  .tuple(fc.subarray([...validItems.keys()]), fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 1_500_000 }) }))
+  .tuple(
+    fc.subarray([...validItems.keys()]),
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constant(0) },
+      { weight: 1, arbitrary: fc.integer({ min: 0, max: 1_500_000 }) },
+    ),
+  )
   .map(([picked, padTo]) => {
     const parts = picked.map((i) => validItems[i]);
     // Repeating items to reach the size: a long list full of duplicate ids.
@@ -214,11 +271,17 @@ export const validListBody = fc
     }
     const text = `[${parts.join(',')}]`;
     const note = `valid list of ${parts.length} items`;
-    return Object.defineProperty({ text, note }, fc.toStringMethod, { value: () => `{${note}, ${text.length} bytes: ${text.slice(0, 80)}…}` });
+    return Object.defineProperty({ text, note }, fc.toStringMethod, {
+      value: () => `{${note}, ${text.length} bytes: ${text.slice(0, 80)}…}`,
+    });
   });
 
 const errorBodyArb = fc
-  .oneof(fc.constant('E_UNAUTHORIZED_ACCESS: Unauthorized access'), fc.string().map((s) => `E_SOMETHING: ${s}`), fc.string())
+  .oneof(
+    fc.constant('E_UNAUTHORIZED_ACCESS: Unauthorized access'),
+    fc.string().map((s) => `E_SOMETHING: ${s}`),
+    fc.string(),
+  )
   .map((message) => ({ text: JSON.stringify({ errors: [{ message }] }), note: 'errors body' }));
 
 const deepNesting = fc
@@ -226,7 +289,10 @@ const deepNesting = fc
   .map(([depth, kind, closed]) => {
     const [open, close] = kind === 'array' ? ['[', ']'] : ['{"a":', '}'];
     const inner = kind === 'array' ? '' : '1';
-    return { text: open.repeat(depth) + inner + (closed ? close.repeat(depth) : ''), note: `${kind} nested ${depth} deep${closed ? '' : ', unclosed'}` };
+    return {
+      text: open.repeat(depth) + inner + (closed ? close.repeat(depth) : ''),
+      note: `${kind} nested ${depth} deep${closed ? '' : ', unclosed'}`,
+    };
   });
 
 const flatArray = fc
@@ -245,22 +311,45 @@ const textBody = fc.oneof(
   { weight: 1, arbitrary: truncated },
   { weight: 1, arbitrary: deepNesting },
   { weight: 1, arbitrary: flatArray },
-  { weight: 1, arbitrary: fc.integer({ min: 0, max: 1_000_000 }).map((n) => ({ text: `"${'x'.repeat(n)}"`, note: `string of ${n} bytes` })) },
-  { weight: 1, arbitrary: fc.constantFrom('', ' ', '\uFEFF[]', '\uFEFF\uFEFF[]', '[]\u0000', 'null', '{}', '[1,]', '\n[\n]\n').map((text) => ({ text, note: 'edge' })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 0, max: 1_000_000 })
+      .map((n) => ({ text: `"${'x'.repeat(n)}"`, note: `string of ${n} bytes` })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('', ' ', '\uFEFF[]', '\uFEFF\uFEFF[]', '[]\u0000', 'null', '{}', '[1,]', '\n[\n]\n')
+      .map((text) => ({ text, note: 'edge' })),
+  },
 );
 
 /** A body as bytes: text (sometimes behind a BOM), raw bytes (often invalid UTF-8), or a compressed body. */
 const bodyArb: fc.Arbitrary<{ body: Buffer; note: string; encoding?: string; decodedBytes: number }> = fc.oneof(
-  { weight: 8, arbitrary: fc.tuple(textBody, fc.boolean()).map(([{ text, note }, bom]) => {
-    const body = Buffer.from(bom ? `\uFEFF${text}` : text);
-    return { body, note: bom ? `BOM + ${note}` : note, decodedBytes: body.length };
-  }) },
-  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 4096 }).map((bytes) => ({ body: Buffer.from(bytes), note: 'random bytes', decodedBytes: bytes.length })) },
+  {
+    weight: 8,
+    arbitrary: fc.tuple(textBody, fc.boolean()).map(([{ text, note }, bom]) => {
+      const body = Buffer.from(bom ? `\uFEFF${text}` : text);
+      return { body, note: bom ? `BOM + ${note}` : note, decodedBytes: body.length };
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .uint8Array({ maxLength: 4096 })
+      .map((bytes) => ({ body: Buffer.from(bytes), note: 'random bytes', decodedBytes: bytes.length })),
+  },
   {
     weight: 1,
     arbitrary: fc.tuple(textBody, fc.constantFrom('gzip', 'deflate', 'br')).map(([{ text, note }, encoding]) => {
       const plain = Buffer.from(text);
-      const body = encoding === 'gzip' ? zlib.gzipSync(plain) : encoding === 'deflate' ? zlib.deflateSync(plain) : zlib.brotliCompressSync(plain);
+      const body =
+        encoding === 'gzip'
+          ? zlib.gzipSync(plain)
+          : encoding === 'deflate'
+            ? zlib.deflateSync(plain)
+            : zlib.brotliCompressSync(plain);
       return { body, note: `${encoding} of ${note}`, encoding, decodedBytes: plain.length };
     }),
   },
@@ -276,15 +365,48 @@ function gzipBombs(): Bomb[] {
   const expanded = 40 * 1024 * 1024;
   const zeros = Buffer.alloc(expanded, '0');
   return (bombs = [
-    { body: zlib.gzipSync(zeros, { level: 9 }), note: 'gzip bomb (40 MB of "0")', encoding: 'gzip', decodedBytes: expanded },
-    { body: zlib.gzipSync(Buffer.concat([Buffer.from('['), Buffer.alloc(expanded, '[')]), { level: 9 }), note: 'gzip bomb (40 MB of "[")', encoding: 'gzip', decodedBytes: expanded },
+    {
+      body: zlib.gzipSync(zeros, { level: 9 }),
+      note: 'gzip bomb (40 MB of "0")',
+      encoding: 'gzip',
+      decodedBytes: expanded,
+    },
+    {
+      body: zlib.gzipSync(Buffer.concat([Buffer.from('['), Buffer.alloc(expanded, '[')]), { level: 9 }),
+      note: 'gzip bomb (40 MB of "[")',
+      encoding: 'gzip',
+      decodedBytes: expanded,
+    },
   ]);
 }
 
 /** Status codes a server can send as a final answer: 2xx to 5xx, plus the odd ones node allows up to 999. */
 const statusArb = fc.oneof(
   { weight: 3, arbitrary: fc.integer({ min: 200, max: 599 }) },
-  { weight: 3, arbitrary: fc.constantFrom(200, 200, 200, 201, 204, 205, 206, 301, 302, 304, 307, 400, 401, 403, 404, 429, 500, 502, 503) },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      200,
+      200,
+      200,
+      201,
+      204,
+      205,
+      206,
+      301,
+      302,
+      304,
+      307,
+      400,
+      401,
+      403,
+      404,
+      429,
+      500,
+      502,
+      503,
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom(600, 799, 999) },
 );
 
@@ -307,14 +429,25 @@ const hostileReply: fc.Arbitrary<HostileReply> = fc
     const encoding = body.encoding ?? wrongEncoding;
     if (encoding !== undefined) all.push(['Content-Encoding', encoding]);
     all.push(...headers);
-    return withShortPrint({ status, statusMessage, headers: all, body: body.body, framing, decodedBytes: body.decodedBytes, note: body.note });
+    return withShortPrint({
+      status,
+      statusMessage,
+      headers: all,
+      body: body.body,
+      framing,
+      decodedBytes: body.decodedBytes,
+      note: body.note,
+    });
   });
 
 /** An answer a working service could give: 2xx, a JSON content type, intact framing, a list or some JSON, maybe a BOM. */
 const plausibleReply: fc.Arbitrary<HostileReply> = fc
   .record({
     status: fc.constantFrom(200, 200, 200, 201, 203),
-    contentType: fc.option(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/problem+json'), { nil: undefined, freq: 6 }),
+    contentType: fc.option(
+      fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/problem+json'),
+      { nil: undefined, freq: 6 },
+    ),
     headers: randomHeaders,
     body: fc.oneof({ weight: 3, arbitrary: validListBody }, { weight: 1, arbitrary: textBody }),
     bom: fc.boolean(),
@@ -325,11 +458,21 @@ const plausibleReply: fc.Arbitrary<HostileReply> = fc
     const all: Array<[string, string]> = contentType === undefined ? [] : [['Content-Type', contentType]];
     // No random encoding here: this is the answer that should work.
     all.push(...headers.filter(([name]) => !/^content-(type|encoding)$/i.test(name)));
-    return withShortPrint({ status, headers: all, body: bytes, framing, decodedBytes: bytes.length, note: `plausible: ${bom ? 'BOM + ' : ''}${body.note}` });
+    return withShortPrint({
+      status,
+      headers: all,
+      body: bytes,
+      framing,
+      decodedBytes: bytes.length,
+      note: `plausible: ${bom ? 'BOM + ' : ''}${body.note}`,
+    });
   });
 
 /** About a third plausible answers (so the success path is well covered), the rest anything. */
-export const replyArb: fc.Arbitrary<HostileReply> = fc.oneof({ weight: 1, arbitrary: plausibleReply }, { weight: 2, arbitrary: hostileReply });
+export const replyArb: fc.Arbitrary<HostileReply> = fc.oneof(
+  { weight: 1, arbitrary: plausibleReply },
+  { weight: 2, arbitrary: hostileReply },
+);
 
 /** fast-check prints counterexamples with this, instead of a megabyte of Buffer. */
 function withShortPrint(reply: HostileReply): HostileReply {

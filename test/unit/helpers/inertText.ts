@@ -10,6 +10,11 @@ export function assertInert(text: string): void {
   assert.doesNotMatch(text, VSCODE_LINK, `link in: ${text}`);
   assert.doesNotMatch(text, VSCODE_ICON, `icon in: ${text}`);
   assert.doesNotMatch(text, /[<>]/, `markup in: ${text}`);
-  // eslint-disable-next-line no-control-regex
-  assert.doesNotMatch(text, /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/, `control or bidi character in: ${JSON.stringify(text)}`);
+
+  assert.doesNotMatch(
+    text,
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/,
+    `control or bidi character in: ${JSON.stringify(text)}`,
+  );
 }

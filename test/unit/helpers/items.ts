@@ -6,14 +6,39 @@ export const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 export const iso = (msAgo: number) => new Date(NOW - msAgo).toISOString();
 
 /** A valid flow sync item, created `id` seconds before NOW; without `name` it has no flow summary. */
-export function sync(id: number, flowId: number, name: string | undefined, extra: Partial<FlowSync> = {}): Item<FlowSync> {
-  const value: FlowSync = { id, flow_id: flowId, status: 'pending', created_at: iso(id * 1000), updated_at: iso(0), errors: null, webhook: false, flow: name ? { id: flowId, name } : undefined, ...extra };
+export function sync(
+  id: number,
+  flowId: number,
+  name: string | undefined,
+  extra: Partial<FlowSync> = {},
+): Item<FlowSync> {
+  const value: FlowSync = {
+    id,
+    flow_id: flowId,
+    status: 'pending',
+    created_at: iso(id * 1000),
+    updated_at: iso(0),
+    errors: null,
+    webhook: false,
+    flow: name ? { id: flowId, name } : undefined,
+    ...extra,
+  };
   return { value, raw: { ...value } };
 }
 
 /** A valid connection item; without `teamName` it has no team summary. */
 export function conn(id: number, name: string, teamId: number, teamName?: string, type = 'slack'): Item<Connection> {
-  const value: Connection = { id, name, type, team_id: teamId, team: teamName ? { id: teamId, name: teamName } : undefined, user_id: 1, created_at: iso(0), updated_at: iso(0), meta: { a: 1, b: 2 } };
+  const value: Connection = {
+    id,
+    name,
+    type,
+    team_id: teamId,
+    team: teamName ? { id: teamId, name: teamName } : undefined,
+    user_id: 1,
+    created_at: iso(0),
+    updated_at: iso(0),
+    meta: { a: 1, b: 2 },
+  };
   return { value, raw: { ...value } };
 }
 

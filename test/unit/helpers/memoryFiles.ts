@@ -19,8 +19,8 @@ export class MemoryFiles implements StoreFiles {
     private readonly now: () => number,
     { append = true } = {},
   ) {
-    if (append)
-      {this.append = async (path, whole) => {
+    if (append) {
+      this.append = async (path, whole) => {
         const cut = this.fault?.(path, whole);
         const bytes = cut === undefined ? whole : whole.subarray(0, cut);
         const old = this.data.get(path)?.bytes ?? new Uint8Array();
@@ -30,7 +30,8 @@ export class MemoryFiles implements StoreFiles {
         this.bytesWritten += bytes.length;
         this.data.set(path, { bytes: next, mtime: this.now() });
         if (cut !== undefined) throw noSpace();
-      };}
+      };
+    }
   }
 
   text(path: string): string {
@@ -43,7 +44,9 @@ export class MemoryFiles implements StoreFiles {
 
   async list(dir: string): Promise<StoreFileInfo[]> {
     const prefix = `${dir}/`;
-    return [...this.data].filter(([p]) => p.startsWith(prefix) && !p.slice(prefix.length).includes('/')).map(([p, f]) => ({ name: p.slice(prefix.length), size: f.bytes.length, mtime: f.mtime }));
+    return [...this.data]
+      .filter(([p]) => p.startsWith(prefix) && !p.slice(prefix.length).includes('/'))
+      .map(([p, f]) => ({ name: p.slice(prefix.length), size: f.bytes.length, mtime: f.mtime }));
   }
 
   async stat(path: string): Promise<StoreFileInfo | undefined> {

@@ -11,7 +11,11 @@ export class MemoryStore {
   private version = 0;
   writes = 0;
 
-  view(): SharedStore & { frozen: boolean; failing: boolean; write(folder: string, file: SharedFile, content: Uint8Array | string): Promise<void> } {
+  view(): SharedStore & {
+    frozen: boolean;
+    failing: boolean;
+    write(folder: string, file: SharedFile, content: Uint8Array | string): Promise<void>;
+  } {
     const store = {
       frozen: false,
       failing: false,
@@ -27,7 +31,11 @@ export class MemoryStore {
         guard(() => {
           this.writes++;
           const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
-          this.files.set(`${folder}/${file}`, { text: new TextDecoder().decode(bytes), bytes, version: ++this.version });
+          this.files.set(`${folder}/${file}`, {
+            text: new TextDecoder().decode(bytes),
+            bytes,
+            version: ++this.version,
+          });
         }),
       stamp: (folder: string, file: SharedFile) => guard(() => this.files.get(`${folder}/${file}`)?.version.toString()),
     };

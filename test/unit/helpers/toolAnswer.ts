@@ -6,7 +6,8 @@ import * as assert from 'node:assert/strict';
 import { DATA_END, DATA_START } from '../../../src/tools/toolResults';
 
 /** A note of the block: "last error: …", "filters: …", "known teams: …", "problem: …", "name of team #3: …", "service: …" (several services), "asked: …" and "services: …" (a service not set up). */
-export const NOTE = /^(name of team #\d+|last error|problem|known teams|filters|filter problem|service|asked|services): (.*)$/;
+export const NOTE =
+  /^(name of team #\d+|last error|problem|known teams|filters|filter problem|service|asked|services): (.*)$/;
 
 /** How every line of the block starts: a note's label or a row's first field, all the extension's own wording. */
 export const BLOCK_LINE =
@@ -19,7 +20,10 @@ export const BLOCK_LINE =
 export function blockLines(answer: string): string[] {
   const lines = answer.split('\n');
   const starts = lines.filter((l) => l === DATA_START).length;
-  assert.ok(starts <= 1 && lines.filter((l) => l === DATA_END).length === starts, `at most one ${DATA_START} … ${DATA_END} block:\n${answer}`);
+  assert.ok(
+    starts <= 1 && lines.filter((l) => l === DATA_END).length === starts,
+    `at most one ${DATA_START} … ${DATA_END} block:\n${answer}`,
+  );
   if (starts === 0) return [];
   const start = lines.indexOf(DATA_START);
   const end = lines.indexOf(DATA_END);
@@ -34,10 +38,12 @@ export function dataRows(answer: string): string[] {
 
 /** The notes of the data block: label → text. */
 export function notes(answer: string): Record<string, string> {
-  return Object.fromEntries(blockLines(answer).flatMap((l) => {
-    const m = NOTE.exec(l);
-    return m ? [[m[1], m[2]]] : [];
-  }));
+  return Object.fromEntries(
+    blockLines(answer).flatMap((l) => {
+      const m = NOTE.exec(l);
+      return m ? [[m[1], m[2]]] : [];
+    }),
+  );
 }
 
 /** The answer with its data block replaced by "(block)": what reads as the extension's own words. */
@@ -45,5 +51,7 @@ export function outside(answer: string): string {
   blockLines(answer);
   const lines = answer.split('\n');
   const start = lines.indexOf(DATA_START);
-  return start < 0 ? answer : [...lines.slice(0, start), '(block)', ...lines.slice(lines.indexOf(DATA_END) + 1)].join('\n');
+  return start < 0
+    ? answer
+    : [...lines.slice(0, start), '(block)', ...lines.slice(lines.indexOf(DATA_END) + 1)].join('\n');
 }

@@ -10,10 +10,17 @@ const CHILD = path.join(__dirname, '../helpers/historyCrashChild.js');
 const KILLS = 200;
 
 /** Runs the child until it has begun a few writes, kills it at a random moment; what it acknowledged and was writing (its journal). */
-function killedWriter(root: string, windowId: string, firstId: number, mode: 'append' | 'rewrite'): Promise<{ acked: number[]; inFlight: number[] }> {
+function killedWriter(
+  root: string,
+  windowId: string,
+  firstId: number,
+  mode: 'append' | 'rewrite',
+): Promise<{ acked: number[]; inFlight: number[] }> {
   const journal = path.join(root, `journal-${firstId}.txt`);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, root, windowId, String(firstId), mode, journal], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [CHILD, root, windowId, String(firstId), mode, journal], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let writes = 0;
     const killAfter = 1 + Math.floor(Math.random() * 12); // writes begun before the kill is armed
     child.stdout.on('data', (chunk: Buffer) => {
@@ -57,7 +64,12 @@ describe('historyCrash: a window killed at any moment of a write', function () {
           }
         }),
       );
-      const store = new LogStore({ files: nodeStoreFiles(root), folder: 'origin', windowId: 'reader', now: () => Date.now() });
+      const store = new LogStore({
+        files: nodeStoreFiles(root),
+        folder: 'origin',
+        windowId: 'reader',
+        now: () => Date.now(),
+      });
       const read = await store.read(7);
       const ids = new Set(read.entries.map((e) => e.id));
       const lost = [...acked].filter((id) => !ids.has(id));
@@ -66,9 +78,14 @@ describe('historyCrash: a window killed at any moment of a write', function () {
       assert.deepEqual(unexpected, [], 'nothing that was not written');
       assert.equal(store.setAside, 0, 'nothing set aside');
       const names = fs.readdirSync(path.join(root, 'origin'));
-      assert.deepEqual(names.filter((n) => n.endsWith('.corrupt')), []);
+      assert.deepEqual(
+        names.filter((n) => n.endsWith('.corrupt')),
+        [],
+      );
       // Doubled: a record of one run twice on disk (the merge would hide it).
-      const records = names.filter((n) => n.endsWith('.log')).flatMap((n) => parseLog(fs.readFileSync(path.join(root, 'origin', n), 'utf8')).entries.map((e) => e.id));
+      const records = names
+        .filter((n) => n.endsWith('.log'))
+        .flatMap((n) => parseLog(fs.readFileSync(path.join(root, 'origin', n), 'utf8')).entries.map((e) => e.id));
       assert.equal(records.length, new Set(records).size, 'no run written twice');
       assert.ok(acked.size > KILLS, `the children wrote (${acked.size} runs acknowledged)`);
     } finally {

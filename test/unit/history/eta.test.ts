@@ -1,5 +1,14 @@
 import * as assert from 'node:assert/strict';
-import { ETA_MIN_RUNS, eta, flowStats, isStuck, makeEntry, processingAgeMs, stuckThresholdMs, type HistoryEntry } from '../../../src/history/index';
+import {
+  ETA_MIN_RUNS,
+  eta,
+  flowStats,
+  isStuck,
+  makeEntry,
+  processingAgeMs,
+  stuckThresholdMs,
+  type HistoryEntry,
+} from '../../../src/history/index';
 import { FakeClock } from '../helpers/fakeClock';
 
 const MIN = 60_000;
@@ -7,17 +16,33 @@ const MIN = 60_000;
 /** An entry of flow 7 that ran `minutes`. */
 function run(id: number, minutes: number, leftAt = Date.UTC(2026, 10, 1, 12)): HistoryEntry {
   const start = leftAt - minutes * MIN;
-  return makeEntry({ id, flowId: 7, flowName: 'Invoices', createdAt: new Date(start).toISOString(), firstSeen: start, lastSeen: leftAt, leftAt });
+  return makeEntry({
+    id,
+    flowId: 7,
+    flowName: 'Invoices',
+    createdAt: new Date(start).toISOString(),
+    firstSeen: start,
+    lastSeen: leftAt,
+    leftAt,
+  });
 }
 
 /** 37 runs: half at most 6 min, the 95th percentile 12 min. */
-const RUNS = [...Array.from({ length: 19 }, (_, i) => run(i, 4 + (i % 3))), ...Array.from({ length: 16 }, (_, i) => run(100 + i, 7 + (i % 5))), run(200, 12), run(201, 30)];
+const RUNS = [
+  ...Array.from({ length: 19 }, (_, i) => run(i, 4 + (i % 3))),
+  ...Array.from({ length: 16 }, (_, i) => run(100 + i, 7 + (i % 5))),
+  run(200, 12),
+  run(201, 30),
+];
 
 describe('history: when will it be done (eta)', () => {
   const stats = flowStats(RUNS).get(7)!;
 
   it('the test flow: 37 runs, median 6 min, 95th percentile 12 min', () => {
-    assert.deepEqual({ runs: stats.runs, median: stats.medianMs / MIN, p95: stats.p95Ms / MIN }, { runs: 37, median: 6, p95: 12 });
+    assert.deepEqual(
+      { runs: stats.runs, median: stats.medianMs / MIN, p95: stats.p95Ms / MIN },
+      { runs: 37, median: 6, p95: 12 },
+    );
   });
 
   it('follows a sync through its run on a fake clock: usually done, then within the range, then longer than usual, then stuck', async () => {
@@ -29,14 +54,18 @@ describe('history: when will it be done (eta)', () => {
       const now = clock.now();
       return eta(stats, processingAgeMs(sync, now), isStuck(sync, now, threshold));
     };
-    assert.deepEqual((await at(2)), { phase: 'usual', short: 'usually done after about 6 min', detail: 'Usually done after about 6 min (6–12 min, 37 runs).' });
+    assert.deepEqual(await at(2), {
+      phase: 'usual',
+      short: 'usually done after about 6 min',
+      detail: 'Usually done after about 6 min (6–12 min, 37 runs).',
+    });
     assert.equal((await at(6))?.short, 'usually done within 12 min');
     assert.equal((await at(12))?.short, 'usually done within 12 min');
-    const longer = (await at(13));
+    const longer = await at(13);
     assert.equal(longer?.short, 'running longer than usual');
     assert.equal(longer?.detail, 'Running longer than usual. Usually done after about 6 min (6–12 min, 37 runs).');
     assert.equal((await at(36))?.phase, 'longer', 'not stuck at the threshold itself');
-    assert.equal((await at(37)), undefined, 'stuck says more: no eta');
+    assert.equal(await at(37), undefined, 'stuck says more: no eta');
   });
 
   it('says nothing without enough History, without an age, or for impossible numbers', () => {

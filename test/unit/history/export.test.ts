@@ -1,7 +1,17 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { makeEntry } from '../../../src/history/entry';
-import { EXPORT_CHUNK_ROWS, EXPORT_COLUMNS, csvCell, csvHeader, exportChunks, exportFileName, exportRow, jsonlLine, type ExportRow } from '../../../src/history/export';
+import {
+  EXPORT_CHUNK_ROWS,
+  EXPORT_COLUMNS,
+  csvCell,
+  csvHeader,
+  exportChunks,
+  exportFileName,
+  exportRow,
+  jsonlLine,
+  type ExportRow,
+} from '../../../src/history/export';
 import { bounded } from '../../../src/base/inert';
 import { LONG_KEY, keyPiece } from '../helpers/keyPieces';
 import { NOW } from '../helpers/items';
@@ -62,7 +72,23 @@ function readCsv(text: string): string[][] {
 
 describe('Export History: the rows, CSV and JSON Lines', () => {
   it('the columns, in order, in both formats', () => {
-    assert.deepEqual([...EXPORT_COLUMNS], ['service', 'flow_id', 'flow_name', 'sync_id', 'created_at', 'first_seen', 'left_at', 'duration_seconds', 'duration_is_lower_bound', 'had_errors', 'webhook', 'last_status']);
+    assert.deepEqual(
+      [...EXPORT_COLUMNS],
+      [
+        'service',
+        'flow_id',
+        'flow_name',
+        'sync_id',
+        'created_at',
+        'first_seen',
+        'left_at',
+        'duration_seconds',
+        'duration_is_lower_bound',
+        'had_errors',
+        'webhook',
+        'last_status',
+      ],
+    );
     assert.equal(csvHeader(), `${EXPORT_COLUMNS.join(',')}\r\n`);
     assert.deepEqual(Object.keys(JSON.parse(jsonlLine(exportRow('Production', entry(), plain)))), [...EXPORT_COLUMNS]);
   });
@@ -85,7 +111,20 @@ describe('Export History: the rows, CSV and JSON Lines', () => {
     });
     const [header, record] = readCsv(csvHeader() + exportChunks('csv', [row]).next().value!.slice(csvHeader().length));
     assert.deepEqual(header, [...EXPORT_COLUMNS]);
-    assert.deepEqual(record, ['Production', '7', 'Invoices, EU', '1003', '2026-11-22T11:50:00.000Z', '2026-11-22T11:51:00.000Z', '2026-11-22T11:59:00.000Z', '510', 'false', 'false', 'true', 'pending']);
+    assert.deepEqual(record, [
+      'Production',
+      '7',
+      'Invoices, EU',
+      '1003',
+      '2026-11-22T11:50:00.000Z',
+      '2026-11-22T11:51:00.000Z',
+      '2026-11-22T11:59:00.000Z',
+      '510',
+      'false',
+      'false',
+      'true',
+      'pending',
+    ]);
   });
 
   it('without the item (too large when it left), the flags are unknown: null in JSON Lines, empty in CSV', () => {
@@ -105,7 +144,11 @@ describe('Export History: the rows, CSV and JSON Lines', () => {
 
   it('the key is never in the file: service text goes through the mask', () => {
     const mask = (text: string, max: number) => bounded(text, max, LONG_KEY);
-    const row = exportRow(`svc ${LONG_KEY}`, entry({ flowName: `Invoices ${LONG_KEY}`, raw: { status: LONG_KEY.slice(3, 20) } }), mask);
+    const row = exportRow(
+      `svc ${LONG_KEY}`,
+      entry({ flowName: `Invoices ${LONG_KEY}`, raw: { status: LONG_KEY.slice(3, 20) } }),
+      mask,
+    );
     const text = [...exportChunks('csv', [row]), ...exportChunks('jsonl', [row])].join('');
     assert.equal(keyPiece(text, LONG_KEY), undefined, text);
   });
@@ -126,7 +169,9 @@ describe('Export History: the rows, CSV and JSON Lines', () => {
   });
 
   it('property: any text reads back from the CSV as written, a formula start behind \u2019', () => {
-    const hostile = fc.string({ unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '"', ',', "'", 'a', 'é', ' ', '\u202e', '\u0000') });
+    const hostile = fc.string({
+      unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '"', ',', "'", 'a', 'é', ' ', '\u202e', '\u0000'),
+    });
     fc.assert(
       fc.property(fc.array(hostile, { minLength: 1, maxLength: 6 }), (texts) => {
         const line = `${texts.map(csvCell).join(',')}\r\n`;
@@ -160,7 +205,10 @@ describe('Export History: the rows, CSV and JSON Lines', () => {
       fc.property(fc.array(row, { maxLength: 5 }), (rows) => {
         const lines = [...exportChunks('jsonl', rows)].join('').split('\n');
         assert.equal(lines.pop(), '');
-        assert.deepEqual(lines.map((l) => JSON.parse(l)), rows.map((r) => ({ ...r })));
+        assert.deepEqual(
+          lines.map((l) => JSON.parse(l)),
+          rows.map((r) => ({ ...r })),
+        );
       }),
       { numRuns: 50 },
     );
@@ -187,7 +235,10 @@ describe('Export History: the rows, CSV and JSON Lines', () => {
 
   it('the default file name', () => {
     assert.equal(exportFileName('Production', NOW, 'csv'), 'flowsync-history-production-2026-11-22.csv');
-    assert.equal(exportFileName('../../etc/Prod\u00e9 EU', NOW, 'jsonl'), 'flowsync-history-etc-prode-eu-2026-11-22.jsonl');
+    assert.equal(
+      exportFileName('../../etc/Prod\u00e9 EU', NOW, 'jsonl'),
+      'flowsync-history-etc-prode-eu-2026-11-22.jsonl',
+    );
     assert.equal(exportFileName(undefined, NOW, 'csv'), 'flowsync-history-all-2026-11-22.csv');
     assert.equal(exportFileName('\u202e', NOW, 'csv'), 'flowsync-history-service-2026-11-22.csv');
   });

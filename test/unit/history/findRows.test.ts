@@ -7,12 +7,27 @@ import { makeEntry, type HistoryEntry } from '../../../src/history/index';
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const MIN = 60_000;
 const entry = (id: number, flowName: string, ranMin: number, raw?: Record<string, unknown>) =>
-  makeEntry({ id, flowId: 3, flowName, createdAt: new Date(NOW - ranMin * MIN).toISOString(), firstSeen: NOW - ranMin * MIN, lastSeen: NOW, leftAt: NOW, raw });
+  makeEntry({
+    id,
+    flowId: 3,
+    flowName,
+    createdAt: new Date(NOW - ranMin * MIN).toISOString(),
+    firstSeen: NOW - ranMin * MIN,
+    lastSeen: NOW,
+    leftAt: NOW,
+    raw,
+  });
 
 describe('History findRows: what a filter sees of a History run', () => {
-  const runs = [entry(1, 'Invoices', 5, { status: 'pending', errors: null, webhook: true }), entry(2, 'Payroll', 120, { status: 'retrying', errors: ['x'] })];
+  const runs = [
+    entry(1, 'Invoices', 5, { status: 'pending', errors: null, webhook: true }),
+    entry(2, 'Payroll', 120, { status: 'retrying', errors: ['x'] }),
+  ];
   const watched = new Set([2]);
-  const subjects = new FilterSubjects<HistoryEntry>((e) => historyFilterSubject(e, 'Production'), (e) => historyFilterLive(e, watched.has(e.id)));
+  const subjects = new FilterSubjects<HistoryEntry>(
+    (e) => historyFilterSubject(e, 'Production'),
+    (e) => historyFilterLive(e, watched.has(e.id)),
+  );
   const ids = (input: string) => {
     const parsed = parseFilter(input, 'history');
     assert.ok(parsed.filter, parsed.problem);

@@ -24,7 +24,17 @@ const CONTEXT = 'https://flowsync.example.com|team:';
 
 /** A sync created `agoMs` before `now`. */
 function item(id: number, flowId: number, now: number, agoMs: number, extra: Partial<FlowSync> = {}): Item<FlowSync> {
-  const value: FlowSync = { id, flow_id: flowId, status: 'pending', created_at: new Date(now - agoMs).toISOString(), updated_at: new Date(now).toISOString(), errors: null, webhook: false, flow: { id: flowId, name: `Flow ${flowId}` }, ...extra };
+  const value: FlowSync = {
+    id,
+    flow_id: flowId,
+    status: 'pending',
+    created_at: new Date(now - agoMs).toISOString(),
+    updated_at: new Date(now).toISOString(),
+    errors: null,
+    webhook: false,
+    flow: { id: flowId, name: `Flow ${flowId}` },
+    ...extra,
+  };
   return { value, raw: { ...value } };
 }
 const complete = (...items: Item<FlowSync>[]): ProcessingAnswer => ({ items, complete: true });
@@ -63,7 +73,12 @@ describe('ProcessingObserver', () => {
     );
     assert.deepEqual(e.raw, a.raw, 'the last item seen, for Open as JSON');
     // From created_at (10 min before t0) to the midpoint of [lastSeen, leftAt], ± half the gap.
-    assert.deepEqual(e.duration, { ms: 10 * MIN + POLL + POLL / 2, uncertaintyMs: POLL / 2, from: 'created', startMs: t0 - 10 * MIN });
+    assert.deepEqual(e.duration, {
+      ms: 10 * MIN + POLL + POLL / 2,
+      uncertaintyMs: POLL / 2,
+      from: 'created',
+      startMs: t0 - 10 * MIN,
+    });
     assert.equal(observer.tracked.has(1003), false);
     assert.deepEqual([...observer.tracked.keys()], [1004]);
   });
@@ -101,14 +116,22 @@ describe('ProcessingObserver', () => {
     const a = item(1, 1, t0, MIN);
     const b = item(2, 1, t0, MIN);
     observer.observe(CONTEXT, t0, complete(a));
-    assert.deepEqual(await poll(complete(b), `${CONTEXT}3`), { left: [], returned: [] }, 'team filter changed: a is not "left"');
+    assert.deepEqual(
+      await poll(complete(b), `${CONTEXT}3`),
+      { left: [], returned: [] },
+      'team filter changed: a is not "left"',
+    );
     assert.equal(observer.context, `${CONTEXT}3`);
     assert.deepEqual([...observer.tracked.keys()], [2]);
     assert.equal(observer.tracked.get(2)!.firstSeen, t0 + POLL, 'observation started again');
     observer.restart(`${CONTEXT}3`);
     assert.equal(observer.tracked.size, 0);
     assert.deepEqual(await poll(complete(a), `${CONTEXT}3`), { left: [], returned: [] });
-    assert.deepEqual((await poll(complete(), `${CONTEXT}3`)).left.map((e) => e.id), [1], 'observing again afterwards');
+    assert.deepEqual(
+      (await poll(complete(), `${CONTEXT}3`)).left.map((e) => e.id),
+      [1],
+      'observing again afterwards',
+    );
   });
 
   it('a clock that went backwards restarts observation instead of writing a negative span', async () => {
@@ -130,7 +153,10 @@ describe('ProcessingObserver', () => {
     await poll(complete(a));
     const second = (await poll(complete())).left;
     assert.equal(second.length, 1);
-    assert.deepEqual([second[0].firstSeen, second[0].lastSeen, second[0].leftAt], [t0 + 2 * POLL, t0 + 3 * POLL, t0 + 4 * POLL]);
+    assert.deepEqual(
+      [second[0].firstSeen, second[0].lastSeen, second[0].leftAt],
+      [t0 + 2 * POLL, t0 + 3 * POLL, t0 + 4 * POLL],
+    );
     assert.equal(second[0].createdAt, first[0].createdAt, 'the same sync, a second run');
     assert.deepEqual((await poll(complete(a))).returned, [5]);
   });
@@ -138,9 +164,14 @@ describe('ProcessingObserver', () => {
   it('several leaving in one answer come newest id first; values are updated from the latest answer', async () => {
     const t0 = clock.now();
     observer.observe(CONTEXT, t0, complete(item(1, 1, t0, MIN), item(3, 1, t0, MIN), item(2, 1, t0, MIN)));
-    await poll(complete(item(1, 1, t0, MIN, { flow: { id: 1, name: 'Renamed' } }), item(3, 1, t0, MIN), item(2, 1, t0, MIN)));
+    await poll(
+      complete(item(1, 1, t0, MIN, { flow: { id: 1, name: 'Renamed' } }), item(3, 1, t0, MIN), item(2, 1, t0, MIN)),
+    );
     const { left } = await poll(complete());
-    assert.deepEqual(left.map((e) => e.id), [3, 2, 1]);
+    assert.deepEqual(
+      left.map((e) => e.id),
+      [3, 2, 1],
+    );
     assert.equal(left[2].flowName, 'Renamed');
   });
 
@@ -163,10 +194,24 @@ describe('ProcessingObserver', () => {
 
   it('durations never go negative (created_at a little after the sync was seen: clocks disagree)', () => {
     const t0 = clock.now();
-    const d = durationOf({ createdAt: new Date(t0 + 4 * MIN).toISOString(), firstSeen: t0, lastSeen: t0 + MIN, leftAt: t0 + 2 * MIN });
+    const d = durationOf({
+      createdAt: new Date(t0 + 4 * MIN).toISOString(),
+      firstSeen: t0,
+      lastSeen: t0 + MIN,
+      leftAt: t0 + 2 * MIN,
+    });
     assert.deepEqual(d, { ms: 0, uncertaintyMs: MIN / 2, from: 'created', startMs: t0 + 4 * MIN });
-    const ahead = durationOf({ createdAt: new Date(t0 + 10 * MIN).toISOString(), firstSeen: t0, lastSeen: t0 + MIN, leftAt: t0 + 2 * MIN });
-    assert.deepEqual(ahead, { ms: 1.5 * MIN, uncertaintyMs: MIN / 2, from: 'firstSeen', startMs: t0 }, 'further ahead than clock skew: from first seen');
+    const ahead = durationOf({
+      createdAt: new Date(t0 + 10 * MIN).toISOString(),
+      firstSeen: t0,
+      lastSeen: t0 + MIN,
+      leftAt: t0 + 2 * MIN,
+    });
+    assert.deepEqual(
+      ahead,
+      { ms: 1.5 * MIN, uncertaintyMs: MIN / 2, from: 'firstSeen', startMs: t0 },
+      'further ahead than clock skew: from first seen',
+    );
   });
 });
 
@@ -206,9 +251,13 @@ describe('the API key echoed in a flow sync: masked before every cut, so no piec
     assert.equal(keyPiece(text, LONG_KEY), undefined, `notification: ${text}`);
   });
 
-  it('the activity chart\'s syncs processing now show the flow name masked', () => {
+  it("the activity chart's syncs processing now show the flow name masked", () => {
     const observer = new ProcessingObserver(() => LONG_KEY);
-    observer.observe(CONTEXT, at, complete(item(1003, 7, at, 5 * MIN, flow(`${'x'.repeat(MAX_FLOW_NAME - 12)}${LONG_KEY}`))));
+    observer.observe(
+      CONTEXT,
+      at,
+      complete(item(1003, 7, at, 5 * MIN, flow(`${'x'.repeat(MAX_FLOW_NAME - 12)}${LONG_KEY}`))),
+    );
     const [now] = processingNow(observer.tracked, LONG_KEY);
     assert.equal(keyPiece(now.flowName, LONG_KEY), undefined, `flow name: ${now.flowName}`);
   });

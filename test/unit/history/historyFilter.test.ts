@@ -5,10 +5,23 @@ import { NOW } from '../helpers/items';
 
 const MIN = 60_000;
 const run = (id: number, flowId: number, flowName: string, minutes: number, raw?: Record<string, unknown>) =>
-  makeEntry({ id, flowId, flowName, createdAt: new Date(NOW - minutes * MIN).toISOString(), firstSeen: NOW - minutes * MIN, lastSeen: NOW - MIN / 4, leftAt: NOW, raw });
+  makeEntry({
+    id,
+    flowId,
+    flowName,
+    createdAt: new Date(NOW - minutes * MIN).toISOString(),
+    firstSeen: NOW - minutes * MIN,
+    lastSeen: NOW - MIN / 4,
+    leftAt: NOW,
+    raw,
+  });
 
 describe('History filter as text (Export History\u2019s argument)', () => {
-  const runs = [run(1, 7, 'Invoices EU', 3, { status: 'pending', errors: null }), run(2, 8, 'Payroll', 30, { status: 'running', errors: 'boom', webhook: true }), run(3, 7, 'Invoices EU', 12)];
+  const runs = [
+    run(1, 7, 'Invoices EU', 3, { status: 'pending', errors: null }),
+    run(2, 8, 'Payroll', 30, { status: 'running', errors: 'boom', webhook: true }),
+    run(3, 7, 'Invoices EU', 12),
+  ];
   const ids = (text: string, service = 'Production') => {
     const f = historyEntryFilter(text, service);
     assert.ok('test' in f, `parsed: ${text}`);

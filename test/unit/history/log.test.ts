@@ -4,7 +4,20 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hideEverywhere, inert } from '../../../src/base/inert';
 import { MAX_FLOW_NAME, makeEntry, type HistoryEntry } from '../../../src/history/index';
-import { CLOCK_SKEW_MS, LogStore, MAX_DAY_FILES, MAX_LOG_BYTES, MAX_READ_BYTES, MAX_READ_RUNS, dayOf, logFileName, logRecord, parseLog, parseSegment, windowTag } from '../../../src/history/storage';
+import {
+  CLOCK_SKEW_MS,
+  LogStore,
+  MAX_DAY_FILES,
+  MAX_LOG_BYTES,
+  MAX_READ_BYTES,
+  MAX_READ_RUNS,
+  dayOf,
+  logFileName,
+  logRecord,
+  parseLog,
+  parseSegment,
+  windowTag,
+} from '../../../src/history/storage';
 import { MemoryFiles } from '../helpers/memoryFiles';
 
 const SEC = 1000;
@@ -17,15 +30,26 @@ const FIXTURE = path.join(__dirname, '../../../../test/fixtures/history-0.2.0/se
 /** A run that left `leftAgo` ms before NOW. */
 function run(id: number, leftAgo: number, extra: Partial<HistoryEntry> = {}): HistoryEntry {
   const leftAt = NOW - leftAgo;
-  return makeEntry({ id, flowId: 3, flowName: 'Payroll', createdAt: new Date(leftAt - 10 * MIN).toISOString(), firstSeen: leftAt - 9 * MIN, lastSeen: leftAt - 15 * SEC, leftAt, ...extra });
+  return makeEntry({
+    id,
+    flowId: 3,
+    flowName: 'Payroll',
+    createdAt: new Date(leftAt - 10 * MIN).toISOString(),
+    firstSeen: leftAt - 9 * MIN,
+    lastSeen: leftAt - 15 * SEC,
+    leftAt,
+    ...extra,
+  });
 }
 const ids = (entries: readonly HistoryEntry[]) => entries.map((e) => e.id);
 
 describe('historyLog (the append-only store)', () => {
   let now = NOW;
   let files: MemoryFiles;
-  const open = (windowId: string, f: MemoryFiles = files) => new LogStore({ files: f, folder: FOLDER, windowId, now: () => now });
-  const logPath = (leftAgo: number, windowId: string) => `${FOLDER}/${logFileName(dayOf(NOW - leftAgo), windowTag(windowId))}`;
+  const open = (windowId: string, f: MemoryFiles = files) =>
+    new LogStore({ files: f, folder: FOLDER, windowId, now: () => now });
+  const logPath = (leftAgo: number, windowId: string) =>
+    `${FOLDER}/${logFileName(dayOf(NOW - leftAgo), windowTag(windowId))}`;
   beforeEach(() => {
     now = NOW;
     files = new MemoryFiles(() => now);
@@ -36,7 +60,13 @@ describe('historyLog (the append-only store)', () => {
     const big = Array.from({ length: 20_000 }, (_, i) => run(1_000_000 + i, (i * DAY) / 10_000 + MIN));
     await a.append(big);
     const before = files.bytesWritten;
-    const raw = { id: 5, flow_id: 3, status: 'pending', created_at: '2026-11-22T11:40:00.000Z', flow: { id: 3, name: 'Payroll' } };
+    const raw = {
+      id: 5,
+      flow_id: 3,
+      status: 'pending',
+      created_at: '2026-11-22T11:40:00.000Z',
+      flow: { id: 3, name: 'Payroll' },
+    };
     const { bytes } = await a.append([run(5, 0, { raw })]);
     assert.equal(files.bytesWritten - before, bytes);
     assert.ok(bytes > 0 && bytes < 1024, `${bytes} bytes`);
@@ -48,17 +78,31 @@ describe('historyLog (the append-only store)', () => {
   it('one sync id listed 50,000 times (a flood), recorded by two windows: read and merged in linear time, each run once', async () => {
     // The service lists sync #42 in every other answer: each time a new run of it, seen by two windows 1 s apart.
     const flood = (lag: number) =>
-      Array.from({ length: 50_000 }, (_, k) => NOW - DAY + k * MIN + lag).map((leftAt) => run(42, NOW - leftAt, { createdAt: '2026-11-21T00:00:00.000Z', firstSeen: leftAt - 20 * SEC, lastSeen: leftAt - 15 * SEC }));
-    for (const [w, lag] of [['a', 0], ['b', SEC]] as const) {
+      Array.from({ length: 50_000 }, (_, k) => NOW - DAY + k * MIN + lag).map((leftAt) =>
+        run(42, NOW - leftAt, {
+          createdAt: '2026-11-21T00:00:00.000Z',
+          firstSeen: leftAt - 20 * SEC,
+          lastSeen: leftAt - 15 * SEC,
+        }),
+      );
+    for (const [w, lag] of [
+      ['a', 0],
+      ['b', SEC],
+    ] as const) {
       const byDay = new Map<string, string>();
-      for (const e of flood(lag)) byDay.set(logPath(NOW - e.leftAt, w), (byDay.get(logPath(NOW - e.leftAt, w)) ?? '') + logRecord(e));
+      for (const e of flood(lag)) {
+        byDay.set(logPath(NOW - e.leftAt, w), (byDay.get(logPath(NOW - e.leftAt, w)) ?? '') + logRecord(e));
+      }
       for (const [p, text] of byDay) files.put(p, text);
     }
     const started = performance.now();
     const read = await open('c').read(90);
     const elapsed = performance.now() - started;
     assert.equal(read.entries.length, 50_000, 'each run once');
-    assert.ok(elapsed < 1_000, `reading and merging 2 × 50,000 runs of one id took ${Math.round(elapsed)} ms (linear: well under 1 s)`);
+    assert.ok(
+      elapsed < 1_000,
+      `reading and merging 2 × 50,000 runs of one id took ${Math.round(elapsed)} ms (linear: well under 1 s)`,
+    );
   });
 
   it('a 0.2.0 segment is migrated on first start, once, without loss', async () => {
@@ -70,7 +114,10 @@ describe('historyLog (the append-only store)', () => {
     assert.deepEqual(read.entries, legacy.entries, 'every run, every field (raw items too)');
     const names = (await files.list(FOLDER)).map((f) => f.name);
     assert.ok(!names.some((n) => n.startsWith('segment-')), 'the segment is gone');
-    assert.ok(names.every((n) => /^h2-\d{4}-\d{2}-\d{2}-migrated-[0-9a-f]{8}\.log$/.test(n)), names.join(', '));
+    assert.ok(
+      names.every((n) => /^h2-\d{4}-\d{2}-\d{2}-migrated-[0-9a-f]{8}\.log$/.test(n)),
+      names.join(', '),
+    );
     // Cut short before the segment was deleted (or two windows at once): done again, nothing doubled.
     files.put(`${FOLDER}/segment-old-window-1234abcd.json`, text);
     assert.equal((await open('b').read(90)).entries.length, 300);
@@ -94,7 +141,10 @@ describe('historyLog (the append-only store)', () => {
   });
 
   it('every file is checked for size before it is read: a huge one is set aside once, unread; garbage too', async () => {
-    files.data.set(`${FOLDER}/${logFileName(dayOf(NOW), 'huge')}`, { bytes: new Uint8Array(MAX_LOG_BYTES + 1), mtime: now });
+    files.data.set(`${FOLDER}/${logFileName(dayOf(NOW), 'huge')}`, {
+      bytes: new Uint8Array(MAX_LOG_BYTES + 1),
+      mtime: now,
+    });
     files.put(`${FOLDER}/segment-huge-0.json`, ' '.repeat(17 * 1024 * 1024));
     files.put(`${FOLDER}/${logFileName(dayOf(NOW), 'junk')}`, 'not\nrecords\nat all');
     const a = open('a');
@@ -117,7 +167,11 @@ describe('historyLog (the append-only store)', () => {
     const shown = await open('workspace').read(1);
     assert.deepEqual(ids(shown.entries), [100, 101]);
     assert.equal((await files.list(FOLDER)).length, 31, 'nothing deleted by reading');
-    assert.equal(await a.pruneDisk(7), 22 + 1, 'the user prunes: days before 7 days ago, and the leftover temporary file');
+    assert.equal(
+      await a.pruneDisk(7),
+      22 + 1,
+      'the user prunes: days before 7 days ago, and the leftover temporary file',
+    );
     assert.equal((await open('b').read(90)).entries.length, 8);
   });
 
@@ -145,13 +199,28 @@ describe('historyLog (the append-only store)', () => {
   });
 
   it('flow names from disk are made inert the same way on every record, however often a name repeats (read once per file)', () => {
-    const names = ['Payroll', 'Evil\u202e[x](command:y) KEY-1234-5678-abcd', 'Payroll', '', 'Evil\u202e[x](command:y) KEY-1234-5678-abcd', 'x'.repeat(500)];
-    const text = names.map((flowName, i) => `\n${JSON.stringify([i + 1, 7, flowName, '2026-11-22T11:00:00.000Z', Date.UTC(2026, 10, 22, 11), Date.UTC(2026, 10, 22, 11, 30), Date.UTC(2026, 10, 22, 12), 0])}`).join('');
+    const names = [
+      'Payroll',
+      'Evil\u202e[x](command:y) KEY-1234-5678-abcd',
+      'Payroll',
+      '',
+      'Evil\u202e[x](command:y) KEY-1234-5678-abcd',
+      'x'.repeat(500),
+    ];
+    const text = names
+      .map(
+        (flowName, i) =>
+          `\n${JSON.stringify([i + 1, 7, flowName, '2026-11-22T11:00:00.000Z', Date.UTC(2026, 10, 22, 11), Date.UTC(2026, 10, 22, 11, 30), Date.UTC(2026, 10, 22, 12), 0])}`,
+      )
+      .join('');
     hideEverywhere(() => 'KEY-1234-5678-abcd');
     try {
       for (const log of [text, `${text}\n{torn`]) {
         const { entries } = parseLog(log);
-        assert.deepEqual(entries.map((e) => e.flowName), names.map((n) => inert(n, MAX_FLOW_NAME)));
+        assert.deepEqual(
+          entries.map((e) => e.flowName),
+          names.map((n) => inert(n, MAX_FLOW_NAME)),
+        );
         assert.ok(!entries.some((e) => e.flowName.includes('KEY-1234')));
       }
     } finally {
@@ -168,7 +237,10 @@ describe('historyLog (the append-only store)', () => {
     now += MIN;
     await a.append([run(1, -30 * SEC)]); // left 30 s after the marker was read
     assert.deepEqual(ids((await open('r').read(7)).entries), [1], 'a run that left after it is kept');
-    assert.ok(JSON.parse(files.text(`${FOLDER}.cleared`)).clearedAt <= now, 'the marker itself is set back to now: a window started later agrees');
+    assert.ok(
+      JSON.parse(files.text(`${FOLDER}.cleared`)).clearedAt <= now,
+      'the marker itself is set back to now: a window started later agrees',
+    );
   });
 
   it('a Clear done while the clock was ahead: later runs are kept once the clock is right, and a second Clear resets it', async () => {
@@ -189,7 +261,7 @@ describe('historyLog (the append-only store)', () => {
     assert.deepEqual(ids((await open('s').read(7)).entries), [3]);
   });
 
-  it("a clock 30 days ahead for one start deletes none of the newest historyDays of records", async () => {
+  it('a clock 30 days ahead for one start deletes none of the newest historyDays of records', async () => {
     const a = open('a');
     await a.append(Array.from({ length: 7 }, (_, d) => run(200 + d, d * DAY + MIN)));
     assert.equal((await files.list(FOLDER)).length, 7);
@@ -223,7 +295,11 @@ describe('historyLog (the append-only store)', () => {
     files.fault = undefined;
     await a.append([run(3, MIN)]);
     const onDisk = parseLog(files.text(logPath(0, 'a')));
-    assert.deepEqual([ids(onDisk.entries), onDisk.rejected], [[1, 2, 3], 0], 'the cut record completed, nothing repeated');
+    assert.deepEqual(
+      [ids(onDisk.entries), onDisk.rejected],
+      [[1, 2, 3], 0],
+      'the cut record completed, nothing repeated',
+    );
     assert.deepEqual(ids((await open('r').read(7)).entries), [3, 2, 1]);
     // Nothing held back: an append with nothing new writes what is still waiting.
     files.fault = () => 0;
@@ -249,7 +325,9 @@ describe('historyLog (the append-only store)', () => {
   it('a read is bounded in runs across files: four planted files of 60,000 runs in one day give at most MAX_READ_RUNS', async () => {
     const day = dayOf(NOW);
     for (let k = 0; k < 4; k++) {
-      const records = Array.from({ length: 60_000 }, (_, i) => logRecord(run(k * 100_000 + i, 5 * MIN + i, { raw: undefined }))).join('');
+      const records = Array.from({ length: 60_000 }, (_, i) =>
+        logRecord(run(k * 100_000 + i, 5 * MIN + i, { raw: undefined })),
+      ).join('');
       files.put(`${FOLDER}/${logFileName(day, `planted${k}`)}`, records);
     }
     const logs: string[] = [];
@@ -257,25 +335,38 @@ describe('historyLog (the append-only store)', () => {
     const read = await r.read(7);
     assert.ok(read.entries.length <= MAX_READ_RUNS, `${read.entries.length} runs read at once`);
     assert.ok(read.entries.length >= 60_000, 'not nothing');
-    assert.ok(logs.some((m) => /left for a later read|left unread/.test(m)), logs.join('\n'));
+    assert.ok(
+      logs.some((m) => /left for a later read|left unread/.test(m)),
+      logs.join('\n'),
+    );
   });
 
   it('a read is bounded in bytes across files: three files of 20 MB in one day are not all read at once', async () => {
     const day = dayOf(NOW);
-    for (let k = 0; k < 3; k++) files.data.set(`${FOLDER}/${logFileName(day, `big${k}`)}`, { bytes: new Uint8Array(20 * 1024 * 1024).fill(32), mtime: now });
+    for (let k = 0; k < 3; k++) {
+      files.data.set(`${FOLDER}/${logFileName(day, `big${k}`)}`, {
+        bytes: new Uint8Array(20 * 1024 * 1024).fill(32),
+        mtime: now,
+      });
+    }
     await open('r').read(7);
     assert.ok(files.bytesRead <= MAX_READ_BYTES, `${files.bytesRead} bytes read at once`);
   });
 
-  it('at most MAX_DAY_FILES files of a day are read: the rest are set aside (counted, in the log), never this window\'s own', async () => {
+  it("at most MAX_DAY_FILES files of a day are read: the rest are set aside (counted, in the log), never this window's own", async () => {
     const day = dayOf(NOW);
     await open('own').append([run(1, 2 * MIN)]);
-    for (let k = 0; k < MAX_DAY_FILES + 5; k++) files.put(`${FOLDER}/${logFileName(day, `w${k}`)}`, logRecord(run(10 + k, MIN)), now + k); // newer than its own
+    for (let k = 0; k < MAX_DAY_FILES + 5; k++) {
+      files.put(`${FOLDER}/${logFileName(day, `w${k}`)}`, logRecord(run(10 + k, MIN)), now + k);
+    } // newer than its own
     const logs: string[] = [];
     const own = new LogStore({ files, folder: FOLDER, windowId: 'own', now: () => now, log: (_, m) => logs.push(m) });
     const read = await own.read(7);
     assert.equal(read.entries.length, MAX_DAY_FILES);
-    assert.ok(read.entries.some((e) => e.id === 1), 'its own file is read');
+    assert.ok(
+      read.entries.some((e) => e.id === 1),
+      'its own file is read',
+    );
     assert.equal(own.setAside, 6);
     assert.equal(logs.filter((m) => m.includes('set aside')).length, 6);
     assert.equal((await files.list(FOLDER)).filter((f) => f.name.endsWith('.corrupt')).length, 6);

@@ -22,7 +22,15 @@ const MIN = 60_000;
 /** An entry of `flowId` that ran `minutes` (exactly: no gap between last seen and left). */
 function run(id: number, flowId: number, minutes: number, leftAt = Date.UTC(2026, 10, 22, 12)): HistoryEntry {
   const start = leftAt - minutes * MIN;
-  return makeEntry({ id, flowId, flowName: `F${flowId}`, createdAt: new Date(start).toISOString(), firstSeen: start, lastSeen: leftAt, leftAt });
+  return makeEntry({
+    id,
+    flowId,
+    flowName: `F${flowId}`,
+    createdAt: new Date(start).toISOString(),
+    firstSeen: start,
+    lastSeen: leftAt,
+    leftAt,
+  });
 }
 
 describe('history statistics', () => {
@@ -55,7 +63,11 @@ describe('history statistics', () => {
     assert.equal(stuckThresholdMs(undefined, 45), 45 * MIN);
     assert.equal(stuckThresholdMs(many, 0), 36 * MIN);
     assert.equal(stuckThresholdMs({ runs: 5, medianMs: MIN, p95Ms: 2 * MIN }, 0), 10 * MIN, 'never below the floor');
-    assert.equal(stuckThresholdMs({ runs: 4, medianMs: MIN, p95Ms: 60 * MIN }, 0), undefined, 'too few runs: not stuck');
+    assert.equal(
+      stuckThresholdMs({ runs: 4, medianMs: MIN, p95Ms: 60 * MIN }, 0),
+      undefined,
+      'too few runs: not stuck',
+    );
     assert.equal(stuckThresholdMs(undefined, 0), undefined);
     assert.equal(stuckThresholdMs(many, -5), 36 * MIN, 'a negative setting counts as 0');
     assert.equal(stuckThresholdMs(many, Number.NaN), 36 * MIN);
@@ -82,12 +94,24 @@ describe('times from the service that cannot be true', () => {
   const POLL = 15_000;
   const DAY = 24 * 60 * MIN;
   const sync = (id: number, flowId: number, createdAt: string): Item<FlowSync> => {
-    const value: FlowSync = { id, flow_id: flowId, status: 'pending', created_at: createdAt, updated_at: createdAt, errors: null, webhook: false, flow: { id: flowId, name: `F${flowId}` } };
+    const value: FlowSync = {
+      id,
+      flow_id: flowId,
+      status: 'pending',
+      created_at: createdAt,
+      updated_at: createdAt,
+      errors: null,
+      webhook: false,
+      flow: { id: flowId, name: `F${flowId}` },
+    };
     return { value, raw: { ...value } };
   };
 
   /** Observes, one poll apart, each sync processing for `minutes` then leaving; returns every entry written. */
-  async function observeRuns(clock: FakeClock, runs: Array<{ id: number; flowId: number; createdAt: (now: number) => string; minutes: number }>): Promise<HistoryEntry[]> {
+  async function observeRuns(
+    clock: FakeClock,
+    runs: Array<{ id: number; flowId: number; createdAt: (now: number) => string; minutes: number }>,
+  ): Promise<HistoryEntry[]> {
     const observer = new ProcessingObserver();
     const entries: HistoryEntry[] = [];
     for (const r of runs) {
@@ -101,17 +125,40 @@ describe('times from the service that cannot be true', () => {
     return entries;
   }
 
-  const normal = (id: number, minutes: number) => ({ id, flowId: 1, minutes, createdAt: (now: number) => new Date(now - MIN).toISOString() });
+  const normal = (id: number, minutes: number) => ({
+    id,
+    flowId: 1,
+    minutes,
+    createdAt: (now: number) => new Date(now - MIN).toISOString(),
+  });
 
   it('a created_at in 1970, before 2000, or long before the sync was first seen does not change the learned threshold', async () => {
     const usual = [normal(1, 4), normal(2, 5), normal(3, 3), normal(4, 6), normal(5, 4)];
     const learned = stuckThresholdMs(flowStats(await observeRuns(new FakeClock(), usual)).get(1), 0);
-    assert.equal(learned, 3 * (7 * MIN + POLL / 2), '3 × the longest of five runs (6 min seen, the minute before, half a poll)');
-    for (const createdAt of ['1970-01-01T00:00:00.000Z', '1999-12-31T23:59:59.999Z', '2015-06-01T00:00:00.000Z', (now: number) => new Date(now - 8 * DAY).toISOString()]) {
-      const odd = { id: 9, flowId: 1, minutes: 2, createdAt: typeof createdAt === 'string' ? () => createdAt : createdAt };
+    assert.equal(
+      learned,
+      3 * (7 * MIN + POLL / 2),
+      '3 × the longest of five runs (6 min seen, the minute before, half a poll)',
+    );
+    for (const createdAt of [
+      '1970-01-01T00:00:00.000Z',
+      '1999-12-31T23:59:59.999Z',
+      '2015-06-01T00:00:00.000Z',
+      (now: number) => new Date(now - 8 * DAY).toISOString(),
+    ]) {
+      const odd = {
+        id: 9,
+        flowId: 1,
+        minutes: 2,
+        createdAt: typeof createdAt === 'string' ? () => createdAt : createdAt,
+      };
       const entries = await observeRuns(new FakeClock(), [...usual, odd]);
       const stats = flowStats(entries).get(1);
-      assert.equal(stuckThresholdMs(stats, 0), learned, `created_at ${String(createdAt)}: the threshold is still ${learned}`);
+      assert.equal(
+        stuckThresholdMs(stats, 0),
+        learned,
+        `created_at ${String(createdAt)}: the threshold is still ${learned}`,
+      );
       assert.equal(stats?.runs, 5, 'the run with an impossible start is not learned from');
       const e = entries.find((x) => x.id === 9)!;
       assert.equal(e.duration.from, 'firstSeen');
@@ -131,7 +178,11 @@ describe('times from the service that cannot be true', () => {
       await clock.advance(threshold);
       assert.equal(isStuck(item.value, clock.now(), threshold, firstSeen), false, 'at the threshold: not yet');
       await clock.advance(POLL);
-      assert.equal(isStuck(item.value, clock.now(), threshold, firstSeen), true, `created_at ${ahead / MIN} min ahead: stuck after the threshold from first seen`);
+      assert.equal(
+        isStuck(item.value, clock.now(), threshold, firstSeen),
+        true,
+        `created_at ${ahead / MIN} min ahead: stuck after the threshold from first seen`,
+      );
       assert.equal(processingAgeMs(item.value, clock.now(), firstSeen), threshold + POLL);
       await clock.advance(10 * 60 * MIN);
       assert.equal(isStuck(item.value, clock.now(), threshold, firstSeen), true, 'and still stuck 10 hours later');

@@ -23,8 +23,24 @@ const ORIGIN = 'https://flowsync.example.com';
 const NOW = new FakeClock().now();
 
 /** One window's record of a run: first and last seen, left at (ms before NOW). */
-function rec(id: number, createdAt: string, firstSeenAgo: number, lastSeenAgo: number, leftAgo: number, extra: Partial<HistoryEntry> = {}): HistoryEntry {
-  return makeEntry({ id, flowId: 7, flowName: 'Invoices', createdAt, firstSeen: NOW - firstSeenAgo, lastSeen: NOW - lastSeenAgo, leftAt: NOW - leftAgo, ...extra });
+function rec(
+  id: number,
+  createdAt: string,
+  firstSeenAgo: number,
+  lastSeenAgo: number,
+  leftAgo: number,
+  extra: Partial<HistoryEntry> = {},
+): HistoryEntry {
+  return makeEntry({
+    id,
+    flowId: 7,
+    flowName: 'Invoices',
+    createdAt,
+    firstSeen: NOW - firstSeenAgo,
+    lastSeen: NOW - lastSeenAgo,
+    leftAt: NOW - leftAgo,
+    ...extra,
+  });
 }
 const created = new Date(NOW - 20 * MIN).toISOString();
 const fields = (e: HistoryEntry) => [e.id, e.createdAt, e.firstSeen, e.lastSeen, e.leftAt];
@@ -40,7 +56,9 @@ describe('historyStore', () => {
   describe('serialize and parse', () => {
     it('round-trips every field; the duration is recomputed, never read', () => {
       const entries = [
-        rec(1003, created, 10 * MIN, 5 * MIN, 5 * MIN - 15 * SEC, { raw: { id: 1003, note: 'x', nested: { a: [1, 2] } } }),
+        rec(1003, created, 10 * MIN, 5 * MIN, 5 * MIN - 15 * SEC, {
+          raw: { id: 1003, note: 'x', nested: { a: [1, 2] } },
+        }),
         rec(1002, 'not a time', 30 * MIN, 20 * MIN, 19 * MIN),
         rec(1001, created, 60 * MIN, 50 * MIN, 49 * MIN, { flowId: 8, flowName: '' }),
       ];
@@ -54,7 +72,9 @@ describe('historyStore', () => {
     });
 
     it('keeps the raw items of the newest entries only', () => {
-      const entries = Array.from({ length: RAW_KEPT + 5 }, (_, i) => rec(i + 1, created, 30 * MIN, 25 * MIN, 20 * MIN + i, { raw: { i } }));
+      const entries = Array.from({ length: RAW_KEPT + 5 }, (_, i) =>
+        rec(i + 1, created, 30 * MIN, 25 * MIN, 20 * MIN + i, { raw: { i } }),
+      );
       const back = parsed(serializeSegment(entries, ORIGIN)).entries;
       assert.equal(back.filter((e) => e.raw).length, RAW_KEPT);
       assert.ok(back.slice(0, RAW_KEPT).every((e) => e.raw));
@@ -65,7 +85,18 @@ describe('historyStore', () => {
       assert.deepEqual(parseSegment(text, 'https://other.example.com'), { ok: false, reason: 'otherOrigin' });
       assert.equal(parseSegment(text).ok, true, 'without an origin to check, any');
       assert.deepEqual(parseSegment(text.replace('"version":1', '"version":2')), { ok: false, reason: 'newerVersion' });
-      for (const bad of ['', '{', 'null', '[]', '42', '"x"', '{}', '{"format":"flowsync-history"}', '{"format":"flowsync-history","version":"1"}', text.replace('"base":', '"base":"x","b":')]) {
+      for (const bad of [
+        '',
+        '{',
+        'null',
+        '[]',
+        '42',
+        '"x"',
+        '{}',
+        '{"format":"flowsync-history"}',
+        '{"format":"flowsync-history","version":"1"}',
+        text.replace('"base":', '"base":"x","b":'),
+      ]) {
         const r = parseSegment(bad);
         assert.equal(r.ok, false, bad);
       }
@@ -84,18 +115,43 @@ describe('historyStore', () => {
         flows: [[7, 'Invoices'], ['7', 'x'], [8, 'y'.repeat(100_000)], null, [9, '[a](command:b)\u202e']],
         id: [1, 2, '3', 4, 5, 6, 7, -1, 9, 10, 11.5, 12],
         flow: [0, 0, 0, 1, 3, 9, 2, 0, 0, 4, 0, 0],
-        createdAt: [created, created, created, created, created, created, created, created, 'c'.repeat(10_000), created, created, created],
+        createdAt: [
+          created,
+          created,
+          created,
+          created,
+          created,
+          created,
+          created,
+          created,
+          'c'.repeat(10_000),
+          created,
+          created,
+          created,
+        ],
         firstSeen: [0, 1e300, 0, 0, 0, 0, 0, 0, 0, 0, 0, -(NOW - DAY)],
         seenFor: [MIN, MIN, MIN, MIN, MIN, MIN, MIN, MIN, MIN, MIN, MIN, MIN],
         leftAfter: [SEC, SEC, SEC, SEC, SEC, SEC, SEC, SEC, SEC, SEC, SEC, SEC],
-        raw: [[0, { ok: true }], [0, { second: true }], [6, 'x'], ['0', {}], [1], null, [9, { PROTO: { polluted: true } }]],
+        raw: [
+          [0, { ok: true }],
+          [0, { second: true }],
+          [6, 'x'],
+          ['0', {}],
+          [1],
+          null,
+          [9, { PROTO: { polluted: true } }],
+        ],
       };
       const text = JSON.stringify(doc)
         .replace('"raw":[', `"raw":[[6,${deepObject}],`)
         .replace('"PROTO"', '"__proto__"')
         .replace('"format"', '"__proto__":{"format":"x","version":99},"constructor":1,"format"');
       const r = parsed(text);
-      assert.deepEqual(r.entries.map((e) => e.id), [1, 7, 10], 'only the entries whose every field checks out');
+      assert.deepEqual(
+        r.entries.map((e) => e.id),
+        [1, 7, 10],
+        'only the entries whose every field checks out',
+      );
       assert.equal(r.rejected, 9);
       const [one, seven, ten] = r.entries;
       assert.deepEqual(one.raw, { ok: true }, 'the first raw item of an entry wins');
@@ -111,18 +167,44 @@ describe('historyStore', () => {
     });
 
     it('never throws on any JSON, nor on a valid segment with any field replaced by any JSON value', () => {
-      const valid = JSON.parse(serializeSegment([rec(1, created, 3 * MIN, 2 * MIN, MIN, { raw: { a: 1 } }), rec(2, created, 5 * MIN, 4 * MIN, 3 * MIN)], ORIGIN)) as Record<string, unknown>;
+      const valid = JSON.parse(
+        serializeSegment(
+          [rec(1, created, 3 * MIN, 2 * MIN, MIN, { raw: { a: 1 } }), rec(2, created, 5 * MIN, 4 * MIN, 3 * MIN)],
+          ORIGIN,
+        ),
+      ) as Record<string, unknown>;
       const keys = Object.keys(valid);
       fc.assert(
-        fc.property(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom(...keys), fc.jsonValue({ maxDepth: 4 }), (anything, key, value) => {
-          for (const text of [JSON.stringify(anything), JSON.stringify({ ...valid, [key]: value }), JSON.stringify({ ...valid, [key]: [value, ...(Array.isArray(valid[key]) ? (valid[key] as unknown[]) : [])] })]) {
-            const r = parseSegment(text);
-            if (r.ok) assert.ok(r.entries.every((e) => Number.isFinite(e.duration.ms) && e.leftAt >= e.lastSeen && e.lastSeen >= e.firstSeen));
-          }
-        }),
+        fc.property(
+          fc.jsonValue({ maxDepth: 4 }),
+          fc.constantFrom(...keys),
+          fc.jsonValue({ maxDepth: 4 }),
+          (anything, key, value) => {
+            for (const text of [
+              JSON.stringify(anything),
+              JSON.stringify({ ...valid, [key]: value }),
+              JSON.stringify({
+                ...valid,
+                [key]: [value, ...(Array.isArray(valid[key]) ? (valid[key] as unknown[]) : [])],
+              }),
+            ]) {
+              const r = parseSegment(text);
+              if (r.ok) {
+                assert.ok(
+                  r.entries.every(
+                    (e) => Number.isFinite(e.duration.ms) && e.leftAt >= e.lastSeen && e.lastSeen >= e.firstSeen,
+                  ),
+                );
+              }
+            }
+          },
+        ),
         { numRuns: 300 },
       );
-      fc.assert(fc.property(fc.string(), (text) => void parseSegment(text)), { numRuns: 300 });
+      fc.assert(
+        fc.property(fc.string(), (text) => void parseSegment(text)),
+        { numRuns: 300 },
+      );
     });
   });
 
@@ -143,21 +225,41 @@ describe('historyStore', () => {
       for (const createdAt of [created, 'not a time', '']) {
         // Window A saw run 1 leave at 30 min ago, and run 2 from 20 to 10 min ago; window B the same, 5 s later.
         const a = [rec(1, createdAt, 40 * MIN, 31 * MIN, 30 * MIN), rec(1, createdAt, 20 * MIN, 11 * MIN, 10 * MIN)];
-        const b = [rec(1, createdAt, 40 * MIN - 5 * SEC, 31 * MIN - 5 * SEC, 30 * MIN - 5 * SEC), rec(1, createdAt, 20 * MIN - 5 * SEC, 11 * MIN - 5 * SEC, 10 * MIN - 5 * SEC)];
+        const b = [
+          rec(1, createdAt, 40 * MIN - 5 * SEC, 31 * MIN - 5 * SEC, 30 * MIN - 5 * SEC),
+          rec(1, createdAt, 20 * MIN - 5 * SEC, 11 * MIN - 5 * SEC, 10 * MIN - 5 * SEC),
+        ];
         const merged = mergeSegments([a, b]);
         assert.equal(merged.length, 2, createdAt);
-        assert.deepEqual(merged.map((e) => e.firstSeen), [NOW - 20 * MIN, NOW - 40 * MIN]);
+        assert.deepEqual(
+          merged.map((e) => e.firstSeen),
+          [NOW - 20 * MIN, NOW - 40 * MIN],
+        );
         assert.equal(mergeSegments([a]).length, 2);
       }
     });
 
     it('no entry lost or doubled: three windows with overlapping views of many syncs', () => {
-      const runs = Array.from({ length: 200 }, (_, i) => ({ id: 100 + (i % 150), start: i * 3 * MIN, end: i * 3 * MIN + 2 * MIN }));
+      const runs = Array.from({ length: 200 }, (_, i) => ({
+        id: 100 + (i % 150),
+        start: i * 3 * MIN,
+        end: i * 3 * MIN + 2 * MIN,
+      }));
       // Each window sees a run a little differently, and misses some.
       const windowOf = (w: number) =>
         runs
           .filter((_, i) => (i + w) % 4 !== 0)
-          .map((r) => makeEntry({ id: r.id, flowId: 1, flowName: 'F', createdAt: new Date(NOW - DAY + r.start).toISOString(), firstSeen: NOW - DAY + r.start + w * SEC, lastSeen: NOW - DAY + r.end - w * SEC, leftAt: NOW - DAY + r.end + (3 - w) * SEC }));
+          .map((r) =>
+            makeEntry({
+              id: r.id,
+              flowId: 1,
+              flowName: 'F',
+              createdAt: new Date(NOW - DAY + r.start).toISOString(),
+              firstSeen: NOW - DAY + r.start + w * SEC,
+              lastSeen: NOW - DAY + r.end - w * SEC,
+              leftAt: NOW - DAY + r.end + (3 - w) * SEC,
+            }),
+          );
       const merged = mergeSegments([windowOf(0), windowOf(1), windowOf(2)]);
       assert.equal(merged.length, runs.length);
       assert.equal(new Set(merged.map((e) => `${e.id}|${e.createdAt}`)).size, runs.length);
@@ -172,21 +274,32 @@ describe('historyStore', () => {
   });
 
   describe('prune', () => {
-    const many = Array.from({ length: 100 }, (_, i) => rec(i + 1, created, i * DAY + 2 * MIN, i * DAY + MIN, i * DAY + 1, { raw: { i } }));
+    const many = Array.from({ length: 100 }, (_, i) =>
+      rec(i + 1, created, i * DAY + 2 * MIN, i * DAY + MIN, i * DAY + 1, { raw: { i } }),
+    );
 
     it('keeps what left within the days (1..90), newest first, at most the cap', () => {
-      assert.deepEqual(pruneEntries(many, NOW, 7).map((e) => e.id), [1, 2, 3, 4, 5, 6, 7]);
+      assert.deepEqual(
+        pruneEntries(many, NOW, 7).map((e) => e.id),
+        [1, 2, 3, 4, 5, 6, 7],
+      );
       assert.equal(pruneEntries(many, NOW, 0).length, 1, 'days below 1 count as 1');
       assert.equal(pruneEntries(many, NOW, 1000).length, 90, 'above 90 count as 90');
       assert.equal(pruneEntries(many, NOW, Number.NaN).length, 7, 'not a number: the default, 7');
-      assert.deepEqual(pruneEntries([...many].reverse(), NOW, 90, 3).map((e) => e.id), [1, 2, 3]);
+      assert.deepEqual(
+        pruneEntries([...many].reverse(), NOW, 90, 3).map((e) => e.id),
+        [1, 2, 3],
+      );
       assert.equal(HISTORY_CAP, 50_000);
     });
 
     it('drops entries more than a day in the future; keeps raw items of the newest only', () => {
       const future = rec(999, created, -2 * DAY + 2 * MIN, -2 * DAY + MIN, -2 * DAY);
       const skewed = rec(998, created, -DAY / 2, -DAY / 2, -DAY / 2 - 1);
-      assert.deepEqual(pruneEntries([future, skewed, ...many], NOW, 3).map((e) => e.id), [998, 1, 2, 3]);
+      assert.deepEqual(
+        pruneEntries([future, skewed, ...many], NOW, 3).map((e) => e.id),
+        [998, 1, 2, 3],
+      );
       const kept = pruneEntries(many, NOW, 90, HISTORY_CAP, 2);
       assert.deepEqual(kept.map((e) => e.raw !== undefined).slice(0, 4), [true, true, false, false]);
       assert.ok(kept.every((e) => Number.isFinite(e.duration.ms)));

@@ -23,7 +23,15 @@ const HOUR = 60 * MIN;
 /** An entry that left at `leftAt`, seen until 15 s before, created `minutes` before that. */
 function entry(id: number, flowId: number, flowName: string, leftAt: number, minutes = 12): HistoryEntry {
   const lastSeen = leftAt - 15 * SEC;
-  return makeEntry({ id, flowId, flowName, createdAt: new Date(lastSeen - minutes * MIN).toISOString(), firstSeen: lastSeen - MIN, lastSeen, leftAt });
+  return makeEntry({
+    id,
+    flowId,
+    flowName,
+    createdAt: new Date(lastSeen - minutes * MIN).toISOString(),
+    firstSeen: lastSeen - MIN,
+    lastSeen,
+    leftAt,
+  });
 }
 const none: Watches = { syncs: new Set(), flows: new Set() };
 
@@ -72,7 +80,15 @@ describe('history texts', () => {
     const now = new FakeClock().now();
     const lastSeen = now - 5 * MIN - 15 * SEC;
     for (const createdAt of ['1970-01-01T00:00:00.000Z', new Date(now + HOUR).toISOString()]) {
-      const e = makeEntry({ id: 5, flowId: 7, flowName: 'Invoices', createdAt, firstSeen: lastSeen - 3 * MIN, lastSeen, leftAt: now - 5 * MIN });
+      const e = makeEntry({
+        id: 5,
+        flowId: 7,
+        flowName: 'Invoices',
+        createdAt,
+        firstSeen: lastSeen - 3 * MIN,
+        lastSeen,
+        leftAt: now - 5 * MIN,
+      });
       assert.equal(historyRow(e, now).description, '#5 · ran at least 3 min · 5 min ago', createdAt);
       const tip = historyTooltip(e, now);
       assert.match(tip, /\*\*Started\*\* \| [^|]* \(unknown time\) \|/, createdAt);
@@ -95,10 +111,19 @@ describe('history texts', () => {
       entry(6, 1, 'A', earlier + HOUR),
     ];
     const groups = historyGroups(entries, now);
-    assert.deepEqual(groups.map((g) => g.key), [today, yesterday, earlier]);
-    assert.deepEqual(groups.slice(0, 2).map((g) => g.label), ['Today', 'Yesterday']);
+    assert.deepEqual(
+      groups.map((g) => g.key),
+      [today, yesterday, earlier],
+    );
+    assert.deepEqual(
+      groups.slice(0, 2).map((g) => g.label),
+      ['Today', 'Yesterday'],
+    );
     assert.ok(groups[2].label.length > 0 && !['Today', 'Yesterday'].includes(groups[2].label));
-    assert.deepEqual(groups.map((g) => g.entries.map((e) => e.id)), [[4, 5, 2], [1], [3, 6]]);
+    assert.deepEqual(
+      groups.map((g) => g.entries.map((e) => e.id)),
+      [[4, 5, 2], [1], [3, 6]],
+    );
     assert.deepEqual(historyGroups([], now), []);
   });
 
@@ -114,20 +139,36 @@ describe('history texts', () => {
     });
 
     it('at most one notification per poll: several syncs are counted with their flows', () => {
-      const left = [one, entry(1004, 7, 'Invoices', now), entry(1005, 8, 'Payroll', now), entry(1006, 9, 'Mail', now), entry(1007, 9, 'Mail', now)];
+      const left = [
+        one,
+        entry(1004, 7, 'Invoices', now),
+        entry(1005, 8, 'Payroll', now),
+        entry(1006, 9, 'Mail', now),
+        entry(1007, 9, 'Mail', now),
+      ];
       assert.equal(finishedNotification(left, none, 'all').text, '5 syncs of 3 flows are no longer processing.');
-      assert.equal(finishedNotification(left.slice(0, 2), none, 'all').text, '2 syncs of Invoices are no longer processing.');
+      assert.equal(
+        finishedNotification(left.slice(0, 2), none, 'all').text,
+        '2 syncs of Invoices are no longer processing.',
+      );
     });
 
     it('"watched": only watched syncs and flows; a sync watch ends when it leaves, a flow watch lasts; "off": nothing', () => {
       const left = [one, entry(1005, 8, 'Payroll', now), entry(1006, 9, 'Mail', now)];
       const watches: Watches = { syncs: new Set([1003, 42]), flows: new Set([9]) };
       const n = finishedNotification(left, watches, 'watched');
-      assert.deepEqual(n.entries.map((e) => e.id), [1003, 1006]);
+      assert.deepEqual(
+        n.entries.map((e) => e.id),
+        [1003, 1006],
+      );
       assert.equal(n.text, '2 syncs of 2 flows are no longer processing.');
       assert.deepEqual(n.unwatch, [1003]);
       const off = finishedNotification(left, watches, 'off');
-      assert.deepEqual([off.text, off.entries, off.unwatch], [undefined, [], [1003]], 'the watch ends even with notifications off');
+      assert.deepEqual(
+        [off.text, off.entries, off.unwatch],
+        [undefined, [], [1003]],
+        'the watch ends even with notifications off',
+      );
       assert.equal(finishedNotification([], watches, 'all').text, undefined);
       assert.equal(finishedNotification(left.slice(1, 2), watches, 'watched').text, undefined);
     });

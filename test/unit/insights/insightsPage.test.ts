@@ -8,15 +8,31 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 const run = (id: number, flowId: number, name: string, hoursAgo: number, minutes: number): HistoryEntry => {
   const leftAt = NOW - hoursAgo * HOUR;
-  return makeEntry({ id, flowId, flowName: name, createdAt: new Date(leftAt - minutes * MIN).toISOString(), firstSeen: leftAt - minutes * MIN, lastSeen: leftAt - MIN / 4, leftAt });
+  return makeEntry({
+    id,
+    flowId,
+    flowName: name,
+    createdAt: new Date(leftAt - minutes * MIN).toISOString(),
+    firstSeen: leftAt - minutes * MIN,
+    lastSeen: leftAt - MIN / 4,
+    leftAt,
+  });
 };
 
 describe('Flow Insights page', () => {
-  const production = [...Array.from({ length: 6 }, (_, i) => run(100 + i, 7, 'Invoices', 30 + i * 10, 4)), ...Array.from({ length: 6 }, (_, i) => run(200 + i, 7, 'Invoices', 1 + i, 10))];
+  const production = [
+    ...Array.from({ length: 6 }, (_, i) => run(100 + i, 7, 'Invoices', 30 + i * 10, 4)),
+    ...Array.from({ length: 6 }, (_, i) => run(200 + i, 7, 'Invoices', 1 + i, 10)),
+  ];
   const staging = [run(1, 3, 'INVOICES', 2, 5), run(2, 4, 'Payroll\u202e<b>x</b>', 3, 1)];
 
   it('one service: a group per flow, its numbers as text, slower than usual in words, the trend and the last 24 hours', () => {
-    const page = insightsPage([{ service: 'Production', flows: flowInsights(production, NO_OLDER_DAYS, NOW) }], false, 7, NOW);
+    const page = insightsPage(
+      [{ service: 'Production', flows: flowInsights(production, NO_OLDER_DAYS, NOW) }],
+      false,
+      7,
+      NOW,
+    );
     assert.equal(page.groups.length, 1);
     const [row] = page.groups[0].rows;
     assert.equal(row.service, undefined);
@@ -39,7 +55,10 @@ describe('Flow Insights page', () => {
       7,
       NOW,
     );
-    assert.deepEqual(page.groups.map((g) => g.rows.map((r) => r.service)), [['Production', 'Staging'], ['Staging']]);
+    assert.deepEqual(
+      page.groups.map((g) => g.rows.map((r) => r.service)),
+      [['Production', 'Staging'], ['Staging']],
+    );
     assert.equal(page.groups[0].flow, 'Invoices');
     const payroll = page.groups[1].flow;
     assert.ok(!/[\u202e<>]/.test(payroll), `inert: ${payroll}`);
@@ -47,9 +66,16 @@ describe('Flow Insights page', () => {
   });
 
   it('"as usual" with enough runs on both sides; the page\u2019s messages are checked field by field', () => {
-    assert.equal(usualText({ slower: false, recent: { runs: 5, medianMs: MIN }, before: { runs: 5, medianMs: MIN } }), 'As usual');
+    assert.equal(
+      usualText({ slower: false, recent: { runs: 5, medianMs: MIN }, before: { runs: 5, medianMs: MIN } }),
+      'As usual',
+    );
     assert.deepEqual(parseInsightsMessage({ type: 'ready' }), { type: 'ready' });
-    assert.deepEqual(parseInsightsMessage({ type: 'rendered', rows: -1, violations: ['a\nb'] }), { type: 'rendered', rows: 0, violations: ['a b'] });
+    assert.deepEqual(parseInsightsMessage({ type: 'rendered', rows: -1, violations: ['a\nb'] }), {
+      type: 'rendered',
+      rows: 0,
+      violations: ['a b'],
+    });
     assert.equal(parseInsightsMessage({ type: 'eval' }), undefined);
     assert.equal(parseInsightsMessage(null), undefined);
   });

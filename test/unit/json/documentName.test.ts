@@ -10,8 +10,13 @@ describe('documentName: the editor tab of a JSON document', () => {
 
   it('a name from the settings and a group key from the service are shown inert: no bidi override, control or line break reorders or splits the tab', () => {
     const name = documentName('Syncs with status done\u202e\u2066 \n', 'Pro\u202eduction\u0000\nX\u200b');
-    // eslint-disable-next-line no-control-regex
-    assert.doesNotMatch(name, /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\u2028\u2029\ufeff]/, JSON.stringify(name));
+
+    assert.doesNotMatch(
+      name,
+      // eslint-disable-next-line no-control-regex
+      /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\u2028\u2029\ufeff]/,
+      JSON.stringify(name),
+    );
     assert.equal(name, '/Production X · Syncs with status done.json');
   });
 

@@ -2,7 +2,10 @@ import * as assert from 'node:assert/strict';
 import { moveKey, type KeySlots } from '../../../src/keys/moveKey';
 
 /** Slots in memory; `failing` names the calls that throw. */
-function slots(initial: Record<string, string>, failing: Array<'get' | 'set' | 'delete'> = []): KeySlots & { held: Map<string, string>; calls: string[] } {
+function slots(
+  initial: Record<string, string>,
+  failing: Array<'get' | 'set' | 'delete'> = [],
+): KeySlots & { held: Map<string, string>; calls: string[] } {
   const held = new Map(Object.entries(initial));
   const calls: string[] = [];
   const fail = (op: 'get' | 'set' | 'delete') => {

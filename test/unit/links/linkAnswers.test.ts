@@ -1,11 +1,25 @@
 import * as assert from 'node:assert/strict';
-import { invalidFilterLinkMessage, invalidLinkMessage, notListedMessage, notReadyAnswer, parseLink, unknownServiceMessage } from '../../../src/links/linkAnswers';
+import {
+  invalidFilterLinkMessage,
+  invalidLinkMessage,
+  notListedMessage,
+  notReadyAnswer,
+  parseLink,
+  unknownServiceMessage,
+} from '../../../src/links/linkAnswers';
 
 describe('links (parseLink, answers)', () => {
   it('reads a row prefix and a plain decimal id, and nothing else', () => {
     assert.deepEqual(parseLink('/sync', 'id=1003&baseUrl=http%3A%2F%2Fevil.example'), { prefix: 'sync', id: 1003 });
     assert.deepEqual(parseLink('//Connection/', 'id=5'), { prefix: 'connection', id: 5 });
-    for (const [path, query] of [['/sync', 'id=abc'], ['/sync', 'id=1e3'], ['/sync', 'id=-1'], ['/sync', 'id=12345678901234567'], ['/', 'id=1'], ['/sync', '']]) {
+    for (const [path, query] of [
+      ['/sync', 'id=abc'],
+      ['/sync', 'id=1e3'],
+      ['/sync', 'id=-1'],
+      ['/sync', 'id=12345678901234567'],
+      ['/', 'id=1'],
+      ['/sync', ''],
+    ]) {
       assert.equal(parseLink(path, query), undefined, `${path}?${query}`);
     }
   });
@@ -20,11 +34,20 @@ describe('links (parseLink, answers)', () => {
 
   it('says why a link did not ask the service again', () => {
     const loadedAt = Date.UTC(2026, 10, 23, 12, 0, 0);
-    assert.match(notListedMessage('Flow sync #9', undefined, { loadedAt }), /^Flow sync #9 is not in the list right now\.$/);
-    assert.match(notListedMessage('Flow sync #9', 'recent', { loadedAt }), /not in the list loaded at .+ at most once per refresh interval/);
+    assert.match(
+      notListedMessage('Flow sync #9', undefined, { loadedAt }),
+      /^Flow sync #9 is not in the list right now\.$/,
+    );
+    assert.match(
+      notListedMessage('Flow sync #9', 'recent', { loadedAt }),
+      /not in the list loaded at .+ at most once per refresh interval/,
+    );
     assert.match(notListedMessage('Flow sync #9', 'recent', {}), /could not be loaded just now/);
     assert.match(notListedMessage('Flow sync #9', 'keyRefused', { loadedAt }), /refused the API key/);
-    assert.match(notListedMessage('Flow sync #9', 'waiting', { loadedAt, nextAttemptAt: loadedAt + 3600_000 }), /loaded at .+ asks the service again at /);
+    assert.match(
+      notListedMessage('Flow sync #9', 'waiting', { loadedAt, nextAttemptAt: loadedAt + 3600_000 }),
+      /loaded at .+ asks the service again at /,
+    );
     assert.match(notListedMessage('Flow sync #9', 'waiting', { nextAttemptAt: loadedAt }), /cannot be looked up yet/);
   });
 });
@@ -32,7 +55,11 @@ describe('links (parseLink, answers)', () => {
 describe('parseLink: a link names its service by name', () => {
   it('reads &service=<name> (any characters, decoded), and nothing for a link without one', () => {
     assert.deepEqual(parseLink('/sync', 'id=1003&service=Staging'), { prefix: 'sync', id: 1003, service: 'Staging' });
-    assert.deepEqual(parseLink('/sync', 'id=1003&service=EU%20%C3%A9quipe'), { prefix: 'sync', id: 1003, service: 'EU équipe' });
+    assert.deepEqual(parseLink('/sync', 'id=1003&service=EU%20%C3%A9quipe'), {
+      prefix: 'sync',
+      id: 1003,
+      service: 'EU équipe',
+    });
     assert.deepEqual(parseLink('/sync', 'id=1003'), { prefix: 'sync', id: 1003 });
   });
 

@@ -35,15 +35,30 @@ describe('Explorer', () => {
     explorer.configure({ ...base(), apiKey: LONG_KEY, autoRefresh: false });
     for (let i = 0; i + 8 <= LONG_KEY.length; i++) {
       const piece = LONG_KEY.slice(i, i + 8);
-      for (const text of [`name ${piece} tail`, `${piece.toUpperCase()}`, `x${piece.toLowerCase()}`]) assert.ok(explorer.mentionsKey(text), `refused: ${text}`);
+      for (const text of [`name ${piece} tail`, `${piece.toUpperCase()}`, `x${piece.toLowerCase()}`]) {
+        assert.ok(explorer.mentionsKey(text), `refused: ${text}`);
+      }
     }
-    assert.ok(explorer.mentionsKey(JSON.stringify({ flowName: `${'x'.repeat(108)}${LONG_KEY.slice(0, 12)}` })), 'the prefix a cut at 120 left');
-    for (const text of ['', 'Invoices', LONG_KEY.slice(0, 7), `${LONG_KEY.slice(0, 7)} ${LONG_KEY.slice(7, 14)}`, 'fsk_Lovely_7Hq', '•••']) {
+    assert.ok(
+      explorer.mentionsKey(JSON.stringify({ flowName: `${'x'.repeat(108)}${LONG_KEY.slice(0, 12)}` })),
+      'the prefix a cut at 120 left',
+    );
+    for (const text of [
+      '',
+      'Invoices',
+      LONG_KEY.slice(0, 7),
+      `${LONG_KEY.slice(0, 7)} ${LONG_KEY.slice(7, 14)}`,
+      'fsk_Lovely_7Hq',
+      '•••',
+    ]) {
       assert.ok(!explorer.mentionsKey(text), `accepted: ${text}`);
     }
     const quoted = 'abc"def\\ghij';
     explorer.configure({ ...base(), apiKey: quoted, autoRefresh: false });
-    assert.ok(explorer.mentionsKey(JSON.stringify({ name: `x ${quoted} y` })), 'a key JSON escapes is found in the JSON');
+    assert.ok(
+      explorer.mentionsKey(JSON.stringify({ name: `x ${quoted} y` })),
+      'a key JSON escapes is found in the JSON',
+    );
   });
 
   it('a key shorter than 8 characters: only the whole key (any letter case) is refused', () => {
@@ -83,9 +98,12 @@ describe('Explorer', () => {
     await settle(() => explorer.lists.processing.state.loadedAt !== undefined);
     assert.equal(mock.requests.length, 1);
     assert.equal(explorer.lists.connections.state.loadedAt, undefined, 'a hidden Connections view costs nothing');
-    explorer.want("connections");
+    explorer.want('connections');
     await settle(() => explorer.lists.connections.state.loadedAt !== undefined);
-    assert.deepEqual(mock.requests.map((r) => r.path.split('/').pop()), ['processing', 'index']);
+    assert.deepEqual(
+      mock.requests.map((r) => r.path.split('/').pop()),
+      ['processing', 'index'],
+    );
   });
 
   it('polls on the schedule, slower while unfocused', async () => {
@@ -93,7 +111,10 @@ describe('Explorer', () => {
     await settle(() => explorer.lists.processing.state.loadedAt !== undefined);
     assert.equal(explorer.lists.processing.state.nextAttemptAt, clock.now() + 30_000);
     explorer.setFocused(false);
-    assert.equal(explorer.lists.processing.state.nextAttemptAt, explorer.lists.processing.state.loadedAt! + 30_000 * UNFOCUSED_SLOWDOWN);
+    assert.equal(
+      explorer.lists.processing.state.nextAttemptAt,
+      explorer.lists.processing.state.loadedAt! + 30_000 * UNFOCUSED_SLOWDOWN,
+    );
     explorer.configure({ ...base(), autoRefresh: false });
     assert.equal(explorer.lists.processing.state.nextAttemptAt, undefined);
     assert.equal(mock.requests.length, 1, 'changing the schedule does not reload');
@@ -101,15 +122,22 @@ describe('Explorer', () => {
 
   it('a team filter reloads both lists with team_id and remembers every team', async () => {
     explorer.configure(base());
-    explorer.want("connections");
+    explorer.want('connections');
     await settle(() => explorer.lists.connections.state.loadedAt !== undefined);
     const allTeams = explorer.teams.list().length;
     assert.equal(allTeams, mock.dataset.teams.length);
     const team = String(mock.dataset.teams[0].id);
     mock.clearRequests();
     explorer.configure({ ...base(), teamId: team });
-    await settle(() => explorer.lists.connections.state.loadedAt !== undefined && explorer.lists.processing.state.loadedAt !== undefined);
-    assert.deepEqual(mock.requests.map((r) => r.query.team_id), [team, team]);
+    await settle(
+      () =>
+        explorer.lists.connections.state.loadedAt !== undefined &&
+        explorer.lists.processing.state.loadedAt !== undefined,
+    );
+    assert.deepEqual(
+      mock.requests.map((r) => r.query.team_id),
+      [team, team],
+    );
     assert.ok(explorer.lists.connections.state.items!.every((i) => String(i.value.team_id) === team));
     assert.equal(explorer.teams.list().length, allTeams, 'a filtered load keeps the other teams on offer');
   });
@@ -133,7 +161,9 @@ describe('Explorer', () => {
       for (const e of services) {
         e.configure(explorerConfig(quiet.url, KEY, { autoRefresh: false }));
         e.want('connections');
-        await settle(() => e.lists.connections.state.loadedAt !== undefined || e.lists.connections.state.error !== undefined);
+        await settle(
+          () => e.lists.connections.state.loadedAt !== undefined || e.lists.connections.state.error !== undefined,
+        );
       }
       const [first, second] = services.map((e) => e.lists.connections.state);
       assert.equal(first.items?.length, 3_000);

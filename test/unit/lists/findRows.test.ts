@@ -12,8 +12,14 @@ const filterOf = (input: string, view: FilterView) => {
 };
 
 describe('findRows: what a filter sees of a Processing and a Connections row', () => {
-  const syncs = new FilterSubjects<Item<FlowSync>>((i) => processingRows.subject(i.value, 'Production'), (i) => processingRows.live(i.value, NOW));
-  const rows = [sync(600, 7, 'Invoices'), sync(7200, 8, 'Receipts', { status: 'retrying', webhook: true, errors: { message: 'ERP timeout' } })];
+  const syncs = new FilterSubjects<Item<FlowSync>>(
+    (i) => processingRows.subject(i.value, 'Production'),
+    (i) => processingRows.live(i.value, NOW),
+  );
+  const rows = [
+    sync(600, 7, 'Invoices'),
+    sync(7200, 8, 'Receipts', { status: 'retrying', webhook: true, errors: { message: 'ERP timeout' } }),
+  ];
   const ids = (input: string) => syncs.filter(filterOf(input, 'processing'), rows).map((r) => r.value.id);
 
   it('words find the id, flow, status, errors, the marks the row shows and the service', () => {

@@ -11,23 +11,55 @@ import { conn, sync } from '../helpers/items';
 
 describe('grouping', () => {
   it('groups syncs by flow, sorted by flow name, newest sync first, "Flow <id>" without a summary', () => {
-    const groups = groupByFlow([sync(1, 20, 'Zeta'), sync(2, 10, 'alpha'), sync(3, 20, 'Zeta'), sync(4, 30, undefined)]);
-    assert.deepEqual(groups.map((g) => [g.label, g.items.map((i) => i.value.id)]), [['alpha', [2]], ['Flow 30', [4]], ['Zeta', [1, 3]]]);
+    const groups = groupByFlow([
+      sync(1, 20, 'Zeta'),
+      sync(2, 10, 'alpha'),
+      sync(3, 20, 'Zeta'),
+      sync(4, 30, undefined),
+    ]);
+    assert.deepEqual(
+      groups.map((g) => [g.label, g.items.map((i) => i.value.id)]),
+      [
+        ['alpha', [2]],
+        ['Flow 30', [4]],
+        ['Zeta', [1, 3]],
+      ],
+    );
   });
 
   it('groups connections by team, sorted by name, "Team <id>" without a summary', () => {
-    const groups = groupByTeam([conn(1, 'b', 2, 'Billing'), conn(2, 'A', 2, 'Billing'), conn(3, 'x', 7), conn(4, 'c10', 1, 'Alpha'), conn(5, 'c9', 1, 'Alpha')]);
-    assert.deepEqual(groups.map((g) => [g.label, g.items.map((i) => i.value.name)]), [['Alpha', ['c9', 'c10']], ['Billing', ['A', 'b']], ['Team 7', ['x']]]);
+    const groups = groupByTeam([
+      conn(1, 'b', 2, 'Billing'),
+      conn(2, 'A', 2, 'Billing'),
+      conn(3, 'x', 7),
+      conn(4, 'c10', 1, 'Alpha'),
+      conn(5, 'c9', 1, 'Alpha'),
+    ]);
+    assert.deepEqual(
+      groups.map((g) => [g.label, g.items.map((i) => i.value.name)]),
+      [
+        ['Alpha', ['c9', 'c10']],
+        ['Billing', ['A', 'b']],
+        ['Team 7', ['x']],
+      ],
+    );
   });
 
   it('groups that share a label stay apart, ordered by key; a blank name falls back to the id', () => {
     const groups = groupByFlow([sync(1, 30, 'Same'), sync(2, 4, 'Same'), sync(3, 9, '  ')]);
-    assert.deepEqual(groups.map((g) => [g.key, g.label]), [[9, 'Flow 9'], [4, 'Same'], [30, 'Same']]);
+    assert.deepEqual(
+      groups.map((g) => [g.key, g.label]),
+      [
+        [9, 'Flow 9'],
+        [4, 'Same'],
+        [30, 'Same'],
+      ],
+    );
     assert.equal(flowLabel(sync(1, 12, ' Payroll ').value), 'Payroll');
     assert.equal(teamLabel(conn(1, 'x', 3, '   ').value), 'Team 3');
   });
 
-  it('groupBy names a group after its first item and sorts every group\'s items', () => {
+  it("groupBy names a group after its first item and sorts every group's items", () => {
     const sorted: number[][] = [];
     const groups = groupBy(
       [sync(3, 1, 'a'), sync(1, 2, 'b'), sync(2, 1, 'c')],
@@ -38,7 +70,13 @@ describe('grouping', () => {
         sorted.push(items.map((i) => i.value.id));
       },
     );
-    assert.deepEqual(groups.map((g) => [g.label, g.items.map((i) => i.value.id)]), [['first 1', [1]], ['first 3', [2, 3]]]);
+    assert.deepEqual(
+      groups.map((g) => [g.label, g.items.map((i) => i.value.id)]),
+      [
+        ['first 1', [1]],
+        ['first 3', [2, 3]],
+      ],
+    );
     assert.deepEqual(sorted, [[1], [2, 3]]);
   });
 });
@@ -47,7 +85,18 @@ describe('sortKey', () => {
   it('orders naturally, ignoring case and accents', () => {
     const names = ['b10', 'B9', 'émile', 'Emilia', 'a', 'item 007', 'item 7x', 'Zeta', 'alpha 2', 'alpha 10'];
     const sorted = [...names].sort((x, y) => (sortKey(x) < sortKey(y) ? -1 : sortKey(x) > sortKey(y) ? 1 : 0));
-    assert.deepEqual(sorted, ['a', 'alpha 2', 'alpha 10', 'B9', 'b10', 'émile', 'Emilia', 'item 007', 'item 7x', 'Zeta']);
+    assert.deepEqual(sorted, [
+      'a',
+      'alpha 2',
+      'alpha 10',
+      'B9',
+      'b10',
+      'émile',
+      'Emilia',
+      'item 007',
+      'item 7x',
+      'Zeta',
+    ]);
   });
 
   it('pads digit runs so that numbers compare by value, and keeps keys stable', () => {
@@ -63,17 +112,22 @@ describe('byText: one order for a whole answer, answer after answer', () => {
   const items = (values: readonly Named[]) => values.map((value) => ({ value, raw: value }));
   /** The order it must give: by sort key (code units, as `<`), then by id. */
   const expected = (list: readonly Item<Named>[]) =>
-    list.map((_item, i) => i).sort((a, b) => {
-      const [x, y] = [sortKey(list[a].value.name), sortKey(list[b].value.name)];
-      return x < y ? -1 : x > y ? 1 : list[a].value.id - list[b].value.id;
-    });
+    list
+      .map((_item, i) => i)
+      .sort((a, b) => {
+        const [x, y] = [sortKey(list[a].value.name), sortKey(list[b].value.name)];
+        return x < y ? -1 : x > y ? 1 : list[a].value.id - list[b].value.id;
+      });
 
   it('property: every answer of a sequence is in key-then-id order, however names come, go and change between answers', () => {
     const name = fc.stringMatching(/^[aAbBé1-9 ]{0,4}$/);
     const answer = fc.uniqueArray(fc.record({ name, id: fc.nat(500) }), { selector: (v) => v.id, maxLength: 80 });
     fc.assert(
       fc.property(fc.array(answer, { minLength: 1, maxLength: 10 }), (answers) => {
-        const sort = byText<Named>((v) => v.name, (v) => v.id);
+        const sort = byText<Named>(
+          (v) => v.name,
+          (v) => v.id,
+        );
         for (const values of answers) {
           const list = items(values);
           assert.deepEqual(Array.from(sort.order!(list)), expected(list));
@@ -92,71 +146,121 @@ describe('byText: one order for a whole answer, answer after answer', () => {
       fc.record({ kind: fc.constant('swap' as const), at: fc.nat(), to: fc.nat() }),
     );
     fc.assert(
-      fc.property(base, fc.array(fc.array(edit, { minLength: 0, maxLength: 4 }), { minLength: 1, maxLength: 8 }), (first, answers) => {
-        const sort = byText<Named>((v) => v.name, (v) => v.id);
-        let values = first;
-        sort.order!(items(values));
-        for (const edits of answers) {
-          values = [...values];
-          for (const e of edits) {
-            const at = e.at % values.length;
-            if (e.kind === 'rename') values[at] = { ...values[at], name: e.name };
-            else if (e.kind === 'id') values[at] = { ...values[at], id: e.id };
-            else [values[at], values[e.to % values.length]] = [values[e.to % values.length], values[at]];
+      fc.property(
+        base,
+        fc.array(fc.array(edit, { minLength: 0, maxLength: 4 }), { minLength: 1, maxLength: 8 }),
+        (first, answers) => {
+          const sort = byText<Named>(
+            (v) => v.name,
+            (v) => v.id,
+          );
+          let values = first;
+          sort.order!(items(values));
+          for (const edits of answers) {
+            values = [...values];
+            for (const e of edits) {
+              const at = e.at % values.length;
+              if (e.kind === 'rename') values[at] = { ...values[at], name: e.name };
+              else if (e.kind === 'id') values[at] = { ...values[at], id: e.id };
+              else [values[at], values[e.to % values.length]] = [values[e.to % values.length], values[at]];
+            }
+            const list = items(values);
+            const got = Array.from(sort.order!(list));
+            assert.deepEqual(got, expected(list));
+            assert.deepEqual(
+              got,
+              Array.from(
+                byText<Named>(
+                  (v) => v.name,
+                  (v) => v.id,
+                ).order!(list),
+              ),
+              'as a new sort gives',
+            );
           }
-          const list = items(values);
-          const got = Array.from(sort.order!(list));
-          assert.deepEqual(got, expected(list));
-          assert.deepEqual(got, Array.from(byText<Named>((v) => v.name, (v) => v.id).order!(list)), 'as a new sort gives');
-        }
-      }),
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
-  it('property: answers of the last one\'s length (its texts and entries updated in place) and of other lengths, renamed anywhere, are ordered as sorted anew', () => {
+  it("property: answers of the last one's length (its texts and entries updated in place) and of other lengths, renamed anywhere, are ordered as sorted anew", () => {
     // Names as new string objects each answer (as JSON.parse gives), non-ASCII among them; an answer renames any share
     // of the positions of the last one (few: the incremental path; many: a full sort) or has another length.
     const name = fc.stringMatching(/^[aAbBéÉ1-9 ]{0,3}$/);
     const fresh = (text: string) => [...text].join('');
     const step = fc.oneof(
-      fc.record({ kind: fc.constant('rename' as const), renames: fc.array(fc.record({ at: fc.nat(), name }), { maxLength: 40 }) }),
-      fc.record({ kind: fc.constant('resize' as const), values: fc.array(fc.record({ name, id: fc.nat(200) }), { maxLength: 60 }) }),
+      fc.record({
+        kind: fc.constant('rename' as const),
+        renames: fc.array(fc.record({ at: fc.nat(), name }), { maxLength: 40 }),
+      }),
+      fc.record({
+        kind: fc.constant('resize' as const),
+        values: fc.array(fc.record({ name, id: fc.nat(200) }), { maxLength: 60 }),
+      }),
     );
     fc.assert(
-      fc.property(fc.array(fc.record({ name, id: fc.nat(200) }), { maxLength: 60 }), fc.array(step, { minLength: 1, maxLength: 8 }), (first, steps) => {
-        const sort = byText<Named>((v) => v.name, (v) => v.id);
-        let values = first;
-        sort.order!(items(values));
-        for (const s of steps) {
-          if (s.kind === 'resize') values = s.values;
-          else {
-            values = values.map((v) => ({ name: fresh(v.name), id: v.id }));
-            for (const r of s.renames) if (values.length) values[r.at % values.length] = { ...values[r.at % values.length], name: r.name };
+      fc.property(
+        fc.array(fc.record({ name, id: fc.nat(200) }), { maxLength: 60 }),
+        fc.array(step, { minLength: 1, maxLength: 8 }),
+        (first, steps) => {
+          const sort = byText<Named>(
+            (v) => v.name,
+            (v) => v.id,
+          );
+          let values = first;
+          sort.order!(items(values));
+          for (const s of steps) {
+            if (s.kind === 'resize') values = s.values;
+            else {
+              values = values.map((v) => ({ name: fresh(v.name), id: v.id }));
+              for (const r of s.renames) {
+                if (values.length) values[r.at % values.length] = { ...values[r.at % values.length], name: r.name };
+              }
+            }
+            const list = items(values);
+            const got = Array.from(sort.order!(list));
+            assert.deepEqual(got, expected(list));
+            assert.deepEqual(
+              got,
+              Array.from(
+                byText<Named>(
+                  (v) => v.name,
+                  (v) => v.id,
+                ).order!(list),
+              ),
+              'as a new sort gives',
+            );
           }
-          const list = items(values);
-          const got = Array.from(sort.order!(list));
-          assert.deepEqual(got, expected(list));
-          assert.deepEqual(got, Array.from(byText<Named>((v) => v.name, (v) => v.id).order!(list)), 'as a new sort gives');
-        }
-      }),
+        },
+      ),
       { numRuns: 400 },
     );
   });
 
   it('a key added again and again into the same gap: ranked between its neighbours until the gap is full, then all anew', () => {
-    const sort = byText<Named>((v) => v.name, (v) => v.id);
+    const sort = byText<Named>(
+      (v) => v.name,
+      (v) => v.id,
+    );
     const big = Array.from({ length: 2_000 }, (_v, i) => ({ name: `m${i}`, id: 10_000 + i }));
     for (let k = 1; k <= 25; k++) {
       // "a" < "aa" < "aaa" < … < "b": each answer adds one key just before "b", halving the room there
-      const values = [{ name: 'b', id: 0 }, ...Array.from({ length: k }, (_v, i) => ({ name: 'a'.repeat(i + 1), id: i + 1 })), ...big];
+      const values = [
+        { name: 'b', id: 0 },
+        ...Array.from({ length: k }, (_v, i) => ({ name: 'a'.repeat(i + 1), id: i + 1 })),
+        ...big,
+      ];
       const list = items(values);
       assert.deepEqual(Array.from(sort.order!(list)), expected(list), `answer ${k}`);
     }
   });
 
   it('a renamed item in a large answer is placed where it belongs (the incremental path), and stays there', () => {
-    const sort = byText<Named>((v) => v.name, (v) => v.id);
+    const sort = byText<Named>(
+      (v) => v.name,
+      (v) => v.id,
+    );
     const values = Array.from({ length: 5_000 }, (_v, i) => ({ name: `Connection ${i}`, id: i }));
     sort.order!(items(values));
     for (const renamed of ['Aardvark', 'Connection 2500b', 'zzz', 'Connection 2500a', 'connection 2500']) {

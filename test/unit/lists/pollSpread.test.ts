@@ -41,9 +41,15 @@ describe('PollSpread', () => {
     assert.equal(spread.order(['a']), true);
     assert.equal(spread.fraction('a'), undefined, 'alone: as before there were several');
     assert.equal(spread.order(['a', 'b', 'c', 'd']), true);
-    assert.deepEqual(['a', 'b', 'c', 'd', 'x'].map((id) => spread.fraction(id)), [0, 0.25, 0.5, 0.75, undefined]);
+    assert.deepEqual(
+      ['a', 'b', 'c', 'd', 'x'].map((id) => spread.fraction(id)),
+      [0, 0.25, 0.5, 0.75, undefined],
+    );
     assert.equal(spread.order(['a', 'b', 'c', 'd']), false, 'the same order: nothing to re-plan');
     assert.equal(spread.order(['a', 'c', 'd']), true);
-    assert.deepEqual(['a', 'b', 'c', 'd'].map((id) => spread.fraction(id)), [0, undefined, 1 / 3, 2 / 3]);
+    assert.deepEqual(
+      ['a', 'b', 'c', 'd'].map((id) => spread.fraction(id)),
+      [0, undefined, 1 / 3, 2 / 3],
+    );
   });
 });

@@ -35,7 +35,10 @@ const timeLimit = () => fc.interruptAfterTimeLimit(60_000, { failOnInterrupt: tr
 
 const maxBytesArb = fc.constantFrom<number | undefined>(undefined, 64 * 1024, 1024 * 1024);
 const endpointArb = fc.constantFrom<'processing' | 'connections'>('processing', 'connections');
-const pollArb = fc.constantFrom<[string, () => number | undefined]>(['no poll', () => undefined], ['30 s', () => 30_000]);
+const pollArb = fc.constantFrom<[string, () => number | undefined]>(
+  ['no poll', () => undefined],
+  ['30 s', () => 30_000],
+);
 
 interface Outcome {
   refresher: ListRefresher<FlowSync | Connection>;
@@ -52,7 +55,11 @@ async function settle(): Promise<void> {
 
 /** True when the generated answer happens to hold the key (then an error may quote it: that is the echo property). */
 function sendsKey(reply: HostileReply, key: string): boolean {
-  return reply.body.includes(key) || (reply.statusMessage ?? '').includes(key) || reply.headers.some(([, value]) => value.includes(key));
+  return (
+    reply.body.includes(key) ||
+    (reply.statusMessage ?? '').includes(key) ||
+    reply.headers.some(([, value]) => value.includes(key))
+  );
 }
 
 /** Long enough that no 8-character piece of a random key turns up in a message by chance. */
@@ -103,9 +110,20 @@ describe('properties: refresh() over loopback HTTP against a hostile service', f
    * A ListRefresher over a real FlowSyncClient. The clock is fake and never advanced, so the refresher's poll and
    * retry timers never fire: a request happens only when the test calls refresh().
    */
-  function pipeline(key: string, endpoint: 'processing' | 'connections', maxBytes: number | undefined, poll: () => number | undefined) {
+  function pipeline(
+    key: string,
+    endpoint: 'processing' | 'connections',
+    maxBytes: number | undefined,
+    poll: () => number | undefined,
+  ) {
     const clock = new FakeClock();
-    const client = new FlowSyncClient({ baseUrl: server.url, apiKey: key, timeoutMs: TIMEOUT_MS, maxBytes, now: () => clock.now() });
+    const client = new FlowSyncClient({
+      baseUrl: server.url,
+      apiKey: key,
+      timeoutMs: TIMEOUT_MS,
+      maxBytes,
+      now: () => clock.now(),
+    });
     const load = (signal: AbortSignal): Promise<ListResult<FlowSync | Connection>> =>
       endpoint === 'processing' ? client.listProcessing({ signal }) : client.listConnections({ signal });
     return { refresher: new ListRefresher(load, clock, poll, () => 0.5) as Refresher, clock };
@@ -188,16 +206,25 @@ describe('properties: refresh() over loopback HTTP against a hostile service', f
     const slowest = { ms: 0, note: '' };
     const outcomes = new Map<string, number>();
     await fc.assert(
-      fc.asyncProperty(replyArb, apiKeyArb, endpointArb, maxBytesArb, pollArb, async (reply, key, endpoint, maxBytes, [, poll]) => {
-        // The service could send the key back by chance only: the keys are 19+ random characters.
-        fc.pre(!sendsKey(reply, key));
-        const outcome = await refreshOnce(() => reply, key, endpoint, maxBytes, poll);
-        if (outcome.elapsedMs > slowest.ms) Object.assign(slowest, { ms: outcome.elapsedMs, note: `${reply.note}, ${reply.body.length} bytes` });
-        const { error, items } = outcome.refresher.state;
-        const label = error ? error.kind : `items (${items?.length ? 'some' : 'none'})`;
-        outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
-        checkOutcome(outcome, key, budgetMs(reply, maxBytes));
-      }),
+      fc.asyncProperty(
+        replyArb,
+        apiKeyArb,
+        endpointArb,
+        maxBytesArb,
+        pollArb,
+        async (reply, key, endpoint, maxBytes, [, poll]) => {
+          // The service could send the key back by chance only: the keys are 19+ random characters.
+          fc.pre(!sendsKey(reply, key));
+          const outcome = await refreshOnce(() => reply, key, endpoint, maxBytes, poll);
+          if (outcome.elapsedMs > slowest.ms) {
+            Object.assign(slowest, { ms: outcome.elapsedMs, note: `${reply.note}, ${reply.body.length} bytes` });
+          }
+          const { error, items } = outcome.refresher.state;
+          const label = error ? error.kind : `items (${items?.length ? 'some' : 'none'})`;
+          outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
+          checkOutcome(outcome, key, budgetMs(reply, maxBytes));
+        },
+      ),
       { numRuns: HTTP_RUNS, plugins: [timeLimit()] },
     );
     if (process.env.PROPERTIES_VERBOSE) {
@@ -208,19 +235,25 @@ describe('properties: refresh() over loopback HTTP against a hostile service', f
 
   it('a sequence of answers to one refresher: stale data survives failures, a success clears the error', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(replyArb, { minLength: 2, maxLength: 4 }), apiKeyArb, endpointArb, pollArb, async (replies, key, endpoint, [, poll]) => {
-        fc.pre(!replies.some((reply) => sendsKey(reply, key)));
-        const p = pipeline(key, endpoint, undefined, poll);
-        let failures = 0;
-        for (const reply of replies) {
-          const previous = p.refresher.state.items;
-          const outcome = await timedRefresh(p, () => reply, key);
-          checkOutcome(outcome, key, budgetMs(reply, undefined), { previous, dispose: false });
-          failures = p.refresher.state.error ? failures + 1 : 0;
-          assert.equal(p.refresher.state.failures, failures, 'consecutive failures are counted');
-        }
-        p.refresher.dispose();
-      }),
+      fc.asyncProperty(
+        fc.array(replyArb, { minLength: 2, maxLength: 4 }),
+        apiKeyArb,
+        endpointArb,
+        pollArb,
+        async (replies, key, endpoint, [, poll]) => {
+          fc.pre(!replies.some((reply) => sendsKey(reply, key)));
+          const p = pipeline(key, endpoint, undefined, poll);
+          let failures = 0;
+          for (const reply of replies) {
+            const previous = p.refresher.state.items;
+            const outcome = await timedRefresh(p, () => reply, key);
+            checkOutcome(outcome, key, budgetMs(reply, undefined), { previous, dispose: false });
+            failures = p.refresher.state.error ? failures + 1 : 0;
+            assert.equal(p.refresher.state.failures, failures, 'consecutive failures are counted');
+          }
+          p.refresher.dispose();
+        },
+      ),
       { numRuns: 40, plugins: [timeLimit()] },
     );
   });
@@ -229,8 +262,21 @@ describe('properties: refresh() over loopback HTTP against a hostile service', f
   it('a valid list with repeated items reaches the state without duplicate ids [needs duplicate dropping]', async () => {
     await fc.assert(
       fc.asyncProperty(validListBody, apiKeyArb, endpointArb, async ({ text, note }, key, endpoint) => {
-        const reply: HostileReply = { status: 200, headers: [['Content-Type', 'application/json']], body: Buffer.from(text), framing: 'length', decodedBytes: text.length, note };
-        const outcome = await refreshOnce(() => reply, key, endpoint, undefined, () => undefined);
+        const reply: HostileReply = {
+          status: 200,
+          headers: [['Content-Type', 'application/json']],
+          body: Buffer.from(text),
+          framing: 'length',
+          decodedBytes: text.length,
+          note,
+        };
+        const outcome = await refreshOnce(
+          () => reply,
+          key,
+          endpoint,
+          undefined,
+          () => undefined,
+        );
         const ids = outcome.refresher.state.items?.map((i) => i.value.id) ?? [];
         checkOutcome(outcome, key, budgetMs(reply, undefined));
         assert.equal(new Set(ids).size, ids.length, `${ids.length - new Set(ids).size} duplicate ids in the state`);
@@ -241,7 +287,15 @@ describe('properties: refresh() over loopback HTTP against a hostile service', f
 
   // A service (or a proxy in front of it) that reflects the Authorization header back into what it answers: in the
   // errors body, the reason phrase or the Content-Type. Not even a fragment of the key may reach the error.
-  const echoPlace = fc.constantFrom('errors body 401', 'errors body 200', 'errors body 500', 'errors message without code 400', 'reason phrase 500', 'reason phrase 418', 'content-type 200');
+  const echoPlace = fc.constantFrom(
+    'errors body 401',
+    'errors body 200',
+    'errors body 500',
+    'errors message without code 400',
+    'reason phrase 500',
+    'reason phrase 418',
+    'content-type 200',
+  );
   /**
    * Whitespace, C1 controls and invisible characters: display clean-up collapses or removes them, so they move text.
    * The lengths favour the ranges where service text is cut for display (a few hundred, and a bit over a thousand
@@ -249,48 +303,77 @@ describe('properties: refresh() over loopback HTTP against a hostile service', f
    */
   const echoPadding = fc.tuple(
     fc.constantFrom(' ', '\t', '\n', '\u0085', '\u00a0', '\u200b', '\u2028'),
-    fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 1_600 }), fc.integer({ min: 300, max: 370 }), fc.integer({ min: 1_180, max: 1_250 })),
+    fc.oneof(
+      fc.constant(0),
+      fc.integer({ min: 0, max: 1_600 }),
+      fc.integer({ min: 300, max: 370 }),
+      fc.integer({ min: 1_180, max: 1_250 }),
+    ),
   );
 
   async function checkEcho(keyArb: fc.Arbitrary<string>, padding: fc.Arbitrary<[string, number]>): Promise<void> {
     const before = fc.constantFrom('', 'invalid token ', 'Bearer ', 'x');
     const after = fc.constantFrom('', ' is not valid', '.', ';q=1');
     await fc.assert(
-      fc.asyncProperty(echoPlace, keyArb, padding, before, after, endpointArb, async (where, apiKey, [padChar, padCount], head, tail, endpoint) => {
-        const answer = ({ authorization }: { authorization?: string }): HostileReply => {
-          const [, kind, status] = /^(.*) (\d+)$/.exec(where)!;
-          // A header value or reason phrase holds tabs and Latin-1 only; the JSON body holds anything.
-          const inHeader = kind === 'reason phrase' || kind === 'content-type';
-          const pad = (inHeader && !/^[\t\u0020-\u00ff]$/.test(padChar) ? '\t' : padChar).repeat(padCount);
-          const echoed = `${head}${pad}${(authorization ?? '').replace(/^Bearer /, '')}${tail}`;
-          const reply: HostileReply = { status: Number(status), headers: [['Content-Type', 'application/json']], body: Buffer.alloc(0), framing: 'length', decodedBytes: 0, note: where };
-          const errors = (message: string) => Buffer.from(JSON.stringify({ errors: [{ message }] }));
-          if (where === 'errors body 500') reply.body = errors(`E_INTERNAL: ${echoed}`);
-          else if (kind === 'errors body') reply.body = errors(`E_UNAUTHORIZED_ACCESS: ${echoed}`);
-          else if (kind === 'errors message without code') reply.body = errors(echoed);
-          else if (kind === 'reason phrase') reply.statusMessage = echoed;
-          else reply.headers = [['Content-Type', `text/${echoed}`]];
-          return reply;
-        };
-        const outcome = await refreshOnce(answer, apiKey, endpoint, undefined, () => undefined);
-        const error = outcome.refresher.state.error;
-        assert.ok(error, 'every one of these answers is an error');
-        const fragment = keyFragmentIn([error.message, error.code, error.description], apiKey);
-        assert.equal(fragment, undefined, `"${fragment}" of the key ${JSON.stringify(apiKey)} reached the error (${where}): ${JSON.stringify(error.message)}`);
-      }),
+      fc.asyncProperty(
+        echoPlace,
+        keyArb,
+        padding,
+        before,
+        after,
+        endpointArb,
+        async (where, apiKey, [padChar, padCount], head, tail, endpoint) => {
+          const answer = ({ authorization }: { authorization?: string }): HostileReply => {
+            const [, kind, status] = /^(.*) (\d+)$/.exec(where)!;
+            // A header value or reason phrase holds tabs and Latin-1 only; the JSON body holds anything.
+            const inHeader = kind === 'reason phrase' || kind === 'content-type';
+            const pad = (inHeader && !/^[\t\u0020-\u00ff]$/.test(padChar) ? '\t' : padChar).repeat(padCount);
+            const echoed = `${head}${pad}${(authorization ?? '').replace(/^Bearer /, '')}${tail}`;
+            const reply: HostileReply = {
+              status: Number(status),
+              headers: [['Content-Type', 'application/json']],
+              body: Buffer.alloc(0),
+              framing: 'length',
+              decodedBytes: 0,
+              note: where,
+            };
+            const errors = (message: string) => Buffer.from(JSON.stringify({ errors: [{ message }] }));
+            if (where === 'errors body 500') reply.body = errors(`E_INTERNAL: ${echoed}`);
+            else if (kind === 'errors body') reply.body = errors(`E_UNAUTHORIZED_ACCESS: ${echoed}`);
+            else if (kind === 'errors message without code') reply.body = errors(echoed);
+            else if (kind === 'reason phrase') reply.statusMessage = echoed;
+            else reply.headers = [['Content-Type', `text/${echoed}`]];
+            return reply;
+          };
+          const outcome = await refreshOnce(answer, apiKey, endpoint, undefined, () => undefined);
+          const error = outcome.refresher.state.error;
+          assert.ok(error, 'every one of these answers is an error');
+          const fragment = keyFragmentIn([error.message, error.code, error.description], apiKey);
+          assert.equal(
+            fragment,
+            undefined,
+            `"${fragment}" of the key ${JSON.stringify(apiKey)} reached the error (${where}): ${JSON.stringify(error.message)}`,
+          );
+        },
+      ),
       { numRuns: 200, plugins: [timeLimit()] },
     );
   }
 
   it('a service that echoes the key back, after padding that clean-up collapses: no fragment of the key reaches the error', async () => {
     // Keys without the characters the clean-up rewrites: that case is the next property.
-    await checkEcho(apiKeyArb.filter((k) => !/[<>]|\]\(|\$\(/.test(k)), echoPadding);
+    await checkEcho(
+      apiKeyArb.filter((k) => !/[<>]|\]\(|\$\(/.test(k)),
+      echoPadding,
+    );
   });
 
   it('a service that echoes the key back, for keys holding characters the clean-up rewrites (< > ]( $()', async () => {
     const rewritten = fc
       .tuple(apiKeyArb, fc.nat(), fc.constantFrom('<', '>', '](', '$('))
-      .map(([k, at, insert]) => `${k.slice(0, 3 + (at % (k.length - 2)))}${insert}${k.slice(3 + (at % (k.length - 2)))}`);
+      .map(
+        ([k, at, insert]) => `${k.slice(0, 3 + (at % (k.length - 2)))}${insert}${k.slice(3 + (at % (k.length - 2)))}`,
+      );
     await checkEcho(rewritten, fc.constant<[string, number]>([' ', 0]));
   });
 
@@ -302,13 +385,20 @@ describe('properties: refresh() over loopback HTTP against a hostile service', f
         fc.pre(!sendsKey(reply, key));
         const heard: Array<{ change: ListChange; loading: boolean }> = [];
         let thrown = 0;
-        const outcome = await refreshOnce(() => reply, key, endpoint, undefined, poll, (refresher) => {
-          refresher.onDidChange(() => {
-            thrown++;
-            throw new Error('listener boom');
-          });
-          refresher.onDidChange((change) => heard.push({ change, loading: refresher.state.loading }));
-        });
+        const outcome = await refreshOnce(
+          () => reply,
+          key,
+          endpoint,
+          undefined,
+          poll,
+          (refresher) => {
+            refresher.onDidChange(() => {
+              thrown++;
+              throw new Error('listener boom');
+            });
+            refresher.onDidChange((change) => heard.push({ change, loading: refresher.state.loading }));
+          },
+        );
         assert.ok(thrown >= 2, `the throwing listener was called ${thrown} times`);
         assert.equal(heard.length, thrown, 'the second listener heard every event the first one did');
         assert.equal(heard[0].loading, true, 'first event: loading started');

@@ -61,7 +61,10 @@ describe('ListRefresher', () => {
   it('loads, keeps items and schedules the next poll', async () => {
     const r = new ListRefresher(loader.load, clock, poll30s, half);
     await r.refresh();
-    assert.deepEqual(r.state.items?.map((i) => i.value), [1]);
+    assert.deepEqual(
+      r.state.items?.map((i) => i.value),
+      [1],
+    );
     assert.equal(r.state.loadedAt, clock.now());
     assert.equal(r.state.nextAttemptAt, clock.now() + FOCUSED_MS);
     await clock.advance(FOCUSED_MS);
@@ -82,7 +85,7 @@ describe('ListRefresher', () => {
     assert.equal(clock.pendingTimers, 0, 'and the poll with them');
   });
 
-  it('adopt(): takes another window\'s answer without a request, plans the next poll from its time', async () => {
+  it("adopt(): takes another window's answer without a request, plans the next poll from its time", async () => {
     const r = new ListRefresher(loader.load, clock, poll30s, half);
     await r.refresh();
     const changes: boolean[] = [];
@@ -90,7 +93,10 @@ describe('ListRefresher', () => {
     const at = clock.now() + 10_000;
     await clock.advance(12_000);
     r.adopt(ok([2, 3]), at);
-    assert.deepEqual(r.state.items?.map((i) => i.value), [2, 3]);
+    assert.deepEqual(
+      r.state.items?.map((i) => i.value),
+      [2, 3],
+    );
     assert.equal(r.state.loadedAt, at);
     assert.equal(r.state.nextAttemptAt, at + FOCUSED_MS);
     assert.deepEqual(changes, [true]);
@@ -121,7 +127,10 @@ describe('ListRefresher', () => {
     r.adopt(ok([7]), clock.now() + 1);
     loader.releaseAll();
     await p;
-    assert.deepEqual(r.state.items?.map((i) => i.value), [6]);
+    assert.deepEqual(
+      r.state.items?.map((i) => i.value),
+      [6],
+    );
   });
 
   it('joins a refresh asked for while one is in flight (single flight)', async () => {
@@ -145,7 +154,10 @@ describe('ListRefresher', () => {
     await r.refresh();
     assert.equal(r.state.items, firstItems, 'same answer keeps the same item objects');
     await r.refresh();
-    assert.deepEqual(r.state.items?.map((i) => i.value), [1, 3]);
+    assert.deepEqual(
+      r.state.items?.map((i) => i.value),
+      [1, 3],
+    );
     assert.equal(changes.filter(Boolean).length, 2, 'first load and the changed answer only');
   });
 
@@ -154,7 +166,10 @@ describe('ListRefresher', () => {
     loader.answers = [ok([7]), new ApiError('http', 'boom', { status: 500 })];
     await r.refresh();
     await r.refresh();
-    assert.deepEqual(r.state.items?.map((i) => i.value), [7]);
+    assert.deepEqual(
+      r.state.items?.map((i) => i.value),
+      [7],
+    );
     assert.equal(r.state.error?.kind, 'http');
     const delays: number[] = [];
     for (let i = 0; i < 9; i++) {
@@ -163,7 +178,11 @@ describe('ListRefresher', () => {
       await clock.advance(due - clock.now());
     }
     assert.deepEqual(delays, [5_000, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000, 300_000]);
-    assert.deepEqual(r.state.items?.map((i) => i.value), [7], 'stale data stays');
+    assert.deepEqual(
+      r.state.items?.map((i) => i.value),
+      [7],
+      'stale data stays',
+    );
   });
 
   it('recovers by itself when the service answers again', async () => {
@@ -174,7 +193,10 @@ describe('ListRefresher', () => {
     await clock.advance(r.state.nextAttemptAt! - clock.now());
     assert.equal(r.state.error, undefined);
     assert.equal(r.state.failures, 0);
-    assert.deepEqual(r.state.items?.map((i) => i.value), [9]);
+    assert.deepEqual(
+      r.state.items?.map((i) => i.value),
+      [9],
+    );
     assert.equal(r.state.nextAttemptAt, clock.now() + FOCUSED_MS, 'back to the normal schedule');
   });
 
@@ -270,7 +292,10 @@ describe('ListRefresher', () => {
       const calls = loader.calls - callsBefore;
       // The schedule: one request per poll interval, plus at most the focus-return refresh and one error retry.
       const scheduled = 3600_000 / pollMs;
-      assert.ok(calls >= scheduled - 1 && calls <= scheduled + 2, `hour ${hour} (${focused ? 'focused' : 'unfocused'}): ${calls} requests, schedule ${scheduled}`);
+      assert.ok(
+        calls >= scheduled - 1 && calls <= scheduled + 2,
+        `hour ${hour} (${focused ? 'focused' : 'unfocused'}): ${calls} requests, schedule ${scheduled}`,
+      );
       expected += calls;
       if (hour === 0) heapBefore = heapAfterGc(); // measured after a warm-up hour
     }
@@ -289,19 +314,50 @@ describe('ListRefresher', () => {
 
 describe('backoff', () => {
   it('doubles from 5 s and caps at 5 min with ±20 % jitter', () => {
-    assert.equal(backoffDelay(1, () => 0.5), 5_000);
-    assert.equal(backoffDelay(2, () => 0.5), 10_000);
-    assert.equal(backoffDelay(1, () => 0), 4_000);
-    assert.equal(backoffDelay(1, () => 1), 6_000);
-    assert.equal(backoffDelay(30, () => 1), BACKOFF_MAX_MS);
+    assert.equal(
+      backoffDelay(1, () => 0.5),
+      5_000,
+    );
+    assert.equal(
+      backoffDelay(2, () => 0.5),
+      10_000,
+    );
+    assert.equal(
+      backoffDelay(1, () => 0),
+      4_000,
+    );
+    assert.equal(
+      backoffDelay(1, () => 1),
+      6_000,
+    );
+    assert.equal(
+      backoffDelay(30, () => 1),
+      BACKOFF_MAX_MS,
+    );
   });
 
   it('maps error kinds to retry delays', () => {
-    assert.equal(retryDelay('unauthorized', undefined, 1, () => 0.5), undefined);
-    assert.equal(retryDelay('rateLimited', 12_000, 1, () => 0.5), 12_000);
-    assert.equal(retryDelay('rateLimited', 10 * 24 * 3600_000, 1, () => 0.5), 3600_000, 'absurd Retry-After is bounded');
-    assert.equal(retryDelay('rateLimited', undefined, 2, () => 0.5), 10_000);
-    assert.equal(retryDelay('timeout', undefined, 3, () => 0.5), 20_000);
+    assert.equal(
+      retryDelay('unauthorized', undefined, 1, () => 0.5),
+      undefined,
+    );
+    assert.equal(
+      retryDelay('rateLimited', 12_000, 1, () => 0.5),
+      12_000,
+    );
+    assert.equal(
+      retryDelay('rateLimited', 10 * 24 * 3600_000, 1, () => 0.5),
+      3600_000,
+      'absurd Retry-After is bounded',
+    );
+    assert.equal(
+      retryDelay('rateLimited', undefined, 2, () => 0.5),
+      10_000,
+    );
+    assert.equal(
+      retryDelay('timeout', undefined, 3, () => 0.5),
+      20_000,
+    );
   });
 });
 
@@ -328,7 +384,14 @@ describe('ListRefresher with a listener that throws', () => {
     const heard: Array<{ loading: boolean; items?: number }> = [];
     r.onDidChange(() => heard.push({ loading: r.state.loading, items: r.state.items?.length }));
     await r.refresh(); // rejected before: the exception escaped emit()
-    assert.deepEqual(heard, [{ loading: true, items: undefined }, { loading: false, items: 1 }], 'the later listener heard the end of the load');
+    assert.deepEqual(
+      heard,
+      [
+        { loading: true, items: undefined },
+        { loading: false, items: 1 },
+      ],
+      'the later listener heard the end of the load',
+    );
     assert.equal(reported.length, 2);
     assert.ok(reported[0] instanceof RangeError);
     assert.equal(r.state.loading, false);
@@ -338,7 +401,8 @@ describe('ListRefresher with a listener that throws', () => {
 describe('ListRefresher.refreshIfDue (what a link may ask for)', () => {
   let clock: FakeClock;
   let loader: ScriptedLoader;
-  const asks = (r: ListRefresher<number>, n: number) => Promise.all(Array.from({ length: n }, () => r.refreshIfDue(FOCUSED_MS)));
+  const asks = (r: ListRefresher<number>, n: number) =>
+    Promise.all(Array.from({ length: n }, () => r.refreshIfDue(FOCUSED_MS)));
 
   beforeEach(() => {
     clock = new FakeClock();
@@ -400,7 +464,7 @@ describe('ListRefresher.refreshIfDue (what a link may ask for)', () => {
     assert.equal(await r.refreshIfDue(FOCUSED_MS), 'recent');
   });
 
-  it('another window\'s failure with its next attempt holds asks back here too', async () => {
+  it("another window's failure with its next attempt holds asks back here too", async () => {
     const r = new ListRefresher(loader.load, clock, noPoll, half);
     r.adoptFailure(new ApiError('rateLimited', 'slow down', { status: 429 }), clock.now(), clock.now() + 60_000);
     assert.equal(await r.refreshIfDue(FOCUSED_MS), 'waiting');
@@ -425,7 +489,10 @@ describe('ListRefresher in a window of several services (issue #28)', () => {
   });
 
   /** A list's port to the window's budget, its refusal saying the count (what Explorer gives it, in short). */
-  const port = (budget: WindowBudget) => ({ ...budget.holder(), refusal: (n: number) => new ApiError('invalidResponse', `over the window's budget: ${n}`) });
+  const port = (budget: WindowBudget) => ({
+    ...budget.holder(),
+    refusal: (n: number) => new ApiError('invalidResponse', `over the window's budget: ${n}`),
+  });
   /** An answer of `n` items that share one value (cheap: 100,000 items are one array). */
   const many = (n: number, tag: string): ListResult<number> => {
     const item = { value: 1, raw: { v: 1 } };
@@ -434,10 +501,20 @@ describe('ListRefresher in a window of several services (issue #28)', () => {
 
   it('20 services of 100,000 items each: the window holds 200,000 at most; the others are refused, with the message', async () => {
     const budget = new WindowBudget();
-    const lists = Array.from({ length: 20 }, (_, i) => new ListRefresher(() => Promise.resolve(many(MAX_ITEMS, `s${i}`)), clock, noPoll, half, undefined, { budget: port(budget) }));
+    const lists = Array.from(
+      { length: 20 },
+      (_, i) =>
+        new ListRefresher(() => Promise.resolve(many(MAX_ITEMS, `s${i}`)), clock, noPoll, half, undefined, {
+          budget: port(budget),
+        }),
+    );
     await Promise.all(lists.map((r) => r.refresh()));
     const held = lists.filter((r) => r.state.items !== undefined);
-    assert.equal(held.length, 2, `${held.length} of 20 lists hold ${held.reduce((sum, r) => sum + r.state.items!.length, 0).toLocaleString('en-US')} items`);
+    assert.equal(
+      held.length,
+      2,
+      `${held.length} of 20 lists hold ${held.reduce((sum, r) => sum + r.state.items!.length, 0).toLocaleString('en-US')} items`,
+    );
     assert.equal(budget.held, MAX_WINDOW_ITEMS);
     for (const r of lists.slice(2)) {
       assert.equal(r.state.error?.kind, 'invalidResponse');
@@ -478,9 +555,13 @@ describe('ListRefresher in a window of several services (issue #28)', () => {
 
   it('an answer another window shared is counted too: over the budget it is not adopted, the rows stay and the error shows', async () => {
     const budget = new WindowBudget(100);
-    const other = new ListRefresher(() => Promise.resolve(many(80, 'o')), clock, noPoll, half, undefined, { budget: port(budget) });
+    const other = new ListRefresher(() => Promise.resolve(many(80, 'o')), clock, noPoll, half, undefined, {
+      budget: port(budget),
+    });
     await other.refresh();
-    const r = new ListRefresher(() => Promise.resolve(many(10, 'r')), clock, poll30s, half, undefined, { budget: port(budget) });
+    const r = new ListRefresher(() => Promise.resolve(many(10, 'r')), clock, poll30s, half, undefined, {
+      budget: port(budget),
+    });
     await r.refresh();
     r.adopt(many(30, 'shared'), clock.now() + 1);
     assert.equal(r.state.items?.length, 10);
@@ -493,7 +574,7 @@ describe('ListRefresher in a window of several services (issue #28)', () => {
     assert.equal(r.state.overBudget, undefined);
     assert.equal(budget.held, 100);
     r.adoptFailure(new ApiError('network', 'down'), clock.now() + 3, undefined);
-    assert.equal(r.state.overBudget, undefined, 'another window\'s failure is not a budget refusal');
+    assert.equal(r.state.overBudget, undefined, "another window's failure is not a budget refusal");
     other.dispose();
     r.dispose();
   });
@@ -530,7 +611,14 @@ describe('ListRefresher in a window of several services (issue #28)', () => {
     }
     for (const r of lists) r.dispose();
 
-    const alone = new ListRefresher(() => Promise.resolve(ok([1])), clock, () => 5_000, half, undefined, { pollPhase: () => new PollSpread().fraction('a') });
+    const alone = new ListRefresher(
+      () => Promise.resolve(ok([1])),
+      clock,
+      () => 5_000,
+      half,
+      undefined,
+      { pollPhase: () => new PollSpread().fraction('a') },
+    );
     await alone.refresh();
     assert.equal(alone.state.nextAttemptAt, clock.now() + 5_000, 'one interval after the answer, as before');
     alone.dispose();

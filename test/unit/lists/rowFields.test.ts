@@ -14,9 +14,17 @@ import { field, placedBy, sameFields, textField } from '../../../src/lists/rowFi
 import { NOW, conn, sync } from '../helpers/items';
 
 /** What a row shows of an item: label, description, tooltip and icon (the accessible name is made of these). */
-function shown<T extends { id: number }>(list: { rows: Pick<ListDefinition<T>['rows'], 'leafLabel' | 'leafDescription' | 'leafTooltip' | 'leafIcon'> }, value: T): string {
+function shown<T extends { id: number }>(
+  list: { rows: Pick<ListDefinition<T>['rows'], 'leafLabel' | 'leafDescription' | 'leafTooltip' | 'leafIcon'> },
+  value: T,
+): string {
   const rows = list.rows;
-  return JSON.stringify([rows.leafLabel(value), rows.leafDescription(value, NOW), rows.leafTooltip({ value, raw: {} } as Item<T>, NOW), rows.leafIcon(value)]);
+  return JSON.stringify([
+    rows.leafLabel(value),
+    rows.leafDescription(value, NOW),
+    rows.leafTooltip({ value, raw: {} } as Item<T>, NOW),
+    rows.leafIcon(value),
+  ]);
 }
 
 /** Every field of an item changed in turn (nested ones too), as an answer could change it. */
@@ -40,7 +48,11 @@ describe('rowFields: a row, and an order, declared by their fields once', () => 
     ];
     for (const [name, changed] of variants(base, changes)) {
       if (shown<Connection>(connectionsList, changed) !== shown<Connection>(connectionsList, base)) {
-        assert.equal(connectionsList.rows.looksSame(base, changed), false, `the row shows ${name}, so looksSame must see it change`);
+        assert.equal(
+          connectionsList.rows.looksSame(base, changed),
+          false,
+          `the row shows ${name}, so looksSame must see it change`,
+        );
       }
     }
     assert.equal(connectionsList.rows.looksSame(base, structuredClone(base)), true);
@@ -61,7 +73,11 @@ describe('rowFields: a row, and an order, declared by their fields once', () => 
     ];
     for (const [name, changed] of variants(base, changes)) {
       if (shown<FlowSync>(processingList, changed) !== shown<FlowSync>(processingList, base)) {
-        assert.equal(processingList.rows.looksSame(base, changed), false, `the row shows ${name}, so looksSame must see it change`);
+        assert.equal(
+          processingList.rows.looksSame(base, changed),
+          false,
+          `the row shows ${name}, so looksSame must see it change`,
+        );
       }
     }
     assert.equal(processingList.rows.looksSame(base, structuredClone(base)), true, 'equal errors compare by value');
@@ -97,8 +113,15 @@ describe('rowFields: a row, and an order, declared by their fields once', () => 
 
   it('the helpers: === by default, a comparison of its own, a text field placed by its sort key', () => {
     type V = { n: number; t: string; o: unknown };
-    const same = sameFields<V>([field((v) => v.n), { read: (v) => v.o, same: (a, b) => JSON.stringify(a) === JSON.stringify(b) }]);
-    assert.equal(same({ n: 1, t: 'x', o: [1] }, { n: 1, t: 'y', o: [1] }), true, 'a field not declared is not compared');
+    const same = sameFields<V>([
+      field((v) => v.n),
+      { read: (v) => v.o, same: (a, b) => JSON.stringify(a) === JSON.stringify(b) },
+    ]);
+    assert.equal(
+      same({ n: 1, t: 'x', o: [1] }, { n: 1, t: 'y', o: [1] }),
+      true,
+      'a field not declared is not compared',
+    );
     assert.equal(same({ n: 1, t: 'x', o: [1] }, { n: 2, t: 'x', o: [1] }), false);
     assert.equal(same({ n: 1, t: 'x', o: [1] }, { n: 1, t: 'x', o: [2] }), false);
     const { placement, samePlace } = placedBy<V>([textField((v) => v.t), field((v) => v.n)]);
@@ -122,8 +145,14 @@ const reference = {
       a.updated_at === b.updated_at &&
       Object.keys(a.meta).length === Object.keys(b.meta).length,
     sortings: {
-      name: { placement: (c: Connection) => `${sortKey(c.name)}\u0000${c.id}`, samePlace: (a: Connection, b: Connection) => a.name === b.name && a.id === b.id },
-      updated: { placement: (c: Connection) => `${c.updated_at}\u0000${c.id}`, samePlace: (a: Connection, b: Connection) => a.updated_at === b.updated_at && a.id === b.id },
+      name: {
+        placement: (c: Connection) => `${sortKey(c.name)}\u0000${c.id}`,
+        samePlace: (a: Connection, b: Connection) => a.name === b.name && a.id === b.id,
+      },
+      updated: {
+        placement: (c: Connection) => `${c.updated_at}\u0000${c.id}`,
+        samePlace: (a: Connection, b: Connection) => a.updated_at === b.updated_at && a.id === b.id,
+      },
     },
   } as Reference<Connection>,
   processing: {
@@ -137,7 +166,10 @@ const reference = {
       a.flow?.name === b.flow?.name &&
       sameJson(a.errors, b.errors),
     sortings: {
-      started: { placement: (s: FlowSync) => `${s.created_at}\u0000${s.id}`, samePlace: (a: FlowSync, b: FlowSync) => a.created_at === b.created_at && a.id === b.id },
+      started: {
+        placement: (s: FlowSync) => `${s.created_at}\u0000${s.id}`,
+        samePlace: (a: FlowSync, b: FlowSync) => a.created_at === b.created_at && a.id === b.id,
+      },
       id: { placement: (s: FlowSync) => String(s.id), samePlace: (a: FlowSync, b: FlowSync) => a.id === b.id },
     },
   } as Reference<FlowSync>,
@@ -163,7 +195,11 @@ const flowSync: fc.Arbitrary<FlowSync> = fc.record({
   status: fc.constantFrom('pending', 'Pending', 'running', 'failed', 'odd'),
   created_at: time,
   updated_at: time,
-  errors: fc.oneof(fc.constant(null), fc.array(fc.constantFrom('x', 'y'), { maxLength: 2 }), fc.record({ message: fc.constantFrom('x', 'y') })),
+  errors: fc.oneof(
+    fc.constant(null),
+    fc.array(fc.constantFrom('x', 'y'), { maxLength: 2 }),
+    fc.record({ message: fc.constantFrom('x', 'y') }),
+  ),
   webhook: fc.boolean(),
   flow: fc.option(fc.record({ id: fc.nat(1), name: text }), { nil: undefined }),
 });
@@ -196,8 +232,15 @@ interface Reference<T> {
   sortings: Record<string, { placement(value: T): string; samePlace(a: T, b: T): boolean }>;
 }
 
-function agreesWithReference<T extends { id: number }>(list: ListDefinition<T>, ref: Reference<T>, value: fc.Arbitrary<T>): void {
-  fc.assert(fc.property(pairOf(value), ([a, b]) => list.rows.looksSame(a, b) === ref.looksSame(a, b)), { numRuns: 2000 });
+function agreesWithReference<T extends { id: number }>(
+  list: ListDefinition<T>,
+  ref: Reference<T>,
+  value: fc.Arbitrary<T>,
+): void {
+  fc.assert(
+    fc.property(pairOf(value), ([a, b]) => list.rows.looksSame(a, b) === ref.looksSame(a, b)),
+    { numRuns: 2000 },
+  );
   assert.deepEqual(Object.keys(list.arrangements.sortings), Object.keys(ref.sortings), list.id);
   for (const [name, sorting] of Object.entries(list.arrangements.sortings)) {
     fc.assert(
@@ -210,7 +253,13 @@ function agreesWithReference<T extends { id: number }>(list: ListDefinition<T>, 
     for (const groupBy of Object.keys(list.arrangements.groupings)) {
       // The tree's placement: the grouping's key and label before the sorting's (arrange.ts).
       const adapter = arrangedTree(list, { groupBy, sortBy: name });
-      fc.assert(fc.property(pairOf(value), ([a, b]) => !adapter.samePlace(a, b) || adapter.placement(a) === adapter.placement(b)), { numRuns: 200 });
+      fc.assert(
+        fc.property(
+          pairOf(value),
+          ([a, b]) => !adapter.samePlace(a, b) || adapter.placement(a) === adapter.placement(b),
+        ),
+        { numRuns: 200 },
+      );
     }
   }
 }
@@ -219,7 +268,11 @@ function showsNothingUndeclared<T extends { id: number }>(list: ListDefinition<T
   fc.assert(
     fc.property(pairOf(value), ([a, b]) => {
       if (!list.rows.looksSame(a, b)) return;
-      assert.deepEqual(shownAll(list.rows, b), shownAll(list.rows, a), `${list.id}: looksSame, yet shown differently: ${JSON.stringify([a, b])}`);
+      assert.deepEqual(
+        shownAll(list.rows, b),
+        shownAll(list.rows, a),
+        `${list.id}: looksSame, yet shown differently: ${JSON.stringify([a, b])}`,
+      );
     }),
     { numRuns: 3000 },
   );
@@ -235,18 +288,21 @@ describe('rowFields: the derived functions are exactly as strict as the hand-wri
     showsNothingUndeclared<Connection>(connectionsList, connection);
     showsNothingUndeclared<FlowSync>(processingList, flowSync);
   });
-
 });
 
 describe('placements never collide (text from the service may hold the separator)', () => {
   it('two items have the same placement only when every field places the same, whatever the fields hold (NUL, backslash)', () => {
     type Pair = { a: string; b: string };
     const { placement } = placedBy<Pair>([field((v) => v.a), field((v) => v.b)]);
-    const text = fc.string({ unit: fc.constantFrom('a', 'b', '\u0000', '\\', '0') , maxLength: 6 });
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', '\u0000', '\\', '0'), maxLength: 6 });
     fc.assert(
       fc.property(text, text, text, text, (a1, b1, a2, b2) => {
         const same = a1 === a2 && b1 === b2;
-        assert.equal(placement({ a: a1, b: b1 }) === placement({ a: a2, b: b2 }), same, JSON.stringify([a1, b1, a2, b2]));
+        assert.equal(
+          placement({ a: a1, b: b1 }) === placement({ a: a2, b: b2 }),
+          same,
+          JSON.stringify([a1, b1, a2, b2]),
+        );
       }),
     );
     assert.notEqual(placement({ a: 'a\u0000b', b: 'c' }), placement({ a: 'a', b: 'b\u0000c' }));

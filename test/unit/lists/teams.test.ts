@@ -19,15 +19,29 @@ describe('TeamDirectory', () => {
     const d = new TeamDirectory();
     d.useOrigin('https://a.example');
     d.learn([connection(1, 1), connection(2, 2), connection(3, 2)], true);
-    assert.deepEqual(d.list().map((t) => [t.id, t.connections]), [['1', 1], ['2', 2]]);
+    assert.deepEqual(
+      d.list().map((t) => [t.id, t.connections]),
+      [
+        ['1', 1],
+        ['2', 2],
+      ],
+    );
     d.learn([connection(4, 2)], false);
-    assert.deepEqual(d.list().map((t) => [t.id, t.connections]), [['1', 1], ['2', 1]]);
+    assert.deepEqual(
+      d.list().map((t) => [t.id, t.connections]),
+      [
+        ['1', 1],
+        ['2', 1],
+      ],
+    );
   });
 
   it('is bounded in count and name length, however many filtered loads add teams', () => {
     const d = new TeamDirectory();
     d.useOrigin('https://a.example');
-    for (let i = 0; i < 3 * MAX_TEAMS; i++) d.learn([connection(i, i, `${'x'.repeat(5000)} [a](command:x) ${i}`)], false);
+    for (let i = 0; i < 3 * MAX_TEAMS; i++) {
+      d.learn([connection(i, i, `${'x'.repeat(5000)} [a](command:x) ${i}`)], false);
+    }
     assert.ok(d.list().length <= MAX_TEAMS, `${d.list().length} teams kept`);
     for (const team of d.list()) {
       assert.ok(team.name.length <= MAX_TEAM_NAME, `name of ${team.name.length} characters`);
@@ -42,7 +56,10 @@ describe('TeamDirectory', () => {
     const d = new TeamDirectory(() => key);
     d.useOrigin('https://a.example');
     d.learn([connection(1, 1, `Billing ${key.toUpperCase()} team`)], true);
-    assert.ok(!JSON.stringify(d.snapshot()).toLowerCase().includes(key.toLowerCase()), 'the key is not in what globalState keeps');
+    assert.ok(
+      !JSON.stringify(d.snapshot()).toLowerCase().includes(key.toLowerCase()),
+      'the key is not in what globalState keeps',
+    );
     assert.match(d.list()[0].name, /^Billing .+ team$/);
   });
 
@@ -54,7 +71,10 @@ describe('TeamDirectory', () => {
     assert.deepEqual(d.list(), []);
     assert.equal(d.get('1'), undefined);
     d.useOrigin('https://a.example');
-    assert.deepEqual(d.list().map((t) => t.name), ['Billing']);
+    assert.deepEqual(
+      d.list().map((t) => t.name),
+      ['Billing'],
+    );
   });
 
   it('restores a snapshot, ignoring what does not have the expected shape, and keeps a few origins only', () => {

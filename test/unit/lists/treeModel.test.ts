@@ -20,8 +20,10 @@ const connection = (id: number, teamId: number, name: string, extra: Partial<Con
 });
 
 /** Fresh item objects every time, as a new answer gives. */
-const answer = (raws: object[]): Item<Connection>[] => validateList(JSON.parse(JSON.stringify(raws)), validateConnection, 'x').items;
-const changedKeys = (change: TreeChange<Connection> | undefined) => (change === undefined ? 'none' : change.all ? 'all' : change.groups.map((g) => g.group.key));
+const answer = (raws: object[]): Item<Connection>[] =>
+  validateList(JSON.parse(JSON.stringify(raws)), validateConnection, 'x').items;
+const changedKeys = (change: TreeChange<Connection> | undefined) =>
+  change === undefined ? 'none' : change.all ? 'all' : change.groups.map((g) => g.group.key);
 
 describe('TreeModel', () => {
   const base = [connection(1, 1, 'a'), connection(2, 1, 'b'), connection(3, 2, 'c'), connection(4, 3, 'd')];
@@ -32,16 +34,29 @@ describe('TreeModel', () => {
   });
 
   it('groups by team, and an identical answer (new objects) changes nothing', () => {
-    assert.deepEqual(model.groups.map((g) => [g.group.key, g.group.items.map((i) => i.value.id)]), [[1, [1, 2]], [2, [3]], [3, [4]]]);
+    assert.deepEqual(
+      model.groups.map((g) => [g.group.key, g.group.items.map((i) => i.value.id)]),
+      [
+        [1, [1, 2]],
+        [2, [3]],
+        [3, [4]],
+      ],
+    );
     assert.equal(changedKeys(model.update(answer(base))), 'none');
   });
 
   it('a changed field a row shows: only its group changes, and group nodes keep their identity', () => {
     const nodes = [...model.groups];
-    const change = model.update(answer([base[0], base[1], { ...base[2], updated_at: '2026-02-01T00:00:00.000Z' }, base[3]]));
+    const change = model.update(
+      answer([base[0], base[1], { ...base[2], updated_at: '2026-02-01T00:00:00.000Z' }, base[3]]),
+    );
     assert.deepEqual(changedKeys(change), [2]);
     assert.deepEqual([...model.groups], nodes);
-    assert.equal(model.groups[1].group.items[0].value.updated_at, '2026-02-01T00:00:00.000Z', 'the group holds the new item');
+    assert.equal(
+      model.groups[1].group.items[0].value.updated_at,
+      '2026-02-01T00:00:00.000Z',
+      'the group holds the new item',
+    );
   });
 
   it('a field no row shows (an unknown extra field) changes nothing', () => {
@@ -51,17 +66,42 @@ describe('TreeModel', () => {
   it('a rename re-sorts only its group', () => {
     const change = model.update(answer([{ ...base[0], name: 'z' }, base[1], base[2], base[3]]));
     assert.deepEqual(changedKeys(change), [1]);
-    assert.deepEqual(model.groups[0].group.items.map((i) => i.value.name), ['b', 'z']);
+    assert.deepEqual(
+      model.groups[0].group.items.map((i) => i.value.name),
+      ['b', 'z'],
+    );
     // and the next answer is compared against the new places
     assert.equal(changedKeys(model.update(answer([{ ...base[0], name: 'z' }, base[1], base[2], base[3]]))), 'none');
-    assert.deepEqual(changedKeys(model.update(answer([{ ...base[0], name: 'z' }, { ...base[1], type: 'slack' }, base[2], base[3]]))), [1]);
+    assert.deepEqual(
+      changedKeys(model.update(answer([{ ...base[0], name: 'z' }, { ...base[1], type: 'slack' }, base[2], base[3]]))),
+      [1],
+    );
   });
 
   it('an item that changes team: both teams change; a new team or a renamed team: everything is regrouped', () => {
-    assert.deepEqual(changedKeys(model.update(answer([{ ...base[0], team_id: 2, team: { id: 2, name: 'Team 2' } }, base[1], base[2], base[3]]))), [1, 2]);
-    assert.deepEqual(model.groups.map((g) => g.group.items.map((i) => i.value.id)), [[2], [1, 3], [4]]);
+    assert.deepEqual(
+      changedKeys(
+        model.update(answer([{ ...base[0], team_id: 2, team: { id: 2, name: 'Team 2' } }, base[1], base[2], base[3]])),
+      ),
+      [1, 2],
+    );
+    assert.deepEqual(
+      model.groups.map((g) => g.group.items.map((i) => i.value.id)),
+      [[2], [1, 3], [4]],
+    );
     assert.equal(changedKeys(model.update(answer([...base, connection(5, 9, 'e')]))), 'all');
-    assert.equal(changedKeys(model.update(answer([...base, connection(5, 9, 'e')].map((c) => (c.team_id === 9 ? { ...c, team: { id: 9, name: 'Renamed' } } : c))))), 'all');
+    assert.equal(
+      changedKeys(
+        model.update(
+          answer(
+            [...base, connection(5, 9, 'e')].map((c) =>
+              c.team_id === 9 ? { ...c, team: { id: 9, name: 'Renamed' } } : c,
+            ),
+          ),
+        ),
+      ),
+      'all',
+    );
   });
 
   it('many moved items at once are regrouped as a whole, with the same result as a fresh model', () => {
@@ -90,7 +130,11 @@ describe('TreeModel', () => {
       flow: { id: flowId, name: `Flow ${flowId}` },
     });
     const tree = new TreeModel('processing', arrangedTree<FlowSync>(processingList));
-    const items = validateList([sync(1, 1, NOW - 5 * 60_000), sync(2, 2, NOW - 2 * 3_600_000)], processingList.validate, 'x').items;
+    const items = validateList(
+      [sync(1, 1, NOW - 5 * 60_000), sync(2, 2, NOW - 2 * 3_600_000)],
+      processingList.validate,
+      'x',
+    ).items;
     tree.update(items);
     for (const item of items) tree.rendered(item.value, processingList.rows.leafDescription(item.value, NOW));
     assert.deepEqual(tree.agedGroups(NOW + 10_000), [], '"5 min ago" and "2 h ago" still hold');

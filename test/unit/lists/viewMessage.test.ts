@@ -4,35 +4,73 @@ import { viewMessage } from '../../../src/lists/viewMessage';
 
 const now = Date.UTC(2026, 10, 22, 12);
 const item = (id: number, flow: string) => ({
-  value: { id, flow_id: id, status: 'pending', created_at: '', updated_at: '', errors: null, webhook: false, flow: { id, name: flow } },
+  value: {
+    id,
+    flow_id: id,
+    status: 'pending',
+    created_at: '',
+    updated_at: '',
+    errors: null,
+    webhook: false,
+    flow: { id, name: flow },
+  },
   raw: {},
 });
 
 describe('viewMessage', () => {
   it('the view message marks stale data and says when it was loaded and when it retries', () => {
     const error = new ApiError('http', 'The service answered with HTTP 500.');
-    const msg = viewMessage({ items: [], dropped: 0, loading: false, failures: 1, error, loadedAt: now, nextAttemptAt: now + 5000 }, 'empty', now)!;
+    const msg = viewMessage(
+      { items: [], dropped: 0, loading: false, failures: 1, error, loadedAt: now, nextAttemptAt: now + 5000 },
+      'empty',
+      now,
+    )!;
     assert.match(msg, /^⚠ The service answered with HTTP 500\. Showing data from .+\. Retrying at .+\.$/);
-    assert.equal(viewMessage({ items: [], dropped: 0, loading: false, failures: 0 }, 'No flow syncs are processing.', now), 'No flow syncs are processing.');
+    assert.equal(
+      viewMessage({ items: [], dropped: 0, loading: false, failures: 0 }, 'No flow syncs are processing.', now),
+      'No flow syncs are processing.',
+    );
     const bare = new ApiError('http', 'HTTP 500: E_INTERNAL: Database unavailable');
-    assert.match(viewMessage({ items: [], dropped: 0, loading: false, failures: 1, error: bare, loadedAt: now }, 'empty', now)!, /Database unavailable\. Showing data from/, 'a full stop between sentences');
-    assert.equal(viewMessage({ items: [item(1, 'A')], dropped: 0, loading: false, failures: 0 }, 'empty', now), undefined);
+    assert.match(
+      viewMessage({ items: [], dropped: 0, loading: false, failures: 1, error: bare, loadedAt: now }, 'empty', now)!,
+      /Database unavailable\. Showing data from/,
+      'a full stop between sentences',
+    );
+    assert.equal(
+      viewMessage({ items: [item(1, 'A')], dropped: 0, loading: false, failures: 0 }, 'empty', now),
+      undefined,
+    );
   });
 
   it('an error before any data: the error alone, no "showing data from"', () => {
     const error = new ApiError('network', 'Could not reach the service');
-    assert.equal(viewMessage({ dropped: 0, loading: false, failures: 1, error }, 'empty', now), '⚠ Could not reach the service.');
+    assert.equal(
+      viewMessage({ dropped: 0, loading: false, failures: 1, error }, 'empty', now),
+      '⚠ Could not reach the service.',
+    );
   });
 
   it('says how many items were left out and why, unless an error speaks first', () => {
-    const state = { items: [item(1, 'A')], dropped: 3, firstDropReason: 'item 2: id is not an integer', loading: false, failures: 0 };
-    assert.equal(viewMessage(state, 'empty', now), '3 item(s) were left out because they did not have the expected shape (item 2: id is not an integer).');
+    const state = {
+      items: [item(1, 'A')],
+      dropped: 3,
+      firstDropReason: 'item 2: id is not an integer',
+      loading: false,
+      failures: 0,
+    };
+    assert.equal(
+      viewMessage(state, 'empty', now),
+      '3 item(s) were left out because they did not have the expected shape (item 2: id is not an integer).',
+    );
     const error = new ApiError('http', 'HTTP 500.');
     assert.doesNotMatch(viewMessage({ ...state, failures: 1, error, loadedAt: now }, 'empty', now)!, /left out/);
   });
 
   it('service text in the message is made inert and bounded', () => {
-    const error = new ApiError('http', `E_X: [Set API Key](command:flowsync.clearApiKey) $(key) <b>x</b> ${'y'.repeat(2_000)}`);
+    const error = new ApiError(
+      'http',
+      `E_X: [Set API Key](command:flowsync.clearApiKey) $(key) <b>x</b> ${'y'.repeat(2_000)}`,
+    );
     const msg = viewMessage({ dropped: 0, loading: false, failures: 1, error }, 'empty', now)!;
     assert.doesNotMatch(msg, /\]\(|\$\(|[<>]/);
     assert.ok(msg.length <= 1000, `${msg.length} characters`);

@@ -16,7 +16,7 @@ describe('WindowBudget', () => {
     assert.equal(budget.held, MAX_WINDOW_ITEMS);
   });
 
-  it('a holder\'s own count is given back first: an answer no larger than what it holds always fits', () => {
+  it("a holder's own count is given back first: an answer no larger than what it holds always fits", () => {
     const budget = new WindowBudget(100);
     const a = budget.holder();
     const b = budget.holder();
@@ -39,7 +39,7 @@ describe('WindowBudget', () => {
     assert.equal(budget.held, 100);
     a.hold(0);
     assert.equal(budget.held, 20);
-    assert.ok(b.fits(100), 'all the room is b\'s now');
+    assert.ok(b.fits(100), "all the room is b's now");
   });
 
   it('holders are counted, not searched: a million steps over 10,000 holders keep the total exact', () => {

@@ -16,7 +16,9 @@ describe('mock CLI options', () => {
   });
 
   it('refuses a speed that is not a positive number', () => {
-    for (const speed of ['0', '-2', 'fast', '1e3', '2000']) assert.throws(() => parseCli([`--speed=${speed}`]), /--speed must be/);
+    for (const speed of ['0', '-2', 'fast', '1e3', '2000']) {
+      assert.throws(() => parseCli([`--speed=${speed}`]), /--speed must be/);
+    }
     assert.throws(() => parseCli(['--stuck-minutes=-5']), /--stuck-minutes must be/);
   });
 });

@@ -66,13 +66,20 @@ describe('mock data: the sync lifecycle', () => {
   it('gives each flow a typical run time of 2 – 15 min, and speed divides them', () => {
     const flows = new MockDataset().flows;
     assert.ok(flows.every((flow) => flow.typicalRunMs >= 2 * MINUTE && flow.typicalRunMs <= 15 * MINUTE));
-    assert.ok(Math.max(...flows.map((flow) => flow.typicalRunMs)) > 2 * Math.min(...flows.map((flow) => flow.typicalRunMs)), 'flows differ');
+    assert.ok(
+      Math.max(...flows.map((flow) => flow.typicalRunMs)) > 2 * Math.min(...flows.map((flow) => flow.typicalRunMs)),
+      'flows differ',
+    );
     const fast = new MockDataset({ speed: 5 }).flows;
     fast.forEach((flow, index) => assert.ok(Math.abs(flow.typicalRunMs - flows[index].typicalRunMs / 5) <= 1));
-    assert.deepEqual(fast.map((flow) => flow.team_id), flows.map((flow) => flow.team_id), 'speed changes only the run times');
+    assert.deepEqual(
+      fast.map((flow) => flow.team_id),
+      flows.map((flow) => flow.team_id),
+      'speed changes only the run times',
+    );
   });
 
-  it('lists a sync from its created_at for about its flow\'s run time, then never again', () => {
+  it("lists a sync from its created_at for about its flow's run time, then never again", () => {
     const data = new MockDataset();
     const seen = sightings(data, T0, 6 * 60 * MINUTE);
     const flows = new Map(data.flows.map((flow) => [flow.id, flow]));
@@ -89,8 +96,15 @@ describe('mock data: the sync lifecycle', () => {
       checked += 1;
     }
     assert.ok(checked > 100, `checked ${checked}`);
-    const ids = [...seen.values()].filter(({ sync }) => sync.id !== STUCK_SYNC_ID).sort((a, b) => a.sync.created_at.localeCompare(b.sync.created_at)).map(({ sync }) => sync.id);
-    assert.deepEqual(ids, [...ids].sort((a, b) => a - b), 'ids grow with created_at');
+    const ids = [...seen.values()]
+      .filter(({ sync }) => sync.id !== STUCK_SYNC_ID)
+      .sort((a, b) => a.sync.created_at.localeCompare(b.sync.created_at))
+      .map(({ sync }) => sync.id);
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => a - b),
+      'ids grow with created_at',
+    );
   });
 
   it('shows a sync as queued at first, then with its own status', () => {
@@ -108,14 +122,21 @@ describe('mock data: the sync lifecycle', () => {
     const since = T0 - 3 * 60 * MINUTE;
     const data = new MockDataset({ stuckSince: since });
     assert.equal(data.stuckSyncId, STUCK_SYNC_ID);
-    assert.equal(data.processingAt(since - 1).find((sync) => sync.id === STUCK_SYNC_ID), undefined);
+    assert.equal(
+      data.processingAt(since - 1).find((sync) => sync.id === STUCK_SYNC_ID),
+      undefined,
+    );
     for (const at of [since, T0, T0 + 30 * 24 * 60 * MINUTE]) {
       const stuck = data.processingAt(at).find((sync) => sync.id === STUCK_SYNC_ID);
       assert.ok(stuck, `stuck at ${at}`);
       assert.equal(stuck.created_at, new Date(since).toISOString());
       assert.ok(Date.parse(stuck.updated_at) > at - 10_000, 'it still reports progress');
     }
-    assert.ok(new MockDataset().processingAt(T0).some((sync) => sync.id === STUCK_SYNC_ID && sync.created_at === new Date(DEFAULT_STUCK_SINCE).toISOString()));
+    assert.ok(
+      new MockDataset()
+        .processingAt(T0)
+        .some((sync) => sync.id === STUCK_SYNC_ID && sync.created_at === new Date(DEFAULT_STUCK_SINCE).toISOString()),
+    );
   });
 
   it('has bursts: several syncs of one flow starting within seconds, webhook deliveries', () => {
@@ -123,7 +144,11 @@ describe('mock data: the sync lifecycle', () => {
     const syncs = [...seen.values()].map(({ sync }) => sync).filter((sync) => sync.webhook);
     const burst = syncs.find((sync) => {
       const created = Date.parse(sync.created_at);
-      return syncs.filter((other) => other.flow_id === sync.flow_id && Math.abs(Date.parse(other.created_at) - created) <= 15_000).length >= 3;
+      return (
+        syncs.filter(
+          (other) => other.flow_id === sync.flow_id && Math.abs(Date.parse(other.created_at) - created) <= 15_000,
+        ).length >= 3
+      );
     });
     assert.ok(burst, 'a burst within 12 h');
   });
@@ -161,7 +186,10 @@ describe('mock data: the sync lifecycle', () => {
       assert.equal(new Set(started.map((sync) => sync.id)).size, 3);
       for (const sync of started) {
         assert.ok(!before.includes(sync.id));
-        assert.deepEqual([sync.flow_id, sync.flow.name, sync.status, sync.created_at], [flow.id, flow.name, 'queued', new Date(T0).toISOString()]);
+        assert.deepEqual(
+          [sync.flow_id, sync.flow.name, sync.status, sync.created_at],
+          [flow.id, flow.name, 'queued', new Date(T0).toISOString()],
+        );
       }
       const listed = (at: number) => data.processingAt(at).filter((sync) => started.some((s) => s.id === sync.id));
       assert.equal(listed(T0).length, 3);
@@ -169,7 +197,7 @@ describe('mock data: the sync lifecycle', () => {
       assert.equal(listed(T0 + 90_000).length, 0);
       const [drawn] = data.startSync(flow.id, T0);
       const span = data.processingAt(T0 + flow.typicalRunMs * 0.35 - 1).some((sync) => sync.id === drawn.id);
-      assert.ok(span, 'without runMs it runs about the flow\'s run time');
+      assert.ok(span, "without runMs it runs about the flow's run time");
       assert.ok(!data.processingAt(T0 + flow.typicalRunMs * 2.5).some((sync) => sync.id === drawn.id));
       assert.throws(() => data.startSync(99_999, T0), /no flow with id 99999/);
       assert.throws(() => data.startSync(flow.id, T0, { count: 0 }), RangeError);

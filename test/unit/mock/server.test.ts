@@ -95,7 +95,10 @@ describe('MockFlowSyncServer', () => {
         assert.equal(response.status, 401);
         assert.equal(await response.text(), unauthorized);
       }
-      assert.deepEqual(server.requests.map((request) => request.authorized), [false, false]);
+      assert.deepEqual(
+        server.requests.map((request) => request.authorized),
+        [false, false],
+      );
     });
 
     it('accepts the key set with setApiKey only', async () => {
@@ -111,7 +114,10 @@ describe('MockFlowSyncServer', () => {
       const teamFlows = new Set(server.dataset.flows.filter((flow) => flow.team_id === team).map((flow) => flow.id));
       const syncs = await getItems(`${server.url}${PROCESSING}?team_id=${team}`);
       const all = await getItems(server.url + PROCESSING);
-      assert.deepEqual(syncs, all.filter((item) => teamFlows.has(item.flow_id as number)));
+      assert.deepEqual(
+        syncs,
+        all.filter((item) => teamFlows.has(item.flow_id as number)),
+      );
       for (const odd of ['999999', 'abc', '1.5', '']) {
         assert.deepEqual(await getItems(`${server.url}${CONNECTIONS}?team_id=${odd}`), []);
         assert.deepEqual(await getItems(`${server.url}${PROCESSING}?team_id=${odd}`), []);
@@ -138,7 +144,10 @@ describe('MockFlowSyncServer', () => {
       assert.equal(preflight.headers.get('access-control-allow-origin'), origin);
       assert.equal(preflight.headers.get('access-control-allow-methods'), 'GET');
       assert.deepEqual(
-        preflight.headers.get('access-control-allow-headers')?.split(/,\s*/).map((h) => h.toLowerCase()),
+        preflight.headers
+          .get('access-control-allow-headers')
+          ?.split(/,\s*/)
+          .map((h) => h.toLowerCase()),
         ['authorization', 'accept', 'user-agent'],
       );
       assert.equal(preflight.headers.get('access-control-allow-credentials'), null, 'no credentials');
@@ -165,7 +174,9 @@ describe('MockFlowSyncServer', () => {
       const twin = await MockFlowSyncServer.start({ now: () => T0 });
       try {
         for (const path of [CONNECTIONS, PROCESSING]) {
-          const [mine, theirs] = await Promise.all([server, twin].map((s) => fetch(s.url + path, withKey()).then((r) => r.text())));
+          const [mine, theirs] = await Promise.all(
+            [server, twin].map((s) => fetch(s.url + path, withKey()).then((r) => r.text())),
+          );
           assert.equal(theirs, mine);
         }
       } finally {
@@ -184,8 +195,14 @@ describe('MockFlowSyncServer', () => {
       assert.ok((continuing.updated_at as string) > (earlier.updated_at as string), 'progress moves updated_at');
       now = T0 + TEN_MINUTES;
       const later = await getItems(server.url + PROCESSING);
-      assert.ok(ids(before).some((id) => !ids(later).includes(id)), 'some syncs finished');
-      assert.ok(ids(later).some((id) => !ids(before).includes(id)), 'some syncs started');
+      assert.ok(
+        ids(before).some((id) => !ids(later).includes(id)),
+        'some syncs finished',
+      );
+      assert.ok(
+        ids(later).some((id) => !ids(before).includes(id)),
+        'some syncs started',
+      );
     });
   });
 
@@ -217,7 +234,9 @@ describe('MockFlowSyncServer', () => {
 
     it('hangs until the client gives up', async () => {
       server.inject({ hang: true });
-      await assert.rejects(fetch(server.url + CONNECTIONS, { ...withKey(), signal: AbortSignal.timeout(100) }), { name: 'TimeoutError' });
+      await assert.rejects(fetch(server.url + CONNECTIONS, { ...withKey(), signal: AbortSignal.timeout(100) }), {
+        name: 'TimeoutError',
+      });
       assert.equal(server.requests[0].status, 0);
     });
 
@@ -281,12 +300,18 @@ describe('MockFlowSyncServer', () => {
       assert.equal(frozen.now, T0 + TEN_MINUTES);
       const shifted = (await (await control('now', 'POST', { offsetMs: 1000 })).json()) as { now: number };
       assert.equal(shifted.now, T0 + TEN_MINUTES + 1000);
-      assert.deepEqual(await getItems(server.url + PROCESSING), JSON.parse(JSON.stringify(server.dataset.processingAt(shifted.now))));
+      assert.deepEqual(
+        await getItems(server.url + PROCESSING),
+        JSON.parse(JSON.stringify(server.dataset.processingAt(shifted.now))),
+      );
     });
   });
   describe('lifecycle controls', () => {
     const control = async (path: string, method = 'GET', body?: unknown) => {
-      const response = await fetch(`${server.url}/__mock/${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+      const response = await fetch(`${server.url}/__mock/${path}`, {
+        method,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: response.status, body: (await response.json()) as Item };
     };
     const listedIds = async () => ids(await getItems(server.url + PROCESSING));
@@ -296,7 +321,10 @@ describe('MockFlowSyncServer', () => {
       assert.equal(server.now(), T0);
       assert.equal(server.advance(60_000), T0 + 60_000);
       assert.equal(server.advance(1_000), T0 + 61_000);
-      assert.deepEqual(await getItems(server.url + PROCESSING), JSON.parse(JSON.stringify(server.dataset.processingAt(T0 + 61_000))));
+      assert.deepEqual(
+        await getItems(server.url + PROCESSING),
+        JSON.parse(JSON.stringify(server.dataset.processingAt(T0 + 61_000))),
+      );
       server.setNow(T0 + 5);
       assert.equal(server.now(), T0 + 5);
       assert.throws(() => server.advance(Number.NaN), RangeError);
@@ -327,7 +355,11 @@ describe('MockFlowSyncServer', () => {
       assert.equal(stuck.created_at, new Date(T0 - DEFAULT_STUCK_AGE_MS).toISOString());
       const other = await MockFlowSyncServer.start({ now: () => T0, stuckSince: T0 - 60_000 });
       try {
-        assert.ok(other.dataset.processingAt(T0).some((sync) => sync.id === STUCK_SYNC_ID && sync.created_at === new Date(T0 - 60_000).toISOString()));
+        assert.ok(
+          other.dataset
+            .processingAt(T0)
+            .some((sync) => sync.id === STUCK_SYNC_ID && sync.created_at === new Date(T0 - 60_000).toISOString()),
+        );
       } finally {
         await other.close();
       }
@@ -340,7 +372,10 @@ describe('MockFlowSyncServer', () => {
       assert.equal(described.body.speed, 1);
       assert.deepEqual(described.body.stuck, { id: STUCK_SYNC_ID, since: T0 - DEFAULT_STUCK_AGE_MS });
       const flows = described.body.flows as Item[];
-      assert.deepEqual(flows.map((flow) => flow.id), server.dataset.flows.map((flow) => flow.id));
+      assert.deepEqual(
+        flows.map((flow) => flow.id),
+        server.dataset.flows.map((flow) => flow.id),
+      );
       assert.ok(flows.every((flow) => typeof flow.typicalRunMs === 'number'));
       assert.deepEqual(described.body.processing, await getItems(server.url + PROCESSING));
 
@@ -406,7 +441,10 @@ describe('MockFlowSyncServer options', () => {
       assert.equal(new Set(all.map((item) => item.team_id)).size, 500);
       assertConnectionShape(all[49_999]);
       const team = await getItems(`${server.url}${CONNECTIONS}?team_id=${all[0].team_id}`);
-      assert.deepEqual(team, all.filter((item) => item.team_id === all[0].team_id));
+      assert.deepEqual(
+        team,
+        all.filter((item) => item.team_id === all[0].team_id),
+      );
     } finally {
       await server.close();
     }
@@ -416,7 +454,9 @@ describe('MockFlowSyncServer options', () => {
     const server = await MockFlowSyncServer.start({ speed: 5, now: () => T0 });
     try {
       const normal = new MockDataset();
-      server.dataset.flows.forEach((flow, index) => assert.ok(Math.abs(flow.typicalRunMs - normal.flows[index].typicalRunMs / 5) <= 1));
+      server.dataset.flows.forEach((flow, index) =>
+        assert.ok(Math.abs(flow.typicalRunMs - normal.flows[index].typicalRunMs / 5) <= 1),
+      );
       const items = await getItems(server.url + PROCESSING);
       items.forEach((item) => assertFlowSyncShape(item, T0));
       const counts = Array.from({ length: 200 }, (_, index) => server.dataset.processingAt(T0 + index * 13_000).length);

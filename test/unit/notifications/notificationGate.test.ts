@@ -14,8 +14,14 @@ describe('NotificationGate', () => {
   it('kinds are muted independently, and a recovery with nothing announced changes nothing', () => {
     const gate = new NotificationGate();
     gate.recovered();
-    assert.deepEqual(['timeout', 'http', 'timeout', 'http', 'rateLimited'].map((kind) => gate.shouldNotify(kind)), [true, true, false, false, true]);
+    assert.deepEqual(
+      ['timeout', 'http', 'timeout', 'http', 'rateLimited'].map((kind) => gate.shouldNotify(kind)),
+      [true, true, false, false, true],
+    );
     gate.recovered();
-    assert.deepEqual(['http', 'timeout', 'timeout'].map((kind) => gate.shouldNotify(kind)), [true, true, false]);
+    assert.deepEqual(
+      ['http', 'timeout', 'timeout'].map((kind) => gate.shouldNotify(kind)),
+      [true, true, false],
+    );
   });
 });

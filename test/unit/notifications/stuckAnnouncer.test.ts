@@ -2,7 +2,16 @@ import * as assert from 'node:assert/strict';
 import { STUCK_GRACE_MS, STUCK_QUIET_MS, StuckAnnouncer } from '../../../src/notifications/stuckAnnouncer';
 import { LONG_KEY, keyPiece } from '../helpers/keyPieces';
 
-const sync = (id: number, name = 'Invoices') => ({ id, flow_id: 7, status: 'pending', created_at: '', updated_at: '', errors: null, webhook: false, flow: { id: 7, name } });
+const sync = (id: number, name = 'Invoices') => ({
+  id,
+  flow_id: 7,
+  status: 'pending',
+  created_at: '',
+  updated_at: '',
+  errors: null,
+  webhook: false,
+  flow: { id: 7, name },
+});
 
 describe('StuckAnnouncer: a sync that becomes stuck is said once', () => {
   it('once per sync, nothing on a poll that changes nothing, several at once in one sentence', () => {
@@ -10,9 +19,15 @@ describe('StuckAnnouncer: a sync that becomes stuck is said once', () => {
     let now = 0;
     const a = new StuckAnnouncer(undefined, () => (now += STUCK_QUIET_MS));
     assert.equal(a.next([]), undefined);
-    assert.equal(a.next([sync(1)]), 'Sync #1 (Invoices) is stuck: it has been processing for longer than its flow allows.');
+    assert.equal(
+      a.next([sync(1)]),
+      'Sync #1 (Invoices) is stuck: it has been processing for longer than its flow allows.',
+    );
     assert.equal(a.next([sync(1)]), undefined, 'the same stuck sync on the next poll');
-    assert.equal(a.next([sync(1), sync(2), sync(3)]), '2 syncs are now stuck: processing for longer than their flows allow.');
+    assert.equal(
+      a.next([sync(1), sync(2), sync(3)]),
+      '2 syncs are now stuck: processing for longer than their flows allow.',
+    );
     assert.equal(a.next([sync(2), sync(3)]), undefined, 'one left');
     assert.equal(a.next([]), undefined);
   });
@@ -81,7 +96,10 @@ describe('StuckAnnouncer: a flapping list, many stuck syncs (issue #28 item 13)'
     now += MINUTE;
     assert.equal(a.next([sync(1), sync(2), sync(3)]), undefined);
     now = STUCK_QUIET_MS;
-    assert.equal(a.next([sync(1), sync(2), sync(3)]), '2 syncs are now stuck: processing for longer than their flows allow.');
+    assert.equal(
+      a.next([sync(1), sync(2), sync(3)]),
+      '2 syncs are now stuck: processing for longer than their flows allow.',
+    );
     now += MINUTE;
     // One held back that is no longer stuck when the quiet period ends is not said.
     assert.equal(a.next([sync(1), sync(2), sync(3), sync(4)]), undefined);

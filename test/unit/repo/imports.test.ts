@@ -5,7 +5,9 @@ import * as path from 'node:path';
 // Compiled to out/test/unit/repo/: the repository root is four levels up.
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { listSources, stripComments } = require(path.join(root, 'scripts', 'lib', 'sourceFiles.js')) as typeof import('../../../scripts/lib/sourceFiles');
+const { listSources, stripComments } = require(
+  path.join(root, 'scripts', 'lib', 'sourceFiles.js'),
+) as typeof import('../../../scripts/lib/sourceFiles');
 
 /** Each source file of src and the src files it imports (relative imports, type-only ones included). */
 function importGraph(): Map<string, string[]> {
@@ -68,7 +70,9 @@ describe('imports', () => {
   it('the shared base imports nothing outside itself, but the API types; the API client imports only the base and the platform seam', () => {
     const reaching = (from: string, allowed: string[]) =>
       [...graph].flatMap(([file, targets]) =>
-        rel(file).startsWith(from) ? targets.filter((t) => !allowed.some((a) => rel(t).startsWith(a))).map((t) => `${rel(file)} -> ${rel(t)}`) : [],
+        rel(file).startsWith(from)
+          ? targets.filter((t) => !allowed.some((a) => rel(t).startsWith(a))).map((t) => `${rel(file)} -> ${rel(t)}`)
+          : [],
       );
     assert.deepEqual(reaching('src/base/', ['src/base/']), []);
     assert.deepEqual(reaching('src/api/', ['src/api/', 'src/base/', 'src/env/']), []);
@@ -77,6 +81,14 @@ describe('imports', () => {
   it('the check sees a cycle when there is one', () => {
     const a = path.join(root, 'src', 'a.ts');
     const b = path.join(root, 'src', 'b.ts');
-    assert.deepEqual(cycles(new Map([[a, [b]], [b, [a]]])), [['src/a.ts', 'src/b.ts']]);
+    assert.deepEqual(
+      cycles(
+        new Map([
+          [a, [b]],
+          [b, [a]],
+        ]),
+      ),
+      [['src/a.ts', 'src/b.ts']],
+    );
   });
 });

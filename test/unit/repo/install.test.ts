@@ -10,9 +10,8 @@ const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'u
 type Version = [number, number, number];
 
 /** Packages `npm ci` installs from the lockfile: install path → entry (the root project left out). */
-const installed: Array<[string, { version: string; engines?: { node?: string }; hasInstallScript?: boolean }]> = Object.entries(lock.packages).filter(
-  ([key]) => key !== '',
-) as never;
+const installed: Array<[string, { version: string; engines?: { node?: string }; hasInstallScript?: boolean }]> =
+  Object.entries(lock.packages).filter(([key]) => key !== '') as never;
 const nameOf = (key: string) => key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length);
 
 function compare(a: Version, b: Version): number {
@@ -40,7 +39,12 @@ function satisfies(version: Version, range: string): boolean {
         if (major === undefined) return true;
         const low: Version = [major, minor ?? 0, patch ?? 0];
         /** The first version after every version the partial `major[.minor]` names. */
-        const afterPartial: Version = minor === undefined ? [major + 1, 0, 0] : patch === undefined ? [major, minor + 1, 0] : [major, minor, patch + 1];
+        const afterPartial: Version =
+          minor === undefined
+            ? [major + 1, 0, 0]
+            : patch === undefined
+              ? [major, minor + 1, 0]
+              : [major, minor, patch + 1];
         switch (op) {
           case '>=':
             return compare(version, low) >= 0;
@@ -51,9 +55,22 @@ function satisfies(version: Version, range: string): boolean {
           case '<=':
             return compare(version, afterPartial) < 0;
           case '~':
-            return compare(version, low) >= 0 && compare(version, minor === undefined ? [major + 1, 0, 0] : [major, minor + 1, 0]) < 0;
+            return (
+              compare(version, low) >= 0 &&
+              compare(version, minor === undefined ? [major + 1, 0, 0] : [major, minor + 1, 0]) < 0
+            );
           case '^':
-            return compare(version, low) >= 0 && compare(version, major > 0 || minor === undefined ? [major + 1, 0, 0] : minor > 0 || patch === undefined ? [0, minor + 1, 0] : [0, 0, patch + 1]) < 0;
+            return (
+              compare(version, low) >= 0 &&
+              compare(
+                version,
+                major > 0 || minor === undefined
+                  ? [major + 1, 0, 0]
+                  : minor > 0 || patch === undefined
+                    ? [0, minor + 1, 0]
+                    : [0, 0, patch + 1],
+              ) < 0
+            );
           default:
             return compare(version, low) >= 0 && compare(version, afterPartial) < 0;
         }
@@ -94,7 +111,10 @@ describe('A fresh install (npm ci on the Node the project says)', () => {
     const lows = lowestOfEachAlternative(range);
     const nvmrc = fs.readFileSync(path.join(root, '.nvmrc'), 'utf8').trim();
     assert.match(nvmrc, /^\d+$/, '.nvmrc: a major version, as nvm and setup-node read it');
-    assert.ok(lows.some(([major]) => major === Number(nvmrc)), `.nvmrc says Node ${nvmrc}, which engines.node "${range}" does not admit`);
+    assert.ok(
+      lows.some(([major]) => major === Number(nvmrc)),
+      `.nvmrc says Node ${nvmrc}, which engines.node "${range}" does not admit`,
+    );
   });
 
   it('every package the lockfile installs runs on every Node that engines.node admits (npm ci prints no EBADENGINE)', () => {
@@ -103,28 +123,46 @@ describe('A fresh install (npm ci on the Node the project says)', () => {
     for (const [key, entry] of installed) {
       const wants = entry.engines?.node;
       if (wants === undefined) continue;
-      for (const low of lows) if (!satisfies(low, wants)) refused.push(`${nameOf(key)}@${entry.version} wants node ${wants}, not ${low.join('.')}`);
+      for (const low of lows) {
+        if (!satisfies(low, wants)) {
+          refused.push(`${nameOf(key)}@${entry.version} wants node ${wants}, not ${low.join('.')}`);
+        }
+      }
     }
     assert.deepEqual(refused, []);
   });
 
   it('every install script in the lockfile has a decision in allowScripts, and every decision a package', () => {
     const policy: Record<string, unknown> = manifest.allowScripts ?? {};
-    const withScripts = installed.filter(([, entry]) => entry.hasInstallScript).map(([key, entry]) => ({ name: nameOf(key), version: entry.version }));
+    const withScripts = installed
+      .filter(([, entry]) => entry.hasInstallScript)
+      .map(([key, entry]) => ({ name: nameOf(key), version: entry.version }));
     /** An allowScripts key covers a package by name, or by name@version (exact versions joined by ||), as npm 11 reads it. */
     const covers = (key: string, p: { name: string; version: string }) => {
       const at = key.lastIndexOf('@');
       if (at <= 0) return key === p.name;
-      return key.slice(0, at) === p.name && key.slice(at + 1).split('||').map((v) => v.trim()).includes(p.version);
+      return (
+        key.slice(0, at) === p.name &&
+        key
+          .slice(at + 1)
+          .split('||')
+          .map((v) => v.trim())
+          .includes(p.version)
+      );
     };
     assert.deepEqual(
-      withScripts.filter((p) => !Object.keys(policy).some((key) => covers(key, p))).map((p) => `${p.name}@${p.version}`),
+      withScripts
+        .filter((p) => !Object.keys(policy).some((key) => covers(key, p)))
+        .map((p) => `${p.name}@${p.version}`),
       [],
       'install scripts no one decided on: npm ci warns, and --strict-allow-scripts fails',
     );
     for (const [key, allowed] of Object.entries(policy)) {
       assert.equal(typeof allowed, 'boolean', `allowScripts["${key}"]: true (runs) or false (skipped)`);
-      assert.ok(withScripts.some((p) => covers(key, p)), `allowScripts["${key}"] matches no installed package with an install script (npm install-scripts prune)`);
+      assert.ok(
+        withScripts.some((p) => covers(key, p)),
+        `allowScripts["${key}"] matches no installed package with an install script (npm install-scripts prune)`,
+      );
     }
   });
 

@@ -13,7 +13,9 @@ const placeholders = (message: string): string[] => [...new Set(message.match(/\
 
 // The scripts' source reader (CommonJS, outside out/): loaded by its path in the repository.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { listSources, stripComments } = require(path.join(root, 'scripts', 'lib', 'sourceFiles.js')) as typeof import('../../../scripts/lib/sourceFiles');
+const { listSources, stripComments } = require(
+  path.join(root, 'scripts', 'lib', 'sourceFiles.js'),
+) as typeof import('../../../scripts/lib/sourceFiles');
 
 /**
  * Reads the string or template literal that starts at `start` and returns its static text: for a template, the parts
@@ -70,8 +72,14 @@ function endOfLiteral(source: string, start: number): number {
 const USER_FACING: Array<[string, RegExp]> = [
   ['message', /\bshow(?:Information|Warning|Error)Message\(\s*(?=['"`])/g],
   ['status bar message', /\bsetStatusBarMessage\(\s*(?=['"`])/g],
-  ['input/quick pick option', /\b(?:title|prompt|placeHolder|placeholder|label|description|detail|tooltip|validationMessage):\s*(?=['"`])/g],
-  ['assigned text', /\.(?:label|description|tooltip|title|message|name|text|placeholder|prompt|badge)\s*=\s*(?=['"`])/g],
+  [
+    'input/quick pick option',
+    /\b(?:title|prompt|placeHolder|placeholder|label|description|detail|tooltip|validationMessage):\s*(?=['"`])/g,
+  ],
+  [
+    'assigned text',
+    /\.(?:label|description|tooltip|title|message|name|text|placeholder|prompt|badge)\s*=\s*(?=['"`])/g,
+  ],
   ['tree item', /\bnew\s+(?:vscode\.)?TreeItem\(\s*(?=['"`])/g],
   ['markdown', /\bnew\s+(?:vscode\.)?MarkdownString\(\s*(?=['"`])/g],
   ['error message', /\bnew\s+ApiError\(\s*'[^']*',\s*(?=['"`])/g],
@@ -106,13 +114,24 @@ describe('l10n', () => {
   const nlsDe = readBundle('package.nls.de.json');
 
   it('l10n/bundle.l10n.json is what `npm run l10n` produces from src (re-run it after adding a t(...) string)', () => {
-    const scan = spawnSync(process.execPath, [path.join(root, 'scripts', 'l10n.mjs'), '--stdout'], { cwd: root, encoding: 'utf8' });
+    const scan = spawnSync(process.execPath, [path.join(root, 'scripts', 'l10n.mjs'), '--stdout'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     assert.equal(scan.status, 0, scan.stderr);
     const expected = JSON.parse(scan.stdout) as Record<string, string>;
     const missing = Object.keys(expected).filter((k) => !(k in en));
     const stale = Object.keys(en).filter((k) => !(k in expected));
-    assert.deepEqual({ missing, stale }, { missing: [], stale: [] }, 'l10n/bundle.l10n.json is out of date: run `npm run l10n`');
-    assert.equal(fs.readFileSync(path.join(root, 'l10n', 'bundle.l10n.json'), 'utf8'), scan.stdout, 'run `npm run l10n` (order or values differ)');
+    assert.deepEqual(
+      { missing, stale },
+      { missing: [], stale: [] },
+      'l10n/bundle.l10n.json is out of date: run `npm run l10n`',
+    );
+    assert.equal(
+      fs.readFileSync(path.join(root, 'l10n', 'bundle.l10n.json'), 'utf8'),
+      scan.stdout,
+      'run `npm run l10n` (order or values differ)',
+    );
   });
 
   for (const [name, source, german] of [
@@ -122,7 +141,9 @@ describe('l10n', () => {
     it(`every key has a German translation with the same placeholders (${name})`, () => {
       const untranslated = Object.keys(source).filter((k) => typeof german[k] !== 'string' || !german[k].trim());
       assert.deepEqual(untranslated, [], 'missing German translations');
-      const mismatched = Object.keys(source).filter((k) => placeholders(source[k]).join() !== placeholders(german[k]).join());
+      const mismatched = Object.keys(source).filter(
+        (k) => placeholders(source[k]).join() !== placeholders(german[k]).join(),
+      );
       assert.deepEqual(mismatched, [], 'placeholders differ between English and German');
       // A longer sentence left in English is a forgotten translation (short labels such as "Status" may stay the same).
       const copied = Object.keys(source).filter((k) => german[k] === source[k] && source[k].split(/\s+/).length >= 4);
@@ -146,34 +167,63 @@ describe('l10n', () => {
     ];
     for (const x of c.viewsContainers?.activitybar ?? []) strings.push([`viewsContainers ${x.id}`, x.title]);
     for (const views of Object.values(c.views ?? {}) as Array<Array<Record<string, string>>>) {
-      for (const v of views) strings.push([`view ${v.id} name`, v.name], ...(v.contextualTitle ? [[`view ${v.id} contextualTitle`, v.contextualTitle] as [string, unknown]] : []));
+      for (const v of views) {
+        strings.push(
+          [`view ${v.id} name`, v.name],
+          ...(v.contextualTitle ? [[`view ${v.id} contextualTitle`, v.contextualTitle] as [string, unknown]] : []),
+        );
+      }
     }
     for (const w of c.viewsWelcome ?? []) strings.push([`viewsWelcome ${w.view} ${w.when}`, w.contents]);
-    for (const x of c.commands ?? []) strings.push([`command ${x.command} title`, x.title], [`command ${x.command} category`, x.category]);
-    for (const conf of [].concat(c.configuration ?? []) as Array<Record<string, any>>) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    for (const x of c.commands ?? []) {
+      strings.push([`command ${x.command} title`, x.title], [`command ${x.command} category`, x.category]);
+    }
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    for (const conf of [].concat(c.configuration ?? []) as Array<Record<string, any>>) {
       strings.push(['configuration title', conf.title]);
       for (const [key, p] of Object.entries(conf.properties ?? {}) as Array<[string, Record<string, unknown>]>) {
-        for (const field of ['description', 'markdownDescription', 'patternErrorMessage', 'deprecationMessage', 'markdownDeprecationMessage']) {
+        for (const field of [
+          'description',
+          'markdownDescription',
+          'patternErrorMessage',
+          'deprecationMessage',
+          'markdownDeprecationMessage',
+        ]) {
           if (p[field] !== undefined) strings.push([`setting ${key} ${field}`, p[field]]);
         }
         for (const field of ['enumDescriptions', 'markdownEnumDescriptions']) {
-          for (const [i, d] of ((p[field] as unknown[]) ?? []).entries()) strings.push([`setting ${key} ${field}[${i}]`, d]);
+          for (const [i, d] of ((p[field] as unknown[]) ?? []).entries()) {
+            strings.push([`setting ${key} ${field}[${i}]`, d]);
+          }
         }
       }
     }
     for (const w of c.walkthroughs ?? []) {
       strings.push([`walkthrough ${w.id} title`, w.title], [`walkthrough ${w.id} description`, w.description]);
-      for (const s of w.steps ?? []) strings.push([`walkthrough step ${s.id} title`, s.title], [`walkthrough step ${s.id} description`, s.description]);
+      for (const s of w.steps ?? []) {
+        strings.push(
+          [`walkthrough step ${s.id} title`, s.title],
+          [`walkthrough step ${s.id} description`, s.description],
+        );
+      }
     }
-    const bad = strings.filter(([, v]) => typeof v !== 'string' || !/^%[^%]+%$/.test(v) || !(v.slice(1, -1) in nls)).map(([where, v]) => `${where}: ${JSON.stringify(v)}`);
+    const bad = strings
+      .filter(([, v]) => typeof v !== 'string' || !/^%[^%]+%$/.test(v) || !(v.slice(1, -1) in nls))
+      .map(([where, v]) => `${where}: ${JSON.stringify(v)}`);
     assert.deepEqual(bad, []);
   });
 
   it('every walkthrough markdown has a German version (<name>.nls.de.md)', () => {
-    const pkg = readJson('package.json') as { contributes: { walkthroughs?: Array<{ steps: Array<{ media: { markdown?: string } }> }> } };
-    const files = (pkg.contributes.walkthroughs ?? []).flatMap((w) => w.steps.map((s) => s.media.markdown)).filter((f): f is string => !!f);
+    const pkg = readJson('package.json') as {
+      contributes: { walkthroughs?: Array<{ steps: Array<{ media: { markdown?: string } }> }> };
+    };
+    const files = (pkg.contributes.walkthroughs ?? [])
+      .flatMap((w) => w.steps.map((s) => s.media.markdown))
+      .filter((f): f is string => !!f);
     assert.ok(files.length > 0);
-    const missing = files.flatMap((f) => [f, f.replace(/\.md$/, '.nls.de.md')]).filter((f) => !fs.existsSync(path.join(root, f)));
+    const missing = files
+      .flatMap((f) => [f, f.replace(/\.md$/, '.nls.de.md')])
+      .filter((f) => !fs.existsSync(path.join(root, f)));
     assert.deepEqual(missing, []);
   });
 
@@ -192,14 +242,19 @@ describe('l10n', () => {
         "log.error('for developers');",
       ].join('\n'),
     );
-    assert.deepEqual(flagged.map((f) => f.split(':')[0]), ['1', '2', '3', '4', '5']);
+    assert.deepEqual(
+      flagged.map((f) => f.split(':')[0]),
+      ['1', '2', '3', '4', '5'],
+    );
   });
 
   it('no user-facing string literal in src bypasses t(...) (src/mock is a dev tool and exempt)', () => {
     const src = path.join(root, 'src');
     const bypasses = listSources(src)
       .filter((file) => !path.relative(src, file).split(path.sep).includes('mock'))
-      .flatMap((file) => findBypasses(fs.readFileSync(file, 'utf8')).map((hit) => `${path.relative(root, file)}:${hit}`));
+      .flatMap((file) =>
+        findBypasses(fs.readFileSync(file, 'utf8')).map((hit) => `${path.relative(root, file)}:${hit}`),
+      );
     assert.deepEqual(bypasses, [], 'wrap these in t(...) from src/base/l10n.ts and run `npm run l10n`');
   });
 });

@@ -42,7 +42,12 @@ describe('VSIX package', function () {
   before(function () {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-vsix-'));
     // `npm run package` builds the production bundle first; a test run normally follows `npm run build` already.
-    if (!fs.existsSync(path.join(root, 'dist', 'chunks')) || ['extension.js', 'web/extension.js', 'webview/activity.js', 'webview/activity.css'].some((f) => !fs.existsSync(path.join(root, 'dist', f)))) {
+    if (
+      !fs.existsSync(path.join(root, 'dist', 'chunks')) ||
+      ['extension.js', 'web/extension.js', 'webview/activity.js', 'webview/activity.css'].some(
+        (f) => !fs.existsSync(path.join(root, 'dist', f)),
+      )
+    ) {
       execFileSync(process.execPath, ['esbuild.js', '--production'], { cwd: root, stdio: 'pipe' });
     }
     const vsix = path.join(dir, 'test.vsix');
@@ -75,20 +80,28 @@ describe('VSIX package', function () {
       /^dist\/meta\.json$/,
       /^(tsconfig.*|eslint\.config\.mjs|esbuild\.js|package-lock\.json|\.mocharc\.json|\.gitignore|\.vscodeignore)$/,
     ];
-    assert.deepEqual(files.filter((f) => forbidden.some((re) => re.test(f))), []);
+    assert.deepEqual(
+      files.filter((f) => forbidden.some((re) => re.test(f))),
+      [],
+    );
   });
 
   it('declares both entries, and each is in the VSIX: main (Node) and browser (web worker, no Node built-in)', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
     assert.equal(pkg.main, './dist/extension.js');
     assert.equal(pkg.browser, './dist/web/extension.js');
-    for (const entry of [pkg.main, pkg.browser]) assert.ok(files.includes(entry.replace(/^\.\//, '')), `${entry} is missing from the VSIX`);
+    for (const entry of [pkg.main, pkg.browser]) {
+      assert.ok(files.includes(entry.replace(/^\.\//, '')), `${entry} is missing from the VSIX`);
+    }
     // the Node bundle's chunks, required on first use (esbuild.js CHUNKS): every one it or a chunk requires is in the VSIX
     const chunks = new Set<string>();
     const queue = ['dist/extension.js'];
     for (let file = queue.shift(); file; file = queue.shift()) {
       const text = fs.readFileSync(path.join(root, file), 'utf8');
-      const pattern = file === 'dist/extension.js' ? /\brequire\(\s*["'`]\.\/chunks\/(\w+\.js)["'`]\s*\)/g : /\brequire\(\s*["'`]\.\/(\w+\.js)["'`]\s*\)/g;
+      const pattern =
+        file === 'dist/extension.js'
+          ? /\brequire\(\s*["'`]\.\/chunks\/(\w+\.js)["'`]\s*\)/g
+          : /\brequire\(\s*["'`]\.\/(\w+\.js)["'`]\s*\)/g;
       for (const [, name] of text.matchAll(pattern)) {
         if (chunks.has(`dist/chunks/${name}`)) continue;
         chunks.add(`dist/chunks/${name}`);
@@ -96,29 +109,58 @@ describe('VSIX package', function () {
       }
     }
     assert.ok(chunks.size > 0, 'dist/extension.js requires no chunk');
-    assert.deepEqual([...chunks].filter((chunk) => !files.includes(chunk)), [], 'chunks missing from the VSIX');
+    assert.deepEqual(
+      [...chunks].filter((chunk) => !files.includes(chunk)),
+      [],
+      'chunks missing from the VSIX',
+    );
     const web = fs.readFileSync(path.join(root, 'dist', 'web', 'extension.js'), 'utf8');
     const required = [...new Set([...web.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) => m[1]))];
     assert.deepEqual(required, ['vscode'], 'the web bundle may require only vscode');
     assert.doesNotMatch(web, /node-fetch|node:crypto/, 'the Node platform is not in the web bundle');
   });
 
-  it("requires the VS Code API once per file, as it is (esbuild.js vscodeOnce): no copy of its properties per module", () => {
-    for (const file of ['dist/extension.js', 'dist/web/extension.js', ...fs.readdirSync(path.join(root, 'dist', 'chunks')).map((name) => `dist/chunks/${name}`)]) {
+  it('requires the VS Code API once per file, as it is (esbuild.js vscodeOnce): no copy of its properties per module', () => {
+    for (const file of [
+      'dist/extension.js',
+      'dist/web/extension.js',
+      ...fs.readdirSync(path.join(root, 'dist', 'chunks')).map((name) => `dist/chunks/${name}`),
+    ]) {
       const text = fs.readFileSync(path.join(root, file), 'utf8');
       const requires = [...text.matchAll(/(\w+\()?require\(\s*["'`]vscode["'`]\s*\)/g)];
       assert.ok(requires.length <= 1, `${file} requires vscode ${requires.length} times`);
-      assert.ok(requires.every(([, call]) => call === undefined), `${file} wraps require("vscode") in ${requires.map(([, call]) => call).join(', ')}: a copy of every property of the API`);
+      assert.ok(
+        requires.every(([, call]) => call === undefined),
+        `${file} wraps require("vscode") in ${requires.map(([, call]) => call).join(', ')}: a copy of every property of the API`,
+      );
     }
   });
 
   it('holds the bundle, the activity page, the manifest, its translations, the docs, the license and the icon', () => {
     const lower = new Set(files.map((f) => f.toLowerCase()));
     // vsce stores README.md/CHANGELOG.md as readme.md/changelog.md and LICENSE as LICENSE.txt.
-    for (const want of ['dist/extension.js', 'dist/web/extension.js', 'dist/webview/activity.js', 'dist/webview/activity.css', 'dist/webview/insights.js', 'dist/webview/insights.css', 'package.json', 'package.nls.json', 'package.nls.de.json', 'l10n/bundle.l10n.json', 'l10n/bundle.l10n.de.json', 'readme.md', 'changelog.md', 'media/icon.png']) {
+    for (const want of [
+      'dist/extension.js',
+      'dist/web/extension.js',
+      'dist/webview/activity.js',
+      'dist/webview/activity.css',
+      'dist/webview/insights.js',
+      'dist/webview/insights.css',
+      'package.json',
+      'package.nls.json',
+      'package.nls.de.json',
+      'l10n/bundle.l10n.json',
+      'l10n/bundle.l10n.de.json',
+      'readme.md',
+      'changelog.md',
+      'media/icon.png',
+    ]) {
       assert.ok(lower.has(want), `${want} is missing from the VSIX: ${files.join(', ')}`);
     }
-    assert.ok(lower.has('license') || lower.has('license.txt') || lower.has('license.md'), 'LICENSE is missing from the VSIX');
+    assert.ok(
+      lower.has('license') || lower.has('license.txt') || lower.has('license.md'),
+      'LICENSE is missing from the VSIX',
+    );
   });
 
   it('holds only files that run or that the Marketplace shows, and every media file the manifest uses', () => {
@@ -126,10 +168,14 @@ describe('VSIX package', function () {
     const c = pkg.contributes ?? {};
     const media = new Set<string>([pkg.icon]);
     for (const x of c.viewsContainers?.activitybar ?? []) media.add(x.icon);
-    for (const views of Object.values(c.views ?? {}) as Array<Array<{ icon?: string }>>) for (const v of views) if (v.icon) media.add(v.icon);
+    for (const views of Object.values(c.views ?? {}) as Array<Array<{ icon?: string }>>) {
+      for (const v of views) if (v.icon) media.add(v.icon);
+    }
     for (const w of c.walkthroughs ?? []) {
       for (const s of w.steps ?? []) {
-        for (const m of [s.media?.markdown, s.media?.image, s.media?.svg].flat()) if (typeof m === 'string') media.add(m);
+        for (const m of [s.media?.markdown, s.media?.image, s.media?.svg].flat()) {
+          if (typeof m === 'string') media.add(m);
+        }
       }
     }
     const wanted = [...media].filter(Boolean).map((m) => m.replace(/^\.\//, ''));
@@ -150,7 +196,15 @@ describe('VSIX package', function () {
       /^license(\.txt|\.md)?$/i.test(f) ||
       wanted.includes(f) ||
       // the localized variants VS Code looks for beside a walkthrough markdown file: <name>.nls.<locale>.md
-      wanted.some((m) => m.endsWith('.md') && new RegExp(`^${m.replace(/\.md$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.nls\\.[\\w-]+\\.md$`).test(f));
-    assert.deepEqual(files.filter((f) => !allowed(f)), [], 'unexpected files in the VSIX');
+      wanted.some(
+        (m) =>
+          m.endsWith('.md') &&
+          new RegExp(`^${m.replace(/\.md$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.nls\\.[\\w-]+\\.md$`).test(f),
+      );
+    assert.deepEqual(
+      files.filter((f) => !allowed(f)),
+      [],
+      'unexpected files in the VSIX',
+    );
   });
 });

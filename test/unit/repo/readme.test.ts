@@ -12,7 +12,10 @@ const text = (v: string) => (/^%.+%$/.test(v) ? nls[v.slice(1, -1)] : v);
 function tableRows(): Map<string, string[]> {
   const rows = new Map<string, string[]>();
   for (const line of readme.split('\n')) {
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     const id = /^`(flowsync\.[\w.]+)`$/.exec(cells[0] ?? '')?.[1];
     if (id) rows.set(id, cells.slice(1));
   }
@@ -33,27 +36,47 @@ describe('README tables match package.json', () => {
   });
 
   it('lists every setting with its type and default, and no other', () => {
-    const properties = manifest.contributes.configuration.properties as Record<string, { type: string; default: unknown }>;
+    const properties = manifest.contributes.configuration.properties as Record<
+      string,
+      { type: string; default: unknown }
+    >;
     for (const [key, p] of Object.entries(properties)) {
       assert.ok(rows.has(key), `${key} missing from the README's settings table`);
       const [type, defaultCell] = rows.get(key)!;
       assert.equal(type, p.type, `type of ${key}`);
       assert.equal(defaultCell, `\`${JSON.stringify(p.default)}\``, `default of ${key}`);
     }
-    const documented = [...rows.keys()].filter((id) => !manifest.contributes.commands.some((c: { command: string }) => c.command === id));
+    const documented = [...rows.keys()].filter(
+      (id) => !manifest.contributes.commands.some((c: { command: string }) => c.command === id),
+    );
     assert.deepEqual(documented.sort(), Object.keys(properties).sort());
   });
 
   it('shows pictures that exist', () => {
-    for (const [, src] of readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)) assert.ok(fs.existsSync(path.join(root, src)), src);
+    for (const [, src] of readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)) {
+      assert.ok(fs.existsSync(path.join(root, src)), src);
+    }
   });
 });
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens (duplicates are not used here). */
-const anchorOf = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+const anchorOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
 
 describe('README and the contributor docs link to what exists', () => {
-  const docs = ['README.md', 'CONTRIBUTING.md', 'SECURITY.md', ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const docs = [
+    'README.md',
+    'CONTRIBUTING.md',
+    'SECURITY.md',
+    ...fs
+      .readdirSync(path.join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
 
   it('every relative link names a file of the repository, and every #anchor a heading of the file it points into', () => {
     const broken: string[] = [];
@@ -68,7 +91,9 @@ describe('README and the contributor docs link to what exists', () => {
           continue;
         }
         if (anchor === undefined || !into.endsWith('.md')) continue;
-        const headings = [...fs.readFileSync(path.join(root, into), 'utf8').matchAll(/^#{1,6} (.+)$/gm)].map(([, h]) => anchorOf(h));
+        const headings = [...fs.readFileSync(path.join(root, into), 'utf8').matchAll(/^#{1,6} (.+)$/gm)].map(([, h]) =>
+          anchorOf(h),
+        );
         if (!headings.includes(anchor)) broken.push(`${doc}: ${target} (no such heading in ${into})`);
       }
     }
@@ -77,6 +102,8 @@ describe('README and the contributor docs link to what exists', () => {
 
   it('the README is the Marketplace page, for users: at most 250 lines, and the contributor material is in CONTRIBUTING.md and docs/', () => {
     assert.ok(readme.split('\n').length <= 250, `README.md has ${readme.split('\n').length} lines`);
-    for (const doc of ['CONTRIBUTING.md', 'docs/architecture.md', 'docs/performance.md']) assert.ok(readme.includes(`](${doc})`), `README.md does not link ${doc}`);
+    for (const doc of ['CONTRIBUTING.md', 'docs/architecture.md', 'docs/performance.md']) {
+      assert.ok(readme.includes(`](${doc})`), `README.md does not link ${doc}`);
+    }
   });
 });

@@ -5,7 +5,9 @@ import * as path from 'node:path';
 // Compiled to out/test/unit/repo/: the repository root is four levels up.
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { listSources } = require(path.join(root, 'scripts', 'lib', 'sourceFiles.js')) as typeof import('../../../scripts/lib/sourceFiles');
+const { listSources } = require(
+  path.join(root, 'scripts', 'lib', 'sourceFiles.js'),
+) as typeof import('../../../scripts/lib/sourceFiles');
 
 /**
  * The cuts in src that are known not to cut service text (lists of items, ids, the extension's own paths): file, and
@@ -16,13 +18,12 @@ const { listSources } = require(path.join(root, 'scripts', 'lib', 'sourceFiles.j
 const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
   ['src/history/vscode/historyService.ts', '.slice(0, MAX_WATCHES)'], // ids (numbers)
   ['src/json/vscode/jsonDocuments.ts', 'target.ids.slice(0, MAX_JSON_ITEMS)'], // ids
-  ['src/json/vscode/jsonDocuments.ts', '.filter((n): n is number => n !== undefined).slice(0, MAX_JSON_ITEMS)'], // ids
+  ['src/json/vscode/jsonDocuments.ts', '.slice(0, MAX_JSON_ITEMS);'], // ids
   ['src/api/url.ts', 'path = path.slice(0, apiAt)'], // the URL the person set
   ['src/api/url.ts', '`${text.slice(0, 59)}…`'], // the URL the person set
-  ['src/history/activity.ts', 'ranked.slice(0, Math.max(0, topN))'], // bands (a list)
+  ['src/history/activity.ts', '.slice(0, Math.max(0, topN))'], // bands (a list)
   ['src/history/store.ts', 'value.slice(0, RAW_KEPT)'], // raw items (a list)
-  ['src/history/store.ts', ".replace(/[^a-z0-9.-]+/g, '_').slice(0, 60)"], // a folder name from the origin
-  ['src/history/store.ts', ".replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 60)"], // a file name from the window id
+  ['src/history/store.ts', '.slice(0, 60);'], // a folder name from the origin, a file name from the window id (each after .replace(/[^…]+/g, '_'))
   ['src/activity/activityMessages.ts', 'm.violations.slice(0, 20)'], // a list, each item then inert()
   ['src/insights/insightsPage.ts', 'm.violations.slice(0, 20)'], // a list, each item then inert()
   ['src/activity/activityMessages.ts', 'series.flows : []).slice(0, MAX_FLOWS)'], // a list
@@ -33,7 +34,7 @@ const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
   ['src/tools/toolResults.ts', 'entries.slice(0, input.limit - shownStuck.length)'], // a list
   ['src/tools/toolResults.ts', 'matching.slice(0, max)'], // a list
   ['src/tools/toolResults.ts', 'sorted.slice(0, input.limit)'], // a list of flows
-  ['src/tools/toolResults.ts', 's.teams.slice(0, MAX_TEAMS_LISTED)'], // a list, each name then quote()d with the key masked
+  ['src/tools/toolResults.ts', '.slice(0, MAX_TEAMS_LISTED)'], // a list, each name then quote()d with the key masked
   ['src/sharing/pollLease.ts', "context.slice(0, context.indexOf('|'))"], // the extension's own context string
   ['src/sharing/vscode/fileStore.ts', 'uri.path.slice(0, cut)'], // a path in the extension's own storage
   ['src/history/log.ts', 'toISOString().slice(0, 10)'], // a day of the extension's own clock
@@ -61,7 +62,15 @@ describe('every cut of service text masks the key first (inert or bounded)', () 
         else unlisted.push(`${rel}:${i + 1}: ${line.trim()}`);
       });
     }
-    assert.deepEqual(unlisted, [], 'cut service text with inert(text, max, key) or bounded(text, max, key) (src/base/inert.ts), which mask the key before the cut; list a cut here only when it holds no service text');
-    assert.deepEqual(NOT_SERVICE_TEXT.filter((_, i) => !used.has(i)), [], 'listed cuts that are gone: remove them from the list');
+    assert.deepEqual(
+      unlisted,
+      [],
+      'cut service text with inert(text, max, key) or bounded(text, max, key) (src/base/inert.ts), which mask the key before the cut; list a cut here only when it holds no service text',
+    );
+    assert.deepEqual(
+      NOT_SERVICE_TEXT.filter((_, i) => !used.has(i)),
+      [],
+      'listed cuts that are gone: remove them from the list',
+    );
   });
 });

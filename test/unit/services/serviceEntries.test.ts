@@ -1,6 +1,13 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { MAX_SERVICES, MAX_SERVICE_NAME, MAX_SERVICE_WARNINGS, mixesScripts, parseServiceEntries, serviceNameKey } from '../../../src/services/serviceEntries';
+import {
+  MAX_SERVICES,
+  MAX_SERVICE_NAME,
+  MAX_SERVICE_WARNINGS,
+  mixesScripts,
+  parseServiceEntries,
+  serviceNameKey,
+} from '../../../src/services/serviceEntries';
 
 describe('serviceEntries: reading flowsync.services', () => {
   const parse = (raw: unknown, allowHttp = false) => parseServiceEntries(raw, { allowHttp });
@@ -38,7 +45,10 @@ describe('serviceEntries: reading flowsync.services', () => {
       { name: 'Plain', url: 'http://plain.example.com' },
       { name: 'Last', url: 'https://last.example.com' },
     ]);
-    assert.deepEqual(entries.map((e) => e.name), ['Good', 'Last']);
+    assert.deepEqual(
+      entries.map((e) => e.name),
+      ['Good', 'Last'],
+    );
     assert.equal(warnings.length, 8, warnings.join('\n'));
     assert.match(warnings[0], /service 2 \("No URL"\).*no url/);
     assert.match(warnings[1], /service 3 \("Bad URL"\)/);
@@ -47,8 +57,16 @@ describe('serviceEntries: reading flowsync.services', () => {
     assert.match(warnings[4], /service 6 of flowsync\.services.*no name/);
     assert.match(warnings[5], /longer than 60 characters/);
     assert.match(warnings[6], /digits only/);
-    assert.match(warnings[7], /service 9 \("Plain"\)/, 'plain http to another host is refused, as for flowsync.baseUrl');
-    assert.deepEqual(parse([{ name: 'Plain', url: 'http://plain.example.com' }], true).entries.map((e) => e.name), ['Plain'], 'unless allowHttp');
+    assert.match(
+      warnings[7],
+      /service 9 \("Plain"\)/,
+      'plain http to another host is refused, as for flowsync.baseUrl',
+    );
+    assert.deepEqual(
+      parse([{ name: 'Plain', url: 'http://plain.example.com' }], true).entries.map((e) => e.name),
+      ['Plain'],
+      'unless allowHttp',
+    );
   });
 
   it('one entry per team of a URL: another with the same URL and the same team filter is skipped with a warning', () => {
@@ -70,7 +88,10 @@ describe('serviceEntries: reading flowsync.services', () => {
   });
 
   it('at most 20 services; the rest are skipped with a warning each', () => {
-    const raw = Array.from({ length: MAX_SERVICES + 3 }, (_, i) => ({ name: `S${i}`, url: `https://s${i}.example.com` }));
+    const raw = Array.from({ length: MAX_SERVICES + 3 }, (_, i) => ({
+      name: `S${i}`,
+      url: `https://s${i}.example.com`,
+    }));
     const { entries, warnings } = parse(raw);
     assert.equal(entries.length, MAX_SERVICES);
     assert.equal(warnings.length, 3);
@@ -100,9 +121,23 @@ describe('serviceEntries: reading flowsync.services', () => {
   });
 
   it('invisible variants of a name are the same name: every format or default-ignorable character is ignored', () => {
-    const variants = ['\u00ad', '\u034f', '\u180e', '\ufe0f', '\u{e0100}', '\u{e0041}', '\u115f', '\u3164', '\uffa0', '\u2800'].map((c, i) => ({ name: `Produc${c}tion`, url: `https://evil${i}.example.com` }));
+    const variants = [
+      '\u00ad',
+      '\u034f',
+      '\u180e',
+      '\ufe0f',
+      '\u{e0100}',
+      '\u{e0041}',
+      '\u115f',
+      '\u3164',
+      '\uffa0',
+      '\u2800',
+    ].map((c, i) => ({ name: `Produc${c}tion`, url: `https://evil${i}.example.com` }));
     const { entries, warnings } = parse([{ name: 'Production', url: 'https://prod.example.com' }, ...variants]);
-    assert.deepEqual(entries.map((e) => e.url.baseUrl), ['https://prod.example.com']);
+    assert.deepEqual(
+      entries.map((e) => e.url.baseUrl),
+      ['https://prod.example.com'],
+    );
     assert.equal(warnings.length, MAX_SERVICE_WARNINGS, warnings.join('\n'));
   });
 
@@ -116,7 +151,10 @@ describe('serviceEntries: reading flowsync.services', () => {
       { name: 'eta', url: 'https://evil3.example.com' },
       { name: '\u041c\u043e\u0441\u043a\u0432\u0430 Production EU', url: 'https://moscow.example.com' }, // a Cyrillic word beside Latin ones
     ]);
-    assert.deepEqual(entries.map((e) => e.name), ['Production', '\u0420\u0430\u0443', '\u0395\u03a4\u0391', '\u041c\u043e\u0441\u043a\u0432\u0430 Production EU']);
+    assert.deepEqual(
+      entries.map((e) => e.name),
+      ['Production', '\u0420\u0430\u0443', '\u0395\u03a4\u0391', '\u041c\u043e\u0441\u043a\u0432\u0430 Production EU'],
+    );
     assert.equal(warnings.length, 3, warnings.join('\n'));
     assert.match(warnings[0], /mixes letters of different scripts/);
     assert.match(warnings[1], /looks like the name of another service \("\u0420\u0430\u0443"\)/);
@@ -127,19 +165,28 @@ describe('serviceEntries: reading flowsync.services', () => {
     assert.equal(serviceNameKey('Pr\u043Eduction'), serviceNameKey('Production'));
     assert.equal(serviceNameKey('\u0421\u0420\u041C'), serviceNameKey('CPM'), 'Cyrillic "СРМ" reads as "CPM"');
     assert.equal(serviceNameKey('\u0401'), serviceNameKey('\u00cb'), 'Cyrillic "Ё" reads as "Ë"');
-    assert.notEqual(serviceNameKey('\u041c\u043e\u0441\u043a\u0432\u0430'), serviceNameKey('Mockba'), 'only letters that look alike: "в" is not a "b" here');
+    assert.notEqual(
+      serviceNameKey('\u041c\u043e\u0441\u043a\u0432\u0430'),
+      serviceNameKey('Mockba'),
+      'only letters that look alike: "в" is not a "b" here',
+    );
     assert.ok(mixesScripts('Pr\u200b\u043E\u200bduction'), 'invisible characters do not split a word');
     assert.ok(!mixesScripts('\u6771\u4eac Production'), 'Han beside Latin is no look-alike');
     assert.ok(!mixesScripts('Caf\u00e9 EU'));
   });
 
   it('10,000 entries: 20 services and a few warnings, the last counting the rest (each warning is a notification)', () => {
-    const raw = Array.from({ length: 10_000 }, (_, i) => (i % 2 ? { name: `S${i}`, url: `https://s${i}.example.com` } : { name: `Bad${i}` }));
+    const raw = Array.from({ length: 10_000 }, (_, i) =>
+      i % 2 ? { name: `S${i}`, url: `https://s${i}.example.com` } : { name: `Bad${i}` },
+    );
     const { entries, warnings } = parse(raw);
     assert.equal(entries.length, MAX_SERVICES);
     assert.ok(warnings.length <= MAX_SERVICE_WARNINGS, `${warnings.length} warnings`);
     assert.match(warnings[0], /service 1 \("Bad0"\).*no url/);
-    assert.match(warnings.at(-1)!, new RegExp(`${(10_000 - MAX_SERVICES - (warnings.length - 1)).toLocaleString('en-US')} more entries`));
+    assert.match(
+      warnings.at(-1)!,
+      new RegExp(`${(10_000 - MAX_SERVICES - (warnings.length - 1)).toLocaleString('en-US')} more entries`),
+    );
   });
 
   it('not a list: one warning, no service', () => {
@@ -155,7 +202,14 @@ describe('serviceEntries: reading flowsync.services', () => {
 
   it('any input: never throws, at most 20 entries, names unique in any letter case, every entry accounted for', () => {
     const entry = fc.record(
-      { name: fc.oneof(fc.string(), fc.constantFrom('A', 'a', 'B', ' A '), fc.integer()), url: fc.oneof(fc.string(), fc.constantFrom('https://a.example.com', 'https://b.example.com/x', 'http://127.0.0.1:9')), teamId: fc.oneof(fc.string(), fc.integer(), fc.constant(undefined)) },
+      {
+        name: fc.oneof(fc.string(), fc.constantFrom('A', 'a', 'B', ' A '), fc.integer()),
+        url: fc.oneof(
+          fc.string(),
+          fc.constantFrom('https://a.example.com', 'https://b.example.com/x', 'http://127.0.0.1:9'),
+        ),
+        teamId: fc.oneof(fc.string(), fc.integer(), fc.constant(undefined)),
+      },
       { requiredKeys: [] },
     );
     fc.assert(
@@ -165,10 +219,15 @@ describe('serviceEntries: reading flowsync.services', () => {
         const names = entries.map((e) => e.name.toLowerCase());
         assert.equal(new Set(names).size, names.length);
         const skipped = raw.length - entries.length;
-        if (skipped <= MAX_SERVICE_WARNINGS) assert.equal(warnings.length, skipped, 'each entry is taken or warned about, once');
-        else {
+        if (skipped <= MAX_SERVICE_WARNINGS) {
+          assert.equal(warnings.length, skipped, 'each entry is taken or warned about, once');
+        } else {
           assert.equal(warnings.length, MAX_SERVICE_WARNINGS, 'a few warnings, however many entries are skipped');
-          assert.match(warnings.at(-1)!, new RegExp(`Skipped ${skipped - (MAX_SERVICE_WARNINGS - 1)} more entries`), 'the last one counts the rest');
+          assert.match(
+            warnings.at(-1)!,
+            new RegExp(`Skipped ${skipped - (MAX_SERVICE_WARNINGS - 1)} more entries`),
+            'the last one counts the rest',
+          );
         }
       }),
       { seed: 20261123, numRuns: 300 },

@@ -1,9 +1,21 @@
 import * as assert from 'node:assert/strict';
 import { parseServiceUrl } from '../../../src/api/url';
-import { SINGLE_SERVICE_ID, dataScope, historyScope, legacyKeyMove, serviceScope, serviceTargets } from '../../../src/services/serviceTargets';
+import {
+  SINGLE_SERVICE_ID,
+  dataScope,
+  historyScope,
+  legacyKeyMove,
+  serviceScope,
+  serviceTargets,
+} from '../../../src/services/serviceTargets';
 
 describe('serviceTargets', () => {
-  const entry = (name: string, url: string, teamId?: string) => ({ id: `${name}@${url}`, name, url: parseServiceUrl(url, {}), teamId });
+  const entry = (name: string, url: string, teamId?: string) => ({
+    id: `${name}@${url}`,
+    name,
+    url: parseServiceUrl(url, {}),
+    teamId,
+  });
 
   it('no entries: the one service of flowsync.baseUrl, with flowsync.teamId, its key kept for its origin (as ever)', () => {
     assert.deepEqual(serviceTargets({ baseUrl: 'https://flow.example.com/base', teamId: '7' }, []), [
@@ -12,7 +24,10 @@ describe('serviceTargets', () => {
   });
 
   it('entries: one target each, in order, with its own team filter; flowsync.baseUrl and flowsync.teamId are not used', () => {
-    const targets = serviceTargets({ baseUrl: 'https://ignored.example.com', teamId: '7' }, [entry('Production', 'https://flow.example.com'), entry('Staging', 'https://staging.example.com/', '42')]);
+    const targets = serviceTargets({ baseUrl: 'https://ignored.example.com', teamId: '7' }, [
+      entry('Production', 'https://flow.example.com'),
+      entry('Staging', 'https://staging.example.com/', '42'),
+    ]);
     assert.deepEqual(
       targets.map((t) => [t.name, t.baseUrl, t.teamId, t.bind]),
       [
@@ -23,25 +38,45 @@ describe('serviceTargets', () => {
   });
 
   it('the slot of a key: the exact base URL, also for the one service (a key typed for /eu is never read for the root)', () => {
-    assert.equal(serviceScope({ baseUrl: 'https://flow.example.com/eu', bind: 'origin' }, false), 'https://flow.example.com/eu');
+    assert.equal(
+      serviceScope({ baseUrl: 'https://flow.example.com/eu', bind: 'origin' }, false),
+      'https://flow.example.com/eu',
+    );
     const eu = serviceScope({ baseUrl: 'https://flow.example.com/eu', bind: 'baseUrl' }, false);
     const us = serviceScope({ baseUrl: 'https://flow.example.com/us', bind: 'baseUrl' }, false);
     assert.equal(eu, 'https://flow.example.com/eu');
     assert.notEqual(eu, us, 'same origin, different path prefixes: different keys');
     const root = serviceScope({ baseUrl: 'https://flow.example.com', bind: 'baseUrl' }, false);
     assert.equal(root, 'https://flow.example.com', 'at the root of its host: the same slot as before');
-    assert.notEqual(serviceScope({ baseUrl: 'https://flow.example.com/eu', bind: 'origin' }, false), root, 'the one service at /eu and an entry at the root of its host: two keys');
-    assert.equal(serviceScope({ baseUrl: 'https://flow.example.com', bind: 'origin' }, false), root, 'the one service at the root: its slot as ever');
+    assert.notEqual(
+      serviceScope({ baseUrl: 'https://flow.example.com/eu', bind: 'origin' }, false),
+      root,
+      'the one service at /eu and an entry at the root of its host: two keys',
+    );
+    assert.equal(
+      serviceScope({ baseUrl: 'https://flow.example.com', bind: 'origin' }, false),
+      root,
+      'the one service at the root: its slot as ever',
+    );
   });
 
   it('where History, teams, watches and leases are kept: the origin for the one service (as ever), the base URL for one of several', () => {
-    assert.equal(dataScope({ baseUrl: 'https://flow.example.com/eu', bind: 'origin' }, false), 'https://flow.example.com');
-    assert.equal(dataScope({ baseUrl: 'https://flow.example.com/eu', bind: 'baseUrl' }, false), 'https://flow.example.com/eu');
+    assert.equal(
+      dataScope({ baseUrl: 'https://flow.example.com/eu', bind: 'origin' }, false),
+      'https://flow.example.com',
+    );
+    assert.equal(
+      dataScope({ baseUrl: 'https://flow.example.com/eu', bind: 'baseUrl' }, false),
+      'https://flow.example.com/eu',
+    );
     assert.equal(dataScope({ baseUrl: 'not a url', bind: 'baseUrl' }, false), undefined);
   });
 
   it('the key of the one service kept for its origin by earlier versions moves to its base URL once (none at the root)', () => {
-    assert.deepEqual(legacyKeyMove('https://flow.example.com/eu/', false), { from: 'https://flow.example.com', to: 'https://flow.example.com/eu' });
+    assert.deepEqual(legacyKeyMove('https://flow.example.com/eu/', false), {
+      from: 'https://flow.example.com',
+      to: 'https://flow.example.com/eu',
+    });
     assert.equal(legacyKeyMove('https://flow.example.com', false), undefined, 'at the root: the slot is the same');
     assert.equal(legacyKeyMove('', false), undefined);
     assert.equal(legacyKeyMove('http://flow.example.com/eu', false), undefined, 'not usable: nothing moves');
@@ -50,18 +85,29 @@ describe('serviceTargets', () => {
   it('no scope (so no key is read) while the URL is not usable', () => {
     assert.equal(serviceScope({ baseUrl: '', bind: 'origin' }, false), undefined);
     assert.equal(serviceScope({ baseUrl: 'not a url', bind: 'baseUrl' }, false), undefined);
-    assert.equal(serviceScope({ baseUrl: 'http://flow.example.com', bind: 'baseUrl' }, false), undefined, 'plain http to another host needs allowHttp');
-    assert.equal(serviceScope({ baseUrl: 'http://flow.example.com', bind: 'baseUrl' }, true), 'http://flow.example.com');
+    assert.equal(
+      serviceScope({ baseUrl: 'http://flow.example.com', bind: 'baseUrl' }, false),
+      undefined,
+      'plain http to another host needs allowHttp',
+    );
+    assert.equal(
+      serviceScope({ baseUrl: 'http://flow.example.com', bind: 'baseUrl' }, true),
+      'http://flow.example.com',
+    );
   });
 
-  it("History, watches and the Clear marker: one per entry (its base URL and team filter); where they were kept before for the one service and entries without a team", () => {
+  it('History, watches and the Clear marker: one per entry (its base URL and team filter); where they were kept before for the one service and entries without a team', () => {
     const team1 = historyScope({ baseUrl: 'https://flow.example.com', bind: 'baseUrl', teamId: '1' }, false);
     const team2 = historyScope({ baseUrl: 'https://flow.example.com', bind: 'baseUrl', teamId: '2' }, false);
     const all = historyScope({ baseUrl: 'https://flow.example.com', bind: 'baseUrl', teamId: '' }, false);
     assert.notEqual(team1, team2, 'two entries of one URL, one per team: two Histories');
     assert.notEqual(team1, all);
     assert.equal(all, 'https://flow.example.com', 'an entry without a team filter keeps its History');
-    assert.equal(historyScope({ baseUrl: 'https://flow.example.com/eu', bind: 'origin', teamId: '7' }, false), 'https://flow.example.com', 'the one service keeps its History (its origin), whatever its team filter');
+    assert.equal(
+      historyScope({ baseUrl: 'https://flow.example.com/eu', bind: 'origin', teamId: '7' }, false),
+      'https://flow.example.com',
+      'the one service keeps its History (its origin), whatever its team filter',
+    );
     assert.equal(historyScope({ baseUrl: 'nope', bind: 'baseUrl', teamId: '1' }, false), undefined);
   });
 });

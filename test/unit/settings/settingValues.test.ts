@@ -6,7 +6,8 @@ import { MAX_TIMER_MS } from '../../../src/base/clock';
 import { UNFOCUSED_SLOWDOWN } from '../../../src/lists/explorer';
 
 const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8'));
-const properties: Record<string, { type: string; minimum?: number; maximum?: number; default: unknown }> = manifest.contributes.configuration.properties;
+const properties: Record<string, { type: string; minimum?: number; maximum?: number; default: unknown }> =
+  manifest.contributes.configuration.properties;
 
 describe('setting values (a workspace may set some of them)', () => {
   it('every numeric setting has a maximum in package.json, and the same bounds are applied where it is read', () => {
@@ -15,7 +16,11 @@ describe('setting values (a workspace may set some of them)', () => {
     for (const [id, p] of numeric) {
       const key = id.replace(/^flowsync\./, '');
       assert.equal(typeof p.maximum, 'number', `${id} has no maximum`);
-      assert.deepEqual([p.minimum, p.maximum, p.default], [SETTING_BOUNDS[key]?.min, SETTING_BOUNDS[key]?.max, SETTING_BOUNDS[key]?.fallback], id);
+      assert.deepEqual(
+        [p.minimum, p.maximum, p.default],
+        [SETTING_BOUNDS[key]?.min, SETTING_BOUNDS[key]?.max, SETTING_BOUNDS[key]?.fallback],
+        id,
+      );
     }
   });
 
@@ -42,6 +47,13 @@ describe('setting values (a workspace may set some of them)', () => {
   });
 
   it('the notify mode: unknown values fall back to "watched"', () => {
-    assert.deepEqual(['off', 'watched', 'all', 'loud', undefined, 3].map(notifyMode), ['off', 'watched', 'all', 'watched', 'watched', 'watched']);
+    assert.deepEqual(['off', 'watched', 'all', 'loud', undefined, 3].map(notifyMode), [
+      'off',
+      'watched',
+      'all',
+      'watched',
+      'watched',
+      'watched',
+    ]);
   });
 });

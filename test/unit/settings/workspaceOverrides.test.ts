@@ -6,11 +6,17 @@ const KEYS = ['baseUrl', 'allowHttp'];
 describe('settingsFileSets (which user-only settings a workspace file tries to set)', () => {
   it('finds a dotted key and a nested object, in JSONC with comments and trailing commas', () => {
     assert.deepEqual(settingsFileSets('{ // c\n "flowsync.baseUrl": "https://x", }', 'flowsync', KEYS), ['baseUrl']);
-    assert.deepEqual(settingsFileSets('{ "flowsync": { "allowHttp": true, /* x */ "baseUrl": "" } }', 'flowsync', KEYS), ['baseUrl', 'allowHttp']);
+    assert.deepEqual(
+      settingsFileSets('{ "flowsync": { "allowHttp": true, /* x */ "baseUrl": "" } }', 'flowsync', KEYS),
+      ['baseUrl', 'allowHttp'],
+    );
   });
 
   it('is not fooled by text in strings or comments', () => {
-    assert.deepEqual(settingsFileSets('{ "a": "\\"flowsync.baseUrl\\": 1" /* "flowsync.allowHttp": true */ }', 'flowsync', KEYS), []);
+    assert.deepEqual(
+      settingsFileSets('{ "a": "\\"flowsync.baseUrl\\": 1" /* "flowsync.allowHttp": true */ }', 'flowsync', KEYS),
+      [],
+    );
     assert.deepEqual(settingsFileSets('{ "other": { "flowsync": { "baseUrl": 1 } } }', 'flowsync', KEYS), []);
     assert.deepEqual(settingsFileSets('not json at all', 'flowsync', KEYS), []);
   });
@@ -20,7 +26,9 @@ describe('settingsFileSets (which user-only settings a workspace file tries to s
     const hostile = `{${'"flowsync":{'.repeat(45_000)}`;
     assert.ok(hostile.length >= 512 * 1024);
     assert.deepEqual(settingsFileSets(hostile, 'flowsync', KEYS), []);
-    assert.deepEqual(settingsFileSets(`{"flowsync":{${'"x":{},'.repeat(80_000)}"baseUrl":1}}`, 'flowsync', KEYS), ['baseUrl']);
+    assert.deepEqual(settingsFileSets(`{"flowsync":{${'"x":{},'.repeat(80_000)}"baseUrl":1}}`, 'flowsync', KEYS), [
+      'baseUrl',
+    ]);
   });
 
   it('does not read a file over the size bound', () => {

@@ -5,7 +5,8 @@ import { lazySharing, type Coordinator } from '../../../src/sharing/lazySharing'
 
 type Item = { id: number };
 const list = { id: 'processing' } as unknown as ListDefinition<Item>;
-const answer = (from: string): ListResult<Item> => ({ items: [], dropped: 0, fingerprint: from, firstDropReason: undefined }) as unknown as ListResult<Item>;
+const answer = (from: string): ListResult<Item> =>
+  ({ items: [], dropped: 0, fingerprint: from, firstDropReason: undefined }) as unknown as ListResult<Item>;
 const ownRequest = async () => answer('own request');
 
 /** A coordinator that says whether it may poll and answers loads from "another window". */
@@ -68,7 +69,7 @@ describe('lazy sharing (the coordinator made, and its code loaded, on first use)
     assert.match(String(errors[0]), /chunk missing/);
   });
 
-  it('disposed while its code loads: the coordinator made after is disposed at once, and loads are the window\'s own', async () => {
+  it("disposed while its code loads: the coordinator made after is disposed at once, and loads are the window's own", async () => {
     const { coordinator } = fakeCoordinator(false);
     const code = deferred<typeof coordinator>();
     const lazy = lazySharing(() => code.promise);

@@ -2,7 +2,20 @@ import * as assert from 'node:assert/strict';
 import { Explorer, UNFOCUSED_SLOWDOWN, type ExplorerConfig } from '../../../src/lists/explorer';
 import { ApiError } from '../../../src/api/errors';
 import { lazySharing, type LazySharing } from '../../../src/sharing/lazySharing';
-import { MAX_SHARED_MESSAGE, PollCoordinator, type SharedExplorer, contextFolder, leaseContext, mayHold, parseFailure, parseLease, parseSnapshot, pollsEvery, type Contender, type Lease } from '../../../src/sharing/pollLease';
+import {
+  MAX_SHARED_MESSAGE,
+  PollCoordinator,
+  type SharedExplorer,
+  contextFolder,
+  leaseContext,
+  mayHold,
+  parseFailure,
+  parseLease,
+  parseSnapshot,
+  pollsEvery,
+  type Contender,
+  type Lease,
+} from '../../../src/sharing/pollLease';
 import { DEFAULT_MAX_BYTES, MAX_COMMAS, MAX_CONTAINERS } from '../../../src/api/client';
 import { MAX_ITEM_DEPTH } from '../../../src/api/validate';
 import { MockFlowSyncServer } from '../../../src/mock/server';
@@ -15,7 +28,15 @@ const KEY = 'fs_unit_SENTINEL_77cd';
 const INTERVAL = 30_000;
 
 describe('pollLease: the rules', () => {
-  const lease = (o: Partial<Lease> = {}): Lease => ({ v: 1, holder: 'A', context: 'c', heartbeatAt: 1000, expiresAt: 1000 + 45_000, intervalMs: INTERVAL, ...o });
+  const lease = (o: Partial<Lease> = {}): Lease => ({
+    v: 1,
+    holder: 'A',
+    context: 'c',
+    heartbeatAt: 1000,
+    expiresAt: 1000 + 45_000,
+    intervalMs: INTERVAL,
+    ...o,
+  });
   const me: Contender = { id: 'B', context: 'c', intervalMs: INTERVAL };
 
   it('a fresh lease of another window is respected; a run-out, released, foreign-context or own one may be held', () => {
@@ -40,12 +61,24 @@ describe('pollLease: the rules', () => {
   });
 
   it('a holder that polls less often than this window would is taken over at once; one as fast or faster is not', () => {
-    assert.equal(mayHold(lease({ intervalMs: 86_400_000, expiresAt: 1000 + 1.5 * 86_400_000 }), me, 2000), true, 'a holder of a day');
+    assert.equal(
+      mayHold(lease({ intervalMs: 86_400_000, expiresAt: 1000 + 1.5 * 86_400_000 }), me, 2000),
+      true,
+      'a holder of a day',
+    );
     assert.equal(mayHold(lease({ intervalMs: 10_000, expiresAt: 16_000 }), me, 2000), false, 'a faster holder');
     assert.equal(mayHold(lease(), me, 2000), false, 'the same interval: the holder keeps it');
     // unfocused (for an interval) windows poll UNFOCUSED_SLOWDOWN times slower: the rates compared are the real ones
-    assert.equal(mayHold(lease({ intervalMs: 2 * INTERVAL }), { ...me, unfocusedSince: 0 }, 2000 + INTERVAL), false, '60 s focused against 30 s unfocused');
-    assert.equal(mayHold(lease({ intervalMs: 2 * INTERVAL, unfocusedSince: 0 }), me, 2000 + 2 * INTERVAL - 1), true, '60 s unfocused against 30 s focused');
+    assert.equal(
+      mayHold(lease({ intervalMs: 2 * INTERVAL }), { ...me, unfocusedSince: 0 }, 2000 + INTERVAL),
+      false,
+      '60 s focused against 30 s unfocused',
+    );
+    assert.equal(
+      mayHold(lease({ intervalMs: 2 * INTERVAL, unfocusedSince: 0 }), me, 2000 + 2 * INTERVAL - 1),
+      true,
+      '60 s unfocused against 30 s focused',
+    );
     assert.equal(pollsEvery(INTERVAL, 1000, 1000 + INTERVAL), INTERVAL * UNFOCUSED_SLOWDOWN);
     assert.equal(pollsEvery(INTERVAL, 1000, 1000 + INTERVAL - 1), INTERVAL);
   });
@@ -55,21 +88,37 @@ describe('pollLease: the rules', () => {
     assert.equal(parseLease(JSON.stringify({ ...lease(), v: 2 })), undefined);
     assert.equal(parseLease(JSON.stringify({ ...lease(), heartbeatAt: 'soon' })), undefined);
     assert.deepEqual(parseLease(JSON.stringify(lease())), lease());
-    assert.equal(parseSnapshot(JSON.stringify({ v: 1, context: 'c', writer: 'A', loadedAt: 1, fingerprint: 'f', dropped: 0, items: {} })), undefined);
+    assert.equal(
+      parseSnapshot(
+        JSON.stringify({ v: 1, context: 'c', writer: 'A', loadedAt: 1, fingerprint: 'f', dropped: 0, items: {} }),
+      ),
+      undefined,
+    );
     const folder = contextFolder(leaseContext('processing', 'https://flow.example.com', '3'));
     assert.match(folder, /^processing-[0-9a-f]{16}$/);
     assert.notEqual(folder, contextFolder(leaseContext('processing', 'https://flow.example.com', '')));
   });
 
   it('a shared failure: a known kind (never "cancelled"), times that are times, a bounded message', () => {
-    const failure = { v: 1, context: 'c', writer: 'A', at: 5, kind: 'http', message: 'HTTP 503 from the service.', nextAttemptAt: 9 };
+    const failure = {
+      v: 1,
+      context: 'c',
+      writer: 'A',
+      at: 5,
+      kind: 'http',
+      message: 'HTTP 503 from the service.',
+      nextAttemptAt: 9,
+    };
     assert.deepEqual(parseFailure(JSON.stringify(failure)), failure);
     assert.equal(parseFailure(JSON.stringify({ ...failure, kind: 'cancelled' })), undefined);
     assert.equal(parseFailure(JSON.stringify({ ...failure, kind: 'constructor' })), undefined);
     assert.equal(parseFailure(JSON.stringify({ ...failure, at: -1 })), undefined);
     assert.equal(parseFailure(JSON.stringify({ ...failure, nextAttemptAt: 'later' })), undefined);
     assert.equal(parseFailure(JSON.stringify({ ...failure, message: 7 })), undefined);
-    assert.equal(parseFailure(JSON.stringify({ ...failure, message: 'x'.repeat(50_000) }))?.message.length, MAX_SHARED_MESSAGE);
+    assert.equal(
+      parseFailure(JSON.stringify({ ...failure, message: 'x'.repeat(50_000) }))?.message.length,
+      MAX_SHARED_MESSAGE,
+    );
   });
 });
 
@@ -112,7 +161,7 @@ describe('pollLease: a shared failure message is masked, then cut', () => {
   });
 });
 
-describe('pollLease: an answer this window\'s budget of items refused is not shared as a failure', () => {
+describe("pollLease: an answer this window's budget of items refused is not shared as a failure", () => {
   it('the other windows have budgets of their own: no failure file; a failure of the service is still shared', async () => {
     const listeners: Array<() => void> = [];
     const state: { error?: ApiError; overBudget?: boolean } = {};
@@ -141,7 +190,7 @@ describe('pollLease: an answer this window\'s budget of items refused is not sha
       await flushPromises();
     };
     try {
-      state.error = new ApiError('invalidResponse', 'over the window\'s budget');
+      state.error = new ApiError('invalidResponse', "over the window's budget");
       state.overBudget = true;
       await tell();
       assert.equal(store.files.size, 0, 'nothing written');
@@ -160,20 +209,34 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
   let mock: MockFlowSyncServer;
   let clock: FakeClock;
   let store: MemoryStore;
-  let windows: Array<{ id: string; explorer: Explorer; sharing: PollCoordinator; store: ReturnType<MemoryStore['view']> }>;
-  const config = (o: Partial<ExplorerConfig> = {}): ExplorerConfig => explorerConfig(mock.url, KEY, { refreshIntervalMs: INTERVAL, ...o });
+  let windows: Array<{
+    id: string;
+    explorer: Explorer;
+    sharing: PollCoordinator;
+    store: ReturnType<MemoryStore['view']>;
+  }>;
+  const config = (o: Partial<ExplorerConfig> = {}): ExplorerConfig =>
+    explorerConfig(mock.url, KEY, { refreshIntervalMs: INTERVAL, ...o });
   const processingRequests = () => mock.requests.filter((r) => r.path.endsWith('/flowsyncs/processing'));
   /** Waits for the real loopback I/O a timer started, while the fake clock stands still. */
   const settle = async () => {
     await flushPromises();
-    for (let i = 0; i < 400 && windows.some((w) => w.explorer.lists.processing.isLoading); i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 400 && windows.some((w) => w.explorer.lists.processing.isLoading); i++) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
     await flushPromises();
   };
   const advance = (ms: number) => clock.advance(ms, settle);
   function open(id: string, o: Partial<ExplorerConfig> = {}, focused = true) {
     const view = store.view();
     let sharing!: PollCoordinator;
-    const explorer = new Explorer(clock, undefined, () => 0.5, undefined, (e) => (sharing = new PollCoordinator(e, view, id, clock)));
+    const explorer = new Explorer(
+      clock,
+      undefined,
+      () => 0.5,
+      undefined,
+      (e) => (sharing = new PollCoordinator(e, view, id, clock)),
+    );
     explorer.setFocused(focused);
     explorer.configure(config(o));
     const w = { id, explorer, sharing, store: view };
@@ -222,7 +285,11 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
     const loadedAt = holder.explorer.lists.processing.state.loadedAt!;
     await advance(1_000);
     for (const w of [a, b, c]) {
-      assert.equal(w.explorer.lists.processing.state.fingerprint, holder.explorer.lists.processing.state.fingerprint, w.id);
+      assert.equal(
+        w.explorer.lists.processing.state.fingerprint,
+        holder.explorer.lists.processing.state.fingerprint,
+        w.id,
+      );
       assert.ok(w.explorer.lists.processing.state.loadedAt! >= loadedAt - 1_000, `${w.id} adopted the last answer`);
       // news in an answer (a sync no longer processing) is announced by the window that loaded it, once
       assert.equal(w.explorer.lists.processing.state.adopted, w === holder ? undefined : true, `${w.id}: adopted`);
@@ -315,7 +382,11 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
       assert.equal(await requestsOver(10), 10, 'the 30 s rate holds: one request per 30 s');
       assert.deepEqual(holders(), ['B']);
       assert.equal(fast.explorer.lists.processing.state.error, undefined);
-      assert.equal(slow.explorer.lists.processing.state.loadedAt, fast.explorer.lists.processing.state.loadedAt, 'the slow window shows the fast one\'s answers');
+      assert.equal(
+        slow.explorer.lists.processing.state.loadedAt,
+        fast.explorer.lists.processing.state.loadedAt,
+        "the slow window shows the fast one's answers",
+      );
     });
 
     it('opened the other way round: the slow window defers to the fast holder, and the fast one keeps its rate', async () => {
@@ -394,7 +465,12 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
     assert.ok(store.allText().length > 0);
     assert.ok(!store.allText().includes(KEY));
     const items = mock.dataset.processingAt(clock.now());
-    mock.inject({ endpoint: 'processing', status: 200, body: JSON.stringify([{ ...items[0], status: `x ${KEY.toUpperCase()}` }]), times: 1 });
+    mock.inject({
+      endpoint: 'processing',
+      status: 200,
+      body: JSON.stringify([{ ...items[0], status: `x ${KEY.toUpperCase()}` }]),
+      times: 1,
+    });
     const asked = a.explorer.refresh('processing');
     await settle();
     await asked;
@@ -439,16 +515,24 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
     assert.equal(processingRequests().length, met.failures + 1);
   });
 
-  it('a failure file from earlier (older than two intervals) or about another window\'s older news is not shown', async () => {
+  it("a failure file from earlier (older than two intervals) or about another window's older news is not shown", async () => {
     const a = open('A');
     const errorOf = () => a.explorer.lists.processing.state.error;
     await advance(2_000);
     const context = leaseContext('processing', new URL(mock.url).origin, '');
     const failure = { v: 1, context, writer: 'Z', kind: 'network', message: 'Could not reach the service.' };
-    await a.store.write(contextFolder(context), 'failure', JSON.stringify({ ...failure, at: clock.now() - 3 * INTERVAL }));
+    await a.store.write(
+      contextFolder(context),
+      'failure',
+      JSON.stringify({ ...failure, at: clock.now() - 3 * INTERVAL }),
+    );
     await advance(2_000);
     assert.equal(errorOf(), undefined, 'stale');
-    await a.store.write(contextFolder(context), 'failure', JSON.stringify({ ...failure, at: a.explorer.lists.processing.state.loadedAt! - 1 }));
+    await a.store.write(
+      contextFolder(context),
+      'failure',
+      JSON.stringify({ ...failure, at: a.explorer.lists.processing.state.loadedAt! - 1 }),
+    );
     await advance(2_000);
     assert.equal(errorOf(), undefined, 'older than the answer held');
     await a.store.write(contextFolder(context), 'failure', JSON.stringify({ ...failure, at: clock.now() }));
@@ -462,9 +546,18 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
       const a = open('A');
       await advance(2_000);
       const context = leaseContext('processing', new URL(mock.url).origin, '');
-      const put = (file: 'lease' | 'snapshot' | 'failure', o: object) => a.store.write(contextFolder(context), file, JSON.stringify(o));
+      const put = (file: 'lease' | 'snapshot' | 'failure', o: object) =>
+        a.store.write(contextFolder(context), file, JSON.stringify(o));
       const items = mock.dataset.processingAt(clock.now());
-      const snapshot = (extra: object) => ({ v: 1, context, writer: 'Z', loadedAt: clock.now(), fingerprint: 'planted', dropped: 0, items: [{ ...items[0], ...extra }, ...items.slice(1)] });
+      const snapshot = (extra: object) => ({
+        v: 1,
+        context,
+        writer: 'Z',
+        loadedAt: clock.now(),
+        fingerprint: 'planted',
+        dropped: 0,
+        items: [{ ...items[0], ...extra }, ...items.slice(1)],
+      });
       return { a, context, put, snapshot, state: () => a.explorer.lists.processing.state };
     }
 
@@ -488,7 +581,7 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
       assert.notEqual(state().fingerprint, 'planted', 'a snapshot of too many values was adopted');
     });
 
-    it('a snapshot item nested deeper than an answer\'s may be is dropped, as from the service', async () => {
+    it("a snapshot item nested deeper than an answer's may be is dropped, as from the service", async () => {
       const { put, snapshot, state } = await alone();
       let deep: unknown = 0;
       for (let i = 0; i < MAX_ITEM_DEPTH + 5; i++) deep = [deep];
@@ -503,7 +596,13 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
       const logged: string[] = [];
       const view = store.view();
       let sharing!: PollCoordinator;
-      const explorer = new Explorer(clock, undefined, () => 0.5, undefined, (e) => (sharing = new PollCoordinator(e, view, 'W', clock, (m) => logged.push(m))));
+      const explorer = new Explorer(
+        clock,
+        undefined,
+        () => 0.5,
+        undefined,
+        (e) => (sharing = new PollCoordinator(e, view, 'W', clock, (m) => logged.push(m))),
+      );
       windows.push({ id: 'W', explorer, sharing, store: view });
       explorer.configure(config());
       await advance(2_000);
@@ -517,19 +616,39 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
       await asked;
       await advance(1_000);
       assert.equal(explorer.lists.processing.state.items?.length, 1, 'the answer was loaded');
-      const written = store.files.get(`${contextFolder(leaseContext('processing', new URL(mock.url).origin, ''))}/snapshot`)!;
+      const written = store.files.get(
+        `${contextFolder(leaseContext('processing', new URL(mock.url).origin, ''))}/snapshot`,
+      )!;
       assert.ok(written.bytes.length <= DEFAULT_MAX_BYTES, `a snapshot of ${written.bytes.length} bytes was written`);
-      assert.ok(logged.some((m) => /over the bounds/.test(m)), logged.join('\n'));
+      assert.ok(
+        logged.some((m) => /over the bounds/.test(m)),
+        logged.join('\n'),
+      );
     });
 
     it('an oversized lease counts as no lease (this window takes it), and an oversized failure is not shown', async () => {
       const { a, put, context } = await alone();
       const now = clock.now();
-      const lease = { v: 1, holder: 'Z', context, heartbeatAt: now, expiresAt: now + 10 * INTERVAL, intervalMs: 10_000 };
+      const lease = {
+        v: 1,
+        holder: 'Z',
+        context,
+        heartbeatAt: now,
+        expiresAt: now + 10 * INTERVAL,
+        intervalMs: 10_000,
+      };
       await put('lease', { ...lease, note: 'x'.repeat(DEFAULT_MAX_BYTES) });
       await advance(2_000);
       assert.equal(a.sharing.isHolder('processing'), true, 'an oversized lease of another window was respected');
-      await put('failure', { v: 1, context, writer: 'Z', at: clock.now(), kind: 'network', message: 'planted', note: 'x'.repeat(DEFAULT_MAX_BYTES) });
+      await put('failure', {
+        v: 1,
+        context,
+        writer: 'Z',
+        at: clock.now(),
+        kind: 'network',
+        message: 'planted',
+        note: 'x'.repeat(DEFAULT_MAX_BYTES),
+      });
       await advance(2_000);
       assert.equal(a.explorer.lists.processing.state.error, undefined, 'an oversized failure was shown');
     });
@@ -548,14 +667,27 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
   it('lazy sharing: nothing is created while the window cannot poll; the first poll creates the coordinator, which then shares', async () => {
     let created = 0;
     let lazy!: LazySharing<PollCoordinator>;
-    const explorer = new Explorer(clock, undefined, () => 0.5, undefined, (e) => {
-      lazy = lazySharing(() => {
-        created++;
-        return new PollCoordinator(e, store.view(), 'L', clock);
-      });
-      return lazy.sharing;
-    });
-    const w = { id: 'L', explorer, store: store.view(), get sharing() { return lazy.loaded()!; } };
+    const explorer = new Explorer(
+      clock,
+      undefined,
+      () => 0.5,
+      undefined,
+      (e) => {
+        lazy = lazySharing(() => {
+          created++;
+          return new PollCoordinator(e, store.view(), 'L', clock);
+        });
+        return lazy.sharing;
+      },
+    );
+    const w = {
+      id: 'L',
+      explorer,
+      store: store.view(),
+      get sharing() {
+        return lazy.loaded()!;
+      },
+    };
     try {
       explorer.configure(config({ apiKey: undefined }));
       await advance(5 * INTERVAL);
@@ -578,7 +710,11 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
       explorer.dispose();
     }
     assert.equal(lazy.disposed, true, 'dispose uninstalls it');
-    assert.equal(explorer.sharing?.mayPoll('processing'), true, 'dispose uninstalls it: the window polls on its own, as without sharing');
+    assert.equal(
+      explorer.sharing?.mayPoll('processing'),
+      true,
+      'dispose uninstalls it: the window polls on its own, as without sharing',
+    );
     await assert.rejects(lazy.current(), /disposed/);
     assert.equal(created, 1);
   });

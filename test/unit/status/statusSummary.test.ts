@@ -6,25 +6,52 @@ import type { ListState } from '../../../src/lists/refresh';
 
 const now = Date.UTC(2026, 10, 22, 12);
 const item = (id: number, flow: string) => ({
-  value: { id, flow_id: id, status: 'pending', created_at: '', updated_at: '', errors: null, webhook: false, flow: { id, name: flow } },
+  value: {
+    id,
+    flow_id: id,
+    status: 'pending',
+    created_at: '',
+    updated_at: '',
+    errors: null,
+    webhook: false,
+    flow: { id, name: flow },
+  },
   raw: {},
 });
 
 describe('statusSummary', () => {
   it('shows the count, spinning while anything processes, naming the flows', () => {
-    const s = statusSummary('ready', undefined, { items: [item(1, 'Invoices'), item(2, 'Payroll')], dropped: 0, loading: false, failures: 0, loadedAt: now }, undefined, now);
+    const s = statusSummary(
+      'ready',
+      undefined,
+      { items: [item(1, 'Invoices'), item(2, 'Payroll')], dropped: 0, loading: false, failures: 0, loadedAt: now },
+      undefined,
+      now,
+    );
     assert.equal(s.text, '$(sync~spin) 2 processing');
     assert.match(s.tooltip, /Invoices: 1/);
     assert.match(s.tooltip, /Payroll: 1/);
     assert.equal(s.action, 'focus');
     assert.equal(s.warning, false);
-    assert.equal(statusSummary('ready', undefined, { items: [], dropped: 0, loading: false, failures: 0 }, undefined, now).text, '$(check) 0 processing');
+    assert.equal(
+      statusSummary('ready', undefined, { items: [], dropped: 0, loading: false, failures: 0 }, undefined, now).text,
+      '$(check) 0 processing',
+    );
   });
 
   it('asks for a key, or warns with the error after a failed refresh', () => {
-    assert.equal(statusSummary('noKey', undefined, { dropped: 0, loading: false, failures: 0 }, undefined, now).action, 'setApiKey');
+    assert.equal(
+      statusSummary('noKey', undefined, { dropped: 0, loading: false, failures: 0 }, undefined, now).action,
+      'setApiKey',
+    );
     const error = new ApiError('network', 'Could not reach the service.');
-    const s = statusSummary('ready', undefined, { items: [item(1, 'A')], dropped: 0, loading: false, failures: 1, error, loadedAt: now }, undefined, now);
+    const s = statusSummary(
+      'ready',
+      undefined,
+      { items: [item(1, 'A')], dropped: 0, loading: false, failures: 1, error, loadedAt: now },
+      undefined,
+      now,
+    );
     assert.equal(s.warning, true);
     assert.match(s.tooltip, /Could not reach the service\\\./);
     assert.match(s.text, /warning\) 1 processing/);
@@ -39,11 +66,17 @@ describe('statusSummary', () => {
     assert.deepEqual([invalid.action, invalid.warning], ['setBaseUrl', true]);
     assert.equal(invalid.tooltip, 'Use https\\: \\[x\\] \\(command\\:y\\)');
     const secrets = statusSummary('secretsUnavailable', 'keyring is locked', empty, undefined, now);
-    assert.deepEqual([secrets.text, secrets.action, secrets.warning, secrets.tooltip], ['$(key) Flow Sync: Set API Key', 'setApiKey', true, 'keyring is locked']);
+    assert.deepEqual(
+      [secrets.text, secrets.action, secrets.warning, secrets.tooltip],
+      ['$(key) Flow Sync: Set API Key', 'setApiKey', true, 'keyring is locked'],
+    );
   });
 
   it('before the first answer: a spinner without a count; a rejected key asks for a new one', () => {
-    assert.equal(statusSummary('ready', undefined, { dropped: 0, loading: true, failures: 0 }, undefined, now).text, '$(sync~spin) Flow Sync');
+    assert.equal(
+      statusSummary('ready', undefined, { dropped: 0, loading: true, failures: 0 }, undefined, now).text,
+      '$(sync~spin) Flow Sync',
+    );
     const error = new ApiError('unauthorized', 'The service rejected the API key (HTTP 401).');
     const s = statusSummary('ready', undefined, { dropped: 0, loading: false, failures: 1, error }, undefined, now);
     assert.equal(s.text, '$(warning) Flow Sync');
@@ -60,16 +93,24 @@ describe('statusSummary', () => {
     assert.match(s.tooltip, /- and 2 more flows$/);
   });
 
-  it('History\'s extras: asked only once the service is set up; stuck syncs counted and named, the sparkline shown', () => {
+  it("History's extras: asked only once the service is set up; stuck syncs counted and named, the sparkline shown", () => {
     let asked = 0;
     const extras = () => {
       asked++;
       return { stuck: [item(7, 'Payroll').value], sparkline: '▁▂▃' };
     };
     const empty = { dropped: 0, loading: false, failures: 0 };
-    for (const status of ['noUrl', 'invalidUrl', 'noKey', 'secretsUnavailable'] as const) statusSummary(status, undefined, empty, extras, now);
+    for (const status of ['noUrl', 'invalidUrl', 'noKey', 'secretsUnavailable'] as const) {
+      statusSummary(status, undefined, empty, extras, now);
+    }
     assert.equal(asked, 0, 'no pass over History for a status bar that says "set up"');
-    const s = statusSummary('ready', undefined, { ...empty, items: [item(7, 'Payroll'), item(8, 'Invoices')], loadedAt: now }, extras, now);
+    const s = statusSummary(
+      'ready',
+      undefined,
+      { ...empty, items: [item(7, 'Payroll'), item(8, 'Invoices')], loadedAt: now },
+      extras,
+      now,
+    );
     assert.equal(asked, 1);
     assert.equal(s.text, '$(warning) 2 processing, 1 stuck');
     assert.match(s.tooltip, /\*\*Stuck\*\*\n- #7 \(Payroll\)/);
@@ -81,7 +122,13 @@ describe('statusSummary', () => {
     const empty = { dropped: 0, loading: false, failures: 0 };
     for (const created_at of ['1970-01-01T00:00:00.000Z', new Date(now + 10 * 3600_000).toISOString()]) {
       const stuck = { ...item(7, 'Payroll').value, created_at };
-      const s = statusSummary('ready', undefined, { ...empty, items: [{ value: stuck, raw: {} }], loadedAt: now }, () => ({ stuck: [stuck], sparkline: '' }), now);
+      const s = statusSummary(
+        'ready',
+        undefined,
+        { ...empty, items: [{ value: stuck, raw: {} }], loadedAt: now },
+        () => ({ stuck: [stuck], sparkline: '' }),
+        now,
+      );
       assert.match(s.tooltip, /- #7 \(Payroll\), started unknown time$/m, created_at);
     }
   });
@@ -117,20 +164,40 @@ describe('servicesSummary (several services)', () => {
     const s = servicesSummary(
       [
         { name: 'Production', status: 'ready', detail: undefined, state: state(4), stuck: [] },
-        { name: 'Staging', status: 'ready', detail: undefined, state: state(0, { items: undefined, error }), stuck: [] },
+        {
+          name: 'Staging',
+          status: 'ready',
+          detail: undefined,
+          state: state(0, { items: undefined, error }),
+          stuck: [],
+        },
         { name: 'Dev *x*', status: 'noKey', detail: undefined, state: state(0, { items: undefined }), stuck: [] },
       ],
       now,
     );
     assert.equal(s.text, '$(warning) 4 processing');
     assert.equal(s.warning, true);
-    assert.match(s.tooltip, /- Staging: no data · \$\(warning\) The service answered with HTTP 500 \\\[x\\\] ?\\\(command\\:evil\\\)/);
+    assert.match(
+      s.tooltip,
+      /- Staging: no data · \$\(warning\) The service answered with HTTP 500 \\\[x\\\] ?\\\(command\\:evil\\\)/,
+    );
     assert.match(s.tooltip, /- Dev \\\*x\\\*: no data · \$\(warning\) no API key/, 'names are escaped Markdown');
     assert.equal(s.accessibleLabel, '4 flow syncs processing, 3 services, 2 services have a problem');
   });
 
   it('nothing shown yet: no count claimed', () => {
-    const s = servicesSummary([{ name: 'A', status: 'ready', detail: undefined, state: state(0, { items: undefined, loadedAt: undefined }), stuck: [] }], now);
+    const s = servicesSummary(
+      [
+        {
+          name: 'A',
+          status: 'ready',
+          detail: undefined,
+          state: state(0, { items: undefined, loadedAt: undefined }),
+          stuck: [],
+        },
+      ],
+      now,
+    );
     assert.equal(s.text, '$(sync~spin) Flow Sync');
   });
 });

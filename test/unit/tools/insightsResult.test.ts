@@ -12,7 +12,15 @@ const KEY = 'fs_unit_SENTINEL_9f8e7d6c';
 /** A run of `flowId` that left `hoursAgo` hours ago after `minutes` minutes. */
 const run = (id: number, flowId: number, name: string, hoursAgo: number, minutes: number): HistoryEntry => {
   const leftAt = NOW - hoursAgo * HOUR;
-  return makeEntry({ id, flowId, flowName: name, createdAt: new Date(leftAt - minutes * MIN).toISOString(), firstSeen: leftAt - minutes * MIN, lastSeen: leftAt - MIN / 4, leftAt });
+  return makeEntry({
+    id,
+    flowId,
+    flowName: name,
+    createdAt: new Date(leftAt - minutes * MIN).toISOString(),
+    firstSeen: leftAt - minutes * MIN,
+    lastSeen: leftAt - MIN / 4,
+    leftAt,
+  });
 };
 
 /** Invoices: 6 runs of 4 min on earlier days, 6 of 10 min in the last 24 hours (slower). Payroll: 12 runs of 2 min. */
@@ -23,14 +31,23 @@ function history(): HistoryEntry[] {
   for (let i = 0; i < 12; i++) runs.push(run(300 + i, 8, `Payroll ${KEY}`, 2 + i * 8, 2));
   return runs.sort((a, b) => b.leftAt - a.leftAt);
 }
-const data = (over: Partial<Parameters<typeof insightsResult>[1]> = {}) => ({ status: 'ready' as const, historyDays: 7, flows: flowInsights(history(), NO_OLDER_DAYS, NOW), hide: KEY, ...over });
+const data = (over: Partial<Parameters<typeof insightsResult>[1]> = {}) => ({
+  status: 'ready' as const,
+  historyDays: 7,
+  flows: flowInsights(history(), NO_OLDER_DAYS, NOW),
+  hide: KEY,
+  ...over,
+});
 
 describe('language model tool results: flowsync_insights', () => {
   it('per flow: runs, median, p95, p99, runs per day, the last 24 hours, the trend; slower than usual first, in words', () => {
     const answer = insightsResult(insightsInput({}), data());
     const rows = dataRows(answer);
     assert.equal(rows.length, 2);
-    assert.match(rows[0], /^flow "Invoices" \(#7\) \| 12 runs over \d+ days \| median \d+ min \| p95 10 min \| p99 10 min \| [\d.]+ runs per day \| last 24 hours: 6 runs, median 10 min \| the days before: median 4 min \| slower than usual \| daily median, oldest first: 2026-11-\d\d /);
+    assert.match(
+      rows[0],
+      /^flow "Invoices" \(#7\) \| 12 runs over \d+ days \| median \d+ min \| p95 10 min \| p99 10 min \| [\d.]+ runs per day \| last 24 hours: 6 runs, median 10 min \| the days before: median 4 min \| slower than usual \| daily median, oldest first: 2026-11-\d\d /,
+    );
     assert.match(rows[1], /^flow "Payroll •••" \(#8\) \| 12 runs .* \| not slower than usual/);
     assert.match(answer, /2 flows in all\./);
     assert.match(answer, /1 of them are slower than usual now\./);
@@ -40,7 +57,10 @@ describe('language model tool results: flowsync_insights', () => {
   });
 
   it('a flow by name or id, a filter, and slower only narrow the flows; the filters are data', () => {
-    assert.deepEqual(dataRows(insightsResult(insightsInput({ flow: 'payroll' }), data())).map((r) => r.slice(0, 22)), ['flow "Payroll •••" (#8']);
+    assert.deepEqual(
+      dataRows(insightsResult(insightsInput({ flow: 'payroll' }), data())).map((r) => r.slice(0, 22)),
+      ['flow "Payroll •••" (#8'],
+    );
     assert.deepEqual(dataRows(insightsResult(insightsInput({ flow: '#7' }), data())).length, 1);
     assert.deepEqual(dataRows(insightsResult(insightsInput({ filter: '-flow:payroll' }), data())).length, 1);
     const slower = insightsResult(insightsInput({ slower: true }), data());
@@ -62,7 +82,18 @@ describe('language model tool results: flowsync_insights', () => {
     const few = [run(1, 9, 'Mailing', 1, 30), run(2, 9, 'Mailing', 40, 1)];
     const answer = insightsResult(insightsInput({}), data({ flows: flowInsights(few, NO_OLDER_DAYS, NOW) }));
     assert.match(dataRows(answer)[0], /not slower than usual/);
-    const unknownStart = makeEntry({ id: 3, flowId: 10, flowName: 'Odd', createdAt: 'not a time', firstSeen: NOW - HOUR, lastSeen: NOW - MIN, leftAt: NOW });
-    assert.match(dataRows(insightsResult(insightsInput({}), data({ flows: flowInsights([unknownStart], NO_OLDER_DAYS, NOW) })))[0], /median none yet/);
+    const unknownStart = makeEntry({
+      id: 3,
+      flowId: 10,
+      flowName: 'Odd',
+      createdAt: 'not a time',
+      firstSeen: NOW - HOUR,
+      lastSeen: NOW - MIN,
+      leftAt: NOW,
+    });
+    assert.match(
+      dataRows(insightsResult(insightsInput({}), data({ flows: flowInsights([unknownStart], NO_OLDER_DAYS, NOW) })))[0],
+      /median none yet/,
+    );
   });
 });

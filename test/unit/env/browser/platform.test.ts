@@ -61,7 +61,10 @@ describe('browser platform (global fetch)', function () {
     const e = await failure(getJson(mock.url + PROCESSING, 'processing flow syncs', options()));
     assert.equal(e.kind, 'invalidResponse');
     assert.match(e.message, /redirected/);
-    assert.deepEqual(mock.requests.map((r) => r.path), [PROCESSING]);
+    assert.deepEqual(
+      mock.requests.map((r) => r.path),
+      [PROCESSING],
+    );
   });
 
   it('reports an opaque redirect (what a browser gives for redirect: manual) as a 3xx', async () => {
@@ -94,7 +97,9 @@ describe('browser platform (global fetch)', function () {
     mock.inject({ hang: true, times: 1 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const e = await failure(getJson(mock.url + PROCESSING, 'processing flow syncs', options({ signal: controller.signal })));
+    const e = await failure(
+      getJson(mock.url + PROCESSING, 'processing flow syncs', options({ signal: controller.signal })),
+    );
     assert.equal(e.kind, 'cancelled');
   });
 
@@ -109,9 +114,17 @@ describe('browser platform (global fetch)', function () {
 
   it('refuses too many objects or values while the answer streams', async () => {
     mock.inject({ hugeBytes: 2 * 1024 * 1024, times: 2 });
-    const nested = await failure(getJson(mock.url + PROCESSING, 'processing flow syncs', options({ maxBytes: 4 * 1024 * 1024, maxContainers: 1000 })));
+    const nested = await failure(
+      getJson(
+        mock.url + PROCESSING,
+        'processing flow syncs',
+        options({ maxBytes: 4 * 1024 * 1024, maxContainers: 1000 }),
+      ),
+    );
     assert.match(nested.message, /too many nested objects or arrays/);
-    const values = await failure(getJson(mock.url + PROCESSING, 'processing flow syncs', options({ maxBytes: 4 * 1024 * 1024, maxCommas: 1000 })));
+    const values = await failure(
+      getJson(mock.url + PROCESSING, 'processing flow syncs', options({ maxBytes: 4 * 1024 * 1024, maxCommas: 1000 })),
+    );
     assert.match(values.message, /too many values/);
   });
 

@@ -16,7 +16,10 @@ describe('the disk on demand (node:fs code loaded on the first read or write)', 
     await files.append!('o/a.log', new TextEncoder().encode('one\n'));
     await files.append!('o/a.log', new TextEncoder().encode('two\n'));
     assert.equal(new TextDecoder().decode(await files.read('o/a.log', 0, 100)), 'one\ntwo\n');
-    assert.deepEqual((await files.list('o')).map((f) => [f.name, f.size]), [['a.log', 8]]);
+    assert.deepEqual(
+      (await files.list('o')).map((f) => [f.name, f.size]),
+      [['a.log', 8]],
+    );
     await files.deleteDir('o');
     assert.equal(fs.existsSync(path.join(dir, 'o')), false);
   });

@@ -59,7 +59,11 @@ describe('node files: global storage on the local disk', () => {
     const dangling = `${planted}.2`;
     await fs.symlink(path.join(dir, 'created-through-link'), dangling);
     await assert.rejects(createExclusive(dangling, new TextEncoder().encode('attack')), /EEXIST/);
-    await assert.rejects(fs.stat(path.join(dir, 'created-through-link')), /ENOENT/, 'a dangling link does not create its target');
+    await assert.rejects(
+      fs.stat(path.join(dir, 'created-through-link')),
+      /ENOENT/,
+      'a dangling link does not create its target',
+    );
   });
 
   it('replace writes the file whole and leaves no temporary file; a link at the target is replaced, not followed', async function () {

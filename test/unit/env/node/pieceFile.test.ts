@@ -17,7 +17,11 @@ describe('node piece file: an export written to a temporary file, then renamed',
     const file = await nodePieceFile(target, false);
     await file.write('a,b\r\n');
     await file.write('1,ü\r\n');
-    assert.deepEqual(await fs.readdir(dir).then((names) => names.includes('history.csv')), false, 'no target before the commit');
+    assert.deepEqual(
+      await fs.readdir(dir).then((names) => names.includes('history.csv')),
+      false,
+      'no target before the commit',
+    );
     await file.commit();
     assert.equal(await fs.readFile(target, 'utf8'), 'a,b\r\n1,ü\r\n');
     assert.deepEqual(await fs.readdir(dir), ['history.csv']);
