@@ -148,8 +148,8 @@ const CHUNKS = {
   json: './src/json/vscode/jsonDocuments.ts', // "Open as JSON": when the first document is opened or restored
   announce: './src/history/vscode/announceFinished.ts', // "no longer processing" with its actions: when first said
   historyRows: './src/history/vscode/historyRows.ts', // the History view's rows: when the view is first shown
-  disk: './src/env/node/disk.ts', // node:fs: the shared files and History's logs, on the first read or write (src/env/node/diskOnDemand.ts)
-  workspaceFiles: './src/history/vscode/historyFiles.ts', // History through vscode.workspace.fs, where storage is not a local disk
+  disk: './src/env/node/disk.ts', // node:fs: the files in global storage, on the first read or write (src/env/node/diskOnDemand.ts)
+  workspaceFiles: './src/env/vscode/workspaceFiles.ts', // the files in global storage through vscode.workspace.fs, where it is not a local disk
   logStore: './src/history/logStore.ts', // History's logs on disk: once a service is set (src/history/lazyLogStore.ts)
   workspaceOverrides: './src/settings/workspaceOverrides.ts', // jsonc-parser: only when a workspace has a settings file
   toolAnswers: './src/tools/vscode/toolAnswers.ts', // the tools' answers: when a language model tool is first called
@@ -309,7 +309,7 @@ const browserPlatform = {
   name: 'browser-platform',
   setup(build) {
     const nodeModule = path.join(__dirname, 'src', 'env', 'platform');
-    build.onResolve({ filter: /(^|\/)env\/platform$|^\.\/platform$/ }, (args) => {
+    build.onResolve({ filter: /(^|\/)env\/platform$|^\.\.?\/platform$/ }, (args) => {
       const resolved = path.resolve(args.resolveDir, args.path);
       return resolved === nodeModule ? { path: `${nodeModule}.browser.ts` } : undefined;
     });

@@ -21,7 +21,7 @@ const history = outModule('history/index.js');
 const store = outModule('history/storage.js');
 const { HeldRuns } = outModule('history/held.js');
 const { mulberry32 } = outModule('mock/data.js');
-const { nodeStoreFiles } = outModule('env/node/historyFiles.js');
+const { nodeFiles } = outModule('env/node/files.js');
 const { hideEverywhere } = outModule('base/inert.js');
 const ONE_KEY = ['fs_bench_0123456789abcdef'];
 const TWO_KEYS = [...ONE_KEY, 'fsk_Test_Q8w3Er5Ty7Ui9Op2As4Df6Gh'];
@@ -273,7 +273,7 @@ function diskStore(entries) {
   return root;
 }
 const open = (root, windowId = 'bench-b') =>
-  new store.LogStore({ files: nodeStoreFiles(root), folder: 'origin', windowId, now: () => NOW });
+  new store.LogStore({ files: nodeFiles(root), folder: 'origin', windowId, now: () => NOW });
 /** CPU of the extension host's thread (see threadCpuMs); where it cannot be read, the whole process's (user + system). */
 const cpuNow = threadCpuSource()
   ? threadCpuMs

@@ -16,18 +16,14 @@ export interface Platform {
    */
   sameBytes?(a: Uint8Array, b: Uint8Array): boolean;
   /**
-   * Optional (Node): the local disk, for the extension's global storage when its URI scheme is `file`. Without it (the
-   * browser) the vscode layer uses vscode.workspace.fs.
+   * Optional (Node): the files under `root` (a folder path) on the local disk, for the extension's global storage when
+   * its URI scheme is `file`: with append, and never through a symbolic link. Without it (the browser) the vscode
+   * layer uses vscode.workspace.fs (src/env/vscode/storageFiles.ts).
    */
-  files?: LocalFiles;
+  files?(root: string): Files;
   /**
-   * Optional: History's files on a local disk under `root` (a folder path), with append and atomic writes. Without
-   * it (the browser), History goes through vscode.workspace.fs.
-   */
-  historyFiles?(root: string): StoreFiles;
-  /**
-   * Optional (Node): a file on the local disk written in pieces (Export History...): the pieces go to a temporary file
-   * beside `path` (a random name, created exclusively), which `commit` renames to `path`. With `replace` false, commit
+   * Optional (Node): a file on the local disk written in pieces (an export): the pieces go to a temporary file beside
+   * `path` (temporaryName: a random name, created exclusively), which `commit` renames to `path`. With `replace` false, commit
    * fails with EEXIST when `path` exists (checked by the rename itself: a hard link, which never replaces a file).
    * Without it (the browser), the vscode layer uses vscode.workspace.fs.
    */
@@ -41,20 +37,6 @@ export interface PieceFile {
   commit(): Promise<void>;
   /** Deletes the temporary file; the target is as it was. Never throws. */
   abort(): Promise<void>;
-}
-
-/** Reads and writes that never follow a symbolic link and never read more than they were asked for. */
-export interface LocalFiles {
-  /**
-   * The file's bytes; 'tooLarge' when it holds more than `maxBytes` (its size is checked on the open file, and at most
-   * maxBytes + 1 bytes are read); undefined when it is missing. A symbolic link at `path` is refused (an error).
-   */
-  readCapped(path: string, maxBytes: number): Promise<Uint8Array | 'tooLarge' | undefined>;
-  /**
-   * Replaces the file whole: writes a temporary file beside it (a random name, created exclusively, so never through
-   * a file or link planted at that name), then renames it over `path` (a reader sees the old file or the new one).
-   */
-  replace(path: string, bytes: Uint8Array): Promise<void>;
 }
 
 export interface HttpAnswer {
@@ -72,29 +54,41 @@ export interface Hasher {
   digest(): string;
 }
 
-export interface StoreFileInfo {
+/** A file as listed: its name in its folder, its size (bytes) and when it last changed (ms). */
+export interface FileInfo {
   readonly name: string;
   readonly size: number;
   readonly mtime: number;
 }
 
 /**
- * What the store needs from a file system, with paths relative to the History root ("<origin folder>/<file>").
- * `write` is atomic (a temporary file in the same folder, then a rename). `append`, where the platform has it, adds
- * bytes at the end, creating the file.
+ * The one way the extension keeps files of its own (its global storage: History's logs, the files windows share): the
+ * files under one folder, by paths relative to it with `/` ("history/<folder>/<file>"). Crash safe: a file is replaced
+ * whole (atomically) or appended to, never rewritten in place, so a reader sees the old file or the new one, or a
+ * complete prefix; reads are bounded, so nothing unbounded is parsed. On a local disk nothing follows a symbolic link.
+ * Made for a folder by `platform.files` (Node) or, elsewhere, through vscode.workspace.fs (src/env/vscode/).
  */
-export interface StoreFiles {
-  /** The files (not folders) of a folder; [] when it does not exist. */
-  list(dir: string): Promise<StoreFileInfo[]>;
-  /** The size and time of one file, or undefined when there is none. */
-  stat(path: string): Promise<StoreFileInfo | undefined>;
-  /** Bytes [from, from + length) of a file (fewer at its end). */
+export interface Files {
+  /** The files (not folders) of a folder; [] when there is none. */
+  list(dir: string): Promise<FileInfo[]>;
+  /** The size and time of one file; undefined when there is no file there. */
+  stat(path: string): Promise<FileInfo | undefined>;
+  /** A bounded read: bytes [from, from + length) of a file (fewer at its end). */
   read(path: string, from: number, length: number): Promise<Uint8Array>;
-  write(path: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * A bounded read of a whole file: its bytes; 'tooLarge' when it holds more than `maxBytes` (checked before it is read;
+   * at most maxBytes + 1 bytes are read); undefined when it is missing.
+   */
+  readCapped(path: string, maxBytes: number): Promise<Uint8Array | 'tooLarge' | undefined>;
+  /**
+   * An atomic replace: the bytes go to a temporary file beside it (temporaryName: a random name, created exclusively
+   * where the platform can), which is then renamed over it. Makes its folder.
+   */
+  replace(path: string, bytes: Uint8Array): Promise<void>;
+  /** Where the platform has it (not vscode.workspace.fs): adds bytes at the end of a file in one write, making the file. */
   append?(path: string, bytes: Uint8Array): Promise<void>;
   rename(from: string, to: string): Promise<void>;
+  /** Deletes a file, or a folder with all it holds; nothing when there is none. */
   delete(path: string): Promise<void>;
-  /** Deletes a folder and all it holds; nothing when there is none. */
-  deleteDir(dir: string): Promise<void>;
   mkdir(dir: string): Promise<void>;
 }

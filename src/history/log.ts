@@ -11,10 +11,11 @@ import {
 } from './entry';
 import { HISTORY_CAP, MAX_SEGMENT_CHARS, fnv1a, mergeSegments, parseSegment } from './store';
 import { summarizeDay, summaryOf, type DaySummary } from './summary';
-import type { StoreFileInfo, StoreFiles } from '../env/types';
+import type { FileInfo, Files } from '../env/types';
+import { isTemporaryName } from '../env/temporaryName';
 
-/** The file system the store needs is the platform seam's (src/env/types.ts). */
-export type { StoreFileInfo, StoreFiles };
+/** The files the store needs are the storage port of the platform seam (src/env/types.ts). */
+export type { FileInfo, Files };
 
 /*
  * The History store (format 2): a time-partitioned, append-only log. In the folder of a service origin
@@ -67,7 +68,8 @@ export const MAX_SUMMARY_BYTES = 1024 * 1024;
 const SET_ASIDE = '.corrupt';
 /** No record is shorter (its three times alone take 39 characters). */
 const MIN_RECORD_BYTES = 40;
-const TEMP = /\.tmp-[0-9a-z]+$/;
+/** A leftover of a write cut short: a temporary name (src/env/temporaryName.ts), or one an earlier version gave (`<name>.tmp-<hex>`). */
+const isLeftover = (name: string) => isTemporaryName(name) || /\.tmp-[0-9a-z]+$/.test(name);
 /**
  * How far ahead of this window's clock a time of the store (the Clear marker) may be and still count as it is: the
  * windows of one machine share its clock. A marker further ahead was written by a clock that was wrong, or planted.
@@ -209,7 +211,7 @@ function entryOf(row: unknown, names: Map<string, string>): HistoryEntry | undef
 // ------------------------------------------------------------ the store of one origin
 
 export interface LogStoreOptions {
-  readonly files: StoreFiles;
+  readonly files: Files;
   /** The origin's folder (originFolder). */
   readonly folder: string;
   readonly windowId: string;
@@ -233,7 +235,7 @@ export class LogStore {
   setAside = 0;
   /** Records skipped (torn or not a record) by this window's reads. */
   rejected = 0;
-  private readonly files: StoreFiles;
+  private readonly files: Files;
   private readonly folder: string;
   private readonly tag: string;
   private readonly now: () => number;
@@ -299,7 +301,7 @@ export class LogStore {
     );
     this.clearedAt = now;
     await this.files
-      .write(this.markerPath, new TextEncoder().encode(JSON.stringify({ clearedAt: now })))
+      .replace(this.markerPath, new TextEncoder().encode(JSON.stringify({ clearedAt: now })))
       .catch(() => undefined);
     const info = await this.files.stat(this.markerPath).catch(() => undefined);
     this.markerStamp = info ? `${info.size}:${info.mtime}` : undefined;
@@ -392,7 +394,7 @@ export class LogStore {
     const text = this.ownText.text + added;
     await this.files.mkdir(this.folder);
     const data = new TextEncoder().encode(text);
-    await this.files.write(this.path(name), data);
+    await this.files.replace(this.path(name), data);
     this.ownText = { name, text };
     return data.length;
   }
@@ -445,8 +447,8 @@ export class LogStore {
    * The log files listed, with their days; of a day with more than MAX_DAY_FILES, this window's own and the newest are
    * kept and the rest set aside (each counted and logged).
    */
-  private async dayFiles(listed: readonly StoreFileInfo[]): Promise<Array<StoreFileInfo & { day: string }>> {
-    const byDay = new Map<string, Array<StoreFileInfo & { day: string; own: boolean }>>();
+  private async dayFiles(listed: readonly FileInfo[]): Promise<Array<FileInfo & { day: string }>> {
+    const byDay = new Map<string, Array<FileInfo & { day: string; own: boolean }>>();
     for (const f of listed) {
       const m = LOG_NAME.exec(f.name);
       if (!m) continue;
@@ -455,7 +457,7 @@ export class LogStore {
       if (list) list.push(file);
       else byDay.set(file.day, [file]);
     }
-    const out: Array<StoreFileInfo & { day: string }> = [];
+    const out: Array<FileInfo & { day: string }> = [];
     for (const list of byDay.values()) {
       if (list.length > MAX_DAY_FILES) {
         list.sort((a, b) => Number(b.own) - Number(a.own) || b.mtime - a.mtime || (a.name < b.name ? -1 : 1));
@@ -479,7 +481,7 @@ export class LogStore {
     const from = dayOf(this.now() - bounded(days, HISTORY_DAYS) * DAY_MS);
     const today = dayOf(this.now());
     const until = before < today ? before : today;
-    const byDay = new Map<string, StoreFileInfo[]>();
+    const byDay = new Map<string, FileInfo[]>();
     for (const f of await this.dayFiles(listed)) {
       const day = f.day; // the days before and after too: a run two windows saw leave on either side of midnight
       const list = byDay.get(day);
@@ -525,14 +527,14 @@ export class LogStore {
    */
   private async makeSummary(
     day: string,
-    logs: readonly StoreFileInfo[],
-    around: { before: readonly StoreFileInfo[]; after: readonly StoreFileInfo[] },
+    logs: readonly FileInfo[],
+    around: { before: readonly FileInfo[]; after: readonly FileInfo[] },
     clearedAt: number,
     key: string,
     parsed: Map<string, HistoryEntry[]>,
   ): Promise<DaySummary> {
     let readBytes = 0; // bounded like a read: what is over it is left out of the summary (and logged)
-    const runsOf = async (f: StoreFileInfo): Promise<HistoryEntry[]> => {
+    const runsOf = async (f: FileInfo): Promise<HistoryEntry[]> => {
       let entries = parsed.get(f.name);
       if (entries) return entries;
       entries = [];
@@ -571,13 +573,13 @@ export class LogStore {
     );
     const json = JSON.stringify({ key, summary });
     if (json.length <= MAX_SUMMARY_BYTES) {
-      await this.files.write(this.path(`s2-${day}.json`), new TextEncoder().encode(json)).catch(() => undefined);
+      await this.files.replace(this.path(`s2-${day}.json`), new TextEncoder().encode(json)).catch(() => undefined);
     }
     return summary;
   }
 
   /** The new records of one log file (size checked first; only the bytes after what was read before; the newest `maxRuns`). */
-  private async readLog(f: StoreFileInfo, maxRuns = Infinity): Promise<HistoryEntry[]> {
+  private async readLog(f: FileInfo, maxRuns = Infinity): Promise<HistoryEntry[]> {
     const at = this.offsets.get(f.name) ?? 0;
     if (f.size === at) return [];
     if (f.size > MAX_LOG_BYTES) {
@@ -630,7 +632,7 @@ export class LogStore {
   }
 
   /** 0.2.0 segments: their runs written to day files (atomically, names fixed by the segment), then the segment deleted. */
-  private async migrate(segments: readonly StoreFileInfo[]): Promise<void> {
+  private async migrate(segments: readonly FileInfo[]): Promise<void> {
     for (const f of segments) {
       this.migrated.add(f.name);
       if (f.size > MAX_SEGMENT_CHARS) {
@@ -658,7 +660,7 @@ export class LogStore {
       }
       const tag = `migrated-${fnv1a(f.name)}`;
       for (const [day, records] of byDay) {
-        await this.files.write(this.path(logFileName(day, tag)), new TextEncoder().encode(records.join('')));
+        await this.files.replace(this.path(logFileName(day, tag)), new TextEncoder().encode(records.join('')));
       }
       await this.files.delete(this.path(f.name)).catch(() => undefined);
       this.log(
@@ -702,7 +704,7 @@ export class LogStore {
       const old =
         (day !== undefined && day < keepFrom) ||
         (f.name.endsWith(SET_ASIDE) && f.mtime < keepMtime) ||
-        (TEMP.test(f.name) && f.mtime < now - DAY_MS);
+        (isLeftover(f.name) && f.mtime < now - DAY_MS);
       if (!old) continue;
       await this.files.delete(this.path(f.name)).catch(() => undefined);
       this.offsets.delete(f.name);
@@ -715,8 +717,8 @@ export class LogStore {
   /** Clear History for every window: the marker first (others honour it), then the files. */
   async clear(): Promise<void> {
     const at = Math.max(this.now(), (await this.cleared()) + 1); // never after a marker ahead of the clock
-    await this.files.write(this.markerPath, new TextEncoder().encode(JSON.stringify({ clearedAt: at })));
-    await this.files.deleteDir(this.folder);
+    await this.files.replace(this.markerPath, new TextEncoder().encode(JSON.stringify({ clearedAt: at })));
+    await this.files.delete(this.folder);
     await this.cleared();
   }
 }

@@ -1,68 +1,141 @@
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { LocalFiles } from '../types';
+import type { FileInfo, Files } from '../types';
+import { temporaryName } from '../temporaryName';
 
 /** O_NOFOLLOW where the system has it (not on Windows, where creating a symbolic link needs a privilege). */
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
-/** A temporary name beside `target`: 128 random bits, so another local user or program cannot plant a file there. */
+/** The temporary name beside `target` (the one rule: src/env/temporaryName.ts), from 128 bits of node:crypto. */
 export function tempNameFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${randomBytes(16).toString('hex')}.tmp`);
+  return join(dirname(target), temporaryName(basename(target), randomBytes(16).toString('hex')));
 }
 
-/** Creates `file` with `bytes`; fails (EEXIST) when anything, a symbolic link included, is already there. */
+/** Creates `file` with `bytes`, flushed to the disk; fails (EEXIST) when anything, a symbolic link included, is there. */
 export async function createExclusive(file: string, bytes: Uint8Array): Promise<void> {
   const handle = await fs.open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, 0o600);
   try {
     await handle.writeFile(bytes);
+    await handle.sync();
   } finally {
     await handle.close();
   }
 }
 
-/** The local disk of a Node extension host (see LocalFiles). */
-export const nodeFiles: LocalFiles = {
-  async readCapped(file, maxBytes) {
-    let handle: fs.FileHandle;
-    try {
-      handle = await fs.open(file, constants.O_RDONLY | NO_FOLLOW);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException)?.code === 'ENOENT') return undefined;
-      throw e;
-    }
-    try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) throw new Error('not a regular file');
-      if (stat.size > maxBytes) return 'tooLarge';
-      // The file may grow between the stat and the reads: never more than maxBytes + 1 bytes are read.
-      let buffer = new Uint8Array(Math.min(stat.size, maxBytes) + 1);
-      let length = 0;
-      for (;;) {
-        const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-        if (bytesRead === 0) break;
-        length += bytesRead;
-        if (length > maxBytes) return 'tooLarge';
-        if (length === buffer.length) {
-          const grown = new Uint8Array(Math.min(2 * buffer.length, maxBytes + 1));
-          grown.set(buffer);
-          buffer = grown;
-        }
+/**
+ * The files under `root` on the local disk of a Node extension host (see Files): appends with O_APPEND (one write
+ * call per append), replaces a file whole through a temporary file created exclusively beside it (tempNameFor), reads
+ * ranges and whole files within a bound. Nothing follows a symbolic link: a link planted at a file is neither read nor
+ * written through (a replace puts a file in its place).
+ */
+export function nodeFiles(root: string): Files {
+  const at = (p: string) => join(root, ...p.split('/'));
+  const info = (name: string, s: { size: number; mtimeMs: number }): FileInfo => ({
+    name,
+    size: s.size,
+    mtime: Math.round(s.mtimeMs),
+  });
+  return {
+    async list(dir) {
+      let names: import('node:fs').Dirent[];
+      try {
+        names = await fs.readdir(at(dir), { withFileTypes: true });
+      } catch {
+        return [];
       }
-      return buffer.subarray(0, length);
-    } finally {
-      await handle.close();
-    }
-  },
-
-  async replace(file, bytes) {
-    const temp = tempNameFor(file);
-    await createExclusive(temp, bytes);
-    try {
-      await fs.rename(temp, file);
-    } catch (e) {
-      await fs.rm(temp, { force: true }).catch(() => undefined);
-      throw e;
-    }
-  },
-};
+      const stats = await Promise.all(
+        names
+          .filter((d) => d.isFile())
+          .map(async (d) => [d.name, await fs.lstat(join(at(dir), d.name)).catch(() => undefined)] as const),
+      );
+      return stats.flatMap(([name, s]) => (s?.isFile() ? [info(name, s)] : []));
+    },
+    async stat(p) {
+      const s = await fs.lstat(at(p)).catch((e: NodeJS.ErrnoException) => {
+        if (e?.code === 'ENOENT' || e?.code === 'ENOTDIR') return undefined;
+        throw e;
+      });
+      return s?.isFile() ? info(basename(at(p)), s) : undefined;
+    },
+    async read(p, from, length) {
+      const handle = await fs.open(at(p), constants.O_RDONLY | NO_FOLLOW);
+      try {
+        const buffer = Buffer.alloc(Math.max(0, length));
+        let got = 0;
+        while (got < length) {
+          const { bytesRead } = await handle.read(buffer, got, length - got, from + got);
+          if (bytesRead === 0) break;
+          got += bytesRead;
+        }
+        return buffer.subarray(0, got);
+      } finally {
+        await handle.close();
+      }
+    },
+    async readCapped(p, maxBytes) {
+      let handle: fs.FileHandle;
+      try {
+        handle = await fs.open(at(p), constants.O_RDONLY | NO_FOLLOW);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException)?.code === 'ENOENT') return undefined;
+        throw e;
+      }
+      try {
+        const stat = await handle.stat();
+        if (!stat.isFile()) throw new Error('not a regular file');
+        if (stat.size > maxBytes) return 'tooLarge';
+        // The file may grow between the stat and the reads: never more than maxBytes + 1 bytes are read.
+        let buffer = new Uint8Array(Math.min(stat.size, maxBytes) + 1);
+        let length = 0;
+        for (;;) {
+          const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+          if (bytesRead === 0) break;
+          length += bytesRead;
+          if (length > maxBytes) return 'tooLarge';
+          if (length === buffer.length) {
+            const grown = new Uint8Array(Math.min(2 * buffer.length, maxBytes + 1));
+            grown.set(buffer);
+            buffer = grown;
+          }
+        }
+        return buffer.subarray(0, length);
+      } finally {
+        await handle.close();
+      }
+    },
+    async replace(p, bytes) {
+      const target = at(p);
+      await fs.mkdir(dirname(target), { recursive: true });
+      const temp = tempNameFor(target);
+      await createExclusive(temp, bytes);
+      try {
+        await fs.rename(temp, target);
+      } catch (e) {
+        await fs.rm(temp, { force: true }).catch(() => undefined);
+        throw e;
+      }
+    },
+    async append(p, bytes) {
+      const handle = await fs.open(
+        at(p),
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW,
+        0o600,
+      );
+      try {
+        await handle.writeFile(bytes);
+      } finally {
+        await handle.close();
+      }
+    },
+    async rename(from, to) {
+      await fs.rename(at(from), at(to));
+    },
+    async delete(p) {
+      await fs.rm(at(p), { recursive: true, force: true });
+    },
+    async mkdir(dir) {
+      await fs.mkdir(at(dir), { recursive: true });
+    },
+  };
+}

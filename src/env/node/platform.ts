@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { HttpAnswer, Platform } from '../types';
-import { filesOnDemand, pieceFileOnDemand, storeFilesOnDemand } from './diskOnDemand';
+import { filesOnDemand, pieceFileOnDemand } from './diskOnDemand';
 
 /** Node (desktop, remote and code-server extension hosts): node-fetch, which goes through VS Code's proxy support. */
 export const nodePlatform: Platform = {
@@ -30,6 +30,5 @@ export const nodePlatform: Platform = {
   sameBytes: (a, b) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b),
   // node:fs code is its own chunk, loaded on the first read or write (esbuild.js CHUNKS: disk).
   files: filesOnDemand,
-  historyFiles: storeFilesOnDemand,
   pieceFile: pieceFileOnDemand,
 };

@@ -17,7 +17,7 @@ import {
   type ExportSource,
 } from '../exportRun';
 import { historyEntryFilter } from '../historyFilter';
-import { makeNonce } from '../../activity/activityHtml';
+import { temporaryPath } from '../../env/temporaryName';
 
 /** What one export writes: where, in which format, which services, and (the seam for the History view's filter) which runs. */
 export interface ExportRequest {
@@ -231,7 +231,7 @@ function workspaceSink(uri: vscode.Uri, replace: boolean): ExportSink {
   const fs = vscode.workspace.fs;
   const chunks: Uint8Array[] = [];
   const encoder = new TextEncoder();
-  const temp = uri.with({ path: `${uri.path}.tmp-${makeNonce()}` });
+  const temp = uri.with({ path: temporaryPath(uri.path) });
   let written = false;
   return {
     async write(text) {

@@ -28,8 +28,7 @@ import { inert } from '../../base/inert';
 import { t } from '../../base/l10n';
 import { StuckAnnouncer } from '../../notifications/stuckAnnouncer';
 import { HistoryWriteTrouble } from '../writeTrouble';
-import { platform } from '../../env/platform';
-import { storeFilesOnFirstUse } from '../../env/storeFilesOnFirstUse';
+import { storageFiles } from '../../env/vscode/storageFiles';
 import type { SettingValues } from '../../settings/settingValues';
 import type { ListRefresher } from '../../lists/refresh';
 
@@ -297,14 +296,9 @@ export class HistoryService implements vscode.Disposable {
     return this.ready;
   }
 
-  /** The History root's files: node:fs on a local disk (append), else workspace.fs. */
+  /** The History root's files: node:fs on a local disk (append), else workspace.fs (src/env/vscode/storageFiles.ts). */
   private files() {
-    const root = vscode.Uri.joinPath(this.storage, 'history');
-    if (root.scheme === 'file' && platform.historyFiles) return platform.historyFiles(root.fsPath);
-    // vscode.workspace.fs (no append), its code loaded on first use (esbuild.js CHUNKS: workspaceFiles)
-    return storeFilesOnFirstUse(async () => (await import('./historyFiles')).workspaceStoreFiles(root), {
-      append: false,
-    });
+    return storageFiles(vscode.Uri.joinPath(this.storage, 'history'));
   }
 
   /** First the newest days (History ready), then older ones up to the cap; then the user's days prune the disk. */

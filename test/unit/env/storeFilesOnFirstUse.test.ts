@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { storeFilesOnFirstUse } from '../../../src/env/storeFilesOnFirstUse';
-import type { StoreFiles } from '../../../src/env/types';
+import type { Files } from '../../../src/env/types';
 
-/** StoreFiles that record each call (method and arguments) and answer with its name. */
+/** Files that record each call (method and arguments) and answer with its name. */
 function recordingFiles(withAppend: boolean) {
   const calls: string[] = [];
   const note =
@@ -11,15 +11,15 @@ function recordingFiles(withAppend: boolean) {
       void calls.push(
         `${name}(${args.map((a) => (a instanceof Uint8Array ? `${a.length} bytes` : String(a))).join(', ')})`,
       );
-  const files: StoreFiles = {
+  const files: Files = {
     list: async (dir) => (calls.push(`list(${dir})`), [{ name: 'a.log', size: 1, mtime: 2 }]),
     stat: async (path) => (calls.push(`stat(${path})`), undefined),
     read: async (path, from, length) => (calls.push(`read(${path}, ${from}, ${length})`), new Uint8Array(length)),
-    write: note('write'),
+    readCapped: async (path, maxBytes) => (calls.push(`readCapped(${path}, ${maxBytes})`), undefined),
+    replace: note('replace'),
     ...(withAppend ? { append: note('append') } : {}),
     rename: note('rename'),
     delete: note('delete'),
-    deleteDir: note('deleteDir'),
     mkdir: note('mkdir'),
   };
   return { files, calls };
@@ -34,22 +34,24 @@ describe('storeFilesOnFirstUse (History files whose code is loaded on the first 
     const [listed] = await Promise.all([lazy.list('o'), lazy.stat('o/a.log'), lazy.mkdir('o')]);
     assert.deepEqual(listed, [{ name: 'a.log', size: 1, mtime: 2 }]);
     assert.equal((await lazy.read('o/a.log', 4, 3)).length, 3);
-    await lazy.write('o/b.log', new Uint8Array(2));
+    await lazy.replace('o/b.log', new Uint8Array(2));
     await lazy.append!('o/b.log', new Uint8Array(5));
     await lazy.rename('o/b.log', 'o/c.log');
     await lazy.delete('o/c.log');
-    await lazy.deleteDir('o');
+    await lazy.delete('o');
+    assert.equal(await lazy.readCapped('o/a.log', 9), undefined);
     assert.equal(loads, 1, 'loaded once, though three calls came before it was loaded');
     assert.deepEqual(calls, [
       'list(o)',
       'stat(o/a.log)',
       'mkdir(o)',
       'read(o/a.log, 4, 3)',
-      'write(o/b.log, 2 bytes)',
+      'replace(o/b.log, 2 bytes)',
       'append(o/b.log, 5 bytes)',
       'rename(o/b.log, o/c.log)',
       'delete(o/c.log)',
-      'deleteDir(o)',
+      'delete(o)',
+      'readCapped(o/a.log, 9)',
     ]);
   });
 
@@ -71,7 +73,7 @@ describe('storeFilesOnFirstUse (History files whose code is loaded on the first 
       { append: true },
     );
     await assert.rejects(lazy.list('o'), /chunk missing/);
-    await assert.rejects(lazy.write('o/a', new Uint8Array(1)), /chunk missing/);
+    await assert.rejects(lazy.replace('o/a', new Uint8Array(1)), /chunk missing/);
     assert.equal(loads, 1);
   });
 });

@@ -8,11 +8,11 @@
 import { appendFileSync } from 'node:fs';
 import { makeEntry } from '../../../src/history/entry';
 import { LogStore } from '../../../src/history/log';
-import { nodeStoreFiles } from '../../../src/env/node/historyFiles';
+import { nodeFiles } from '../../../src/env/node/files';
 
 async function main(): Promise<void> {
   const [root, windowId, first, mode, journal] = process.argv.slice(2);
-  const node = nodeStoreFiles(root);
+  const node = nodeFiles(root);
   const files = mode === 'rewrite' ? { ...node, append: undefined } : node;
   const store = new LogStore({ files, folder: 'origin', windowId, now: () => Date.now() });
   let id = Number(first);

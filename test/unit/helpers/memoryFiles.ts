@@ -1,10 +1,10 @@
-import type { StoreFileInfo, StoreFiles } from '../../../src/history/storage';
+import type { FileInfo, Files } from '../../../src/history/storage';
 
 /**
  * History's files in memory, for the unit tests: a map of path → bytes and mtime (from `now`). Counts the bytes each
  * call read and wrote. `append: false` behaves like workspace.fs (no append).
  */
-export class MemoryFiles implements StoreFiles {
+export class MemoryFiles implements Files {
   readonly data = new Map<string, { bytes: Uint8Array; mtime: number }>();
   bytesRead = 0;
   bytesWritten = 0;
@@ -42,14 +42,14 @@ export class MemoryFiles implements StoreFiles {
     this.data.set(path, { bytes: new TextEncoder().encode(text), mtime });
   }
 
-  async list(dir: string): Promise<StoreFileInfo[]> {
+  async list(dir: string): Promise<FileInfo[]> {
     const prefix = `${dir}/`;
     return [...this.data]
       .filter(([p]) => p.startsWith(prefix) && !p.slice(prefix.length).includes('/'))
       .map(([p, f]) => ({ name: p.slice(prefix.length), size: f.bytes.length, mtime: f.mtime }));
   }
 
-  async stat(path: string): Promise<StoreFileInfo | undefined> {
+  async stat(path: string): Promise<FileInfo | undefined> {
     const f = this.data.get(path);
     return f && { name: path.slice(path.lastIndexOf('/') + 1), size: f.bytes.length, mtime: f.mtime };
   }
@@ -62,7 +62,15 @@ export class MemoryFiles implements StoreFiles {
     return out;
   }
 
-  async write(path: string, bytes: Uint8Array): Promise<void> {
+  async readCapped(path: string, maxBytes: number): Promise<Uint8Array | 'tooLarge' | undefined> {
+    const f = this.data.get(path);
+    if (!f) return undefined;
+    if (f.bytes.length > maxBytes) return 'tooLarge';
+    this.bytesRead += f.bytes.length;
+    return f.bytes.slice();
+  }
+
+  async replace(path: string, bytes: Uint8Array): Promise<void> {
     if (this.fault?.(path, bytes) !== undefined) throw noSpace();
     this.bytesWritten += bytes.length;
     this.data.set(path, { bytes: bytes.slice(), mtime: this.now() });
@@ -77,10 +85,7 @@ export class MemoryFiles implements StoreFiles {
 
   async delete(path: string): Promise<void> {
     this.data.delete(path);
-  }
-
-  async deleteDir(dir: string): Promise<void> {
-    for (const p of [...this.data.keys()]) if (p.startsWith(`${dir}/`)) this.data.delete(p);
+    for (const p of [...this.data.keys()]) if (p.startsWith(`${path}/`)) this.data.delete(p);
   }
 
   async mkdir(): Promise<void> {}

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { LogStore, parseLog } from '../../../src/history/storage';
-import { nodeStoreFiles } from '../../../src/env/node/historyFiles';
+import { nodeFiles } from '../../../src/env/node/files';
 
 const CHILD = path.join(__dirname, '../helpers/historyCrashChild.js');
 const KILLS = 200;
@@ -65,7 +65,7 @@ describe('historyCrash: a window killed at any moment of a write', function () {
         }),
       );
       const store = new LogStore({
-        files: nodeStoreFiles(root),
+        files: nodeFiles(root),
         folder: 'origin',
         windowId: 'reader',
         now: () => Date.now(),

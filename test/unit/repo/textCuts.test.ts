@@ -36,7 +36,6 @@ const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
   ['src/tools/toolResults.ts', 'sorted.slice(0, input.limit)'], // a list of flows
   ['src/tools/toolResults.ts', '.slice(0, MAX_TEAMS_LISTED)'], // a list, each name then quote()d with the key masked
   ['src/sharing/pollLease.ts', "context.slice(0, context.indexOf('|'))"], // the extension's own context string
-  ['src/sharing/vscode/fileStore.ts', 'uri.path.slice(0, cut)'], // a path in the extension's own storage
   ['src/history/log.ts', 'toISOString().slice(0, 10)'], // a day of the extension's own clock
   ['src/insights/insightsPage.ts', 's.flows.slice(0, MAX_PAGE_FLOWS)'], // a list
   ['src/history/export.ts', 'text.slice(0, 11)'], // an ISO time of the extension's own making

@@ -2,15 +2,15 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { filesOnDemand, storeFilesOnDemand } from '../../../../src/env/node/diskOnDemand';
+import { filesOnDemand } from '../../../../src/env/node/diskOnDemand';
 
 describe('the disk on demand (node:fs code loaded on the first read or write)', () => {
   let dir: string;
   beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-disk-'))));
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it("History's files append, read, list and delete on the disk, as nodeStoreFiles does", async () => {
-    const files = storeFilesOnDemand(dir);
+  it('the files append, read, list and delete on the disk, as nodeFiles does', async () => {
+    const files = filesOnDemand(dir);
     assert.equal(typeof files.append, 'function', 'the store must know at once that it can append');
     await files.mkdir('o');
     await files.append!('o/a.log', new TextEncoder().encode('one\n'));
@@ -20,17 +20,18 @@ describe('the disk on demand (node:fs code loaded on the first read or write)', 
       (await files.list('o')).map((f) => [f.name, f.size]),
       [['a.log', 8]],
     );
-    await files.deleteDir('o');
+    await files.delete('o');
     assert.equal(fs.existsSync(path.join(dir, 'o')), false);
   });
 
   it('the shared files are replaced whole and read within their cap, and a link is refused', async () => {
     const file = path.join(dir, 'lease.json');
-    await filesOnDemand.replace(file, new TextEncoder().encode('{"a":1}'));
-    assert.equal(new TextDecoder().decode((await filesOnDemand.readCapped(file, 100)) as Uint8Array), '{"a":1}');
-    assert.equal(await filesOnDemand.readCapped(file, 3), 'tooLarge');
-    assert.equal(await filesOnDemand.readCapped(path.join(dir, 'none.json'), 100), undefined);
+    const files = filesOnDemand(dir);
+    await files.replace('lease.json', new TextEncoder().encode('{"a":1}'));
+    assert.equal(new TextDecoder().decode((await files.readCapped('lease.json', 100)) as Uint8Array), '{"a":1}');
+    assert.equal(await files.readCapped('lease.json', 3), 'tooLarge');
+    assert.equal(await files.readCapped('none.json', 100), undefined);
     fs.symlinkSync(file, path.join(dir, 'link.json'));
-    await assert.rejects(filesOnDemand.readCapped(path.join(dir, 'link.json'), 100));
+    await assert.rejects(files.readCapped('link.json', 100));
   });
 });

@@ -6,6 +6,8 @@ import { createExclusive, nodeFiles, tempNameFor } from '../../../../src/env/nod
 
 describe('node files: global storage on the local disk', () => {
   let dir: string;
+  /** The files under the test's folder (paths relative to it). */
+  const files = () => nodeFiles(dir);
   const posix = process.platform !== 'win32';
   beforeEach(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'flowsync-files-'));
@@ -14,10 +16,10 @@ describe('node files: global storage on the local disk', () => {
 
   it('readCapped: the bytes of a file within the bound, undefined for a missing one, tooLarge for one over it', async () => {
     const file = path.join(dir, 'lease.json');
-    assert.equal(await nodeFiles.readCapped(file, 10), undefined);
+    assert.equal(await files().readCapped('lease.json', 10), undefined);
     await fs.writeFile(file, '{"a":1}');
-    assert.equal(new TextDecoder().decode((await nodeFiles.readCapped(file, 7)) as Uint8Array), '{"a":1}');
-    assert.equal(await nodeFiles.readCapped(file, 6), 'tooLarge');
+    assert.equal(new TextDecoder().decode((await files().readCapped('lease.json', 7)) as Uint8Array), '{"a":1}');
+    assert.equal(await files().readCapped('lease.json', 6), 'tooLarge');
   });
 
   it('readCapped: a file of a gigabyte is refused from its size, without reading it', async () => {
@@ -26,7 +28,7 @@ describe('node files: global storage on the local disk', () => {
     await handle.truncate(1024 * 1024 * 1024); // sparse: no gigabyte on the disk
     await handle.close();
     const before = process.memoryUsage().arrayBuffers;
-    assert.equal(await nodeFiles.readCapped(file, 16 * 1024 * 1024), 'tooLarge');
+    assert.equal(await files().readCapped('snapshot.json', 16 * 1024 * 1024), 'tooLarge');
     assert.ok(process.memoryUsage().arrayBuffers - before < 1024 * 1024, 'nothing of it was read into memory');
   });
 
@@ -35,7 +37,7 @@ describe('node files: global storage on the local disk', () => {
     const secret = path.join(dir, 'secret.txt');
     await fs.writeFile(secret, '{"secret":1}');
     await fs.symlink(secret, path.join(dir, 'lease.json'));
-    await assert.rejects(nodeFiles.readCapped(path.join(dir, 'lease.json'), 1000), /ELOOP|EMLINK|symbolic/i);
+    await assert.rejects(files().readCapped('lease.json', 1000), /ELOOP|EMLINK|symbolic/i);
   });
 
   it('temporary names are random (128 bits) and beside the file', () => {
@@ -68,8 +70,8 @@ describe('node files: global storage on the local disk', () => {
 
   it('replace writes the file whole and leaves no temporary file; a link at the target is replaced, not followed', async function () {
     const target = path.join(dir, 'snapshot.json');
-    await nodeFiles.replace(target, new TextEncoder().encode('one'));
-    await nodeFiles.replace(target, new TextEncoder().encode('two'));
+    await files().replace('snapshot.json', new TextEncoder().encode('one'));
+    await files().replace('snapshot.json', new TextEncoder().encode('two'));
     assert.equal(await fs.readFile(target, 'utf8'), 'two');
     assert.deepEqual(await fs.readdir(dir), ['snapshot.json']);
     if (!posix) return;
@@ -77,7 +79,7 @@ describe('node files: global storage on the local disk', () => {
     await fs.writeFile(victim, 'untouched');
     await fs.rm(target);
     await fs.symlink(victim, target);
-    await nodeFiles.replace(target, new TextEncoder().encode('three'));
+    await files().replace('snapshot.json', new TextEncoder().encode('three'));
     assert.equal(await fs.readFile(victim, 'utf8'), 'untouched');
     assert.ok((await fs.lstat(target)).isFile());
     assert.equal(await fs.readFile(target, 'utf8'), 'three');

@@ -1,0 +1,95 @@
+import * as vscode from 'vscode';
+import type { FileInfo, Files } from '../types';
+import { temporaryPath } from '../temporaryName';
+
+/**
+ * The files under `root` through vscode.workspace.fs (the browser build, or a global storage that is not on a local
+ * disk; see Files). No append there: a caller rewrites a file whole (replace: a temporary file beside it, named by
+ * the one rule, then a rename over it). Reads read the whole file: a bounded read checks its size first. Its own chunk
+ * (esbuild.js CHUNKS: workspaceFiles), loaded on the first call.
+ */
+export function workspaceFiles(root: vscode.Uri): Files {
+  const fs = vscode.workspace.fs;
+  const at = (p: string) => vscode.Uri.joinPath(root, ...p.split('/'));
+  const statOf = async (uri: vscode.Uri) => {
+    try {
+      return await fs.stat(uri);
+    } catch (e) {
+      if (isMissing(e)) return undefined;
+      throw e;
+    }
+  };
+  return {
+    async list(dir) {
+      let entries: [string, vscode.FileType][];
+      try {
+        entries = await fs.readDirectory(at(dir));
+      } catch {
+        return [];
+      }
+      const out: FileInfo[] = [];
+      for (const [name, type] of entries) {
+        if (type !== vscode.FileType.File) continue;
+        const s = await Promise.resolve(fs.stat(at(`${dir}/${name}`))).catch(() => undefined);
+        if (s) out.push({ name, size: s.size, mtime: s.mtime });
+      }
+      return out;
+    },
+    async stat(p) {
+      const s = await statOf(at(p));
+      return s && s.type === vscode.FileType.File
+        ? { name: p.slice(p.lastIndexOf('/') + 1), size: s.size, mtime: s.mtime }
+        : undefined;
+    },
+    async read(p, from, length) {
+      return (await fs.readFile(at(p))).subarray(from, from + length);
+    },
+    async readCapped(p, maxBytes) {
+      // (no symbolic links here) the size is checked with a stat before reading, and again after
+      const uri = at(p);
+      const s = await statOf(uri);
+      if (!s) return undefined;
+      if (s.size > maxBytes) return 'tooLarge';
+      let bytes: Uint8Array;
+      try {
+        bytes = await fs.readFile(uri);
+      } catch (e) {
+        if (isMissing(e)) return undefined;
+        throw e;
+      }
+      return bytes.length > maxBytes ? 'tooLarge' : bytes;
+    },
+    async replace(p, bytes) {
+      const folder = p.replace(/\/?[^/]*$/, '');
+      if (folder) await fs.createDirectory(at(folder));
+      const temp = at(temporaryPath(p));
+      await fs.writeFile(temp, bytes);
+      try {
+        await fs.rename(temp, at(p), { overwrite: true });
+      } catch (e) {
+        await Promise.resolve(fs.delete(temp)).catch(() => undefined);
+        throw e;
+      }
+    },
+    async rename(from, to) {
+      await fs.rename(at(from), at(to), { overwrite: true });
+    },
+    async delete(p) {
+      try {
+        await fs.delete(at(p), { recursive: true, useTrash: false });
+      } catch (e) {
+        if (!isMissing(e)) throw e;
+      }
+    },
+    async mkdir(dir) {
+      await fs.createDirectory(at(dir));
+    },
+  };
+}
+
+function isMissing(e: unknown): boolean {
+  return (
+    (e instanceof vscode.FileSystemError && (e.code === 'FileNotFound' || e.code === 'EntryNotFound')) ||
+    (e as { code?: string })?.code === 'ENOENT'
+  );
+}
