@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { registerCommands } from './commands/vscode/registerCommands';
 import { systemClock } from './base/clock';
 import type { Explorer } from './lists/explorer';
-import type { FlowSync } from './api/types';
 import type { PollCoordinator } from './sharing/pollLease';
 import { hideEverywhere, inert } from './base/inert';
 import { useLocalize } from './base/l10n';
@@ -17,7 +16,6 @@ import { pickService } from './services/vscode/pickService';
 import { DisposableStore } from './base/events';
 import { t } from './base/l10n';
 import { HistoryService } from './history/vscode/historyService';
-import { processingDecorations } from './history/vscode/historyUi';
 import { registerTools } from './tools/vscode/tools';
 import type { ToolSource } from './tools/vscode/toolAnswers';
 import type { ServiceConnection } from './services/vscode/serviceConnection';
@@ -87,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   // Every text made inert masks the key any service may echo.
   hideEverywhere(() => services.all.map((s) => s.explorer.keyToHide).filter((key): key is string => key !== undefined));
   const views = createListViews(services, clock, settings, {
-    processing: (s) => processingDecorations(services.byId(s.id)!.history, now),
+    processing: (s) => services.byId(s.id)!.history.processingMarks,
   });
   const json = new JsonDocumentsOnDemand(services);
   const notifications = watchFailures(services);
@@ -98,7 +96,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
         return services.all.map((s) => ({
           name: s.name,
           explorer: s.explorer,
-          extras: () => ({ stuck: s.history.stuckSyncs(), sparkline: s.history.sparkline(now()) }),
+          extras: () => s.history.statusExtras(now()),
         }));
       },
       get several() {
@@ -164,37 +162,23 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     notifications,
     historyView,
     find,
-    eachService(services, (service) => {
-      const { history, explorer } = service;
-      const named = (text: string) =>
-        services.several && service.name !== undefined ? `${inert(service.name, 60)}: ${text}` : text;
-      const wiring = new DisposableStore();
-      wiring.add(
-        history.onDidChange(() => (views.processing.liveChanged(), views.processing.tree.refreshAll())),
-        history.onDidAnnounce(
-          ({ text, entries }) =>
-            void import('./history/vscode/announceFinished').then((m) =>
-              m.announceFinished(named(text), entries, json, service.id),
+    eachService(services, (service) =>
+      service.history.onDidChange(() => (views.processing.liveChanged(), views.processing.tree.refreshAll())),
+    ),
+    // What History says (syncs that left, became stuck or slower, History not written), named by its service.
+    eachService(services, (service) =>
+      service.history.onDidNotify(
+        (notice) =>
+          void import('./history/vscode/announceFinished').then((m) =>
+            m.announce(
+              notice,
+              (text) => (services.several && service.name !== undefined ? `${inert(service.name, 60)}: ${text}` : text),
+              json,
+              service.id,
             ),
-        ),
-        history.onDidWarn((text) => void vscode.window.showWarningMessage(named(text))),
-        // A sync that becomes stuck is said once (a notification: screen readers read it out, the focus stays put), by
-        // the window whose request saw it, unless notifications are off.
-        history.onDidChange(() => {
-          const text = history.nextStuckAnnouncement();
-          if (text && settings.current.notifyWhenFinished !== 'off' && !explorer.lists.processing.state.adopted) {
-            void vscode.window.showWarningMessage(named(text));
-          }
-        }),
-        // A flow that became slower than usual is said once a day (by the window whose request saw its runs leave).
-        history.onDidChange(() => {
-          if (settings.current.notifyWhenFinished === 'off' || explorer.lists.processing.state.adopted) return;
-          const text = history.nextSlowerAnnouncement();
-          if (text) void vscode.window.showInformationMessage(named(text));
-        }),
-      );
-      return wiring;
-    }),
+          ),
+      ),
+    ),
     vscode.window.onDidChangeWindowState((state) => services.setFocused(state.focused)),
     vscode.window.registerUriHandler(links),
     ...registerCommands(commandContext),
@@ -240,13 +224,7 @@ function toolServices(services: ServiceRegistry): ToolSource['services'] {
   const asTool = (s: ServiceConnection) => ({
     name: s.name,
     explorer: s.explorer,
-    history: {
-      entries: () => s.history.snapshot.entries,
-      stuck: () => s.history.stuckSyncs(),
-      live: (sync: FlowSync, now: number) => processingDecorations(s.history, () => now).live!(sync, now),
-      watched: (id: number) => s.history.isWatched('sync', id),
-      older: () => s.history.snapshot.older,
-    },
+    history: s.history.reads,
     whenRead: () => services.whenRead(s),
   });
   return {

@@ -2,11 +2,28 @@ import * as vscode from 'vscode';
 import { t } from '../../base/l10n';
 import type { JsonDocumentsOnDemand } from '../../json/vscode/jsonDocumentsOnDemand';
 import type { HistoryEntry } from '../index';
+import type { HistoryNotice } from '../historyService';
 import { HISTORY_VIEW } from './historyView';
 
 /*
- * Its own chunk (esbuild.js CHUNKS: announce), loaded the first time a sync a person is told about leaves processing.
+ * Its own chunk (esbuild.js CHUNKS: announce), loaded the first time History tells the person something.
  */
+
+/**
+ * Shows what History says (HistoryService.onDidNotify), its text named by `named` (the service's name when there are
+ * several): a notification, which a screen reader reads out without taking the focus; a warning for a stuck sync or
+ * History that cannot be written.
+ */
+export function announce(
+  notice: HistoryNotice,
+  named: (text: string) => string,
+  json: JsonDocumentsOnDemand,
+  service: string,
+): void {
+  if (notice.kind === 'finished') announceFinished(named(notice.text), notice.entries, json, service);
+  else if (notice.kind === 'slower') void vscode.window.showInformationMessage(named(notice.text));
+  else void vscode.window.showWarningMessage(named(notice.text));
+}
 
 /** The one notification of a poll, with "Open as JSON" (one sync) and "Show History". */
 export function announceFinished(

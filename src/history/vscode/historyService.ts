@@ -1,543 +1,74 @@
 import * as vscode from 'vscode';
 import type { FlowSync } from '../../api/types';
 import type { Clock } from '../../base/clock';
-import { DisposableStore, Emitter, type Event } from '../../base/events';
-import type { Explorer } from '../../lists/explorer';
-import {
-  NO_OLDER_DAYS,
-  ProcessingObserver,
-  finishedNotification,
-  flowStats,
-  isStuck,
-  processingAnswer,
-  stuckThresholdMs,
-  type FlowStats,
-  type HistoryEntry,
-  type OlderDays,
-  type Watches,
-} from '../index';
-import { DAY_MS } from '../entry';
-import { HISTORY_CAP, dayOf, mergeSegments, originFolder, pruneEntries } from '../storage';
-import { lazyLogStore, type HistoryLog } from '../lazyLogStore';
-import { HeldRuns } from '../held';
-import { activitySparkline, processingNow } from '../activity';
-import type { FlowInsight } from '../insights';
-import { SlowerAnnouncer, SlowerFlows } from '../slowerFlows';
-import { slowerText } from '../texts';
-import { inert } from '../../base/inert';
-import { t } from '../../base/l10n';
-import { StuckAnnouncer } from '../../notifications/stuckAnnouncer';
-import { HistoryWriteTrouble } from '../writeTrouble';
+import { Emitter, type Event } from '../../base/events';
 import { storageFiles } from '../../env/vscode/storageFiles';
-import type { SettingValues } from '../../settings/settingValues';
-import type { ListRefresher } from '../../lists/refresh';
+import type { Explorer } from '../../lists/explorer';
+import type { RowDecorations } from '../../lists/vscode/groupedTree';
+import { HistoryCore, type HistoryNotice, type HistorySettings } from '../historyService';
+import { lazyLogStore } from '../lazyLogStore';
+import { originFolder } from '../storage';
+import { processingDecorations } from './historyUi';
 
 /** Watches kept per service (its History scope: see historyScope), in globalState, bounded. */
 const WATCHES_KEY = 'flowsync.watches';
-const MAX_WATCHES = 1_000;
-/** Runs read at start before History is ready (the first views: the newest days); older days follow, up to HISTORY_CAP. */
-const FIRST_READ = 10_000;
-
-/** What the views need from the history: entries, typical durations, stuck syncs and watches of the current service. */
-export interface HistorySnapshot {
-  readonly origin: string | undefined;
-  /** Newest first, within historyDays. */
-  readonly entries: readonly HistoryEntry[];
-  readonly stats: ReadonlyMap<number, FlowStats>;
-  /** The days within historyDays whose runs are not all in memory: their summaries (for the week chart; `stats` has them). */
-  readonly older: OlderDays;
-  readonly watches: Watches;
-}
 
 /**
- * The History feature's vscode layer: feeds each successful processing answer to the pure ProcessingObserver, keeps
- * the entries of the current service origin in the extension's global storage, keeps the watches, and announces
- * departures (at most one notification per poll).
- *
- * Storage: globalStorage/history/<folder of its History scope>/ (one per service entry: its origin for the one service
- * of flowsync.baseUrl, its base URL, with its team filter when it has one, for one of several), the append-only log of core/history/log.ts (LogStore): each window
- * appends the runs it saw leave to its own file of the day, never rewriting; every window reads all windows' files
- * (only what was added since it last read) and merges them (each run once). Only the user's own historyDays deletes
- * from disk; Clear History leaves a marker every window honours. On a local disk the files are written with node:fs
- * (append); elsewhere (the browser) through workspace.fs, rewriting the window's day file. The key is never written:
- * a run whose record holds it (a service echoing it) is left out of the file.
+ * History of one service in VS Code: HistoryCore (src/history/historyService.ts, the logic) on the extension's
+ * global storage, its globalState and its log. Storage: globalStorage/history/<folder of its History scope>/ (one per
+ * service entry: its origin for the one service of flowsync.baseUrl, its base URL, with its team filter when it has
+ * one, for one of several), the append-only log of src/history/log.ts through the storage port (src/env: node:fs on a
+ * local disk, which appends; elsewhere, the browser, vscode.workspace.fs, which rewrites the window's day file).
+ * Watches are kept in globalState, which VS Code keeps the same in every window.
  */
-export class HistoryService implements vscode.Disposable {
-  private readonly observer = new ProcessingObserver(() => this.explorer.keyToHide);
-  private readonly changes = new Emitter<void>();
-  readonly onDidChange: Event<void> = this.changes.event;
-  private readonly announcements = new Emitter<{ text: string; entries: readonly HistoryEntry[] }>();
-  /** The one notification of a poll: its text and the runs it is about (the vscode layer shows it, with its buttons). */
-  readonly onDidAnnounce: Event<{ text: string; entries: readonly HistoryEntry[] }> = this.announcements.event;
-  private readonly warnings = new Emitter<string>();
-  /** History cannot be written: said once (the vscode layer shows it). */
-  readonly onDidWarn: Event<string> = this.warnings.event;
-  /** Writes that fail: logged, told once, and the runs not written are written by the next poll. */
-  private readonly writeTrouble = new HistoryWriteTrouble(
-    (text) => this.warnings.fire(text),
-    (line) => this.log.warn(line),
-  );
-  private readonly disposables = new DisposableStore();
-  private origin: string | undefined;
-  private entries: HistoryEntry[] = [];
-  private stats: Map<number, FlowStats> = new Map();
-  /** A poll's departures: entries and stats updated in time proportional to the change (the same as merge, prune, flowStats). */
-  private readonly held = new HeldRuns();
-  private older: OlderDays = NO_OLDER_DAYS;
-  /** Counts the summary reads asked for: only the latest one's result is kept. */
-  private olderAsked = 0;
-  /** Resolves when the summaries asked for so far are read and applied. */
-  private olderDone: Promise<void> = Promise.resolve();
-  /**
-   * The loads, one after another: the store returns each run once, to whichever read finds it first, so a reload()
-   * overlapping the first load's background read of the older days would resolve without them.
-   */
-  private loads: Promise<unknown> = Promise.resolve();
-  private watches: { syncs: Set<number>; flows: Set<number> } = { syncs: new Set(), flows: new Set() };
-  private lastLoadedAt: number | undefined;
-  private lastStuck: string | undefined = '';
-  /** Writes one after another: a write never overtakes the one before it. */
-  private writing: Promise<void> = Promise.resolve();
-  /** The store of the current origin. */
-  private store: HistoryLog | undefined;
-  /** Runs that left at or before this were cleared (by any window). */
-  private clearedAt = -Infinity;
-  /** Resolves when the first read of the current origin is done (History ready). */
-  private ready: Promise<void> = Promise.resolve();
-
-  private readonly slower = new SlowerFlows();
-  private readonly slowerAnnouncer = new SlowerAnnouncer();
-  private readonly stuckAnnouncer = new StuckAnnouncer(
-    () => this.explorer.keyToHide,
-    () => this.clock.now(),
-  );
+export class HistoryService extends HistoryCore implements vscode.Disposable {
+  /** What History tells the person (src/history/vscode/announceFinished.ts shows it, naming the service). */
+  readonly onDidNotify: Event<HistoryNotice>;
+  /** History's marks on the Processing view's rows, and when they change (the view renders them once per change). */
+  readonly processingMarks: RowDecorations<FlowSync>;
+  private readonly notices: Emitter<HistoryNotice>;
 
   constructor(
-    private readonly explorer: Explorer,
+    explorer: Explorer,
     private readonly storage: vscode.Uri,
-    private readonly state: vscode.Memento,
-    private readonly windowId: string,
-    private readonly clock: Clock,
+    state: vscode.Memento,
+    windowId: string,
+    clock: Clock,
     /** userHistoryDays: the user's own historyDays, the only one that deletes from disk (none given: nothing is deleted). */
-    private readonly settings: () => Pick<SettingValues, 'historyDays' | 'stuckAfterMinutes' | 'notifyWhenFinished'> & {
-      userHistoryDays?: number;
-    },
-    private readonly log: vscode.LogOutputChannel,
+    settings: () => HistorySettings,
+    log: vscode.LogOutputChannel,
   ) {
-    const processing = explorer.lists.processing as ListRefresher<FlowSync>;
-    this.disposables.add(
-      this.changes,
-      this.announcements,
-      this.warnings,
-      processing.onDidChange(() => this.onProcessingChanged(processing)),
-      explorer.onDidChangeStatus(() => void this.useOrigin(explorer.historyScope)),
-    );
-    void this.useOrigin(explorer.historyScope);
-  }
-
-  /** The flows slower than usual now, by flow id (computed at most every few minutes: src/history/slowerFlows.ts). */
-  slowerFlows(now: number): ReadonlyMap<number, FlowInsight> {
-    return this.slower.get(this.snapshot.entries, this.snapshot.older, now);
-  }
-
-  /** The status bar's sparkline: how many syncs were processing over the last hour. */
-  sparkline(now: number): string {
-    return activitySparkline(this.snapshot.entries, processingNow(this.tracked, this.explorer.keyToHide), now);
-  }
-
-  /**
-   * What to announce now of the syncs that became stuck (src/notifications/stuckAnnouncer.ts: once per sync, at most
-   * once per service every few minutes); undefined when nothing. Asked on every change of History.
-   */
-  nextStuckAnnouncement(): string | undefined {
-    return this.stuckAnnouncer.next(this.stuckSyncs());
-  }
-
-  /** What to announce now of the flows that became slower than usual (once per flow a day); undefined when nothing. */
-  nextSlowerAnnouncement(): string | undefined {
-    const now = this.clock.now();
-    const fresh = this.slowerAnnouncer.next(this.slowerFlows(now).values(), now);
-    if (fresh.length === 0) return undefined;
-    const first = fresh[0];
-    return fresh.length === 1
-      ? t('{0} is slower than usual. {1}.', inert(first.label, 80), slowerText(first))
-      : t(
-          '{0} flows are slower than usual, {1} among them. {2}.',
-          fresh.length,
-          inert(first.label, 80),
-          slowerText(first),
-        );
-  }
-
-  get snapshot(): HistorySnapshot {
-    return { origin: this.origin, entries: this.entries, stats: this.stats, older: this.older, watches: this.watches };
+    const notices = new Emitter<HistoryNotice>();
+    const files = storageFiles(vscode.Uri.joinPath(storage, 'history'));
+    super({
+      explorer,
+      clock,
+      settings,
+      log,
+      notify: (notice) => notices.fire(notice),
+      watches: { read: () => state.get(WATCHES_KEY), write: async (all) => state.update(WATCHES_KEY, all) },
+      openLog: (folder) =>
+        lazyLogStore({
+          files,
+          folder,
+          windowId,
+          now: () => clock.now(),
+          log: (level, message) => log[level](message),
+        }),
+    });
+    this.notices = notices;
+    this.onDidNotify = notices.event;
+    this.processingMarks = { ...processingDecorations(this, () => clock.now()), onDidChange: this.onDidChange };
   }
 
   /** Where the current service's segments are kept (undefined without a service). */
   get storageFolder(): vscode.Uri | undefined {
-    return this.origin ? this.folder(this.origin) : undefined;
+    const origin = this.snapshot.origin;
+    return origin ? vscode.Uri.joinPath(this.storage, 'history', originFolder(origin)) : undefined;
   }
 
-  /** The texts announced so far, in order (for tests and diagnostics). */
-  readonly announced: string[] = [];
-
-  /** Resolves when the first read is done and the writes asked for so far are on disk. */
-  async flushed(): Promise<void> {
-    await this.ready;
-    await this.writing;
-    await this.olderDone;
+  override dispose(): void {
+    super.dispose();
+    this.notices.dispose();
   }
-
-  /** Resolves when the first views' runs are read (History ready). */
-  whenReady(): Promise<void> {
-    return this.ready;
-  }
-
-  /** The threshold after which a processing sync of `flowId` is stuck, or undefined (none known yet). */
-  stuckThreshold(flowId: number): number | undefined {
-    return stuckThresholdMs(this.stats.get(flowId), this.settings().stuckAfterMinutes);
-  }
-
-  isStuck(sync: FlowSync, now = this.clock.now()): boolean {
-    return isStuck(sync, now, this.stuckThreshold(sync.flow_id), this.observer.tracked.get(sync.id)?.firstSeen);
-  }
-
-  /** The processing syncs that are stuck now. */
-  stuckSyncs(): FlowSync[] {
-    const now = this.clock.now();
-    return (this.explorer.lists.processing.state.items ?? []).map((i) => i.value).filter((s) => this.isStuck(s, now));
-  }
-
-  /** The syncs processing now, with when this window first saw them (for the chart). */
-  get tracked() {
-    return this.observer.tracked;
-  }
-
-  isWatched(kind: 'sync' | 'flow', id: number): boolean {
-    return (kind === 'sync' ? this.watches.syncs : this.watches.flows).has(id);
-  }
-
-  async watch(kind: 'sync' | 'flow', ids: readonly number[], on: boolean): Promise<void> {
-    this.syncWatches(); // another window may have changed them: add to theirs, never write over them
-    const set = kind === 'sync' ? this.watches.syncs : this.watches.flows;
-    for (const id of ids) {
-      if (on && set.size < MAX_WATCHES) set.add(id);
-      if (!on) set.delete(id);
-    }
-    await this.saveWatches();
-    this.changes.fire();
-  }
-
-  /** The last item seen of a sync that left processing at `leftAt` (Open as JSON on a History row). */
-  lastItem(id: number, leftAt: number): Readonly<Record<string, unknown>> | undefined {
-    return this.entries.find((e) => e.id === id && e.leftAt === leftAt)?.raw;
-  }
-
-  /** Reads what other windows added (e.g. the History view became visible). */
-  async reload(): Promise<void> {
-    await this.ready;
-    if (this.origin) await this.load(this.origin, HISTORY_CAP);
-  }
-
-  /** Clear History: for every window (a marker they honour), then the files of the current service. */
-  async clear(): Promise<void> {
-    const origin = this.origin;
-    const store = this.store;
-    if (!origin || !store) return;
-    await this.writing;
-    try {
-      await store.clear();
-    } catch (e) {
-      this.log.warn(`History could not be cleared: ${(e as Error)?.message ?? e}`);
-    }
-    this.clearedAt = await store.cleared();
-    this.entries = [];
-    this.older = NO_OLDER_DAYS;
-    this.olderAsked++;
-    this.stats = new Map();
-    this.log.info(`History cleared for ${origin}`);
-    this.changes.fire();
-  }
-
-  /** Applies a new historyDays at once (the view shows only what is kept). */
-  applySettings(): void {
-    this.entries = pruneEntries(this.entries, this.clock.now(), this.settings().historyDays);
-    const from = dayOf(this.clock.now() - this.settings().historyDays * DAY_MS);
-    this.older = { before: this.older.before, days: this.older.days.filter((d) => d.day >= from) };
-    this.stats = flowStats(this.entries, this.older);
-    this.changes.fire();
-  }
-
-  dispose(): void {
-    this.disposables.dispose();
-  }
-
-  private useOrigin(origin: string | undefined): Promise<void> {
-    if (origin === this.origin) return this.ready;
-    this.origin = origin;
-    this.entries = [];
-    this.older = NO_OLDER_DAYS;
-    this.olderAsked++;
-    this.stats = new Map();
-    this.clearedAt = -Infinity;
-    this.store = origin
-      ? lazyLogStore({
-          files: this.files(),
-          folder: originFolder(origin),
-          windowId: this.windowId,
-          now: () => this.clock.now(),
-          log: (level, message) => this.log[level](message),
-        })
-      : undefined;
-    this.watches = readWatches(this.state.get(WATCHES_KEY), origin);
-    this.changes.fire();
-    if (!origin) return (this.ready = Promise.resolve());
-    this.ready = this.start(origin);
-    return this.ready;
-  }
-
-  /** The History root's files: node:fs on a local disk (append), else workspace.fs (src/env/vscode/storageFiles.ts). */
-  private files() {
-    return storageFiles(vscode.Uri.joinPath(this.storage, 'history'));
-  }
-
-  /** First the newest days (History ready), then older ones up to the cap; then the user's days prune the disk. */
-  private async start(origin: string): Promise<void> {
-    const more = await this.load(origin, FIRST_READ);
-    if (more && origin === this.origin) void this.load(origin, HISTORY_CAP);
-    const userDays = this.settings().userHistoryDays;
-    if (userDays !== undefined && this.store) void this.store.pruneDisk(userDays).catch(() => undefined);
-  }
-
-  private onProcessingChanged(processing: ListRefresher<FlowSync>): void {
-    const state = processing.state;
-    // One History per service entry (its URL and team filter, see historyScope): a new team filter of an entry is another's.
-    const origin = this.explorer.historyScope;
-    if (origin !== this.origin) void this.useOrigin(origin);
-    if (!origin) return;
-    const context = `${origin}|${this.explorer.teamId}`;
-    if (state.items === undefined) {
-      // Reset (a new URL, key or team filter): observation starts again; nothing is written.
-      if (!state.loading) this.observer.restart(context);
-      return;
-    }
-    if (state.error || state.loadedAt === undefined || state.loadedAt === this.lastLoadedAt) return;
-    this.lastLoadedAt = state.loadedAt;
-    const watchesChanged = this.syncWatches();
-    const { left } = this.observer.observe(
-      context,
-      state.loadedAt,
-      processingAnswer({ items: [...state.items], dropped: state.dropped }),
-    );
-    if (left.length === 0) {
-      if (this.writeTrouble.unsaved) void this.persist(origin, []); // runs a failed write left wait in the store
-      // Only when the stuck syncs changed: an identical answer must not re-render the Processing view.
-      const stuck = this.stuckSyncs()
-        .map((s) => s.id)
-        .join(',');
-      if (stuck !== this.lastStuck || watchesChanged) {
-        this.lastStuck = stuck;
-        this.changes.fire();
-      }
-      return;
-    }
-    this.lastStuck = undefined;
-    const notice = finishedNotification(left, this.watches, this.settings().notifyWhenFinished);
-    if (notice.unwatch.length) void this.watch('sync', notice.unwatch, false);
-    ({ entries: this.entries, stats: this.stats } = this.held.depart(
-      this.entries,
-      this.older,
-      left,
-      this.clock.now(),
-      this.settings().historyDays,
-    ));
-    // At the cap, departures push the oldest runs out: once the oldest day held changes, its summary counts instead.
-    const oldest = this.entries.at(-1);
-    if (this.store && oldest && this.entries.length >= HISTORY_CAP && this.olderBefore(oldest) !== this.older.before) {
-      this.askOlder(this.store, false);
-    }
-    this.changes.fire();
-    // Every window sees a sync leave; the one whose request saw it says so (one notification, not one per window).
-    if (notice.text && !state.adopted) {
-      this.announced.push(notice.text);
-      this.announcements.fire({ text: notice.text, entries: notice.entries });
-    }
-    void this.persist(origin, left);
-  }
-
-  private folder(origin: string): vscode.Uri {
-    return vscode.Uri.joinPath(this.storage, 'history', originFolder(origin));
-  }
-
-  /** Reads what is new in every window's files of the shown days (up to `limit` runs more); true when older days are left. */
-  private load(origin: string, limit: number): Promise<boolean> {
-    const next = this.loads.then(() => this.loadNow(origin, limit));
-    this.loads = next.catch(() => undefined); // a load that failed does not stop the next
-    return next;
-  }
-
-  private async loadNow(origin: string, limit: number): Promise<boolean> {
-    const store = this.store;
-    if (!store) return false;
-    const started = this.clock.now();
-    let result;
-    try {
-      result = await store.read(this.settings().historyDays, limit);
-    } catch (e) {
-      this.log.warn(`History could not be read: ${(e as Error)?.message ?? e}`);
-      return false;
-    }
-    if (origin !== this.origin || store !== this.store) return false;
-    const cleared = this.honourClear(await store.cleared());
-    const held = this.entries;
-    this.entries = pruneEntries(
-      mergeSegments([this.entries, result.entries]),
-      this.clock.now(),
-      this.settings().historyDays,
-    );
-    this.log.debug(
-      `History: ${this.entries.length} entries for ${origin} (${result.entries.length} read) in ${this.clock.now() - started} ms`,
-    );
-    // Told only when the read changed the runs held (it also returns this window's own runs, held already): every
-    // change re-renders the Processing view's rows, and a reveal under way there would lose its row to it.
-    if (cleared || !sameRuns(held, this.entries)) {
-      this.stats = flowStats(this.entries, this.older);
-      this.changes.fire();
-    }
-    this.askOlder(store, !result.more && this.entries.length < HISTORY_CAP);
-    return result.more && this.entries.length < HISTORY_CAP;
-  }
-
-  /** Reads the summaries of the days not held whole (none when `whole`), after those asked before (a day is made once). */
-  private askOlder(store: HistoryLog, whole: boolean): void {
-    const asked = ++this.olderAsked;
-    this.olderDone = this.olderDone.then(() => this.readOlder(store, whole, asked));
-  }
-
-  /**
-   * The days within historyDays whose runs are not all in memory (older than the oldest day held, and that day itself,
-   * which the cap may have cut): their summaries, read or made in the background (never before History is ready).
-   */
-  private async readOlder(store: HistoryLog, whole: boolean, asked: number): Promise<void> {
-    if (asked !== this.olderAsked || store !== this.store) return; // a later read asked again
-    const oldest = this.entries.at(-1);
-    if (whole || !oldest) {
-      if (this.older !== NO_OLDER_DAYS) this.applyOlder(NO_OLDER_DAYS);
-      return;
-    }
-    const before = this.olderBefore(oldest);
-    let days;
-    try {
-      days = await store.summaries(this.settings().historyDays, dayOf(before));
-    } catch (e) {
-      this.log.warn(`History summaries could not be read: ${(e as Error)?.message ?? e}`);
-      return;
-    }
-    if (asked !== this.olderAsked || store !== this.store) return;
-    this.applyOlder({
-      before,
-      days: days.filter((d) => d.day >= dayOf(this.clock.now() - this.settings().historyDays * DAY_MS)),
-    });
-  }
-
-  /** Where the summaries end and the runs in memory count: the day after the oldest held (the cap may cut that one), at most today. */
-  private olderBefore(oldest: HistoryEntry): number {
-    return Math.min(dayStart(this.clock.now()), dayStart(oldest.leftAt) + DAY_MS);
-  }
-
-  private applyOlder(older: OlderDays): void {
-    this.older = older;
-    this.stats = flowStats(this.entries, this.older);
-    this.changes.fire();
-  }
-
-  /**
-   * Another window cleared History: what left before is dropped here too. A marker set back (it was ahead of the
-   * clock) is taken as it is. True when runs were dropped (a later marker).
-   */
-  private honourClear(clearedAt: number): boolean {
-    const later = clearedAt > this.clearedAt;
-    this.clearedAt = clearedAt;
-    if (!later) return false;
-    this.entries = this.entries.filter((e) => e.leftAt > clearedAt);
-    this.older = NO_OLDER_DAYS;
-    this.olderAsked++;
-    this.stats = flowStats(this.entries);
-    return true;
-  }
-
-  /** Appends the runs that left to this window's file of the day (never a rewrite); a run holding the key is left out. */
-  private persist(origin: string, left: readonly HistoryEntry[]): Promise<void> {
-    this.writing = this.writing.then(async () => {
-      const store = this.store;
-      if (origin !== this.origin || !store) return;
-      try {
-        const { leftOut } = await store.append(left, (record) => this.explorer.mentionsKey(record));
-        this.writeTrouble.saved();
-        if (leftOut) this.log.warn(`${leftOut} run(s) whose data contains the API key are not written to History.`);
-        const clearedAt = await store.cleared();
-        if (this.honourClear(clearedAt)) this.changes.fire();
-      } catch (e) {
-        this.writeTrouble.failed(e);
-      }
-    });
-    return this.writing;
-  }
-
-  /**
-   * Takes the watches from globalState, which VS Code keeps the same in every window: a watch set in another window
-   * counts here from its next answer on. True when they differed.
-   */
-  private syncWatches(): boolean {
-    const stored = readWatches(this.state.get(WATCHES_KEY), this.origin);
-    const same = (a: Set<number>, b: Set<number>) => a.size === b.size && [...a].every((id) => b.has(id));
-    if (same(stored.syncs, this.watches.syncs) && same(stored.flows, this.watches.flows)) return false;
-    this.watches = stored;
-    return true;
-  }
-
-  private async saveWatches(): Promise<void> {
-    if (!this.origin) return;
-    const all = (this.state.get(WATCHES_KEY) as Record<string, unknown> | undefined) ?? {};
-    const next = { ...(typeof all === 'object' && !Array.isArray(all) ? all : {}) } as Record<string, unknown>;
-    next[this.origin] = { syncs: [...this.watches.syncs], flows: [...this.watches.flows] };
-    await this.state.update(WATCHES_KEY, next);
-  }
-}
-
-/** The start (ms) of the UTC day of a time. */
-function dayStart(ms: number): number {
-  return Math.floor(ms / DAY_MS) * DAY_MS;
-}
-
-/** The watches of `origin` from globalState; anything without the expected shape is ignored. */
-function readWatches(stored: unknown, origin: string | undefined): { syncs: Set<number>; flows: Set<number> } {
-  const empty = { syncs: new Set<number>(), flows: new Set<number>() };
-  if (!origin || typeof stored !== 'object' || stored === null || !Object.hasOwn(stored, origin)) return empty;
-  const w = (stored as Record<string, unknown>)[origin] as { syncs?: unknown; flows?: unknown } | null;
-  const ids = (v: unknown) =>
-    new Set((Array.isArray(v) ? v : []).filter((n): n is number => Number.isSafeInteger(n)).slice(0, MAX_WATCHES));
-  return w && typeof w === 'object' ? { syncs: ids(w.syncs), flows: ids(w.flows) } : empty;
-}
-
-/** Whether two lists of runs (newest first) say the same: the same runs, each with the same times and flow. */
-function sameRuns(a: readonly HistoryEntry[], b: readonly HistoryEntry[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x === y) continue;
-    if (
-      x.id !== y.id ||
-      x.flowId !== y.flowId ||
-      x.flowName !== y.flowName ||
-      x.createdAt !== y.createdAt ||
-      x.firstSeen !== y.firstSeen ||
-      x.lastSeen !== y.lastSeen ||
-      x.leftAt !== y.leftAt
-    ) {
-      return false;
-    }
-  }
-  return true;
 }

@@ -5,14 +5,14 @@ import { slowerText } from '../texts';
 import { STUCK_ICON } from '../../lists/icons';
 import { t } from '../../base/l10n';
 import type { RowDecorations } from '../../lists/vscode/groupedTree';
-import type { HistoryService } from './historyService';
+import type { HistoryCore } from '../historyService';
 
 /**
  * What History adds to the Processing view: on sync rows "stuck" (with a warning icon and colour), when it is usually
  * done or that it runs longer than usual (src/history/eta.ts; the range and runs in the tooltip), and "watched";
  * on a flow row (grouped by flow) its typical durations in the tooltip, "watched", and "slower than usual" in words.
  */
-export function processingDecorations(history: HistoryService, now: () => number): RowDecorations<FlowSync> {
+export function processingDecorations(history: HistoryCore, now: () => number): RowDecorations<FlowSync> {
   return {
     leaf: (sync) => {
       const at = now();
@@ -36,15 +36,7 @@ export function processingDecorations(history: HistoryService, now: () => number
       };
     },
     // What a filter reads of a sync that History knows: is:stuck, is:watched, is:longer, and its age from first seen.
-    live: (sync, at) => {
-      const stuck = history.isStuck(sync, at);
-      const ageMs = processingAgeMs(sync, at, history.tracked.get(sync.id)?.firstSeen);
-      const longer = eta(history.snapshot.stats.get(sync.flow_id), ageMs, stuck)?.phase === 'longer';
-      return {
-        flags: { stuck, watched: history.isWatched('sync', sync.id), longer },
-        seconds: { age: ageMs === undefined ? undefined : ageMs / 1000 },
-      };
-    },
+    live: (sync, at) => history.live(sync, at),
     group: (group, grouping) => {
       if (grouping !== 'flow') return undefined;
       const flowId = Number(group.key);

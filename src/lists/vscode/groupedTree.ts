@@ -23,6 +23,8 @@ export interface RowDecorations<T> {
   ): { tooltip?: string; descriptions?: string[]; contextSuffix?: string } | undefined;
   /** The flags and durations a filter reads that this feature knows (History: is:stuck, is:watched, is:longer, age). */
   live?(value: T, now: number): FilterLive;
+  /** When what it adds may have changed (History: its runs, stats, watches, stuck syncs): the rows render again, once. */
+  onDidChange?(listener: () => void): { dispose(): void };
 }
 
 export function themeIcon(spec: IconSpec): vscode.ThemeIcon {

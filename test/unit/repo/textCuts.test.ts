@@ -16,7 +16,7 @@ const { listSources } = require(
  * here with the reason it holds no service text.
  */
 const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
-  ['src/history/vscode/historyService.ts', '.slice(0, MAX_WATCHES)'], // ids (numbers)
+  ['src/history/historyService.ts', '.slice(0, MAX_WATCHES)'], // ids (numbers)
   ['src/json/vscode/jsonDocuments.ts', 'target.ids.slice(0, MAX_JSON_ITEMS)'], // ids
   ['src/json/vscode/jsonDocuments.ts', '.slice(0, MAX_JSON_ITEMS);'], // ids
   ['src/api/url.ts', 'path = path.slice(0, apiAt)'], // the URL the person set

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { STUCK_GRACE_MS, STUCK_QUIET_MS, StuckAnnouncer } from '../../../src/notifications/stuckAnnouncer';
+import { STUCK_GRACE_MS, STUCK_QUIET_MS, StuckAnnouncer } from '../../../src/history/stuckAnnouncer';
 import { LONG_KEY, keyPiece } from '../helpers/keyPieces';
 
 const sync = (id: number, name = 'Invoices') => ({
