@@ -162,9 +162,6 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     notifications,
     historyView,
     find,
-    eachService(services, (service) =>
-      service.history.onDidChange(() => (views.processing.liveChanged(), views.processing.tree.refreshAll())),
-    ),
     // What History says (syncs that left, became stuck or slower, History not written), named by its service.
     eachService(services, (service) =>
       service.history.onDidNotify(

@@ -118,6 +118,24 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     assert.equal(await vscode.env.clipboard.readText(), '900001');
   });
 
+  it("one answer renders the Processing view once: History's marks change with it and are drawn with it", async () => {
+    await answer([sync(900_051, 7, 4), sync(900_052, 8, 2)]);
+    assert.ok(leaf(900_051), 'the rows are read, as VS Code reads them');
+    let renders = 0;
+    const subscription = x.views.processing.tree.onDidChangeTreeData(() => renders++);
+    try {
+      await answer([sync(900_052, 8, 2)]); // 900051 leaves: History learns it from this answer
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the marks are drawn at the end of the answer's turn
+      assert.deepEqual(
+        x.history.snapshot.entries.map((e) => e.id),
+        [900_051],
+      );
+      assert.equal(renders, 1, 'one answer, one render');
+    } finally {
+      subscription.dispose();
+    }
+  });
+
   it('a sync whose data holds the API key (a service echoing it) is in History here, but never written to disk', async () => {
     const leaky = { ...sync(900_021, 21, 5), status: `pending ${TEST_KEY}` };
     await answer([leaky, sync(900_022, 22, 5)]);

@@ -148,6 +148,17 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     for (const part of this.parts) this.selectFor(part);
   }
 
+  /**
+   * What another feature adds to a service's rows changed (History: one answer moved a sync to History, or made one
+   * stuck): a filter that reads it is applied again, else the service's rows render again, once with the answer that
+   * changed them (GroupedTree.redraw).
+   */
+  private marksChanged(part: ServicePart<T>): void {
+    this.live++;
+    if (this.filter?.readsLive) this.selectFor(part);
+    else part.tree.redraw();
+  }
+
   /** Takes how the rows are grouped and sorted from the settings (they changed); regroups without a request when it differs. */
   rearrange(): void {
     const wanted = this.settings.current.arrangements[this.list.id as ListId];
@@ -339,6 +350,8 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     const disposables = new DisposableStore();
     disposables.add(
       tree,
+      // What another feature adds changed (History: one answer changed its runs or stuck syncs): rendered once.
+      decorations?.onDidChange?.(() => this.marksChanged(part)) ?? { dispose: () => undefined },
       refresher.onDidChange(() => this.decorate(now())),
       explorer.teams.onDidLearn(() => this.decorate(now())), // the filtered team's name may be known now
       explorer.onDidChangeStatus(() => {

@@ -130,15 +130,6 @@ export class ServicesTree<T extends { id: number }>
     this.changeEmitter.fire(entry.row);
   }
 
-  /** Re-renders every row (with several services: each service's, so a reveal under way keeps its parents). */
-  refreshAll(): void {
-    if (!this.several) {
-      this.trees[0]?.tree.refreshAll();
-      return;
-    }
-    for (const { row } of this.trees) this.changeEmitter.fire(row);
-  }
-
   /** How many times rows were asked for so far. */
   get fetchCount(): number {
     return this.fetches;
