@@ -1,5 +1,8 @@
 import { ApiError } from '../api/errors';
 import { parseServiceUrl, type ServiceUrl } from '../api/url';
+import type { ExplorerConfig } from '../lists/explorer';
+import { field, sameFields, type Field } from '../lists/rowFields';
+import type { SettingValues } from '../settings/settingValues';
 
 /**
  * One service a window shows: the one of `flowsync.baseUrl` (while `flowsync.services` is empty, exactly as before
@@ -51,32 +54,87 @@ export function serviceTargets(
 }
 
 /**
- * The slot a target's key is kept in: its exact base URL, for the one service of `flowsync.baseUrl` too, so a key typed
- * for https://host/tenantA is never read for https://host or https://host/tenantB (a key is sent only where it was
- * entered, or explicitly moved). Undefined while its URL is not usable.
+ * Every field of a target, declared once (a Record over its keys: a new field that is not declared here does not
+ * compile). sameTarget is derived from them, so a service whose entry changes in any field is retargeted.
  */
+const TARGET_FIELDS: { readonly [K in keyof Required<ServiceTarget>]: Field<ServiceTarget> } = {
+  id: field((t) => t.id),
+  name: field((t) => t.name),
+  baseUrl: field((t) => t.baseUrl),
+  teamId: field((t) => t.teamId),
+  bind: field((t) => t.bind),
+};
+
+/** True when the settings describe a service the same way in every field (else it is retargeted). */
+export const sameTarget: (a: ServiceTarget, b: ServiceTarget) => boolean = sameFields(Object.values(TARGET_FIELDS));
+
+/** The settings of the whole window that each service's settings are made from. */
+export type WindowSettings = Pick<SettingValues, 'autoRefresh' | 'refreshIntervalSeconds' | 'requestTimeoutSeconds'> & {
+  readonly allowHttp: boolean;
+};
+
+/**
+ * One service's settings, the one value every reader of them uses: its Explorer (client, polls, where its data is
+ * kept), the sharing of its polls and the tools (each reads its Explorer's). Made by serviceSettings from its target
+ * and the window's settings, its URL parsed once. A per-service setting is added here: to ServiceTarget when an entry
+ * of flowsync.services may set it, and to serviceSettings, which applies it.
+ */
+export type ServiceSettings = Readonly<Omit<ExplorerConfig, 'apiKey' | 'secretsError' | 'userAgent'>>;
+
+/** A service's settings (see ServiceSettings): what its Explorer is configured with, but its key. */
+export function serviceSettings(target: ServiceTarget, settings: WindowSettings): ServiceSettings {
+  const { allowHttp } = settings;
+  return {
+    baseUrl: target.baseUrl,
+    ...scopes(target, allowHttp),
+    teamId: target.teamId,
+    allowHttp,
+    timeoutMs: settings.requestTimeoutSeconds * 1000,
+    autoRefresh: settings.autoRefresh,
+    refreshIntervalMs: settings.refreshIntervalSeconds * 1000,
+  };
+}
+
+/**
+ * Where a target's things are kept, from its URL parsed once (each undefined while the URL is not usable):
+ * - `keySlot`: its key, kept for its exact base URL, for the one service of `flowsync.baseUrl` too, so a key typed for
+ *   https://host/tenantA is never read for https://host or https://host/tenantB (a key is sent only where it was
+ *   entered, or explicitly moved);
+ * - `scope`: its History, teams, watches and leases (see `bind`);
+ * - `historyScope`: its History, watches and Clear History marker: one per entry. An entry with a team filter: its base
+ *   URL and team (two entries of one URL, one per team, each have their own; serviceEntries refuses two of one URL and
+ *   one team). An entry without one, and the one service of `flowsync.baseUrl` whatever its team filter: `scope`,
+ *   where they were kept before (nothing is lost on upgrade).
+ */
+export function scopes(
+  target: Pick<ServiceTarget, 'baseUrl' | 'bind' | 'teamId'>,
+  allowHttp: boolean,
+): { keySlot?: string; scope?: string; historyScope?: string } {
+  const url = parsed(target.baseUrl, allowHttp);
+  const scope = url && (target.bind === 'origin' ? url.origin : url.baseUrl);
+  return {
+    keySlot: url?.baseUrl,
+    scope,
+    historyScope: scope && target.bind === 'baseUrl' && target.teamId ? `${scope}#team=${target.teamId}` : scope,
+  };
+}
+
+/** The slot a target's key is kept in (see `scopes`); undefined while its URL is not usable. */
 export function serviceScope(target: Pick<ServiceTarget, 'baseUrl' | 'bind'>, allowHttp: boolean): string | undefined {
-  return parsed(target.baseUrl, allowHttp)?.baseUrl;
+  return scopes({ ...target, teamId: '' }, allowHttp).keySlot;
 }
 
 /** What a target's History, teams, watches and leases are kept under (see `bind`); undefined while its URL is not usable. */
 export function dataScope(target: Pick<ServiceTarget, 'baseUrl' | 'bind'>, allowHttp: boolean): string | undefined {
-  const url = parsed(target.baseUrl, allowHttp);
-  return url && (target.bind === 'origin' ? url.origin : url.baseUrl);
+  return scopes({ ...target, teamId: '' }, allowHttp).scope;
 }
 
-/**
- * What a target's History, watches and Clear History marker are kept under: one per entry. An entry with a team filter:
- * its base URL and team (two entries of one URL, one per team, each have their own; serviceEntries refuses two of one
- * URL and one team). An entry without one, and the one service of `flowsync.baseUrl` whatever its team filter: dataScope,
- * where they were kept before (nothing is lost on upgrade). Undefined while the URL is not usable.
- */
+/** What a target's History, watches and Clear History marker are kept under (see `scopes`). */
 export function historyScope(
   target: Pick<ServiceTarget, 'baseUrl' | 'bind' | 'teamId'>,
   allowHttp: boolean,
 ): string | undefined {
-  const scope = dataScope(target, allowHttp);
-  return scope && target.bind === 'baseUrl' && target.teamId ? `${scope}#team=${target.teamId}` : scope;
+  return scopes(target, allowHttp).historyScope;
 }
 
 /**

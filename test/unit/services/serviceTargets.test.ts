@@ -5,8 +5,12 @@ import {
   dataScope,
   historyScope,
   legacyKeyMove,
+  sameTarget,
+  scopes,
   serviceScope,
+  serviceSettings,
   serviceTargets,
+  type ServiceTarget,
 } from '../../../src/services/serviceTargets';
 
 describe('serviceTargets', () => {
@@ -109,5 +113,58 @@ describe('serviceTargets', () => {
       'the one service keeps its History (its origin), whatever its team filter',
     );
     assert.equal(historyScope({ baseUrl: 'nope', bind: 'baseUrl', teamId: '1' }, false), undefined);
+  });
+
+  it('sameTarget: a change of any field of a target retargets its service (derived from the declared fields)', () => {
+    // Every field, optional ones too: a field added to ServiceTarget fails to compile here until it is listed, and
+    // then this test fails unless sameTarget (TARGET_FIELDS) reads it.
+    const full: Required<ServiceTarget> = {
+      id: 'Production\u0000https://flow.example.com',
+      name: 'Production',
+      baseUrl: 'https://flow.example.com',
+      teamId: '42',
+      bind: 'baseUrl',
+    };
+    const other: Required<ServiceTarget> = {
+      id: 'Staging\u0000https://staging.example.com',
+      name: 'Staging',
+      baseUrl: 'https://staging.example.com',
+      teamId: '7',
+      bind: 'origin',
+    };
+    assert.equal(sameTarget(full, { ...full }), true);
+    for (const key of Object.keys(full) as Array<keyof ServiceTarget>) {
+      assert.equal(sameTarget(full, { ...full, [key]: other[key] }), false, `a new ${key} retargets`);
+    }
+    assert.equal(sameTarget(full, { ...full, name: undefined }), false, 'a name that goes retargets');
+  });
+
+  it("a service's settings: its target with the window's settings, the URL parsed once for its key slot and scopes", () => {
+    const target: ServiceTarget = {
+      id: 'x',
+      name: 'EU',
+      baseUrl: 'https://flow.example.com/eu',
+      teamId: '7',
+      bind: 'baseUrl',
+    };
+    const window = { allowHttp: false, autoRefresh: true, refreshIntervalSeconds: 30, requestTimeoutSeconds: 15 };
+    assert.deepEqual(serviceSettings(target, window), {
+      baseUrl: 'https://flow.example.com/eu',
+      keySlot: 'https://flow.example.com/eu',
+      scope: 'https://flow.example.com/eu',
+      historyScope: 'https://flow.example.com/eu#team=7',
+      teamId: '7',
+      allowHttp: false,
+      timeoutMs: 15_000,
+      autoRefresh: true,
+      refreshIntervalMs: 30_000,
+    });
+    for (const t of [target, { ...target, bind: 'origin' as const }, { ...target, baseUrl: 'nope' }]) {
+      assert.deepEqual(
+        scopes(t, false),
+        { keySlot: serviceScope(t, false), scope: dataScope(t, false), historyScope: historyScope(t, false) },
+        'the three scopes, as each one alone says',
+      );
+    }
   });
 });
