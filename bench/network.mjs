@@ -62,13 +62,9 @@ async function threeWindowsHour(mock) {
   const windows = ['A', 'B', 'C'].map((id, i) => {
     // The Explorer takes its sharing from the factory given to its constructor (as ServiceConnection gives it).
     let sharing;
-    const explorer = new Explorer(
-      clock,
-      undefined,
-      undefined,
-      undefined,
-      (e) => (sharing = new PollCoordinator(e, store.view(), id, clock)),
-    );
+    const explorer = new Explorer(clock, {
+      sharing: (e) => (sharing = new PollCoordinator(e, store.view(), id, clock)),
+    });
     explorer.setFocused(i === 0);
     explorer.configure(benchConfig(mock));
     return { explorer, sharing };

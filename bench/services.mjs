@@ -74,14 +74,10 @@ function window(clock, onRequest) {
   spread.order(ids);
   const explorers = ids.map(
     (id) =>
-      new Explorer(
-        clock,
+      new Explorer(clock, {
         onRequest,
-        undefined,
-        undefined,
-        undefined,
-        opts.window ? { budget, pollPhase: () => spread.fraction(id) } : {},
-      ),
+        window: opts.window ? { budget, pollPhase: () => spread.fraction(id) } : {},
+      }),
   );
   return { budget, explorers };
 }

@@ -62,7 +62,6 @@ const FIELDS = Object.keys(FIELD_EFFECT) as Array<keyof ExplorerConfig>;
 /** Why nothing can be loaded yet, or 'ready'. The views show a welcome or message for each. */
 export type ExplorerStatus = 'noUrl' | 'invalidUrl' | 'noKey' | 'secretsUnavailable' | 'ready';
 
-/** While the window is unfocused the polled lists are polled this many times slower. */
 /** The Explorer's side of sharing (src/sharing/pollLease.ts implements it): whether a polled list may poll now, and loads that go through the share. */
 export interface ListSharing {
   mayPoll(id: ListId): boolean;
@@ -73,7 +72,16 @@ export interface ListSharing {
   ): Promise<ListResult<T>>;
 }
 
+/** While the window is unfocused the polled lists are polled this many times slower. */
 export const UNFOCUSED_SLOWDOWN = 4;
+
+/**
+ * How often a polled list is polled: every interval, UNFOCUSED_SLOWDOWN times less often while the window is unfocused.
+ * The one rule: the Explorer's polls and the lease's comparison of windows (src/sharing/pollLease.ts) both apply it.
+ */
+export function pollEvery(intervalMs: number, unfocused: boolean): number {
+  return unfocused ? intervalMs * UNFOCUSED_SLOWDOWN : intervalMs;
+}
 
 /** What the Explorers of the services of one window share; none: this Explorer is alone (its answers' own caps only). */
 export interface ExplorerWindow {
@@ -81,6 +89,20 @@ export interface ExplorerWindow {
   budget?: WindowBudget;
   /** Where within each interval this service polls (src/lists/pollSpread.ts); undefined: one interval after each answer. */
   pollPhase?: () => number | undefined;
+}
+
+/** What an Explorer is made with, besides its clock: each has a default. */
+export interface ExplorerOptions {
+  /** Told of every request (the log). */
+  readonly onRequest?: (record: RequestRecord) => void;
+  /** Math.random, or a seeded one in tests (the refreshers' jitter). */
+  readonly random?: () => number;
+  /** A listener threw (a defect): told here, for the log; the other listeners and the load go on. */
+  readonly onListenerError?: (error: unknown) => void;
+  /** Makes this Explorer's sharing (given the Explorer, which the sharing watches); none: no sharing. */
+  readonly sharing?: (explorer: Explorer) => ListSharing;
+  /** The budget and poll spread shared with the window's other services. */
+  readonly window?: ExplorerWindow;
 }
 
 /**
@@ -104,18 +126,19 @@ export class Explorer {
   private readonly explicit = new Set<ListId>();
   /** The polled lists polled by one window and shared (src/sharing/pollLease.ts); none: this window polls on its own. */
   readonly sharing?: ListSharing;
+  private readonly onRequest: (record: RequestRecord) => void;
 
   constructor(
     private readonly clock: Clock,
-    private readonly onRequest: (record: RequestRecord) => void = () => undefined,
-    random: () => number = Math.random,
-    /** A listener threw (a defect): told here, for the log; the other listeners and the load go on. */
-    onListenerError: (error: unknown) => void = () => undefined,
-    /** Makes this Explorer's sharing (given the Explorer, which the sharing watches); none: no sharing. */
-    sharing?: (explorer: Explorer) => ListSharing,
-    /** The budget and poll spread shared with the window's other services. */
-    window: ExplorerWindow = {},
+    {
+      onRequest = () => undefined,
+      random = Math.random,
+      onListenerError = () => undefined,
+      sharing,
+      window = {},
+    }: ExplorerOptions = {},
   ) {
+    this.onRequest = onRequest;
     this.statusEmitter = new Emitter(onListenerError);
     const lists: Record<string, ListRefresher<unknown>> = {};
     for (const list of ANY_LISTS) {
@@ -299,7 +322,7 @@ export class Explorer {
     const config = this.config;
     if (!config || !config.autoRefresh || this.currentStatus !== 'ready') return undefined;
     if (this.sharing && !this.sharing.mayPoll(id)) return undefined; // another window polls it and shares the answers
-    return focused ? config.refreshIntervalMs : config.refreshIntervalMs * UNFOCUSED_SLOWDOWN;
+    return pollEvery(config.refreshIntervalMs, !focused);
   }
 
   private rebuildClient(config: ExplorerConfig): void {

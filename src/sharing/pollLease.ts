@@ -6,7 +6,7 @@ import { ANY_LISTS, type ListId } from '../lists';
 import type { ListDefinition } from '../lists/list';
 import { every, type Clock } from '../base/clock';
 import { DisposableStore, type Disposable } from '../base/events';
-import { UNFOCUSED_SLOWDOWN, type ListSharing } from '../lists/explorer';
+import { pollEvery, type ListSharing } from '../lists/explorer';
 import { bounded } from '../base/inert';
 
 /**
@@ -134,13 +134,11 @@ export interface Contender {
 }
 
 /**
- * How often a window polls, as the lease rules compare windows: its interval, UNFOCUSED_SLOWDOWN times longer once it
- * has been unfocused for one interval (a short switch to another window does not move the lease).
+ * How often a window polls, as the lease rules compare windows: the Explorer's rule (pollEvery), with the window
+ * counted as unfocused once it has been for one interval (a short switch to another window does not move the lease).
  */
 export function pollsEvery(intervalMs: number, unfocusedSince: number | undefined, now: number): number {
-  return unfocusedSince !== undefined && now - unfocusedSince >= intervalMs
-    ? intervalMs * UNFOCUSED_SLOWDOWN
-    : intervalMs;
+  return pollEvery(intervalMs, unfocusedSince !== undefined && now - unfocusedSince >= intervalMs);
 }
 
 /**

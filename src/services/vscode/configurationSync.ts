@@ -3,12 +3,25 @@ import { DisposableStore } from '../../base/events';
 import type { Explorer } from '../../lists/explorer';
 import { secretStoreProblem, type ApiKeyStore } from '../../keys/vscode/apiKeyStore';
 import type { SettingsSource } from '../../settings/vscode/settings';
-import { dataScope, historyScope, serviceScope, type ServiceTarget } from '../serviceTargets';
+import { serviceSettings, type ServiceTarget } from '../serviceTargets';
+
+/** What feeds one service's Explorer: where its settings and key come from. */
+export interface ConfigurationSyncOptions {
+  readonly explorer: Explorer;
+  /** The service as the settings describe it now. */
+  readonly target: () => ServiceTarget;
+  readonly settings: SettingsSource;
+  readonly keys: ApiKeyStore;
+  readonly log: vscode.LogOutputChannel;
+  /** The User-Agent of every request. */
+  readonly userAgent: string;
+}
 
 /**
  * Feeds one service's Explorer from the settings and SecretStorage, again whenever either changes (also from another
- * window). The key is read for this service's exact base URL only (serviceScope), so a request never carries a key
- * typed for another service, also not one for another path on the same host.
+ * window): its settings (serviceSettings, the one value every reader uses) and its key. The key is read for this
+ * service's exact base URL only (its keySlot), so a request never carries a key typed for another service, also not
+ * one for another path on the same host.
  */
 export class ConfigurationSync implements vscode.Disposable {
   private sequence = 0;
@@ -19,18 +32,10 @@ export class ConfigurationSync implements vscode.Disposable {
   /** Resolves once a configuration with this service's key (or why it could not be read) has been applied. */
   readonly firstRead: Promise<void> = new Promise((resolve) => (this.markRead = resolve));
 
-  constructor(
-    private readonly explorer: Explorer,
-    /** The service as the settings describe it now. */
-    private readonly target: () => ServiceTarget,
-    private readonly settings: SettingsSource,
-    private readonly keys: ApiKeyStore,
-    private readonly log: vscode.LogOutputChannel,
-    private readonly userAgent: string,
-  ) {
+  constructor(private readonly options: ConfigurationSyncOptions) {
     this.disposables.add(
-      settings.onDidChange(() => void this.apply()),
-      keys.onDidChange(() => void this.apply()),
+      options.settings.onDidChange(() => void this.apply()),
+      options.keys.onDidChange(() => void this.apply()),
     );
   }
 
@@ -45,34 +50,20 @@ export class ConfigurationSync implements vscode.Disposable {
   }
 
   private async applyNow(sequence: number): Promise<void> {
-    const settings = this.settings.current;
-    const target = this.target();
+    const { keys, log } = this.options;
+    const settings = serviceSettings(this.options.target(), this.options.settings.current);
     let apiKey: string | undefined;
     let secretsError: string | undefined;
-    const scope = serviceScope(target, settings.allowHttp);
-    if (scope) {
+    if (settings.keySlot) {
       try {
-        apiKey = await this.keys.get(scope);
+        apiKey = await keys.get(settings.keySlot);
       } catch (e) {
         secretsError = secretStoreProblem(e);
-        this.log.error(secretsError);
+        log.error(secretsError);
       }
     }
     if (sequence !== this.sequence) return this.latest;
-    this.explorer.configure({
-      baseUrl: target.baseUrl,
-      scope: dataScope(target, settings.allowHttp),
-      keySlot: scope,
-      historyScope: historyScope(target, settings.allowHttp),
-      apiKey,
-      secretsError,
-      teamId: target.teamId,
-      allowHttp: settings.allowHttp,
-      timeoutMs: settings.requestTimeoutSeconds * 1000,
-      autoRefresh: settings.autoRefresh,
-      refreshIntervalMs: settings.refreshIntervalSeconds * 1000,
-      userAgent: this.userAgent,
-    });
+    this.options.explorer.configure({ ...settings, apiKey, secretsError, userAgent: this.options.userAgent });
     this.markRead();
   }
 

@@ -3,6 +3,7 @@ import type { RequestRecord } from '../../api/client';
 import type { Clock } from '../../base/clock';
 import { DisposableStore } from '../../base/events';
 import { inert } from '../../base/inert';
+import { serviceName } from '../../base/serviceSet';
 import { HistoryService } from '../../history/vscode/historyService';
 import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
 import { Explorer } from '../../lists/explorer';
@@ -15,10 +16,10 @@ import { lazySharing, type LazySharing } from '../../sharing/lazySharing';
 import type { PollCoordinator } from '../../sharing/pollLease';
 import type { ServiceTarget } from '../serviceTargets';
 
-/** What every service connection of a window shares: where things are kept, the log, the clock, settings and keys. */
 /** Part of this chunk (loaded once `activate()` has returned): the registry runs it once, before the services read their keys. */
 export { moveLegacyKey } from './legacyKey';
 
+/** What every service connection of a window shares: where things are kept, the log, the clock, settings and keys. */
 export interface ServiceConnectionDeps {
   readonly globalStorageUri: vscode.Uri;
   readonly globalState: vscode.Memento;
@@ -73,13 +74,13 @@ export class ServiceConnection implements vscode.Disposable {
     this.currentTarget = target;
     this.window = window;
     let lazy!: LazySharing<PollCoordinator>;
-    this.explorer = new Explorer(
-      clock,
-      (record) => logRequest(log, record, deps.several?.() ? this.currentTarget.name : undefined),
-      deps.random ?? Math.random,
-      (error) => log.error(`A view failed to update: ${inert((error as Error)?.stack ?? String(error), 2000)}`),
+    this.explorer = new Explorer(clock, {
+      onRequest: (record) => logRequest(log, record, serviceName({ several: deps.several?.() === true }, this.target)),
+      random: deps.random,
+      onListenerError: (error) =>
+        log.error(`A view failed to update: ${inert((error as Error)?.stack ?? String(error), 2000)}`),
       // One poller for all windows: the processing list is polled by one window and shared through global storage.
-      (explorer) => {
+      sharing: (explorer) => {
         lazy = lazySharing(
           async () =>
             (await import('../../sharing/vscode/createSharing')).createSharing(
@@ -96,18 +97,18 @@ export class ServiceConnection implements vscode.Disposable {
         );
         return lazy.sharing;
       },
-      window && { budget: window.budget, pollPhase: () => window.spread.fraction(this.id) },
-    );
+      window: window && { budget: window.budget, pollPhase: () => window.spread.fraction(this.id) },
+    });
     this.lazy = lazy;
     const teams = new TeamMemory(this.explorer.teams, deps.globalState);
-    this.configuration = new ConfigurationSync(
-      this.explorer,
-      () => this.currentTarget,
-      deps.settings,
-      deps.keys,
+    this.configuration = new ConfigurationSync({
+      explorer: this.explorer,
+      target: () => this.currentTarget,
+      settings: deps.settings,
+      keys: deps.keys,
       log,
-      deps.userAgent,
-    );
+      userAgent: deps.userAgent,
+    });
     // Each window writes its own History log.
     this.history = new HistoryService(
       this.explorer,
@@ -182,7 +183,7 @@ export function createServiceConnection(
 
 /** One line per request; with several services it starts with the service's name. */
 function logRequest(log: vscode.LogOutputChannel, r: RequestRecord, service: string | undefined): void {
-  const by = service === undefined ? '' : `[${inert(service, 60)}] `;
+  const by = service === undefined ? '' : `[${service}] `;
   if (r.error) {
     log.warn(`${by}${r.method} ${r.path} → ${r.status ?? r.error.kind} in ${r.ms} ms: ${inert(r.error.message)}`);
   } else {

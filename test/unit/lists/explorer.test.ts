@@ -27,7 +27,7 @@ describe('Explorer', () => {
     mock.clearRequests();
     mock.clearFaults();
     clock = new FakeClock();
-    explorer = new Explorer(clock, undefined, () => 0.5);
+    explorer = new Explorer(clock, { random: () => 0.5 });
   });
   afterEach(() => explorer.dispose());
 
@@ -156,7 +156,7 @@ describe('Explorer', () => {
   it('the services of a window share one budget of items: an answer over it is refused with its message, the rows held stay', async () => {
     const quiet = await MockFlowSyncServer.start({ apiKey: KEY, connections: 3_000, processing: 0 });
     const budget = new WindowBudget(4_500);
-    const services = [0, 1].map(() => new Explorer(clock, undefined, () => 0.5, undefined, undefined, { budget }));
+    const services = [0, 1].map(() => new Explorer(clock, { random: () => 0.5, window: { budget } }));
     try {
       for (const e of services) {
         e.configure(explorerConfig(quiet.url, KEY, { autoRefresh: false }));

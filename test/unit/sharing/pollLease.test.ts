@@ -230,13 +230,10 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
   function open(id: string, o: Partial<ExplorerConfig> = {}, focused = true) {
     const view = store.view();
     let sharing!: PollCoordinator;
-    const explorer = new Explorer(
-      clock,
-      undefined,
-      () => 0.5,
-      undefined,
-      (e) => (sharing = new PollCoordinator(e, view, id, clock)),
-    );
+    const explorer = new Explorer(clock, {
+      random: () => 0.5,
+      sharing: (e) => (sharing = new PollCoordinator(e, view, id, clock)),
+    });
     explorer.setFocused(focused);
     explorer.configure(config(o));
     const w = { id, explorer, sharing, store: view };
@@ -596,13 +593,10 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
       const logged: string[] = [];
       const view = store.view();
       let sharing!: PollCoordinator;
-      const explorer = new Explorer(
-        clock,
-        undefined,
-        () => 0.5,
-        undefined,
-        (e) => (sharing = new PollCoordinator(e, view, 'W', clock, (m) => logged.push(m))),
-      );
+      const explorer = new Explorer(clock, {
+        random: () => 0.5,
+        sharing: (e) => (sharing = new PollCoordinator(e, view, 'W', clock, (m) => logged.push(m))),
+      });
       windows.push({ id: 'W', explorer, sharing, store: view });
       explorer.configure(config());
       await advance(2_000);
@@ -667,19 +661,16 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
   it('lazy sharing: nothing is created while the window cannot poll; the first poll creates the coordinator, which then shares', async () => {
     let created = 0;
     let lazy!: LazySharing<PollCoordinator>;
-    const explorer = new Explorer(
-      clock,
-      undefined,
-      () => 0.5,
-      undefined,
-      (e) => {
+    const explorer = new Explorer(clock, {
+      random: () => 0.5,
+      sharing: (e) => {
         lazy = lazySharing(() => {
           created++;
           return new PollCoordinator(e, store.view(), 'L', clock);
         });
         return lazy.sharing;
       },
-    );
+    });
     const w = {
       id: 'L',
       explorer,
