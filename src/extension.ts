@@ -3,7 +3,8 @@ import { registerCommands } from './commands/vscode/registerCommands';
 import { systemClock } from './base/clock';
 import type { Explorer } from './lists/explorer';
 import type { PollCoordinator } from './sharing/pollLease';
-import { hideEverywhere, inert } from './base/inert';
+import { hideEverywhere } from './base/inert';
+import { serviceName } from './base/serviceSet';
 import { useLocalize } from './base/l10n';
 import { LinkHandler } from './links/vscode/linkHandler';
 import { watchFailures, type FailureNotifications } from './notifications/vscode/failureNotifications';
@@ -17,8 +18,6 @@ import { DisposableStore } from './base/events';
 import { t } from './base/l10n';
 import { HistoryService } from './history/vscode/historyService';
 import { registerTools } from './tools/vscode/tools';
-import type { ToolSource } from './tools/vscode/toolAnswers';
-import type { ServiceConnection } from './services/vscode/serviceConnection';
 import { HistoryView } from './history/vscode/historyView';
 import { JSON_SCHEME } from './json/jsonScheme';
 import { JsonDocumentsOnDemand } from './json/vscode/jsonDocumentsOnDemand';
@@ -124,14 +123,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     await services.whenMade();
     // The panel is its own chunk (esbuild.js CHUNKS: insights), loaded when it is first opened.
     const { showInsightsPanel } = await import('./insights/vscode/insightsPanel');
-    showInsightsPanel(context, {
-      services: () =>
-        services.all.map((s) => ({ name: s.name ?? s.history.snapshot.origin ?? '', history: s.history })),
-      several: () => services.several,
-      historyDays: () => settings.current.historyDays,
-      now,
-      onDidChangeServices: (listener) => services.onDidChange(listener),
-    });
+    showInsightsPanel(context, { services, historyDays: () => settings.current.historyDays, now });
   };
   const find = new FindOnDemand(views, historyView, context.workspaceState, now);
   const commandContext = {
@@ -169,7 +161,10 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
           void import('./history/vscode/announceFinished').then((m) =>
             m.announce(
               notice,
-              (text) => (services.several && service.name !== undefined ? `${inert(service.name, 60)}: ${text}` : text),
+              (text) => {
+                const name = serviceName(services, service);
+                return name === undefined ? text : `${name}: ${text}`;
+              },
               json,
               service.id,
             ),
@@ -179,7 +174,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     vscode.window.onDidChangeWindowState((state) => services.setFocused(state.focused)),
     vscode.window.registerUriHandler(links),
     ...registerCommands(commandContext),
-    ...registerTools({ services: toolServices(services), keys, clock, settings, ready: () => services.whenMade() }),
+    ...registerTools({ services, keys, clock, settings }),
   );
   services.setFocused(vscode.window.state.focused);
   void services.start();
@@ -215,25 +210,3 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
 }
 
 export function deactivate(): void {}
-
-/** The services as the language model tools read them (each call reads them anew: services come and go). */
-function toolServices(services: ServiceRegistry): ToolSource['services'] {
-  const asTool = (s: ServiceConnection) => ({
-    name: s.name,
-    explorer: s.explorer,
-    history: s.history.reads,
-    whenRead: () => services.whenRead(s),
-  });
-  return {
-    get all() {
-      return services.all.map(asTool);
-    },
-    get several() {
-      return services.several;
-    },
-    byName: (name) => {
-      const service = services.byName(name);
-      return service && asTool(service);
-    },
-  };
-}

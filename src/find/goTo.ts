@@ -1,5 +1,6 @@
 import type { Connection, FlowSync, Item } from '../api/types';
 import { inert } from '../base/inert';
+import { serviceName } from '../base/serviceSet';
 import { t } from '../base/l10n';
 import type { HistoryEntry } from '../history/entry';
 import { entryFlowLabel } from '../history/entry';
@@ -39,7 +40,7 @@ export function goToPicks(services: readonly GoToService[]): GoToPick[] {
   const picks: GoToPick[] = [];
   const several = services.length > 1;
   for (const service of services) {
-    const suffix = several ? ` · ${inert(service.name ?? service.id, 60)}` : '';
+    const suffix = several ? ` · ${serviceName({ several }, service) ?? inert(service.id, 60)}` : '';
     for (const { value: s } of service.processing) {
       picks.push({
         label: `$(sync) #${s.id}`,

@@ -18,10 +18,3 @@ export interface HistoryViewService {
   readonly name?: string;
   readonly history: HistoryService;
 }
-
-/** The services, in order, and when they change. */
-export interface HistoryViewServices {
-  readonly all: readonly HistoryViewService[];
-  readonly several: boolean;
-  onDidChange(listener: () => void): { dispose(): void };
-}

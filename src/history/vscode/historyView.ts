@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../base/events';
 import type { HistoryEntry, HistoryGroup } from '../index';
-import type { HistoryNode, HistoryViewService, HistoryViewServices } from './historyNodes';
+import type { ServiceSet } from '../../base/serviceSet';
+import type { HistoryNode, HistoryViewService } from './historyNodes';
 import { ContextKeys } from '../../base/vscode/contextKeys';
 import type * as HistoryRows from './historyRows';
 import type { RowFind } from '../../find/rowFind';
@@ -42,7 +43,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   private shownDescription?: string;
 
   constructor(
-    private readonly services: HistoryViewServices,
+    private readonly services: ServiceSet<HistoryViewService>,
     private readonly now: () => number,
   ) {
     this.view = vscode.window.createTreeView(HISTORY_VIEW, {

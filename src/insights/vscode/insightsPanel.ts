@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../base/events';
+import type { ServiceSet } from '../../base/serviceSet';
 import { t } from '../../base/l10n';
 import { activityHtml, makeNonce } from '../../activity/activityHtml';
 import { flowInsights } from '../../history/insights';
@@ -14,20 +15,18 @@ import {
 
 export const INSIGHTS_VIEW_TYPE = 'flowsync.insights';
 
-/** One service as the panel reads it. */
+/** One service as the panel reads it: its name (several services) and its History. */
 export interface InsightsService {
-  readonly name: string;
+  readonly name?: string;
   readonly history: Pick<HistoryService, 'snapshot' | 'onDidChange'>;
 }
 
 /** What the panel reads, each time it draws: the services (they come and go), the days kept, the clock. */
 export interface InsightsSource {
-  services(): readonly InsightsService[];
-  several(): boolean;
+  /** The services; when they change, the panel listens to their Histories' changes anew. */
+  readonly services: Pick<ServiceSet<InsightsService>, 'all' | 'several' | 'onDidChange'>;
   historyDays(): number;
   now(): number;
-  /** Fires when the services change (their History's changes are listened to by the panel). */
-  onDidChangeServices(listener: () => void): { dispose(): void };
 }
 
 /** How long History's changes are gathered before the page gets the new numbers. */
@@ -86,7 +85,7 @@ export class InsightsPanel implements vscode.Disposable {
       this.panel.onDidChangeViewState(() => {
         if (!this.panel.visible) this.pageReady = false;
       }),
-      source.onDidChangeServices(() => this.watchServices()),
+      source.services.onDidChange(() => this.watchServices()),
       { dispose: () => clearTimeout(this.changeTimer) },
     );
     this.watchServices();
@@ -107,11 +106,11 @@ export class InsightsPanel implements vscode.Disposable {
   /** The page's numbers now: every service's flows from its summaries and runs in memory. */
   page(): InsightsPage {
     const now = this.source.now();
-    const services = this.source.services().map((s) => ({
-      service: s.name,
+    const services = this.source.services.all.map((s) => ({
+      service: s.name ?? s.history.snapshot.origin ?? '',
       flows: flowInsights(s.history.snapshot.entries, s.history.snapshot.older, now),
     }));
-    return insightsPage(services, this.source.several(), this.source.historyDays(), now, (ms) =>
+    return insightsPage(services, this.source.services.several, this.source.historyDays(), now, (ms) =>
       new Date(ms).toLocaleTimeString(vscode.env.language, { hour: '2-digit', minute: '2-digit' }),
     );
   }
@@ -126,7 +125,7 @@ export class InsightsPanel implements vscode.Disposable {
 
   private watchServices(): void {
     this.perService.clear();
-    for (const s of this.source.services()) this.perService.add(s.history.onDidChange(() => this.dataChanged()));
+    for (const s of this.source.services.all) this.perService.add(s.history.onDidChange(() => this.dataChanged()));
     this.dataChanged();
   }
 

@@ -7,6 +7,7 @@ import { LISTS, listById, type ListId } from '../../lists';
 import { t } from '../../base/l10n';
 import { documentName } from '../documentName';
 import { JSON_SCHEME } from '../jsonScheme';
+import { serviceName, type ServiceSet } from '../../base/serviceSet';
 
 /** Most items one "Open as JSON" of a selection shows (and carries in its document URI). */
 export const MAX_JSON_ITEMS = 1000;
@@ -37,14 +38,6 @@ export interface JsonService {
   readonly history: HistoryItems;
 }
 
-/** The services, in order, and when they change. */
-export interface JsonServices {
-  readonly all: readonly JsonService[];
-  /** True with two or more: a document's title then names its service. */
-  readonly several: boolean;
-  onDidChange(listener: () => void): { dispose(): void };
-}
-
 /**
  * Read-only JSON documents of items exactly as the API returned them. Open documents follow refreshes; an item that
  * is no longer listed keeps its last content.
@@ -57,7 +50,8 @@ export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode
   /** The subscriptions to each service's lists, by service id. */
   private readonly watched = new Map<string, { dispose(): void }>();
 
-  constructor(private readonly services: JsonServices) {
+  /** With several services a document's title names its service. */
+  constructor(private readonly services: ServiceSet<JsonService>) {
     this.disposables.add(
       this.changeEmitter,
       services.onDidChange(() => this.watchServices()),
@@ -68,8 +62,8 @@ export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode
 
   /** The document of a target; with several services its title starts with the service's name. */
   uri(target: JsonTarget): vscode.Uri {
-    const service = target.service === undefined ? undefined : this.services.all.find((s) => s.id === target.service);
-    return JsonDocuments.uri(target, this.services.several ? service?.name : undefined);
+    const service = target.service === undefined ? undefined : this.services.byId(target.service);
+    return JsonDocuments.uri(target, service && serviceName(this.services, service));
   }
 
   static uri(target: JsonTarget, serviceName?: string): vscode.Uri {
@@ -134,7 +128,7 @@ export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode
   }
 
   private serviceOf(target: JsonTarget): JsonService | undefined {
-    return target.service === undefined ? this.services.all[0] : this.services.all.find((s) => s.id === target.service);
+    return target.service === undefined ? this.services.all[0] : this.services.byId(target.service);
   }
 
   private lookup(target: JsonTarget): unknown {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../base/events';
-import type { JsonDocuments, JsonServices, JsonTarget } from './jsonDocuments';
+import type { ServiceSet } from '../../base/serviceSet';
+import type { JsonDocuments, JsonService, JsonTarget } from './jsonDocuments';
 
 /**
  * The JSON documents as the start wires them: the content provider of their scheme, whose code (JsonDocuments, its own
@@ -14,7 +15,7 @@ export class JsonDocumentsOnDemand implements vscode.TextDocumentContentProvider
   private documents?: Promise<JsonDocuments>;
   private disposed = false;
 
-  constructor(private readonly services: JsonServices) {
+  constructor(private readonly services: ServiceSet<JsonService>) {
     this.disposables.add(this.changeEmitter);
   }
 

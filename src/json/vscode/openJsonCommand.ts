@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Item } from '../../api/types';
 import { inert } from '../../base/inert';
+import { serviceName } from '../../base/serviceSet';
 import type { TreeNode } from '../../lists/treeModel';
 import { ANY_LISTS, listById, type ListId } from '../../lists';
 import { t } from '../../base/l10n';
@@ -102,7 +103,8 @@ async function pickItem(ctx: CommandContext): Promise<JsonTarget | undefined> {
   type Pick = vscode.QuickPickItem & { target?: JsonTarget };
   const picks: Pick[] = [];
   for (const service of ctx.services.all) {
-    const named = ctx.services.several && service.name !== undefined ? `${inert(service.name)} · ` : '';
+    const name = serviceName(ctx.services, service);
+    const named = name === undefined ? '' : `${name} · `;
     for (const list of ANY_LISTS) {
       const items = (service.explorer.refresher(list.id as ListId).state.items ?? []) as readonly Item<{
         id: number;

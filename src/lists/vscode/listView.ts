@@ -17,6 +17,7 @@ import type { Item } from '../../api/types';
 import type { FilterLive } from '../../find/filterMatch';
 import type { RowFind } from '../../find/rowFind';
 import { COMMAND } from '../../base/commandIds';
+import type { ServiceSet } from '../../base/serviceSet';
 
 /** How often a view whose rows say "… ago" checks whether those texts have aged (while it is visible). */
 export const AGE_TICK_MS = 30_000;
@@ -34,10 +35,7 @@ export interface ListService {
 }
 
 /** What a list view needs of the services: which there are (in order), and when that changes. */
-export interface ListServices {
-  readonly all: readonly ListService[];
-  onDidChange(listener: () => void): { dispose(): void };
-}
+export type ListServices = Pick<ServiceSet<ListService>, 'all' | 'onDidChange'>;
 
 interface ServicePart<T extends { id: number }> {
   readonly service: ListService;

@@ -7,6 +7,7 @@ import { NotificationGate } from '../notificationGate';
 import { LISTS } from '../../lists';
 import { t } from '../../base/l10n';
 import { showMessageWithAction } from '../../base/vscode/messages';
+import { serviceName, type ServiceSet } from '../../base/serviceSet';
 
 /** Tells the person about failures: once per kind of trouble, with the action that fixes it. */
 export interface FailureNotifications extends vscode.Disposable {
@@ -23,15 +24,8 @@ export interface FailureService {
   readonly explorer: Explorer;
 }
 
-/** The services, and when they change. */
-export interface FailureServices {
-  readonly all: readonly FailureService[];
-  readonly several: boolean;
-  onDidChange(listener: () => void): { dispose(): void };
-}
-
 /** Tells each service's failures, once per kind of trouble and service; with several services, naming the service. */
-export function watchFailures(services: FailureServices): FailureNotifications {
+export function watchFailures(services: ServiceSet<FailureService>): FailureNotifications {
   const shown: string[] = [];
   const texts: string[] = [];
   const watched = new Map<string, { dispose(): void }>();
@@ -50,7 +44,7 @@ export function watchFailures(services: FailureServices): FailureNotifications {
       if (!watched.has(service.id)) {
         watched.set(
           service.id,
-          watchService(service, () => (services.several ? service.name : undefined), say),
+          watchService(service, () => serviceName(services, service), say),
         );
       }
     }

@@ -26,8 +26,3 @@ export async function pickService(
   const picked = await vscode.window.showQuickPick(picks, { title, placeHolder: t('Choose a service') });
   return picked?.service;
 }
-
-/** A service's name for a message, or undefined for the one service of flowsync.baseUrl. */
-export function serviceLabel(services: ServiceRegistry, service: ServiceConnection): string | undefined {
-  return services.several || services.all.length > 1 ? service.name : undefined;
-}

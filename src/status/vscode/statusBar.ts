@@ -8,6 +8,7 @@ import { servicesSummary, statusSummary, type StatusExtras } from '../statusSumm
 import { t } from '../../base/l10n';
 import { COMMAND } from '../../base/commandIds';
 import { processingList } from '../../lists/processing';
+import type { ServiceSet } from '../../base/serviceSet';
 
 const ACTION_COMMANDS = {
   focus: `${processingList.viewId}.focus`,
@@ -24,11 +25,7 @@ export interface StatusService {
 }
 
 /** The services the status bar sums up, and when that changes (a service added or removed). */
-export interface StatusServices {
-  readonly all: readonly StatusService[];
-  readonly several: boolean;
-  onDidChange: Event<void>;
-}
+export type StatusServices = Pick<ServiceSet<StatusService>, 'all' | 'several' | 'onDidChange'>;
 
 /**
  * The status bar item: the processing count (a feature of the processing list), or what to do to get one. With

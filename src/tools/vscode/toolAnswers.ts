@@ -24,7 +24,9 @@ import { flowInsights } from '../../history/insights';
 import type { TOOL_NAMES } from '../toolNames';
 import type { Clock } from '../../base/clock';
 import type { SettingValues } from '../../settings/settingValues';
+import type { ServiceSet } from '../../base/serviceSet';
 import type { FilterLive } from '../../find/filterMatch';
+import type { HistoryService } from '../../history/vscode/historyService';
 
 /** A tool's id: processing, connections, history, insights. */
 export type ToolId = keyof typeof TOOL_NAMES;
@@ -50,19 +52,77 @@ export interface ToolService {
   readonly whenRead?: () => Promise<unknown>;
 }
 
-/** What the tools answer from: the services (read per call: they change), the clock, and the settings they read. */
-export interface ToolSource {
-  readonly services: {
-    readonly all: readonly ToolService[];
-    readonly several: boolean;
-    byName(name: string): ToolService | undefined;
-  };
+/** A service as the tools read it from the ServiceSet: its name (several services), its Explorer and its History. */
+export interface ToolConnection {
+  readonly name?: string;
+  readonly explorer: Explorer;
+  /** What History offers the tools (each read anew). */
+  readonly history: Pick<HistoryService, 'reads'>;
+  /** Resolves once it has read its key for the first time. */
+  whenRead(): Promise<void>;
+}
+
+/** The services as the tools get them: the ServiceSet, and the waits for it to be made and for a service's key. */
+export interface ToolServices extends Pick<ServiceSet<ToolConnection>, 'all' | 'several' | 'byName'> {
+  /** Resolves once the services are made (ServiceRegistry.whenMade): a call before then waits for them. */
+  whenMade(): Promise<void>;
+  /** Resolves once a service has read its key, or after the keyring's timeout (ServiceRegistry.whenRead). */
+  whenRead(service: ToolConnection): Promise<unknown>;
+}
+
+/** What the tools are registered with (tools.ts; toolSource makes each call's ToolSource from it). */
+export interface ToolDeps {
+  readonly services: ToolServices;
   /** With keys, each service's key is read for its answer only to be removed from it. */
   readonly keys?: Pick<ApiKeyStore, 'get'>;
   readonly clock: Clock;
-  readonly settings: { readonly current: Pick<SettingValues, 'refreshIntervalSeconds' | 'historyDays'> };
+  readonly settings: { readonly current: Pick<SettingValues, 'historyDays'> };
+}
+
+/** What the tools answer from: the services (read per call: they change), the clock, and the settings they read. */
+export interface ToolSource {
+  readonly services: Pick<ServiceSet<ToolService>, 'all' | 'several' | 'byName'>;
+  /** With keys, each service's key is read for its answer only to be removed from it. */
+  readonly keys?: Pick<ApiKeyStore, 'get'>;
+  readonly clock: Clock;
+  /**
+   * The window's settings: the tools read historyDays. A list's age is measured against its service's refresh
+   * interval as its Explorer applies it (ServiceSettings), never against the setting.
+   */
+  readonly settings: { readonly current: Pick<SettingValues, 'historyDays'> & Partial<SettingValues> };
   /** Resolves once the services are made (ServiceRegistry.whenMade): a call before then waits for them. */
   readonly ready?: () => Promise<void>;
+}
+
+/**
+ * The tools' source from the services they were registered with: each call reads the services anew (they come and
+ * go), and each service's History through its entry in the ServiceSet.
+ */
+export function toolSource({ services, keys, clock, settings }: ToolDeps): ToolSource {
+  const asTool = (s: ToolConnection): ToolService => ({
+    name: s.name,
+    explorer: s.explorer,
+    history: s.history.reads,
+    whenRead: () => services.whenRead(s),
+  });
+  return {
+    services: {
+      get all() {
+        return services.all.map(asTool);
+      },
+      get several() {
+        return services.several;
+      },
+      byName: (name) => {
+        const service = services.byName(name);
+        return service && asTool(service);
+      },
+    },
+    keys,
+    clock,
+    settings,
+    ready: () => services.whenMade(),
+  };
 }
 
 /**
@@ -159,13 +219,14 @@ async function answerFor(
 
 /** Loads the list when nothing is held or it is older than the refresh interval; joins a load in flight. */
 async function freshen(
-  { clock, settings }: ToolSource,
+  { clock }: ToolSource,
   explorer: Explorer,
   id: ListId,
   token: vscode.CancellationToken,
 ): Promise<void> {
-  if (explorer.status !== 'ready') return;
-  const maxAgeMs = settings.current.refreshIntervalSeconds * 1000;
+  // The service's own refresh interval, as its Explorer applies it (its ServiceSettings).
+  const maxAgeMs = explorer.pollSettings?.intervalMs;
+  if (explorer.status !== 'ready' || maxAgeMs === undefined) return;
   if (!needsLoad(explorer.refresher(id).state, clock.now(), maxAgeMs)) return;
   await untilCancelled(explorer.refresh(id), token);
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { TOOL_NAMES } from '../toolNames';
-import type { ToolId, ToolSource } from './toolAnswers';
+import type { ToolDeps, ToolId } from './toolAnswers';
 
 /**
  * The read-only language model tools (package.json `languageModelTools`): Copilot's agent mode or any chat
@@ -13,17 +13,19 @@ import type { ToolId, ToolSource } from './toolAnswers';
  * The history tool formats only the rows it lists, however large History is.
  * What a tool does when called is in toolAnswers.ts, its own chunk (esbuild.js CHUNKS), loaded on the first call.
  */
-export function registerTools(source: ToolSource): vscode.Disposable[] {
+export function registerTools(deps: ToolDeps): vscode.Disposable[] {
   return (Object.keys(TOOL_NAMES) as ToolId[]).map((id) =>
-    vscode.lm.registerTool(TOOL_NAMES[id], onFirstCall(id, source)),
+    vscode.lm.registerTool(TOOL_NAMES[id], onFirstCall(id, deps)),
   );
 }
 
-/** A tool whose code is loaded, and which is made, on its first call. */
-function onFirstCall(id: ToolId, source: ToolSource): vscode.LanguageModelTool<unknown> {
+/** A tool whose code is loaded, and which is made, on its first call (once the services are made). */
+function onFirstCall(id: ToolId, deps: ToolDeps): vscode.LanguageModelTool<unknown> {
   let made: Promise<vscode.LanguageModelTool<unknown>> | undefined;
   const tool = () =>
-    (made ??= Promise.all([import('./toolAnswers'), source.ready?.()]).then(([{ toolFor }]) => toolFor(id, source)));
+    (made ??= Promise.all([import('./toolAnswers'), deps.services.whenMade()]).then(([{ toolFor, toolSource }]) =>
+      toolFor(id, toolSource(deps)),
+    ));
   return {
     prepareInvocation: async (options, token) => (await tool()).prepareInvocation?.(options, token),
     invoke: async (options, token) => (await tool()).invoke(options, token),
