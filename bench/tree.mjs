@@ -31,12 +31,7 @@ async function treeOf({ connections, teams }) {
     () => undefined,
   );
   await refresher.refresh();
-  const tree = new GroupedTree(
-    connectionsList,
-    refresher,
-    () => clock.now(),
-    () => true,
-  );
+  const tree = new GroupedTree(connectionsList, refresher, { now: () => clock.now(), isActive: () => true });
   return tree;
 }
 
@@ -134,12 +129,7 @@ for (const [keysLabel, keys] of KEY_SETS) {
     );
     prepare(0);
     await refresher.refresh();
-    const tree = new GroupedTree(
-      connectionsList,
-      refresher,
-      () => clock.now(),
-      () => true,
-    );
+    const tree = new GroupedTree(connectionsList, refresher, { now: () => clock.now(), isActive: () => true });
     // Shown, as VS Code shows a visible view: it asks for the rows, so the model is current (a view never read, or
     // hidden, only marks the model stale and fires nothing per answer: that would time nothing)
     for (const group of tree.getChildren()) tree.getChildren(group);

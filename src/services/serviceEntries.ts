@@ -1,14 +1,15 @@
 import { ApiError } from '../api/errors';
 import { parseServiceUrl, type UrlPolicy } from '../api/url';
 import { inert } from '../base/inert';
+import { MAX_SERVICE_NAME } from '../base/serviceSet';
 import { t } from '../base/l10n';
 import { teamIdOf } from '../settings/settingValues';
 import type { ServiceEntryLike } from './serviceTargets';
 
 /** At most this many services are shown; later entries are skipped with a warning. */
 export const MAX_SERVICES = 20;
-/** The longest name of a service. */
-export const MAX_SERVICE_NAME = 60;
+/** The longest name of a service (where every name is shown, src/base/serviceSet.ts). */
+export { MAX_SERVICE_NAME };
 
 /**
  * At most this many warnings (each one is a notification): one per skipped entry while they fit, the last one counting

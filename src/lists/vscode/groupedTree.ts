@@ -31,6 +31,19 @@ export function themeIcon(spec: IconSpec): vscode.ThemeIcon {
   return new vscode.ThemeIcon(spec.id, spec.color ? new vscode.ThemeColor(spec.color) : undefined);
 }
 
+/** How a list's tree is shown, besides its list and refresher. */
+export interface GroupedTreeOptions<T> {
+  readonly now: () => number;
+  /** Root children shown only while a list can load (welcome views take over otherwise). */
+  readonly isActive: () => boolean;
+  /** How its rows are grouped and sorted; the list's defaults without one. */
+  readonly arrangement?: Arrangement;
+  /** Whether the view is shown; while it is not, answers only mark the model stale. Always, without one. */
+  readonly isVisible?: () => boolean;
+  /** What another feature adds to rows (History: stuck, watched, when a sync is usually done). */
+  readonly decorations?: RowDecorations<T>;
+}
+
 /**
  * The vscode tree of one list: renders its TreeModel (src/lists/treeModel.ts, where grouping, comparison of answers
  * and ageing live). When an answer changes, only the groups whose items changed are refreshed; an identical answer
@@ -56,18 +69,20 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   /** Which of the answer's items are shown (a filter, src/find); all of them without one. */
   private select?: (items: readonly Item<T>[]) => readonly Item<T>[];
 
+  private readonly now: () => number;
+  private readonly isActive: () => boolean;
+  private readonly isVisible: () => boolean;
+  private readonly decorations: RowDecorations<T>;
+
   constructor(
     private readonly list: ListDefinition<T>,
     private readonly refresher: ListRefresher<T>,
-    private readonly now: () => number,
-    /** Root children shown only while a list can load (welcome views take over otherwise). */
-    private readonly isActive: () => boolean,
-    arrangement?: Arrangement,
-    /** Whether the view is shown; while it is not, answers only mark the model stale. */
-    private readonly isVisible: () => boolean = () => true,
-    /** What another feature adds to rows (History: stuck, watched, when a sync is usually done). */
-    private readonly decorations: RowDecorations<T> = {},
+    { now, isActive, arrangement, isVisible = () => true, decorations = {} }: GroupedTreeOptions<T>,
   ) {
+    this.now = now;
+    this.isActive = isActive;
+    this.isVisible = isVisible;
+    this.decorations = decorations;
     this.current = new TreeModel(list.id, arrangedTree(list, arrangement));
     this.groupingName = arrangement?.groupBy ?? list.arrangements.defaultGroupBy;
     this.subscription = refresher.onDidChange((change) => {

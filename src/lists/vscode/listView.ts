@@ -336,15 +336,13 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     const refresher = this.refresherOf(explorer) as unknown as ListRefresher<T>;
     const now = () => this.now();
     const decorations = this.decorations(service);
-    const tree = new GroupedTree(
-      this.list,
-      refresher,
+    const tree = new GroupedTree(this.list, refresher, {
       now,
-      () => explorer.status === 'ready',
-      this.arrangement,
-      () => this.view.visible,
+      isActive: () => explorer.status === 'ready',
+      arrangement: this.arrangement,
+      isVisible: () => this.view.visible,
       decorations,
-    );
+    });
     const disposables = new DisposableStore();
     disposables.add(
       tree,
