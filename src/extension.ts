@@ -14,7 +14,6 @@ import { SettingsWarnings } from './settings/vscode/settingsWarnings';
 import { ServiceRegistry } from './services/vscode/serviceRegistry';
 import { eachService } from './services/vscode/eachService';
 import { pickService } from './services/vscode/pickService';
-import { DisposableStore } from './base/events';
 import { t } from './base/l10n';
 import { HistoryService } from './history/vscode/historyService';
 import { registerTools } from './tools/vscode/tools';
@@ -88,28 +87,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   });
   const json = new JsonDocumentsOnDemand(services);
   const notifications = watchFailures(services);
-  const statusExtras = new DisposableStore();
-  const statusBar = new ProcessingStatusBar(
-    {
-      get all() {
-        return services.all.map((s) => ({
-          name: s.name,
-          explorer: s.explorer,
-          extras: () => s.history.statusExtras(now()),
-        }));
-      },
-      get several() {
-        return services.several;
-      },
-      onDidChange: services.onDidChange,
-    },
-    clock,
-    (listener) => {
-      const subscription = eachService(services, (s) => s.history.onDidChange(listener));
-      statusExtras.add(subscription);
-      return subscription;
-    },
-  );
+  const statusBar = new ProcessingStatusBar(services, clock);
   const historyView = new HistoryView(services, now);
   const showActivity = async () => {
     await services.whenMade();
@@ -150,7 +128,6 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     json,
     vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, json),
     statusBar,
-    statusExtras,
     notifications,
     historyView,
     find,

@@ -20,8 +20,10 @@ const ACTION_COMMANDS = {
 export interface StatusService {
   readonly name?: string;
   readonly explorer: Explorer;
-  /** What History adds (stuck syncs, the last hour's sparkline). */
-  extras(): StatusExtras;
+  /** What its History adds (stuck syncs, the last hour's sparkline), and when that changes. */
+  readonly history?: { statusExtras(now: number): StatusExtras; readonly onDidChange: Event<void> };
+  /** What History adds, given as it is (a test's stand-in for `history`). */
+  extras?(): StatusExtras;
 }
 
 /** The services the status bar sums up, and when that changes (a service added or removed). */
@@ -40,14 +42,11 @@ export class ProcessingStatusBar implements vscode.Disposable {
   constructor(
     private readonly services: StatusServices,
     private readonly clock: Clock,
-    /** When what History adds changes (any service's). */
-    extrasChanged?: Event<void>,
   ) {
     this.disposables.add(
       this.perService,
       services.onDidChange(() => this.watch()),
     );
-    if (extrasChanged) this.disposables.add(extrasChanged(() => this.render()));
     this.watch();
   }
 
@@ -67,7 +66,7 @@ export class ProcessingStatusBar implements vscode.Disposable {
             status: s.explorer.status,
             detail: s.explorer.detail,
             state: s.explorer.lists.processing.state,
-            stuck: s.explorer.status === 'ready' ? s.extras().stuck : [],
+            stuck: s.explorer.status === 'ready' ? extrasOf(s, now).stuck : [],
           })),
           now,
         )
@@ -75,7 +74,7 @@ export class ProcessingStatusBar implements vscode.Disposable {
           services[0].explorer.status,
           services[0].explorer.detail,
           services[0].explorer.lists.processing.state,
-          () => services[0].extras(),
+          () => extrasOf(services[0], now),
           now,
         );
     item.text = summary.text;
@@ -97,11 +96,12 @@ export class ProcessingStatusBar implements vscode.Disposable {
 
   private watch(): void {
     this.perService.clear();
-    for (const { explorer } of this.services.all) {
+    for (const { explorer, history } of this.services.all) {
       this.perService.add(
         explorer.lists.processing.onDidChange(() => this.render()),
         explorer.onDidChangeStatus(() => this.render()),
       );
+      if (history) this.perService.add(history.onDidChange(() => this.render()));
     }
     this.render();
   }
@@ -112,4 +112,9 @@ export class ProcessingStatusBar implements vscode.Disposable {
     this.disposables.add(item);
     return item;
   }
+}
+
+/** What a service's History adds to the status bar now. */
+function extrasOf(service: StatusService, now: number): StatusExtras {
+  return service.extras?.() ?? service.history?.statusExtras(now) ?? { stuck: [] };
 }
