@@ -155,11 +155,11 @@ for (const [keysLabel, keys] of KEY_SETS) {
 }
 hideEverywhere(() => undefined);
 {
-  // Find (issue #30): the one matcher the views, the input box's count and the tools use (src/find/filterMatch.ts),
+  // Find (issue #30): the one matcher the views, the input box's count and the tools use (src/filter/filterMatch.ts),
   // with the describers the views use (src/lists/findRows.ts, src/history/findRows.ts). Cold: a new FilterSubjects,
   // so the first application folds every row; warm: the same rows again with another filter (each row folded once).
-  const { FilterSubjects } = outModule('find/filterMatch.js');
-  const { parseFilter } = outModule('find/filterQuery.js');
+  const { FilterSubjects } = outModule('filter/filterMatch.js');
+  const { parseFilter } = outModule('filter/filterQuery.js');
   const { connectionRows } = outModule('lists/findRows.js');
   const { historyFilterSubject, historyFilterLive } = outModule('history/findRows.js');
   const { makeEntry } = outModule('history/entry.js');

@@ -1,8 +1,8 @@
-import type { FilterLive, FilterSubject } from '../find/filterMatch';
+import type { FilterLive, FilterSubject } from '../filter/filterMatch';
 import { entryFlowLabel, type HistoryEntry } from './entry';
 
 /**
- * What a filter (src/find) sees of a History row: what the row and its tooltip show ("#1003", the flow's name and id,
+ * What a filter (src/filter) sees of a History row: what the row and its tooltip show ("#1003", the flow's name and id,
  * the service), and the last status the service sent for it (the `status:` term; kept in the entry's item). Pure.
  */
 export function historyFilterSubject(entry: HistoryEntry, service: string): FilterSubject {

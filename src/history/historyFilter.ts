@@ -1,9 +1,9 @@
-import { FilterSubjects, type FilterSubject } from '../find/filterMatch';
-import { parseFilter } from '../find/filterQuery';
+import { FilterSubjects, type FilterSubject } from '../filter/filterMatch';
+import { parseFilter } from '../filter/filterQuery';
 import { entryFlowLabel, type HistoryEntry } from './entry';
 
 /**
- * A History filter typed as text (the filter language of src/find: `flow:Invoices has:errors ran>10m`) as a test on
+ * A History filter typed as text (the filter language of src/filter: `flow:Invoices has:errors ran>10m`) as a test on
  * one service's runs: what Export History's argument `filter` means. Pure. A malformed filter gives its problem
  * sentence and no test (nothing is exported then).
  */

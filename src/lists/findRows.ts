@@ -1,12 +1,12 @@
 import type { Connection, FlowSync } from '../api/types';
 import { plausibleStart } from '../base/plausibleTime';
 import { t } from '../base/l10n';
-import type { FilterLive, FilterSubject } from '../find/filterMatch';
+import type { FilterLive, FilterSubject } from '../filter/filterMatch';
 import { flowLabel, teamLabel } from './grouping';
 import { errorsText } from './itemTexts';
 
 /**
- * What a filter (src/find) sees of a list's row, declared beside the list (processing.ts, connections.ts): the texts
+ * What a filter (src/filter) sees of a list's row, declared beside the list (processing.ts, connections.ts): the texts
  * the row shows (label, description, group row, tooltip) by term, for the service of that name; and its flags and
  * durations, read anew for each match (the Processing view adds History's stuck, watched and "longer than usual").
  * Loaded with the filters' code, not at start. Pure.

@@ -7,8 +7,8 @@ import { durationText, entryFlowLabel, type HistoryEntry } from '../history/inde
 import { bounded, inert } from '../base/inert';
 import type { ListState } from '../lists/refresh';
 import { TOOL_NAMES } from './toolNames';
-import { FilterSubjects, type FilterLive } from '../find/filterMatch';
-import { MAX_FILTER_LENGTH, parseFilter, type Filter, type FilterView } from '../find/filterQuery';
+import { FilterSubjects, type FilterLive } from '../filter/filterMatch';
+import { MAX_FILTER_LENGTH, parseFilter, type Filter, type FilterView } from '../filter/filterQuery';
 import { connectionRows, processingRows } from '../lists/findRows';
 import { historyFilterLive, historyFilterSubject } from '../history/findRows';
 import { SLOWER_FACTOR, SLOWER_MIN_RUNS, type FlowInsight } from '../history/insights';
@@ -67,7 +67,7 @@ export interface ToolSnapshot<T> {
 export interface ProcessingInput {
   team?: string;
   flow?: string;
-  /** A filter in the views' language (src/find), as sent. */
+  /** A filter in the views' language (src/filter), as sent. */
   filter?: string;
   limit: number;
 }
@@ -423,7 +423,7 @@ export function invocationMessage(tool: keyof typeof TOOL_NAMES): string {
 export interface InsightsInput {
   /** A flow's name (a part of it, any letter case) or id. */
   flow?: string;
-  /** A filter in the language of src/find: words and flow:/service:/id: terms about the flow. */
+  /** A filter in the language of src/filter: words and flow:/service:/id: terms about the flow. */
   filter?: string;
   /** Only the flows slower than usual. */
   slower: boolean;

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { t } from '../../base/l10n';
 import type { CommandContext } from '../../commands/vscode/commandContext';
-import { parseFilter, type FilterView } from '../filterQuery';
-import { filterPrompt, matchCountText, shownFilter, viewLink } from '../filterTexts';
-import { FILTER_VIEWS } from '../viewFilters';
+import { parseFilter, type FilterView } from '../../filter/filterQuery';
+import { filterPrompt, matchCountText, shownFilter, viewLink } from '../../filter/filterTexts';
+import { FILTER_VIEWS } from '../../filter/viewFilters';
 import { goToPicks, type GoToTarget } from '../goTo';
 import { HISTORY_VIEW, type HistoryView, type HistoryViewNode } from '../../history/vscode/historyView';
 

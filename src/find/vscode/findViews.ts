@@ -9,11 +9,11 @@ import type { HistoryView } from '../../history/vscode/historyView';
 import type { RowsForFilter } from '../../lists/findRows';
 import { connectionRows, processingRows } from '../../lists/findRows';
 import type { ListView } from '../../lists/vscode/listView';
-import { FilterSubjects, type FilterLive, type FilterSubject } from '../filterMatch';
-import type { Filter, FilterView } from '../filterQuery';
-import { filterDescription, noMatchText, serviceMatchText } from '../filterTexts';
-import type { RowFind } from '../rowFind';
-import { FILTER_VIEWS, ViewFilters } from '../viewFilters';
+import { FilterSubjects, type FilterLive, type FilterSubject } from '../../filter/filterMatch';
+import type { Filter, FilterView } from '../../filter/filterQuery';
+import { filterDescription, noMatchText, serviceMatchText } from '../../filter/filterTexts';
+import type { RowFind } from '../../filter/rowFind';
+import { FILTER_VIEWS, ViewFilters } from '../../filter/viewFilters';
 
 /** The workspace state key that keeps each view's filter across reloads. */
 export const FILTERS_STATE_KEY = 'flowsync.filters';

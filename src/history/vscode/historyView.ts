@@ -5,7 +5,7 @@ import type { ServiceSet } from '../../base/serviceSet';
 import type { HistoryNode, HistoryViewService } from './historyNodes';
 import { ContextKeys } from '../../base/vscode/contextKeys';
 import type * as HistoryRows from './historyRows';
-import type { RowFind } from '../../find/rowFind';
+import type { RowFind } from '../../filter/rowFind';
 import { COMMAND } from '../../base/commandIds';
 
 /** The one row of the view while its filter matches nothing: it clears the filter. */

@@ -11,7 +11,7 @@ import {
   parseLink,
   unknownServiceMessage,
 } from '../linkAnswers';
-import { parseViewLink } from '../../find/filterTexts';
+import { parseViewLink } from '../../filter/filterTexts';
 import { HISTORY_VIEW } from '../../history/vscode/historyView';
 
 /** How a link's answer is said (LinkHandler keeps what was said, for tests). */

@@ -9,7 +9,7 @@ import type { ListRefresher } from '../refresh';
 import { TreeModel, groupsStartExpanded, type TreeNode } from '../treeModel';
 import { arrangedTree, type Arrangement } from '../arrange';
 import type { ListDefinition } from '../list';
-import type { FilterLive } from '../../find/filterMatch';
+import type { FilterLive } from '../../filter/filterMatch';
 
 /**
  * What another feature adds to a list's rows (e.g. History marks stuck and watched syncs and puts a flow's typical

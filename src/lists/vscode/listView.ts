@@ -14,8 +14,8 @@ import type { SettingsSource } from '../../settings/vscode/settings';
 import { GroupedTree, type RowDecorations } from './groupedTree';
 import { ServicesTree, type ServicesTreeNode } from './servicesTree';
 import type { Item } from '../../api/types';
-import type { FilterLive } from '../../find/filterMatch';
-import type { RowFind } from '../../find/rowFind';
+import type { FilterLive } from '../../filter/filterMatch';
+import type { RowFind } from '../../filter/rowFind';
 import { COMMAND } from '../../base/commandIds';
 import type { ServiceSet } from '../../base/serviceSet';
 

@@ -25,7 +25,7 @@ import type { TOOL_NAMES } from '../toolNames';
 import type { Clock } from '../../base/clock';
 import type { SettingValues } from '../../settings/settingValues';
 import type { ServiceSet } from '../../base/serviceSet';
-import type { FilterLive } from '../../find/filterMatch';
+import type { FilterLive } from '../../filter/filterMatch';
 import type { HistoryService } from '../../history/vscode/historyService';
 
 /** A tool's id: processing, connections, history, insights. */

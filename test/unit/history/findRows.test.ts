@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { FilterSubjects } from '../../../src/find/filterMatch';
-import { parseFilter } from '../../../src/find/filterQuery';
+import { FilterSubjects } from '../../../src/filter/filterMatch';
+import { parseFilter } from '../../../src/filter/filterQuery';
 import { historyFilterLive, historyFilterSubject } from '../../../src/history/findRows';
 import { makeEntry, type HistoryEntry } from '../../../src/history/index';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { FilterSubjects } from '../../../src/find/filterMatch';
-import { parseFilter, type FilterView } from '../../../src/find/filterQuery';
+import { FilterSubjects } from '../../../src/filter/filterMatch';
+import { parseFilter, type FilterView } from '../../../src/filter/filterQuery';
 import { connectionRows, processingRows } from '../../../src/lists/findRows';
 import type { Connection, FlowSync, Item } from '../../../src/api/types';
 import { NOW, conn, sync } from '../helpers/items';

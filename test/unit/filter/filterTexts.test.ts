@@ -1,5 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { filterDescription, matchCountText, noMatchText, parseViewLink, viewLink } from '../../../src/find/filterTexts';
+import {
+  filterDescription,
+  matchCountText,
+  noMatchText,
+  parseViewLink,
+  viewLink,
+} from '../../../src/filter/filterTexts';
 
 describe('filterTexts: what a filtered view and its link say', () => {
   it('the description, the count and the message', () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { FilterSubjects, type FilterLive, type FilterSubject } from '../../../src/find/filterMatch';
-import { parseFilter, type Filter, type FilterView } from '../../../src/find/filterQuery';
+import { FilterSubjects, type FilterLive, type FilterSubject } from '../../../src/filter/filterMatch';
+import { parseFilter, type Filter, type FilterView } from '../../../src/filter/filterQuery';
 
 interface Row {
   id: number;

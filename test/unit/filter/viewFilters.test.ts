@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ViewFilters, type FilterMemory } from '../../../src/find/viewFilters';
+import { ViewFilters, type FilterMemory } from '../../../src/filter/viewFilters';
 
 function memory(initial?: unknown): FilterMemory & { saved: Array<Record<string, string>> } {
   const saved: Array<Record<string, string>> = [];

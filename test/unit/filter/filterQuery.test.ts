@@ -5,7 +5,7 @@ import {
   parseFilter,
   type FilterTerm,
   type FilterView,
-} from '../../../src/find/filterQuery';
+} from '../../../src/filter/filterQuery';
 
 const terms = (input: string, view: FilterView = 'processing'): readonly FilterTerm[] => {
   const parsed = parseFilter(input, view);
