@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
-import { activitySeries, processingNow } from '../../history/index';
+import { activitySeries, processingNow, type ActivitySeries } from '../../history/index';
 import type { HistoryService } from '../../history/vscode/historyService';
-import { chartSeries } from '../../history/vscode/historyUi';
+import type { ActivitySeries as ChartSeries } from '../activityData';
 import { showActivityPanel } from './activityPanel';
 
 /**
@@ -29,4 +29,13 @@ export function openActivityChart(
       ),
     history.onDidChange,
   );
+}
+
+/** The chart's series from History's activity series (the bands become named flows; "other" is drawn neutral). */
+export function chartSeries(series: ActivitySeries): ChartSeries {
+  return {
+    range: series.range,
+    times: [...series.times],
+    flows: series.bands.map((band) => ({ name: band.label, counts: [...band.values], other: band.key === 'other' })),
+  };
 }

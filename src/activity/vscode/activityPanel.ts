@@ -4,7 +4,9 @@ import { normalizeSeries, parsePageMessage, type PanelMessage, type RenderReport
 import { DisposableStore } from '../../base/events';
 import { inert } from '../../base/inert';
 import { t } from '../../base/l10n';
-import { activityHtml, activityStrings, makeNonce } from '../activityHtml';
+import { activityStrings } from '../activityStrings';
+import { makeNonce } from '../../base/nonce';
+import { webviewHtml } from '../../base/webviewPage';
 
 export const ACTIVITY_VIEW_TYPE = 'flowsync.activity';
 
@@ -107,7 +109,7 @@ export class ActivityPanel implements vscode.Disposable {
     const webview = this.panel.webview;
     const file = (name: string) =>
       webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', name)).toString();
-    return activityHtml({
+    return webviewHtml({
       cspSource: webview.cspSource,
       nonce: makeNonce(),
       scriptUri: file('activity.js'),

@@ -1,6 +1,5 @@
 import type { FlowSync } from '../../api/types';
-import type { ActivitySeries as ChartSeries } from '../../activity/activityData';
-import { eta, flowStatsText, processingAgeMs, type ActivitySeries } from '../index';
+import { eta, flowStatsText, processingAgeMs } from '../index';
 import { slowerText } from '../texts';
 import { STUCK_ICON } from '../../lists/icons';
 import { t } from '../../base/l10n';
@@ -60,14 +59,5 @@ export function processingDecorations(history: HistoryCore, now: () => number): 
         contextSuffix: watched ? '.watched' : undefined,
       };
     },
-  };
-}
-
-/** The chart's series from History's activity series (the bands become named flows; "other" is drawn neutral). */
-export function chartSeries(series: ActivitySeries): ChartSeries {
-  return {
-    range: series.range,
-    times: [...series.times],
-    flows: series.bands.map((band) => ({ name: band.label, counts: [...band.values], other: band.key === 'other' })),
   };
 }

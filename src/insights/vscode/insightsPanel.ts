@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { DisposableStore } from '../../base/events';
 import type { ServiceSet } from '../../base/serviceSet';
 import { t } from '../../base/l10n';
-import { activityHtml, makeNonce } from '../../activity/activityHtml';
+import { makeNonce } from '../../base/nonce';
+import { webviewHtml } from '../../base/webviewPage';
 import { flowInsights } from '../../history/insights';
 import type { HistoryService } from '../../history/vscode/historyService';
 import {
@@ -93,7 +94,7 @@ export class InsightsPanel implements vscode.Disposable {
     const webview = this.panel.webview;
     const file = (name: string) =>
       webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', name)).toString();
-    webview.html = activityHtml({
+    webview.html = webviewHtml({
       cspSource: webview.cspSource,
       nonce: makeNonce(),
       scriptUri: file('insights.js'),

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { activityCsp, activityHtml, activityStrings, makeNonce } from '../../../src/activity/activityHtml';
+import { makeNonce } from '../../../src/base/nonce';
+import { webviewCsp, webviewHtml } from '../../../src/base/webviewPage';
 
 const CSP_SOURCE = 'https://*.vscode-cdn.net';
 const resources = {
@@ -31,9 +32,9 @@ function cspOf(html: string): string {
     .replace(/&amp;/g, '&');
 }
 
-describe('activity panel page (activityHtml)', () => {
+describe('a webview page (webviewHtml: the activity chart, Flow Insights)', () => {
   it('has a strict policy: nothing by default, scripts by nonce only, styles from the extension only, no remote origin', () => {
-    const html = activityHtml(resources);
+    const html = webviewHtml(resources);
     const csp = cspOf(html);
     assert.doesNotMatch(
       csp,
@@ -50,11 +51,11 @@ describe('activity panel page (activityHtml)', () => {
         assert.ok(v === "'none'" || v === `'nonce-${resources.nonce}'` || v === CSP_SOURCE, `${name} allows ${v}`);
       }
     }
-    assert.equal(csp, activityCsp(CSP_SOURCE, resources.nonce));
+    assert.equal(csp, webviewCsp(CSP_SOURCE, resources.nonce));
   });
 
   it('every script element carries the nonce and loads the bundled page script; there is no inline script or handler', () => {
-    const html = activityHtml(resources);
+    const html = webviewHtml(resources);
     const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
     assert.equal(scripts.length, 1);
     for (const [, attributes, body] of scripts) {
@@ -76,7 +77,7 @@ describe('activity panel page (activityHtml)', () => {
   });
 
   it('escapes what it puts in the page, and a policy source cannot add directives', () => {
-    const html = activityHtml({
+    const html = webviewHtml({
       ...resources,
       title: 'A <b>"x"</b> & \'y\'',
       lang: 'de"><script>',
@@ -86,14 +87,14 @@ describe('activity panel page (activityHtml)', () => {
     assert.match(html, /<html lang="en">/, 'an odd language falls back to en');
     assert.match(html, /src="x&quot; onload=&quot;alert\(1\)"/);
     assert.equal([...html.matchAll(/<script/g)].length, 1);
-    const csp = activityCsp("https://a.example; script-src 'unsafe-inline'", resources.nonce);
+    const csp = webviewCsp("https://a.example; script-src 'unsafe-inline'", resources.nonce);
     assert.equal(directives(csp).get('script-src')?.join(' '), `'nonce-${resources.nonce}'`);
     assert.equal(csp.split(';').length, 5);
   });
 
   it('refuses a weak nonce; makeNonce gives 128 random bits as 32 hex digits, different each time', () => {
-    assert.throws(() => activityHtml({ ...resources, nonce: 'abc' }));
-    assert.throws(() => activityHtml({ ...resources, nonce: `${'a'.repeat(16)}' 'unsafe-inline` }));
+    assert.throws(() => webviewHtml({ ...resources, nonce: 'abc' }));
+    assert.throws(() => webviewHtml({ ...resources, nonce: `${'a'.repeat(16)}' 'unsafe-inline` }));
     const nonces = new Set(Array.from({ length: 50 }, () => makeNonce()));
     assert.equal(nonces.size, 50);
     for (const n of nonces) assert.match(n, /^[0-9a-f]{32}$/);
@@ -101,14 +102,5 @@ describe('activity panel page (activityHtml)', () => {
       makeNonce((b) => b.fill(255)),
       'f'.repeat(32),
     );
-  });
-
-  it('gives the page every word it shows, none empty', () => {
-    const strings = activityStrings();
-    const words = Object.values(strings).flatMap((v) => (typeof v === 'string' ? [v] : Object.values(v)));
-    assert.equal(words.length, 15);
-    for (const w of words) assert.ok(typeof w === 'string' && w.trim().length > 0);
-    assert.deepEqual(Object.keys(strings.ranges), ['hour', 'day', 'week']);
-    assert.deepEqual(Object.keys(strings.captions), ['hour', 'day', 'week']);
   });
 });
