@@ -10,7 +10,9 @@ import { LinkHandler } from './links/vscode/linkHandler';
 import { watchFailures, type FailureNotifications } from './notifications/vscode/failureNotifications';
 import { ApiKeyStore } from './keys/vscode/apiKeyStore';
 import { SettingsSource } from './settings/vscode/settings';
-import { SettingsWarnings } from './settings/vscode/settingsWarnings';
+import { SettingsWarnings } from './services/vscode/settingsWarnings';
+import { readServiceSettings } from './services/serviceSettings';
+import { readListSettings } from './lists/listSettings';
 import { ServiceRegistry } from './services/vscode/serviceRegistry';
 import { eachService } from './services/vscode/eachService';
 import { pickService } from './services/vscode/pickService';
@@ -66,7 +68,11 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
   const clock = systemClock;
   const now = () => clock.now();
-  const settings = new SettingsSource((error) => log.error(`A settings listener failed: ${String(error)}`));
+  const settings = new SettingsSource(
+    // Each feature reads its own section, in the same read: the services (flowsync.services), the lists' arrangements.
+    (read, shared) => ({ ...readServiceSettings(read, shared), ...readListSettings(read) }),
+    (error) => log.error(`A settings listener failed: ${String(error)}`),
+  );
   const keys = new ApiKeyStore(context.secrets);
   const services = new ServiceRegistry({
     globalStorageUri: context.globalStorageUri,

@@ -3,11 +3,16 @@ import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
 import type { JsonDocumentsOnDemand } from '../../json/vscode/jsonDocumentsOnDemand';
 import type { ListViews } from '../../lists/vscode/listView';
 import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
-import type { SettingsSource } from '../../settings/vscode/settings';
+import type { ServiceSettings } from '../../services/serviceSettings';
+import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
 import type { FindOnDemand } from '../../find/vscode/findOnDemand';
 import type { HistoryView } from '../../history/vscode/historyView';
 
-/** What the commands work with. Each command lives in its own file and gets this. */
+/**
+ * What the start (src/extension.ts) gives the command table (registerCommands.ts). No feature imports it: each
+ * feature's command file declares the narrow dependencies it uses (e.g. KeyCommandDeps, TeamFilterDeps), and the
+ * table hands each handler this context with the ports the handlers' chunk adds (handlers.ts: deps).
+ */
 export interface CommandContext {
   /** The services (one, or several side by side): each with its Explorer, History and sharing. */
   services: ServiceRegistry;
@@ -19,7 +24,7 @@ export interface CommandContext {
   find: FindOnDemand;
   json: JsonDocumentsOnDemand;
   log: vscode.LogOutputChannel;
-  settings: SettingsSource;
+  settings: SettingsFeed<Settings & ServiceSettings>;
   /** Opens the activity chart (its code is loaded on first use); resolves once it is shown. */
   showActivity(): Promise<void>;
   /** Opens Flow Insights (its code is loaded on first use); resolves once it is shown. */

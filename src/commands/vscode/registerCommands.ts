@@ -3,12 +3,15 @@ import { COMMAND, type CommandId } from '../../base/commandIds';
 import { inert } from '../../base/inert';
 import { LISTS, type AnyList } from '../../lists';
 import type { CommandContext } from './commandContext';
+import type { CommandDeps } from './handlers';
 import { isHistoryNode, type HistoryNode } from '../../history/vscode/historyNodes';
-import type { ExplorerNode } from '../../json/vscode/openJsonCommand';
+import type { ExplorerNode } from '../../lists/vscode/chosenRows';
 
 type Row = ExplorerNode | HistoryNode;
 /** `arg`: the command's first argument as given (a command link's, e.g. Clear Filter's view; a task's or key binding's argument object; a view's row). */
 type Handler = (ctx: CommandContext, node?: Row, nodes?: readonly Row[], arg?: unknown) => Promise<void> | void;
+/** A handler of the handlers' chunk: it gets the context with the ports the chunk adds (handlers.ts: deps). */
+type ChunkHandler = (deps: CommandDeps, node?: Row, nodes?: readonly Row[], arg?: unknown) => Promise<void> | void;
 
 /** The handlers' module: its own chunk (esbuild.js CHUNKS), loaded when the first command runs. */
 const handlers = () => import('./handlers');
@@ -16,10 +19,10 @@ type Handlers = Awaited<ReturnType<typeof handlers>>;
 
 /** A handler taken from the handlers' module when it runs, once the services are made (ServiceRegistry.whenMade). */
 const onFirstUse =
-  (pick: (h: Handlers) => Handler): Handler =>
+  (pick: (h: Handlers) => ChunkHandler): Handler =>
   async (ctx, node, nodes, arg) => {
     const [module] = await Promise.all([handlers(), ctx.services.whenMade()]);
-    return pick(module)(ctx, node, nodes, arg);
+    return pick(module)(module.deps(ctx), node, nodes, arg);
   };
 
 /** The refresh command of each list comes from the registry; every other command id has a handler here. */
@@ -27,7 +30,7 @@ type ListCommand = AnyList['refreshCommand'] | AnyList['arrangements']['command'
 const LIST_HANDLERS = Object.fromEntries(
   LISTS.flatMap((list) => [
     [list.refreshCommand, onFirstUse((h) => h.refreshList(list.id))],
-    [list.arrangements.command, onFirstUse((h) => (ctx) => h.arrangeList(ctx, list.id))],
+    [list.arrangements.command, onFirstUse((h) => (deps) => h.arrangeList(deps, list.id))],
   ]),
 ) as Record<ListCommand, Handler>;
 
@@ -52,13 +55,13 @@ const HANDLERS: Record<CommandId, Handler> = {
     [COMMAND.clearHistory]: onFirstUse((h) => h.clearHistory),
     [COMMAND.addService]: onFirstUse((h) => h.addService),
     [COMMAND.removeService]: onFirstUse((h) => h.removeService),
-    [COMMAND.filterProcessing]: onFirstUse((h) => (ctx) => h.filterView(ctx, 'processing')),
-    [COMMAND.filterConnections]: onFirstUse((h) => (ctx) => h.filterView(ctx, 'connections')),
-    [COMMAND.filterHistory]: onFirstUse((h) => (ctx) => h.filterView(ctx, 'history')),
-    [COMMAND.clearFilter]: onFirstUse((h) => (ctx, _node, _nodes, arg) => h.clearFilter(ctx, arg)),
+    [COMMAND.filterProcessing]: onFirstUse((h) => (deps) => h.filterView(deps, 'processing')),
+    [COMMAND.filterConnections]: onFirstUse((h) => (deps) => h.filterView(deps, 'connections')),
+    [COMMAND.filterHistory]: onFirstUse((h) => (deps) => h.filterView(deps, 'history')),
+    [COMMAND.clearFilter]: onFirstUse((h) => (deps, _node, _nodes, arg) => h.clearFilter(deps, arg)),
     [COMMAND.goTo]: onFirstUse((h) => h.goTo),
     [COMMAND.copyViewLink]: onFirstUse((h) => h.copyViewLink),
-    [COMMAND.exportHistory]: onFirstUse((h) => (ctx, _node, _nodes, arg) => h.exportHistory(ctx, arg)),
+    [COMMAND.exportHistory]: onFirstUse((h) => (deps, _node, _nodes, arg) => h.exportHistory(deps, arg)),
   } satisfies Record<Exclude<CommandId, ListCommand>, Handler>),
 };
 

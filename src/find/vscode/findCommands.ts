@@ -1,11 +1,42 @@
 import * as vscode from 'vscode';
 import { t } from '../../base/l10n';
-import type { CommandContext } from '../../commands/vscode/commandContext';
 import { parseFilter, type FilterView } from '../../filter/filterQuery';
 import { filterPrompt, matchCountText, shownFilter, viewLink } from '../../filter/filterTexts';
 import { FILTER_VIEWS } from '../../filter/viewFilters';
 import { goToPicks, type GoToTarget } from '../goTo';
 import { HISTORY_VIEW, type HistoryView, type HistoryViewNode } from '../../history/vscode/historyView';
+import type { HistoryService } from '../../history/vscode/historyService';
+import type { Explorer } from '../../lists/explorer';
+import type { ListId } from '../../lists';
+import type { ListViews } from '../../lists/vscode/listView';
+import type { FindOnDemand } from './findOnDemand';
+
+/** What the Find commands use. */
+export interface FindCommandDeps {
+  /** The views' filters, their code loaded on first use. */
+  readonly find: FindOnDemand;
+  /** This extension's id (publisher.name): the authority of a view's link. */
+  readonly extensionId: string;
+  /** Every service: what Go to... offers, from what each holds. */
+  readonly services: {
+    readonly all: readonly {
+      readonly id: string;
+      readonly name?: string;
+      readonly explorer: Explorer;
+      readonly history: HistoryService;
+    }[];
+  };
+  readonly views: ListViews;
+  readonly historyView: HistoryView;
+  /** Opens what Go to... reached as JSON (the JSON documents: src/json/vscode/jsonDocumentsOnDemand.ts). */
+  readonly json: {
+    open(
+      target:
+        | { list: ListId; kind: 'item'; id: number; service: string }
+        | { list: 'processing'; kind: 'history'; id: number; leftAt: number; service: string },
+    ): Promise<void>;
+  };
+}
 
 function viewName(view: FilterView): string {
   return view === 'processing' ? t('Processing') : view === 'connections' ? t('Connections') : t('History');
@@ -16,8 +47,8 @@ function viewName(view: FilterView): string {
  * many rows match (the same matcher as the view) or what is wrong with the filter; Enter applies it to that view only;
  * an empty input clears it; Escape changes nothing.
  */
-export async function filterView(ctx: CommandContext, view: FilterView): Promise<void> {
-  const find = await ctx.find.get();
+export async function filterView(deps: FindCommandDeps, view: FilterView): Promise<void> {
+  const find = await deps.find.get();
   const box = vscode.window.createInputBox();
   box.title = t('Filter {0}', viewName(view));
   box.prompt = filterPrompt(view);
@@ -62,8 +93,8 @@ export async function filterView(ctx: CommandContext, view: FilterView): Promise
  * Clear Filter: the view given (the no-match row), else the only filtered view, else the filtered view used last that
  * is shown (a title bar's button: its view is shown), else asks which.
  */
-export async function clearFilter(ctx: CommandContext, view?: unknown): Promise<void> {
-  const find = await ctx.find.get();
+export async function clearFilter(deps: FindCommandDeps, view?: unknown): Promise<void> {
+  const find = await deps.find.get();
   const { filters } = find;
   if (typeof view === 'string' && (FILTER_VIEWS as readonly string[]).includes(view)) {
     filters.clear(view as FilterView);
@@ -78,11 +109,11 @@ export async function clearFilter(ctx: CommandContext, view?: unknown): Promise<
 }
 
 /** Copy Link to This View: the link that opens the view used last (or the one picked) with its filter. */
-export async function copyViewLink(ctx: CommandContext): Promise<void> {
-  const find = await ctx.find.get();
+export async function copyViewLink(deps: FindCommandDeps): Promise<void> {
+  const find = await deps.find.get();
   const view = find.likelyView(FILTER_VIEWS) ?? (await pickView(FILTER_VIEWS, t('Copy Link to This View')));
   if (!view) return;
-  const link = viewLink(ctx.extensionId, view, find.filters.get(view)?.source);
+  const link = viewLink(deps.extensionId, view, find.filters.get(view)?.source);
   await vscode.env.clipboard.writeText(link);
   void vscode.window.setStatusBarMessage(t('Copied the link to the {0} view.', viewName(view)), 3000);
 }
@@ -104,8 +135,8 @@ async function pickView(
  * service, from what is held (no request); Enter reveals and selects the row in its view and opens it as JSON, as a
  * link does. A row the view's filter hides is shown by clearing that view's filter first.
  */
-export async function goTo(ctx: CommandContext): Promise<void> {
-  const services = ctx.services.all.map((s) => ({
+export async function goTo(deps: FindCommandDeps): Promise<void> {
+  const services = deps.services.all.map((s) => ({
     id: s.id,
     name: s.name,
     processing: s.explorer.status === 'ready' ? (s.explorer.lists.processing.state.items ?? []) : [],
@@ -120,17 +151,17 @@ export async function goTo(ctx: CommandContext): Promise<void> {
       : t('Nothing is loaded yet: open the Processing and Connections views first'),
     matchOnDescription: true,
   });
-  if (picked) await goToTarget(ctx, picked.target);
+  if (picked) await goToTarget(deps, picked.target);
 }
 
 /** Reveals a row in its view (clearing a filter that hides it) and opens it as JSON. */
-export async function goToTarget(ctx: CommandContext, target: GoToTarget): Promise<void> {
-  const { json } = ctx;
-  const find = await ctx.find.get();
+export async function goToTarget(deps: FindCommandDeps, target: GoToTarget): Promise<void> {
+  const { json } = deps;
+  const find = await deps.find.get();
   if (target.view === 'history') {
-    if (!(await revealRun(ctx.historyView, target)) && find.filters.get('history')) {
+    if (!(await revealRun(deps.historyView, target)) && find.filters.get('history')) {
       find.filters.clear('history');
-      await revealRun(ctx.historyView, target);
+      await revealRun(deps.historyView, target);
     }
     await json.open({
       list: 'processing',
@@ -141,7 +172,7 @@ export async function goToTarget(ctx: CommandContext, target: GoToTarget): Promi
     });
     return;
   }
-  const view = ctx.views[target.view];
+  const view = deps.views[target.view];
   if (!(await view.revealItem(target.id, target.service)) && find.filters.get(target.view)) {
     find.filters.clear(target.view);
     await view.revealItem(target.id, target.service);

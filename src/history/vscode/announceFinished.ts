@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { t } from '../../base/l10n';
-import type { JsonDocumentsOnDemand } from '../../json/vscode/jsonDocumentsOnDemand';
 import type { HistoryEntry } from '../index';
 import type { HistoryNotice } from '../historyService';
 import { HISTORY_VIEW } from './historyView';
@@ -8,6 +7,11 @@ import { HISTORY_VIEW } from './historyView';
 /*
  * Its own chunk (esbuild.js CHUNKS: announce), loaded the first time History tells the person something.
  */
+
+/** Opens a sync that left processing as JSON (the JSON documents: src/json/vscode/jsonDocumentsOnDemand.ts). */
+export interface OpenRunAsJson {
+  open(target: { list: 'processing'; kind: 'history'; id: number; leftAt: number; service: string }): Promise<void>;
+}
 
 /**
  * Shows what History says (HistoryService.onDidNotify), its text named by `named` (the service's name when there are
@@ -17,7 +21,7 @@ import { HISTORY_VIEW } from './historyView';
 export function announce(
   notice: HistoryNotice,
   named: (text: string) => string,
-  json: JsonDocumentsOnDemand,
+  json: OpenRunAsJson,
   service: string,
 ): void {
   if (notice.kind === 'finished') announceFinished(named(notice.text), notice.entries, json, service);
@@ -29,7 +33,7 @@ export function announce(
 export function announceFinished(
   text: string,
   entries: readonly HistoryEntry[],
-  json: JsonDocumentsOnDemand,
+  json: OpenRunAsJson,
   service: string,
 ): void {
   const open = t('Open as JSON');

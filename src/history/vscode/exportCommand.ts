@@ -2,9 +2,8 @@ import * as vscode from 'vscode';
 import { bounded, inert } from '../../base/inert';
 import { t } from '../../base/l10n';
 import { platform } from '../../env/platform';
-import type { CommandContext } from '../../commands/vscode/commandContext';
-import type { ServiceConnection } from '../../services/vscode/serviceConnection';
 import type { HistoryEntry } from '../entry';
+import type { HistoryService } from './historyService';
 import { exportFileName, type ExportFormat } from '../export';
 import {
   EXPORT_STEP_ROWS,
@@ -19,15 +18,27 @@ import {
 import { historyEntryFilter } from '../historyFilter';
 import { temporaryPath } from '../../env/temporaryName';
 
+/** A service as Export History sees it: its name, its base URL (the one service's host names it) and its History. */
+export interface ExportService {
+  readonly name?: string;
+  readonly target: { readonly baseUrl: string };
+  readonly history: HistoryService;
+}
+
+/** What Export History uses: the services, in order, and each by its name (the argument form's `service`). */
+export interface ExportDeps {
+  readonly services: { readonly all: readonly ExportService[]; byName(name: string): ExportService | undefined };
+}
+
 /** What one export writes: where, in which format, which services, and (the seam for the History view's filter) which runs. */
 export interface ExportRequest {
   readonly uri: vscode.Uri;
   readonly format: ExportFormat;
-  readonly services: readonly ServiceConnection[];
+  readonly services: readonly ExportService[];
   /** May an existing file be replaced (the save dialog asked the person); false for the argument form. */
   readonly replace: boolean;
   /** Keeps only the runs this says yes to: the History view's filter, where one is set (none: every run kept). */
-  readonly filter?: (entry: HistoryEntry, service: ServiceConnection) => boolean;
+  readonly filter?: (entry: HistoryEntry, service: ExportService) => boolean;
 }
 
 /**
@@ -37,7 +48,7 @@ export interface ExportRequest {
  * exists. The file is written in chunks to a temporary file beside it and renamed when complete, under a cancellable
  * progress notification: a cancelled or failed export leaves no partial file.
  */
-export async function exportHistory(ctx: CommandContext, arg?: unknown): Promise<void> {
+export async function exportHistory(deps: ExportDeps, arg?: unknown): Promise<void> {
   const given = exportArgument(arg);
   if (given && 'problem' in given) {
     void vscode.window.showErrorMessage(
@@ -65,8 +76,8 @@ export async function exportHistory(ctx: CommandContext, arg?: unknown): Promise
     }
     const services =
       given.service === undefined
-        ? ctx.services.all
-        : [ctx.services.byName(given.service)].filter((s): s is ServiceConnection => s !== undefined);
+        ? deps.services.all
+        : [deps.services.byName(given.service)].filter((s): s is ExportService => s !== undefined);
     if (services.length === 0) {
       void vscode.window.showErrorMessage(
         t('Export History: no service is named {0}.', inert(given.service ?? '', 60)),
@@ -75,7 +86,7 @@ export async function exportHistory(ctx: CommandContext, arg?: unknown): Promise
     }
     let filter: ExportRequest['filter'];
     if (given.filter !== undefined) {
-      const tests = new Map<ServiceConnection, (entry: HistoryEntry) => boolean>();
+      const tests = new Map<ExportService, (entry: HistoryEntry) => boolean>();
       for (const service of services) {
         const made = historyEntryFilter(given.filter, serviceName(service));
         if ('problem' in made) {
@@ -101,7 +112,7 @@ export async function exportHistory(ctx: CommandContext, arg?: unknown): Promise
 
   const format = await pickFormat();
   if (!format) return;
-  const services = await pickServices(ctx);
+  const services = await pickServices(deps);
   if (!services) return;
   const name = exportFileName(services.length === 1 ? serviceName(services[0]) : undefined, Date.now(), format);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -170,7 +181,7 @@ export async function exportTo(request: ExportRequest): Promise<void> {
 }
 
 /** The `service` column: the service's name, or for the one service of flowsync.baseUrl its host. */
-export function serviceName(service: ServiceConnection): string {
+export function serviceName(service: ExportService): string {
   if (service.name) return service.name;
   try {
     return new URL(service.target.baseUrl).host;
@@ -190,10 +201,10 @@ async function pickFormat(): Promise<ExportFormat | undefined> {
 }
 
 /** The one service, or with several: one of them or all. Undefined when the pick is cancelled. */
-async function pickServices(ctx: CommandContext): Promise<readonly ServiceConnection[] | undefined> {
-  const all = ctx.services.all;
+async function pickServices(deps: ExportDeps): Promise<readonly ExportService[] | undefined> {
+  const all = deps.services.all;
   if (all.length <= 1) return all;
-  type Pick = vscode.QuickPickItem & { services: readonly ServiceConnection[] };
+  type Pick = vscode.QuickPickItem & { services: readonly ExportService[] };
   const picks: Pick[] = [
     { label: t('All services'), description: t('{0} services, each run with its service', all.length), services: all },
     ...all.map((service) => ({

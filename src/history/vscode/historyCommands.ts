@@ -3,19 +3,39 @@ import type { FlowSync, Item } from '../../api/types';
 import { flowLabel } from '../../lists/grouping';
 import { inert } from '../../base/inert';
 import { t } from '../../base/l10n';
-import type { CommandContext } from '../../commands/vscode/commandContext';
+import type { Explorer } from '../../lists/explorer';
+import { chosenNodes, type ExplorerNode } from '../../lists/vscode/chosenRows';
+import type { ListViews } from '../../lists/vscode/listView';
+import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
 import type { HistoryNode } from './historyNodes';
-import { chosenNodes, type ExplorerNode } from '../../json/vscode/openJsonCommand';
-import { pickService } from '../../services/vscode/pickService';
+import type { HistoryService } from './historyService';
+
+/** A service as History's commands see it: its id and name, its Explorer (what is processing) and its History. */
+export interface HistoryCommandService {
+  readonly id: string;
+  readonly name?: string;
+  readonly explorer: Explorer;
+  readonly history: HistoryService;
+}
+
+/** What the watch commands and Clear History use. */
+export interface HistoryCommandDeps<S extends HistoryCommandService> {
+  readonly services: { readonly all: readonly S[] };
+  /** The views: the rows chosen (the selection), and how the Processing view groups them. */
+  readonly views: ListViews;
+  readonly settings: SettingsFeed<Settings>;
+  /** The only service, or the one picked by name; undefined when cancelled. */
+  pickService(title: string): Promise<S | undefined>;
+}
 
 /** A sync or flow of one service (by its id). */
 type Watchable = { kind: 'sync' | 'flow'; id: number; service: string };
 
 /** The syncs and flows among rows of the Processing view (a flow is a group row while it is grouped by flow). */
-function watchables(ctx: CommandContext, rows: readonly ExplorerNode[]): Watchable[] {
-  const grouping = ctx.views.processing.currentArrangement.groupBy;
+function watchables(views: ListViews, rows: readonly ExplorerNode[]): Watchable[] {
+  const grouping = views.processing.currentArrangement.groupBy;
   return rows.flatMap((row): Watchable[] => {
-    const service = ctx.views.processing.serviceOf(row);
+    const service = views.processing.serviceOf(row);
     if (row.list !== 'processing' || service === undefined) return [];
     if (row.kind === 'leaf') return [{ kind: 'sync', id: row.item.value.id, service }];
     return grouping === 'flow' ? [{ kind: 'flow', id: Number(row.group.key), service }] : [];
@@ -23,8 +43,11 @@ function watchables(ctx: CommandContext, rows: readonly ExplorerNode[]): Watchab
 }
 
 /** Asks which processing sync or flow (the palette without a selection). */
-async function pickWatchable(ctx: CommandContext, title: string): Promise<Watchable[]> {
-  const connection = await pickService(ctx.services, title);
+async function pickWatchable<S extends HistoryCommandService>(
+  deps: HistoryCommandDeps<S>,
+  title: string,
+): Promise<Watchable[]> {
+  const connection = await deps.pickService(title);
   if (!connection) return [];
   const service = connection.id;
   const items = (connection.explorer.lists.processing.state.items ?? []) as readonly Item<FlowSync>[];
@@ -53,22 +76,22 @@ async function pickWatchable(ctx: CommandContext, title: string): Promise<Watcha
   return picked?.target ? [picked.target] : [];
 }
 
-async function setWatch(
-  ctx: CommandContext,
+async function setWatch<S extends HistoryCommandService>(
+  deps: HistoryCommandDeps<S>,
   on: boolean,
   node?: ExplorerNode | HistoryNode,
   nodes?: readonly (ExplorerNode | HistoryNode)[],
 ): Promise<void> {
-  let targets = watchables(ctx, chosenNodes(ctx, node, nodes));
-  if (!targets.length) targets = await pickWatchable(ctx, on ? t('Notify When Finished') : t('Stop Notifying'));
+  let targets = watchables(deps.views, chosenNodes(deps.views, node, nodes));
+  if (!targets.length) targets = await pickWatchable(deps, on ? t('Notify When Finished') : t('Stop Notifying'));
   if (!targets.length) return;
-  for (const connection of ctx.services.all) {
+  for (const connection of deps.services.all) {
     for (const kind of ['sync', 'flow'] as const) {
       const ids = targets.filter((w) => w.kind === kind && w.service === connection.id).map((w) => w.id);
       if (ids.length) await connection.history.watch(kind, ids, on);
     }
   }
-  if (on && ctx.settings.current.notifyWhenFinished === 'off') {
+  if (on && deps.settings.current.notifyWhenFinished === 'off') {
     void vscode.window.showInformationMessage(
       t(
         'Notifications are off (flowsync.notifyWhenFinished): the watch is kept, but nothing is shown until you turn them on.',
@@ -83,21 +106,21 @@ async function setWatch(
 }
 
 /** Notify When Finished: on a sync (until it leaves processing) or a flow (every sync, until removed). */
-export const watch = (
-  ctx: CommandContext,
+export const watch = <S extends HistoryCommandService>(
+  deps: HistoryCommandDeps<S>,
   node?: ExplorerNode | HistoryNode,
   nodes?: readonly (ExplorerNode | HistoryNode)[],
-) => setWatch(ctx, true, node, nodes);
+) => setWatch(deps, true, node, nodes);
 
-export const unwatch = (
-  ctx: CommandContext,
+export const unwatch = <S extends HistoryCommandService>(
+  deps: HistoryCommandDeps<S>,
   node?: ExplorerNode | HistoryNode,
   nodes?: readonly (ExplorerNode | HistoryNode)[],
-) => setWatch(ctx, false, node, nodes);
+) => setWatch(deps, false, node, nodes);
 
 /** Clear History: every window's history of the current service, after asking. */
-export async function clearHistory(ctx: CommandContext): Promise<void> {
-  const service = await pickService(ctx.services, t('Clear History'));
+export async function clearHistory<S extends HistoryCommandService>(deps: HistoryCommandDeps<S>): Promise<void> {
+  const service = await deps.pickService(t('Clear History'));
   if (!service) return;
   const origin = service.history.snapshot.origin;
   if (!origin) {

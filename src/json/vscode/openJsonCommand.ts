@@ -2,46 +2,35 @@ import * as vscode from 'vscode';
 import type { Item } from '../../api/types';
 import { inert } from '../../base/inert';
 import { serviceName } from '../../base/serviceSet';
-import type { TreeNode } from '../../lists/treeModel';
 import { ANY_LISTS, listById, type ListId } from '../../lists';
 import { t } from '../../base/l10n';
-import type { JsonTarget } from './jsonDocuments';
-import { allViews } from '../../lists/vscode/listView';
+import type { JsonService, JsonTarget } from './jsonDocuments';
+import type { JsonDocumentsOnDemand } from './jsonDocumentsOnDemand';
+import { chosenNodes, type ExplorerNode } from '../../lists/vscode/chosenRows';
+import type { ListViews } from '../../lists/vscode/listView';
 import type { HistoryEntry } from '../../history/index';
 import { isHistoryNode, type HistoryNode } from '../../history/vscode/historyNodes';
-import type { CommandContext } from '../../commands/vscode/commandContext';
 
-/** A row of any list's tree; it carries the id of its list. */
-export type ExplorerNode = TreeNode<{ id: number }>;
+/** What Open as JSON, Copy ID and Copy Link use. */
+export interface JsonCommandDeps {
+  /** The views: the rows chosen (the selection), the service and grouping of a row. */
+  readonly views: ListViews;
+  readonly json: Pick<JsonDocumentsOnDemand, 'open'>;
+  readonly services: {
+    readonly all: readonly Pick<JsonService, 'id' | 'name' | 'explorer'>[];
+    readonly several: boolean;
+    byId(id: string): { readonly name?: string } | undefined;
+  };
+  /** This extension's id (publisher.name): the authority of its links. */
+  readonly extensionId: string;
+}
 
 /** What a tree node stands for: an item, or a group (its items) under the view's current grouping. */
-export function targetOf(ctx: CommandContext, node: ExplorerNode): JsonTarget {
+export function targetOf(views: ListViews, node: ExplorerNode): JsonTarget {
   const list = node.list as ListId;
-  const service = ctx.views[list].serviceOf(node);
+  const service = views[list].serviceOf(node);
   if (node.kind === 'leaf') return { list, kind: 'item', id: node.item.value.id, service };
-  return { list, kind: 'group', grouping: ctx.views[list].currentArrangement.groupBy, key: node.group.key, service };
-}
-
-/** A row of a list's tree, not a service's row. */
-function isExplorerNode(node: unknown): node is ExplorerNode {
-  const kind = (node as { kind?: unknown } | undefined)?.kind;
-  return kind === 'leaf' || kind === 'group';
-}
-
-/**
- * The rows a command acts on: the ones VS Code passes (a context menu on a multi-selection passes the clicked row and
- * the whole selection), else the selection of the Flow Sync view used last.
- */
-export function chosenNodes(
-  ctx: CommandContext,
-  node?: ExplorerNode | HistoryNode,
-  nodes?: readonly (ExplorerNode | HistoryNode)[],
-): ExplorerNode[] {
-  if (nodes?.length) return nodes.filter((n): n is ExplorerNode => !isHistoryNode(n) && isExplorerNode(n));
-  if (node) return isHistoryNode(node) || !isExplorerNode(node) ? [] : [node];
-  const views = allViews(ctx.views).filter((v) => v.view.visible && v.view.selection.length > 0);
-  views.sort((a, b) => b.selectedAt - a.selectedAt);
-  return (views[0]?.view.selection ?? []).filter(isExplorerNode);
+  return { list, kind: 'group', grouping: views[list].currentArrangement.groupBy, key: node.group.key, service };
 }
 
 /** The History rows (syncs that left processing) among the rows given. */
@@ -67,13 +56,13 @@ function itemIds(rows: readonly ExplorerNode[]): number[] {
 
 /** Open as JSON: the rows given (menu), else the selection, else a quick pick; several rows open as one array. */
 export async function openJson(
-  ctx: CommandContext,
+  deps: JsonCommandDeps,
   node?: ExplorerNode | HistoryNode,
   nodes?: readonly (ExplorerNode | HistoryNode)[],
 ): Promise<void> {
   const left = historyEntries(node, nodes)[0];
   if (left) {
-    await ctx.json.open({
+    await deps.json.open({
       list: 'processing',
       kind: 'history',
       id: left.entry.id,
@@ -82,28 +71,28 @@ export async function openJson(
     });
     return;
   }
-  const rows = chosenNodes(ctx, node, nodes);
+  const rows = chosenNodes(deps.views, node, nodes);
   let target: JsonTarget | undefined;
-  if (rows.length === 1) target = targetOf(ctx, rows[0]);
+  if (rows.length === 1) target = targetOf(deps.views, rows[0]);
   else if (rows.length > 1) {
     // Several rows open as one document of the first row's list and service.
     const list = rows[0].list as ListId;
-    const service = ctx.views[list].serviceOf(rows[0]);
+    const service = deps.views[list].serviceOf(rows[0]);
     target = {
       list,
       kind: 'items',
-      ids: itemIds(rows.filter((r) => r.list === list && ctx.views[list].serviceOf(r) === service)),
+      ids: itemIds(rows.filter((r) => r.list === list && deps.views[list].serviceOf(r) === service)),
       service,
     };
-  } else target = await pickItem(ctx);
-  if (target) await ctx.json.open(target);
+  } else target = await pickItem(deps);
+  if (target) await deps.json.open(target);
 }
 
-async function pickItem(ctx: CommandContext): Promise<JsonTarget | undefined> {
+async function pickItem(deps: JsonCommandDeps): Promise<JsonTarget | undefined> {
   type Pick = vscode.QuickPickItem & { target?: JsonTarget };
   const picks: Pick[] = [];
-  for (const service of ctx.services.all) {
-    const name = serviceName(ctx.services, service);
+  for (const service of deps.services.all) {
+    const name = serviceName(deps.services, service);
     const named = name === undefined ? '' : `${name} · `;
     for (const list of ANY_LISTS) {
       const items = (service.explorer.refresher(list.id as ListId).state.items ?? []) as readonly Item<{
@@ -134,11 +123,11 @@ async function pickItem(ctx: CommandContext): Promise<JsonTarget | undefined> {
 
 /** Copy ID: the id of every chosen row (a group row: its key), one per line. */
 export async function copyId(
-  ctx: CommandContext,
+  deps: JsonCommandDeps,
   node?: ExplorerNode | HistoryNode,
   nodes?: readonly (ExplorerNode | HistoryNode)[],
 ): Promise<void> {
-  const rows = chosenNodes(ctx, node, nodes);
+  const rows = chosenNodes(deps.views, node, nodes);
   const entries = historyEntries(node, nodes);
   if (!rows.length && !entries.length) {
     void vscode.window.showInformationMessage(t('Select a flow sync or connection first.'));
@@ -156,29 +145,34 @@ export async function copyId(
 }
 
 /** The link that reveals an item (vscode://<extension id>/<row prefix>?id=N, and &service=<name> with several services): never a URL or key. */
-export function linkOf(ctx: CommandContext, list: ListId, id: number, service?: string): string {
-  const name = service === undefined || ctx.services.all.length < 2 ? undefined : ctx.services.byId(service)?.name;
+export function linkOf(
+  deps: Pick<JsonCommandDeps, 'services' | 'extensionId'>,
+  list: ListId,
+  id: number,
+  service?: string,
+): string {
+  const name = service === undefined || deps.services.all.length < 2 ? undefined : deps.services.byId(service)?.name;
   const named = name === undefined ? '' : `&service=${encodeURIComponent(name)}`;
-  return `${vscode.env.uriScheme}://${ctx.extensionId}/${listById(list)!.rows.leafIdPrefix}?id=${id}${named}`;
+  return `${vscode.env.uriScheme}://${deps.extensionId}/${listById(list)!.rows.leafIdPrefix}?id=${id}${named}`;
 }
 
 /** Copy Link: a link to every chosen item row, one per line. */
 export async function copyLink(
-  ctx: CommandContext,
+  deps: JsonCommandDeps,
   node?: ExplorerNode | HistoryNode,
   nodes?: readonly (ExplorerNode | HistoryNode)[],
 ): Promise<void> {
-  const rows = chosenNodes(ctx, node, nodes).filter((row) => row.kind === 'leaf');
+  const rows = chosenNodes(deps.views, node, nodes).filter((row) => row.kind === 'leaf');
   if (!rows.length) {
     void vscode.window.showInformationMessage(t('Select a flow sync or connection first.'));
     return;
   }
   const links = rows.map((row) =>
     linkOf(
-      ctx,
+      deps,
       row.list as ListId,
       (row as Extract<ExplorerNode, { kind: 'leaf' }>).item.value.id,
-      ctx.views[row.list as ListId].serviceOf(row),
+      deps.views[row.list as ListId].serviceOf(row),
     ),
   );
   await vscode.env.clipboard.writeText(links.join('\n'));

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { CommandContext } from '../../commands/vscode/commandContext';
 import { COMMAND, type CommandId } from '../../base/commandIds';
 import { ANY_LISTS, type ListId } from '../../lists';
 import { t } from '../../base/l10n';
@@ -13,6 +12,33 @@ import {
 } from '../linkAnswers';
 import { parseViewLink } from '../../filter/filterTexts';
 import { HISTORY_VIEW } from '../../history/vscode/historyView';
+import type { Explorer } from '../../lists/explorer';
+import type { ListViews } from '../../lists/vscode/listView';
+import type { ViewFilters } from '../../filter/viewFilters';
+
+/** A service as a link sees it: its id, its Explorer, and its first read of its key. */
+export interface LinkService {
+  readonly id: string;
+  readonly explorer: Explorer;
+  whenRead(): Promise<void>;
+}
+
+/** What a link is answered with. */
+export interface LinkDeps {
+  readonly services: {
+    readonly all: readonly LinkService[];
+    byName(name: string): LinkService | undefined;
+    /** Resolves once the services are made (a link that opens VS Code arrives before). */
+    whenMade(): Promise<void>;
+    /** Resolves once the service has read its key for the first time, or after the keyring's timeout. */
+    whenRead(service: LinkService): Promise<'read' | 'timeout'>;
+  };
+  readonly views: ListViews;
+  /** Opens the item as JSON (the JSON documents: src/json/vscode/jsonDocumentsOnDemand.ts). */
+  readonly json: { open(target: { list: ListId; kind: 'item'; id: number; service: string }): Promise<void> };
+  /** The views' filters (src/find/vscode/findOnDemand.ts), their code loaded on first use. */
+  readonly find: { get(): Promise<{ readonly filters: Pick<ViewFilters, 'set'> }> };
+}
 
 /** How a link's answer is said (LinkHandler keeps what was said, for tests). */
 export type SayLink = (level: 'info' | 'warning', message: string, action?: string, command?: CommandId) => void;
@@ -21,10 +47,10 @@ export type SayLink = (level: 'info' | 'warning', message: string, action?: stri
  * Answers one link (see LinkHandler): reveals the item in its view (loading the list if needed), selects it and opens
  * it as JSON, or says why not. Its own chunk (esbuild.js CHUNKS: links), loaded on the first link.
  */
-export async function answerLink(uri: vscode.Uri, ctx: CommandContext, say: SayLink): Promise<void> {
+export async function answerLink(uri: vscode.Uri, deps: LinkDeps, say: SayLink): Promise<void> {
   const viewLink = parseViewLink(uri.path, uri.query);
   if (viewLink) {
-    await answerViewLink(viewLink, ctx, say);
+    await answerViewLink(viewLink, deps, say);
     return;
   }
   const link = parseLink(uri.path, uri.query);
@@ -34,7 +60,7 @@ export async function answerLink(uri: vscode.Uri, ctx: CommandContext, say: SayL
     return;
   }
   const { id } = link;
-  const { views, json, services } = ctx;
+  const { views, json, services } = deps;
   // A link names its service by name (several services); without one it is for the first (the only one, mostly).
   const service = link.service === undefined ? services.all[0] : services.byName(link.service);
   if (!service) {
@@ -83,11 +109,11 @@ export async function answerLink(uri: vscode.Uri, ctx: CommandContext, say: SayL
  */
 async function answerViewLink(
   link: { view: 'processing' | 'connections' | 'history'; filter?: string },
-  ctx: CommandContext,
+  deps: LinkDeps,
   say: SayLink,
 ): Promise<void> {
   if (link.filter !== undefined) {
-    const find = await ctx.find.get();
+    const find = await deps.find.get();
     if (find.filters.set(link.view, link.filter).problem !== undefined) {
       say('warning', invalidFilterLinkMessage());
       return;

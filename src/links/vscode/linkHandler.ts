@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { CommandContext } from '../../commands/vscode/commandContext';
 import type { CommandId } from '../../base/commandIds';
+import type { LinkDeps } from './answerLink';
 import { showMessageWithAction } from '../../base/vscode/messages';
 
 /** How many of the last answers `said` keeps (for tests, like the notifications' texts). */
@@ -17,13 +17,13 @@ export class LinkHandler implements vscode.UriHandler {
   /** The messages links were answered with, newest last (the last SAID_KEPT). */
   readonly said: string[] = [];
 
-  constructor(private readonly ctx: CommandContext) {}
+  constructor(private readonly deps: LinkDeps) {}
 
   async handleUri(uri: vscode.Uri): Promise<void> {
     // The answering is its own chunk (esbuild.js CHUNKS), loaded on the first link; a link that opens VS Code arrives
     // before the services are made (ServiceRegistry.whenMade), and waits for them.
-    const [{ answerLink }] = await Promise.all([import('./answerLink'), this.ctx.services.whenMade()]);
-    await answerLink(uri, this.ctx, (level, message, action, command) => this.say(level, message, action, command));
+    const [{ answerLink }] = await Promise.all([import('./answerLink'), this.deps.services.whenMade()]);
+    await answerLink(uri, this.deps, (level, message, action, command) => this.say(level, message, action, command));
   }
 
   private say(level: 'info' | 'warning', message: string, action?: string, command?: CommandId): void {

@@ -2,18 +2,25 @@ import * as vscode from 'vscode';
 import type { ListId } from '..';
 import { listById } from '..';
 import { t } from '../../base/l10n';
-import { saveArrangement } from '../../settings/vscode/settings';
-import type { CommandContext } from '../../commands/vscode/commandContext';
+import { saveWhereSet } from '../../settings/vscode/settings';
+import type { Arrangement } from '../arrange';
+import type { ListDefinition } from '../list';
+import type { ListViews } from './listView';
+
+/** What Group … By... uses: the view of each list. */
+export interface ArrangeDeps {
+  readonly views: ListViews;
+}
 
 /**
  * Group … By...: one quick pick with the list's groupings and its sort orders, the current ones marked. The choice is
  * saved in the list's settings (where the current value comes from: a workspace value stays a workspace value) and
  * the view regroups at once, without a request.
  */
-export async function arrangeList(ctx: CommandContext, id: ListId): Promise<void> {
+export async function arrangeList(deps: ArrangeDeps, id: ListId): Promise<void> {
   const list = listById(id)!;
   const { groupings, sortings, title, noneLabel } = list.arrangements;
-  const current = ctx.views[id].currentArrangement;
+  const current = deps.views[id].currentArrangement;
   type Pick = vscode.QuickPickItem & { groupBy?: string; sortBy?: string };
   const mark = (on: boolean) => (on ? t('current') : undefined);
   const picks: Pick[] = [
@@ -36,5 +43,11 @@ export async function arrangeList(ctx: CommandContext, id: ListId): Promise<void
   });
   if (!picked) return;
   await saveArrangement(list, { groupBy: picked.groupBy ?? current.groupBy, sortBy: picked.sortBy ?? current.sortBy });
-  ctx.views[id].rearrange();
+  deps.views[id].rearrange();
+}
+
+/** Saves a list's arrangement to its two settings, each where its current value comes from (ListSettings reads them). */
+async function saveArrangement(list: ListDefinition<{ id: number }>, arrangement: Arrangement): Promise<void> {
+  await saveWhereSet(list.arrangements.groupBySetting, arrangement.groupBy);
+  await saveWhereSet(list.arrangements.sortBySetting, arrangement.sortBy);
 }

@@ -10,7 +10,8 @@ import { ANY_LISTS, type AnyList, type ListId, type ValueOf } from '..';
 import type { ListDefinition } from '../list';
 import { t } from '../../base/l10n';
 import type { Arrangement } from '../arrange';
-import type { SettingsSource } from '../../settings/vscode/settings';
+import type { SettingsFeed } from '../../settings/settingsFeed';
+import type { ListSettings } from '../listSettings';
 import { GroupedTree, type RowDecorations } from './groupedTree';
 import { ServicesTree, type ServicesTreeNode } from './servicesTree';
 import type { Item } from '../../api/types';
@@ -70,7 +71,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     readonly list: ListDefinition<T>,
     private readonly services: ListServices,
     private readonly clock: Clock,
-    private readonly settings: SettingsSource,
+    private readonly settings: SettingsFeed<ListSettings>,
     private readonly decorations: (service: ListService) => RowDecorations<T> | undefined = () => undefined,
   ) {
     this.arrangement = settings.current.arrangements[list.id as ListId];
@@ -420,7 +421,7 @@ export type ListViews = { [D in AnyList as D['id']]: ListView<ValueOf<D>> };
 export function createListViews(
   services: ListServices,
   clock: Clock,
-  settings: SettingsSource,
+  settings: SettingsFeed<ListSettings>,
   decorations: { [D in AnyList as D['id']]?: (service: ListService) => RowDecorations<ValueOf<D>> } = {},
 ): ListViews {
   const views: Record<string, ListView<{ id: number }>> = {};

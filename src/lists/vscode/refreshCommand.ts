@@ -2,12 +2,16 @@ import { COMMAND } from '../../base/commandIds';
 import type { ListId } from '..';
 import { t } from '../../base/l10n';
 import { showMessageWithAction } from '../../base/vscode/messages';
-import type { CommandContext } from '../../commands/vscode/commandContext';
 import type { Explorer } from '../explorer';
 
+/** What the refresh commands use: every service's Explorer. */
+export interface RefreshDeps {
+  readonly services: { readonly all: readonly { readonly explorer: Explorer }[] };
+}
+
 /** Runs on every service that can load; when none can yet, says what to do instead of silently doing nothing. */
-async function whenReady(ctx: CommandContext, run: (explorer: Explorer) => Promise<unknown>): Promise<void> {
-  const explorers = ctx.services.all.map((s) => s.explorer);
+async function whenReady(deps: RefreshDeps, run: (explorer: Explorer) => Promise<unknown>): Promise<void> {
+  const explorers = deps.services.all.map((s) => s.explorer);
   const ready = explorers.filter((e) => e.status === 'ready');
   if (ready.length) {
     await Promise.all(ready.map(run));
@@ -23,7 +27,7 @@ async function whenReady(ctx: CommandContext, run: (explorer: Explorer) => Promi
   );
 }
 
-export const refreshAll = (ctx: CommandContext) => whenReady(ctx, (explorer) => explorer.refreshAll());
+export const refreshAll = (deps: RefreshDeps) => whenReady(deps, (explorer) => explorer.refreshAll());
 
 /** The refresh command of one list (registered for each list's `refreshCommand`). */
-export const refreshList = (id: ListId) => (ctx: CommandContext) => whenReady(ctx, (explorer) => explorer.refresh(id));
+export const refreshList = (id: ListId) => (deps: RefreshDeps) => whenReady(deps, (explorer) => explorer.refresh(id));

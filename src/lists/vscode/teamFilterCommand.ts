@@ -3,14 +3,24 @@ import { connectionCount } from '../itemTexts';
 import { inert } from '../../base/inert';
 import { t } from '../../base/l10n';
 import { connectionsList } from '../connections';
-import { saveTeamId, saveServiceTeam } from '../../settings/vscode/settings';
-import { pickService } from '../../services/vscode/pickService';
-import type { ServiceConnection } from '../../services/vscode/serviceConnection';
-import type { CommandContext } from '../../commands/vscode/commandContext';
+import type { Explorer } from '../explorer';
+
+/** A service as the team filter sees it: its Explorer (its teams and team filter). */
+export interface TeamFilterService {
+  readonly explorer: Explorer;
+}
+
+/** What the team filter commands use: which service (asked with several), and how its team filter is saved. */
+export interface TeamFilterDeps<S extends TeamFilterService> {
+  /** The only service, or the one picked by name among those `only` accepts; undefined when cancelled. */
+  pickService(title: string, only?: (service: S) => boolean): Promise<S | undefined>;
+  /** Saves the service's team filter in its settings and applies it. */
+  saveTeam(service: S, teamId: string): Promise<void>;
+}
 
 /** Filter by Team...: which service (with several), then a quick pick of the teams seen in its connections. */
-export async function filterByTeam(ctx: CommandContext): Promise<void> {
-  const service = await pickService(ctx.services, t('Filter by Team'));
+export async function filterByTeam<S extends TeamFilterService>(deps: TeamFilterDeps<S>): Promise<void> {
+  const service = await deps.pickService(t('Filter by Team'));
   if (!service) return;
   const { explorer } = service;
   if (explorer.teams.list().length === 0 && explorer.status === 'ready' && !explorer.teamId) {
@@ -34,17 +44,10 @@ export async function filterByTeam(ctx: CommandContext): Promise<void> {
         : t('No teams are known yet: load the Connections view first'),
     matchOnDescription: true,
   });
-  if (picked && picked.teamId !== current) await applyTeam(ctx, service, picked.teamId);
+  if (picked && picked.teamId !== current) await deps.saveTeam(service, picked.teamId);
 }
 
-export async function clearTeamFilter(ctx: CommandContext): Promise<void> {
-  const service = await pickService(ctx.services, t('Clear Team Filter'), (s) => s.explorer.teamId !== '');
-  if (service?.explorer.teamId) await applyTeam(ctx, service, '');
-}
-
-/** The one service: flowsync.teamId, as ever; one of several: the `teamId` of its entry in flowsync.services. */
-async function applyTeam(ctx: CommandContext, service: ServiceConnection, teamId: string): Promise<void> {
-  if (service.target.bind === 'origin') await saveTeamId(teamId);
-  else await saveServiceTeam(ctx.settings.current.servicesRaw, service.target, teamId);
-  await service.reconfigure();
+export async function clearTeamFilter<S extends TeamFilterService>(deps: TeamFilterDeps<S>): Promise<void> {
+  const service = await deps.pickService(t('Clear Team Filter'), (s) => s.explorer.teamId !== '');
+  if (service?.explorer.teamId) await deps.saveTeam(service, '');
 }

@@ -3,22 +3,32 @@ import { ApiError } from '../../api/errors';
 import { parseServiceUrl } from '../../api/url';
 import { inert } from '../../base/inert';
 import { t } from '../../base/l10n';
-import type { CommandContext } from '../../commands/vscode/commandContext';
-import { secretStoreProblem } from '../../keys/vscode/apiKeyStore';
-import { saveServices } from '../../settings/vscode/settings';
+import { secretStoreProblem, type ApiKeyStore } from '../../keys/vscode/apiKeyStore';
+import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
+import type { ServiceSettings } from '../serviceSettings';
 import { MAX_SERVICES, MAX_SERVICE_NAME, mixesScripts, serviceNameKey } from '../serviceEntries';
 import { withService, withoutService } from '../serviceEdits';
 import { serviceScope } from '../serviceTargets';
 import { pickService } from './pickService';
 import type { ServiceConnection } from './serviceConnection';
+import type { ServiceRegistry } from './serviceRegistry';
+import { saveServices } from './serviceSettingsEdits';
+
+/** What Add Service... and Remove Service... use: the settings, the services, the keyring (a removed service's key) and the log. */
+export interface ServiceCommandDeps {
+  readonly settings: SettingsFeed<Settings & ServiceSettings>;
+  readonly services: ServiceRegistry;
+  readonly keys: Pick<ApiKeyStore, 'delete'>;
+  readonly log: Pick<vscode.LogOutputChannel, 'info'>;
+}
 
 /**
  * Add Service...: asks for a name and the URL, and adds the service to `flowsync.services` (user settings). The first
  * time, the service of `flowsync.baseUrl` becomes the first entry, with the user's own team filter (never a
  * workspace's) and its key (kept for its base URL, as an entry's is), so nothing is lost.
  */
-export async function addService(ctx: CommandContext): Promise<void> {
-  const settings = ctx.settings.current;
+export async function addService(deps: ServiceCommandDeps): Promise<void> {
+  const settings = deps.settings.current;
   if (settings.services.length >= MAX_SERVICES) {
     void vscode.window.showWarningMessage(t('Flow Sync shows at most {0} services. Remove one first.', MAX_SERVICES));
     return;
@@ -60,7 +70,7 @@ export async function addService(ctx: CommandContext): Promise<void> {
     validateInput: (value) => urlProblem(value, settings.allowHttp),
   });
   if (url === undefined) return;
-  await addServiceNow(ctx, { currentName, name, url });
+  await addServiceNow(deps, { currentName, name, url });
 }
 
 /**
@@ -68,23 +78,23 @@ export async function addService(ctx: CommandContext): Promise<void> {
  * time, the service of `flowsync.baseUrl` comes first, named `currentName` (else after its host).
  */
 export async function addServiceNow(
-  ctx: CommandContext,
+  deps: ServiceCommandDeps,
   answers: { currentName?: string; name: string; url: string },
 ): Promise<void> {
-  const settings = ctx.settings.current;
+  const settings = deps.settings.current;
   const service = parseServiceUrl(answers.url, { allowHttp: settings.allowHttp });
   let raw: unknown = settings.servicesRaw;
   const first = currentServiceEntry(settings);
   // Its key stays where it is: the one service's key is kept for its base URL, as the entry's is (nothing is copied).
   if (first) raw = withService(raw, { ...first, name: answers.currentName?.trim() || first.name });
   await saveServices(withService(raw, { name: answers.name.trim(), url: service.baseUrl }));
-  ctx.log.info(`Service added: ${inert(answers.name.trim())}`);
-  await ctx.services.reconfigure();
+  deps.log.info(`Service added: ${inert(answers.name.trim())}`);
+  await deps.services.reconfigure();
 }
 
 /** The service of flowsync.baseUrl as an entry (named after its host), while no entries are listed; else undefined. */
 function currentServiceEntry(
-  settings: CommandContext['settings']['current'],
+  settings: Readonly<Settings & ServiceSettings>,
 ): { name: string; url: string; teamId?: string } | undefined {
   if (settings.services.length > 0 || !settings.baseUrl.trim()) return undefined;
   try {
@@ -98,15 +108,15 @@ function currentServiceEntry(
 }
 
 /** Remove Service...: which one, then (after asking) removes it from `flowsync.services` with its key. */
-export async function removeService(ctx: CommandContext): Promise<void> {
-  const settings = ctx.settings.current;
+export async function removeService(deps: ServiceCommandDeps): Promise<void> {
+  const settings = deps.settings.current;
   if (settings.services.length === 0) {
     void vscode.window.showInformationMessage(
       t('No services are listed in flowsync.services. Use Add Service... to add one.'),
     );
     return;
   }
-  const service = await pickService(ctx.services, t('Remove Service'));
+  const service = await pickService(deps.services, t('Remove Service'));
   const name = service?.name;
   if (!service || name === undefined) return;
   const remove = t('Remove');
@@ -116,29 +126,29 @@ export async function removeService(ctx: CommandContext): Promise<void> {
     remove,
   );
   if (answer !== remove) return;
-  await removeServiceNow(ctx, service);
+  await removeServiceNow(deps, service);
 }
 
 /** Removes a service from `flowsync.services`, and its key unless another service is kept under the same base URL. */
-export async function removeServiceNow(ctx: CommandContext, service: ServiceConnection): Promise<void> {
-  const settings = ctx.settings.current;
+export async function removeServiceNow(deps: ServiceCommandDeps, service: ServiceConnection): Promise<void> {
+  const settings = deps.settings.current;
   const name = service.name;
   if (name === undefined) return;
   const scope = serviceScope(service.target, settings.allowHttp);
   await saveServices(withoutService(settings.servicesRaw, name));
   // Its key goes too, unless another service is kept under the same base URL.
-  const shared = ctx.services.all.some(
+  const shared = deps.services.all.some(
     (other) => other !== service && serviceScope(other.target, settings.allowHttp) === scope,
   );
   if (scope && !shared) {
     try {
-      await ctx.keys.delete(scope);
+      await deps.keys.delete(scope);
     } catch (e) {
       void vscode.window.showErrorMessage(secretStoreProblem(e));
     }
   }
-  ctx.log.info(`Service removed: ${inert(name)}`);
-  await ctx.services.reconfigure();
+  deps.log.info(`Service removed: ${inert(name)}`);
+  await deps.services.reconfigure();
   void vscode.window.showInformationMessage(t('Removed the service {0}.', inert(name)));
 }
 

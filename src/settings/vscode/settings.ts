@@ -1,72 +1,47 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../../api/errors';
 import { parseServiceUrl, type ServiceUrl } from '../../api/url';
-import { normalizeSettings, teamIdOf, type SettingValues } from '../settingValues';
-import { validArrangement, type Arrangement } from '../../lists/arrange';
-import type { ListDefinition } from '../../lists/list';
-import { ANY_LISTS, type ListId } from '../../lists';
+import { normalizeSettings, teamIdOf } from '../settingValues';
+import { userValue, type Settings, type SettingsFeed, type SettingsSections } from '../settingsFeed';
 import { Emitter, type Disposable, type Listener } from '../../base/events';
-import { parseServiceEntries } from '../../services/serviceEntries';
-import { withTeam } from '../../services/serviceEdits';
-import type { ServiceEntryLike } from '../../services/serviceTargets';
 import { t } from '../../base/l10n';
 
 /**
  * The one module that reads `flowsync.*` settings, by one route: a SettingsSource reads them once at start and once
  * per change into one immutable snapshot (`current`), and sends it out with `onDidChange`. Nothing else reads the
  * configuration: code that needs a setting holds the source and reads `current` (a field, not a read of VS Code's
- * configuration).
+ * configuration). It knows the settings every feature shares (settingsFeed.ts: Settings); a feature's own section is
+ * read by the feature's reader (SettingsSections), given to the source at the start, in the same read.
  */
 export const SECTION = 'flowsync';
 
 /**
- * Every value a workspace may set is untrusted input: normalizeSettings clamps numbers to the bounds package.json
- * declares and accepts a team id of digits only.
+ * The settings, read once per change: the shared ones and the features' sections (`Extra`). What it keeps is typed
+ * without `Extra` (the snapshot is what `sections` made), so a source with more sections serves code that needs fewer.
  */
-export interface Settings extends SettingValues {
-  /** From the user's own settings only: a workspace must not be able to send the key elsewhere. */
-  baseUrl: string;
-  /** From the user's own settings only, like baseUrl. */
-  allowHttp: boolean;
-  /**
-   * flowsync.teamId of the user's own settings ('' when unset or not digits): what Add Service moves into the user's
-   * flowsync.services. `teamId` is the merged value, which a workspace may set; it must not land in the user settings.
-   */
-  userTeamId: string;
-  /** historyDays of the user's own settings (or the default): only this deletes History from disk, never a workspace's. */
-  userHistoryDays: number;
-  /** How each list's rows are grouped and sorted (its two settings; an unknown value falls back to the default). */
-  arrangements: Readonly<Record<ListId, Arrangement>>;
-  /** The valid entries of `flowsync.services` (user settings only: a workspace can never add a service). */
-  services: readonly ServiceEntryLike[];
-  /** One sentence per entry of `flowsync.services` that was skipped, naming it. */
-  serviceWarnings: readonly string[];
-  /** `flowsync.services` as the user settings hold it (edits keep every entry they do not change). */
-  servicesRaw: unknown;
-}
-
-/** The settings, read once per change. */
-export class SettingsSource implements Disposable {
-  private snapshot: Readonly<Settings> = readSettings();
+export class SettingsSource<Extra extends object = object> implements SettingsFeed<Settings & Extra>, Disposable {
+  private snapshot: Readonly<Settings>;
   private readonly changes: Emitter<Readonly<Settings>>;
   private readonly subscription: Disposable;
 
-  constructor(onListenerError?: (error: unknown) => void) {
+  /** `sections`: the features' own sections, read in the same read (SettingsSections). */
+  constructor(sections: SettingsSections<Extra>, onListenerError?: (error: unknown) => void) {
+    this.snapshot = readSettings(sections);
     this.changes = new Emitter(onListenerError);
     this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION)) return;
-      this.snapshot = readSettings();
+      this.snapshot = readSettings(sections);
       this.changes.fire(this.snapshot);
     });
   }
 
   /** The settings as last read (frozen: a change makes a new snapshot). */
-  get current(): Readonly<Settings> {
-    return this.snapshot;
+  get current(): Readonly<Settings & Extra> {
+    return this.snapshot as Readonly<Settings & Extra>;
   }
 
-  onDidChange(listener: Listener<Readonly<Settings>>): Disposable {
-    return this.changes.event(listener);
+  onDidChange(listener: Listener<Readonly<Settings & Extra>>): Disposable {
+    return this.changes.event(listener as Listener<Readonly<Settings>>);
   }
 
   dispose(): void {
@@ -75,13 +50,10 @@ export class SettingsSource implements Disposable {
   }
 }
 
-/** Settings that only the user (not a workspace) may set: they decide where the key is sent. */
-const USER_ONLY = ['baseUrl', 'allowHttp', 'services'] as const;
-
-function readSettings(): Readonly<Settings> {
+function readSettings(sections: SettingsSections<object>): Readonly<Settings> {
   const config = vscode.workspace.getConfiguration(SECTION);
-  const baseUrl = userValue<unknown>(config, 'baseUrl', '');
-  return Object.freeze({
+  const baseUrl = userValue(config, 'baseUrl');
+  const settings: Settings = {
     ...normalizeSettings({
       teamId: config.get('teamId'),
       autoRefresh: config.get('autoRefresh'),
@@ -92,29 +64,19 @@ function readSettings(): Readonly<Settings> {
       historyDays: config.get('historyDays'),
     }),
     baseUrl: typeof baseUrl === 'string' ? baseUrl : '',
-    allowHttp: userValue<unknown>(config, 'allowHttp', false) === true,
-    userTeamId: teamIdOf(config.inspect<unknown>('teamId')?.globalValue ?? '') ?? '',
-    userHistoryDays: normalizeSettings({ historyDays: userValue<unknown>(config, 'historyDays', undefined) })
-      .historyDays,
-    ...serviceEntries(
-      userValue<unknown>(config, 'services', []),
-      userValue<unknown>(config, 'allowHttp', false) === true,
-    ),
-    arrangements: Object.freeze(
-      Object.fromEntries(ANY_LISTS.map((list) => [list.id, readArrangement(config, list)])) as Record<
-        ListId,
-        Arrangement
-      >,
-    ),
-  });
+    allowHttp: userValue(config, 'allowHttp') === true,
+    userTeamId: teamIdOf(userValue(config, 'teamId')) ?? '', // its default is ''
+    userHistoryDays: normalizeSettings({ historyDays: userValue(config, 'historyDays') }).historyDays,
+  };
+  return Object.freeze({ ...settings, ...sections(config, settings) });
 }
 
 /**
- * Names the user-only settings that a workspace tries to set, so the log can say they are ignored. VS Code hides
- * application-scoped values of workspace files from inspect(), so the files themselves are read too, with a JSONC
- * scanner (linear time, size-bounded: a hostile file cannot freeze the window).
+ * Names the user-only settings (`userOnly`: keys of `flowsync.*`) that a workspace tries to set, so the log can say
+ * they are ignored. VS Code hides application-scoped values of workspace files from inspect(), so the files themselves
+ * are read too, with a JSONC scanner (linear time, size-bounded: a hostile file cannot freeze the window).
  */
-export async function ignoredWorkspaceSettings(): Promise<string[]> {
+export async function ignoredWorkspaceSettings(userOnly: readonly string[]): Promise<string[]> {
   const config = vscode.workspace.getConfiguration(SECTION);
   const files = [
     ...(vscode.workspace.workspaceFolders ?? []).map((f) => vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json')),
@@ -133,16 +95,20 @@ export async function ignoredWorkspaceSettings(): Promise<string[]> {
         (bytes) => new TextDecoder().decode(bytes),
         () => '',
       );
-      return settingsFileSets(text, SECTION, USER_ONLY) ?? [];
+      return settingsFileSets(text, SECTION, userOnly) ?? [];
     }),
   );
   const inFiles = found.flat();
-  return USER_ONLY.filter((key) => {
-    const inspected = config.inspect(key);
-    return (
-      inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined || inFiles.includes(key)
-    );
-  }).map((key) => `${SECTION}.${key}`);
+  return userOnly
+    .filter((key) => {
+      const inspected = config.inspect(key);
+      return (
+        inspected?.workspaceValue !== undefined ||
+        inspected?.workspaceFolderValue !== undefined ||
+        inFiles.includes(key)
+      );
+    })
+    .map((key) => `${SECTION}.${key}`);
 }
 
 /** The service URL of the user settings: none set, usable, or a problem to show (a message that says what to fix). */
@@ -159,31 +125,15 @@ export function configuredService(settings: Pick<Settings, 'baseUrl' | 'allowHtt
 }
 
 export async function saveBaseUrl(baseUrl: string): Promise<void> {
-  await vscode.workspace.getConfiguration(SECTION).update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
+  await saveUserSetting('baseUrl', baseUrl);
 }
 
 export async function saveTeamId(teamId: string): Promise<void> {
   await saveWhereSet('teamId', teamId || undefined);
 }
 
-function readArrangement(config: vscode.WorkspaceConfiguration, list: ListDefinition<{ id: number }>): Arrangement {
-  const text = (key: string) => {
-    const value = config.get<unknown>(key);
-    return typeof value === 'string' ? value : undefined;
-  };
-  return validArrangement(list, {
-    groupBy: text(list.arrangements.groupBySetting),
-    sortBy: text(list.arrangements.sortBySetting),
-  });
-}
-
-export async function saveArrangement(list: ListDefinition<{ id: number }>, arrangement: Arrangement): Promise<void> {
-  await saveWhereSet(list.arrangements.groupBySetting, arrangement.groupBy);
-  await saveWhereSet(list.arrangements.sortBySetting, arrangement.sortBy);
-}
-
 /** Writes a setting where its current value comes from, so a workspace-level value is changed rather than shadowed. */
-async function saveWhereSet(key: string, value: unknown): Promise<void> {
+export async function saveWhereSet(key: string, value: unknown): Promise<void> {
   const config = vscode.workspace.getConfiguration(SECTION);
   const inspected = config.inspect(key);
   const target =
@@ -195,29 +145,9 @@ async function saveWhereSet(key: string, value: unknown): Promise<void> {
   await config.update(key, value, target);
 }
 
-function serviceEntries(
-  raw: unknown,
-  allowHttp: boolean,
-): Pick<Settings, 'services' | 'serviceWarnings' | 'servicesRaw'> {
-  const { entries, warnings } = parseServiceEntries(raw, { allowHttp });
-  return { services: Object.freeze(entries), serviceWarnings: Object.freeze(warnings), servicesRaw: raw };
-}
-
-/** Writes `flowsync.services` to the user settings (the only place it is read from); none left removes the setting. */
-export async function saveServices(entries: readonly unknown[]): Promise<void> {
-  await vscode.workspace
-    .getConfiguration(SECTION)
-    .update('services', entries.length ? entries : undefined, vscode.ConfigurationTarget.Global);
-}
-
-/** Sets the team filter of one of several services (its entry's `teamId`). */
-export async function saveServiceTeam(raw: unknown, target: { name?: string }, teamId: string): Promise<void> {
-  if (target.name !== undefined) await saveServices(withTeam(raw, target.name, teamId));
-}
-
-function userValue<T>(config: vscode.WorkspaceConfiguration, key: string, fallback: T): T {
-  const inspected = config.inspect<T>(key);
-  return inspected?.globalValue ?? inspected?.defaultValue ?? fallback;
+/** Writes a setting to the user settings (where what only the user may choose is read from); undefined removes it. */
+export async function saveUserSetting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update(key, value, vscode.ConfigurationTarget.Global);
 }
 
 export const describeIgnored = (keys: string[]) =>

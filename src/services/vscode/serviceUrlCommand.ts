@@ -2,14 +2,19 @@ import * as vscode from 'vscode';
 import { ApiError } from '../../api/errors';
 import { parseServiceUrl, type ServiceUrl } from '../../api/url';
 import { t } from '../../base/l10n';
-import { saveBaseUrl } from './settings';
+import { saveBaseUrl } from '../../settings/vscode/settings';
+import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
+import type { ServiceSettings } from '../serviceSettings';
+import type { ServiceRegistry } from './serviceRegistry';
 import { COMMAND } from '../../base/commandIds';
 import { showMessageWithAction } from '../../base/vscode/messages';
-import type { CommandContext } from '../../commands/vscode/commandContext';
 
 /** Asks for the service URL (validated as typed) and saves it to the user settings. Undefined when cancelled. */
-export async function promptServiceUrl(ctx: CommandContext): Promise<ServiceUrl | undefined> {
-  const { baseUrl, allowHttp } = ctx.settings.current;
+export async function promptServiceUrl(deps: {
+  readonly settings: SettingsFeed<Settings>;
+  readonly services: Pick<ServiceRegistry, 'reconfigure'>;
+}): Promise<ServiceUrl | undefined> {
+  const { baseUrl, allowHttp } = deps.settings.current;
   const input = await vscode.window.showInputBox({
     title: t('Flow Sync service URL'),
     prompt: t('The address of your Flow Sync service, e.g. https://flowsync.example.com. Saved in your user settings.'),
@@ -28,12 +33,16 @@ export async function promptServiceUrl(ctx: CommandContext): Promise<ServiceUrl 
   if (input === undefined) return undefined;
   const service = parseServiceUrl(input, { allowHttp });
   await saveBaseUrl(service.baseUrl);
-  await ctx.services.reconfigure();
+  await deps.services.reconfigure();
   return service;
 }
 
-export async function setServiceUrl(ctx: CommandContext): Promise<void> {
-  if (ctx.settings.current.services.length > 0) {
+/** Set Service URL...: flowsync.baseUrl (while flowsync.services lists none), then offers to set its key. */
+export async function setServiceUrl(deps: {
+  readonly settings: SettingsFeed<Settings & ServiceSettings>;
+  readonly services: Pick<ServiceRegistry, 'reconfigure' | 'all'>;
+}): Promise<void> {
+  if (deps.settings.current.services.length > 0) {
     // flowsync.baseUrl is not used while flowsync.services lists services: changing it would change nothing shown.
     showMessageWithAction(
       'info',
@@ -45,9 +54,9 @@ export async function setServiceUrl(ctx: CommandContext): Promise<void> {
     );
     return;
   }
-  const service = await promptServiceUrl(ctx);
+  const service = await promptServiceUrl(deps);
   if (!service) return;
-  if (ctx.services.all[0]?.explorer.status === 'noKey') {
+  if (deps.services.all[0]?.explorer.status === 'noKey') {
     showMessageWithAction(
       'info',
       t('Flow Sync service set to {0}. Enter an API key for it?', service.origin),

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { Disposable } from '../../base/events';
-import { describeIgnored, ignoredWorkspaceSettings, type Settings, type SettingsSource } from './settings';
+import { describeIgnored, ignoredWorkspaceSettings } from '../../settings/vscode/settings';
+import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
+import { SERVICES_SETTING, type ServiceSettings } from '../serviceSettings';
 
 /**
  * Says what is wrong with the settings, once per distinct problem: a team id that is not used (a notification and the
@@ -14,7 +16,7 @@ export class SettingsWarnings implements Disposable {
   private readonly subscription: Disposable;
 
   constructor(
-    settings: SettingsSource,
+    settings: SettingsFeed<Settings & ServiceSettings>,
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.subscription = settings.onDidChange((s) => this.check(s));
@@ -25,28 +27,32 @@ export class SettingsWarnings implements Disposable {
     this.subscription.dispose();
   }
 
-  private check(settings: Readonly<Settings>): void {
+  private check(settings: Readonly<Settings & ServiceSettings>): void {
     void this.warnAboutWorkspaceOverrides();
     if (settings.services.length === 0) this.warnAboutTeamId(settings.teamIdProblem);
     for (const warning of settings.serviceWarnings) {
       if (this.warnedServices.has(warning)) continue;
       this.warnedServices.add(warning);
-      this.log.warn(warning);
-      void vscode.window.showWarningMessage(warning);
+      this.warn(warning);
     }
+  }
+
+  /** The log and a notification. */
+  private warn(text: string): void {
+    this.log.warn(text);
+    void vscode.window.showWarningMessage(text);
   }
 
   private warnAboutTeamId(problem: string | undefined): void {
     if (problem === this.warnedTeamId) return;
     this.warnedTeamId = problem;
-    if (!problem) return;
-    this.log.warn(problem);
-    void vscode.window.showWarningMessage(problem);
+    if (problem) this.warn(problem);
   }
 
   private async warnAboutWorkspaceOverrides(): Promise<void> {
     if (this.warnedIgnored) return;
-    const ignored = await ignoredWorkspaceSettings();
+    // What only the user's own settings may set (Settings, ServiceSettings): where the key is sent.
+    const ignored = await ignoredWorkspaceSettings(['baseUrl', 'allowHttp', SERVICES_SETTING]);
     if (ignored.length && !this.warnedIgnored) {
       this.warnedIgnored = true;
       this.log.warn(describeIgnored(ignored));

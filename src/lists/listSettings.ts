@@ -1,0 +1,25 @@
+import type { SettingsReader } from '../settings/settingsFeed';
+import { validArrangement, type Arrangement } from './arrange';
+import { ANY_LISTS, type ListId } from './index';
+
+/** The lists' section of the settings snapshot (read with the rest, once per change: SettingsSections). */
+export interface ListSettings {
+  /** How each list's rows are grouped and sorted (its two settings; an unknown value falls back to the default). */
+  arrangements: Readonly<Record<ListId, Arrangement>>;
+}
+
+/** Reads each list's `groupBy` / `sortBy` settings (`arrangements.groupBySetting` / `sortBySetting`), as merged. */
+export function readListSettings(read: SettingsReader): ListSettings {
+  const text = (key: string) => {
+    const value = read.get(key);
+    return typeof value === 'string' ? value : undefined;
+  };
+  const arranged = ANY_LISTS.map((list) => [
+    list.id,
+    validArrangement(list, {
+      groupBy: text(list.arrangements.groupBySetting),
+      sortBy: text(list.arrangements.sortBySetting),
+    }),
+  ]);
+  return { arrangements: Object.freeze(Object.fromEntries(arranged) as Record<ListId, Arrangement>) };
+}

@@ -1,0 +1,23 @@
+import { userValue, type Settings, type SettingsReader } from '../settings/settingsFeed';
+import { parseServiceEntries } from './serviceEntries';
+import type { ServiceEntryLike } from './serviceTargets';
+
+/** `flowsync.services`: read from the user settings only (a workspace can never add a service or send a key elsewhere). */
+export const SERVICES_SETTING = 'services';
+
+/** The services' section of the settings snapshot (read with the rest, once per change: SettingsSections). */
+export interface ServiceSettings {
+  /** The valid entries of `flowsync.services` (user settings only: a workspace can never add a service). */
+  services: readonly ServiceEntryLike[];
+  /** One sentence per entry of `flowsync.services` that was skipped, naming it. */
+  serviceWarnings: readonly string[];
+  /** `flowsync.services` as the user settings hold it (edits keep every entry they do not change). */
+  servicesRaw: unknown;
+}
+
+/** Reads `flowsync.services` (the user's own value) into its valid entries and one warning per skipped entry. */
+export function readServiceSettings(read: SettingsReader, settings: Pick<Settings, 'allowHttp'>): ServiceSettings {
+  const raw = userValue(read, SERVICES_SETTING) ?? [];
+  const { entries, warnings } = parseServiceEntries(raw, settings);
+  return { services: Object.freeze(entries), serviceWarnings: Object.freeze(warnings), servicesRaw: raw };
+}

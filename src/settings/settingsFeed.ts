@@ -1,0 +1,54 @@
+import type { Disposable, Listener } from '../base/events';
+import type { SettingValues } from './settingValues';
+
+/**
+ * The settings every feature shares, as one snapshot of `flowsync.*` (read by src/settings/vscode/settings.ts, the one
+ * module that reads the configuration). Every value a workspace may set is untrusted input: normalizeSettings clamps
+ * numbers to the bounds package.json declares and accepts a team id of digits only. A feature's own section (the
+ * services, how each list is arranged) is read by that feature, in the same read, into the same snapshot: see
+ * SettingsSections.
+ */
+export interface Settings extends SettingValues {
+  /** From the user's own settings only: a workspace must not be able to send the key elsewhere. */
+  baseUrl: string;
+  /** From the user's own settings only, like baseUrl. */
+  allowHttp: boolean;
+  /**
+   * flowsync.teamId of the user's own settings ('' when unset or not digits): what Add Service moves into the user's
+   * flowsync.services. `teamId` is the merged value, which a workspace may set; it must not land in the user settings.
+   */
+  userTeamId: string;
+  /** historyDays of the user's own settings (or the default): only this deletes History from disk, never a workspace's. */
+  userHistoryDays: number;
+}
+
+/**
+ * What a feature reads its own keys of `flowsync.*` through: the one read of the configuration of this change (VS
+ * Code's configuration object of the section, as read once).
+ */
+export interface SettingsReader {
+  /** The value as VS Code merges it (default, user, workspace, folder): anything at all. */
+  get(key: string): unknown;
+  /** Where the value comes from: the default and the user's own value (userValue reads them). */
+  inspect(key: string): { readonly defaultValue?: unknown; readonly globalValue?: unknown } | undefined;
+}
+
+/** The user settings' own value, else the default, else undefined: for what a workspace must never choose. */
+export function userValue(read: SettingsReader, key: string): unknown {
+  const inspected = read.inspect(key);
+  return inspected?.globalValue ?? inspected?.defaultValue;
+}
+
+/**
+ * The features' own sections of the settings: read with the shared ones, once per change, into the same frozen
+ * snapshot (`settings`: the shared values of this read). The settings module knows no feature's keys; the start
+ * (src/extension.ts) hands it the features' readers, e.g. the services' (src/services/serviceSettings.ts) and the
+ * lists' arrangements (src/lists/listSettings.ts).
+ */
+export type SettingsSections<Extra extends object> = (read: SettingsReader, settings: Readonly<Settings>) => Extra;
+
+/** The settings as a feature holds them: the snapshot as last read (frozen: a change makes a new one) and its changes. */
+export interface SettingsFeed<S extends object = Settings> {
+  readonly current: Readonly<S>;
+  onDidChange(listener: Listener<Readonly<S>>): Disposable;
+}
