@@ -156,6 +156,85 @@ export function toolFor(id: ToolId, source: ToolSource): vscode.LanguageModelToo
   };
 }
 
+/** What one service's answer to a tool call is made from. */
+interface ToolCall {
+  readonly source: ToolSource;
+  readonly service: ToolService;
+  /** The service's name on its block's "service" line (several services). */
+  readonly name: string | undefined;
+  readonly input: unknown;
+  /** The service's key, removed from the answer. */
+  readonly hide: string | undefined;
+  readonly now: number;
+}
+
+/** What the list tools' answers share: the Explorer's status, teams and team filter. */
+function listSnapshot({ service: { explorer }, now, hide, name }: ToolCall) {
+  return {
+    status: explorer.status,
+    detail: explorer.detail,
+    teamId: explorer.teamId,
+    teams: explorer.teams.list(),
+    now,
+    hide,
+    service: name,
+  };
+}
+
+/**
+ * Each tool: the list it loads first when nothing is held or it is stale, and its answer. A Record over the tool names
+ * (TOOL_NAMES): a tool added there without its entry here does not compile, so no tool is answered with another's list.
+ */
+const TOOLS: Record<ToolId, { readonly list: ListId; answer(call: ToolCall): string }> = {
+  processing: {
+    list: 'processing',
+    answer: (call) => {
+      const { history, explorer } = call.service;
+      const live = history?.live && ((sync: FlowSync, at: number) => history.live!(sync, at));
+      return processingResult(processingInput(call.input), {
+        ...listSnapshot(call),
+        live,
+        state: explorer.lists.processing.state as Readonly<ListState<FlowSync>>,
+      });
+    },
+  },
+  connections: {
+    list: 'connections',
+    answer: (call) =>
+      connectionsResult(connectionsInput(call.input), {
+        ...listSnapshot(call),
+        state: call.service.explorer.lists.connections.state as Readonly<ListState<Connection>>,
+      }),
+  },
+  history: {
+    list: 'processing',
+    answer: ({ source, service: { explorer, history }, name, input, hide, now }) =>
+      historyResult(historyInput(input), {
+        status: explorer.status,
+        detail: explorer.detail,
+        hide,
+        now,
+        historyDays: source.settings.current.historyDays,
+        entries: history?.entries() ?? [],
+        stuck: history?.stuck() ?? [],
+        service: name,
+        watched: history?.watched && ((id) => history.watched!(id)),
+      }),
+  },
+  insights: {
+    list: 'processing',
+    answer: ({ source, service: { explorer, history }, name, input, hide, now }) =>
+      insightsResult(insightsInput(input), {
+        status: explorer.status,
+        detail: explorer.detail,
+        hide,
+        historyDays: source.settings.current.historyDays,
+        flows: flowInsights(history?.entries() ?? [], history?.older?.() ?? NO_OLDER_DAYS, now),
+        service: name,
+      }),
+  },
+};
+
 /** One service's answer to a tool call; `name` (several services) goes on its block's "service" line. */
 async function answerFor(
   id: ToolId,
@@ -166,55 +245,12 @@ async function answerFor(
   token: vscode.CancellationToken,
 ): Promise<string> {
   const { explorer } = service;
+  const tool = TOOLS[id];
   // A call at start waits for the service's first read of its key (at most the keyring's timeout), as a link does.
   await service.whenRead?.();
-  await freshen(source, explorer, id === 'history' || id === 'insights' ? 'processing' : id, token);
+  await freshen(source, explorer, tool.list, token);
   const hide = await keyToHide(explorer, source.keys);
-  const now = source.clock.now();
-  if (id === 'history') {
-    return historyResult(historyInput(input), {
-      status: explorer.status,
-      detail: explorer.detail,
-      hide,
-      now,
-      historyDays: source.settings.current.historyDays,
-      entries: service.history?.entries() ?? [],
-      stuck: service.history?.stuck() ?? [],
-      service: name,
-      watched: service.history?.watched && ((id) => service.history!.watched!(id)),
-    });
-  }
-  if (id === 'insights') {
-    return insightsResult(insightsInput(input), {
-      status: explorer.status,
-      detail: explorer.detail,
-      hide,
-      historyDays: source.settings.current.historyDays,
-      flows: flowInsights(service.history?.entries() ?? [], service.history?.older?.() ?? NO_OLDER_DAYS, now),
-      service: name,
-    });
-  }
-  const snapshot = {
-    status: explorer.status,
-    detail: explorer.detail,
-    teamId: explorer.teamId,
-    teams: explorer.teams.list(),
-    now,
-    hide,
-    service: name,
-  };
-  const live = service.history?.live && ((sync: FlowSync, at: number) => service.history!.live!(sync, at));
-  if (id === 'processing') {
-    return processingResult(processingInput(input), {
-      ...snapshot,
-      live,
-      state: explorer.lists.processing.state as Readonly<ListState<FlowSync>>,
-    });
-  }
-  return connectionsResult(connectionsInput(input), {
-    ...snapshot,
-    state: explorer.lists.connections.state as Readonly<ListState<Connection>>,
-  });
+  return tool.answer({ source, service, name, input, hide, now: source.clock.now() });
 }
 
 /** Loads the list when nothing is held or it is older than the refresh interval; joins a load in flight. */
