@@ -21,6 +21,19 @@ describe('the list registry', () => {
     assert.equal(new Set(ANY_LISTS.map((l) => l.rows.leafIdPrefix)).size, LISTS.length, 'tree id prefixes are unique');
   });
 
+  it("Copy ID and Copy Link are on every list's rows (their menus name each row context); a row context is no group's", () => {
+    const menus = manifest.contributes.menus['view/item/context'] as Array<{ command: string; when: string }>;
+    for (const command of [COMMAND.copyId, COMMAND.copyLink]) {
+      const when = menus.find((m) => m.command === command)?.when ?? '';
+      const pattern = new RegExp(/^viewItem =~ \/(.*)\/$/.exec(when)?.[1] ?? '$.');
+      for (const list of ANY_LISTS) assert.match(list.rows.leafContext, pattern, `${command} on ${list.viewId}'s rows`);
+    }
+    const groupContexts = ANY_LISTS.flatMap((l) =>
+      Object.values(l.arrangements.groupings).flatMap((g) => (g ? [g.context] : [])),
+    );
+    for (const list of ANY_LISTS) assert.ok(!groupContexts.includes(list.rows.leafContext), list.rows.leafContext);
+  });
+
   it('COMMAND holds exactly the commands package.json declares', () => {
     const declared = (manifest.contributes.commands as Array<{ command: string }>).map((c) => c.command).sort();
     assert.deepEqual(Object.values(COMMAND).sort(), declared);
