@@ -11,8 +11,8 @@ import { watchFailures, type FailureNotifications } from './notifications/vscode
 import { ApiKeyStore } from './keys/vscode/apiKeyStore';
 import { SettingsSource } from './settings/vscode/settings';
 import { SettingsWarnings } from './services/vscode/settingsWarnings';
-import { readServiceSettings } from './services/serviceSettings';
-import { readListSettings } from './lists/listSettings';
+import { readServicesSection } from './services/servicesSection';
+import { readListsSection } from './lists/listsSection';
 import { ServiceRegistry } from './services/vscode/serviceRegistry';
 import { eachService } from './services/vscode/eachService';
 import { pickService } from './services/vscode/pickService';
@@ -70,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const now = () => clock.now();
   const settings = new SettingsSource(
     // Each feature reads its own section, in the same read: the services (flowsync.services), the lists' arrangements.
-    (read, shared) => ({ ...readServiceSettings(read, shared), ...readListSettings(read) }),
+    (read, shared) => ({ ...readServicesSection(read, shared), ...readListsSection(read) }),
     (error) => log.error(`A settings listener failed: ${String(error)}`),
   );
   const keys = new ApiKeyStore(context.secrets);

@@ -42,8 +42,8 @@ export function userValue(read: SettingsReader, key: string): unknown {
 /**
  * The features' own sections of the settings: read with the shared ones, once per change, into the same frozen
  * snapshot (`settings`: the shared values of this read). The settings module knows no feature's keys; the start
- * (src/extension.ts) hands it the features' readers, e.g. the services' (src/services/serviceSettings.ts) and the
- * lists' arrangements (src/lists/listSettings.ts).
+ * (src/extension.ts) hands it the features' readers, e.g. the services' (src/services/servicesSection.ts) and the
+ * lists' arrangements (src/lists/listsSection.ts).
  */
 export type SettingsSections<Extra extends object> = (read: SettingsReader, settings: Readonly<Settings>) => Extra;
 

@@ -15,7 +15,7 @@ import { LinkHandler } from '../../src/links/vscode/linkHandler';
 import * as connectionCode from '../../src/services/vscode/serviceConnection';
 import { ServiceRegistry, type ConnectionCode } from '../../src/services/vscode/serviceRegistry';
 import { SettingsSource } from '../../src/settings/vscode/settings';
-import { readServiceSettings, type ServiceSettings } from '../../src/services/serviceSettings';
+import { readServicesSection, type ServicesSection } from '../../src/services/servicesSection';
 import type { MockFlowSyncServer } from '../../src/mock/server';
 import { toolFor, type ToolSource } from '../../src/tools/vscode/toolAnswers';
 import { TEST_KEY, setUserSetting, startMockApi } from './helpers';
@@ -33,7 +33,7 @@ function deferred<T>() {
 
 describe('services made after activate() (ServiceRegistry.start)', () => {
   let root: string;
-  let settings: SettingsSource<ServiceSettings>;
+  let settings: SettingsSource<ServicesSection>;
   let errors: string[];
   const registries: ServiceRegistry[] = [];
 
@@ -79,7 +79,7 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
 
   beforeEach(async () => {
     root = await fs.mkdtemp(path.join(os.tmpdir(), 'flowsync-registry-'));
-    settings = new SettingsSource(readServiceSettings);
+    settings = new SettingsSource(readServicesSection);
     errors = [];
   });
   afterEach(async () => {
@@ -167,7 +167,7 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
     await setUserSetting('baseUrl', 'https://127.0.0.1:9');
     try {
       settings.dispose();
-      settings = new SettingsSource(readServiceSettings);
+      settings = new SettingsSource(readServicesSection);
       const services = registry(
         async () => connectionCode,
         () => new Promise<string | undefined>(() => undefined),
@@ -234,7 +234,7 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
       before = vscode.workspace.getConfiguration('flowsync').inspect<string>('baseUrl')?.globalValue;
       await setUserSetting('baseUrl', mock.url);
       settings.dispose();
-      settings = new SettingsSource(readServiceSettings);
+      settings = new SettingsSource(readServicesSection);
     });
     afterEach(async () => {
       await setUserSetting('baseUrl', before);

@@ -3,7 +3,7 @@ import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
 import type { JsonDocumentsOnDemand } from '../../json/vscode/jsonDocumentsOnDemand';
 import type { ListViews } from '../../lists/vscode/listView';
 import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
-import type { ServiceSettings } from '../../services/serviceSettings';
+import type { ServicesSection } from '../../services/servicesSection';
 import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
 import type { FindOnDemand } from '../../find/vscode/findOnDemand';
 import type { HistoryView } from '../../history/vscode/historyView';
@@ -24,7 +24,7 @@ export interface CommandContext {
   find: FindOnDemand;
   json: JsonDocumentsOnDemand;
   log: vscode.LogOutputChannel;
-  settings: SettingsFeed<Settings & ServiceSettings>;
+  settings: SettingsFeed<Settings & ServicesSection>;
   /** Opens the activity chart (its code is loaded on first use); resolves once it is shown. */
   showActivity(): Promise<void>;
   /** Opens Flow Insights (its code is loaded on first use); resolves once it is shown. */

@@ -2,7 +2,7 @@ import type { CommandContext } from './commandContext';
 import { keyPlace } from '../../services/vscode/keyPlace';
 import { pickService } from '../../services/vscode/pickService';
 import type { ServiceConnection } from '../../services/vscode/serviceConnection';
-import { saveServiceTeam } from '../../services/vscode/serviceSettingsEdits';
+import { saveServiceTeam } from '../../services/vscode/saveServices';
 
 /**
  * The commands' handlers: one chunk, dist/chunks/commands.js (esbuild.js CHUNKS), loaded by the first command that

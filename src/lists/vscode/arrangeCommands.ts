@@ -46,7 +46,7 @@ export async function arrangeList(deps: ArrangeDeps, id: ListId): Promise<void> 
   deps.views[id].rearrange();
 }
 
-/** Saves a list's arrangement to its two settings, each where its current value comes from (ListSettings reads them). */
+/** Saves a list's arrangement to its two settings, each where its current value comes from (ListsSection reads them). */
 async function saveArrangement(list: ListDefinition<{ id: number }>, arrangement: Arrangement): Promise<void> {
   await saveWhereSet(list.arrangements.groupBySetting, arrangement.groupBy);
   await saveWhereSet(list.arrangements.sortBySetting, arrangement.sortBy);

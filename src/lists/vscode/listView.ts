@@ -11,7 +11,7 @@ import type { ListDefinition } from '../list';
 import { t } from '../../base/l10n';
 import type { Arrangement } from '../arrange';
 import type { SettingsFeed } from '../../settings/settingsFeed';
-import type { ListSettings } from '../listSettings';
+import type { ListsSection } from '../listsSection';
 import { GroupedTree, type RowDecorations } from './groupedTree';
 import { ServicesTree, type ServicesTreeNode } from './servicesTree';
 import type { Item } from '../../api/types';
@@ -71,7 +71,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     readonly list: ListDefinition<T>,
     private readonly services: ListServices,
     private readonly clock: Clock,
-    private readonly settings: SettingsFeed<ListSettings>,
+    private readonly settings: SettingsFeed<ListsSection>,
     private readonly decorations: (service: ListService) => RowDecorations<T> | undefined = () => undefined,
   ) {
     this.arrangement = settings.current.arrangements[list.id as ListId];
@@ -421,7 +421,7 @@ export type ListViews = { [D in AnyList as D['id']]: ListView<ValueOf<D>> };
 export function createListViews(
   services: ListServices,
   clock: Clock,
-  settings: SettingsFeed<ListSettings>,
+  settings: SettingsFeed<ListsSection>,
   decorations: { [D in AnyList as D['id']]?: (service: ListService) => RowDecorations<ValueOf<D>> } = {},
 ): ListViews {
   const views: Record<string, ListView<{ id: number }>> = {};

@@ -4,7 +4,7 @@ import { t } from '../../base/l10n';
 import type { KeyPlace } from '../../keys/vscode/apiKeyCommands';
 import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
 import { configuredService } from '../../settings/vscode/settings';
-import type { ServiceSettings } from '../serviceSettings';
+import type { ServicesSection } from '../servicesSection';
 import { serviceScope } from '../serviceTargets';
 import { pickService } from './pickService';
 import type { ServiceRegistry } from './serviceRegistry';
@@ -16,7 +16,7 @@ import { promptServiceUrl } from './serviceUrlCommand';
  * URL (two services may share an origin with different path prefixes, and each has its own key).
  */
 export async function keyPlace(
-  deps: { readonly settings: SettingsFeed<Settings & ServiceSettings>; readonly services: ServiceRegistry },
+  deps: { readonly settings: SettingsFeed<Settings & ServicesSection>; readonly services: ServiceRegistry },
   title: string,
   askUrl: boolean,
 ): Promise<KeyPlace | undefined> {

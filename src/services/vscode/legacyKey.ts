@@ -8,7 +8,7 @@ import { legacyKeyMove } from '../serviceTargets';
 import type * as vscode from 'vscode';
 import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
 import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
-import type { ServiceSettings } from '../serviceSettings';
+import type { ServicesSection } from '../servicesSection';
 
 /** Set in globalState once the one service's key of an earlier version (kept for its origin) has moved to its base URL. */
 const KEYS_BY_BASE_URL = 'flowsync.keysByBaseUrl';
@@ -22,7 +22,7 @@ const KEYS_BY_BASE_URL = 'flowsync.keysByBaseUrl';
  */
 export async function moveLegacyKey(deps: {
   readonly globalState: vscode.Memento;
-  readonly settings: SettingsFeed<Settings & ServiceSettings>;
+  readonly settings: SettingsFeed<Settings & ServicesSection>;
   readonly keys: ApiKeyStore;
   readonly log: vscode.LogOutputChannel;
 }): Promise<void> {

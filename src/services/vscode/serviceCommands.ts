@@ -5,18 +5,18 @@ import { inert } from '../../base/inert';
 import { t } from '../../base/l10n';
 import { secretStoreProblem, type ApiKeyStore } from '../../keys/vscode/apiKeyStore';
 import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
-import type { ServiceSettings } from '../serviceSettings';
+import type { ServicesSection } from '../servicesSection';
 import { MAX_SERVICES, MAX_SERVICE_NAME, mixesScripts, serviceNameKey } from '../serviceEntries';
 import { withService, withoutService } from '../serviceEdits';
 import { serviceScope } from '../serviceTargets';
 import { pickService } from './pickService';
 import type { ServiceConnection } from './serviceConnection';
 import type { ServiceRegistry } from './serviceRegistry';
-import { saveServices } from './serviceSettingsEdits';
+import { saveServices } from './saveServices';
 
 /** What Add Service... and Remove Service... use: the settings, the services, the keyring (a removed service's key) and the log. */
 export interface ServiceCommandDeps {
-  readonly settings: SettingsFeed<Settings & ServiceSettings>;
+  readonly settings: SettingsFeed<Settings & ServicesSection>;
   readonly services: ServiceRegistry;
   readonly keys: Pick<ApiKeyStore, 'delete'>;
   readonly log: Pick<vscode.LogOutputChannel, 'info'>;
@@ -94,7 +94,7 @@ export async function addServiceNow(
 
 /** The service of flowsync.baseUrl as an entry (named after its host), while no entries are listed; else undefined. */
 function currentServiceEntry(
-  settings: Readonly<Settings & ServiceSettings>,
+  settings: Readonly<Settings & ServicesSection>,
 ): { name: string; url: string; teamId?: string } | undefined {
   if (settings.services.length > 0 || !settings.baseUrl.trim()) return undefined;
   try {

@@ -12,7 +12,7 @@ import { WindowBudget } from '../../lists/windowBudget';
 import { TeamMemory } from '../../lists/vscode/teamMemory';
 import { ConfigurationSync } from './configurationSync';
 import type { SettingsSource } from '../../settings/vscode/settings';
-import type { ServiceSettings } from '../serviceSettings';
+import type { ServicesSection } from '../servicesSection';
 import { lazySharing, type LazySharing } from '../../sharing/lazySharing';
 import type { PollCoordinator } from '../../sharing/pollLease';
 import type { ServiceTarget } from '../serviceTargets';
@@ -28,7 +28,7 @@ export interface ServiceConnectionDeps {
   readonly clock: Clock;
   /** This window's own id (vscode.env.sessionId is the same in every window while telemetry is off). */
   readonly windowId: string;
-  readonly settings: SettingsSource<ServiceSettings>;
+  readonly settings: SettingsSource<ServicesSection>;
   readonly keys: ApiKeyStore;
   /** The User-Agent of every request. */
   readonly userAgent: string;

@@ -4,7 +4,7 @@ import { parseServiceUrl, type ServiceUrl } from '../../api/url';
 import { t } from '../../base/l10n';
 import { saveBaseUrl } from '../../settings/vscode/settings';
 import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
-import type { ServiceSettings } from '../serviceSettings';
+import type { ServicesSection } from '../servicesSection';
 import type { ServiceRegistry } from './serviceRegistry';
 import { COMMAND } from '../../base/commandIds';
 import { showMessageWithAction } from '../../base/vscode/messages';
@@ -39,7 +39,7 @@ export async function promptServiceUrl(deps: {
 
 /** Set Service URL...: flowsync.baseUrl (while flowsync.services lists none), then offers to set its key. */
 export async function setServiceUrl(deps: {
-  readonly settings: SettingsFeed<Settings & ServiceSettings>;
+  readonly settings: SettingsFeed<Settings & ServicesSection>;
   readonly services: Pick<ServiceRegistry, 'reconfigure' | 'all'>;
 }): Promise<void> {
   if (deps.settings.current.services.length > 0) {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Disposable } from '../../base/events';
 import { describeIgnored, ignoredWorkspaceSettings } from '../../settings/vscode/settings';
 import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
-import { SERVICES_SETTING, type ServiceSettings } from '../serviceSettings';
+import { SERVICES_SETTING, type ServicesSection } from '../servicesSection';
 
 /**
  * Says what is wrong with the settings, once per distinct problem: a team id that is not used (a notification and the
@@ -16,7 +16,7 @@ export class SettingsWarnings implements Disposable {
   private readonly subscription: Disposable;
 
   constructor(
-    settings: SettingsFeed<Settings & ServiceSettings>,
+    settings: SettingsFeed<Settings & ServicesSection>,
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.subscription = settings.onDidChange((s) => this.check(s));
@@ -27,7 +27,7 @@ export class SettingsWarnings implements Disposable {
     this.subscription.dispose();
   }
 
-  private check(settings: Readonly<Settings & ServiceSettings>): void {
+  private check(settings: Readonly<Settings & ServicesSection>): void {
     void this.warnAboutWorkspaceOverrides();
     if (settings.services.length === 0) this.warnAboutTeamId(settings.teamIdProblem);
     for (const warning of settings.serviceWarnings) {
@@ -51,7 +51,7 @@ export class SettingsWarnings implements Disposable {
 
   private async warnAboutWorkspaceOverrides(): Promise<void> {
     if (this.warnedIgnored) return;
-    // What only the user's own settings may set (Settings, ServiceSettings): where the key is sent.
+    // What only the user's own settings may set (Settings, ServicesSection): where the key is sent.
     const ignored = await ignoredWorkspaceSettings(['baseUrl', 'allowHttp', SERVICES_SETTING]);
     if (ignored.length && !this.warnedIgnored) {
       this.warnedIgnored = true;

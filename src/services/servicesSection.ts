@@ -6,7 +6,7 @@ import type { ServiceEntryLike } from './serviceTargets';
 export const SERVICES_SETTING = 'services';
 
 /** The services' section of the settings snapshot (read with the rest, once per change: SettingsSections). */
-export interface ServiceSettings {
+export interface ServicesSection {
   /** The valid entries of `flowsync.services` (user settings only: a workspace can never add a service). */
   services: readonly ServiceEntryLike[];
   /** One sentence per entry of `flowsync.services` that was skipped, naming it. */
@@ -16,7 +16,7 @@ export interface ServiceSettings {
 }
 
 /** Reads `flowsync.services` (the user's own value) into its valid entries and one warning per skipped entry. */
-export function readServiceSettings(read: SettingsReader, settings: Pick<Settings, 'allowHttp'>): ServiceSettings {
+export function readServicesSection(read: SettingsReader, settings: Pick<Settings, 'allowHttp'>): ServicesSection {
   const raw = userValue(read, SERVICES_SETTING) ?? [];
   const { entries, warnings } = parseServiceEntries(raw, settings);
   return { services: Object.freeze(entries), serviceWarnings: Object.freeze(warnings), servicesRaw: raw };

@@ -1,7 +1,7 @@
 import { saveTeamId, saveUserSetting } from '../../settings/vscode/settings';
 import type { SettingsFeed } from '../../settings/settingsFeed';
 import { withTeam } from '../serviceEdits';
-import { SERVICES_SETTING, type ServiceSettings } from '../serviceSettings';
+import { SERVICES_SETTING, type ServicesSection } from '../servicesSection';
 import type { ServiceTarget } from '../serviceTargets';
 
 /** Writes `flowsync.services` to the user settings (the only place it is read from); none left removes the setting. */
@@ -14,7 +14,7 @@ export async function saveServices(entries: readonly unknown[]): Promise<void> {
  * of several keeps it as the `teamId` of its entry in flowsync.services.
  */
 export async function saveServiceTeam(
-  settings: SettingsFeed<ServiceSettings>,
+  settings: SettingsFeed<ServicesSection>,
   service: { readonly target: ServiceTarget; reconfigure(): Promise<void> },
   teamId: string,
 ): Promise<void> {

@@ -3,13 +3,13 @@ import { validArrangement, type Arrangement } from './arrange';
 import { ANY_LISTS, type ListId } from './index';
 
 /** The lists' section of the settings snapshot (read with the rest, once per change: SettingsSections). */
-export interface ListSettings {
+export interface ListsSection {
   /** How each list's rows are grouped and sorted (its two settings; an unknown value falls back to the default). */
   arrangements: Readonly<Record<ListId, Arrangement>>;
 }
 
 /** Reads each list's `groupBy` / `sortBy` settings (`arrangements.groupBySetting` / `sortBySetting`), as merged. */
-export function readListSettings(read: SettingsReader): ListSettings {
+export function readListsSection(read: SettingsReader): ListsSection {
   const text = (key: string) => {
     const value = read.get(key);
     return typeof value === 'string' ? value : undefined;
