@@ -83,7 +83,7 @@ export type HistoryNotice =
 
 export interface HistoryPorts {
   readonly explorer: HistoryExplorer;
-  /** The log store of a scope's folder (originFolder), made when the scope is first used. */
+  /** The log store of a scope's folder (originFolder): a new one each time the scope becomes the current one. */
   readonly openLog: (folder: string) => HistoryLogStore;
   readonly watches: WatchesStore;
   readonly clock: Clock;
@@ -109,8 +109,12 @@ export interface HistoryLive {
  *
  * Concurrency: loads run one after another (a reload() never overtakes the first load's background read of the older
  * days, whose runs the store hands out once); the summaries of older days asked for last win over earlier ones;
- * writes run one after another; a load or write that finds the scope changed meanwhile is dropped. The key is never
- * written: a run whose record holds it (a service echoing it) is left out of the log.
+ * writes run one after another. The scope is checked again after every wait: a load or summary read that finds it
+ * changed meanwhile is dropped, so is a write that finds it changed before it begins (one under way finishes in the
+ * old scope's file, and nothing more), and a clear clears the files it was asked for but leaves what the new scope
+ * holds. Once disposed (the service removed, the window closing), nothing more is read, summarized or pruned; the runs
+ * that left before are still written. The key is never written: a run whose record holds it (a service echoing it) is
+ * left out of the log.
  */
 export class HistoryCore implements Disposable {
   private readonly explorer: HistoryExplorer;
@@ -150,6 +154,8 @@ export class HistoryCore implements Disposable {
   private clearedAt = -Infinity;
   /** Resolves when the first read of the current origin is done (History ready). */
   private ready: Promise<void> = Promise.resolve();
+  /** Disposed (its service removed, the window closing): nothing more is read, summarized or pruned. */
+  private disposed = false;
 
   private readonly slower = new SlowerFlows();
   private readonly slowerAnnouncer = new SlowerAnnouncer();
@@ -279,18 +285,23 @@ export class HistoryCore implements Disposable {
     if (this.origin) await this.load(this.origin, HISTORY_CAP);
   }
 
-  /** Clear History: for every window (a marker they honour), then the files of the current service. */
+  /**
+   * Clear History: for every window (a marker they honour), then the files of the current service. When the scope
+   * changes meanwhile (or the service is removed), the files it was asked for are cleared and what is held now is kept.
+   */
   async clear(): Promise<void> {
     const origin = this.origin;
     const store = this.store;
-    if (!origin || !store) return;
+    if (!origin || !store || this.disposed) return;
     await this.writing;
     try {
       await store.clear();
     } catch (e) {
       this.log.warn(`History could not be cleared: ${(e as Error)?.message ?? e}`);
     }
-    this.clearedAt = await store.cleared();
+    const clearedAt = await store.cleared();
+    if (!this.current(origin, store)) return;
+    this.clearedAt = clearedAt;
     this.entries = [];
     this.older = NO_OLDER_DAYS;
     this.olderAsked++;
@@ -309,7 +320,13 @@ export class HistoryCore implements Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.disposables.dispose();
+  }
+
+  /** Whether `origin` and its `store` are still the ones shown (checked after every wait: a scope may change meanwhile). */
+  private current(origin: string, store: HistoryLogStore): boolean {
+    return !this.disposed && origin === this.origin && store === this.store;
   }
 
   /**
@@ -361,7 +378,8 @@ export class HistoryCore implements Disposable {
   /** First the newest days (History ready), then older ones up to the cap; then the user's days prune the disk. */
   private async start(origin: string): Promise<void> {
     const more = await this.load(origin, FIRST_READ);
-    if (more && origin === this.origin) void this.load(origin, HISTORY_CAP);
+    if (this.disposed || origin !== this.origin) return;
+    if (more) void this.load(origin, HISTORY_CAP);
     const userDays = this.settings().userHistoryDays;
     if (userDays !== undefined && this.store) void this.store.pruneDisk(userDays).catch(() => undefined);
   }
@@ -431,7 +449,7 @@ export class HistoryCore implements Disposable {
 
   private async loadNow(origin: string, limit: number): Promise<boolean> {
     const store = this.store;
-    if (!store) return false;
+    if (!store || !this.current(origin, store)) return false;
     const started = this.clock.now();
     let result;
     try {
@@ -440,8 +458,10 @@ export class HistoryCore implements Disposable {
       this.log.warn(`History could not be read: ${(e as Error)?.message ?? e}`);
       return false;
     }
-    if (origin !== this.origin || store !== this.store) return false;
-    const cleared = this.honourClear(await store.cleared());
+    if (!this.current(origin, store)) return false;
+    const clearedAt = await store.cleared();
+    if (!this.current(origin, store)) return false;
+    const cleared = this.honourClear(clearedAt);
     const held = this.entries;
     this.entries = pruneEntries(
       mergeSegments([this.entries, result.entries]),
@@ -472,7 +492,7 @@ export class HistoryCore implements Disposable {
    * which the cap may have cut): their summaries, read or made in the background (never before History is ready).
    */
   private async readOlder(store: HistoryLogStore, whole: boolean, asked: number): Promise<void> {
-    if (asked !== this.olderAsked || store !== this.store) return; // a later read asked again
+    if (this.disposed || asked !== this.olderAsked || store !== this.store) return; // a later read asked again
     const oldest = this.entries.at(-1);
     if (whole || !oldest) {
       if (this.older !== NO_OLDER_DAYS) this.applyOlder(NO_OLDER_DAYS);
@@ -486,7 +506,7 @@ export class HistoryCore implements Disposable {
       this.log.warn(`History summaries could not be read: ${(e as Error)?.message ?? e}`);
       return;
     }
-    if (asked !== this.olderAsked || store !== this.store) return;
+    if (this.disposed || asked !== this.olderAsked || store !== this.store) return;
     this.applyOlder({
       before,
       days: days.filter((d) => d.day >= dayOf(this.clock.now() - this.settings().historyDays * DAY_MS)),
@@ -519,8 +539,12 @@ export class HistoryCore implements Disposable {
     return true;
   }
 
-  /** Appends the runs that left to this window's file of the day (never a rewrite); a run holding the key is left out. */
+  /**
+   * Appends the runs that left to this window's file of the day (never a rewrite); a run holding the key is left out.
+   * Runs that left before the service was removed (or the window closes) are still written; nothing is asked after.
+   */
   private persist(origin: string, left: readonly HistoryEntry[]): Promise<void> {
+    if (this.disposed) return this.writing;
     this.writing = this.writing.then(async () => {
       const store = this.store;
       if (origin !== this.origin || !store) return;
@@ -528,8 +552,9 @@ export class HistoryCore implements Disposable {
         const { leftOut } = await store.append(left, (record) => this.explorer.mentionsKey(record));
         this.writeTrouble.saved();
         if (leftOut) this.log.warn(`${leftOut} run(s) whose data contains the API key are not written to History.`);
+        if (!this.current(origin, store)) return;
         const clearedAt = await store.cleared();
-        if (this.honourClear(clearedAt)) this.changed();
+        if (this.current(origin, store) && this.honourClear(clearedAt)) this.changed();
       } catch (e) {
         this.writeTrouble.failed(e);
       }

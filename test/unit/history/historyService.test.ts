@@ -25,6 +25,7 @@ import { MemoryFiles } from '../helpers/memoryFiles';
 const MIN = 60_000;
 const DAY = 86_400_000;
 const SCOPE = 'https://flowsync.example.com';
+const OTHER = 'https://other.example.com';
 const KEY = 'fs_test_0123456789abcdef';
 
 /** A sync of flow `flowId`, created `agoMs` before `now`. */
@@ -131,9 +132,9 @@ describe('HistoryCore: History of one service behind its ports (plain Node, fake
     history.onDidChange(() => changes++);
     return { history, explorer, notices, logs, changes: () => changes };
   };
-  /** The runs of another window on disk: `perDay` a day for `days` days, ending an hour ago. */
-  const onDisk = (days: number, perDay: number) => {
-    const folder = originFolder(SCOPE);
+  /** The runs of another window on disk (of `scope`): `perDay` a day for `days` days, ending an hour ago. */
+  const onDisk = (days: number, perDay: number, scope = SCOPE) => {
+    const folder = originFolder(scope);
     let id = 5_000_000;
     for (let d = 0; d < days; d++) {
       const records: string[] = [];
@@ -324,6 +325,165 @@ describe('HistoryCore: History of one service behind its ports (plain Node, fake
     w.explorer.rescope(SCOPE);
     await w.history.whenReady();
     assert.equal(w.history.snapshot.entries.length, total, 'read again when it is the scope again');
+  });
+
+  it("a read whose Clear marker arrives after the scope changed is dropped: the new scope never shows the old one's runs", async () => {
+    const total = onDisk(1, 50);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let markerAsked = false;
+    const w = open('a', (store) => ({
+      ...bind(store),
+      cleared: async () => {
+        markerAsked = true;
+        const at = await store.cleared();
+        await held;
+        return at;
+      },
+    }));
+    await flushPromises();
+    assert.ok(markerAsked, 'the first read is done; its Clear marker is being read');
+    w.explorer.rescope(OTHER);
+    release();
+    await w.history.flushed();
+    assert.equal(w.history.snapshot.origin, OTHER);
+    assert.equal(w.history.snapshot.entries.length, 0, `none of the ${total} runs of the first scope`);
+  });
+
+  it("a write whose Clear marker arrives after the scope changed: the old scope's marker never drops the new scope's runs", async () => {
+    const total = onDisk(1, 50, OTHER); // left an hour ago
+    const other = open('x');
+    await other.history.whenReady();
+    await other.history.clear(); // the first scope's marker: now, after those runs left
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let appending = false;
+    const w = open('a', (store) => ({
+      ...bind(store),
+      append: async (...args) => {
+        appending = true;
+        await held;
+        return store.append(...args);
+      },
+    }));
+    await w.history.whenReady();
+    w.explorer.answer([item(71, 1, clock.now(), MIN)]);
+    await clock.advance(15_000);
+    w.explorer.answer([]);
+    await flushPromises();
+    assert.ok(appending, 'the run that left is being written');
+    w.explorer.rescope(OTHER);
+    await w.history.whenReady();
+    assert.equal(w.history.snapshot.entries.length, total);
+    release();
+    await w.history.flushed();
+    await flushPromises();
+    assert.equal(w.history.snapshot.origin, OTHER);
+    assert.equal(w.history.snapshot.entries.length, total, "the new scope's runs are kept");
+  });
+
+  it("a Clear that ends after the scope changed clears the files it was asked for, never the new scope's runs", async () => {
+    const total = onDisk(1, 50, OTHER);
+    onDisk(1, 20);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const w = open('a', (store) => ({
+      ...bind(store),
+      clear: async () => {
+        await held;
+        return store.clear();
+      },
+    }));
+    await w.history.whenReady();
+    assert.equal(w.history.snapshot.entries.length, 20);
+    const clearing = w.history.clear();
+    await flushPromises();
+    w.explorer.rescope(OTHER);
+    await w.history.whenReady();
+    assert.equal(w.history.snapshot.entries.length, total);
+    release();
+    await clearing;
+    await w.history.flushed();
+    assert.equal(w.history.snapshot.origin, OTHER);
+    assert.equal(w.history.snapshot.entries.length, total, "the new scope's runs are kept");
+    const reader = open('b');
+    await reader.history.whenReady();
+    assert.equal(reader.history.snapshot.entries.length, 0, 'the first scope is cleared, as asked');
+  });
+
+  it('a service removed while its History reads: nothing more is read, summarized or pruned, and nothing changes', async () => {
+    onDisk(21, 500); // more than the first read: older days would be read and summarized
+    settings = { ...settings, userHistoryDays: 30 };
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const calls: string[] = [];
+    const w = open('a', (store) => ({
+      ...bind(store),
+      read: async (days, limit) => {
+        calls.push('read');
+        const result = await store.read(days, limit);
+        await held;
+        return result;
+      },
+      summaries: async (...args) => {
+        calls.push('summaries');
+        return store.summaries(...args);
+      },
+      pruneDisk: async (days) => {
+        calls.push('pruneDisk');
+        return store.pruneDisk(days);
+      },
+      cleared: async () => {
+        calls.push('cleared');
+        return store.cleared();
+      },
+    }));
+    await flushPromises();
+    assert.deepEqual(calls, ['read']);
+    const changes = w.changes();
+    w.history.dispose();
+    release();
+    await w.history.flushed();
+    await clock.advance(1000);
+    assert.deepEqual(calls, ['read'], 'nothing asked of the store after the read that was under way');
+    assert.equal(w.history.snapshot.entries.length, 0, 'its answer is dropped');
+    assert.equal(w.changes(), changes);
+  });
+
+  it('a service removed while its History writes: the runs that left before are written, nothing is asked after', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const calls: string[] = [];
+    const w = open('a', (store) => ({
+      ...bind(store),
+      append: async (...args) => {
+        calls.push('append');
+        await held;
+        return store.append(...args);
+      },
+      cleared: async () => {
+        calls.push('cleared');
+        return store.cleared();
+      },
+    }));
+    await w.history.whenReady();
+    calls.length = 0;
+    w.explorer.answer([item(81, 1, clock.now(), MIN)]);
+    await clock.advance(15_000);
+    w.explorer.answer([]);
+    await flushPromises();
+    assert.deepEqual(calls, ['append']);
+    w.history.dispose();
+    release();
+    await w.history.flushed();
+    assert.deepEqual(calls, ['append'], 'no Clear marker read after it');
+    const reader = open('b');
+    await reader.history.whenReady();
+    assert.deepEqual(
+      reader.history.snapshot.entries.map((e) => e.id),
+      [81],
+      'the run that left before is on disk',
+    );
   });
 
   it('reload() resolves with every run on disk, also while the older days of the first load are still being read (cd32484)', async () => {
