@@ -116,9 +116,10 @@ export class ServiceRegistry<C extends RegisteredService> implements ServiceSet<
           this.reconcile(false);
         });
       this.making = making.catch(() => undefined); // start() says why
+      // Disposed meanwhile (the window closes, the extension is turned off): no key is moved, nothing configured.
       const started = making
-        .then(() => this.factory?.beforeFirstRead?.())
-        .then(() => this.reconfigureNow())
+        .then(() => (this.disposed ? undefined : this.factory?.beforeFirstRead?.()))
+        .then(() => (this.disposed ? undefined : this.reconfigureNow()))
         .catch((error) => {
           if (this.started === started) this.started = undefined; // the next command or link tries again
           this.ports.log.error(`The services could not start: ${String(error)}`);

@@ -279,6 +279,21 @@ describe('ServiceRegistry (pure: start, retry, reconcile, whenMade/whenRead, fai
     assert.equal(made.length, 0);
   });
 
+  it("disposed once the services are made, before their first key read: the earlier version's key is not moved, nothing is configured", async () => {
+    let moves = 0;
+    load = async () => ({ ...factory(), beforeFirstRead: async () => void moves++ });
+    const services = registry();
+    services.onDidChange(() => services.dispose()); // the services are made: disposed before the key is moved
+    const started = services.start();
+    await clock.advance(0);
+    await started;
+    assert.equal(made.length, 1, 'made');
+    assert.equal(made[0].disposed, true);
+    assert.equal(moves, 0, 'the key is left where it is');
+    assert.equal(made[0].reconfigures, 0, 'nothing configured');
+    assert.deepEqual(errors, []);
+  });
+
   // ------------------------------------------------------------------ 92d0932: commands waiting on a hung keyring
 
   it('whenMade() does not wait for the keys (a hung keyring must not hold up a command); start() does (92d0932)', async () => {
