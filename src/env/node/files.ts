@@ -6,6 +6,20 @@ import { temporaryName } from '../temporaryName';
 
 /** O_NOFOLLOW where the system has it (not on Windows, where creating a symbolic link needs a privilege). */
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+/**
+ * O_NONBLOCK where the system has it (not on Windows): open() of a FIFO (or a device) planted at a file's name returns
+ * at once, and is then refused as not a regular file, instead of waiting forever for the other end (and holding one of
+ * libuv's few threads meanwhile). On a regular file it changes nothing.
+ */
+const NO_BLOCK = constants.O_NONBLOCK ?? 0;
+const READ = constants.O_RDONLY | NO_FOLLOW | NO_BLOCK;
+
+/** Refuses what an open() found that is not a regular file (a FIFO, a device, a socket): it is not the extension's. */
+async function regularFile(handle: fs.FileHandle): Promise<import('node:fs').Stats> {
+  const stat = await handle.stat();
+  if (!stat.isFile()) throw new Error('not a regular file');
+  return stat;
+}
 
 /** The temporary name beside `target` (the one rule: src/env/temporaryName.ts), from 128 bits of node:crypto. */
 export function tempNameFor(target: string): string {
@@ -59,8 +73,9 @@ export function nodeFiles(root: string): Files {
       return s?.isFile() ? info(basename(at(p)), s) : undefined;
     },
     async read(p, from, length) {
-      const handle = await fs.open(at(p), constants.O_RDONLY | NO_FOLLOW);
+      const handle = await fs.open(at(p), READ);
       try {
+        await regularFile(handle);
         const buffer = Buffer.alloc(Math.max(0, length));
         let got = 0;
         while (got < length) {
@@ -76,14 +91,13 @@ export function nodeFiles(root: string): Files {
     async readCapped(p, maxBytes) {
       let handle: fs.FileHandle;
       try {
-        handle = await fs.open(at(p), constants.O_RDONLY | NO_FOLLOW);
+        handle = await fs.open(at(p), READ);
       } catch (e) {
         if ((e as NodeJS.ErrnoException)?.code === 'ENOENT') return undefined;
         throw e;
       }
       try {
-        const stat = await handle.stat();
-        if (!stat.isFile()) throw new Error('not a regular file');
+        const stat = await regularFile(handle);
         if (stat.size > maxBytes) return 'tooLarge';
         // The file may grow between the stat and the reads: never more than maxBytes + 1 bytes are read.
         let buffer = new Uint8Array(Math.min(stat.size, maxBytes) + 1);
@@ -117,12 +131,14 @@ export function nodeFiles(root: string): Files {
       }
     },
     async append(p, bytes) {
+      // (a FIFO with no reader: ENXIO at once; with one: refused before anything is written)
       const handle = await fs.open(
         at(p),
-        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW,
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW | NO_BLOCK,
         0o600,
       );
       try {
+        await regularFile(handle);
         await handle.writeFile(bytes);
       } finally {
         await handle.close();

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { promises as fs } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { constants, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createExclusive, nodeFiles, tempNameFor } from '../../../../src/env/node/files';
@@ -38,6 +39,57 @@ describe('node files: global storage on the local disk', () => {
     await fs.writeFile(secret, '{"secret":1}');
     await fs.symlink(secret, path.join(dir, 'lease.json'));
     await assert.rejects(files().readCapped('lease.json', 1000), /ELOOP|EMLINK|symbolic/i);
+  });
+
+  it('a FIFO planted at a file is refused at once, never waited on: read, readCapped, append', async function () {
+    if (!posix) this.skip();
+    const names = ['read.json', 'capped.json', 'append.log'];
+    try {
+      for (const name of names) execFileSync('mkfifo', [path.join(dir, name)]);
+    } catch {
+      this.skip(); // no mkfifo here
+    }
+    // One FIFO each: a reader and a writer of the same FIFO would open each other's end.
+    const attempts = [
+      files().read('read.json', 0, 100),
+      files().readCapped('capped.json', 100),
+      files().append!('append.log', new TextEncoder().encode('\n[1]')),
+    ];
+    let timer: NodeJS.Timeout | undefined;
+    // Real time, as a FIFO blocks open() in the system, not on the clock: the refusal takes a few milliseconds.
+    const deadline = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('still waiting'), 2000)));
+    try {
+      const outcomes = await Promise.all(
+        attempts.map((p) =>
+          Promise.race([
+            p.then(
+              () => 'resolved',
+              (e: Error) => `refused: ${e.message}`,
+            ),
+            deadline,
+          ]),
+        ),
+      );
+      assert.deepEqual(
+        outcomes.map((o) => /^refused: .*(not a regular file|ENXIO)/.test(o)),
+        [true, true, true],
+        outcomes.join('\n'),
+      );
+    } finally {
+      clearTimeout(timer);
+      // Whatever still waits in open() gets the other end, so nothing is left waiting when the test ends.
+      for (const [name, flag] of [
+        ['read.json', constants.O_WRONLY],
+        ['capped.json', constants.O_WRONLY],
+        ['append.log', constants.O_RDONLY],
+      ] as const) {
+        await fs
+          .open(path.join(dir, name), flag | constants.O_NONBLOCK)
+          .then((h) => h.close())
+          .catch(() => undefined);
+      }
+      await Promise.allSettled(attempts);
+    }
   });
 
   it('temporary names are random (128 bits) and beside the file', () => {
