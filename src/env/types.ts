@@ -65,8 +65,9 @@ export interface FileInfo {
  * The one way the extension keeps files of its own (in its global storage): the files under one folder, by paths
  * relative to it with `/` ("<folder>/<file>"). Crash safe: a file is replaced whole (atomically) or appended to, never
  * rewritten in place, so a reader sees the old file or the new one, or a complete prefix; reads are bounded, so
- * nothing unbounded is parsed. On a local disk nothing follows a symbolic link. Made for a folder by `platform.files`
- * (Node) or, elsewhere, through vscode.workspace.fs (src/env/vscode/).
+ * nothing unbounded is parsed. On a local disk no symbolic link under the folder is followed (at a file or at a folder
+ * on its way) and only regular files are read or appended to (src/env/node/files.ts). Made for a folder by
+ * `platform.files` (Node) or, elsewhere, through vscode.workspace.fs (src/env/vscode/).
  */
 export interface Files {
   /** The files (not folders) of a folder; [] when there is none. */

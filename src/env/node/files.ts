@@ -40,11 +40,31 @@ export async function createExclusive(file: string, bytes: Uint8Array): Promise<
 /**
  * The files under `root` on the local disk of a Node extension host (see Files): appends with O_APPEND (one write
  * call per append), replaces a file whole through a temporary file created exclusively beside it (tempNameFor), reads
- * ranges and whole files within a bound. Nothing follows a symbolic link: a link planted at a file is neither read nor
- * written through (a replace puts a file in its place).
+ * ranges and whole files within a bound. No symbolic link under `root` is followed: a link planted at a file is
+ * neither read nor written through (O_NOFOLLOW; a replace puts a file in its place), and a path through a folder that
+ * is a link is refused (each folder under `root` is checked with lstat before the operation: O_NOFOLLOW covers only
+ * the last name; a link planted between the check and the operation is not caught). A link at the last name of a
+ * delete is deleted itself, never what it points to. `root` itself is VS Code's, and may be reached through a link.
  */
 export function nodeFiles(root: string): Files {
   const at = (p: string) => join(root, ...p.split('/'));
+  /** Refuses `p` when a folder on its way under `root` (not its last name) is a symbolic link or not a folder. */
+  const noLinkedFolder = async (p: string) => {
+    let folder = root;
+    const folders = p.split('/');
+    folders.pop(); // the last name: O_NOFOLLOW's (a delete deletes a link there itself)
+    for (const name of folders) {
+      if (name === '' || name === '.') continue;
+      folder = join(folder, name);
+      const s = await fs.lstat(folder).catch((e: NodeJS.ErrnoException) => {
+        if (e?.code === 'ENOENT') return undefined;
+        throw e;
+      });
+      if (!s) return; // not there (yet): nothing under it to follow
+      if (s.isSymbolicLink()) throw Object.assign(new Error(`${name} is a symbolic link`), { code: 'ELOOP' });
+      if (!s.isDirectory()) throw Object.assign(new Error(`${name} is not a folder`), { code: 'ENOTDIR' });
+    }
+  };
   const info = (name: string, s: { size: number; mtimeMs: number }): FileInfo => ({
     name,
     size: s.size,
@@ -54,6 +74,7 @@ export function nodeFiles(root: string): Files {
     async list(dir) {
       let names: import('node:fs').Dirent[];
       try {
+        await noLinkedFolder(`${dir}/.`); // the folder itself too
         names = await fs.readdir(at(dir), { withFileTypes: true });
       } catch {
         return [];
@@ -66,13 +87,16 @@ export function nodeFiles(root: string): Files {
       return stats.flatMap(([name, s]) => (s?.isFile() ? [info(name, s)] : []));
     },
     async stat(p) {
-      const s = await fs.lstat(at(p)).catch((e: NodeJS.ErrnoException) => {
-        if (e?.code === 'ENOENT' || e?.code === 'ENOTDIR') return undefined;
-        throw e;
-      });
+      const s = await noLinkedFolder(p)
+        .then(() => fs.lstat(at(p)))
+        .catch((e: NodeJS.ErrnoException) => {
+          if (e?.code === 'ENOENT' || e?.code === 'ENOTDIR' || e?.code === 'ELOOP') return undefined;
+          throw e;
+        });
       return s?.isFile() ? info(basename(at(p)), s) : undefined;
     },
     async read(p, from, length) {
+      await noLinkedFolder(p);
       const handle = await fs.open(at(p), READ);
       try {
         await regularFile(handle);
@@ -91,6 +115,7 @@ export function nodeFiles(root: string): Files {
     async readCapped(p, maxBytes) {
       let handle: fs.FileHandle;
       try {
+        await noLinkedFolder(p);
         handle = await fs.open(at(p), READ);
       } catch (e) {
         if ((e as NodeJS.ErrnoException)?.code === 'ENOENT') return undefined;
@@ -120,6 +145,7 @@ export function nodeFiles(root: string): Files {
     },
     async replace(p, bytes) {
       const target = at(p);
+      await noLinkedFolder(p);
       await fs.mkdir(dirname(target), { recursive: true });
       const temp = tempNameFor(target);
       await createExclusive(temp, bytes);
@@ -131,6 +157,7 @@ export function nodeFiles(root: string): Files {
       }
     },
     async append(p, bytes) {
+      await noLinkedFolder(p);
       // (a FIFO with no reader: ENXIO at once; with one: refused before anything is written)
       const handle = await fs.open(
         at(p),
@@ -145,12 +172,16 @@ export function nodeFiles(root: string): Files {
       }
     },
     async rename(from, to) {
+      await noLinkedFolder(from);
+      await noLinkedFolder(to);
       await fs.rename(at(from), at(to));
     },
     async delete(p) {
+      await noLinkedFolder(p);
       await fs.rm(at(p), { recursive: true, force: true });
     },
     async mkdir(dir) {
+      await noLinkedFolder(`${dir}/.`); // the folder itself too: a link there would be taken for it
       await fs.mkdir(at(dir), { recursive: true });
     },
   };

@@ -92,6 +92,33 @@ describe('node files: global storage on the local disk', () => {
     }
   });
 
+  it('a symbolic link at a folder under the root is not followed: nothing is read, written, listed, moved or deleted through it', async function () {
+    if (!posix) this.skip();
+    const elsewhere = path.join(dir, 'elsewhere');
+    await fs.mkdir(elsewhere);
+    await fs.writeFile(path.join(elsewhere, 'secret.json'), '{"secret":1}');
+    await fs.symlink(elsewhere, path.join(dir, 'linked'));
+    const bytes = new TextEncoder().encode('\n[1]');
+    const f = files();
+    await assert.rejects(f.readCapped('linked/secret.json', 1000), /symbolic link/);
+    await assert.rejects(f.read('linked/secret.json', 0, 1000), /symbolic link/);
+    await assert.rejects(f.append!('linked/h2.log', bytes), /symbolic link/);
+    await assert.rejects(f.replace('linked/snapshot.json', bytes), /symbolic link/);
+    await assert.rejects(f.replace('linked/deeper/snapshot.json', bytes), /symbolic link/);
+    await assert.rejects(f.mkdir('linked/deeper'), /symbolic link/);
+    await assert.rejects(f.rename('linked/secret.json', 'moved.json'), /symbolic link/);
+    await assert.rejects(f.delete('linked/secret.json'), /symbolic link/);
+    assert.equal(await f.stat('linked/secret.json'), undefined);
+    assert.deepEqual(await f.list('linked'), []);
+    assert.deepEqual((await fs.readdir(elsewhere)).sort(), ['secret.json'], 'nothing written, moved or deleted there');
+    assert.equal(await fs.readFile(path.join(elsewhere, 'secret.json'), 'utf8'), '{"secret":1}');
+    await f.delete('linked'); // the link itself (Clear History deletes a folder): the link goes, not what it points to
+    assert.deepEqual(await fs.readdir(elsewhere), ['secret.json']);
+    await assert.rejects(fs.lstat(path.join(dir, 'linked')), /ENOENT/);
+    await f.replace('linked/snapshot.json', bytes); // a real folder now
+    assert.ok((await fs.lstat(path.join(dir, 'linked'))).isDirectory());
+  });
+
   it('temporary names are random (128 bits) and beside the file', () => {
     const target = path.join(dir, 'snapshot.json');
     const names = new Set(Array.from({ length: 100 }, () => tempNameFor(target)));
