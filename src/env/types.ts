@@ -74,7 +74,11 @@ export interface Files {
   list(dir: string): Promise<FileInfo[]>;
   /** The size and time of one file; undefined when there is no file there. */
   stat(path: string): Promise<FileInfo | undefined>;
-  /** A bounded read: bytes [from, from + length) of a file (fewer at its end). */
+  /**
+   * Bytes [from, from + length) of a file (fewer at its end). On a local disk only those bytes are read; through
+   * vscode.workspace.fs, which reads whole files, a file longer than from + length + READ_GROWTH_BYTES (1 MB) is refused
+   * (checked by its size before the read and by its length after).
+   */
   read(path: string, from: number, length: number): Promise<Uint8Array>;
   /**
    * A bounded read of a whole file: its bytes; 'tooLarge' when it holds more than `maxBytes` (checked before it is read;
