@@ -1,5 +1,5 @@
 import type { Disposable, Listener } from '../base/events';
-import type { SettingValues } from './settingValues';
+import { normalizeSettings, teamIdOf, type SettingValues } from './settingValues';
 
 /**
  * The settings every feature shares, as one snapshot of `flowsync.*` (read by src/settings/vscode/settings.ts, the one
@@ -14,11 +14,15 @@ export interface Settings extends SettingValues {
   /** From the user's own settings only, like baseUrl. */
   allowHttp: boolean;
   /**
-   * flowsync.teamId of the user's own settings ('' when unset or not digits): what Add Service moves into the user's
-   * flowsync.services. `teamId` is the merged value, which a workspace may set; it must not land in the user settings.
+   * flowsync.teamId of the user's own settings ('' when unset or not digits; never another extension's default): what
+   * Add Service moves into the user's flowsync.services. `teamId` is the merged value, which a workspace may set; it
+   * must not land in the user settings.
    */
   userTeamId: string;
-  /** historyDays of the user's own settings (or the default): only this deletes History from disk, never a workspace's. */
+  /**
+   * historyDays of the user's own settings (unset: the manifest's default, 7): only this deletes History from disk,
+   * never a workspace's nor another extension's default.
+   */
   userHistoryDays: number;
 }
 
@@ -37,6 +41,19 @@ export interface SettingsReader {
 export function userValue(read: SettingsReader, key: string): unknown {
   const inspected = read.inspect(key);
   return inspected?.globalValue ?? inspected?.defaultValue;
+}
+
+/**
+ * The values only the user's own settings give (Settings.userTeamId, userHistoryDays): the user's own value (its
+ * globalValue), else the manifest's default (normalizeSettings' fallback, '' for a team), never inspect()'s
+ * defaultValue, which another extension's configurationDefaults may set (a team Add Service would write into the
+ * user's flowsync.services; a historyDays that would delete History from disk).
+ */
+export function userOnlySettings(read: SettingsReader): Pick<Settings, 'userTeamId' | 'userHistoryDays'> {
+  return {
+    userTeamId: teamIdOf(read.inspect('teamId')?.globalValue) ?? '',
+    userHistoryDays: normalizeSettings({ historyDays: read.inspect('historyDays')?.globalValue }).historyDays,
+  };
 }
 
 /**

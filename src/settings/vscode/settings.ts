@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../../api/errors';
 import { parseServiceUrl, type ServiceUrl } from '../../api/url';
-import { normalizeSettings, teamIdOf } from '../settingValues';
-import { userValue, type Settings, type SettingsFeed, type SettingsSections } from '../settingsFeed';
+import { normalizeSettings } from '../settingValues';
+import { userOnlySettings, userValue, type Settings, type SettingsFeed, type SettingsSections } from '../settingsFeed';
 import { Emitter, type Disposable, type Listener } from '../../base/events';
 import { t } from '../../base/l10n';
 
@@ -65,8 +65,7 @@ function readSettings(sections: SettingsSections<object>): Readonly<Settings> {
     }),
     baseUrl: typeof baseUrl === 'string' ? baseUrl : '',
     allowHttp: userValue(config, 'allowHttp') === true,
-    userTeamId: teamIdOf(userValue(config, 'teamId')) ?? '', // its default is ''
-    userHistoryDays: normalizeSettings({ historyDays: userValue(config, 'historyDays') }).historyDays,
+    ...userOnlySettings(config),
   };
   return Object.freeze({ ...settings, ...sections(config, settings) });
 }
