@@ -76,8 +76,8 @@ export interface Files {
   stat(path: string): Promise<FileInfo | undefined>;
   /**
    * Bytes [from, from + length) of a file (fewer at its end). On a local disk only those bytes are read; through
-   * vscode.workspace.fs, which reads whole files, a file longer than from + length + READ_GROWTH_BYTES (1 MB) is refused
-   * (checked by its size before the read and by its length after).
+   * vscode.workspace.fs, which reads whole files, a file longer than from + length + READ_GROWTH_BYTES (1 MB) is
+   * refused (checked by its size before the read and by its length after).
    */
   read(path: string, from: number, length: number): Promise<Uint8Array>;
   /**

@@ -47,7 +47,7 @@ export type { FileInfo, Files };
  * Only service data: never the API key (the caller leaves out records that hold it).
  */
 
-/** A file of the store, as listed. */
+/** The store's format: the `2` of h2-*.log and s2-*.json (format 1 was 0.2.0's segments, store.ts: migrated once). */
 export const LOG_VERSION = 2;
 /** A log file longer than this is not read (a day of 10,000 runs of one window is about 2-4 MB). */
 export const MAX_LOG_BYTES = 32 * 1024 * 1024;

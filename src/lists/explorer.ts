@@ -204,7 +204,11 @@ export class Explorer {
     return this.isFocused;
   }
 
-  /** The refresh interval and whether lists are polled (for sharing); undefined before the first configure(). */
+  /**
+   * The refresh interval it was configured with (not slowed while the window is unfocused) and whether lists are
+   * polled: sharing, the tools, the status bar and the service registry read it; undefined before the first
+   * configure().
+   */
   get pollSettings(): { intervalMs: number; autoRefresh: boolean } | undefined {
     return this.config && { intervalMs: this.config.refreshIntervalMs, autoRefresh: this.config.autoRefresh };
   }

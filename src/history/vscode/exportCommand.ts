@@ -88,7 +88,7 @@ export async function exportHistory(deps: ExportDeps, arg?: unknown): Promise<vo
     if (given.filter !== undefined) {
       const tests = new Map<ExportService, (entry: HistoryEntry) => boolean>();
       for (const service of services) {
-        const made = historyEntryFilter(given.filter, serviceName(service));
+        const made = historyEntryFilter(given.filter, exportServiceColumn(service));
         if ('problem' in made) {
           void vscode.window.showErrorMessage(t('Export History: the filter cannot be used. {0}', made.problem));
           return;
@@ -114,7 +114,7 @@ export async function exportHistory(deps: ExportDeps, arg?: unknown): Promise<vo
   if (!format) return;
   const services = await pickServices(deps);
   if (!services) return;
-  const name = exportFileName(services.length === 1 ? serviceName(services[0]) : undefined, Date.now(), format);
+  const name = exportFileName(services.length === 1 ? exportServiceColumn(services[0]) : undefined, Date.now(), format);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const uri = await vscode.window.showSaveDialog({
     title: t('Export History'),
@@ -132,7 +132,7 @@ export async function exportTo(request: ExportRequest): Promise<void> {
   const sources: ExportSource[] = request.services.map((service) => {
     const test = request.filter;
     return {
-      service: serviceName(service),
+      service: exportServiceColumn(service),
       entries: service.history.snapshot.entries,
       ...(test ? { filter: (entry: HistoryEntry) => test(entry, service) } : {}),
     };
@@ -180,8 +180,12 @@ export async function exportTo(request: ExportRequest): Promise<void> {
   void vscode.window.showInformationMessage(t('Exported {0} runs of History to {1}.', outcome.rows, name));
 }
 
-/** The `service` column: the service's name, or for the one service of flowsync.baseUrl its host. */
-export function serviceName(service: ExportService): string {
+/**
+ * A service as an export names it (its `service` column, the file's name, what a filter's service: matches): its name,
+ * or for the one service of flowsync.baseUrl its host. Not src/base/serviceSet.ts's serviceName (names shown only
+ * with several services).
+ */
+export function exportServiceColumn(service: ExportService): string {
   if (service.name) return service.name;
   try {
     return new URL(service.target.baseUrl).host;

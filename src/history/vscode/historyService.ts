@@ -22,7 +22,7 @@ const WATCHES_KEY = 'flowsync.watches';
  * Watches are kept in globalState, which VS Code keeps the same in every window.
  */
 export class HistoryService extends HistoryCore implements vscode.Disposable {
-  /** What History tells the person (src/history/vscode/announceFinished.ts shows it, naming the service). */
+  /** What History tells the person (src/extension.ts hands it to announceFinished.ts, named by its service). */
   readonly onDidNotify: Event<HistoryNotice>;
   /** History's marks on the Processing view's rows, and when they change (the view renders them once per change). */
   readonly processingMarks: RowDecorations<FlowSync>;
@@ -61,7 +61,7 @@ export class HistoryService extends HistoryCore implements vscode.Disposable {
     this.processingMarks = { ...processingDecorations(this, () => clock.now()), onDidChange: this.onDidChange };
   }
 
-  /** Where the current service's segments are kept (undefined without a service). */
+  /** The folder of the current scope's History: its day files and summaries (undefined without a scope). */
   get storageFolder(): vscode.Uri | undefined {
     const origin = this.snapshot.origin;
     return origin ? vscode.Uri.joinPath(this.storage, 'history', originFolder(origin)) : undefined;

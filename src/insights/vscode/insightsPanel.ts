@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../base/events';
-import type { ServiceSet } from '../../base/serviceSet';
+import { serviceName, type ServiceSet } from '../../base/serviceSet';
 import { t } from '../../base/l10n';
 import { makeNonce } from '../../base/nonce';
 import { webviewHtml } from '../../base/webviewPage';
@@ -107,8 +107,9 @@ export class InsightsPanel implements vscode.Disposable {
   /** The page's numbers now: every service's flows from its summaries and runs in memory. */
   page(): InsightsPage {
     const now = this.source.now();
+    // Named as everywhere (serviceName): only with several services; with one, the page names none.
     const services = this.source.services.all.map((s) => ({
-      service: s.name ?? s.history.snapshot.origin ?? '',
+      service: serviceName(this.source.services, s) ?? s.history.snapshot.origin ?? '',
       flows: flowInsights(s.history.snapshot.entries, s.history.snapshot.older, now),
     }));
     return insightsPage(services, this.source.services.several, this.source.historyDays(), now, (ms) =>

@@ -86,8 +86,9 @@ export interface ToolSource {
   readonly keys?: Pick<ApiKeyStore, 'get'>;
   readonly clock: Clock;
   /**
-   * The window's settings: the tools read historyDays. A list's age is measured against its service's refresh
-   * interval as its Explorer applies it (ServiceSettings), never against the setting.
+   * The window's settings: the tools read historyDays. A list's age is measured against the refresh interval its
+   * service's Explorer was configured with (ServiceSettings; not slowed while the window is unfocused), never against
+   * the setting.
    */
   readonly settings: { readonly current: Pick<SettingValues, 'historyDays'> & Partial<SettingValues> };
   /** Resolves once the services are made (ServiceRegistry.whenMade): a call before then waits for them. */
@@ -260,7 +261,7 @@ async function freshen(
   id: ListId,
   token: vscode.CancellationToken,
 ): Promise<void> {
-  // The service's own refresh interval, as its Explorer applies it (its ServiceSettings).
+  // The refresh interval the service's Explorer was configured with (its ServiceSettings; not slowed while unfocused).
   const maxAgeMs = explorer.pollSettings?.intervalMs;
   if (explorer.status !== 'ready' || maxAgeMs === undefined) return;
   if (!needsLoad(explorer.refresher(id).state, clock.now(), maxAgeMs)) return;
