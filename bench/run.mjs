@@ -84,6 +84,11 @@ async function memorySection(runs) {
     runs: samples.length,
   });
   const note = `Explorer.connections.refresh() against the mock in a worker thread, ${runs} fresh processes; heap after gc()`;
+  say('memory: what a filter keeps per connection (50,000)');
+  const find = await runSection('findMemory.mjs', { nodeArgs: ['--expose-gc'] });
+  if (find.error) return find;
+  const [perRow] = find.rows;
+  const one = (value) => ({ median: value, min: value, max: value, runs: 1 });
   return {
     rows: [
       { section: 'memory', name: 'heap after 10 refreshes (10,000 items)', unit: 'MB', ...stat(at(10)), note },
@@ -95,6 +100,19 @@ async function memorySection(runs) {
         ...stat(growth),
         target: '< 2 MB',
         ok: median(growth) < 2,
+      },
+      {
+        section: 'memory',
+        name: 'Find: heap per connection a filtered list keeps (50,000; filtered once)',
+        unit: 'B',
+        ...one(perRow.folded),
+        note: 'FilterSubjects: each row folded (src/filter/filterMatch.ts); heap after gc(), one process',
+      },
+      {
+        section: 'memory',
+        name: 'Find: the same, filtered again (with the list index)',
+        unit: 'B',
+        ...one(perRow.indexed),
       },
     ],
     raw: results,

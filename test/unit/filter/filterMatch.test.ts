@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { FilterSubjects, type FilterLive, type FilterSubject } from '../../../src/filter/filterMatch';
-import { parseFilter, type Filter, type FilterView } from '../../../src/filter/filterQuery';
+import { parseFilter, type Filter, type FilterTerm, type FilterView } from '../../../src/filter/filterQuery';
+import { foldForSearch } from '../../../src/filter/foldText';
 
 interface Row {
   id: number;
@@ -128,6 +129,222 @@ describe('FilterSubjects: matching rows', () => {
         assert.equal(yes.length + no.length, some.length);
         for (const r of yes) assert.ok(!no.includes(r));
       }),
+    );
+  });
+});
+
+/**
+ * What a filter means, said plainly (the matcher before its caches and index): each text folded, words looked for in
+ * all of a row's texts joined, a field term in each of its field's texts or among its ids.
+ */
+function plainMatch(filter: Filter, subject: FilterSubject, live: FilterLive): boolean {
+  const fold = (texts: readonly string[] | undefined) => (texts ?? []).map(foldForSearch);
+  const all = [
+    ...Object.values(subject.fields).flatMap((texts) => fold(texts)),
+    ...Object.values(subject.ids ?? {}).flatMap((ids) => (ids ?? []).map(String)),
+    ...fold(subject.more),
+  ].join('\u0000');
+  const holds = (term: FilterTerm): boolean => {
+    switch (term.kind) {
+      case 'text':
+        return all.includes(term.text);
+      case 'field': {
+        const ids = subject.ids?.[term.field];
+        if (ids && /^\d+$/.test(term.text) && ids.includes(Number(term.text))) return true;
+        return term.field !== 'id' && fold(subject.fields[term.field]).some((text) => text.includes(term.text));
+      }
+      case 'flag':
+        return live.flags?.[term.flag] === true;
+      case 'duration': {
+        const seconds = live.seconds?.[term.field];
+        if (seconds === undefined || !Number.isFinite(seconds)) return false;
+        return term.op === '>' ? seconds > term.seconds : seconds < term.seconds;
+      }
+    }
+  };
+  return filter.terms.every((term) => holds(term) !== term.negated);
+}
+
+describe('FilterSubjects: folded rows and the list index', () => {
+  it('a row that changes is a new row object: matched by what it says now, never by what it said', () => {
+    let described = 0;
+    const s = new FilterSubjects((row: Row) => (described++, describe_(row)), live);
+    const list = rows.slice();
+    for (let i = 0; i < 3; i++) {
+      assert.deepEqual(
+        s.filter(filterOf('status:retrying'), list).map((r) => r.id),
+        [2001],
+      );
+    }
+    const changed = { ...rows[0], status: 'retrying' };
+    const next = [changed, rows[1], rows[2]];
+    assert.deepEqual(
+      s.filter(filterOf('status:retrying'), next).map((r) => r.id),
+      [1003, 2001],
+    );
+    assert.deepEqual(
+      s.filter(filterOf('status:pending'), next).map((r) => r.id),
+      [1004],
+    );
+    assert.equal(s.count(filterOf('-status:retrying'), next), 1);
+    assert.equal(described, rows.length + 1, 'only the changed row is folded again');
+    assert.deepEqual(
+      s.filter(filterOf('status:retrying'), list).map((r) => r.id),
+      [2001],
+      'the old list is still the old list',
+    );
+  });
+
+  it('an array changed in place (a row replaced, one added) is indexed again: no stale match', () => {
+    const s = new FilterSubjects(describe_, live);
+    const list = rows.slice();
+    for (let i = 0; i < 3; i++) {
+      assert.deepEqual(
+        s.filter(filterOf('pending'), list).map((r) => r.id),
+        [1003, 1004],
+      );
+    }
+    list[1] = { ...rows[1], status: 'retrying', error: undefined, stuck: false };
+    assert.deepEqual(
+      s.filter(filterOf('pending'), list).map((r) => r.id),
+      [1003],
+    );
+    assert.deepEqual(
+      s.filter(filterOf('erp'), list).map((r) => r.id),
+      [],
+    );
+    assert.deepEqual(
+      s.filter(filterOf('status:retrying'), list).map((r) => r.id),
+      [1004, 2001],
+    );
+    list.push({ id: 3001, flow: 'Pending Orders', flowId: 40, status: 'pending', service: 'Staging' });
+    assert.deepEqual(
+      s.filter(filterOf('pending'), list).map((r) => r.id),
+      [1003, 3001],
+    );
+    assert.deepEqual(
+      s.filter(filterOf('flow:40'), list).map((r) => r.id),
+      [3001],
+    );
+  });
+
+  it('a later list holding the same rows (one run more at the top, the oldest gone) folds only its new rows', () => {
+    let described = 0;
+    const s = new FilterSubjects((row: Row) => (described++, describe_(row)), live);
+    const many: Row[] = Array.from({ length: 40 }, (_, i) => ({
+      id: 5000 + i,
+      flow: `Flow ${i % 7}`,
+      flowId: i % 7,
+      status: i % 3 ? 'pending' : 'retrying',
+      service: 'Production',
+    }));
+    assert.equal(s.count(filterOf('retrying'), many), 14);
+    const newer: Row = { id: 6000, flow: 'Flow 1', flowId: 1, status: 'retrying', service: 'Production' };
+    const next = [newer, ...many.slice(0, 10), ...many.slice(12, 39)];
+    assert.deepEqual(
+      s.filter(filterOf('retrying'), next).map((r) => r.id),
+      next.filter((r) => r.status === 'retrying').map((r) => r.id),
+    );
+    assert.equal(described, 41);
+    assert.equal(s.count(filterOf('flow:1'), next), next.filter((r) => r.flowId === 1).length);
+  });
+
+  it('a word with the separator in it (typed as \\u0000) never spans two rows of the list', () => {
+    const pair: Row[] = [
+      { id: 1, flow: 'alpha', flowId: 1, status: 'pending', service: 'one', error: 'ends in b' },
+      { id: 2, flow: 'c starts', flowId: 2, status: 'pending', service: 'two' },
+    ];
+    const s = new FilterSubjects(describe_, live);
+    for (let i = 0; i < 3; i++) {
+      assert.deepEqual(s.filter(filterOf('b\u0000c'), pair), []);
+      assert.deepEqual(s.filter(filterOf('-b\u0000c'), pair), pair);
+      assert.deepEqual(s.filter(filterOf('alpha\u0000pending'), pair), [pair[0]], 'two texts of one row: as before');
+    }
+  });
+
+  it('a field text longer than 65,535 characters keeps its place: a field term finds what is after it', () => {
+    const long = 'x'.repeat(70_000);
+    const tall: Row[] = [
+      { id: 1, flow: long, flowId: 1, status: 'pending', service: 'Production' },
+      { id: 2, flow: 'short', flowId: 2, status: 'retrying', service: `${long} staging` },
+    ];
+    const s = new FilterSubjects(describe_, live);
+    for (let i = 0; i < 3; i++) {
+      assert.deepEqual(
+        s.filter(filterOf('service:staging'), tall).map((r) => r.id),
+        [2],
+      );
+      assert.deepEqual(
+        s.filter(filterOf('status:pending'), tall).map((r) => r.id),
+        [1],
+      );
+      assert.deepEqual(
+        s.filter(filterOf('id:2'), tall).map((r) => r.id),
+        [2],
+      );
+      assert.deepEqual(
+        s.filter(filterOf('flow:xxx'), tall).map((r) => r.id),
+        [1],
+      );
+      assert.deepEqual(
+        s.filter(filterOf('flow:2 -flow:xx'), tall).map((r) => r.id),
+        [2],
+      );
+    }
+  });
+
+  it('property: every filter keeps what its plain meaning keeps, the first time a list is filtered and after', () => {
+    // Texts and words of a few letters, accents, digits, and the separator of the folded texts (\u0000) too.
+    const of = (alphabet: string, minLength: number, maxLength: number) =>
+      fc.array(fc.constantFrom(...alphabet), { minLength, maxLength }).map((chars) => chars.join(''));
+    const text = of('abcé 123A\u0000-', 0, 8);
+    const word = of('abcé123A\u0000-', 1, 3);
+    const term = fc.oneof(
+      word,
+      fc.stringMatching(/^[a-c ]{1,4}$/).map((w) => `"${w}"`),
+      word.map((w) => `flow:${w}`),
+      word.map((w) => `status:${w}`),
+      word.map((w) => `service:${w}`),
+      fc.nat(40).map((n) => `id:${n}`),
+      fc.nat(40).map((n) => `flow:${n}`),
+      fc.constantFrom('has:errors', 'is:stuck'),
+      fc
+        .tuple(fc.constantFrom('<', '>'), fc.nat(50), fc.constantFrom('s', 'm'))
+        .map(([op, n, u]) => `age${op}${n}${u}`),
+    );
+    const filterText = fc
+      .array(fc.tuple(fc.boolean(), term), { minLength: 1, maxLength: 4 })
+      .map((ts) => ts.map(([negated, t]) => `${negated ? '-' : ''}${t}`).join(' '));
+    const row = fc.record({
+      id: fc.nat(40),
+      flow: text,
+      flowId: fc.nat(40),
+      status: fc.constantFrom('pending', 'retrying', 'Pénding', ''),
+      service: text,
+      error: fc.option(text, { nil: undefined }),
+      stuck: fc.boolean(),
+      ageSeconds: fc.option(fc.nat(4000), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(filterText, { minLength: 1, maxLength: 4 }),
+        fc.array(row, { maxLength: 60 }),
+        (inputs, some) => {
+          const s = new FilterSubjects(describe_, live);
+          for (const input of inputs) {
+            const parsed = parseFilter(input, 'processing');
+            if (!parsed.filter) continue;
+            const filter = parsed.filter;
+            const expected = some.filter((r) => plainMatch(filter, describe_(r), live(r)));
+            for (let i = 0; i < 2; i++) {
+              assert.deepEqual(s.filter(filter, some), expected, input);
+              assert.equal(s.count(filter, some), expected.length, input);
+            }
+            for (const r of some) assert.equal(s.matches(filter, r), expected.includes(r), input);
+          }
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });
