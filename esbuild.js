@@ -154,9 +154,7 @@ const CHUNKS = {
   workspaceOverrides: './src/settings/workspaceOverrides.ts', // jsonc-parser: only when a workspace has a settings file
   toolAnswers: './src/tools/vscode/toolAnswers.ts', // the tools' answers: when a language model tool is first called
   links: './src/links/vscode/answerLink.ts', // the answer to a vscode:// link: when one is first opened
-  activityChart: './src/activity/vscode/activityChart.ts', // the chart's panel and series: when the chart is opened
-  insights: './src/insights/vscode/insightsPanel.ts', // Show Flow Insights: its panel and numbers, when first opened
-  commands: './src/commands/vscode/handlers.ts', // every command's handler: when the first command runs
+  commands: './src/commands/vscode/handlers.ts', // every command's handler, the activity chart and Flow Insights among them: when the first command runs
   find: './src/find/vscode/findViews.ts', // the views' filters: when one is first set, or at start when the workspace kept one
 };
 

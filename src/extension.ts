@@ -15,8 +15,6 @@ import { readServicesSection } from './services/servicesSection';
 import { readListsSection } from './lists/listsSection';
 import { ServiceRegistry } from './services/vscode/serviceRegistry';
 import { eachService } from './services/vscode/eachService';
-import { pickService } from './services/vscode/pickService';
-import { t } from './base/l10n';
 import { HistoryService } from './history/vscode/historyService';
 import { registerTools } from './tools/vscode/tools';
 import { HistoryView } from './history/vscode/historyView';
@@ -95,20 +93,6 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const notifications = watchFailures(services);
   const statusBar = new ProcessingStatusBar(services, clock);
   const historyView = new HistoryView(services, now);
-  const showActivity = async () => {
-    await services.whenMade();
-    const service = await pickService(services, t('Show Activity'));
-    if (!service) return;
-    // The chart is its own chunk (esbuild.js CHUNKS), loaded when it is first opened.
-    const { openActivityChart } = await import('./activity/vscode/activityChart');
-    openActivityChart(context, service.history, () => service.explorer.keyToHide, now);
-  };
-  const showInsights = async () => {
-    await services.whenMade();
-    // The panel is its own chunk (esbuild.js CHUNKS: insights), loaded when it is first opened.
-    const { showInsightsPanel } = await import('./insights/vscode/insightsPanel');
-    showInsightsPanel(context, { services, historyDays: () => settings.current.historyDays, now });
-  };
   const find = new FindOnDemand(views, historyView, context.workspaceState, now);
   const commandContext = {
     services,
@@ -119,8 +103,8 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     json,
     log,
     settings,
-    showActivity,
-    showInsights,
+    extensionUri: context.extensionUri,
+    now,
     extensionId: context.extension.id,
   };
   const links = new LinkHandler(commandContext);

@@ -25,10 +25,10 @@ export interface CommandContext {
   json: JsonDocumentsOnDemand;
   log: vscode.LogOutputChannel;
   settings: SettingsFeed<Settings & ServicesSection>;
-  /** Opens the activity chart (its code is loaded on first use); resolves once it is shown. */
-  showActivity(): Promise<void>;
-  /** Opens Flow Insights (its code is loaded on first use); resolves once it is shown. */
-  showInsights(): Promise<void>;
+  /** Where the extension is installed (the webview panels' pages and styles). */
+  extensionUri: vscode.Uri;
+  /** The time now (the extension's clock). */
+  now(): number;
   /** This extension's id (publisher.name): the authority of its links. */
   extensionId: string;
 }

@@ -18,6 +18,8 @@ export { setServiceUrl } from '../../services/vscode/serviceUrlCommand';
 export { clearTeamFilter, filterByTeam } from '../../lists/vscode/teamFilterCommand';
 export { addService, addServiceNow, removeService, removeServiceNow } from '../../services/vscode/serviceCommands';
 export { clearFilter, copyViewLink, filterView, goTo } from '../../find/vscode/findCommands';
+export { showActivity } from '../../activity/vscode/activityCommand';
+export { showInsights } from '../../insights/vscode/insightsCommand';
 
 /**
  * What every handler gets: the start's context and the ports that features' commands ask for, made from the services
