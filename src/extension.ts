@@ -15,6 +15,7 @@ import { readServicesSection } from './services/servicesSection';
 import { readListsSection } from './lists/listsSection';
 import { ServiceRegistry } from './services/vscode/serviceRegistry';
 import { eachService } from './services/vscode/eachService';
+import { onFirstUse } from './base/onFirstUse';
 import { HistoryService } from './history/vscode/historyService';
 import { registerTools } from './tools/vscode/tools';
 import { HistoryView } from './history/vscode/historyView';
@@ -108,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     extensionId: context.extension.id,
   };
   const links = new LinkHandler(commandContext);
+  const commandTable = onFirstUse(() => import('./commands/vscode/handlers'));
 
   context.subscriptions.push(
     log,
@@ -140,7 +142,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     ),
     vscode.window.onDidChangeWindowState((state) => services.setFocused(state.focused)),
     vscode.window.registerUriHandler(links),
-    ...registerCommands(commandContext),
+    ...registerCommands(commandContext, commandTable),
     ...registerTools({ services, keys, clock, settings }),
   );
   services.setFocused(vscode.window.state.focused);
@@ -170,9 +172,9 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     reconfigure: () => services.reconfigure(),
     removeService: async (name) => {
       const service = services.byName(name);
-      if (service) await (await import('./commands/vscode/handlers')).removeServiceNow(commandContext, service);
+      if (service) await (await commandTable.get()).removeServiceNow(commandContext, service);
     },
-    addService: async (answers) => (await import('./commands/vscode/handlers')).addServiceNow(commandContext, answers),
+    addService: async (answers) => (await commandTable.get()).addServiceNow(commandContext, answers),
   };
 }
 
