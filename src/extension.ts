@@ -15,7 +15,7 @@ import { readServicesSection } from './services/servicesSection';
 import { readListsSection } from './lists/listsSection';
 import { ServiceRegistry } from './services/vscode/serviceRegistry';
 import { eachService } from './services/vscode/eachService';
-import { onFirstUse } from './base/onFirstUse';
+import { onFirstUse, type OnFirstUse } from './base/onFirstUse';
 import { HistoryService } from './history/vscode/historyService';
 import { registerTools } from './tools/vscode/tools';
 import { HistoryView } from './history/vscode/historyView';
@@ -23,7 +23,8 @@ import { JSON_SCHEME } from './json/jsonScheme';
 import { JsonDocumentsOnDemand } from './json/vscode/jsonDocumentsOnDemand';
 import { allViews, createListViews, type ListViews } from './lists/vscode/listView';
 import { ProcessingStatusBar } from './status/vscode/statusBar';
-import { FindOnDemand } from './find/vscode/findOnDemand';
+import { keptFilters } from './find/keptFilters';
+import type { FindViews } from './find/vscode/findViews';
 
 /**
  * The live objects, for the integration tests only: activate() returns them when VS Code runs the extension in
@@ -49,7 +50,7 @@ export interface FlowSyncExplorerApi {
   history: HistoryService;
   historyView: HistoryView;
   /** The views' filters (Find), made on first use. */
-  find: FindOnDemand;
+  find: OnFirstUse<FindViews>;
   /** One poller for all windows (the first service's): whether this window holds the lease of a polled list. */
   sharing: Promise<PollCoordinator>;
   /** Re-reads settings and the key; resolves once applied. */
@@ -94,7 +95,17 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const notifications = watchFailures(services);
   const statusBar = new ProcessingStatusBar(services, clock);
   const historyView = new HistoryView(services, now);
-  const find = new FindOnDemand(views, historyView, context.workspaceState, now);
+  // The views' filters: made when one is first set or read, or now when this workspace kept one.
+  const find = onFirstUse(
+    async () =>
+      (await import('./find/vscode/findViews')).createFindViews(
+        { processing: views.processing, connections: views.connections, history: historyView },
+        context.workspaceState,
+        now,
+      ),
+    { dispose: (made) => made.dispose(), onError: (e) => log.error(`The views' filters failed to load: ${String(e)}`) },
+  );
+  if (keptFilters(context.workspaceState)) find.get().catch(() => undefined);
   const commandContext = {
     services,
     keys,

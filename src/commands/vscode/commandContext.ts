@@ -5,7 +5,8 @@ import type { ListViews } from '../../lists/vscode/listView';
 import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
 import type { ServicesSection } from '../../services/servicesSection';
 import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
-import type { FindOnDemand } from '../../find/vscode/findOnDemand';
+import type { OnFirstUse } from '../../base/onFirstUse';
+import type { FindViews } from '../../find/vscode/findViews';
 import type { HistoryView } from '../../history/vscode/historyView';
 
 /**
@@ -21,7 +22,7 @@ export interface CommandContext {
   /** The History view (Go to... reveals a run in it). */
   historyView: HistoryView;
   /** The views' filters (Find), their code loaded on first use. */
-  find: FindOnDemand;
+  find: OnFirstUse<FindViews>;
   json: JsonDocumentsOnDemand;
   log: vscode.LogOutputChannel;
   settings: SettingsFeed<Settings & ServicesSection>;
