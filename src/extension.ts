@@ -3,7 +3,7 @@ import { registerCommands } from './commands/vscode/registerCommands';
 import { systemClock } from './base/clock';
 import type { Explorer } from './lists/explorer';
 import type { PollCoordinator } from './sharing/pollLease';
-import { hideEverywhere } from './base/inert';
+import { hideEverywhere, inert } from './base/inert';
 import { serviceName } from './base/serviceSet';
 import { useLocalize } from './base/l10n';
 import { LinkHandler } from './links/vscode/linkHandler';
@@ -20,7 +20,7 @@ import { HistoryService } from './history/vscode/historyService';
 import { registerTools } from './tools/vscode/tools';
 import { HistoryView } from './history/vscode/historyView';
 import { JSON_SCHEME } from './json/jsonScheme';
-import { JsonDocumentsOnDemand } from './json/vscode/jsonDocumentsOnDemand';
+import type { JsonDocuments, JsonTarget } from './json/vscode/jsonDocuments';
 import { allViews, createListViews, type ListViews } from './lists/vscode/listView';
 import { ProcessingStatusBar } from './status/vscode/statusBar';
 import { keptFilters } from './find/keptFilters';
@@ -40,7 +40,8 @@ export interface FlowSyncExplorerApi {
   /** The view of each list, by list id. */
   views: ListViews;
   statusBar: ProcessingStatusBar;
-  json: JsonDocumentsOnDemand;
+  /** The JSON documents, made when the first is opened or restored. */
+  json: OnFirstUse<JsonDocuments>;
   notifications: FailureNotifications;
   /** Where VS Code keeps this extension's logs (the "Flow Sync" channel's file is in a sibling folder). */
   logUri: vscode.Uri;
@@ -91,7 +92,17 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const views = createListViews(services, clock, settings, {
     processing: (s) => services.byId(s.id)!.history.processingMarks,
   });
-  const json = new JsonDocumentsOnDemand(services);
+  // A failed load of a chunk (esbuild.js CHUNKS), once per load; the next use tries again.
+  const failedToLoad = (what: string) => (error: unknown) =>
+    log.error(`${what} could not be loaded: ${inert(String(error), 300)}`);
+  // The JSON documents: their content provider is registered now (VS Code asks it for a restored document at once);
+  // their code is loaded, and they are made, with the first document.
+  const jsonChanged = new vscode.EventEmitter<vscode.Uri>();
+  const jsonDocuments = onFirstUse(
+    async () => new (await import('./json/vscode/jsonDocuments')).JsonDocuments(services, jsonChanged),
+    { dispose: (made) => made.dispose(), onError: failedToLoad('The JSON documents') },
+  );
+  const json = { open: async (target: JsonTarget) => (await jsonDocuments.get()).open(target) };
   const notifications = watchFailures(services);
   const statusBar = new ProcessingStatusBar(services, clock);
   const historyView = new HistoryView(services, now);
@@ -103,7 +114,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
         context.workspaceState,
         now,
       ),
-    { dispose: (made) => made.dispose(), onError: (e) => log.error(`The views' filters failed to load: ${String(e)}`) },
+    { dispose: (made) => made.dispose(), onError: failedToLoad("The views' filters") },
   );
   if (keptFilters(context.workspaceState)) find.get().catch(() => undefined);
   const commandContext = {
@@ -128,8 +139,12 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     new SettingsWarnings(settings, log),
     services,
     ...allViews(views),
-    json,
-    vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, json),
+    jsonChanged,
+    jsonDocuments,
+    vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, {
+      onDidChange: jsonChanged.event,
+      provideTextDocumentContent: async (uri) => (await jsonDocuments.get()).provideTextDocumentContent(uri),
+    }),
     statusBar,
     notifications,
     historyView,
@@ -168,7 +183,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     keys,
     views,
     statusBar,
-    json,
+    json: jsonDocuments,
     notifications,
     logUri: context.logUri,
     links,

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
-import type { JsonDocumentsOnDemand } from '../../json/vscode/jsonDocumentsOnDemand';
+import type { JsonDocuments } from '../../json/vscode/jsonDocuments';
 import type { ListViews } from '../../lists/vscode/listView';
 import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
 import type { ServicesSection } from '../../services/servicesSection';
@@ -23,7 +23,8 @@ export interface CommandContext {
   historyView: HistoryView;
   /** The views' filters (Find), their code loaded on first use. */
   find: OnFirstUse<FindViews>;
-  json: JsonDocumentsOnDemand;
+  /** Opens a JSON document (the documents' code is loaded with the first). */
+  json: Pick<JsonDocuments, 'open'>;
   log: vscode.LogOutputChannel;
   settings: SettingsFeed<Settings & ServicesSection>;
   /** Where the extension is installed (the webview panels' pages and styles). */

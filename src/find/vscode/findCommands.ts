@@ -29,7 +29,7 @@ export interface FindCommandDeps {
   };
   readonly views: ListViews;
   readonly historyView: HistoryView;
-  /** Opens what Go to... reached as JSON (the JSON documents: src/json/vscode/jsonDocumentsOnDemand.ts). */
+  /** Opens what Go to... reached as JSON (the JSON documents: src/json/vscode/jsonDocuments.ts). */
   readonly json: {
     open(
       target:
