@@ -141,10 +141,9 @@ const vscodeOnce = {
  * import(), and is built into dist/chunks/<name>.js.
  */
 const CHUNKS = {
-  services: './src/services/vscode/serviceConnection.ts', // each service's Explorer, client, History and feed: started by ServiceRegistry.start() after activate()
+  services: './src/services/vscode/serviceConnection.ts', // each service's Explorer, client, History, feed and sharing between windows: started by ServiceRegistry.start() after activate()
   fetch: './src/env/node/fetch.ts', // node-fetch: the first request, after activate()
   http: './src/api/http.ts', // the GET with its caps, the answer's bytes: the first request (src/api/client.ts)
-  sharing: './src/sharing/vscode/createSharing.ts', // one poller for all windows: when a service is first polled (src/sharing/lazySharing.ts)
   json: './src/json/vscode/jsonDocuments.ts', // "Open as JSON": when the first document is opened or restored
   announce: './src/history/vscode/announceFinished.ts', // "no longer processing" with its actions: when first said
   historyRows: './src/history/vscode/historyRows.ts', // the History view's rows: when the view is first shown
@@ -262,7 +261,7 @@ const MODULE_STATE =
 
 /**
  * The check that no state is split silently: every module of ours in more than one output (the eager bundle and a
- * chunk, or two chunks: the services' chunk and the sharing chunk both hold the Explorer's modules) must be free of
+ * chunk, or two chunks: the services', the commands' and the tools' chunks all hold History's modules) must be free of
  * module-level state (or be SHARED, and then it is not copied). Returns esbuild-style errors.
  */
 function checkSplit(eagerMeta, chunksMeta) {
