@@ -103,6 +103,10 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     { dispose: (made) => made.dispose(), onError: failedToLoad('The JSON documents') },
   );
   const json = { open: async (target: JsonTarget) => (await jsonDocuments.get()).open(target) };
+  // What History says (its notifications): loaded when it first says something.
+  const announcer = onFirstUse(() => import('./history/vscode/announceFinished'), {
+    onError: failedToLoad("History's notifications"),
+  });
   const notifications = watchFailures(services);
   const statusBar = new ProcessingStatusBar(services, clock);
   const historyView = new HistoryView(services, now);
@@ -153,16 +157,18 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     eachService(services, (service) =>
       service.history.onDidNotify(
         (notice) =>
-          void import('./history/vscode/announceFinished').then((m) =>
-            m.announce(
-              notice,
-              (text) => {
-                const name = serviceName(services, service);
-                return name === undefined ? text : `${name}: ${text}`;
-              },
-              json,
-              service.id,
-            ),
+          void announcer.get().then(
+            (m) =>
+              m.announce(
+                notice,
+                (text) => {
+                  const name = serviceName(services, service);
+                  return name === undefined ? text : `${name}: ${text}`;
+                },
+                json,
+                service.id,
+              ),
+            () => undefined, // logged by failedToLoad
           ),
       ),
     ),
