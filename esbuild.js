@@ -486,7 +486,12 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+// `node esbuild.js` builds; require('./esbuild.js') only reads CHUNKS (test/unit/repo/chunks.test.ts).
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
+
+module.exports = { CHUNKS };
