@@ -145,7 +145,7 @@ const CHUNKS = {
   fetch: './src/env/node/fetch.ts', // node-fetch: the first request, after activate()
   http: './src/api/http.ts', // the GET with its caps, the answer's bytes: the first request (src/api/client.ts)
   json: './src/json/vscode/jsonDocuments.ts', // "Open as JSON": when the first document is opened or restored
-  announce: './src/history/vscode/announceFinished.ts', // "no longer processing" with its actions: when first said
+  announce: './src/history/vscode/announceFinished.ts', // what History says (a sync that left, became stuck or slower): when it first says something
   historyRows: './src/history/vscode/historyRows.ts', // the History view's rows: when the view is first shown
   disk: './src/env/node/disk.ts', // node:fs: the files in global storage, on the first read or write (src/env/node/diskOnDemand.ts)
   workspaceFiles: './src/env/vscode/workspaceFiles.ts', // the files in global storage through vscode.workspace.fs, where it is not a local disk
