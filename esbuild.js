@@ -141,12 +141,11 @@ const vscodeOnce = {
  * import(), and is built into dist/chunks/<name>.js.
  */
 const CHUNKS = {
-  services: './src/services/vscode/serviceConnection.ts', // each service's Explorer, client, History and feed: started by ServiceRegistry.start() after activate()
+  services: './src/services/vscode/serviceConnection.ts', // each service's Explorer, client, History, feed and sharing between windows: started by ServiceRegistry.start() after activate()
   fetch: './src/env/node/fetch.ts', // node-fetch: the first request, after activate()
   http: './src/api/http.ts', // the GET with its caps, the answer's bytes: the first request (src/api/client.ts)
-  sharing: './src/sharing/vscode/createSharing.ts', // one poller for all windows: when a service is first polled (src/sharing/lazySharing.ts)
   json: './src/json/vscode/jsonDocuments.ts', // "Open as JSON": when the first document is opened or restored
-  announce: './src/history/vscode/announceFinished.ts', // "no longer processing" with its actions: when first said
+  announce: './src/history/vscode/announceFinished.ts', // what History says (a sync that left, became stuck or slower): when it first says something
   historyRows: './src/history/vscode/historyRows.ts', // the History view's rows: when the view is first shown
   disk: './src/env/node/disk.ts', // node:fs: the files in global storage, on the first read or write (src/env/node/diskOnDemand.ts)
   workspaceFiles: './src/env/vscode/workspaceFiles.ts', // the files in global storage through vscode.workspace.fs, where it is not a local disk
@@ -154,9 +153,7 @@ const CHUNKS = {
   workspaceOverrides: './src/settings/workspaceOverrides.ts', // jsonc-parser: only when a workspace has a settings file
   toolAnswers: './src/tools/vscode/toolAnswers.ts', // the tools' answers: when a language model tool is first called
   links: './src/links/vscode/answerLink.ts', // the answer to a vscode:// link: when one is first opened
-  activityChart: './src/activity/vscode/activityChart.ts', // the chart's panel and series: when the chart is opened
-  insights: './src/insights/vscode/insightsPanel.ts', // Show Flow Insights: its panel and numbers, when first opened
-  commands: './src/commands/vscode/handlers.ts', // every command's handler: when the first command runs
+  commands: './src/commands/vscode/handlers.ts', // every command's handler, the activity chart and Flow Insights among them: when the first command runs
   find: './src/find/vscode/findViews.ts', // the views' filters: when one is first set, or at start when the workspace kept one
 };
 
@@ -264,7 +261,7 @@ const MODULE_STATE =
 
 /**
  * The check that no state is split silently: every module of ours in more than one output (the eager bundle and a
- * chunk, or two chunks: the services' chunk and the sharing chunk both hold the Explorer's modules) must be free of
+ * chunk, or two chunks: the services', the commands' and the tools' chunks all hold History's modules) must be free of
  * module-level state (or be SHARED, and then it is not copied). Returns esbuild-style errors.
  */
 function checkSplit(eagerMeta, chunksMeta) {
@@ -489,7 +486,12 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+// `node esbuild.js` builds; require('./esbuild.js') only reads CHUNKS (test/unit/repo/chunks.test.ts).
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
+
+module.exports = { CHUNKS };

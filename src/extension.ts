@@ -3,7 +3,7 @@ import { registerCommands } from './commands/vscode/registerCommands';
 import { systemClock } from './base/clock';
 import type { Explorer } from './lists/explorer';
 import type { PollCoordinator } from './sharing/pollLease';
-import { hideEverywhere } from './base/inert';
+import { hideEverywhere, inert } from './base/inert';
 import { serviceName } from './base/serviceSet';
 import { useLocalize } from './base/l10n';
 import { LinkHandler } from './links/vscode/linkHandler';
@@ -15,16 +15,16 @@ import { readServicesSection } from './services/servicesSection';
 import { readListsSection } from './lists/listsSection';
 import { ServiceRegistry } from './services/vscode/serviceRegistry';
 import { eachService } from './services/vscode/eachService';
-import { pickService } from './services/vscode/pickService';
-import { t } from './base/l10n';
+import { onFirstUse, type OnFirstUse } from './base/onFirstUse';
 import { HistoryService } from './history/vscode/historyService';
 import { registerTools } from './tools/vscode/tools';
 import { HistoryView } from './history/vscode/historyView';
 import { JSON_SCHEME } from './json/jsonScheme';
-import { JsonDocumentsOnDemand } from './json/vscode/jsonDocumentsOnDemand';
+import type { JsonDocuments, JsonTarget } from './json/vscode/jsonDocuments';
 import { allViews, createListViews, type ListViews } from './lists/vscode/listView';
 import { ProcessingStatusBar } from './status/vscode/statusBar';
-import { FindOnDemand } from './find/vscode/findOnDemand';
+import { keptFilters } from './find/keptFilters';
+import type { FindViews } from './find/vscode/findViews';
 
 /**
  * The live objects, for the integration tests only: activate() returns them when VS Code runs the extension in
@@ -40,7 +40,8 @@ export interface FlowSyncExplorerApi {
   /** The view of each list, by list id. */
   views: ListViews;
   statusBar: ProcessingStatusBar;
-  json: JsonDocumentsOnDemand;
+  /** The JSON documents, made when the first is opened or restored. */
+  json: OnFirstUse<JsonDocuments>;
   notifications: FailureNotifications;
   /** Where VS Code keeps this extension's logs (the "Flow Sync" channel's file is in a sibling folder). */
   logUri: vscode.Uri;
@@ -50,7 +51,7 @@ export interface FlowSyncExplorerApi {
   history: HistoryService;
   historyView: HistoryView;
   /** The views' filters (Find), made on first use. */
-  find: FindOnDemand;
+  find: OnFirstUse<FindViews>;
   /** One poller for all windows (the first service's): whether this window holds the lease of a polled list. */
   sharing: Promise<PollCoordinator>;
   /** Re-reads settings and the key; resolves once applied. */
@@ -91,25 +92,35 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const views = createListViews(services, clock, settings, {
     processing: (s) => services.byId(s.id)!.history.processingMarks,
   });
-  const json = new JsonDocumentsOnDemand(services);
+  // A failed load of a chunk (esbuild.js CHUNKS), once per load; the next use tries again.
+  const failedToLoad = (what: string) => (error: unknown) =>
+    log.error(`${what} could not be loaded: ${inert(String(error), 300)}`);
+  // The JSON documents: their content provider is registered now (VS Code asks it for a restored document at once);
+  // their code is loaded, and they are made, with the first document.
+  const jsonChanged = new vscode.EventEmitter<vscode.Uri>();
+  const jsonDocuments = onFirstUse(
+    async () => new (await import('./json/vscode/jsonDocuments')).JsonDocuments(services, jsonChanged),
+    { dispose: (made) => made.dispose(), onError: failedToLoad('The JSON documents') },
+  );
+  const json = { open: async (target: JsonTarget) => (await jsonDocuments.get()).open(target) };
+  // What History says (its notifications): loaded when it first says something.
+  const announcer = onFirstUse(() => import('./history/vscode/announceFinished'), {
+    onError: failedToLoad("History's notifications"),
+  });
   const notifications = watchFailures(services);
   const statusBar = new ProcessingStatusBar(services, clock);
   const historyView = new HistoryView(services, now);
-  const showActivity = async () => {
-    await services.whenMade();
-    const service = await pickService(services, t('Show Activity'));
-    if (!service) return;
-    // The chart is its own chunk (esbuild.js CHUNKS), loaded when it is first opened.
-    const { openActivityChart } = await import('./activity/vscode/activityChart');
-    openActivityChart(context, service.history, () => service.explorer.keyToHide, now);
-  };
-  const showInsights = async () => {
-    await services.whenMade();
-    // The panel is its own chunk (esbuild.js CHUNKS: insights), loaded when it is first opened.
-    const { showInsightsPanel } = await import('./insights/vscode/insightsPanel');
-    showInsightsPanel(context, { services, historyDays: () => settings.current.historyDays, now });
-  };
-  const find = new FindOnDemand(views, historyView, context.workspaceState, now);
+  // The views' filters: made when one is first set or read, or now when this workspace kept one.
+  const find = onFirstUse(
+    async () =>
+      (await import('./find/vscode/findViews')).createFindViews(
+        { processing: views.processing, connections: views.connections, history: historyView },
+        context.workspaceState,
+        now,
+      ),
+    { dispose: (made) => made.dispose(), onError: failedToLoad("The views' filters") },
+  );
+  if (keptFilters(context.workspaceState)) find.get().catch(() => undefined);
   const commandContext = {
     services,
     keys,
@@ -119,11 +130,12 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     json,
     log,
     settings,
-    showActivity,
-    showInsights,
+    extensionUri: context.extensionUri,
+    now,
     extensionId: context.extension.id,
   };
   const links = new LinkHandler(commandContext);
+  const commandTable = onFirstUse(() => import('./commands/vscode/handlers'));
 
   context.subscriptions.push(
     log,
@@ -131,8 +143,12 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     new SettingsWarnings(settings, log),
     services,
     ...allViews(views),
-    json,
-    vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, json),
+    jsonChanged,
+    jsonDocuments,
+    vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, {
+      onDidChange: jsonChanged.event,
+      provideTextDocumentContent: async (uri) => (await jsonDocuments.get()).provideTextDocumentContent(uri),
+    }),
     statusBar,
     notifications,
     historyView,
@@ -141,22 +157,24 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     eachService(services, (service) =>
       service.history.onDidNotify(
         (notice) =>
-          void import('./history/vscode/announceFinished').then((m) =>
-            m.announce(
-              notice,
-              (text) => {
-                const name = serviceName(services, service);
-                return name === undefined ? text : `${name}: ${text}`;
-              },
-              json,
-              service.id,
-            ),
+          void announcer.get().then(
+            (m) =>
+              m.announce(
+                notice,
+                (text) => {
+                  const name = serviceName(services, service);
+                  return name === undefined ? text : `${name}: ${text}`;
+                },
+                json,
+                service.id,
+              ),
+            () => undefined, // logged by failedToLoad
           ),
       ),
     ),
     vscode.window.onDidChangeWindowState((state) => services.setFocused(state.focused)),
     vscode.window.registerUriHandler(links),
-    ...registerCommands(commandContext),
+    ...registerCommands(commandContext, commandTable),
     ...registerTools({ services, keys, clock, settings }),
   );
   services.setFocused(vscode.window.state.focused);
@@ -171,7 +189,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     keys,
     views,
     statusBar,
-    json,
+    json: jsonDocuments,
     notifications,
     logUri: context.logUri,
     links,
@@ -186,9 +204,9 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     reconfigure: () => services.reconfigure(),
     removeService: async (name) => {
       const service = services.byName(name);
-      if (service) await (await import('./commands/vscode/handlers')).removeServiceNow(commandContext, service);
+      if (service) await (await commandTable.get()).removeServiceNow(commandContext, service);
     },
-    addService: async (answers) => (await import('./commands/vscode/handlers')).addServiceNow(commandContext, answers),
+    addService: async (answers) => (await commandTable.get()).addServiceNow(commandContext, answers),
   };
 }
 

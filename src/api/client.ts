@@ -1,4 +1,5 @@
 import { t } from '../base/l10n';
+import { onFirstUse } from '../base/onFirstUse';
 import { ApiError } from './errors';
 import type { AnswerBytes } from './http';
 import { DEFAULT_MAX_BYTES, MAX_COMMAS, MAX_CONTAINERS } from './jsonBounds';
@@ -63,6 +64,8 @@ export class FlowSyncClient {
     Pick<FlowSyncClientOptions, 'onRequest'>;
   /** The last valid answer of each request path: the next identical answer is compared instead of counted and hashed. */
   private readonly lastAnswers = new Map<string, AnswerBytes>();
+  /** The request code (http.ts, its own chunk: esbuild.js CHUNKS), loaded by the first request. */
+  private readonly http = onFirstUse(() => import('./http'));
 
   /** Throws ApiError('invalidUrl') for a base URL that may not carry the key (see parseServiceUrl). */
   constructor(options: FlowSyncClientOptions) {
@@ -107,8 +110,7 @@ export class FlowSyncClient {
     const { now, onRequest } = this.options;
     const started = now();
     try {
-      // The request code is its own chunk (esbuild.js CHUNKS: dist/chunks/http.js), loaded by the first request.
-      const { getJson } = await import('./http');
+      const { getJson } = await this.http.get();
       const response = await getJson(`${this.service.baseUrl}${path}`, label, {
         ...this.options,
         signal,

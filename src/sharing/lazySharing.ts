@@ -16,9 +16,8 @@ export interface LazySharing<C extends Coordinator> {
 }
 
 /**
- * Sharing that starts on first use: the coordinator (its code, its timer, its files) is made when the Explorer first
- * asks whether it may poll or loads a polled list. A window that never polls (no key set yet) never makes it, and
- * the start loads none of its code (`create` imports it: esbuild.js CHUNKS).
+ * Sharing that starts on first use: the coordinator (its timer, its files) is made when the Explorer first asks
+ * whether it may poll or loads a polled list. A window that never polls (no key set yet) never makes it.
  *
  * Until it is made, the answers are those of a coordinator just made: it may poll (nothing is known of another
  * window's lease yet), and a load waits for the coordinator, which may answer it from another window's snapshot. If

@@ -1,11 +1,12 @@
 import type * as vscode from 'vscode';
 import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
-import type { JsonDocumentsOnDemand } from '../../json/vscode/jsonDocumentsOnDemand';
+import type { JsonDocuments } from '../../json/vscode/jsonDocuments';
 import type { ListViews } from '../../lists/vscode/listView';
 import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
 import type { ServicesSection } from '../../services/servicesSection';
 import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
-import type { FindOnDemand } from '../../find/vscode/findOnDemand';
+import type { OnFirstUse } from '../../base/onFirstUse';
+import type { FindViews } from '../../find/vscode/findViews';
 import type { HistoryView } from '../../history/vscode/historyView';
 
 /**
@@ -21,14 +22,15 @@ export interface CommandContext {
   /** The History view (Go to... reveals a run in it). */
   historyView: HistoryView;
   /** The views' filters (Find), their code loaded on first use. */
-  find: FindOnDemand;
-  json: JsonDocumentsOnDemand;
+  find: OnFirstUse<FindViews>;
+  /** Opens a JSON document (the documents' code is loaded with the first). */
+  json: Pick<JsonDocuments, 'open'>;
   log: vscode.LogOutputChannel;
   settings: SettingsFeed<Settings & ServicesSection>;
-  /** Opens the activity chart (its code is loaded on first use); resolves once it is shown. */
-  showActivity(): Promise<void>;
-  /** Opens Flow Insights (its code is loaded on first use); resolves once it is shown. */
-  showInsights(): Promise<void>;
+  /** Where the extension is installed (the webview panels' pages and styles). */
+  extensionUri: vscode.Uri;
+  /** The time now (the extension's clock). */
+  now(): number;
   /** This extension's id (publisher.name): the authority of its links. */
   extensionId: string;
 }

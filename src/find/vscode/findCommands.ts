@@ -9,12 +9,13 @@ import type { HistoryService } from '../../history/vscode/historyService';
 import type { Explorer } from '../../lists/explorer';
 import type { ListId } from '../../lists';
 import type { ListViews } from '../../lists/vscode/listView';
-import type { FindOnDemand } from './findOnDemand';
+import type { OnFirstUse } from '../../base/onFirstUse';
+import type { FindViews } from './findViews';
 
 /** What the Find commands use. */
 export interface FindCommandDeps {
   /** The views' filters, their code loaded on first use. */
-  readonly find: FindOnDemand;
+  readonly find: Pick<OnFirstUse<FindViews>, 'get'>;
   /** This extension's id (publisher.name): the authority of a view's link. */
   readonly extensionId: string;
   /** Every service: what Go to... offers, from what each holds. */
@@ -28,7 +29,7 @@ export interface FindCommandDeps {
   };
   readonly views: ListViews;
   readonly historyView: HistoryView;
-  /** Opens what Go to... reached as JSON (the JSON documents: src/json/vscode/jsonDocumentsOnDemand.ts). */
+  /** Opens what Go to... reached as JSON (the JSON documents: src/json/vscode/jsonDocuments.ts). */
   readonly json: {
     open(
       target:

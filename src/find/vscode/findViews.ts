@@ -14,9 +14,7 @@ import type { Filter, FilterView } from '../../filter/filterQuery';
 import { filterDescription, noMatchText, serviceMatchText } from '../../filter/filterTexts';
 import type { RowFind } from '../../filter/rowFind';
 import { FILTER_VIEWS, ViewFilters } from '../../filter/viewFilters';
-
-/** The workspace state key that keeps each view's filter across reloads. */
-export const FILTERS_STATE_KEY = 'flowsync.filters';
+import { FILTERS_STATE_KEY } from '../keptFilters';
 
 /** A view a filter applies to: it shows what a RowFind keeps, holds rows per service, and has a tree view. */
 export interface FindTarget<Row> {

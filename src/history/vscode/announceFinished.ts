@@ -8,7 +8,7 @@ import { HISTORY_VIEW } from './historyView';
  * Its own chunk (esbuild.js CHUNKS: announce), loaded the first time History tells the person something.
  */
 
-/** Opens a sync that left processing as JSON (the JSON documents: src/json/vscode/jsonDocumentsOnDemand.ts). */
+/** Opens a sync that left processing as JSON (the JSON documents: src/json/vscode/jsonDocuments.ts). */
 export interface OpenRunAsJson {
   open(target: { list: 'processing'; kind: 'history'; id: number; leftAt: number; service: string }): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../base/events';
+import { onFirstUse } from '../../base/onFirstUse';
 import type { HistoryEntry, HistoryGroup } from '../index';
 import type { ServiceSet } from '../../base/serviceSet';
 import type { HistoryNode, HistoryViewService } from './historyNodes';
@@ -33,9 +34,8 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   /** The row of each service, kept so a change re-renders just that service. */
   private readonly serviceRows = new Map<string, HistoryNode>();
   private readonly contextKeys = new ContextKeys();
-  /** The code of the rows, once loaded. */
-  private rows?: typeof HistoryRows;
-  private loadingRows?: Promise<typeof HistoryRows>;
+  /** The code of the rows (historyRows.ts, its own chunk: esbuild.js CHUNKS), loaded when the view first asks. */
+  private readonly rowsCode = onFirstUse(() => import('./historyRows'));
   /** The view's filter (src/find); undefined while none is on. */
   private filter?: RowFind<HistoryEntry>;
   private readonly noMatchRow: NoMatchRow = { kind: 'noMatch' };
@@ -63,7 +63,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     this.watch();
   }
 
-  /** Before the rows' code is loaded (its own chunk: esbuild.js CHUNKS), each answer waits for it once. */
+  /** Before the rows' code is loaded, each answer waits for it once. */
   getChildren(node?: HistoryViewNode): HistoryViewNode[] | Promise<HistoryViewNode[]> {
     const rows = this.rows;
     if (!rows) return this.loadRows().then(() => this.getChildren(node));
@@ -141,8 +141,13 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     this.disposables.dispose();
   }
 
+  /** The code of the rows, once loaded. */
+  private get rows(): typeof HistoryRows | undefined {
+    return this.rowsCode.made;
+  }
+
   private loadRows(): Promise<typeof HistoryRows> {
-    return (this.loadingRows ??= import('./historyRows').then((rows) => (this.rows = rows)));
+    return this.rowsCode.get();
   }
 
   private days(rows: typeof HistoryRows, service: HistoryViewService): HistoryNode[] {

@@ -37,7 +37,7 @@ const CHANGE_DELAY_MS = 500;
  * The "Flow Insights" panel: one webview panel (shown again, not duplicated), built like the activity chart's (the
  * same strict Content Security Policy: scripts by nonce, styles from the extension only). Its numbers come from the
  * day summaries and the runs History holds in memory, never from a log file, and are computed when the page asks
- * (it loads) or History changed while it is visible. This module is its own chunk (esbuild.js CHUNKS: insights).
+ * (it loads) or History changed while it is visible. Its code is in the commands' chunk (esbuild.js CHUNKS: commands).
  */
 export class InsightsPanel implements vscode.Disposable {
   private static shown: InsightsPanel | undefined;

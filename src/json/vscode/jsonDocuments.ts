@@ -42,18 +42,19 @@ export interface JsonService {
  * Read-only JSON documents of items exactly as the API returned them. Open documents follow refreshes; an item that
  * is no longer listed keeps its last content.
  */
-export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly changeEmitter = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changeEmitter.event;
+export class JsonDocuments implements vscode.Disposable {
   private readonly lastContent = new Map<string, string>();
   private readonly disposables = new DisposableStore();
   /** The subscriptions to each service's lists, by service id. */
   private readonly watched = new Map<string, { dispose(): void }>();
 
   /** With several services a document's title names its service. */
-  constructor(private readonly services: ServiceSet<JsonService>) {
+  constructor(
+    private readonly services: ServiceSet<JsonService>,
+    /** The content provider's change event (registered at start, before this code is loaded): an open document changed. */
+    private readonly changed: Pick<vscode.EventEmitter<vscode.Uri>, 'fire'>,
+  ) {
     this.disposables.add(
-      this.changeEmitter,
       services.onDidChange(() => this.watchServices()),
       vscode.workspace.onDidCloseTextDocument((doc) => this.lastContent.delete(doc.uri.toString())),
     );
@@ -157,7 +158,7 @@ export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode
     for (const doc of vscode.workspace.textDocuments) {
       if (doc.uri.scheme !== JSON_SCHEME) continue;
       const target = parseTarget(doc.uri);
-      if (target?.list === list && (target.service ?? first) === service) this.changeEmitter.fire(doc.uri);
+      if (target?.list === list && (target.service ?? first) === service) this.changed.fire(doc.uri);
     }
   }
 }

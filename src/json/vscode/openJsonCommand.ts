@@ -5,7 +5,7 @@ import { serviceName } from '../../base/serviceSet';
 import { ANY_LISTS, listById, type ListId } from '../../lists';
 import { t } from '../../base/l10n';
 import type { JsonService, JsonTarget } from './jsonDocuments';
-import type { JsonDocumentsOnDemand } from './jsonDocumentsOnDemand';
+import type { JsonDocuments } from './jsonDocuments';
 import { chosenNodes, type ExplorerNode } from '../../lists/vscode/chosenRows';
 import type { ListViews } from '../../lists/vscode/listView';
 import type { HistoryEntry } from '../../history/index';
@@ -15,7 +15,7 @@ import { isHistoryNode, type HistoryNode } from '../../history/vscode/historyNod
 export interface JsonCommandDeps {
   /** The views: the rows chosen (the selection), the service and grouping of a row. */
   readonly views: ListViews;
-  readonly json: Pick<JsonDocumentsOnDemand, 'open'>;
+  readonly json: Pick<JsonDocuments, 'open'>;
   readonly services: {
     readonly all: readonly Pick<JsonService, 'id' | 'name' | 'explorer'>[];
     readonly several: boolean;

@@ -34,9 +34,9 @@ export interface LinkDeps {
     whenRead(service: LinkService): Promise<'read' | 'timeout'>;
   };
   readonly views: ListViews;
-  /** Opens the item as JSON (the JSON documents: src/json/vscode/jsonDocumentsOnDemand.ts). */
+  /** Opens the item as JSON (the JSON documents: src/json/vscode/jsonDocuments.ts). */
   readonly json: { open(target: { list: ListId; kind: 'item'; id: number; service: string }): Promise<void> };
-  /** The views' filters (src/find/vscode/findOnDemand.ts), their code loaded on first use. */
+  /** The views' filters (src/find/vscode/findViews.ts), their code loaded on first use. */
   readonly find: { get(): Promise<{ readonly filters: Pick<ViewFilters, 'set'> }> };
 }
 

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { CommandId } from '../../base/commandIds';
+import { onFirstUse } from '../../base/onFirstUse';
 import type { LinkDeps } from './answerLink';
 import { showMessageWithAction } from '../../base/vscode/messages';
 
@@ -16,13 +17,14 @@ const SAID_KEPT = 20;
 export class LinkHandler implements vscode.UriHandler {
   /** The messages links were answered with, newest last (the last SAID_KEPT). */
   readonly said: string[] = [];
+  /** The answering (answerLink.ts, its own chunk: esbuild.js CHUNKS), loaded on the first link. */
+  private readonly answers = onFirstUse(() => import('./answerLink'));
 
   constructor(private readonly deps: LinkDeps) {}
 
   async handleUri(uri: vscode.Uri): Promise<void> {
-    // The answering is its own chunk (esbuild.js CHUNKS), loaded on the first link; a link that opens VS Code arrives
-    // before the services are made (ServiceRegistry.whenMade), and waits for them.
-    const [{ answerLink }] = await Promise.all([import('./answerLink'), this.deps.services.whenMade()]);
+    // A link that opens VS Code arrives before the services are made (ServiceRegistry.whenMade), and waits for them.
+    const [{ answerLink }] = await Promise.all([this.answers.get(), this.deps.services.whenMade()]);
     await answerLink(uri, this.deps, (level, message, action, command) => this.say(level, message, action, command));
   }
 

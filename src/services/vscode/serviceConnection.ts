@@ -14,7 +14,8 @@ import { ConfigurationSync } from './configurationSync';
 import type { SettingsSource } from '../../settings/vscode/settings';
 import type { ServicesSection } from '../servicesSection';
 import { lazySharing, type LazySharing } from '../../sharing/lazySharing';
-import type { PollCoordinator } from '../../sharing/pollLease';
+import { PollCoordinator } from '../../sharing/pollLease';
+import { FileSharedStore } from '../../sharing/vscode/fileStore';
 import type { ServiceTarget } from '../serviceTargets';
 
 /** Part of this chunk (loaded once `activate()` has returned): the registry runs it once, before the services read their keys. */
@@ -83,13 +84,9 @@ export class ServiceConnection implements vscode.Disposable {
       // One poller for all windows: the processing list is polled by one window and shared through global storage.
       sharing: (explorer) => {
         lazy = lazySharing(
-          async () =>
-            (await import('../../sharing/vscode/createSharing')).createSharing(
-              explorer,
-              deps.globalStorageUri,
-              deps.windowId,
-              clock,
-              (m) => log.info(m),
+          () =>
+            new PollCoordinator(explorer, new FileSharedStore(deps.globalStorageUri), deps.windowId, clock, (m) =>
+              log.info(m),
             ),
           (error) =>
             log.error(

@@ -4,6 +4,7 @@ import { parseServiceUrl, type ServiceUrl } from '../../api/url';
 import { normalizeSettings } from '../settingValues';
 import { userOnlySettings, userValue, type Settings, type SettingsFeed, type SettingsSections } from '../settingsFeed';
 import { Emitter, type Disposable, type Listener } from '../../base/events';
+import { onFirstUse } from '../../base/onFirstUse';
 import { t } from '../../base/l10n';
 
 /**
@@ -81,14 +82,16 @@ export async function ignoredWorkspaceSettings(userOnly: readonly string[]): Pro
     ...(vscode.workspace.workspaceFolders ?? []).map((f) => vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json')),
     ...(vscode.workspace.workspaceFile?.scheme === 'file' ? [vscode.workspace.workspaceFile] : []),
   ];
+  // The JSONC scanner (its own chunk: esbuild.js CHUNKS), loaded only when a workspace has a settings file.
+  const scanner = onFirstUse(() => import('../workspaceOverrides'));
   const found = await Promise.all(
     files.map(async (uri) => {
       const size = await vscode.workspace.fs.stat(uri).then(
         (stat) => stat.size,
         () => undefined,
       );
-      if (size === undefined) return []; // no such file: the scanner (its own chunk, esbuild.js CHUNKS) is not loaded
-      const { MAX_SETTINGS_FILE_CHARS, settingsFileSets } = await import('../workspaceOverrides');
+      if (size === undefined) return []; // no such file: the scanner is not loaded
+      const { MAX_SETTINGS_FILE_CHARS, settingsFileSets } = await scanner.get();
       if (size > MAX_SETTINGS_FILE_CHARS) return []; // not read at all
       const text = await vscode.workspace.fs.readFile(uri).then(
         (bytes) => new TextDecoder().decode(bytes),

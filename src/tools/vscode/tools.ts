@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { onFirstUse, type OnFirstUse } from '../../base/onFirstUse';
 import { TOOL_NAMES } from '../toolNames';
 import type { ToolDeps, ToolId } from './toolAnswers';
 
@@ -14,20 +15,24 @@ import type { ToolDeps, ToolId } from './toolAnswers';
  * What a tool does when called is in toolAnswers.ts, its own chunk (esbuild.js CHUNKS), loaded on the first call.
  */
 export function registerTools(deps: ToolDeps): vscode.Disposable[] {
+  const answers = onFirstUse(() => import('./toolAnswers'));
   return (Object.keys(TOOL_NAMES) as ToolId[]).map((id) =>
-    vscode.lm.registerTool(TOOL_NAMES[id], onFirstCall(id, deps)),
+    vscode.lm.registerTool(TOOL_NAMES[id], onFirstCall(id, deps, answers)),
   );
 }
 
 /** A tool whose code is loaded, and which is made, on its first call (once the services are made). */
-function onFirstCall(id: ToolId, deps: ToolDeps): vscode.LanguageModelTool<unknown> {
-  let made: Promise<vscode.LanguageModelTool<unknown>> | undefined;
-  const tool = () =>
-    (made ??= Promise.all([import('./toolAnswers'), deps.services.whenMade()]).then(([{ toolFor, toolSource }]) =>
-      toolFor(id, toolSource(deps)),
-    ));
+function onFirstCall(
+  id: ToolId,
+  deps: ToolDeps,
+  answers: OnFirstUse<typeof import('./toolAnswers')>,
+): vscode.LanguageModelTool<unknown> {
+  const tool = onFirstUse(async () => {
+    const [{ toolFor, toolSource }] = await Promise.all([answers.get(), deps.services.whenMade()]);
+    return toolFor(id, toolSource(deps));
+  });
   return {
-    prepareInvocation: async (options, token) => (await tool()).prepareInvocation?.(options, token),
-    invoke: async (options, token) => (await tool()).invoke(options, token),
+    prepareInvocation: async (options, token) => (await tool.get()).prepareInvocation?.(options, token),
+    invoke: async (options, token) => (await tool.get()).invoke(options, token),
   };
 }

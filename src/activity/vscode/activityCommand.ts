@@ -1,13 +1,32 @@
 import type * as vscode from 'vscode';
+import { t } from '../../base/l10n';
 import { activitySeries, processingNow, type ActivitySeries } from '../../history/index';
 import type { HistoryService } from '../../history/vscode/historyService';
 import type { ActivitySeries as ChartSeries } from '../activityData';
 import { showActivityPanel } from './activityPanel';
 
-/**
- * Opens (or reveals) the activity chart of History. With the panel and the chart's series, this is its own chunk,
- * dist/chunks/activityChart.js (esbuild.js CHUNKS), loaded when the chart is first opened.
- */
+/** A service as Show Activity sees it: its History and the key its texts are masked of. */
+export interface ActivityService {
+  readonly history: HistoryService;
+  readonly explorer: { readonly keyToHide?: string };
+}
+
+/** What Show Activity uses. */
+export interface ActivityCommandDeps<S extends ActivityService> {
+  /** Where the extension is installed (the panel's page and styles). */
+  readonly extensionUri: vscode.Uri;
+  now(): number;
+  /** The only service, or the one picked by name; undefined when cancelled. */
+  pickService(title: string): Promise<S | undefined>;
+}
+
+/** Show Activity: opens (or reveals) the activity chart of a service's History (the only one, or the one picked). */
+export async function showActivity<S extends ActivityService>(deps: ActivityCommandDeps<S>): Promise<void> {
+  const service = await deps.pickService(t('Show Activity'));
+  if (service) openActivityChart(deps, service.history, () => service.explorer.keyToHide, deps.now);
+}
+
+/** Opens (or reveals) the activity chart of History. */
 export function openActivityChart(
   context: Pick<vscode.ExtensionContext, 'extensionUri'>,
   history: HistoryService,

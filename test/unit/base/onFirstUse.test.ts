@@ -1,0 +1,88 @@
+import * as assert from 'node:assert/strict';
+import { onFirstUse } from '../../../src/base/onFirstUse';
+
+/** A promise the test settles by hand: when the chunk's code has "loaded". */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}
+
+describe('onFirstUse (what is loaded late)', () => {
+  it('loads nothing until first used; then once, however often and however early it is asked', async () => {
+    const code = deferred<{ answer: number }>();
+    let loads = 0;
+    const late = onFirstUse(() => (loads++, code.promise));
+    await Promise.resolve();
+    assert.equal(loads, 0, 'nothing loaded before the first use');
+    assert.equal(late.made, undefined);
+    const first = late.get();
+    const second = late.get();
+    assert.equal(first, second, 'every caller waits for the one load');
+    code.resolve({ answer: 42 });
+    assert.deepEqual(await first, { answer: 42 });
+    assert.equal(await late.get(), await first);
+    assert.equal(loads, 1);
+    assert.deepEqual(late.made, { answer: 42 }, 'what was made, for code that must answer at once');
+  });
+
+  it('a load that fails is reported once, its callers get the error, and the next use loads again', async () => {
+    const errors: unknown[] = [];
+    let loads = 0;
+    const late = onFirstUse(
+      async () => {
+        loads++;
+        if (loads === 1) throw new Error('chunk missing');
+        return 'loaded';
+      },
+      { onError: (error) => errors.push(error) },
+    );
+    const [a, b] = await Promise.allSettled([late.get(), late.get()]);
+    assert.equal(a.status, 'rejected');
+    assert.equal(b.status, 'rejected');
+    assert.equal(loads, 1, 'both callers waited for the one load');
+    assert.deepEqual(
+      errors.map((e) => (e as Error).message),
+      ['chunk missing'],
+      'one report for one failed load',
+    );
+    assert.equal(late.made, undefined);
+    assert.equal(await late.get(), 'loaded', 'tried again on the next use');
+    assert.equal(loads, 2);
+    assert.equal(errors.length, 1);
+  });
+
+  it('a load that throws at once fails the same way (a rejected promise, not a throw)', async () => {
+    const late = onFirstUse<string>(() => {
+      throw new Error('at once');
+    });
+    const got = late.get();
+    await assert.rejects(got, /at once/);
+  });
+
+  it('dispose disposes what was made; a load still in flight is disposed when it ends; no load after', async () => {
+    const disposed: string[] = [];
+    const made = onFirstUse(async () => 'made', { dispose: (value) => disposed.push(value) });
+    await made.get();
+    made.dispose();
+    made.dispose();
+    assert.deepEqual(disposed, ['made'], 'disposed once');
+    await assert.rejects(made.get(), /disposed/);
+
+    const code = deferred<string>();
+    const inFlight = onFirstUse(() => code.promise, { dispose: (value) => disposed.push(value) });
+    const waiting = inFlight.get();
+    inFlight.dispose();
+    code.resolve('late');
+    await assert.rejects(waiting, /disposed/);
+    assert.deepEqual(disposed, ['made', 'late'], 'made after dispose: disposed at once, never handed out');
+    assert.equal(inFlight.made, undefined);
+
+    let loads = 0;
+    const never = onFirstUse(async () => (loads++, 'x'));
+    never.dispose();
+    await assert.rejects(never.get(), /disposed/);
+    assert.equal(loads, 0, 'nothing is loaded once disposed');
+  });
+});
