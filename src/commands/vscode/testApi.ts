@@ -1,0 +1,70 @@
+import type * as vscode from 'vscode';
+import type { OnFirstUse } from '../../base/onFirstUse';
+import type { FindViews } from '../../find/vscode/findViews';
+import type { HistoryService } from '../../history/vscode/historyService';
+import type { HistoryView } from '../../history/vscode/historyView';
+import type { JsonDocuments } from '../../json/vscode/jsonDocuments';
+import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
+import type { LinkHandler } from '../../links/vscode/linkHandler';
+import type { Explorer } from '../../lists/explorer';
+import type { ListViews } from '../../lists/vscode/listView';
+import type { FailureNotifications } from '../../notifications/vscode/failureNotifications';
+import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
+import type { PollCoordinator } from '../../sharing/pollLease';
+import type { ProcessingStatusBar } from '../../status/vscode/statusBar';
+
+/**
+ * The live objects, for the integration tests only: activate() returns them when VS Code runs the extension in
+ * ExtensionMode.Test, and nothing otherwise. Other extensions get no path to the key (`keys`, or the configuration
+ * inside `explorer`): SecretStorage isolates extensions from each other, and our exports must not undo that.
+ */
+export interface FlowSyncExplorerApi {
+  /** Every service (one, or several side by side). */
+  services: ServiceRegistry;
+  /** The first service's Explorer (the only one, unless there are several). */
+  explorer: Explorer;
+  keys: ApiKeyStore;
+  /** The view of each list, by list id. */
+  views: ListViews;
+  statusBar: ProcessingStatusBar;
+  /** The JSON documents, made when the first is opened or restored. */
+  json: OnFirstUse<JsonDocuments>;
+  notifications: FailureNotifications;
+  /** Where VS Code keeps this extension's logs (the "Flow Sync" channel's file is in a sibling folder). */
+  logUri: vscode.Uri;
+  /** Answers vscode://…/sync?id=N links (tests call it directly). */
+  links: LinkHandler;
+  /** The first service's History. */
+  history: HistoryService;
+  historyView: HistoryView;
+  /** The views' filters (Find), made on first use. */
+  find: OnFirstUse<FindViews>;
+  /** One poller for all windows (the first service's): whether this window holds the lease of a polled list. */
+  sharing: Promise<PollCoordinator>;
+  /** Re-reads settings and the key; resolves once applied. */
+  reconfigure(): Promise<void>;
+  /** Remove Service... without its questions: the service of this name and its key (tests drive the questions in e2e). */
+  removeService(name: string): Promise<void>;
+  /** Add Service... with its answers given (the current service's name the first time, the new one's name and URL). */
+  addService(answers: { currentName?: string; name: string; url: string }): Promise<void>;
+}
+
+/** The test API over the live objects; the first service's parts are read anew on each access (services come and go). */
+export function testApi(
+  parts: Omit<FlowSyncExplorerApi, 'explorer' | 'history' | 'sharing' | 'reconfigure'>,
+): FlowSyncExplorerApi {
+  const first = () => parts.services.all[0];
+  return {
+    ...parts,
+    get explorer() {
+      return first().explorer;
+    },
+    get history() {
+      return first().history;
+    },
+    get sharing() {
+      return first().sharing;
+    },
+    reconfigure: () => parts.services.reconfigure(),
+  };
+}

@@ -1,0 +1,37 @@
+import type { Disposable } from 'vscode';
+import { onFirstUse } from '../../base/onFirstUse';
+import { serviceName } from '../../base/serviceSet';
+import type { OpenRunAsJson } from '../../history/vscode/announceFinished';
+import { eachService } from '../../services/vscode/eachService';
+import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
+
+/**
+ * Says what each service's History tells (syncs that left, became stuck or slower, History not written), named by its
+ * service when there are several. The notifications' code (esbuild.js CHUNKS: announce) loads with the first notice;
+ * a failed load goes to `onError` once, and the next notice tries again.
+ */
+export function announceHistoryNotices(
+  services: ServiceRegistry,
+  json: OpenRunAsJson,
+  onError: (error: unknown) => void,
+): Disposable {
+  const announcer = onFirstUse(() => import('../../history/vscode/announceFinished'), { onError });
+  return eachService(services, (service) =>
+    service.history.onDidNotify(
+      (notice) =>
+        void announcer.get().then(
+          (m) =>
+            m.announce(
+              notice,
+              (text) => {
+                const name = serviceName(services, service);
+                return name === undefined ? text : `${name}: ${text}`;
+              },
+              json,
+              service.id,
+            ),
+          () => undefined, // told to onError
+        ),
+    ),
+  );
+}
