@@ -10,6 +10,7 @@
  *   again after the clean-up (which may join a key split by invisible characters).
  * It is idempotent: inert(inert(x)) === inert(x).
  */
+import { lazyRegExp } from './lazyRegExp';
 export function inert(text: unknown, max = MAX_INERT_LENGTH, hide?: string): string {
   return maskThenCut(typeof text === 'string' ? text : String(text), max, hide ?? secretToHide(), clean);
 }
@@ -244,7 +245,7 @@ function maskKeys(s: string, matcher: KeyMatcher): string {
 function clean(s: string): string {
   return s
     .replace(CONTROLS, ' ')
-    .replace(INVISIBLE, '')
+    .replace(INVISIBLE(), '')
     .replace(LINK_JOIN, '] (')
     .replace(ICON_START, '$ (')
     .replace(/</g, '‹')
@@ -285,7 +286,7 @@ const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
  * (variation selectors, U+034F, U+180E, Hangul fillers), and the blank braille pattern U+2800: none shows, so none is
  * kept where it could hide text or tell two look-alike names apart.
  */
-const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/gu;
+const INVISIBLE = lazyRegExp('[\\p{Cf}\\p{Default_Ignorable_Code_Point}\\u2800]', 'gu');
 /** `](` with any whitespace between: the joint of a Markdown link. */
 const LINK_JOIN = /\]\s*\(/g;
 /** `$(` with any whitespace between: the start of a theme icon. */

@@ -1,6 +1,7 @@
 import { ApiError } from '../api/errors';
 import { parseServiceUrl, type UrlPolicy } from '../api/url';
 import { inert } from '../base/inert';
+import { lazyRegExp } from '../base/lazyRegExp';
 import { MAX_SERVICE_NAME } from '../base/serviceSet';
 import { t } from '../base/l10n';
 import { teamIdOf } from '../settings/settingValues';
@@ -34,14 +35,14 @@ export function serviceNameKey(name: string): string {
  * "о"): such a word is made to look like another. Words of one script each ("Москва Production") are fine.
  */
 export function mixesScripts(name: string): boolean {
-  for (const word of inert(name.normalize('NFKC'), MAX_SERVICE_NAME * 4, '').match(WORD) ?? []) {
-    const scripts = SCRIPTS.filter((script) => script.test(word));
+  for (const word of inert(name.normalize('NFKC'), MAX_SERVICE_NAME * 4, '').match(WORD()) ?? []) {
+    const scripts = SCRIPTS.filter((script) => script().test(word));
     if (scripts.length > 1) return true;
   }
   return false;
 }
-const WORD = /[\p{L}\p{M}]+/gu;
-const SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/u];
+const WORD = lazyRegExp('[\\p{L}\\p{M}]+', 'gu');
+const SCRIPTS = ['Latin', 'Cyrillic', 'Greek'].map((script) => lazyRegExp(`\\p{Script=${script}}`, 'u'));
 
 /**
  * `text` with each Cyrillic or Greek letter that looks like a Latin one replaced by that letter, accents kept

@@ -1,9 +1,9 @@
-import { userValue, type Settings, type SettingsReader } from '../settings/settingsFeed';
+import type { APPLICATION_SCOPED, Settings, SettingsReader } from '../settings/settingsFeed';
 import { parseServiceEntries } from './serviceEntries';
 import type { ServiceEntryLike } from './serviceTargets';
 
 /** `flowsync.services`: read from the user settings only (a workspace can never add a service or send a key elsewhere). */
-export const SERVICES_SETTING = 'services';
+export const SERVICES_SETTING = 'services' satisfies (typeof APPLICATION_SCOPED)[number];
 
 /** The services' section of the settings snapshot (read with the rest, once per change: SettingsSections). */
 export interface ServicesSection {
@@ -17,7 +17,8 @@ export interface ServicesSection {
 
 /** Reads `flowsync.services` (the user's own value) into its valid entries and one warning per skipped entry. */
 export function readServicesSection(read: SettingsReader, settings: Pick<Settings, 'allowHttp'>): ServicesSection {
-  const raw = userValue(read, SERVICES_SETTING) ?? [];
+  // Application-scoped (settingsFeed.ts APPLICATION_SCOPED): get() is the user's own value or the manifest's [].
+  const raw = read.get(SERVICES_SETTING) ?? [];
   const { entries, warnings } = parseServiceEntries(raw, settings);
   return { services: Object.freeze(entries), serviceWarnings: Object.freeze(warnings), servicesRaw: raw };
 }

@@ -9,9 +9,9 @@ import { normalizeSettings, teamIdOf, type SettingValues } from './settingValues
  * SettingsSections.
  */
 export interface Settings extends SettingValues {
-  /** From the user's own settings only: a workspace must not be able to send the key elsewhere. */
+  /** From the user's own settings only (APPLICATION_SCOPED): a workspace must not be able to send the key elsewhere. */
   baseUrl: string;
-  /** From the user's own settings only, like baseUrl. */
+  /** From the user's own settings only, like baseUrl (APPLICATION_SCOPED). */
   allowHttp: boolean;
   /**
    * flowsync.teamId of the user's own settings ('' when unset or not digits; never another extension's default): what
@@ -31,17 +31,23 @@ export interface Settings extends SettingValues {
  * Code's configuration object of the section, as read once).
  */
 export interface SettingsReader {
-  /** The value as VS Code merges it (default, user, workspace, folder): anything at all. */
+  /**
+   * The value as VS Code merges it (default, user, workspace, folder): anything at all. For a key of
+   * APPLICATION_SCOPED that is the user's own value or the manifest's default: see there.
+   */
   get(key: string): unknown;
-  /** Where the value comes from: the default and the user's own value (userValue reads them). */
+  /** Where the value comes from: the default and the user's own value. Costly in VS Code: not read at the start. */
   inspect(key: string): { readonly defaultValue?: unknown; readonly globalValue?: unknown } | undefined;
 }
 
-/** The user settings' own value, else the default, else undefined: for what a workspace must never choose. */
-export function userValue(read: SettingsReader, key: string): unknown {
-  const inspected = read.inspect(key);
-  return inspected?.globalValue ?? inspected?.defaultValue;
-}
+/**
+ * The settings that decide where the API key is sent: package.json declares them `"scope": "application"`, and for
+ * such a key VS Code itself guarantees what the user alone may choose: it reads no workspace's or folder's value of it
+ * (trusted or not) and lets no other extension's configurationDefaults change its default ("only defaults for
+ * machine-overridable, window, resource and language overridable scoped settings are supported"). So `get()` of these
+ * keys is the user's own value or the manifest's default, without inspect() (a test checks the scope in package.json).
+ */
+export const APPLICATION_SCOPED = ['baseUrl', 'allowHttp', 'services'] as const;
 
 /**
  * The values only the user's own settings give (Settings.userTeamId, userHistoryDays): the user's own value (its
@@ -54,6 +60,43 @@ export function userOnlySettings(read: SettingsReader): Pick<Settings, 'userTeam
     userTeamId: teamIdOf(read.inspect('teamId')?.globalValue) ?? '',
     userHistoryDays: normalizeSettings({ historyDays: read.inspect('historyDays')?.globalValue }).historyDays,
   };
+}
+
+/**
+ * One snapshot of the settings from one read (`read`: VS Code's configuration object of `flowsync`): the shared
+ * values, clamped (normalizeSettings), and the features' sections. It calls `get()` only: each inspect() costs VS Code
+ * a walk over every language override (about 0.3 ms), and what only inspect() tells (userTeamId, userHistoryDays:
+ * Add Service and History's deletion from disk) is read when first asked for, once per snapshot.
+ */
+export function readSnapshot<Extra extends object>(
+  read: SettingsReader,
+  sections: SettingsSections<Extra>,
+): Readonly<Settings & Extra> {
+  const baseUrl = read.get('baseUrl');
+  let userOnly: Pick<Settings, 'userTeamId' | 'userHistoryDays'> | undefined;
+  const userOwn = () => (userOnly ??= userOnlySettings(read));
+  const settings = {
+    ...normalizeSettings({
+      teamId: read.get('teamId'),
+      autoRefresh: read.get('autoRefresh'),
+      refreshIntervalSeconds: read.get('refreshIntervalSeconds'),
+      requestTimeoutSeconds: read.get('requestTimeoutSeconds'),
+      notifyWhenFinished: read.get('notifyWhenFinished'),
+      stuckAfterMinutes: read.get('stuckAfterMinutes'),
+      historyDays: read.get('historyDays'),
+    }),
+    baseUrl: typeof baseUrl === 'string' ? baseUrl : '',
+    allowHttp: read.get('allowHttp') === true,
+  } as Settings;
+  Object.defineProperties(settings, {
+    userTeamId: { get: () => userOwn().userTeamId, enumerable: true },
+    userHistoryDays: { get: () => userOwn().userHistoryDays, enumerable: true },
+  });
+  const snapshot = Object.defineProperties(
+    {},
+    { ...Object.getOwnPropertyDescriptors(settings), ...Object.getOwnPropertyDescriptors(sections(read, settings)) },
+  ) as Settings & Extra;
+  return Object.freeze(snapshot);
 }
 
 /**

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { Disposable } from '../../base/events';
 import { describeIgnored, ignoredWorkspaceSettings } from '../../settings/vscode/settings';
-import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
-import { SERVICES_SETTING, type ServicesSection } from '../servicesSection';
+import { APPLICATION_SCOPED, type Settings, type SettingsFeed } from '../../settings/settingsFeed';
+import type { ServicesSection } from '../servicesSection';
 
 /**
  * Says what is wrong with the settings, once per distinct problem: a team id that is not used (a notification and the
@@ -52,7 +52,7 @@ export class SettingsWarnings implements Disposable {
   private async warnAboutWorkspaceOverrides(): Promise<void> {
     if (this.warnedIgnored) return;
     // What only the user's own settings may set (Settings, ServicesSection): where the key is sent.
-    const ignored = await ignoredWorkspaceSettings(['baseUrl', 'allowHttp', SERVICES_SETTING]);
+    const ignored = await ignoredWorkspaceSettings(APPLICATION_SCOPED);
     if (ignored.length && !this.warnedIgnored) {
       this.warnedIgnored = true;
       this.log.warn(describeIgnored(ignored));

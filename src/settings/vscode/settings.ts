@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../../api/errors';
 import { parseServiceUrl, type ServiceUrl } from '../../api/url';
-import { normalizeSettings } from '../settingValues';
-import { userOnlySettings, userValue, type Settings, type SettingsFeed, type SettingsSections } from '../settingsFeed';
+import { readSnapshot, type Settings, type SettingsFeed, type SettingsSections } from '../settingsFeed';
 import { Emitter, type Disposable, type Listener } from '../../base/events';
 import { onFirstUse } from '../../base/onFirstUse';
 import { t } from '../../base/l10n';
@@ -52,32 +51,16 @@ export class SettingsSource<Extra extends object = object> implements SettingsFe
 }
 
 function readSettings(sections: SettingsSections<object>): Readonly<Settings> {
-  const config = vscode.workspace.getConfiguration(SECTION);
-  const baseUrl = userValue(config, 'baseUrl');
-  const settings: Settings = {
-    ...normalizeSettings({
-      teamId: config.get('teamId'),
-      autoRefresh: config.get('autoRefresh'),
-      refreshIntervalSeconds: config.get('refreshIntervalSeconds'),
-      requestTimeoutSeconds: config.get('requestTimeoutSeconds'),
-      notifyWhenFinished: config.get('notifyWhenFinished'),
-      stuckAfterMinutes: config.get('stuckAfterMinutes'),
-      historyDays: config.get('historyDays'),
-    }),
-    baseUrl: typeof baseUrl === 'string' ? baseUrl : '',
-    allowHttp: userValue(config, 'allowHttp') === true,
-    ...userOnlySettings(config),
-  };
-  return Object.freeze({ ...settings, ...sections(config, settings) });
+  return readSnapshot(vscode.workspace.getConfiguration(SECTION), sections);
 }
 
 /**
- * Names the user-only settings (`userOnly`: keys of `flowsync.*`) that a workspace tries to set, so the log can say
- * they are ignored. VS Code hides application-scoped values of workspace files from inspect(), so the files themselves
- * are read too, with a JSONC scanner (linear time, size-bounded: a hostile file cannot freeze the window).
+ * Names the user-only settings (`userOnly`: keys of `flowsync.*`, APPLICATION_SCOPED) that a workspace tries to set,
+ * so the log can say they are ignored. VS Code reads no workspace value of an application-scoped setting and so hides
+ * it from inspect() too: the workspace's files themselves are read, with a JSONC scanner (linear time, size-bounded: a
+ * hostile file cannot freeze the window).
  */
 export async function ignoredWorkspaceSettings(userOnly: readonly string[]): Promise<string[]> {
-  const config = vscode.workspace.getConfiguration(SECTION);
   const files = [
     ...(vscode.workspace.workspaceFolders ?? []).map((f) => vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json')),
     ...(vscode.workspace.workspaceFile?.scheme === 'file' ? [vscode.workspace.workspaceFile] : []),
@@ -100,17 +83,8 @@ export async function ignoredWorkspaceSettings(userOnly: readonly string[]): Pro
       return settingsFileSets(text, SECTION, userOnly) ?? [];
     }),
   );
-  const inFiles = found.flat();
-  return userOnly
-    .filter((key) => {
-      const inspected = config.inspect(key);
-      return (
-        inspected?.workspaceValue !== undefined ||
-        inspected?.workspaceFolderValue !== undefined ||
-        inFiles.includes(key)
-      );
-    })
-    .map((key) => `${SECTION}.${key}`);
+  const inFiles = new Set(found.flat());
+  return userOnly.filter((key) => inFiles.has(key)).map((key) => `${SECTION}.${key}`);
 }
 
 /** The service URL of the user settings: none set, usable, or a problem to show (a message that says what to fix). */

@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { userOnlySettings, type SettingsReader } from '../../../src/settings/settingsFeed';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  APPLICATION_SCOPED,
+  readSnapshot,
+  userOnlySettings,
+  type SettingsReader,
+} from '../../../src/settings/settingsFeed';
 
 /** What VS Code's inspect() says of each key: its default (the manifest's, or another extension's), the user's value, a workspace's. */
 function reader(values: Record<string, { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown }>) {
@@ -34,5 +41,69 @@ describe("settings: the values only the user's own settings give", () => {
     );
     assert.deepEqual(settings, { userTeamId: '', userHistoryDays: 7 });
     assert.deepEqual(userOnlySettings(reader({})), { userTeamId: '', userHistoryDays: 7 });
+  });
+});
+
+describe('settings: one snapshot from one read', () => {
+  /** A reader like VS Code's configuration object that counts the costly inspect() calls. */
+  function counting(
+    values: Record<string, { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown }>,
+  ) {
+    const read = reader(values);
+    const calls = { inspect: 0 };
+    return {
+      calls,
+      read: { get: read.get, inspect: (key: string) => (calls.inspect++, read.inspect(key)) } satisfies SettingsReader,
+    };
+  }
+
+  it('reads the snapshot with get() only: no inspect() at the start', () => {
+    const { read, calls } = counting({
+      baseUrl: { defaultValue: '', globalValue: 'https://flowsync.example' },
+      allowHttp: { defaultValue: false, globalValue: true },
+      teamId: { defaultValue: '', globalValue: '42', workspaceValue: '7' },
+      refreshIntervalSeconds: { defaultValue: 30, workspaceValue: 1 },
+    });
+    const snapshot = readSnapshot(read, (r) => ({ services: r.get('services') ?? [] }));
+    assert.equal(calls.inspect, 0);
+    assert.equal(snapshot.baseUrl, 'https://flowsync.example');
+    assert.equal(snapshot.allowHttp, true);
+    assert.equal(snapshot.teamId, '7', 'the merged team (a workspace may filter)');
+    assert.equal(snapshot.refreshIntervalSeconds, 5, 'clamped to its bounds');
+    assert.deepEqual(snapshot.services, []);
+    assert.ok(Object.isFrozen(snapshot));
+  });
+
+  it("reads the user's own team and historyDays when first asked, once per snapshot", () => {
+    const { read, calls } = counting({
+      teamId: { defaultValue: '666', globalValue: '42', workspaceValue: '7' },
+      historyDays: { defaultValue: 1, workspaceValue: 1 },
+    });
+    const snapshot = readSnapshot(read, () => ({}));
+    assert.equal(snapshot.userTeamId, '42');
+    assert.equal(snapshot.userHistoryDays, 7, "the manifest's default, never another extension's nor a workspace's");
+    assert.equal(snapshot.userTeamId, '42');
+    assert.equal(calls.inspect, 2, 'teamId and historyDays, each once');
+  });
+
+  it('a section cannot replace a shared value', () => {
+    const { read } = counting({ baseUrl: { globalValue: 'https://flowsync.example' } });
+    const snapshot = readSnapshot(read, () => ({ extra: 1 }));
+    assert.equal(snapshot.extra, 1);
+    assert.equal(snapshot.baseUrl, 'https://flowsync.example');
+  });
+
+  it('the settings that decide where the key goes are application-scoped in package.json (VS Code then reads no workspace value of them)', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../../package.json'), 'utf8')) as {
+      contributes: {
+        configuration:
+          | { properties: Record<string, { scope?: string }> }
+          | Array<{ properties: Record<string, { scope?: string }> }>;
+      };
+    };
+    const sections = [manifest.contributes.configuration].flat();
+    const scopeOf = (key: string) =>
+      sections.find((s) => s.properties[`flowsync.${key}`])?.properties[`flowsync.${key}`].scope;
+    for (const key of APPLICATION_SCOPED) assert.equal(scopeOf(key), 'application', `flowsync.${key}`);
   });
 });
