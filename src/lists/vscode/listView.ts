@@ -105,7 +105,8 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       // Loaded only once its view is shown: a hidden view costs nothing.
       this.disposables.add(this.view.onDidChangeVisibility(() => this.loadShown()));
     }
-    this.useServices();
+    // At the start there is no service yet (the registry makes them after activate() returns): nothing to show.
+    if (services.all.length) this.useServices();
   }
 
   /** The one service's GroupedTree, or the first one's (tests and single-service code). */
