@@ -170,16 +170,43 @@ function planOf(filter: Filter): Plan {
 }
 
 /**
+ * Marks `seen[row] = stamp` for each part of `text` that holds `word` (a find counts for the part it lies wholly in):
+ * part k runs from `starts[k]` to `starts[k + 1] - 1` (the parts joined by SEPARATOR), and is of row `rows[k]` (of row
+ * k without `rows`). One native indexOf walk through the text, instead of a look into each part.
+ */
+function markParts(
+  text: string,
+  starts: Int32Array,
+  rows: Int32Array | undefined,
+  word: string,
+  seen: Int32Array,
+  stamp: number,
+): void {
+  const length = word.length;
+  let k = 0;
+  let found = text.indexOf(word);
+  while (found !== -1) {
+    while (starts[k + 1] <= found) k++;
+    const end = starts[k + 1] - SEPARATOR.length;
+    if (found + length <= end) {
+      seen[rows ? rows[k] : k] = stamp;
+      found = text.indexOf(word, end + SEPARATOR.length);
+    } else found = text.indexOf(word, found + 1);
+  }
+}
+
+/**
  * One list's rows as the filter reads them: the rows' folded texts joined into one text (`text`; row i from
- * `starts[i]` to `starts[i + 1] - 1`), each field's texts as places in it, each id field's numbers. A word is then
- * looked for once in the whole text (String indexOf, native) instead of once per row.
+ * `starts[i]` to `starts[i + 1] - 1`), each field's texts joined into one text of the field's own, each id field's
+ * numbers. A word is then looked for once in the whole text (String indexOf, native) instead of once per row, a
+ * field term once in its field's text.
  */
 class ListIndex {
   readonly text: string;
   readonly starts: Int32Array;
-  /** Per field code: the starts, ends and rows of its texts, in the order of `text`. */
+  /** Per field code: its texts joined, where each begins (and the end, one more), and their rows. */
+  readonly fieldTexts: string[] = [];
   readonly fieldStarts: Int32Array[] = [];
-  readonly fieldEnds: Int32Array[] = [];
   readonly fieldRows: Int32Array[] = [];
   /** Per field code: its ids and their rows. */
   readonly idValues: Float64Array[] = [];
@@ -206,9 +233,11 @@ class ListIndex {
     starts[n] = at;
     this.text = alls.join(SEPARATOR);
     this.starts = starts;
+    const fieldParts: string[][] = [];
+    const fieldAt = new Int32Array(FIELD_COUNT);
     for (let code = 0; code < FIELD_COUNT; code++) {
-      this.fieldStarts.push(new Int32Array(fieldCounts[code]));
-      this.fieldEnds.push(new Int32Array(fieldCounts[code]));
+      fieldParts.push(new Array<string>(fieldCounts[code]));
+      this.fieldStarts.push(new Int32Array(fieldCounts[code] + 1));
       this.fieldRows.push(new Int32Array(fieldCounts[code]));
       this.idValues.push(new Float64Array(idCounts[code]));
       this.idRows.push(new Int32Array(idCounts[code]));
@@ -217,7 +246,6 @@ class ListIndex {
     idCounts.fill(0);
     for (let i = 0; i < n; i++) {
       const { all, places } = folded[i];
-      const base = starts[i];
       for (let p = 0; p < places.length; p += PLACE) {
         const kind = places.charCodeAt(p);
         const start = placeAt(places, p + 1);
@@ -229,50 +257,27 @@ class ListIndex {
           this.idRows[code][k] = i;
         } else {
           const k = fieldCounts[kind]++;
-          this.fieldStarts[kind][k] = base + start;
-          this.fieldEnds[kind][k] = base + end;
+          fieldParts[kind][k] = all.slice(start, end);
+          this.fieldStarts[kind][k] = fieldAt[kind];
           this.fieldRows[kind][k] = i;
+          fieldAt[kind] += end - start + SEPARATOR.length;
         }
       }
     }
+    for (let code = 0; code < FIELD_COUNT; code++) {
+      this.fieldStarts[code][fieldCounts[code]] = fieldAt[code];
+      this.fieldTexts.push(fieldParts[code].join(SEPARATOR));
+    }
   }
 
-  /** Marks `seen[row] = stamp` for every row whose text holds `word`. */
+  /** Marks every row whose text holds `word`. */
   markWord(word: string, seen: Int32Array, stamp: number): void {
-    const { text, starts } = this;
-    const length = word.length;
-    let row = 0;
-    let found = text.indexOf(word);
-    while (found !== -1) {
-      while (starts[row + 1] <= found) row++;
-      const end = starts[row + 1] - SEPARATOR.length;
-      if (found + length <= end) {
-        seen[row] = stamp;
-        found = text.indexOf(word, end + SEPARATOR.length);
-      } else found = text.indexOf(word, found + 1);
-    }
+    markParts(this.text, this.starts, undefined, word, seen, stamp);
   }
 
   /** Marks every row that has a text of the field holding `word`. */
   markField(code: number, word: string, seen: Int32Array, stamp: number): void {
-    const fieldStarts = this.fieldStarts[code];
-    const fieldEnds = this.fieldEnds[code];
-    const fieldRows = this.fieldRows[code];
-    const count = fieldStarts.length;
-    const { text, starts } = this;
-    const length = word.length;
-    let k = 0;
-    let found = count > 0 ? text.indexOf(word, fieldStarts[0]) : -1;
-    while (found !== -1) {
-      // Texts of the field that end before the find could fit are behind every later find too.
-      while (k < count && fieldEnds[k] < found + length) k++;
-      if (k === count) break;
-      if (fieldStarts[k] <= found) {
-        const row = fieldRows[k];
-        seen[row] = stamp;
-        found = text.indexOf(word, starts[row + 1]);
-      } else found = text.indexOf(word, fieldStarts[k]);
-    }
+    markParts(this.fieldTexts[code], this.fieldStarts[code], this.fieldRows[code], word, seen, stamp);
   }
 
   /** Marks every row with the id `id` in the field. */
