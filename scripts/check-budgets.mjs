@@ -8,7 +8,8 @@
 //     the links' answers, the views' filters, the JSONC scanner)
 //     (dist/extension.js with all its chunks is printed, without a budget of its own: a chunk holds copies of the
 //     stateless code it shares with the bundle, so the sum is more than the code; the VSIX budget bounds what ships)
-//   - every chunk the bundle or a chunk requires exists and is in the VSIX (a missing one fails only on first use)
+//   - every chunk the bundle or a chunk loads (require or import()) exists and is in the VSIX (a missing one fails only on
+//     first use), and every chunk built is reached that way
 //   - the production web bundle dist/web/extension.js (package.json "browser"): at most 256 KB
 //   - the packaged VSIX (vsce package --no-dependencies, built here into a temp dir and deleted): at most 350 KB (it holds
 //     both bundles and the chart page)
@@ -104,7 +105,7 @@ export function zipEntries(zip) {
   return entries;
 }
 
-/** The chunks dist/extension.js and its chunks require ('./chunks/<name>.js', or './<name>.js' from a chunk), as dist paths. */
+/** The chunks dist/extension.js and its chunks load ('./chunks/<name>.js', or './<name>.js' from a chunk), as dist paths. */
 export function requiredChunks() {
   const required = new Set();
   const queue = [BUNDLE];
@@ -112,7 +113,8 @@ export function requiredChunks() {
     const file = queue.shift();
     if (!fs.existsSync(file)) continue;
     const text = fs.readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/\brequire\(\s*["'`]\.\/((?:chunks\/)?)(\w+\.js)["'`]\s*\)/g)) {
+    // require("./chunks/x.js") in the bundle (esbuild turns its import() into one); in a chunk, import("./x.js")
+    for (const m of text.matchAll(/\b(?:require|import)\(\s*["'`]\.\/((?:chunks\/)?)(\w+\.js)["'`]\s*\)/g)) {
       if (file !== BUNDLE && m[1]) continue; // a chunk's ./chunks/… would be a path of its own: not ours
       if (file === BUNDLE && !m[1]) continue;
       const chunk = `dist/chunks/${m[2]}`;
@@ -218,6 +220,14 @@ function main() {
   const missing = required.filter(
     (chunk) => !fs.existsSync(path.join(REPO_ROOT, chunk)) || !vsix.names.includes(`extension/${chunk}`),
   );
+  // …and every chunk built is reached from the bundle: one that is not would be a chunk this check cannot see
+  const unreached = Object.keys(chunks)
+    .map((name) => `dist/chunks/${name}`)
+    .filter((chunk) => !required.includes(chunk));
+  if (unreached.length) {
+    console.log(`  built but not reached from dist/extension.js by require() or import(): ${unreached.join(', ')}`);
+    over = true;
+  }
   if (required.length === 0) {
     console.log('  dist/extension.js requires no chunk (dist/chunks): is it the split build of esbuild.js?');
     over = true;
