@@ -184,7 +184,16 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     const storage = vscode.Uri.file(path.join(os.tmpdir(), `flowsync-watches-${process.pid}-${Date.now()}`));
     const settings = () => ({ historyDays: 7, stuckAfterMinutes: 60, notifyWhenFinished: 'watched' as const });
     const [first, second] = ['first', 'second'].map(
-      (id) => new HistoryService(x.explorer, storage, memento, id, systemClock, settings, log),
+      (id) =>
+        new HistoryService({
+          explorer: x.explorer,
+          storage,
+          state: memento,
+          windowId: id,
+          clock: systemClock,
+          settings,
+          log,
+        }),
     );
     try {
       await waitFor(() => first.snapshot.origin !== undefined && second.snapshot.origin !== undefined, {
@@ -337,7 +346,15 @@ describe('History store: several windows, one disk', function () {
   /** A window: `historyDays` as it sees it (a workspace may set it), `userHistoryDays` from the user's own settings. */
   const open = async (id: string, historyDays = 90, userHistoryDays = 90) => {
     const settings = () => ({ historyDays, userHistoryDays, stuckAfterMinutes: 0, notifyWhenFinished: 'off' as const });
-    const w = new HistoryService(x.explorer, storage, memento(), id, systemClock, settings, log);
+    const w = new HistoryService({
+      explorer: x.explorer,
+      storage,
+      state: memento(),
+      windowId: id,
+      clock: systemClock,
+      settings,
+      log,
+    });
     windows.push(w);
     await waitFor(() => w.snapshot.origin !== undefined, { message: `window ${id} knows the service` });
     await w.reload();
@@ -488,15 +505,20 @@ describe('History store: several windows, one disk', function () {
       return result;
     };
     try {
-      const reader = new HistoryService(
-        x.explorer,
+      const reader = new HistoryService({
+        explorer: x.explorer,
         storage,
-        memento(),
-        'reader',
-        systemClock,
-        () => ({ historyDays: 90, userHistoryDays: 90, stuckAfterMinutes: 0, notifyWhenFinished: 'off' as const }),
+        state: memento(),
+        windowId: 'reader',
+        clock: systemClock,
+        settings: () => ({
+          historyDays: 90,
+          userHistoryDays: 90,
+          stuckAfterMinutes: 0,
+          notifyWhenFinished: 'off' as const,
+        }),
         log,
-      );
+      });
       windows.push(reader);
       await waitFor(() => reader.snapshot.origin !== undefined, { message: 'the reader knows the service' });
       await reader.reload();

@@ -13,6 +13,21 @@ import { processingDecorations } from './historyUi';
 /** Watches kept per service (its History scope: see historyScope), in globalState, bounded. */
 const WATCHES_KEY = 'flowsync.watches';
 
+/** What a service's History is made of (see HistoryService). */
+export interface HistoryServiceOptions {
+  explorer: Explorer;
+  /** The extension's global storage: History's files are under history/ there. */
+  storage: vscode.Uri;
+  /** globalState: the watches, the same in every window. */
+  state: vscode.Memento;
+  /** This window's id: it writes its own log file. */
+  windowId: string;
+  clock: Clock;
+  /** userHistoryDays: the user's own historyDays, the only one that deletes from disk (none given: nothing is deleted). */
+  settings: () => HistorySettings;
+  log: vscode.LogOutputChannel;
+}
+
 /**
  * History of one service in VS Code: HistoryCore (src/history/historyService.ts, the logic) on the extension's
  * global storage, its globalState and its log. Storage: globalStorage/history/<folder of its History scope>/ (one per
@@ -27,17 +42,9 @@ export class HistoryService extends HistoryCore implements vscode.Disposable {
   /** History's marks on the Processing view's rows, and when they change (the view renders them once per change). */
   readonly processingMarks: RowDecorations<FlowSync>;
   private readonly notices: Emitter<HistoryNotice>;
+  private readonly storage: vscode.Uri;
 
-  constructor(
-    explorer: Explorer,
-    private readonly storage: vscode.Uri,
-    state: vscode.Memento,
-    windowId: string,
-    clock: Clock,
-    /** userHistoryDays: the user's own historyDays, the only one that deletes from disk (none given: nothing is deleted). */
-    settings: () => HistorySettings,
-    log: vscode.LogOutputChannel,
-  ) {
+  constructor({ explorer, storage, state, windowId, clock, settings, log }: HistoryServiceOptions) {
     const notices = new Emitter<HistoryNotice>();
     const files = storageFiles(vscode.Uri.joinPath(storage, 'history'));
     super({
@@ -56,6 +63,7 @@ export class HistoryService extends HistoryCore implements vscode.Disposable {
           log: (level, message) => log[level](message),
         }),
     });
+    this.storage = storage;
     this.notices = notices;
     this.onDidNotify = notices.event;
     this.processingMarks = { ...processingDecorations(this, () => clock.now()), onDidChange: this.onDidChange };

@@ -108,15 +108,15 @@ export class ServiceConnection implements vscode.Disposable {
       userAgent: deps.userAgent,
     });
     // Each window writes its own History log.
-    this.history = new HistoryService(
-      this.explorer,
-      deps.globalStorageUri,
-      deps.globalState,
-      deps.windowId,
+    this.history = new HistoryService({
+      explorer: this.explorer,
+      storage: deps.globalStorageUri,
+      state: deps.globalState,
+      windowId: deps.windowId,
       clock,
-      () => deps.settings.current,
+      settings: () => deps.settings.current,
       log,
-    );
+    });
     this.disposables.add(
       { dispose: () => this.explorer.dispose() },
       { dispose: () => this.lazy.dispose() },
