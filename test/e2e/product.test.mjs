@@ -25,6 +25,15 @@ async function typeIntoQuickInput(text) {
   await input.press('Enter');
 }
 
+/** Runs a command from a view's "..." menu (More Actions...) in its title bar, as a person would. */
+async function runFromViewMenu(header, title) {
+  await header.hover();
+  await header.locator('.action-label[aria-label^="More Actions"]').click();
+  const menu = session.page.locator('.context-view .monaco-menu');
+  await menu.waitFor({ state: 'visible', timeout: 10000 });
+  await menu.locator('.action-label', { hasText: title }).click();
+}
+
 /** Drags the sash between the side bar and the editor to the right, as a person would. */
 async function widenSideBar(pixels) {
   const page = session.page;
@@ -121,8 +130,7 @@ describe('Flow Sync Explorer, as a person uses it', function () {
   it('groups connections by type from the title bar, then selects several rows and copies their IDs', async () => {
     const page = session.page;
     const header = page.locator('.part.sidebar .pane-header', { hasText: 'Connections' }).first();
-    await header.hover();
-    await header.locator('.action-label[aria-label^="Group Connections By"]').click();
+    await runFromViewMenu(header, /^Group Connections By\.\.\.$/);
     await quickInput().waitFor({ state: 'visible', timeout: 10000 });
     await screenshot('readme-group-by-pick');
     await typeIntoQuickInput('Type');
@@ -155,8 +163,7 @@ describe('Flow Sync Explorer, as a person uses it', function () {
       message: '"Copied 2 IDs" in the status bar',
     });
     // Back to teams for the tests that follow.
-    await header.hover();
-    await header.locator('.action-label[aria-label^="Group Connections By"]').click();
+    await runFromViewMenu(header, /^Group Connections By\.\.\.$/);
     await typeIntoQuickInput('Team');
     await waitFor(
       async () => (await treeRows()).some((r) => session.mock.dataset.teams.some((t) => t.name === r.label)),
