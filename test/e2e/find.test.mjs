@@ -1,3 +1,4 @@
+/* global document, getComputedStyle -- page functions run in the browser (locator.evaluate) */
 // Find (issue #30) with the keyboard alone: Filter Processing..., Clear Filter and Go to... through the palette, and a
 // screenshot of the filtered view (test-results/screenshots/find-filtered.png). Its own window on a fresh profile (no
 // key yet, as the accessibility suite does), so it leaves the session's window as the other suites expect it.
@@ -81,6 +82,28 @@ describe('Find: filter, clear and go to with the keyboard alone', function () {
           .map((r) => r.label)
           .join() === `#${sync.id}`,
       { message: 'only the matching sync' },
+    );
+    // The header says that a filter is on beside the title bar's buttons (shown: the view has the focus), at the side
+    // bar's default width: its first word whole, not cut to "fi…" by six buttons. (The whole filter shows when the
+    // buttons hide, the view neither focused nor hovered, or in a wider side bar.)
+    await waitFor(async () => header.locator('.actions').isVisible(), { message: 'the title bar buttons shown' });
+    const description = await header.locator('.description').evaluate((el) => {
+      const style = getComputedStyle(el);
+      const context = document.createElement('canvas').getContext('2d');
+      context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const text = el.textContent ?? '';
+      const firstWord = text.split(' ')[0];
+      return {
+        text,
+        firstWord,
+        shown: el.clientWidth,
+        needed: Math.ceil(context.measureText(`${firstWord} `).width + context.measureText('…').width),
+        whole: el.scrollWidth,
+      };
+    });
+    assert.ok(
+      description.needed <= description.shown,
+      `"${description.text}": ${description.shown} of its ${description.whole} px shown, "${description.firstWord}…" needs ${description.needed}`,
     );
     await screenshot('find-filtered');
 
