@@ -319,6 +319,76 @@ describe('Several services side by side (two mock services at once)', function (
     }
   });
 
+  it("one answer of one service redraws that service's row once, History's marks with it or not: no other service's row, never the whole view", async () => {
+    const api = await loaded();
+    const tree = api.views.processing.tree;
+    const stagingService = api.services.byName('Staging')!;
+    const processing = stagingService.explorer.lists.processing;
+    const now = Date.now();
+    const sync = (id: number, flowId: number) => ({
+      id,
+      flow_id: flowId,
+      status: 'pending',
+      created_at: new Date(now - 3 * 60_000).toISOString(),
+      updated_at: new Date(now).toISOString(),
+      errors: null,
+      webhook: false,
+      flow: { id: flowId, name: `Flow ${flowId}` },
+    });
+    const answer = async (items: object[]) => {
+      staging.clearFaults();
+      staging.inject({ endpoint: 'processing', status: 200, body: JSON.stringify(items) });
+      await processing.refresh();
+    };
+    const name = (node: ReturnType<typeof tree.getChildren>[number] | undefined) =>
+      node === undefined
+        ? 'the whole view'
+        : node.kind === 'service'
+          ? `${api.services.all.find((s) => s.id === node.service)?.name ?? node.service}'s row`
+          : `a ${node.kind} row`;
+    /** What one answer of Staging redraws, after every row was read as VS Code reads them (a row never read is not redrawn). */
+    const redrawnBy = async (items: object[]) => {
+      const walk = (nodes: ReturnType<typeof tree.getChildren>) =>
+        nodes.forEach((n) => (tree.getTreeItem(n), walk(tree.getChildren(n))));
+      walk(tree.getChildren());
+      const fired: string[] = [];
+      const subscription = tree.onDidChangeTreeData((node) => fired.push(name(node)));
+      try {
+        await answer(items);
+        await new Promise((resolve) => setTimeout(resolve, 100)); // anything drawn at the end of the answer's turn
+      } finally {
+        subscription.dispose();
+      }
+      return fired;
+    };
+    await setUserSetting('autoRefresh', false); // no poll of either service lands meanwhile
+    try {
+      await answer([sync(900_301, 301), sync(900_302, 302)]);
+      await stagingService.history.whenReady();
+      // 900301 leaves: History learns it from this answer, and Staging's row says one sync fewer.
+      assert.deepEqual(
+        await redrawnBy([sync(900_302, 302)]),
+        ["Staging's row"],
+        "an answer that changes History: Staging's row redrawn once, nothing else",
+      );
+      assert.ok(
+        stagingService.history.snapshot.entries.some((e) => e.id === 900_301),
+        "the sync that left is in Staging's History",
+      );
+      await answer([sync(900_302, 302), sync(900_303, 303)]);
+      // 900304 arrives, no sync leaves and none is stuck: History does not change, the row's count and a flow do.
+      assert.deepEqual(
+        await redrawnBy([sync(900_302, 302), sync(900_303, 303), sync(900_304, 304)]),
+        ["Staging's row"],
+        "an answer that changes only the list: Staging's row redrawn once, nothing else",
+      );
+    } finally {
+      staging.clearFaults();
+      await setUserSetting('autoRefresh', undefined);
+      await processing.refresh();
+    }
+  });
+
   it('a link names its service; a link naming a service that is not configured says so', async () => {
     const api = await loaded();
     const stagingService = api.services.byName('Staging')!;

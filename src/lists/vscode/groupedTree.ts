@@ -64,8 +64,6 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   private readonly expansion = new Map<string, boolean>();
   /** The list's data is stale (see freshness.ts): every row says so to a screen reader. */
   private stale_ = false;
-  /** Every row renders again at the end of this turn (redraw): an answer's change is folded into it. */
-  private redrawing = false;
   /** Which of the answer's items are shown (a filter, src/find); all of them without one. */
   private select?: (items: readonly Item<T>[]) => readonly Item<T>[];
 
@@ -133,23 +131,19 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
 
   /** Re-renders everything (e.g. the welcome state changed); nothing to do before VS Code has asked for any row. */
   refreshAll(): void {
-    this.redrawing = false;
     if (this.asked) this.changeEmitter.fire(undefined);
   }
 
   /**
-   * What another feature adds to the rows changed (RowDecorations.onDidChange): every row renders again, once, after
-   * the listeners of the change that caused it have run. History changes with the answer it learns from, before this
-   * tree hears of that answer: the answer's own render is folded into this one (one render per answer).
+   * What another feature adds to the rows changed (RowDecorations.onDidChange): every row renders again, once. History
+   * changes with the answer it learns from, before this tree hears of that answer: the model is marked stale, so the
+   * answer's own render is folded into this one (one render per answer; VS Code reads the rows after the answer's turn,
+   * and the model is brought up to date then). A view's other renders of the same turn are folded in by ServicesTree.
    */
   redraw(): void {
-    if (!this.asked || this.redrawing) return;
-    this.redrawing = true;
-    queueMicrotask(() => {
-      if (!this.redrawing) return; // rendered whole meanwhile
-      this.redrawing = false;
-      this.changeEmitter.fire(undefined);
-    });
+    if (!this.asked) return;
+    this.stale = true;
+    this.changeEmitter.fire(undefined);
   }
 
   getChildren(node?: TreeNode<T>): TreeNode<T>[] {
@@ -230,11 +224,7 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   }
 
   private update(): void {
-    if (this.stale) return; // not read since it went stale: VS Code asks for everything anyway
-    if (this.redrawing) {
-      this.stale = true; // every row renders again shortly (redraw): the model is brought up to date when read
-      return;
-    }
+    if (this.stale) return; // not read since it went stale (or redrawn whole since): VS Code asks for everything anyway
     if (!this.isVisible()) {
       this.stale = true;
       this.changeEmitter.fire(undefined); // re-read when shown again

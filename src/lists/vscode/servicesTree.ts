@@ -4,6 +4,7 @@ import { inert } from '../../base/inert';
 import { t } from '../../base/l10n';
 import { SERVICE_ICON } from '../icons';
 import type { TreeNode } from '../treeModel';
+import { TurnRedraws, type Redraw } from '../redraws';
 import { themeIcon, type GroupedTree } from './groupedTree';
 
 /** The top-level row of one service, when the view shows several. */
@@ -55,6 +56,14 @@ export class ServicesTree<T extends { id: number }>
   private readonly disposables = new DisposableStore();
   /** While set, the view shows only this row (its filter matches nothing): label, and the command it runs. */
   private noMatch?: { row: NoMatchRow; label: string; command: vscode.Command };
+  /**
+   * What renders again, each row at most once a turn: one answer of a service changes its row, the rows beneath it and
+   * History's marks on them, each heard on its own (src/lists/redraws.ts).
+   */
+  private readonly redraws = new TurnRedraws<TreeNode<T>>(
+    (redraw) => this.changeEmitter.fire(this.nodeOf(redraw)),
+    (run) => queueMicrotask(run),
+  );
 
   constructor(
     private readonly list: string,
@@ -72,20 +81,18 @@ export class ServicesTree<T extends { id: number }>
         list: this.list,
         service,
       };
-      const subscription = tree.onDidChangeTreeData((node) =>
-        this.changeEmitter.fire(node === undefined && this.several ? row : node),
-      );
+      const subscription = tree.onDidChangeTreeData((node) => this.treeChanged(service, node));
       return { service, tree, row, subscription };
     });
     this.shownRows.clear(); // every row is read again
-    this.changeEmitter.fire(undefined);
+    this.redraws.view();
   }
 
   /** Shows only a row that runs `command` (a filter matches nothing), or the rows again (undefined). */
   setNoMatch(noMatch: { label: string; command: vscode.Command } | undefined): void {
     if (noMatch?.label === this.noMatch?.label && noMatch?.command.command === this.noMatch?.command.command) return;
     this.noMatch = noMatch && { ...noMatch, row: this.noMatch?.row ?? { kind: 'noMatch', list: this.list } };
-    this.changeEmitter.fire(undefined);
+    this.redraws.view();
   }
 
   get several(): boolean {
@@ -122,12 +129,7 @@ export class ServicesTree<T extends { id: number }>
    * yet (a view not shown: it reads the row as it is when shown).
    */
   refreshService(service: string): void {
-    const entry = this.trees.find((t) => t.service === service);
-    if (!entry || !this.several) return;
-    const shown = this.shownRows.get(service);
-    if (shown === undefined || shown === rowTextKey(this.rowText(service))) return;
-    this.shownRows.delete(service);
-    this.changeEmitter.fire(entry.row);
+    if (this.several && this.rowSaysOther(service)) this.redrawService(service);
   }
 
   /** How many times rows were asked for so far. */
@@ -202,6 +204,42 @@ export class ServicesTree<T extends { id: number }>
   dispose(): void {
     for (const t of this.trees) t.subscription.dispose();
     this.disposables.dispose();
+  }
+
+  /**
+   * A service's tree changed: with one service, the view's rows; with several, beneath the service's row, all of them
+   * when the tree renders whole (its row renders again then), or when the row itself says something new (the answer
+   * that changed its rows changed its count: the row renders again and every row beneath it with it).
+   */
+  private treeChanged(service: string, node: TreeNode<T> | undefined): void {
+    if (!this.several) {
+      if (node) this.redraws.row(service, node);
+      else this.redraws.view();
+    } else if (node === undefined || (!this.redraws.covers(service, node) && this.rowSaysOther(service))) {
+      this.redrawService(service);
+    } else {
+      this.redraws.row(service, node);
+    }
+  }
+
+  /** Whether a service's row, read by VS Code, now says something else (its count or trouble). */
+  private rowSaysOther(service: string): boolean {
+    if (!this.trees.some((t) => t.service === service)) return false;
+    const shown = this.shownRows.get(service);
+    return shown !== undefined && shown !== rowTextKey(this.rowText(service));
+  }
+
+  /** A service's row renders again, and every row beneath it. */
+  private redrawService(service: string): void {
+    this.shownRows.delete(service); // read again (refreshService compares with what VS Code reads next)
+    this.redraws.service(service);
+  }
+
+  /** The node VS Code is told to render again (undefined: the whole view). */
+  private nodeOf(redraw: Redraw<TreeNode<T>>): ServicesTreeNode<T> | undefined {
+    if (redraw.kind === 'row') return redraw.node;
+    if (redraw.kind === 'view') return undefined;
+    return this.trees.find((t) => t.service === redraw.service)?.row;
   }
 
   private own(service: string, nodes: TreeNode<T>[]): TreeNode<T>[] {
