@@ -1,19 +1,19 @@
-/* global window, document, getComputedStyle -- page functions run in the browser (frame.evaluate) */
+/* global document, getComputedStyle -- page functions run in the browser (frame.evaluate) */
 // Accessible to everyone (issue #21): the main tasks with the keyboard alone, and the activity chart checked by axe-core
 // inside its real webview frame in the four default colour themes (any serious or critical violation fails), with a
 // screenshot per theme. Its own window on a fresh profile (no key yet), so it does not depend on the other suites.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
-import path from 'node:path';
-import { RIG_DIR, freshWorkspace, openWorkbench, startCodeServer } from '../rig/codeServer.mjs';
 import {
   DEFAULT_THEMES,
-  DEMO_API_KEY,
+  axeInTheme,
   axeViolations,
+  mousePresses,
+  openOwnWindow,
   runCommandByKeyboard,
-  screenshot,
   session,
-  setColorTheme,
+  screenshot,
+  setKeyByKeyboard,
   treeRows,
   typeAndEnter,
   waitFor,
@@ -22,52 +22,20 @@ import {
 
 describe('Accessible: keyboard alone, and axe in every default theme', function () {
   this.timeout(120000);
-  let server;
-  let workbench;
-  let saved;
+  let own;
 
   before(async () => {
-    server = await startCodeServer({
-      rig: session.server.rig,
-      name: 'e2e-a11y',
-      vsix: [path.join(RIG_DIR, 'flowsync-explorer.vsix')], // packaged by the session's start
-      settings: { 'flowsync.baseUrl': session.mock.url, 'flowsync.stuckAfterMinutes': 60 },
-      quiet: true,
-    });
-    workbench = await openWorkbench({
-      server,
-      browser: session.browser,
-      folder: freshWorkspace('e2e-a11y'),
-      name: 'e2e-a11y',
-    });
-    saved = session.page;
-    session.page = workbench.page; // the helpers (and the root hooks' screenshots) drive this window
     // Every mouse press in the workbench is counted: the keyboard test must need none.
-    await workbench.page.evaluate(() => {
-      globalThis.__mousePresses = 0;
-      window.addEventListener('mousedown', () => globalThis.__mousePresses++, true);
-    });
-    await workbench.page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: 30000 });
+    own = await openOwnWindow('e2e-a11y', { settings: { 'flowsync.stuckAfterMinutes': 60 }, countMousePresses: true });
   });
 
-  after(async () => {
-    session.page = saved;
-    await workbench?.close();
-    await server?.stop();
-  });
+  after(async () => own?.close());
 
   it('does the main tasks with the keyboard alone: key, team filter, Open as JSON, watch, chart and its range', async () => {
-    const page = workbench.page;
+    const page = own.page;
     const keys = page.keyboard;
     // 1. Set the key (a password box).
-    await runCommandByKeyboard('Flow Sync: Set API Key...', { opensInput: true });
-    assert.equal(await page.locator('.quick-input-widget input').getAttribute('type'), 'password');
-    await typeAndEnter(DEMO_API_KEY);
-    await runCommandByKeyboard('Flow Sync: Focus on Processing View');
-    await waitFor(async () => (await treeRows()).some((r) => /^#\d+$/.test(r.label)), {
-      timeout: 30000,
-      message: 'sync rows',
-    });
+    await setKeyByKeyboard();
     // What a screen reader hears: the status bar item in words, with its freshness; the stuck row says it is stuck.
     const statusName = await waitFor(
       async () => page.locator('.part.statusbar [aria-label*="processing"]').first().getAttribute('aria-label'),
@@ -154,67 +122,66 @@ describe('Accessible: keyboard alone, and axe in every default theme', function 
         'the table region takes the focus',
       );
     }
-    assert.equal(await page.evaluate(() => globalThis.__mousePresses), 0, 'no mouse press was needed');
+    assert.equal(await mousePresses(), 0, 'no mouse press was needed');
   });
 
   for (const theme of DEFAULT_THEMES) {
-    it(`${theme.label} theme: axe finds no serious or critical violation in the activity chart`, async () => {
-      await setColorTheme(theme);
-      await runCommandByKeyboard('Flow Sync: Show Activity Chart');
-      const frame = await webviewFrame('main#app[aria-busy="false"]');
-      await session.page.waitForTimeout(800); // the chart redraws in the new theme's colours on the next frame
-      await screenshot(`theme-${theme.name}`);
-      if (theme.name === 'high-contrast-dark') await screenshot('readme-high-contrast');
-      // The legend names the flows without empty "Name:" slots while nothing is hovered.
-      const legend = await frame.evaluate(() =>
-        [...document.querySelectorAll('.u-legend .u-series')]
-          .filter((tr) => tr.getClientRects().length > 0)
-          .map((tr) => {
-            const th = tr.querySelector('th');
-            const value = tr.querySelector('.u-value');
-            const after = th ? getComputedStyle(th, '::after').content : 'none';
-            const shownValue = value && getComputedStyle(value).display !== 'none' ? value.textContent.trim() : '';
-            return `${th?.textContent.trim() ?? ''}${after !== 'none' && after !== 'normal' ? after.replace(/"/g, '') : ''}${shownValue}`;
-          }),
-      );
-      assert.deepEqual(
-        legend.filter((entry) => entry.endsWith(':')),
-        [],
-        `empty legend slots in ${theme.label}: ${legend.join(' | ')}`,
-      );
-      // The pressed range looks pressed in every theme (high contrast themes fill no button).
-      const looks = await frame.evaluate(() =>
-        [...document.querySelectorAll('.ranges button')].map((b) => {
-          const c = getComputedStyle(b);
-          return {
-            pressed: b.getAttribute('aria-pressed'),
-            look: [c.backgroundColor, c.color, c.fontWeight, c.outlineStyle, c.outlineColor, c.borderColor].join(' '),
-          };
-        }),
-      );
-      const pressed = looks.filter((l) => l.pressed === 'true');
-      assert.equal(pressed.length, 1, 'one range pressed');
-      assert.ok(
-        looks.filter((l) => l.pressed === 'false').every((l) => l.look !== pressed[0].look),
-        `the pressed range looks different in ${theme.label}: ${JSON.stringify(looks)}`,
-      );
-      const violations = await axeViolations(frame);
-      // And with the table shown (its toggle pressed from the keyboard).
-      const toggle = frame.locator('button.toggle');
-      if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true') {
-        await toggle.focus();
-        await session.page.keyboard.press('Enter');
-      }
-      if (await toggle.isVisible()) {
-        await frame.locator('#activity-table table').waitFor({ state: 'visible', timeout: 5000 });
-        for (const v of await axeViolations(frame)) if (!violations.some((w) => w.id === v.id)) violations.push(v);
-      }
-      const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      if (violations.length)
-        console.log(
-          `    [axe ${theme.name}] ${violations.map((v) => `${v.id} (${v.impact}): ${v.targets.join(' | ')}`).join('\n      ')}`,
-        );
-      assert.deepEqual(blocking, [], `serious or critical axe violations in ${theme.label}`);
-    });
+    it(`${theme.label} theme: axe finds no serious or critical violation in the activity chart`, () =>
+      axeInTheme(theme, {
+        command: 'Flow Sync: Show Activity Chart',
+        selector: 'main#app[aria-busy="false"]',
+        check: async (frame) => {
+          await session.page.waitForTimeout(800); // the chart redraws in the new theme's colours on the next frame
+          await screenshot(`theme-${theme.name}`);
+          if (theme.name === 'high-contrast-dark') await screenshot('readme-high-contrast');
+          // The legend names the flows without empty "Name:" slots while nothing is hovered.
+          const legend = await frame.evaluate(() =>
+            [...document.querySelectorAll('.u-legend .u-series')]
+              .filter((tr) => tr.getClientRects().length > 0)
+              .map((tr) => {
+                const th = tr.querySelector('th');
+                const value = tr.querySelector('.u-value');
+                const after = th ? getComputedStyle(th, '::after').content : 'none';
+                const shownValue = value && getComputedStyle(value).display !== 'none' ? value.textContent.trim() : '';
+                return `${th?.textContent.trim() ?? ''}${after !== 'none' && after !== 'normal' ? after.replace(/"/g, '') : ''}${shownValue}`;
+              }),
+          );
+          assert.deepEqual(
+            legend.filter((entry) => entry.endsWith(':')),
+            [],
+            `empty legend slots in ${theme.label}: ${legend.join(' | ')}`,
+          );
+          // The pressed range looks pressed in every theme (high contrast themes fill no button).
+          const looks = await frame.evaluate(() =>
+            [...document.querySelectorAll('.ranges button')].map((b) => {
+              const c = getComputedStyle(b);
+              return {
+                pressed: b.getAttribute('aria-pressed'),
+                look: [c.backgroundColor, c.color, c.fontWeight, c.outlineStyle, c.outlineColor, c.borderColor].join(
+                  ' ',
+                ),
+              };
+            }),
+          );
+          const pressed = looks.filter((l) => l.pressed === 'true');
+          assert.equal(pressed.length, 1, 'one range pressed');
+          assert.ok(
+            looks.filter((l) => l.pressed === 'false').every((l) => l.look !== pressed[0].look),
+            `the pressed range looks different in ${theme.label}: ${JSON.stringify(looks)}`,
+          );
+          const violations = await axeViolations(frame);
+          // And with the table shown (its toggle pressed from the keyboard).
+          const toggle = frame.locator('button.toggle');
+          if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true') {
+            await toggle.focus();
+            await session.page.keyboard.press('Enter');
+          }
+          if (await toggle.isVisible()) {
+            await frame.locator('#activity-table table').waitFor({ state: 'visible', timeout: 5000 });
+            for (const v of await axeViolations(frame)) if (!violations.some((w) => w.id === v.id)) violations.push(v);
+          }
+          return violations;
+        },
+      }));
   }
 });

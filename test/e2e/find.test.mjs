@@ -4,13 +4,14 @@
 // key yet, as the accessibility suite does), so it leaves the session's window as the other suites expect it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
-import path from 'node:path';
-import { RIG_DIR, freshWorkspace, openWorkbench, startCodeServer } from '../rig/codeServer.mjs';
 import {
-  DEMO_API_KEY,
+  isSyncRow,
+  mousePresses,
+  openOwnWindow,
   runCommandByKeyboard,
   screenshot,
   session,
+  setKeyByKeyboard,
   treeRows,
   typeAndEnter,
   waitFor,
@@ -18,49 +19,18 @@ import {
 
 describe('Find: filter, clear and go to with the keyboard alone', function () {
   this.timeout(120_000);
-  let server;
-  let workbench;
-  let saved;
+  let own;
 
   before(async () => {
-    server = await startCodeServer({
-      rig: session.server.rig,
-      name: 'e2e-find',
-      vsix: [path.join(RIG_DIR, 'flowsync-explorer.vsix')],
-      settings: { 'flowsync.baseUrl': session.mock.url, 'flowsync.stuckAfterMinutes': 60 },
-      quiet: true,
-    });
-    workbench = await openWorkbench({
-      server,
-      browser: session.browser,
-      folder: freshWorkspace('e2e-find'),
-      name: 'e2e-find',
-    });
-    saved = session.page;
-    session.page = workbench.page;
-    await workbench.page.evaluate(() => {
-      globalThis.__mousePresses = 0;
-      globalThis.addEventListener('mousedown', () => globalThis.__mousePresses++, true);
-    });
-    await workbench.page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: 30000 });
+    own = await openOwnWindow('e2e-find', { settings: { 'flowsync.stuckAfterMinutes': 60 }, countMousePresses: true });
   });
 
-  after(async () => {
-    session.page = saved;
-    await workbench?.close();
-    await server?.stop();
-  });
+  after(async () => own?.close());
 
   it('Filter Processing... shows only matching syncs and says so; Clear Filter brings them back; Go to... opens a sync', async () => {
     const page = session.page;
-    await runCommandByKeyboard('Flow Sync: Set API Key...', { opensInput: true });
-    await typeAndEnter(DEMO_API_KEY);
-    await runCommandByKeyboard('Flow Sync: Focus on Processing View');
-    await waitFor(async () => (await treeRows()).some((r) => /^#\d+$/.test(r.label)), {
-      timeout: 30000,
-      message: 'sync rows',
-    });
-    const all = (await treeRows()).filter((r) => /^#\d+$/.test(r.label));
+    await setKeyByKeyboard();
+    const all = (await treeRows()).filter(isSyncRow);
 
     // 1. Filter by a flow that has syncs: the input box counts as you type; Enter filters the view.
     const sync = session.mock.dataset.processingAt(Date.now())[0];
@@ -78,7 +48,7 @@ describe('Find: filter, clear and go to with the keyboard alone', function () {
     await waitFor(
       async () =>
         (await treeRows())
-          .filter((r) => /^#\d+$/.test(r.label))
+          .filter(isSyncRow)
           .map((r) => r.label)
           .join() === `#${sync.id}`,
       { message: 'only the matching sync' },
@@ -110,10 +80,9 @@ describe('Find: filter, clear and go to with the keyboard alone', function () {
     // 2. Clear Filter from the palette: every sync again.
     await runCommandByKeyboard('Flow Sync: Clear Filter');
     await waitFor(async () => !(await header.innerText()).includes('filter:'), { message: 'the filter cleared' });
-    await waitFor(
-      async () => (await treeRows()).filter((r) => /^#\d+$/.test(r.label)).length >= Math.min(all.length, 2),
-      { message: 'the syncs back' },
-    );
+    await waitFor(async () => (await treeRows()).filter(isSyncRow).length >= Math.min(all.length, 2), {
+      message: 'the syncs back',
+    });
 
     // 3. Go to...: type the id, Enter: the sync is selected in its view and opens as JSON.
     await runCommandByKeyboard('Flow Sync: Go to Flow Sync or Connection...', { opensInput: true });
@@ -129,7 +98,6 @@ describe('Find: filter, clear and go to with the keyboard alone', function () {
       { message: 'its JSON tab' },
     );
     await screenshot('find-go-to');
-    const mousePresses = await page.evaluate(() => globalThis.__mousePresses ?? 0);
-    assert.equal(mousePresses, 0, 'no mouse press');
+    assert.equal(await mousePresses(), 0, 'no mouse press');
   });
 });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import {
   DEMO_API_KEY,
+  isSyncRow,
   notifications,
   openView,
   runCommand,
@@ -13,6 +14,7 @@ import {
   statusBarText,
   treeRows,
   waitFor,
+  waitForSyncRows,
 } from './workbench.mjs';
 
 const sidebarText = () => session.page.locator('.part.sidebar').innerText();
@@ -69,16 +71,10 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     await runCommand('Flow Sync: Set API Key...', { opensInput: true });
     assert.equal(await quickInput().getAttribute('type'), 'password');
     await typeIntoQuickInput(DEMO_API_KEY);
-    const rows = await waitFor(
-      async () => {
-        const r = await treeRows();
-        return r.some((row) => /^#\d+$/.test(row.label)) ? r : undefined;
-      },
-      { timeout: 20000, message: 'sync rows in the Processing view' },
-    );
+    const rows = await waitForSyncRows();
     const flows = rows.filter((r) => /\d+ syncs?$/.test(r.description));
     assert.ok(flows.length > 0, 'flow rows with a count');
-    const syncs = rows.filter((r) => /^#\d+$/.test(r.label));
+    const syncs = rows.filter(isSyncRow);
     assert.ok(
       syncs.every((r) => /started/.test(r.description)),
       'sync rows say when they started',
@@ -194,7 +190,7 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     // A refresh can re-render the menu under the pointer: the item keeps the focus, so Enter runs it then.
     if (await menu.isVisible().catch(() => false)) await page.keyboard.press('Enter');
     const watched = await waitFor(
-      async () => (await treeRows()).find((r) => /^#\d+$/.test(r.label) && /watched/.test(r.description)),
+      async () => (await treeRows()).find((r) => isSyncRow(r) && /watched/.test(r.description)),
       { message: 'a row says watched' },
     );
     const id = Number(watched.label.slice(1));
@@ -272,10 +268,7 @@ describe('Flow Sync Explorer, as a person uses it', function () {
         { message: 'the error in the view' },
       );
       assert.match(text, /HTTP 500: E_INTERNAL: Database unavailable\. Showing data from/);
-      assert.ok(
-        (await treeRows()).some((r) => /^#\d+$/.test(r.label)),
-        'the last data stays',
-      );
+      assert.ok((await treeRows()).some(isSyncRow), 'the last data stays');
       assert.match(await statusBarText(), /processing/);
       const toasts = await waitFor(
         async () => {

@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'mocha';
 import { REPO_ROOT } from '../rig/codeServer.mjs';
 import {
   DEMO_API_KEY,
+  isSyncRow,
   openView,
   outputPanel,
   runCommand,
@@ -17,6 +18,7 @@ import {
   statusBarText,
   treeRows,
   waitFor,
+  waitForSyncRows,
 } from './workbench.mjs';
 
 const STAGING_KEY = 'fs_demo_staging_4d5e6f7a8b9c';
@@ -80,10 +82,7 @@ describe('Several services side by side, as a person sets them up', function () 
       await runCommand('Flow Sync: Set API Key...', { opensInput: true });
       await answer('Flow Sync API key', DEMO_API_KEY);
     }
-    await waitFor(async () => ((await treeRows()).some((r) => /^#\d+$/.test(r.label)) ? true : undefined), {
-      timeout: 20000,
-      message: 'the one service loaded',
-    });
+    await waitForSyncRows({ message: 'the one service loaded' });
     // The Processing view gets the side bar: two services' rows fit (and the picture shows them).
     await setPaneExpanded('Connections', false);
     await setPaneExpanded('History', false);
@@ -166,7 +165,7 @@ describe('Several services side by side, as a person sets them up', function () 
     await waitFor(
       async () => {
         const rows = await treeRows();
-        return !rows.some((r) => r.label === 'Staging') && rows.some((r) => /^#\d+$/.test(r.label)) ? true : undefined;
+        return !rows.some((r) => r.label === 'Staging') && rows.some(isSyncRow) ? true : undefined;
       },
       { timeout: 20000, message: 'Staging gone, Production shown as the one service' },
     );

@@ -19,6 +19,7 @@ import {
 } from '../rig/codeServer.mjs';
 import {
   DEMO_API_KEY,
+  isSyncRow,
   notifications,
   openView,
   runCommand,
@@ -45,8 +46,8 @@ async function onPage(page, action) {
 const syncIds = (page) =>
   onPage(page, async () =>
     (await treeRows())
+      .filter(isSyncRow)
       .map((r) => r.label)
-      .filter((l) => /^#\d+$/.test(l))
       .sort(),
   );
 

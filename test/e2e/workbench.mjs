@@ -4,14 +4,19 @@
 //
 //   import { runCommand, openView, treeRows, statusBarText, screenshot, outputText, waitFor, session } from './workbench.mjs';
 //
+// A suite that needs a window of its own (a fresh profile: no key yet) opens one with openOwnWindow(name) in its
+// before() and closes it in its after(); setKeyByKeyboard() then sets the demo key as a person would.
+//
 // session: { page, server, browser, workbench, workspace, mock } — `mock` is the embedded Flow Sync mock API
 // (out/src/mock/server.js, in this process) whose url is the `flowsync.baseUrl` user setting; null if not built.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import assert from 'node:assert/strict';
 import {
   REPO_ROOT,
+  RIG_DIR,
   buildProject,
   freshWorkspace,
   launchBrowser,
@@ -91,6 +96,50 @@ export async function stopSession() {
     workspace: undefined,
     mock: null,
   });
+}
+
+/**
+ * A window of its own for one suite: a second code-server on a fresh profile (no key yet) with the VSIX the session
+ * packaged, `flowsync.baseUrl` the session's mock (`settings` adds to or overrides it), and a workbench on a fresh
+ * folder. Until `close()`, the helpers (and the root hooks' screenshots) drive this window. `countMousePresses`: every
+ * mouse press in it is counted (mousePresses()), for a test that must need none. Call it in before(), close in after().
+ */
+export async function openOwnWindow(name, { settings = {}, countMousePresses = false } = {}) {
+  const saved = session.page;
+  let server;
+  let workbench;
+  const close = async () => {
+    session.page = saved;
+    await workbench?.close();
+    await server?.stop();
+  };
+  try {
+    server = await startCodeServer({
+      rig: session.server.rig,
+      name,
+      vsix: [path.join(RIG_DIR, 'flowsync-explorer.vsix')], // packaged by the session's start
+      settings: { 'flowsync.baseUrl': session.mock.url, ...settings },
+      quiet: true,
+    });
+    workbench = await openWorkbench({ server, browser: session.browser, folder: freshWorkspace(name), name });
+    session.page = workbench.page;
+    if (countMousePresses) {
+      await workbench.page.evaluate(() => {
+        globalThis.__mousePresses = 0;
+        globalThis.addEventListener('mousedown', () => globalThis.__mousePresses++, true);
+      });
+    }
+    await workbench.page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: 30000 });
+  } catch (error) {
+    await close().catch(() => {});
+    throw error;
+  }
+  return { server, workbench, page: workbench.page, close };
+}
+
+/** How many mouse presses the window of openOwnWindow(name, { countMousePresses: true }) has had (undefined: not counted). */
+export async function mousePresses() {
+  return page().evaluate(() => globalThis.__mousePresses);
 }
 
 function page() {
@@ -245,6 +294,20 @@ export async function treeRows() {
     );
 }
 
+/** Whether a row of treeRows() is a flow sync's ("#<id>"), not a flow's, team's or service's. */
+export const isSyncRow = (row) => /^#\d+$/.test(row.label);
+
+/** Waits until the side bar shows a flow sync's row; returns the rows then. */
+export async function waitForSyncRows({ timeout = 20000, message = 'sync rows in the Processing view' } = {}) {
+  return waitFor(
+    async () => {
+      const rows = await treeRows();
+      return rows.some(isSyncRow) ? rows : undefined;
+    },
+    { timeout, message },
+  );
+}
+
 /** The status bar's text, items separated by " | " (what a person reads at the bottom of the window). */
 export async function statusBarText() {
   const items = await page()
@@ -364,6 +427,18 @@ export async function typeAndEnter(text) {
   await p.keyboard.press('Enter');
 }
 
+/**
+ * Sets the demo key with the keyboard alone, as a person would (Set API Key..., a password box, the key, Enter), then
+ * focuses the Processing view and waits for its sync rows; returns the rows then.
+ */
+export async function setKeyByKeyboard() {
+  await runCommandByKeyboard('Flow Sync: Set API Key...', { opensInput: true });
+  assert.equal(await page().locator('.quick-input-widget input').getAttribute('type'), 'password');
+  await typeAndEnter(DEMO_API_KEY);
+  await runCommandByKeyboard('Flow Sync: Focus on Processing View');
+  return waitForSyncRows({ timeout: 30000, message: 'sync rows' });
+}
+
 /** The four default colour themes (VS Code 1.139's labels in the "Preferences: Color Theme" picker). */
 export const DEFAULT_THEMES = [
   { name: 'dark', label: 'Dark 2026', bodyClass: 'vs-dark' },
@@ -382,6 +457,24 @@ export async function setColorTheme(theme) {
     async () => p.locator('.monaco-workbench').evaluate((el, cls) => el.classList.contains(cls), theme.bodyClass),
     { message: `the ${theme.label} theme` },
   );
+}
+
+/**
+ * A webview checked in one colour theme, reached with the keyboard alone: picks `theme`, runs `command` (it shows the
+ * webview), waits for the frame whose document matches `selector`, and hands it to `check`, which does the page's own
+ * checks and screenshots and returns what axe found there (axeViolations). Every violation is logged; a serious or
+ * critical one fails.
+ */
+export async function axeInTheme(theme, { command, selector, check }) {
+  await setColorTheme(theme);
+  await runCommandByKeyboard(command);
+  const violations = await check(await webviewFrame(selector));
+  const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (violations.length)
+    console.log(
+      `    [axe ${theme.name}] ${violations.map((v) => `${v.id} (${v.impact}): ${v.targets.join(' | ')}`).join('\n      ')}`,
+    );
+  assert.deepEqual(blocking, [], `serious or critical axe violations in ${theme.label}`);
 }
 
 /**

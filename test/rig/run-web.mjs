@@ -32,6 +32,7 @@ import {
   statusBarText,
   treeRows,
   waitFor,
+  waitForSyncRows,
 } from '../e2e/workbench.mjs';
 import {
   EXTENSION_ID,
@@ -161,13 +162,7 @@ async function main() {
       await input.press('Enter');
     });
     await check('the Processing tree shows flows and sync rows', async () => {
-      const rows = await waitFor(
-        async () => {
-          const r = await treeRows();
-          return r.some((row) => /^#\d+$/.test(row.label)) ? r : undefined;
-        },
-        { timeout: within(20000), message: 'sync rows in the Processing view' },
-      );
+      const rows = await waitForSyncRows({ timeout: within(20000) });
       assert.ok(
         rows.some((r) => /\d+ syncs?$/.test(r.description)),
         'flow rows with a count',
