@@ -118,16 +118,26 @@ describe('byText: one order for a whole answer, answer after answer', () => {
         const [x, y] = [sortKey(list[a].value.name), sortKey(list[b].value.name)];
         return x < y ? -1 : x > y ? 1 : list[a].value.id - list[b].value.id;
       });
+  /** A sort of `Named` by name, then id: a new one for each sequence of answers. */
+  const newSort = () =>
+    byText<Named>(
+      (v) => v.name,
+      (v) => v.id,
+    );
+  /** `sort`, which has ordered earlier answers, orders `values` as it must, and as a new sort does. */
+  const assertSortedAsNew = (sort: ReturnType<typeof newSort>, values: readonly Named[]) => {
+    const list = items(values);
+    const got = Array.from(sort.order!(list));
+    assert.deepEqual(got, expected(list));
+    assert.deepEqual(got, Array.from(newSort().order!(list)), 'as a new sort gives');
+  };
 
   it('property: every answer of a sequence is in key-then-id order, however names come, go and change between answers', () => {
     const name = fc.stringMatching(/^[aAbBé1-9 ]{0,4}$/);
     const answer = fc.uniqueArray(fc.record({ name, id: fc.nat(500) }), { selector: (v) => v.id, maxLength: 80 });
     fc.assert(
       fc.property(fc.array(answer, { minLength: 1, maxLength: 10 }), (answers) => {
-        const sort = byText<Named>(
-          (v) => v.name,
-          (v) => v.id,
-        );
+        const sort = newSort();
         for (const values of answers) {
           const list = items(values);
           assert.deepEqual(Array.from(sort.order!(list)), expected(list));
@@ -150,10 +160,7 @@ describe('byText: one order for a whole answer, answer after answer', () => {
         base,
         fc.array(fc.array(edit, { minLength: 0, maxLength: 4 }), { minLength: 1, maxLength: 8 }),
         (first, answers) => {
-          const sort = byText<Named>(
-            (v) => v.name,
-            (v) => v.id,
-          );
+          const sort = newSort();
           let values = first;
           sort.order!(items(values));
           for (const edits of answers) {
@@ -164,19 +171,7 @@ describe('byText: one order for a whole answer, answer after answer', () => {
               else if (e.kind === 'id') values[at] = { ...values[at], id: e.id };
               else [values[at], values[e.to % values.length]] = [values[e.to % values.length], values[at]];
             }
-            const list = items(values);
-            const got = Array.from(sort.order!(list));
-            assert.deepEqual(got, expected(list));
-            assert.deepEqual(
-              got,
-              Array.from(
-                byText<Named>(
-                  (v) => v.name,
-                  (v) => v.id,
-                ).order!(list),
-              ),
-              'as a new sort gives',
-            );
+            assertSortedAsNew(sort, values);
           }
         },
       ),
@@ -204,10 +199,7 @@ describe('byText: one order for a whole answer, answer after answer', () => {
         fc.array(fc.record({ name, id: fc.nat(200) }), { maxLength: 60 }),
         fc.array(step, { minLength: 1, maxLength: 8 }),
         (first, steps) => {
-          const sort = byText<Named>(
-            (v) => v.name,
-            (v) => v.id,
-          );
+          const sort = newSort();
           let values = first;
           sort.order!(items(values));
           for (const s of steps) {
@@ -218,19 +210,7 @@ describe('byText: one order for a whole answer, answer after answer', () => {
                 if (values.length) values[r.at % values.length] = { ...values[r.at % values.length], name: r.name };
               }
             }
-            const list = items(values);
-            const got = Array.from(sort.order!(list));
-            assert.deepEqual(got, expected(list));
-            assert.deepEqual(
-              got,
-              Array.from(
-                byText<Named>(
-                  (v) => v.name,
-                  (v) => v.id,
-                ).order!(list),
-              ),
-              'as a new sort gives',
-            );
+            assertSortedAsNew(sort, values);
           }
         },
       ),
@@ -239,10 +219,7 @@ describe('byText: one order for a whole answer, answer after answer', () => {
   });
 
   it('a key added again and again into the same gap: ranked between its neighbours until the gap is full, then all anew', () => {
-    const sort = byText<Named>(
-      (v) => v.name,
-      (v) => v.id,
-    );
+    const sort = newSort();
     const big = Array.from({ length: 2_000 }, (_v, i) => ({ name: `m${i}`, id: 10_000 + i }));
     for (let k = 1; k <= 25; k++) {
       // "a" < "aa" < "aaa" < … < "b": each answer adds one key just before "b", halving the room there
@@ -257,10 +234,7 @@ describe('byText: one order for a whole answer, answer after answer', () => {
   });
 
   it('a renamed item in a large answer is placed where it belongs (the incremental path), and stays there', () => {
-    const sort = byText<Named>(
-      (v) => v.name,
-      (v) => v.id,
-    );
+    const sort = newSort();
     const values = Array.from({ length: 5_000 }, (_v, i) => ({ name: `Connection ${i}`, id: i }));
     sort.order!(items(values));
     for (const renamed of ['Aardvark', 'Connection 2500b', 'zzz', 'Connection 2500a', 'connection 2500']) {

@@ -122,35 +122,50 @@ describe('pollLease: the rules', () => {
   });
 });
 
+/**
+ * A window's Explorer as the coordinator sees it, with one list whose state a test sets (`state`) and then tells its
+ * listeners about (`tell`, which lets the coordinator's writes settle).
+ */
+function sharedExplorer(extra: Partial<SharedExplorer> = {}) {
+  const listeners: Array<() => void> = [];
+  const state: { error?: ApiError; overBudget?: boolean } = {};
+  const explorer: SharedExplorer = {
+    status: 'ready',
+    scope: 'https://flow.example.com',
+    teamId: '',
+    focused: true,
+    pollSettings: { intervalMs: 30_000, autoRefresh: true },
+    refresher: () => ({
+      state,
+      adopt: () => undefined,
+      adoptFailure: () => undefined,
+      reschedule: () => undefined,
+      onDidChange: (listener) => {
+        listeners.push(listener);
+        return { dispose: () => undefined };
+      },
+    }),
+    mentionsKey: () => false,
+    ...extra,
+  };
+  const tell = async () => {
+    for (const listener of listeners) listener();
+    await flushPromises();
+  };
+  return { explorer, state, tell };
+}
+
 describe('pollLease: a shared failure message is masked, then cut', () => {
   it(`the key across the ${MAX_SHARED_MESSAGE}-character cut leaves no piece of it in the failure file`, async () => {
-    const listeners: Array<() => void> = [];
-    const state: { error?: ApiError } = {};
-    const explorer: SharedExplorer = {
-      status: 'ready',
-      scope: 'https://flow.example.com',
-      teamId: '',
-      focused: true,
-      pollSettings: { intervalMs: 30_000, autoRefresh: true },
-      refresher: () => ({
-        state,
-        adopt: () => undefined,
-        adoptFailure: () => undefined,
-        reschedule: () => undefined,
-        onDidChange: (listener) => {
-          listeners.push(listener);
-          return { dispose: () => undefined };
-        },
-      }),
+    const { explorer, state, tell } = sharedExplorer({
       mentionsKey: (text) => text.includes(LONG_KEY),
       keyToHide: LONG_KEY,
-    };
+    });
     const store = new MemoryStore();
     const coordinator = new PollCoordinator(explorer, store.view(), 'A', new FakeClock());
     try {
       state.error = new ApiError('http', `${'x'.repeat(MAX_SHARED_MESSAGE - 10)}${LONG_KEY} tail`);
-      for (const listener of listeners) listener();
-      await flushPromises();
+      await tell();
       const failure = parseFailure([...store.files.values()][0]?.text);
       assert.ok(failure, 'the failure is shared');
       assert.ok(failure.message.length <= MAX_SHARED_MESSAGE);
@@ -163,32 +178,9 @@ describe('pollLease: a shared failure message is masked, then cut', () => {
 
 describe("pollLease: an answer this window's budget of items refused is not shared as a failure", () => {
   it('the other windows have budgets of their own: no failure file; a failure of the service is still shared', async () => {
-    const listeners: Array<() => void> = [];
-    const state: { error?: ApiError; overBudget?: boolean } = {};
-    const explorer: SharedExplorer = {
-      status: 'ready',
-      scope: 'https://flow.example.com',
-      teamId: '',
-      focused: true,
-      pollSettings: { intervalMs: 30_000, autoRefresh: true },
-      refresher: () => ({
-        state,
-        adopt: () => undefined,
-        adoptFailure: () => undefined,
-        reschedule: () => undefined,
-        onDidChange: (listener) => {
-          listeners.push(listener);
-          return { dispose: () => undefined };
-        },
-      }),
-      mentionsKey: () => false,
-    };
+    const { explorer, state, tell } = sharedExplorer();
     const store = new MemoryStore();
     const coordinator = new PollCoordinator(explorer, store.view(), 'A', new FakeClock());
-    const tell = async () => {
-      for (const listener of listeners) listener();
-      await flushPromises();
-    };
     try {
       state.error = new ApiError('invalidResponse', "over the window's budget");
       state.overBudget = true;
