@@ -19,17 +19,7 @@ import { readServicesSection, type ServicesSection } from '../../src/services/se
 import type { MockFlowSyncServer } from '../../src/mock/server';
 import { toolFor, type ToolSource } from '../../src/tools/vscode/toolAnswers';
 import { TEST_KEY, setUserSetting, startMockApi } from './helpers';
-
-/** A promise and the hands that settle it. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+import { deferred } from '../unit/helpers/deferred';
 
 describe('services made after activate() (ServiceRegistry.start)', () => {
   let root: string;

@@ -1,13 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { onFirstUse } from '../../../src/base/onFirstUse';
-
-/** A promise the test settles by hand: when the chunk's code has "loaded". */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
-  return { promise, resolve, reject };
-}
+import { deferred } from '../helpers/deferred';
 
 describe('onFirstUse (what is loaded late)', () => {
   it('loads nothing until first used; then once, however often and however early it is asked', async () => {

@@ -12,15 +12,26 @@ export function sync(
   name: string | undefined,
   extra: Partial<FlowSync> = {},
 ): Item<FlowSync> {
+  return syncAt(id, flowId, NOW, id * 1000, { flow: name ? { id: flowId, name } : undefined, ...extra });
+}
+
+/** A flow sync of flow `flowId` ("Flow <flowId>") as a poll at `now` lists it: created `agoMs` before, updated then. */
+export function syncAt(
+  id: number,
+  flowId: number,
+  now: number,
+  agoMs: number,
+  extra: Partial<FlowSync> = {},
+): Item<FlowSync> {
   const value: FlowSync = {
     id,
     flow_id: flowId,
     status: 'pending',
-    created_at: iso(id * 1000),
-    updated_at: iso(0),
+    created_at: new Date(now - agoMs).toISOString(),
+    updated_at: new Date(now).toISOString(),
     errors: null,
     webhook: false,
-    flow: name ? { id: flowId, name } : undefined,
+    flow: { id: flowId, name: `Flow ${flowId}` },
     ...extra,
   };
   return { value, raw: { ...value } };

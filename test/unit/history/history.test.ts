@@ -16,27 +16,13 @@ import {
 } from '../../../src/history/index';
 import { serializeSegment } from '../../../src/history/storage';
 import { FakeClock } from '../helpers/fakeClock';
+import { syncAt as item } from '../helpers/items';
 import { LONG_KEY, keyPiece } from '../helpers/keyPieces';
 
 const POLL = 15_000;
 const MIN = 60_000;
 const CONTEXT = 'https://flowsync.example.com|team:';
 
-/** A sync created `agoMs` before `now`. */
-function item(id: number, flowId: number, now: number, agoMs: number, extra: Partial<FlowSync> = {}): Item<FlowSync> {
-  const value: FlowSync = {
-    id,
-    flow_id: flowId,
-    status: 'pending',
-    created_at: new Date(now - agoMs).toISOString(),
-    updated_at: new Date(now).toISOString(),
-    errors: null,
-    webhook: false,
-    flow: { id: flowId, name: `Flow ${flowId}` },
-    ...extra,
-  };
-  return { value, raw: { ...value } };
-}
 const complete = (...items: Item<FlowSync>[]): ProcessingAnswer => ({ items, complete: true });
 const partial = (...items: Item<FlowSync>[]): ProcessingAnswer => ({ items, complete: false });
 

@@ -20,6 +20,7 @@ import {
 } from '../../../src/history/storage';
 import type { ListState } from '../../../src/lists/refresh';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
+import { syncAt as item } from '../helpers/items';
 import { MemoryFiles } from '../helpers/memoryFiles';
 
 const MIN = 60_000;
@@ -27,21 +28,6 @@ const DAY = 86_400_000;
 const SCOPE = 'https://flowsync.example.com';
 const OTHER = 'https://other.example.com';
 const KEY = 'fs_test_0123456789abcdef';
-
-/** A sync of flow `flowId`, created `agoMs` before `now`. */
-function item(id: number, flowId: number, now: number, agoMs: number): Item<FlowSync> {
-  const value: FlowSync = {
-    id,
-    flow_id: flowId,
-    status: 'pending',
-    created_at: new Date(now - agoMs).toISOString(),
-    updated_at: new Date(now).toISOString(),
-    errors: null,
-    webhook: false,
-    flow: { id: flowId, name: `Flow ${flowId}` },
-  };
-  return { value, raw: { ...value } };
-}
 
 /** The Explorer as History reads it: its scope, key and Processing list, which a test answers. */
 class FakeExplorer implements HistoryExplorer {

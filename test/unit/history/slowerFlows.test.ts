@@ -1,25 +1,16 @@
 import * as assert from 'node:assert/strict';
-import { NO_OLDER_DAYS, makeEntry, type HistoryEntry } from '../../../src/history/index';
+import { NO_OLDER_DAYS, type HistoryEntry } from '../../../src/history/index';
 import { SLOWER_RECHECK_MS, SlowerAnnouncer, SlowerFlows } from '../../../src/history/slowerFlows';
 import { FakeClock } from '../helpers/fakeClock';
+import { leftRun } from '../helpers/historyRuns';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
 describe('Slower than usual: the flows, and the notification once per flow per day', () => {
   const clock = new FakeClock();
-  const run = (id: number, flowId: number, hoursAgo: number, minutes: number): HistoryEntry => {
-    const leftAt = clock.now() - hoursAgo * HOUR;
-    return makeEntry({
-      id,
-      flowId,
-      flowName: `Flow ${flowId}`,
-      createdAt: new Date(leftAt - minutes * MIN).toISOString(),
-      firstSeen: leftAt - minutes * MIN,
-      lastSeen: leftAt - MIN / 4,
-      leftAt,
-    });
-  };
+  const run = (id: number, flowId: number, hoursAgo: number, minutes: number): HistoryEntry =>
+    leftRun(id, flowId, `Flow ${flowId}`, hoursAgo, minutes, clock.now());
   /** Flow 7: 5 runs of 4 min before, 5 of `recent` min in the last 24 hours. */
   const history = (recent: number) =>
     [

@@ -1,23 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { NO_OLDER_DAYS, makeEntry, type HistoryEntry } from '../../../src/history/index';
+import { NO_OLDER_DAYS } from '../../../src/history/index';
 import { flowInsights } from '../../../src/history/insights';
 import { insightsPage, parseInsightsMessage, usualText } from '../../../src/insights/insightsPage';
+import { leftRun as run } from '../helpers/historyRuns';
+import { NOW } from '../helpers/items';
 
-const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const MIN = 60_000;
-const HOUR = 60 * MIN;
-const run = (id: number, flowId: number, name: string, hoursAgo: number, minutes: number): HistoryEntry => {
-  const leftAt = NOW - hoursAgo * HOUR;
-  return makeEntry({
-    id,
-    flowId,
-    flowName: name,
-    createdAt: new Date(leftAt - minutes * MIN).toISOString(),
-    firstSeen: leftAt - minutes * MIN,
-    lastSeen: leftAt - MIN / 4,
-    leftAt,
-  });
-};
 
 describe('Flow Insights page', () => {
   const production = [

@@ -1,21 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import { viewMessage } from '../../../src/lists/viewMessage';
+import { NOW, sync } from '../helpers/items';
 
-const now = Date.UTC(2026, 10, 22, 12);
-const item = (id: number, flow: string) => ({
-  value: {
-    id,
-    flow_id: id,
-    status: 'pending',
-    created_at: '',
-    updated_at: '',
-    errors: null,
-    webhook: false,
-    flow: { id, name: flow },
-  },
-  raw: {},
-});
+const now = NOW;
+/** A processing sync of flow `flow` (the flow's id is the sync's). */
+const item = (id: number, flow: string) => sync(id, id, flow);
 
 describe('viewMessage', () => {
   it('the view message marks stale data and says when it was loaded and when it retries', () => {

@@ -1,13 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { untilFirstRead } from '../../../src/services/firstRead';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
-
-/** A promise and the hand that resolves it. */
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
+import { deferred } from '../helpers/deferred';
 
 describe('untilFirstRead (a link or tool call at start waits for its service to have read its key once)', () => {
   for (const delayMs of [0, 20, 150]) {

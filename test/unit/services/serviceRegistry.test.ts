@@ -10,17 +10,7 @@ import {
 } from '../../../src/services/serviceRegistry';
 import { SINGLE_SERVICE_ID, type ServiceTarget } from '../../../src/services/serviceTargets';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
-
-/** A promise and the hands that settle it. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+import { deferred } from '../helpers/deferred';
 
 /** A promise that never settles: a keyring that hangs. */
 const never = () => new Promise<never>(() => undefined);

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { ListResult } from '../../../src/api/types';
 import type { ListDefinition } from '../../../src/lists/list';
 import { lazySharing, type Coordinator } from '../../../src/sharing/lazySharing';
+import { deferred } from '../helpers/deferred';
 
 type Item = { id: number };
 const list = { id: 'processing' } as unknown as ListDefinition<Item>;
@@ -22,13 +23,6 @@ function fakeCoordinator(mayPoll: boolean) {
 }
 
 /** A promise the test resolves or rejects by hand: when the coordinator's code has "loaded". */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
-  return { promise, resolve, reject };
-}
-
 describe('lazy sharing (the coordinator made, and its code loaded, on first use)', () => {
   it('makes nothing until asked; then answers as a coordinator just made would (may poll) until it is made, and delegates after', async () => {
     const { coordinator, calls } = fakeCoordinator(false);

@@ -3,21 +3,11 @@ import { ApiError } from '../../../src/api/errors';
 import { servicesSummary, statusSummary } from '../../../src/status/statusSummary';
 import type { FlowSync } from '../../../src/api/types';
 import type { ListState } from '../../../src/lists/refresh';
+import { NOW, sync } from '../helpers/items';
 
-const now = Date.UTC(2026, 10, 22, 12);
-const item = (id: number, flow: string) => ({
-  value: {
-    id,
-    flow_id: id,
-    status: 'pending',
-    created_at: '',
-    updated_at: '',
-    errors: null,
-    webhook: false,
-    flow: { id, name: flow },
-  },
-  raw: {},
-});
+const now = NOW;
+/** A processing sync of flow `flow` (the flow's id is the sync's). */
+const item = (id: number, flow: string) => sync(id, id, flow);
 
 describe('statusSummary', () => {
   it('shows the count, spinning while anything processes, naming the flows', () => {

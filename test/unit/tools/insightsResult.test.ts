@@ -2,26 +2,13 @@ import * as assert from 'node:assert/strict';
 import { NO_OLDER_DAYS, makeEntry, type HistoryEntry } from '../../../src/history/index';
 import { flowInsights } from '../../../src/history/insights';
 import { DATA_END, DATA_START, invocationMessage, insightsInput, insightsResult } from '../../../src/tools/toolResults';
+import { leftRun as run } from '../helpers/historyRuns';
+import { NOW } from '../helpers/items';
 import { dataRows, notes, outside } from '../helpers/toolAnswer';
 
-const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const KEY = 'fs_unit_SENTINEL_9f8e7d6c';
-
-/** A run of `flowId` that left `hoursAgo` hours ago after `minutes` minutes. */
-const run = (id: number, flowId: number, name: string, hoursAgo: number, minutes: number): HistoryEntry => {
-  const leftAt = NOW - hoursAgo * HOUR;
-  return makeEntry({
-    id,
-    flowId,
-    flowName: name,
-    createdAt: new Date(leftAt - minutes * MIN).toISOString(),
-    firstSeen: leftAt - minutes * MIN,
-    lastSeen: leftAt - MIN / 4,
-    leftAt,
-  });
-};
 
 /** Invoices: 6 runs of 4 min on earlier days, 6 of 10 min in the last 24 hours (slower). Payroll: 12 runs of 2 min. */
 function history(): HistoryEntry[] {
