@@ -4,66 +4,18 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import Module from 'node:module';
 import * as path from 'node:path';
 import { fillPlaceholders, useLocalize } from '../../src/base/l10n';
 
 const KEY = 'fs_unit_SENTINEL_exports_9b1';
-const MODE = { Production: 1, Development: 2, Test: 3 };
-
-/** Any member of the stand-in is a callable, constructible stand-in again (except the enums activate() compares). */
-function standIn(): unknown {
-  const members = new Map<PropertyKey, unknown>();
-  return new Proxy(function () {}, {
-    get: (_target, prop) => {
-      if (prop === 'then') return undefined; // not a thenable
-      if (prop === Symbol.toPrimitive) return () => '';
-      if (prop === Symbol.iterator) return function* () {};
-      if (!members.has(prop)) members.set(prop, standIn());
-      return members.get(prop);
-    },
-    set: (_target, prop, value) => {
-      members.set(prop, value);
-      return true;
-    },
-    apply: () => standIn(),
-    construct: () => standIn() as object,
-  });
-}
-
-/** The `vscode` namespaces and classes the extension uses: a plain object, so a bundler's module interop can copy it. */
-const NAMESPACES = [
-  'window',
-  'workspace',
-  'commands',
-  'env',
-  'languages',
-  'extensions',
-  'lm',
-  'Uri',
-  'EventEmitter',
-  'ThemeIcon',
-  'ThemeColor',
-  'TreeItem',
-  'MarkdownString',
-  'Disposable',
-  'ProgressLocation',
-  'ViewColumn',
-];
-
-function fakeVscode(): Record<string, unknown> {
-  const api: Record<string, unknown> = {
-    ExtensionMode: MODE,
-    StatusBarAlignment: { Left: 1, Right: 2 },
-    TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
-    ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
-    QuickPickItemKind: { Separator: -1, Default: 0 },
-    l10n: { t: fillPlaceholders },
-    version: '1.139.1',
-  };
-  for (const name of NAMESPACES) api[name] = standIn();
-  return api;
-}
+// Compiled to out/test/unit/: the repository root is three levels up. The `vscode` stand-in is plain CommonJS (shared
+// with bench/chunkLoad/child.js), required where it is.
+const REPO = path.resolve(__dirname, '..', '..', '..');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const standIn = require(
+  path.join(REPO, 'test', 'unit', 'helpers', 'vscodeStandIn.js'),
+) as typeof import('./helpers/vscodeStandIn');
+const { ExtensionMode: MODE, fakeVscode, useVscode } = standIn;
 
 /** Everything reachable from `root` through properties (own and inherited getters' values are not invoked). */
 function reaches(root: unknown, target: unknown): string | undefined {
@@ -85,31 +37,19 @@ function reaches(root: unknown, target: unknown): string | undefined {
 }
 
 describe('activate() exports', () => {
-  const resolve = (Module as unknown as { _resolveFilename: (...args: unknown[]) => string })._resolveFilename;
   let extension: { activate(context: unknown): unknown };
   let vscode: Record<string, unknown>;
+  let stopUsing: () => void;
 
   before(() => {
-    vscode = fakeVscode();
-    (Module as unknown as { _resolveFilename: (...args: unknown[]) => string })._resolveFilename = function (
-      request: unknown,
-      ...rest: unknown[]
-    ) {
-      return request === 'vscode' ? 'vscode-stand-in' : resolve.call(this, request, ...rest);
-    };
-    require.cache['vscode-stand-in'] = {
-      id: 'vscode-stand-in',
-      filename: 'vscode-stand-in',
-      loaded: true,
-      exports: vscode,
-    } as NodeJS.Module;
+    vscode = fakeVscode({ t: fillPlaceholders });
+    stopUsing = useVscode(vscode);
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the 'vscode' stand-in is in place
     extension = require('../../src/extension') as typeof extension;
   });
 
   after(() => {
-    (Module as unknown as { _resolveFilename: unknown })._resolveFilename = resolve;
-    delete require.cache['vscode-stand-in'];
+    stopUsing();
     useLocalize(fillPlaceholders); // activate() installed the stand-in's t for every module
   });
 

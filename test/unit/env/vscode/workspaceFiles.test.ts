@@ -4,8 +4,15 @@
  * FileSystemError). workspace.fs has no ranged read: a file is read whole, so its size bounds every read.
  */
 import * as assert from 'node:assert/strict';
-import Module from 'node:module';
+import * as path from 'node:path';
 import type { Files } from '../../../../src/env/types';
+
+// Compiled to out/test/unit/env/vscode/: the repository root is five levels up.
+const root = path.resolve(__dirname, '..', '..', '..', '..', '..');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { useVscode } = require(
+  path.join(root, 'test', 'unit', 'helpers', 'vscodeStandIn.js'),
+) as typeof import('../../helpers/vscodeStandIn');
 
 const STAND_IN = 'vscode-stand-in-workspaceFiles';
 const FILE = 1;
@@ -44,18 +51,12 @@ class FakeFs {
 }
 
 describe('workspace files: the storage port through vscode.workspace.fs (a stand-in for vscode)', () => {
-  const resolve = (Module as unknown as { _resolveFilename: (...args: unknown[]) => string })._resolveFilename;
   let fake: FakeFs;
   let files: Files;
   let workspaceFiles: (root: { path: string }) => Files;
+  let stopUsing: () => void;
 
   before(() => {
-    (Module as unknown as { _resolveFilename: (...args: unknown[]) => string })._resolveFilename = function (
-      request: unknown,
-      ...rest: unknown[]
-    ) {
-      return request === 'vscode' ? STAND_IN : resolve.call(this, request, ...rest);
-    };
     const vscode = {
       workspace: {
         get fs() {
@@ -66,15 +67,14 @@ describe('workspace files: the storage port through vscode.workspace.fs (a stand
       FileType: { File: FILE, Directory: DIRECTORY },
       FileSystemError,
     };
-    require.cache[STAND_IN] = { id: STAND_IN, filename: STAND_IN, loaded: true, exports: vscode } as NodeJS.Module;
+    stopUsing = useVscode(vscode, STAND_IN);
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the 'vscode' stand-in is in place
     ({ workspaceFiles } = require('../../../../src/env/vscode/workspaceFiles') as {
       workspaceFiles: typeof workspaceFiles;
     });
   });
   after(() => {
-    (Module as unknown as { _resolveFilename: unknown })._resolveFilename = resolve;
-    delete require.cache[STAND_IN];
+    stopUsing();
   });
   beforeEach(() => {
     fake = new FakeFs();
