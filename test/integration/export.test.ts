@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MockFlowSyncServer } from '../../src/mock/server';
 import { EXPORT_COLUMNS } from '../../src/history/export';
-import { keyChanges, setUserSetting, startMockApi, testApi, waitFor } from './helpers';
+import { listServices, setUserSetting, startMockApi, testApi, waitFor } from './helpers';
 
 /** Two keys, sentinels like TEST_KEY (never printed; the rig fails if one reaches a log or a file it watches). */
 const PRODUCTION_KEY = 'fs_it_SENTINEL_prod_5e6f7a8b';
@@ -43,15 +43,10 @@ describe('Export History (two services, both formats, the argument form)', funct
     staging = await startMockApi({ apiKey: STAGING_KEY, seed: 31 });
     const api = await testApi();
     await setUserSetting('autoRefresh', false);
-    await keyChanges(api, 2, async () => {
-      await api.keys.set(new URL(production.url).origin, PRODUCTION_KEY);
-      await api.keys.set(new URL(staging.url).origin, STAGING_KEY);
-    });
-    await setUserSetting('services', [
-      { name: 'Production', url: production.url },
-      { name: 'Staging', url: staging.url },
+    await listServices(api, [
+      { name: 'Production', mock: production, key: PRODUCTION_KEY },
+      { name: 'Staging', mock: staging, key: STAGING_KEY },
     ]);
-    await api.reconfigure();
     await waitFor(() => api.services.all.length === 2 && api.services.all.every((s) => s.explorer.status === 'ready'), {
       message: 'both services ready',
     });

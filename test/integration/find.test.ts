@@ -1,10 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { MockFlowSyncServer } from '../../src/mock/server';
-import { keyChanges, setUserSetting, startMockApi, testApi, waitFor } from './helpers';
-
-const PRODUCTION_KEY = 'fs_it_SENTINEL_prod_9a8b7c6d';
-const STAGING_KEY = 'fs_it_SENTINEL_stag_1e2f3a4b';
+import { listServices, servicesLoaded, setUserSetting, startProductionAndStaging, testApi } from './helpers';
 
 describe('Find: filter each view over two services, clear it', function () {
   this.timeout(60_000);
@@ -12,28 +9,11 @@ describe('Find: filter each view over two services, clear it', function () {
   let staging: MockFlowSyncServer;
 
   before(async () => {
-    production = await startMockApi({ apiKey: PRODUCTION_KEY, seed: 11, flows: 3, processing: 4 });
-    staging = await startMockApi({ apiKey: STAGING_KEY, seed: 29, flows: 5, processing: 6 });
+    const services = await startProductionAndStaging();
+    [production, staging] = services.map((s) => s.mock);
     const api = await testApi();
-    await keyChanges(api, 2, async () => {
-      await api.keys.set(new URL(production.url).origin, PRODUCTION_KEY);
-      await api.keys.set(new URL(staging.url).origin, STAGING_KEY);
-    });
-    await setUserSetting('services', [
-      { name: 'Production', url: production.url },
-      { name: 'Staging', url: staging.url },
-    ]);
-    await api.reconfigure();
-    await waitFor(
-      () =>
-        api.services.all.length === 2 &&
-        api.services.all.every(
-          (s) => s.explorer.status === 'ready' && s.explorer.lists.processing.state.items !== undefined,
-        ),
-      {
-        message: 'both services loaded',
-      },
-    );
+    await listServices(api, services);
+    await servicesLoaded(api, 2);
   });
 
   after(async () => {

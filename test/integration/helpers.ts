@@ -92,6 +92,63 @@ export async function connect(api: FlowSyncExplorerApi, mock: MockFlowSyncServer
   );
 }
 
+/** A service a test lists in flowsync.services: its name, the mock that stands in for it and the key that mock takes. */
+export interface ListedService {
+  name: string;
+  mock: MockFlowSyncServer;
+  key: string;
+}
+
+/**
+ * Lists `services` in flowsync.services, as a person who uses several would: each one's key stored for its mock's
+ * origin (waiting for SecretStorage's change events, see keyChanges), then the setting, then reconfigure(). What a test
+ * needs loaded it waits for itself; `setUserSetting('services', undefined)` takes them away again.
+ */
+export async function listServices(api: FlowSyncExplorerApi, services: readonly ListedService[]): Promise<void> {
+  await keyChanges(api, services.length, async () => {
+    for (const { mock, key } of services) await api.keys.set(new URL(mock.url).origin, key);
+  });
+  await setUserSetting(
+    'services',
+    services.map(({ name, mock }) => ({ name, url: mock.url })),
+  );
+  await api.reconfigure();
+}
+
+/** The keys of Production and Staging, each a sentinel like TEST_KEY (never printed; the rig fails if one is logged). */
+export const PRODUCTION_KEY = 'fs_it_SENTINEL_prod_9a8b7c6d';
+export const STAGING_KEY = 'fs_it_SENTINEL_stag_1e2f3a4b';
+
+/**
+ * Production (3 flows, 4 syncs processing) and Staging (5 flows, 6): two mock services of their own, each taking its
+ * own key, as listServices lists them. Close their mocks in after().
+ */
+export async function startProductionAndStaging(): Promise<[ListedService, ListedService]> {
+  const production = await startMockApi({ apiKey: PRODUCTION_KEY, seed: 11, flows: 3, processing: 4 });
+  try {
+    const staging = await startMockApi({ apiKey: STAGING_KEY, seed: 29, flows: 5, processing: 6 });
+    return [
+      { name: 'Production', mock: production, key: PRODUCTION_KEY },
+      { name: 'Staging', mock: staging, key: STAGING_KEY },
+    ];
+  } catch (error) {
+    await production.close();
+    throw error;
+  }
+}
+
+/** Waits until the extension holds `count` services, each ready and its Processing list loaded. */
+export async function servicesLoaded(api: FlowSyncExplorerApi, count: number): Promise<void> {
+  await waitFor(
+    () =>
+      api.services.all.length === count &&
+      api.services.all.every(
+        (s) => s.explorer.status === 'ready' && s.explorer.lists.processing.state.items !== undefined,
+      ),
+    { message: count === 2 ? 'both services loaded' : `${count} services loaded` },
+  );
+}
+
 /** Starts the embedded Flow Sync mock API in this process (port 0: a free port). */
 export async function startMockApi(options: MockServerOptions = {}): Promise<MockFlowSyncServer> {
   return MockFlowSyncServer.start({ port: 0, ...options });

@@ -1,11 +1,18 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { MockFlowSyncServer } from '../../src/mock/server';
-import { keyChanges, setUserSetting, startMockApi, testApi, waitFor } from './helpers';
-
-/** Two keys, each a sentinel like TEST_KEY (never printed; the rig fails if one reaches a log or a file). */
-const PRODUCTION_KEY = 'fs_it_SENTINEL_prod_9a8b7c6d';
-const STAGING_KEY = 'fs_it_SENTINEL_stag_1e2f3a4b';
+import {
+  PRODUCTION_KEY,
+  STAGING_KEY,
+  keyChanges,
+  listServices,
+  servicesLoaded,
+  setUserSetting,
+  startMockApi,
+  startProductionAndStaging,
+  testApi,
+  waitFor,
+} from './helpers';
 
 describe('Several services side by side (two mock services at once)', function () {
   this.timeout(60_000);
@@ -13,8 +20,8 @@ describe('Several services side by side (two mock services at once)', function (
   let staging: MockFlowSyncServer;
 
   before(async () => {
-    production = await startMockApi({ apiKey: PRODUCTION_KEY, seed: 11, flows: 3, processing: 4 });
-    staging = await startMockApi({ apiKey: STAGING_KEY, seed: 29, flows: 5, processing: 6 });
+    const services = await startProductionAndStaging();
+    [production, staging] = services.map((s) => s.mock);
     // Each mock lists a sync of its own until the suite ends: the seeded lifecycle alone leaves Production with only
     // its long-stuck sync at about 7 % of moments (Staging 0.6 %), and a test that needs a sync of each then failed,
     // depending on the time of day (a clean-clone CI run met it: 'Production holds its own service's syncs').
@@ -24,16 +31,7 @@ describe('Several services side by side (two mock services at once)', function (
       if (ownStaging.id !== ownProduction.id) break;
       staging.finish(ownStaging.id); // the same id in both: not one of Staging's own
     }
-    const api = await testApi();
-    await keyChanges(api, 2, async () => {
-      await api.keys.set(new URL(production.url).origin, PRODUCTION_KEY);
-      await api.keys.set(new URL(staging.url).origin, STAGING_KEY);
-    });
-    await setUserSetting('services', [
-      { name: 'Production', url: production.url },
-      { name: 'Staging', url: staging.url },
-    ]);
-    await api.reconfigure();
+    await listServices(await testApi(), services);
   });
 
   after(async () => {
@@ -44,16 +42,7 @@ describe('Several services side by side (two mock services at once)', function (
 
   const loaded = async () => {
     const api = await testApi();
-    await waitFor(
-      () =>
-        api.services.all.length === 2 &&
-        api.services.all.every(
-          (s) => s.explorer.status === 'ready' && s.explorer.lists.processing.state.items !== undefined,
-        ),
-      {
-        message: 'both services loaded',
-      },
-    );
+    await servicesLoaded(api, 2);
     return api;
   };
 
