@@ -29,15 +29,18 @@ import {
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
 export const DEMO_API_KEY = 'fs_demo_0123456789abcdef';
 
-/** @type {{page: import('playwright-core').Page, server: any, browser: any, workbench: any, workspace: string, mock: any}} */
-export const session = {
+/** No session: what `session` holds before startSession() and after stopSession(). */
+const NO_SESSION = Object.freeze({
   page: undefined,
   server: undefined,
   browser: undefined,
   workbench: undefined,
   workspace: undefined,
   mock: null,
-};
+});
+
+/** @type {{page: import('playwright-core').Page, server: any, browser: any, workbench: any, workspace: string, mock: any}} */
+export const session = { ...NO_SESSION };
 
 /**
  * Builds the extension (unless E2E_NO_BUILD=1), packages a VSIX, starts the mock API, code-server with the VSIX
@@ -88,14 +91,7 @@ export async function stopSession() {
   await session.server?.stop();
   await session.mock?.close();
   if (session.workspace) fs.rmSync(session.workspace, { recursive: true, force: true });
-  Object.assign(session, {
-    page: undefined,
-    server: undefined,
-    browser: undefined,
-    workbench: undefined,
-    workspace: undefined,
-    mock: null,
-  });
+  Object.assign(session, NO_SESSION);
 }
 
 /**
