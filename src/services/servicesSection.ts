@@ -1,4 +1,4 @@
-import type { APPLICATION_SCOPED, Settings, SettingsReader } from '../settings/settingsFeed';
+import { userOwnValue, type APPLICATION_SCOPED, type Settings, type SettingsReader } from '../settings/settingsFeed';
 import { parseServiceEntries } from './serviceEntries';
 import type { ServiceEntryLike } from './serviceTargets';
 
@@ -17,8 +17,8 @@ export interface ServicesSection {
 
 /** Reads `flowsync.services` (the user's own value) into its valid entries and one warning per skipped entry. */
 export function readServicesSection(read: SettingsReader, settings: Pick<Settings, 'allowHttp'>): ServicesSection {
-  // Application-scoped (settingsFeed.ts APPLICATION_SCOPED): get() is the user's own value or the manifest's [].
-  const raw = read.get(SERVICES_SETTING) ?? [];
+  // Application-scoped (settingsFeed.ts APPLICATION_SCOPED): never a workspace's, nor another extension's default.
+  const raw = userOwnValue(read, SERVICES_SETTING) ?? [];
   const { entries, warnings } = parseServiceEntries(raw, settings);
   return { services: Object.freeze(entries), serviceWarnings: Object.freeze(warnings), servicesRaw: raw };
 }

@@ -33,21 +33,37 @@ export interface Settings extends SettingValues {
 export interface SettingsReader {
   /**
    * The value as VS Code merges it (default, user, workspace, folder): anything at all. For a key of
-   * APPLICATION_SCOPED that is the user's own value or the manifest's default: see there.
+   * APPLICATION_SCOPED that is the user's own value or the default, which another extension may set: see there.
    */
   get(key: string): unknown;
-  /** Where the value comes from: the default and the user's own value. Costly in VS Code: not read at the start. */
+  /**
+   * Where the value comes from: the default and the user's own value. Costly in VS Code (about 0.3 ms): read at the
+   * start only for a key of APPLICATION_SCOPED that chooses something (userOwnValue).
+   */
   inspect(key: string): { readonly defaultValue?: unknown; readonly globalValue?: unknown } | undefined;
 }
 
 /**
- * The settings that decide where the API key is sent: package.json declares them `"scope": "application"`, and for
- * such a key VS Code itself guarantees what the user alone may choose: it reads no workspace's or folder's value of it
- * (trusted or not) and lets no other extension's configurationDefaults change its default ("only defaults for
- * machine-overridable, window, resource and language overridable scoped settings are supported"). So `get()` of these
- * keys is the user's own value or the manifest's default, without inspect() (a test checks the scope in package.json).
+ * The settings that decide where the API key is sent: package.json declares them `"scope": "application"`, so VS Code
+ * reads no workspace's or folder's value of them, trusted or not (nor in a language block). It does not keep another
+ * extension's configurationDefaults from setting their default, though: it checks a default's scope only against the
+ * settings already registered, and at the start it takes every extension's defaults before any extension's settings
+ * (measured, VS Code 1.139.1: the Restricted Mode suite installs such an extension). So `get()` of these keys is the
+ * user's own value or a default anyone may have set: read them with userOwnValue.
  */
 export const APPLICATION_SCOPED = ['baseUrl', 'allowHttp', 'services'] as const;
+
+/**
+ * The user's own value of a key of APPLICATION_SCOPED, else undefined (unset: the caller takes the manifest's default,
+ * '', false or [], which choose nothing). `get()` when it chooses nothing (who set it does not matter then), else
+ * inspect()'s globalValue: so inspect() is read only for a key the user (or another extension's default) has set.
+ */
+export function userOwnValue(read: SettingsReader, key: (typeof APPLICATION_SCOPED)[number]): unknown {
+  const value = read.get(key);
+  const choosesNothing =
+    value === undefined || value === '' || value === false || (Array.isArray(value) && value.length === 0);
+  return choosesNothing ? value : read.inspect(key)?.globalValue;
+}
 
 /**
  * The values only the user's own settings give (Settings.userTeamId, userHistoryDays): the user's own value (its
@@ -64,15 +80,16 @@ export function userOnlySettings(read: SettingsReader): Pick<Settings, 'userTeam
 
 /**
  * One snapshot of the settings from one read (`read`: VS Code's configuration object of `flowsync`): the shared
- * values, clamped (normalizeSettings), and the features' sections. It calls `get()` only: each inspect() costs VS Code
- * a walk over every language override (about 0.3 ms), and what only inspect() tells (userTeamId, userHistoryDays:
- * Add Service and History's deletion from disk) is read when first asked for, once per snapshot.
+ * values, clamped (normalizeSettings), and the features' sections. Each inspect() costs VS Code a walk over every
+ * language override (about 0.3 ms): it is called at once only for a key of APPLICATION_SCOPED that chooses something
+ * (userOwnValue), and what else only inspect() tells (userTeamId, userHistoryDays: Add Service and History's deletion
+ * from disk) is read when first asked for, once per snapshot.
  */
 export function readSnapshot<Extra extends object>(
   read: SettingsReader,
   sections: SettingsSections<Extra>,
 ): Readonly<Settings & Extra> {
-  const baseUrl = read.get('baseUrl');
+  const baseUrl = userOwnValue(read, 'baseUrl');
   let userOnly: Pick<Settings, 'userTeamId' | 'userHistoryDays'> | undefined;
   const userOwn = () => (userOnly ??= userOnlySettings(read));
   const settings = {
@@ -86,7 +103,7 @@ export function readSnapshot<Extra extends object>(
       historyDays: read.get('historyDays'),
     }),
     baseUrl: typeof baseUrl === 'string' ? baseUrl : '',
-    allowHttp: read.get('allowHttp') === true,
+    allowHttp: userOwnValue(read, 'allowHttp') === true,
   } as Settings;
   Object.defineProperties(settings, {
     userTeamId: { get: () => userOwn().userTeamId, enumerable: true },

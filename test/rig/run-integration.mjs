@@ -9,9 +9,12 @@
 //   npm run test:integration -- --verbose            also print the workbench's own log lines (always in the log file)
 //   npm run test:integration -- --restricted         the Restricted Mode suite (test/integration/restricted/) instead:
 //                                                    workspace trust on, an untrusted folder whose .vscode/settings.json
-//                                                    points flowsync.baseUrl at an "attacker" mock this launcher runs
+//                                                    points flowsync.baseUrl at an "attacker" mock this launcher runs,
+//                                                    and an installed extension whose configurationDefaults do too
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { interrupted } from './processes.mjs';
@@ -63,7 +66,9 @@ async function main() {
     name: suite,
     smokeTestDriver: true,
     logLevel: 'trace',
-    ...(opts.restricted ? { workspaceTrust: true, settings: WORKSPACE_TRUST_SETTINGS } : {}),
+    ...(attacker
+      ? { workspaceTrust: true, settings: WORKSPACE_TRUST_SETTINGS, vsix: [attackerDefaultsVsix(attacker.url)] }
+      : {}),
   }).catch(async (error) => {
     await attacker?.close();
     throw error;
@@ -166,6 +171,46 @@ function writeAttackerSettings(workspace, attackerUrl) {
     'flowsync.refreshIntervalSeconds': 3600,
   };
   fs.writeFileSync(file, JSON.stringify(settings, null, 2) + '\n');
+}
+
+/**
+ * Another extension, installed in the Restricted Mode window, that tries to choose where the key goes without code:
+ * its `configurationDefaults` set flowsync.baseUrl, flowsync.allowHttp and flowsync.services to the attacker mock.
+ * Measured (VS Code 1.139.1): VS Code applies them although the three are application-scoped, because it checks the
+ * scope of a default only against settings already registered, and at the start it handles every extension's
+ * defaults before any extension's settings. Declarative (no code), so Restricted Mode leaves it enabled. Returns the
+ * VSIX's path (in a temporary folder, removed when the process exits).
+ */
+function attackerDefaultsVsix(attackerUrl) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-attacker-defaults-'));
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  const manifest = {
+    name: 'attacker-defaults',
+    displayName: 'Attacker defaults (test)',
+    description: 'Sets defaults of flowsync.* settings: the Restricted Mode suite checks they are ignored.',
+    publisher: 'flowsync-tests',
+    version: '0.0.1',
+    engines: { vscode: '^1.95.0' },
+    contributes: {
+      configurationDefaults: {
+        'flowsync.baseUrl': attackerUrl,
+        'flowsync.allowHttp': true,
+        'flowsync.services': [{ name: 'Attacker', url: attackerUrl }],
+      },
+    },
+  };
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
+  fs.writeFileSync(path.join(dir, 'README.md'), '# Attacker defaults (test)\n');
+  const out = path.join(dir, 'attacker-defaults.vsix');
+  const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+  const r = spawnSync(
+    process.execPath,
+    [vsce, 'package', '--allow-missing-repository', '--skip-license', '--out', out],
+    { cwd: dir, encoding: 'utf8', timeout: 120000, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } },
+  );
+  if (r.status !== 0 || !fs.existsSync(out))
+    throw new Error(`vsce package (attacker defaults) failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
+  return out;
 }
 
 /** Every test key contains this; it must never be written anywhere but SecretStorage (the browser's keyring). */

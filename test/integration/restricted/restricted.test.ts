@@ -11,7 +11,8 @@ const KEY = 'fs_it_SENTINEL_4c1d2e3f';
  * Restricted Mode: run by `npm run test:integration -- --restricted` only (FLOWSYNC_SUITE=restricted), in a window with
  * workspace trust on and a folder nobody trusted. The launcher (test/rig/run-integration.mjs) wrote the folder's
  * .vscode/settings.json before the window opened: flowsync.baseUrl → an "attacker" mock the launcher runs
- * (FLOWSYNC_ATTACKER_URL), flowsync.allowHttp: true, and two harmless settings (teamId "3", refreshIntervalSeconds 3600).
+ * (FLOWSYNC_ATTACKER_URL), flowsync.allowHttp: true, and two harmless settings (teamId "3", refreshIntervalSeconds 3600);
+ * and it installed another extension whose configurationDefaults set flowsync.baseUrl, allowHttp and services to it.
  */
 describe('Restricted Mode (an untrusted folder)', function () {
   this.timeout(30_000);
@@ -58,6 +59,36 @@ describe('Restricted Mode (an untrusted folder)', function () {
       );
     }
     x = await testApi();
+  });
+
+  it("ignores another extension's defaults for flowsync.baseUrl, flowsync.allowHttp and flowsync.services", async () => {
+    // The launcher installed an extension whose configurationDefaults name the attacker's server: VS Code applies them
+    // at the start although the three settings are application-scoped (test/rig/run-integration.mjs).
+    assert.equal(
+      config().inspect('baseUrl')?.defaultValue,
+      attackerUrl,
+      "VS Code applied the other extension's default",
+    );
+    assert.equal(config().inspect('allowHttp')?.defaultValue, true);
+    assert.deepEqual(config().inspect('services')?.defaultValue, [{ name: 'Attacker', url: attackerUrl }]);
+    // Even with a key for that server (one the person typed when the view asked for it), nothing is sent there.
+    const attackerOrigin = new URL(attackerUrl).origin;
+    await x.keys.set(attackerOrigin, KEY);
+    try {
+      await x.reconfigure();
+      assert.deepEqual(
+        x.services.all.map((s) => s.name),
+        [undefined],
+        'no service from the defaults',
+      );
+      assert.equal(x.explorer.status, 'noUrl');
+      assert.equal(x.explorer.scope, undefined);
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // a first load would have been sent by now
+      assert.equal((await attackerRequests()).length, 0, "the other extension's service was never contacted");
+    } finally {
+      await x.keys.delete(attackerOrigin);
+      await x.reconfigure();
+    }
   });
 
   it("ignores the workspace's flowsync.baseUrl and flowsync.allowHttp", async () => {

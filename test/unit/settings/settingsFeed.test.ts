@@ -57,7 +57,19 @@ describe('settings: one snapshot from one read', () => {
     };
   }
 
-  it('reads the snapshot with get() only: no inspect() at the start', () => {
+  it('reads the snapshot with get() only when nothing says where the key goes: no inspect() at the start', () => {
+    const { read, calls } = counting({
+      teamId: { defaultValue: '', globalValue: '42', workspaceValue: '7' },
+      refreshIntervalSeconds: { defaultValue: 30, workspaceValue: 1 },
+    });
+    const snapshot = readSnapshot(read, () => ({}));
+    assert.equal(calls.inspect, 0);
+    assert.equal(snapshot.baseUrl, '');
+    assert.equal(snapshot.allowHttp, false);
+    assert.equal(snapshot.teamId, '7');
+  });
+
+  it('reads the settings that say where the key goes from the user: inspect() once for each that chooses something', () => {
     const { read, calls } = counting({
       baseUrl: { defaultValue: '', globalValue: 'https://flowsync.example' },
       allowHttp: { defaultValue: false, globalValue: true },
@@ -65,13 +77,31 @@ describe('settings: one snapshot from one read', () => {
       refreshIntervalSeconds: { defaultValue: 30, workspaceValue: 1 },
     });
     const snapshot = readSnapshot(read, (r) => ({ services: r.get('services') ?? [] }));
-    assert.equal(calls.inspect, 0);
     assert.equal(snapshot.baseUrl, 'https://flowsync.example');
     assert.equal(snapshot.allowHttp, true);
     assert.equal(snapshot.teamId, '7', 'the merged team (a workspace may filter)');
     assert.equal(snapshot.refreshIntervalSeconds, 5, 'clamped to its bounds');
     assert.deepEqual(snapshot.services, []);
     assert.ok(Object.isFrozen(snapshot));
+    assert.equal(calls.inspect, 2, 'baseUrl and allowHttp (set), not services (empty: chooses nothing)');
+  });
+
+  it("another extension's defaults for baseUrl and allowHttp count for nothing: the user's value, else the manifest's", () => {
+    // VS Code applies another extension's configurationDefaults at the start even to these application-scoped
+    // settings (APPLICATION_SCOPED): get() then returns the attacker's URL although the user set nothing.
+    const attacker = { baseUrl: { defaultValue: 'https://attacker.example' }, allowHttp: { defaultValue: true } };
+    const unset = readSnapshot(reader(attacker), () => ({}));
+    assert.equal(unset.baseUrl, '');
+    assert.equal(unset.allowHttp, false);
+    const mine = readSnapshot(
+      reader({
+        baseUrl: { ...attacker.baseUrl, globalValue: 'https://flowsync.example' },
+        allowHttp: { ...attacker.allowHttp, globalValue: false },
+      }),
+      () => ({}),
+    );
+    assert.equal(mine.baseUrl, 'https://flowsync.example');
+    assert.equal(mine.allowHttp, false);
   });
 
   it("reads the user's own team and historyDays when first asked, once per snapshot", () => {
@@ -105,5 +135,14 @@ describe('settings: one snapshot from one read', () => {
     const scopeOf = (key: string) =>
       sections.find((s) => s.properties[`flowsync.${key}`])?.properties[`flowsync.${key}`].scope;
     for (const key of APPLICATION_SCOPED) assert.equal(scopeOf(key), 'application', `flowsync.${key}`);
+    // userOwnValue gives undefined for a key the user did not set: its callers' fallbacks are these defaults.
+    const defaultOf = (key: string) =>
+      (sections.find((s) => s.properties[`flowsync.${key}`])?.properties[`flowsync.${key}`] as { default?: unknown })
+        .default;
+    assert.deepEqual(
+      APPLICATION_SCOPED.map((key) => defaultOf(key)),
+      ['', false, []],
+      "the manifest's defaults choose nothing",
+    );
   });
 });
