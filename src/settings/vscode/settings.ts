@@ -61,14 +61,19 @@ function readSettings(sections: SettingsSections<object>): Readonly<Settings> {
  * hostile file cannot freeze the window).
  */
 export async function ignoredWorkspaceSettings(userOnly: readonly string[]): Promise<string[]> {
-  const files = [
-    ...(vscode.workspace.workspaceFolders ?? []).map((f) => vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json')),
-    ...(vscode.workspace.workspaceFile?.scheme === 'file' ? [vscode.workspace.workspaceFile] : []),
+  // A folder's .vscode/settings.json (its top level), and a .code-workspace file (its "settings").
+  const files: Array<{ uri: vscode.Uri; under?: string }> = [
+    ...(vscode.workspace.workspaceFolders ?? []).map((f) => ({
+      uri: vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json'),
+    })),
+    ...(vscode.workspace.workspaceFile?.scheme === 'file'
+      ? [{ uri: vscode.workspace.workspaceFile, under: 'settings' }]
+      : []),
   ];
   // The JSONC scanner (its own chunk: esbuild.js CHUNKS), loaded only when a workspace has a settings file.
   const scanner = onFirstUse(() => import('../workspaceOverrides'));
   const found = await Promise.all(
-    files.map(async (uri) => {
+    files.map(async ({ uri, under }) => {
       const size = await vscode.workspace.fs.stat(uri).then(
         (stat) => stat.size,
         () => undefined,
@@ -80,7 +85,7 @@ export async function ignoredWorkspaceSettings(userOnly: readonly string[]): Pro
         (bytes) => new TextDecoder().decode(bytes),
         () => '',
       );
-      return settingsFileSets(text, SECTION, userOnly) ?? [];
+      return settingsFileSets(text, SECTION, userOnly, under) ?? [];
     }),
   );
   const inFiles = new Set(found.flat());

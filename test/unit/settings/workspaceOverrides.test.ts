@@ -12,6 +12,25 @@ describe('settingsFileSets (which user-only settings a workspace file tries to s
     );
   });
 
+  it('in a .code-workspace file, finds them under "settings" (where VS Code reads a workspace file\'s settings) only', () => {
+    const workspaceFile = (settings: string) =>
+      `{ "folders": [{ "path": "a" }], "flowsync.allowHttp": true, "settings": ${settings} }`;
+    assert.deepEqual(
+      settingsFileSets(workspaceFile('{ "flowsync.baseUrl": "https://x" }'), 'flowsync', KEYS, 'settings'),
+      ['baseUrl'],
+    );
+    assert.deepEqual(
+      settingsFileSets(workspaceFile('{ "flowsync": { "allowHttp": true } }'), 'flowsync', KEYS, 'settings'),
+      ['allowHttp'],
+    );
+    assert.deepEqual(settingsFileSets(workspaceFile('{}'), 'flowsync', KEYS, 'settings'), []);
+    assert.deepEqual(
+      settingsFileSets('{ "settings": { "flowsync.baseUrl": 1 } }', 'flowsync', KEYS),
+      [],
+      'a .vscode/settings.json has no "settings" level',
+    );
+  });
+
   it('is not fooled by text in strings or comments', () => {
     assert.deepEqual(
       settingsFileSets('{ "a": "\\"flowsync.baseUrl\\": 1" /* "flowsync.allowHttp": true */ }', 'flowsync', KEYS),
