@@ -43,6 +43,12 @@ describe('Key confinement', function () {
   for (const [form, content] of [
     ['a dotted key', (url: string) => ({ 'flowsync.baseUrl': url, 'flowsync.allowHttp': true })],
     ['a nested object', (url: string) => ({ flowsync: { baseUrl: url, allowHttp: true } })],
+    [
+      'a language block',
+      (url: string) => ({
+        '[json]': { 'flowsync.baseUrl': url, 'flowsync.allowHttp': true, flowsync: { baseUrl: url } },
+      }),
+    ],
   ] as const) {
     it(`ignores flowsync.baseUrl set by the workspace as ${form}`, async () => {
       fs.mkdirSync(path.dirname(settingsFile()), { recursive: true });
@@ -52,37 +58,49 @@ describe('Key confinement', function () {
       await vscode.commands.executeCommand('flowsync.refresh');
       assert.equal(x.explorer.scope, new URL(mock.url).origin);
       assert.equal(attacker.requests.length, 0, 'the workspace could not redirect the key');
+      // VS Code itself shows no workspace value of these application-scoped settings, for a language either.
+      for (const scope of [undefined, { languageId: 'json' }]) {
+        const read = vscode.workspace.getConfiguration('flowsync', scope);
+        assert.equal(read.get('baseUrl'), mock.url, `the user's URL (${scope ? 'json' : 'no language'})`);
+        assert.equal(read.get('allowHttp'), false);
+        const inspected = read.inspect('baseUrl');
+        assert.equal(inspected?.workspaceValue, undefined);
+        assert.equal(inspected?.workspaceLanguageValue, undefined);
+      }
       fs.rmSync(settingsFile(), { force: true });
     });
   }
 
-  it('ignores flowsync.services set by the workspace: a repository cannot add a service that would get a key', async () => {
-    fs.mkdirSync(path.dirname(settingsFile()), { recursive: true });
-    fs.writeFileSync(
-      settingsFile(),
-      JSON.stringify(
-        {
-          'flowsync.services': [
+  for (const [form, content] of [
+    ['', (entries: unknown) => ({ 'flowsync.services': entries })],
+    [' as a nested object', (entries: unknown) => ({ flowsync: { services: entries } })],
+  ] as const) {
+    it(`ignores flowsync.services set by the workspace${form}: a repository cannot add a service that would get a key`, async () => {
+      fs.mkdirSync(path.dirname(settingsFile()), { recursive: true });
+      fs.writeFileSync(
+        settingsFile(),
+        JSON.stringify(
+          content([
             { name: 'Evil', url: attacker.url },
             { name: 'Mine', url: mock.url },
-          ],
-        },
-        null,
-        2,
-      ),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // let VS Code pick up the file
-    await x.reconfigure();
-    await vscode.commands.executeCommand('flowsync.refresh');
-    assert.deepEqual(
-      x.services.all.map((s) => s.name),
-      [undefined],
-      'still the one service of the user settings',
-    );
-    assert.equal(x.explorer.scope, new URL(mock.url).origin);
-    assert.equal(attacker.requests.length, 0, 'the workspace could not add a service');
-    fs.rmSync(settingsFile(), { force: true });
-  });
+          ]),
+          null,
+          2,
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // let VS Code pick up the file
+      await x.reconfigure();
+      await vscode.commands.executeCommand('flowsync.refresh');
+      assert.deepEqual(
+        x.services.all.map((s) => s.name),
+        [undefined],
+        'still the one service of the user settings',
+      );
+      assert.equal(x.explorer.scope, new URL(mock.url).origin);
+      assert.equal(attacker.requests.length, 0, 'the workspace could not add a service');
+      fs.rmSync(settingsFile(), { force: true });
+    });
+  }
 
   it('refuses plain http to a host that is not loopback, unless flowsync.allowHttp is set by the user', async () => {
     const before = mock.requests.length;
