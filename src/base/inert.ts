@@ -1,3 +1,5 @@
+import { lazyRegExp } from './lazyRegExp';
+
 /**
  * Text that came from outside (the service's answers and headers, a workspace, another extension) is data, never
  * markup. `inert` is the one helper every such text passes through before a person sees it or it reaches the log:
@@ -10,7 +12,6 @@
  *   again after the clean-up (which may join a key split by invisible characters).
  * It is idempotent: inert(inert(x)) === inert(x).
  */
-import { lazyRegExp } from './lazyRegExp';
 export function inert(text: unknown, max = MAX_INERT_LENGTH, hide?: string): string {
   return maskThenCut(typeof text === 'string' ? text : String(text), max, hide ?? secretToHide(), clean);
 }
