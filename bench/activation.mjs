@@ -144,10 +144,11 @@ async function oneStart(rig, browser, extDir, index, scenario) {
       : `activated by the suite's ext.activate(): ${figures.outerMs.toFixed(1)} ms from outside`;
   const cpu = figures.cpuMs === undefined ? '' : ` (CPU ${figures.cpuMs.toFixed(2)} ms)`;
   const loadCpu = figures.loadCpuMs === undefined ? '' : ` (CPU ${figures.loadCpuMs.toFixed(2)} ms)`;
+  const gc = figures.gcMs ? `, GC ${figures.gcMs.toFixed(2)} ms of them` : '';
   const made =
     figures.madeMs === undefined ? '' : `, services made ${figures.madeMs.toFixed(2)} ms after the load began`;
   say(
-    `start ${index}/${STARTS} (${scenario.label}): activate() ${figures.activateMs.toFixed(2)} ms${cpu}, code load ${figures.loadMs.toFixed(2)} ms${loadCpu}${made}; ${how} [${((Date.now() - started) / 1000).toFixed(1)} s]`,
+    `start ${index}/${STARTS} (${scenario.label}): activate() ${figures.activateMs.toFixed(2)} ms${cpu}, code load ${figures.loadMs.toFixed(2)} ms${loadCpu}${gc}${made}; ${how} [${((Date.now() - started) / 1000).toFixed(1)} s]`,
   );
   if (figures.profile) {
     const calls = Object.entries(figures.profile).sort((a, b) => b[1].ms - a[1].ms);
@@ -228,6 +229,22 @@ async function main() {
             '  code load + activate() on the CPU (main thread)',
             'ms',
             runs.map((r) => r.loadCpuMs + r.cpuMs),
+          ),
+        ]
+      : []),
+    ...(runs.every((r) => r.gcMs !== undefined)
+      ? [
+          row(
+            'activation',
+            "  of which garbage collection (the extension host's one heap: any code's allocations)",
+            'ms',
+            runs.map((r) => r.gcMs),
+          ),
+          row(
+            'activation',
+            '  code load + activate() without the garbage collection',
+            'ms',
+            runs.map((r) => r.loadMs + r.activateMs - r.gcMs),
           ),
         ]
       : []),

@@ -7,6 +7,11 @@ const path = require('node:path');
 // `node bench/activation.mjs --cpu-profile DIR` leaves bench-cpuprofile.json ({ "dir": DIR }) beside this file: then
 // the code load and activate() are sampled by V8's profiler (inspector, this thread) into DIR/start-<time>.cpuprofile.
 const cpuProfile = readCpuProfileRequest();
+// Garbage collection pauses of this thread (the extension host's one heap: whatever code allocated, other extensions
+// starting beside this one included): their part of the code load and activate() is told apart (`gcMs`).
+const gcPauses = [];
+const gcObserver = new (require('node:perf_hooks').PerformanceObserver)((list) => gcPauses.push(...list.getEntries()));
+gcObserver.observe({ entryTypes: ['gc'] });
 const loadStartedAt = Date.now(); // wall clock, to compare with the suite's
 const loadCpu0 = threadCpu();
 const started = performance.now();
@@ -29,7 +34,21 @@ module.exports.activate = function activate(context) {
   const cpuMs = cpu0 === undefined ? undefined : threadCpu() - cpu0;
   if (profile) profile.active = false;
   cpuProfile?.stop();
+  const windows = [
+    [started, started + loadMs],
+    [t0, t0 + activateMs],
+  ];
   globalThis.__flowsyncBenchActivation = {
+    /** ms of GC pauses within the code load and activate() (read once the observer has had its turn: the suite's). */
+    get gcMs() {
+      gcObserver.disconnect();
+      let ms = 0;
+      for (const { startTime, duration } of gcPauses) {
+        for (const [from, to] of windows)
+          ms += Math.max(0, Math.min(to, startTime + duration) - Math.max(from, startTime));
+      }
+      return ms;
+    },
     loadStartedAt,
     loadMs,
     loadCpuMs,
