@@ -250,6 +250,9 @@ describe('Flow Sync Explorer, as a person uses it', function () {
       },
       { message: 'only that team in Connections' },
     );
+    // What the status bar counts for the team, the Processing view shows (a person sees the team's syncs).
+    const processing = Number((await statusBarText()).match(/(\d+) processing/)?.[1] ?? 0);
+    if (processing > 0) await waitForSyncRows({ timeout: 10000, message: "the team's syncs in Processing" });
     await screenshot('readme-team-filter');
     await runCommand('Flow Sync: Clear Team Filter');
     await waitFor(async () => !(await header.innerText()).includes('Team:'), { message: 'the filter cleared' });
