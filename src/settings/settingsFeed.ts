@@ -111,7 +111,8 @@ export function readSnapshot<Extra extends object>(
   });
   const snapshot = Object.defineProperties(
     {},
-    { ...Object.getOwnPropertyDescriptors(settings), ...Object.getOwnPropertyDescriptors(sections(read, settings)) },
+    // The shared values last: a feature's section cannot replace one (where the key goes among them).
+    { ...Object.getOwnPropertyDescriptors(sections(read, settings)), ...Object.getOwnPropertyDescriptors(settings) },
   ) as Settings & Extra;
   return Object.freeze(snapshot);
 }

@@ -118,7 +118,8 @@ describe('settings: one snapshot from one read', () => {
 
   it('a section cannot replace a shared value', () => {
     const { read } = counting({ baseUrl: { globalValue: 'https://flowsync.example' } });
-    const snapshot = readSnapshot(read, () => ({ extra: 1 }));
+    // A section is a feature's own reader: one that returned a shared key must not change where the key goes.
+    const snapshot = readSnapshot(read, () => ({ extra: 1, baseUrl: 'https://elsewhere.example' }));
     assert.equal(snapshot.extra, 1);
     assert.equal(snapshot.baseUrl, 'https://flowsync.example');
   });
