@@ -20,17 +20,9 @@ describe('Several services side by side (two mock services at once)', function (
   let staging: MockFlowSyncServer;
 
   before(async () => {
-    const services = await startProductionAndStaging();
+    // Each mock lists a sync of its own until the suite ends (see startProductionAndStaging).
+    const services = await startProductionAndStaging({ ownSyncs: true });
     [production, staging] = services.map((s) => s.mock);
-    // Each mock lists a sync of its own until the suite ends: the seeded lifecycle alone leaves Production with only
-    // its long-stuck sync at about 7 % of moments (Staging 0.6 %), and a test that needs a sync of each then failed,
-    // depending on the time of day (a clean-clone CI run met it: 'Production holds its own service's syncs').
-    const [ownProduction] = production.startSync(production.dataset.flows[0].id, { runMs: Infinity });
-    for (let tries = 0; tries < 5; tries++) {
-      const [ownStaging] = staging.startSync(staging.dataset.flows[0].id, { runMs: Infinity });
-      if (ownStaging.id !== ownProduction.id) break;
-      staging.finish(ownStaging.id); // the same id in both: not one of Staging's own
-    }
     await listServices(await testApi(), services);
   });
 
