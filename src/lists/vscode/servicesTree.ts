@@ -31,6 +31,14 @@ export interface ServiceRowText {
   problem?: string;
 }
 
+/** One service's part of the view: its tree, its row when there are several, and the subscription to its changes. */
+interface ServiceEntry<T extends { id: number }> {
+  service: string;
+  tree: GroupedTree<T>;
+  row: ServiceRow;
+  subscription: vscode.Disposable;
+}
+
 /**
  * The tree of one list over every service: with one service, that service's tree exactly as it always was; with
  * several, one top-level row per service (in the order of the settings) and that service's tree beneath it. Row ids
@@ -41,8 +49,9 @@ export class ServicesTree<T extends { id: number }>
 {
   private readonly changeEmitter = new vscode.EventEmitter<ServicesTreeNode<T> | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
-  private trees: Array<{ service: string; tree: GroupedTree<T>; row: ServiceRow; subscription: vscode.Disposable }> =
-    [];
+  private trees: Array<ServiceEntry<T>> = [];
+  /** The same entries by service: a change of one service finds its own in constant time, however many there are. */
+  private byService = new Map<string, ServiceEntry<T>>();
   /** The service of each row handed to VS Code (rows are compared by identity when VS Code hands them back). */
   private readonly owner = new WeakMap<object, string>();
   /**
@@ -76,7 +85,7 @@ export class ServicesTree<T extends { id: number }>
   setTrees(trees: ReadonlyArray<{ service: string; tree: GroupedTree<T> }>): void {
     for (const old of this.trees) old.subscription.dispose();
     this.trees = trees.map(({ service, tree }) => {
-      const row: ServiceRow = this.trees.find((t) => t.service === service)?.row ?? {
+      const row: ServiceRow = this.byService.get(service)?.row ?? {
         kind: 'service',
         list: this.list,
         service,
@@ -84,6 +93,7 @@ export class ServicesTree<T extends { id: number }>
       const subscription = tree.onDidChangeTreeData((node) => this.treeChanged(service, node));
       return { service, tree, row, subscription };
     });
+    this.byService = new Map(this.trees.map((entry) => [entry.service, entry]));
     this.shownRows.clear(); // every row is read again
     this.redraws.view();
   }
@@ -108,7 +118,7 @@ export class ServicesTree<T extends { id: number }>
 
   /** The tree of one service. */
   treeOf(service: string): GroupedTree<T> | undefined {
-    return this.trees.find((t) => t.service === service)?.tree;
+    return this.byService.get(service)?.tree;
   }
 
   /** The row of an item of one service (to reveal it), made known as that service's. */
@@ -147,7 +157,7 @@ export class ServicesTree<T extends { id: number }>
     }
     if (node.kind === 'noMatch') return [];
     if (node.kind === 'service') {
-      const entry = this.trees.find((t) => t.service === node.service);
+      const entry = this.byService.get(node.service);
       return entry ? this.own(entry.service, entry.tree.getChildren()) : [];
     }
     const service = this.serviceOf(node);
@@ -158,7 +168,7 @@ export class ServicesTree<T extends { id: number }>
   getParent(node: ServicesTreeNode<T>): ServicesTreeNode<T> | undefined {
     if (node.kind === 'service' || node.kind === 'noMatch') return undefined;
     const service = this.serviceOf(node);
-    const entry = this.trees.find((t) => t.service === service);
+    const entry = service === undefined ? undefined : this.byService.get(service);
     if (!entry) return undefined;
     const parent = entry.tree.getParent(node);
     if (parent) return this.own(entry.service, [parent])[0];
@@ -224,7 +234,7 @@ export class ServicesTree<T extends { id: number }>
 
   /** Whether a service's row, read by VS Code, now says something else (its count or trouble). */
   private rowSaysOther(service: string): boolean {
-    if (!this.trees.some((t) => t.service === service)) return false;
+    if (!this.byService.has(service)) return false;
     const shown = this.shownRows.get(service);
     return shown !== undefined && shown !== rowTextKey(this.rowText(service));
   }
@@ -239,7 +249,7 @@ export class ServicesTree<T extends { id: number }>
   private nodeOf(redraw: Redraw<TreeNode<T>>): ServicesTreeNode<T> | undefined {
     if (redraw.kind === 'row') return redraw.node;
     if (redraw.kind === 'view') return undefined;
-    return this.trees.find((t) => t.service === redraw.service)?.row;
+    return this.byService.get(redraw.service)?.row;
   }
 
   private own(service: string, nodes: TreeNode<T>[]): TreeNode<T>[] {
