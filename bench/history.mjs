@@ -451,7 +451,7 @@ try {
 // ------------------------------------------------------------ Export History... (issue #31): 900,000 runs to a file
 {
   say('export: 900,000 runs to a file, streamed (a temporary file, then renamed)');
-  const { writeExport } = outModule('history/exportRun.js');
+  const { writeExport } = outModule('export/exportRun.js');
   const { nodePieceFile } = outModule('env/node/pieceFile.js');
   const { bounded } = outModule('base/inert.js');
   const all = ninetyDays();

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MockFlowSyncServer } from '../../src/mock/server';
-import { EXPORT_COLUMNS } from '../../src/history/export';
+import { EXPORT_COLUMNS } from '../../src/export/export';
 import { listServices, setUserSetting, startMockApi, testApi, waitFor } from './helpers';
 
 /** Two keys, sentinels like TEST_KEY (never printed; the rig fails if one reaches a log or a file it watches). */

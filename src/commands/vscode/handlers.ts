@@ -7,7 +7,7 @@ import { showInsights } from '../../insights/vscode/insightsCommand';
 import { clearApiKey, setApiKey } from '../../keys/vscode/apiKeyCommands';
 import { arrangeList } from '../../lists/vscode/arrangeCommands';
 import { clearHistory, unwatch, watch } from '../../history/vscode/historyCommands';
-import { exportHistory } from '../../history/vscode/exportCommand';
+import { exportHistory } from '../../export/vscode/exportCommand';
 import { copyId, copyLink, openJson } from '../../json/vscode/openJsonCommand';
 import { refreshAll, refreshList } from '../../lists/vscode/refreshCommand';
 import { setServiceUrl } from '../../services/vscode/serviceUrlCommand';

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { nodePieceFile } from '../../../../src/env/node/pieceFile';
-import { isTargetExists } from '../../../../src/history/exportRun';
+import { isTargetExists } from '../../../../src/export/exportRun';
 
 describe('node piece file: an export written to a temporary file, then renamed', () => {
   let dir: string;

@@ -1,5 +1,5 @@
 import type { PieceFile } from '../env/types';
-import type { HistoryEntry } from './entry';
+import type { HistoryEntry } from '../history/entry';
 import { EXPORT_CHUNK_ROWS, exportChunks, exportRow, type ExportFormat, type ExportRow } from './export';
 
 /*

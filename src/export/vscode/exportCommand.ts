@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import { bounded, inert } from '../../base/inert';
 import { t } from '../../base/l10n';
 import { platform } from '../../env/platform';
-import type { HistoryEntry } from '../entry';
-import type { HistoryService } from './historyService';
+import type { HistoryEntry } from '../../history/entry';
+import type { HistoryService } from '../../history/vscode/historyService';
 import { exportFileName, type ExportFormat } from '../export';
 import {
   EXPORT_STEP_ROWS,
@@ -15,7 +15,7 @@ import {
   type ExportSink,
   type ExportSource,
 } from '../exportRun';
-import { historyEntryFilter } from '../historyFilter';
+import { historyEntryFilter } from '../../history/historyFilter';
 import { temporaryPath } from '../../env/temporaryName';
 
 /** A service as Export History sees it: its name, its base URL (the one service's host names it) and its History. */

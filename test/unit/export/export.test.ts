@@ -11,7 +11,7 @@ import {
   exportRow,
   jsonlLine,
   type ExportRow,
-} from '../../../src/history/export';
+} from '../../../src/export/export';
 import { bounded } from '../../../src/base/inert';
 import { LONG_KEY, keyPiece } from '../helpers/keyPieces';
 import { NOW } from '../helpers/items';

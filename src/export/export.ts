@@ -1,5 +1,5 @@
-import type { HistoryEntry } from './entry';
-import { dayOf } from './log';
+import type { HistoryEntry } from '../history/entry';
+import { dayOf } from '../history/log';
 
 /*
  * Export History... (issue #31): the rows of the History view as CSV (RFC 4180) or JSON Lines, the same columns in

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { makeEntry, type HistoryEntry } from '../../../src/history/entry';
-import { EXPORT_CHUNK_ROWS } from '../../../src/history/export';
-import { exportArgument, exportRows, exportTotal, writeExport, type ExportSink } from '../../../src/history/exportRun';
+import { EXPORT_CHUNK_ROWS } from '../../../src/export/export';
+import { exportArgument, exportRows, exportTotal, writeExport, type ExportSink } from '../../../src/export/exportRun';
 import { bounded } from '../../../src/base/inert';
 import { NOW } from '../helpers/items';
 
@@ -148,7 +148,7 @@ describe('Export History: writing the file', () => {
 
 describe('Export History: fast ISO times', () => {
   it('isoTime writes what toISOString writes, across days, years and odd milliseconds; nothing for a non-time', async () => {
-    const { isoTime } = await import('../../../src/history/export');
+    const { isoTime } = await import('../../../src/export/export');
     const times = [
       0,
       1,
