@@ -1,3 +1,5 @@
+import { inert } from '../base/inert';
+import { lazyRegExp } from '../base/lazyRegExp';
 import type { HistoryEntry } from '../history/entry';
 import { dayOf } from '../history/log';
 
@@ -46,29 +48,61 @@ export interface ExportRow {
 /** The longest text a cell keeps (a flow name is at most 120 characters, a status is a word). */
 const MAX_CELL = 1_000;
 
+/** Masks service text for a file: removes the API key and any piece of it, and bounds the length. */
+export type ExportMask = (text: string, max: number) => string;
+
 /**
- * The row of one run. `mask` makes service text safe for a file: it removes the API key and any piece of it (the
- * adapter passes the one masking every text of the window goes through) and bounds the length.
+ * The row of one run. Every text cell goes through the clean-up every piece of service text goes through
+ * (src/base/inert.ts: control characters, line breaks, bidi overrides, tag and every other invisible character
+ * removed or made a space, one line, bounded), then `mask` (the adapter passes the one masking every text of the window
+ * goes through: the key and any piece of it removed, after the clean-up that could join a key split by invisible
+ * characters).
  */
-export function exportRow(service: string, e: HistoryEntry, mask: (text: string, max: number) => string): ExportRow {
+export function exportRow(service: string, e: HistoryEntry, mask: ExportMask): ExportRow {
+  const cell = cellText(mask);
   const raw = e.raw;
   // A duration from 'created' starts at created_at, already parsed (Date.parse is slow: 900,000 runs, three times each)
   const createdMs = e.duration.from === 'created' ? e.duration.startMs : Date.parse(e.createdAt);
   return {
-    service: mask(service, MAX_CELL),
+    service: cell(service),
     flow_id: e.flowId,
-    flow_name: mask(e.flowName, MAX_CELL),
+    flow_name: cell(e.flowName),
     sync_id: e.id,
-    created_at:
-      Number.isFinite(createdMs) && /^\d{4}-/.test(e.createdAt) ? isoTime(createdMs) : mask(e.createdAt, MAX_CELL),
+    created_at: Number.isFinite(createdMs) && /^\d{4}-/.test(e.createdAt) ? isoTime(createdMs) : cell(e.createdAt),
     first_seen: isoTime(e.firstSeen),
     left_at: isoTime(e.leftAt),
     duration_seconds: Math.round(e.duration.ms) / 1000,
     duration_is_lower_bound: e.duration.from !== 'created',
     had_errors: raw ? raw.errors !== null && raw.errors !== undefined : null,
     webhook: raw && typeof raw.webhook === 'boolean' ? raw.webhook : null,
-    last_status: raw && typeof raw.status === 'string' ? mask(raw.status, MAX_CELL) : null,
+    last_status: raw && typeof raw.status === 'string' ? cell(raw.status) : null,
   };
+}
+
+/** Distinct texts whose cell an export remembers (a service's name, its flows' names, statuses). */
+const REMEMBERED_CELLS = 10_000;
+/** The cells made by each mask (an export passes its own: they are forgotten with it). */
+const cellsByMask = new WeakMap<ExportMask, (text: string) => string>();
+
+/**
+ * A text cell: `inert`'s clean-up, then `mask`. Remembered per mask: the same few texts (the service, 200 flow names, a
+ * status) come back on 900,000 rows, and the clean-up and masking are most of a row's cost. Forgets all at the bound.
+ */
+function cellText(mask: ExportMask): (text: string) => string {
+  let cell = cellsByMask.get(mask);
+  if (cell) return cell;
+  const known = new Map<string, string>();
+  cell = (text) => {
+    let out = known.get(text);
+    if (out === undefined) {
+      if (known.size >= REMEMBERED_CELLS) known.clear();
+      // inert masks the window's keys too (hideEverywhere); `mask` again after its clean-up, for the keys it is given
+      known.set(text, (out = mask(inert(text, MAX_CELL), MAX_CELL)));
+    }
+    return out;
+  };
+  cellsByMask.set(mask, cell);
+  return cell;
 }
 
 /** The UTC day last formatted (isoTime): its number and its "yyyy-mm-ddT" (a cache: any copy of it is as good). */
@@ -123,18 +157,24 @@ function num(n: number): string {
 }
 
 /**
- * A CSV cell. A text that a spreadsheet would run as a formula (it begins with =, +, -, @, a tab or a carriage
- * return) is prefixed with ' (service text reaches a spreadsheet: formula injection); then a cell holding a quote,
- * a comma or a line break is quoted, its quotes doubled (RFC 4180). `null` is an empty cell.
+ * A CSV cell. A text that a spreadsheet would run as a formula is prefixed with ' (service text reaches a spreadsheet:
+ * formula injection): one whose first character after any leading whitespace (line breaks, no-break spaces...) or
+ * invisible character (zero-width, bidi, tag characters...) is =, +, -, @ or their full-width forms, or that begins with
+ * a tab or a carriage return. Then a cell holding a quote, a comma or a line break is quoted, its quotes doubled
+ * (RFC 4180). `null` is an empty cell. (The rows' cells are cleaned before: see exportRow; this holds for any text.)
  */
 export function csvCell(value: string | number | boolean | null): string {
   if (value === null) return '';
   let text = String(value);
-  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
+  if (typeof value === 'string' && FORMULA_START().test(text)) text = `'${text}`;
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** A formula's start: = + - @ (or full-width) after any whitespace or invisible character; or a tab or CR first. */
+const FORMULA_START = lazyRegExp(
+  '^(?:[\\t\\r]|[\\s\\p{Cf}\\p{Default_Ignorable_Code_Point}\\u2800]*[=+\\-@\\uff1d\\uff0b\\uff0d\\uff20])',
+  'u',
+);
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /** Rows a chunk holds: each chunk is one write, so the heap holds at most a chunk's text at a time (500: its pieces die young; at 2,000 the peak heap of 900,000 runs was twice as high). */

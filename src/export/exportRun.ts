@@ -1,6 +1,13 @@
 import type { PieceFile } from '../env/types';
 import type { HistoryEntry } from '../history/entry';
-import { EXPORT_CHUNK_ROWS, exportChunks, exportRow, type ExportFormat, type ExportRow } from './export';
+import {
+  EXPORT_CHUNK_ROWS,
+  exportChunks,
+  exportRow,
+  type ExportFormat,
+  type ExportMask,
+  type ExportRow,
+} from './export';
 
 /*
  * Export History... (issue #31), how a file is written: the rows of the services asked for (each under its filter),
@@ -33,34 +40,12 @@ export interface ExportSource {
 }
 
 /** The rows of every source, in order, each made when its chunk is written (never all at once). */
-export function* exportRows(
-  sources: readonly ExportSource[],
-  mask: (text: string, max: number) => string,
-): Generator<ExportRow> {
-  const masked = rememberMasks(mask);
+export function* exportRows(sources: readonly ExportSource[], mask: ExportMask): Generator<ExportRow> {
+  // A mask of this export's own: the cells it remembers (see exportRow) are forgotten with it.
+  const own: ExportMask = (text, max) => mask(text, max);
   for (const { service, entries, filter } of sources) {
-    for (const entry of entries) if (!filter || filter(entry)) yield exportRow(service, entry, masked);
+    for (const entry of entries) if (!filter || filter(entry)) yield exportRow(service, entry, own);
   }
-}
-
-/** Distinct texts whose masked form an export remembers (a service's name, its flows' names, statuses). */
-const REMEMBERED_MASKS = 10_000;
-
-/**
- * `mask` with its answers remembered: the same few texts (the service, 200 flow names, a status) come back on
- * 900,000 rows, and masking (every piece of every key looked for) is most of a row's cost. Forgets all at the bound.
- */
-function rememberMasks(mask: (text: string, max: number) => string): (text: string, max: number) => string {
-  const known = new Map<string, string>();
-  return (text, max) => {
-    const key = `${max}:${text}`;
-    let out = known.get(key);
-    if (out === undefined) {
-      if (known.size >= REMEMBERED_MASKS) known.clear();
-      known.set(key, (out = mask(text, max)));
-    }
-    return out;
-  };
 }
 
 /** The most rows an export can have: every run of the sources (the filter may keep fewer). */
@@ -74,7 +59,7 @@ export interface ExportRun {
   readonly format: ExportFormat;
   readonly sources: readonly ExportSource[];
   /** Masks service text for the file (the window's masking: the key and any piece of it removed, bounded). */
-  readonly mask: (text: string, max: number) => string;
+  readonly mask: ExportMask;
   /** Asked before each chunk: true stops the export (and deletes the temporary file). */
   readonly cancelled: () => boolean;
   /** Told after each chunk written: the rows written so far. */
@@ -96,12 +81,14 @@ export async function writeExport(open: () => Promise<ExportSink>, run: ExportRu
   if (run.cancelled()) return { kind: 'cancelled' };
   const sink = await open();
   try {
+    let start = FILE_START[run.format];
     for (const chunk of exportChunks(run.format, counted)) {
       if (run.cancelled()) {
         await sink.abort();
         return { kind: 'cancelled' };
       }
-      await sink.write(chunk);
+      await sink.write(start + chunk);
+      start = '';
       run.progress?.(rows);
     }
     if (run.cancelled()) {
@@ -115,6 +102,14 @@ export async function writeExport(open: () => Promise<ExportSink>, run: ExportRu
   }
   return { kind: 'done', rows };
 }
+
+/**
+ * What a file begins with. CSV: the UTF-8 byte order mark, so a spreadsheet (Excel above all, which reads a CSV without
+ * it in the system's legacy code page) shows flow names with accents or in any script as they are; CSV is the
+ * spreadsheet format of Export, and the mark is the one way a CSV says it is UTF-8. JSON Lines: nothing (RFC 8259
+ * forbids the mark in JSON; scripts read it).
+ */
+export const FILE_START: Readonly<Record<ExportFormat, string>> = { csv: '\ufeff', jsonl: '' };
 
 /** The chunk size, for a progress bar: rows a step. */
 export const EXPORT_STEP_ROWS = EXPORT_CHUNK_ROWS;

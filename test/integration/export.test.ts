@@ -138,7 +138,7 @@ describe('Export History (two services, both formats, the argument form)', funct
     const file = await exportTo('all.csv', 'csv');
     const text = fs.readFileSync(file, 'utf8');
     const lines = text.split('\r\n');
-    assert.equal(lines[0], EXPORT_COLUMNS.join(','));
+    assert.equal(lines[0], `\ufeff${EXPORT_COLUMNS.join(',')}`, 'the UTF-8 byte order mark, then the header');
     assert.equal(lines.at(-1), '', 'the last record ends with CRLF');
     const records = lines.slice(1, -1);
     assert.equal(records.length, 5);

@@ -168,19 +168,62 @@ describe('Export History: the rows, CSV and JSON Lines', () => {
     assert.equal(csvCell(null), '');
   });
 
+  it('every text cell goes through the clean-up of all service text: no bidi override, tag character, NUL or line break', () => {
+    const hostile = 'Inv\u202eoices\u{E0041}\u{E0042}\u0000 EU\n\u200bnext';
+    const row = exportRow(
+      `Prod\u202e\u0000`,
+      entry({ flowName: hostile, createdAt: `yester\u202eday\u0000`, raw: { status: 'pend\u{E0067}ing\u0007' } }),
+      plain,
+    );
+    for (const cell of [row.service, row.flow_name, row.created_at, row.last_status ?? '']) {
+      assert.doesNotMatch(
+        cell,
+        /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200b-\u200f]|[\u{E0000}-\u{E007F}]/u,
+        cell,
+      );
+    }
+    assert.equal(row.flow_name, 'Invoices EU next');
+    assert.equal(row.service, 'Prod');
+    assert.equal(row.last_status, 'pending');
+    assert.equal(row.created_at, 'yesterday');
+    const text = [...exportChunks('csv', [row]), ...exportChunks('jsonl', [row])].join('');
+    assert.doesNotMatch(text, /[\u0000\u202e]|[\u{E0000}-\u{E007F}]/u);
+  });
+
+  it('CSV: the formula check looks past leading whitespace and invisible characters', () => {
+    assert.equal(csvCell(' =1+1'), "' =1+1");
+    assert.equal(csvCell('\u00a0=1+1'), "'\u00a0=1+1");
+    assert.equal(csvCell('\n=1+1'), `"'\n=1+1"`);
+    assert.equal(csvCell('\u200b=1+1'), "'\u200b=1+1");
+    assert.equal(csvCell('\u202e\u200d +A1'), "'\u202e\u200d +A1");
+    assert.equal(csvCell(' \t-2'), "' \t-2");
+    assert.equal(csvCell('  @x'), "'  @x");
+    assert.equal(csvCell(' plain'), ' plain');
+    // and through a row: the clean-up trims, the check prefixes
+    for (const name of [' =1+1', '\u00a0=1+1', '\n=1+1', '\u200b=1+1']) {
+      const line = exportChunks('csv', [exportRow('P', entry({ flowName: name }), plain)]).next().value!;
+      assert.equal(readCsv(line)[1][2], "'=1+1", JSON.stringify(name));
+    }
+  });
+
   it('property: any text reads back from the CSV as written, a formula start behind \u2019', () => {
     const hostile = fc.string({
-      unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '"', ',', "'", 'a', 'é', ' ', '\u202e', '\u0000'),
+      unit: fc.constantFrom(
+        ...['=', '+', '-', '@', '\t', '\r', '\n', '"', ',', "'", 'a', 'é', ' ', '\u202e', '\u0000'],
+        ...['\u00a0', '\u200b', '\u{E0041}', '\uff1d'],
+      ),
     });
+    // a formula's start: = + - @ (or full-width) after any whitespace or invisible character; or a tab or CR first
+    const formula = /^(?:[\t\r]|[\s\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]*[=+\-@\uff1d\uff0b\uff0d\uff20])/u;
     fc.assert(
       fc.property(fc.array(hostile, { minLength: 1, maxLength: 6 }), (texts) => {
         const line = `${texts.map(csvCell).join(',')}\r\n`;
         const [cells] = readCsv(line);
         assert.deepEqual(
           cells,
-          texts.map((t) => (/^[=+\-@\t\r]/.test(t) ? `'${t}` : t)),
+          texts.map((t) => (formula.test(t) ? `'${t}` : t)),
         );
-        for (const cell of cells) assert.ok(!/^[=+\-@\t\r]/.test(cell), cell);
+        for (const cell of cells) assert.ok(!/^[=+\-@\t\r]/.test(cell) && !formula.test(cell), cell);
       }),
     );
   });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { makeEntry, type HistoryEntry } from '../../../src/history/entry';
-import { EXPORT_CHUNK_ROWS } from '../../../src/export/export';
+import { EXPORT_CHUNK_ROWS, csvHeader } from '../../../src/export/export';
 import { exportArgument, exportRows, exportTotal, writeExport, type ExportSink } from '../../../src/export/exportRun';
 import { bounded } from '../../../src/base/inert';
 import { NOW } from '../helpers/items';
@@ -81,6 +81,30 @@ describe('Export History: writing the file', () => {
         .map((l) => l.split(',')[3]),
       ['1', '3'],
     );
+  });
+
+  it('CSV begins with the UTF-8 byte order mark (spreadsheets read it as UTF-8), JSON Lines never (RFC 8259)', async () => {
+    const csv = recordingSink();
+    await writeExport(csv.open, {
+      format: 'csv',
+      sources: [{ service: 'P', entries: [run(1, 'Prod\u00e9')] }],
+      mask: plain,
+      cancelled: () => false,
+    });
+    assert.ok(csv.state.target.startsWith(`\ufeff${csvHeader()}`), JSON.stringify(csv.state.target.slice(0, 20)));
+    assert.equal(csv.state.target.indexOf('\ufeff', 1), -1, 'once');
+    const empty = recordingSink();
+    await writeExport(empty.open, { format: 'csv', sources: [], mask: plain, cancelled: () => false });
+    assert.equal(empty.state.target, `\ufeff${csvHeader()}`);
+    const jsonl = recordingSink();
+    await writeExport(jsonl.open, {
+      format: 'jsonl',
+      sources: [{ service: 'P', entries: [run(1)] }],
+      mask: plain,
+      cancelled: () => false,
+    });
+    assert.ok(jsonl.state.target.startsWith('{"service"'), jsonl.state.target.slice(0, 20));
+    assert.ok(!jsonl.state.target.includes('\ufeff'));
   });
 
   it('cancelled between chunks: the temporary file is deleted, nothing is committed', async () => {
