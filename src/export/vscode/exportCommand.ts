@@ -10,13 +10,13 @@ import {
   exportArgument,
   exportTotal,
   isTargetExists,
-  targetExistsError,
   writeExport,
   type ExportSink,
   type ExportSource,
 } from '../exportRun';
 import { historyEntryFilter } from '../../history/historyFilter';
 import { temporaryPath } from '../../env/temporaryName';
+import { isTooLarge, WHOLE_FILE_BYTES, wholeFileSink } from '../wholeFile';
 
 /** A service as Export History sees it: its name, its base URL (the one service's host names it) and its History. */
 export interface ExportService {
@@ -169,6 +169,16 @@ export async function exportTo(request: ExportRequest): Promise<void> {
       );
       return;
     }
+    if (isTooLarge(e)) {
+      void vscode.window.showErrorMessage(
+        t(
+          "Export History did not write {0}: it is not on this computer's disk, so the export is held in memory, and it stops at {1} MB. Export one service at a time, or choose a folder on this computer.",
+          name,
+          WHOLE_FILE_BYTES / (1024 * 1024),
+        ),
+      );
+      return;
+    }
     throw new Error(t('Export History could not write {0}: {1}', name, inert((e as Error)?.message ?? e)), {
       cause: e,
     });
@@ -232,42 +242,23 @@ function uriName(uri: vscode.Uri): string {
   return uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
 }
 
-/** The file's sink: node:fs on a local disk (streamed), else workspace.fs (the browser: written whole at the end). */
+/** The file's sink: node:fs on a local disk (streamed), else workspace.fs (written whole at the end, bounded). */
 function openSink(uri: vscode.Uri, replace: boolean): Promise<ExportSink> {
   if (uri.scheme === 'file' && platform.pieceFile) return platform.pieceFile(uri.fsPath, replace);
   return Promise.resolve(workspaceSink(uri, replace));
 }
 
-/**
- * An export through vscode.workspace.fs, which cannot append: the chunks are kept, then written at once to a
- * temporary name beside the target and renamed over it (not replacing: refused when the target exists).
- */
+/** An export through vscode.workspace.fs, which cannot append (wholeFile.ts): the temporary file beside the target. */
 function workspaceSink(uri: vscode.Uri, replace: boolean): ExportSink {
   const fs = vscode.workspace.fs;
-  const chunks: Uint8Array[] = [];
-  const encoder = new TextEncoder();
   const temp = uri.with({ path: temporaryPath(uri.path) });
-  let written = false;
-  return {
-    async write(text) {
-      chunks.push(encoder.encode(text));
+  return wholeFileSink(
+    {
+      exists: () => exists(uri),
+      writeTemporary: async (bytes) => fs.writeFile(temp, bytes),
+      renameToTarget: async (overwrite) => fs.rename(temp, uri, { overwrite }),
+      removeTemporary: async () => Promise.resolve(fs.delete(temp)).catch(() => undefined),
     },
-    async commit() {
-      if (!replace && (await exists(uri))) throw targetExistsError();
-      const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-      let at = 0;
-      for (const c of chunks.splice(0)) {
-        all.set(c, at);
-        at += c.length;
-      }
-      written = true;
-      await fs.writeFile(temp, all);
-      await fs.rename(temp, uri, { overwrite: replace });
-      written = false;
-    },
-    async abort() {
-      chunks.length = 0;
-      if (written) await Promise.resolve(fs.delete(temp)).catch(() => undefined);
-    },
-  };
+    replace,
+  );
 }

@@ -178,6 +178,7 @@ describe('Export History: the rows, CSV and JSON Lines', () => {
     for (const cell of [row.service, row.flow_name, row.created_at, row.last_status ?? '']) {
       assert.doesNotMatch(
         cell,
+        // eslint-disable-next-line no-control-regex
         /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200b-\u200f]|[\u{E0000}-\u{E007F}]/u,
         cell,
       );
@@ -187,6 +188,7 @@ describe('Export History: the rows, CSV and JSON Lines', () => {
     assert.equal(row.last_status, 'pending');
     assert.equal(row.created_at, 'yesterday');
     const text = [...exportChunks('csv', [row]), ...exportChunks('jsonl', [row])].join('');
+    // eslint-disable-next-line no-control-regex
     assert.doesNotMatch(text, /[\u0000\u202e]|[\u{E0000}-\u{E007F}]/u);
   });
 
