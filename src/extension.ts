@@ -7,6 +7,7 @@ import { registerCommands } from './commands/vscode/registerCommands';
 import { testApi, type FlowSyncExplorerApi } from './commands/vscode/testApi';
 import { findOnFirstUse } from './find/vscode/findOnFirstUse';
 import { HistoryView } from './history/vscode/historyView';
+import { removeExportLeftovers } from './export/vscode/exportLeftovers';
 import { registerJsonDocuments } from './json/vscode/jsonOnFirstUse';
 import { ApiKeyStore } from './keys/vscode/apiKeyStore';
 import { LinkHandler } from './links/vscode/linkHandler';
@@ -78,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     extensionUri: context.extensionUri,
     now,
     extensionId: context.extension.id,
+    globalState: context.globalState,
   };
   const links = new LinkHandler(commandContext);
   const commandTable = onFirstUse(() => import('./commands/vscode/handlers'));
@@ -98,6 +100,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     vscode.window.registerUriHandler(links),
     ...registerCommands(commandContext, commandTable),
     ...registerTools({ services, keys, clock, settings }),
+    removeExportLeftovers(context.globalState, log),
   );
   services.setFocused(vscode.window.state.focused);
   void services.start();

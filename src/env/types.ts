@@ -25,9 +25,10 @@ export interface Platform {
    * Optional (Node): a file on the local disk written in pieces (an export): the pieces go to a temporary file beside
    * `path` (temporaryName: a random name, created exclusively), which `commit` renames to `path`. With `replace` false, commit
    * fails with EEXIST when `path` exists (checked by the rename itself: a hard link, which never replaces a file).
-   * Without it (the browser), the vscode layer uses vscode.workspace.fs.
+   * Without it (the browser), the vscode layer uses vscode.workspace.fs. `temp`: the temporary file's path, when the
+   * caller chose it (temporaryPath, beside `path`) to remember it before it exists.
    */
-  pieceFile?(path: string, replace: boolean): Promise<PieceFile>;
+  pieceFile?(path: string, replace: boolean, temp?: string): Promise<PieceFile>;
 }
 
 /** A file written in pieces into a temporary file, which becomes the file only on `commit`. */

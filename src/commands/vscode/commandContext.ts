@@ -33,4 +33,6 @@ export interface CommandContext {
   now(): number;
   /** This extension's id (publisher.name): the authority of its links. */
   extensionId: string;
+  /** The extension's globalState (Export History remembers its temporary file there until it is done). */
+  globalState: vscode.Memento;
 }

@@ -10,6 +10,6 @@ export function filesOnDemand(root: string): Files {
 }
 
 /** nodePieceFile (src/env/node/pieceFile.ts: an export), its code loaded on first use. */
-export async function pieceFileOnDemand(path: string, replace: boolean): Promise<PieceFile> {
-  return (await disk()).nodePieceFile(path, replace);
+export async function pieceFileOnDemand(path: string, replace: boolean, temp?: string): Promise<PieceFile> {
+  return (await disk()).nodePieceFile(path, replace, temp);
 }

@@ -9,10 +9,14 @@ const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
  * A file on the local disk written in pieces (see Platform.pieceFile): a temporary file beside `target` (a random
  * name, created exclusively, never through a link), written piece by piece, then renamed to `target` on commit. Not
  * replacing: a hard link to `target` (which fails with EEXIST when anything is there: no check-then-write race), then
- * the temporary name is removed; where the file system has no hard links, a rename after a check.
+ * the temporary name is removed; where the file system has no hard links, a rename after a check. `temp` (a temporary
+ * name of temporaryName.ts beside `target`) is given by a caller that remembers it before it exists (an export).
  */
-export async function nodePieceFile(target: string, replace: boolean): Promise<PieceFile> {
-  const temp = tempNameFor(target);
+export async function nodePieceFile(
+  target: string,
+  replace: boolean,
+  temp: string = tempNameFor(target),
+): Promise<PieceFile> {
   const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, 0o600);
   let open = true;
   const close = async () => {

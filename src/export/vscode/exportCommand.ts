@@ -17,6 +17,8 @@ import {
 import { historyEntryFilter } from '../../history/historyFilter';
 import { temporaryPath } from '../../env/temporaryName';
 import { isTooLarge, WHOLE_FILE_BYTES, wholeFileSink } from '../wholeFile';
+import { rememberedSink } from '../leftovers';
+import { leftoverMemory } from './exportLeftovers';
 
 /** A service as Export History sees it: its name, its base URL (the one service's host names it) and its History. */
 export interface ExportService {
@@ -28,6 +30,8 @@ export interface ExportService {
 /** What Export History uses: the services, in order, and each by its name (the argument form's `service`). */
 export interface ExportDeps {
   readonly services: { readonly all: readonly ExportService[]; byName(name: string): ExportService | undefined };
+  /** globalState: where an export's temporary file is remembered until its commit or abort. */
+  readonly globalState: vscode.Memento;
 }
 
 /** What one export writes: where, in which format, which services, and (the seam for the History view's filter) which runs. */
@@ -35,6 +39,8 @@ export interface ExportRequest {
   readonly uri: vscode.Uri;
   readonly format: ExportFormat;
   readonly services: readonly ExportService[];
+  /** globalState: where the temporary file is remembered until the commit or abort. */
+  readonly state: vscode.Memento;
   /** May an existing file be replaced (the save dialog asked the person); false for the argument form. */
   readonly replace: boolean;
   /** Keeps only the runs this says yes to: the History view's filter, where one is set (none: every run kept). */
@@ -106,7 +112,7 @@ export async function exportHistory(deps: ExportDeps, arg?: unknown): Promise<vo
       );
       return;
     }
-    await exportTo({ uri, format: given.format, services, replace: false, filter });
+    await exportTo({ uri, format: given.format, services, state: deps.globalState, replace: false, filter });
     return;
   }
 
@@ -124,7 +130,7 @@ export async function exportHistory(deps: ExportDeps, arg?: unknown): Promise<vo
   });
   if (!uri) return;
   // The save dialog asked whether to replace a file that exists.
-  await exportTo({ uri, format, services, replace: true });
+  await exportTo({ uri, format, services, state: deps.globalState, replace: true });
 }
 
 /** Writes one export under a cancellable progress notification, and says how it went. */
@@ -145,7 +151,7 @@ export async function exportTo(request: ExportRequest): Promise<void> {
       { location: vscode.ProgressLocation.Notification, title: t('Exporting History to {0}', name), cancellable: true },
       (progress, token) => {
         let reported = 0;
-        return writeExport(() => openSink(request.uri, request.replace), {
+        return writeExport(() => openSink(request.uri, request.replace, request.state), {
           format: request.format,
           sources,
           // the window's masking: every service's key, and any piece of it, removed; the text bounded
@@ -242,16 +248,22 @@ function uriName(uri: vscode.Uri): string {
   return uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
 }
 
-/** The file's sink: node:fs on a local disk (streamed), else workspace.fs (written whole at the end, bounded). */
-function openSink(uri: vscode.Uri, replace: boolean): Promise<ExportSink> {
-  if (uri.scheme === 'file' && platform.pieceFile) return platform.pieceFile(uri.fsPath, replace);
-  return Promise.resolve(workspaceSink(uri, replace));
+/**
+ * The file's sink: node:fs on a local disk (streamed), else workspace.fs (written whole at the end, bounded). Its
+ * temporary file is remembered in globalState from before it exists until the commit or abort (leftovers.ts), so one
+ * left by a killed export is removed at the next start (exportLeftovers.ts).
+ */
+function openSink(uri: vscode.Uri, replace: boolean, state: vscode.Memento): Promise<ExportSink> {
+  const temp = uri.with({ path: temporaryPath(uri.path) });
+  return rememberedSink(leftoverMemory(state), temp.toString(), Date.now(), async () => {
+    if (uri.scheme === 'file' && platform.pieceFile) return platform.pieceFile(uri.fsPath, replace, temp.fsPath);
+    return workspaceSink(uri, temp, replace);
+  });
 }
 
 /** An export through vscode.workspace.fs, which cannot append (wholeFile.ts): the temporary file beside the target. */
-function workspaceSink(uri: vscode.Uri, replace: boolean): ExportSink {
+function workspaceSink(uri: vscode.Uri, temp: vscode.Uri, replace: boolean): ExportSink {
   const fs = vscode.workspace.fs;
-  const temp = uri.with({ path: temporaryPath(uri.path) });
   return wholeFileSink(
     {
       exists: () => exists(uri),
