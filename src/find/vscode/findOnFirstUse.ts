@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import { onFirstUse, type OnFirstUse } from '../../base/onFirstUse';
-import { keptFilters } from '../keptFilters';
+import { dropLinkFilters, keptFilters } from '../keptFilters';
 import type { FindViews, createFindViews } from './findViews';
 
 /**
@@ -17,6 +17,8 @@ export function findOnFirstUse(
     dispose: (made) => made.dispose(),
     onError,
   });
+  // A link's filter lasts the session it was opened in (keptFilters.ts); VS Code's state shows the change at once.
+  void dropLinkFilters(state);
   if (keptFilters(state)) find.get().catch(() => undefined);
   return find;
 }

@@ -14,7 +14,7 @@ import type { Filter, FilterView } from '../../filter/filterQuery';
 import { filterDescription, noMatchText, serviceMatchText } from '../../filter/filterTexts';
 import type { RowFind } from '../../filter/rowFind';
 import { FILTER_VIEWS, ViewFilters } from '../../filter/viewFilters';
-import { FILTERS_STATE_KEY } from '../keptFilters';
+import { FILTERS_STATE_KEY, rememberLinkFilter } from '../keptFilters';
 
 /** A view a filter applies to: it shows what a RowFind keeps, holds rows per service, and has a tree view. */
 export interface FindTarget<Row> {
@@ -123,7 +123,7 @@ export class FindViews implements vscode.Disposable {
 
   constructor(
     private readonly targets: { readonly [V in FilterView]: { target: FindTarget<object>; finder: Finder<object> } },
-    state: Pick<vscode.Memento, 'get' | 'update'>,
+    private readonly state: Pick<vscode.Memento, 'get' | 'update'>,
   ) {
     this.filters = new ViewFilters({
       get: () => state.get(FILTERS_STATE_KEY),
@@ -142,6 +142,13 @@ export class FindViews implements vscode.Disposable {
       );
       if (this.filters.get(view)) this.apply(view);
     }
+  }
+
+  /** Sets the view's filter as a link asks: like `filters.set`, and it is not kept across restarts (keptFilters.ts). */
+  setFromLink(view: FilterView, text: string): { problem?: string } {
+    const result = this.filters.set(view, text);
+    if (result.problem === undefined) void rememberLinkFilter(this.state, view, this.filters.get(view)?.source);
+    return result;
   }
 
   /** How many of the view's rows `filter` matches, and how many there are. */

@@ -14,7 +14,7 @@ import { parseViewLink } from '../../filter/filterTexts';
 import { HISTORY_VIEW } from '../../history/vscode/historyView';
 import type { Explorer } from '../../lists/explorer';
 import type { ListViews } from '../../lists/vscode/listView';
-import type { ViewFilters } from '../../filter/viewFilters';
+import type { FilterView } from '../../filter/filterQuery';
 
 /** A service as a link sees it: its id, its Explorer, and its first read of its key. */
 export interface LinkService {
@@ -37,7 +37,7 @@ export interface LinkDeps {
   /** Opens the item as JSON (the JSON documents: src/json/vscode/jsonDocuments.ts). */
   readonly json: { open(target: { list: ListId; kind: 'item'; id: number; service: string }): Promise<void> };
   /** The views' filters (src/find/vscode/findViews.ts), their code loaded on first use. */
-  readonly find: { get(): Promise<{ readonly filters: Pick<ViewFilters, 'set'> }> };
+  readonly find: { get(): Promise<{ setFromLink(view: FilterView, text: string): { problem?: string } }> };
 }
 
 /** How a link's answer is said (LinkHandler keeps what was said, for tests). */
@@ -103,8 +103,8 @@ export async function answerLink(uri: vscode.Uri, deps: LinkDeps, say: SayLink):
 }
 
 /**
- * …/processing?filter=is%3Astuck (or /connections, /history): sets that view's filter (an empty one clears it) and
- * shows the view. Nothing else: no setting, service or key changes, and no request is sent beyond what showing the
+ * …/processing?filter=is%3Astuck (or /connections, /history): sets that view's filter (an empty one clears it) for
+ * this session (it is not kept across restarts: keptFilters.ts) and shows the view. Nothing else: no setting, service or key changes, and no request is sent beyond what showing the
  * view sends anyway. A filter that does not read is refused without repeating it (a link's text is anybody's).
  */
 async function answerViewLink(
@@ -114,7 +114,7 @@ async function answerViewLink(
 ): Promise<void> {
   if (link.filter !== undefined) {
     const find = await deps.find.get();
-    if (find.filters.set(link.view, link.filter).problem !== undefined) {
+    if (find.setFromLink(link.view, link.filter).problem !== undefined) {
       say('warning', invalidFilterLinkMessage());
       return;
     }
