@@ -427,7 +427,14 @@ export function buildProject({ production = false } = {}) {
   }
 }
 
-export function packageVsix({ out = path.join(RIG_DIR, 'flowsync-explorer.vsix') } = {}) {
+/**
+ * Where the UI tests' VSIX is packaged: in this checkout (out/, like the compiled tests), not in .vscode-test/, which
+ * several checkouts of one machine may share (a worktree's rig is often a link to another's): one checkout's run must
+ * never install another's build.
+ */
+export const E2E_VSIX = path.join(REPO_ROOT, 'out', 'flowsync-explorer.vsix');
+
+export function packageVsix({ out = E2E_VSIX } = {}) {
   // Exactly what `npm run package` ships (the project's .vscodeignore), so the UI tests run the released artifact.
   const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
   const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], {
