@@ -127,7 +127,7 @@ describe('Several windows of one installation: one poller', function () {
     // A second page of the same browser context: the same code-server user data and the same browser-side secrets.
     const page = await workbench.context.newPage();
     second = { page, close: () => page.close() };
-    await page.goto(workbenchUrl(server, { folder: workspace }));
+    await page.goto(workbenchUrl(server, { folder: workspace }), { waitUntil: 'domcontentloaded', timeout: 120000 });
     await waitForWorkbench(page);
     await onPage(page, () => openView('Flow Sync'));
     await waitFor(async () => (await syncIds(page)).length > 0, {
