@@ -168,7 +168,12 @@ describe('Fault matrix (processing list against the mock API)', function () {
 
   for (const c of MATRIX) {
     it(`${c.name}: says so, keeps the last good data, ${c.retries === false ? 'stops polling' : 'recovers by itself within the announced backoff'}`, async function () {
-      if (c.timeoutSeconds) this.timeout(60_000 + 2 * c.timeoutSeconds * 1000);
+      if (c.timeoutSeconds) {
+        this.timeout(60_000 + 2 * c.timeoutSeconds * 1000);
+        // Applied (and the list loaded again if that reloads it) before the last good data is taken.
+        await config().update('requestTimeoutSeconds', c.timeoutSeconds, vscode.ConfigurationTarget.Global);
+        await connect(x, mock);
+      }
       await vscode.commands.executeCommand('flowsync.refreshProcessing');
       const good = x.explorer.lists.processing.state.items!;
       assert.equal(x.explorer.lists.processing.state.error, undefined, 'starts healthy');
@@ -180,9 +185,6 @@ describe('Fault matrix (processing list against the mock API)', function () {
       let closed = false;
       // Whatever fails below, the next case starts with the service answering normally and the suite's timeout.
       try {
-        if (c.timeoutSeconds) {
-          await config().update('requestTimeoutSeconds', c.timeoutSeconds, vscode.ConfigurationTarget.Global);
-        }
         if (c.fault === 'refused') {
           await mock.close();
           closed = true;
@@ -245,7 +247,10 @@ describe('Fault matrix (processing list against the mock API)', function () {
       } finally {
         if (closed) mock = await MockFlowSyncServer.start({ apiKey: KEY, port });
         else mock.clearFaults();
-        if (c.timeoutSeconds) await config().update('requestTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+        if (c.timeoutSeconds) {
+          await config().update('requestTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+          await connect(x, mock);
+        }
       }
       assert.equal(x.statusBar.item!.backgroundColor, undefined);
       assert.ok(
