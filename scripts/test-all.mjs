@@ -6,9 +6,10 @@
 //   typecheck -> contract     (the sources alone, without the test types)
 //   build -> budgets, unit    (one production build and one compile of the tests: every later stage uses these)
 //   rig                       (code-server, Node 24, Chromium under .vscode-test/: installed from the start)
-//   build + rig -> the suites in a real VS Code, in two lanes side by side: (integration, restricted, web) and (e2e)
-// The suites in a real VS Code do not wait for lint or the unit tests: most of their time is spent waiting (a workbench
-// starting, a page drawing), not computing. Each stage's output is kept and printed whole when it ends, so the log
+//   build + rig -> e2e (the longest: it starts first and runs beside the unit tests)
+//   build + rig + unit -> integration -> restricted -> web (the other lane, beside e2e)
+// The suites in a real VS Code do not wait for lint: most of their time is spent waiting (a workbench starting, a page
+// drawing), not computing. Each stage's output is kept and printed whole when it ends, so the log
 // reads stage by stage; a line every 30 s says what is still running; the stage times close the run.
 //   node scripts/test-all.mjs                 everything
 //   node scripts/test-all.mjs unit e2e        only these stages (with the build and the rig when they need them)
@@ -35,7 +36,13 @@ const STAGES = [
   { name: 'unit', command: 'npx mocha', needs: ['build'] },
   // ~2-3 min on a clean machine, mostly downloads; instant after.
   { name: 'rig', command: 'npm run rig:prepare --silent', needs: [] },
-  { name: 'integration', command: 'npm run test:integration --silent -- --no-build', needs: ['build', 'rig'] },
+  // After the unit tests: their property tests have 10 s timeouts, which a machine running unit, integration and e2e
+  // at once (and lint) met at load 20; e2e alone beside them leaves them the time they need.
+  {
+    name: 'integration',
+    command: 'npm run test:integration --silent -- --no-build',
+    needs: ['build', 'rig', 'unit'],
+  },
   // The same rig with workspace trust on: an untrusted folder (Restricted Mode), test/integration/restricted/.
   {
     name: 'restricted',
