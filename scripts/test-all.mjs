@@ -4,12 +4,12 @@
 // Each stage starts as soon as the stages it needs have passed, so the machine's cores are kept busy:
 //   lint                      (ESLint and Prettier: on its own, from the start)
 //   typecheck -> contract     (the sources alone, without the test types)
-//   build -> budgets, unit    (one production build and one compile of the tests: every later stage uses these)
+//   build -> budgets          (one production build and one compile of the tests: every later stage uses these)
+//   build + lint + typecheck -> unit   (alone: its property tests have 10 s timeouts)
 //   rig                       (code-server, Node 24, Chromium under .vscode-test/: installed from the start)
-//   build + rig -> e2e (the longest: it starts first and runs beside the unit tests)
-//   build + rig + unit -> integration -> restricted -> web (the other lane, beside e2e)
-// The suites in a real VS Code do not wait for lint: most of their time is spent waiting (a workbench starting, a page
-// drawing), not computing. Each stage's output is kept and printed whole when it ends, so the log
+//   rig + unit -> the suites in a real VS Code, in two lanes side by side: (integration, restricted, web) and (e2e)
+// The two lanes run side by side: most of their time is spent waiting (a workbench starting, a page drawing), not
+// computing. Each stage's output is kept and printed whole when it ends, so the log
 // reads stage by stage; a line every 30 s says what is still running; the stage times close the run.
 //   node scripts/test-all.mjs                 everything
 //   node scripts/test-all.mjs unit e2e        only these stages (with the build and the rig when they need them)
@@ -23,8 +23,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * Every stage: its name, its command, the stages it needs (it starts once they have passed), `after`: the stage before
- * it in its lane (integration, restricted and web share one lane, one after another; e2e is the other), its env.
+ * Every stage: its name, its command, the stages it needs (run with it, and it starts once they have passed), `after`:
+ * stages it waits for when they are part of the run (the one before it in its lane: integration, restricted and web
+ * share one lane; the unit tests, which run alone), its env.
  */
 const STAGES = [
   { name: 'lint', command: 'npm run lint --silent', needs: [] },
@@ -33,26 +34,33 @@ const STAGES = [
   { name: 'contract', command: 'node scripts/check-contract.mjs', needs: ['typecheck'] },
   { name: 'build', command: 'npm run build --silent && npm run compile --silent', needs: [] },
   { name: 'budgets', command: 'node scripts/check-budgets.mjs --no-build', needs: ['build'] },
-  { name: 'unit', command: 'npx mocha', needs: ['build'] },
+  // Alone with the budgets: its property tests have 10 s timeouts, which two runs at load 20-29 on 2 cores met with e2e
+  // (and lint) running beside them.
+  { name: 'unit', command: 'npx mocha', needs: ['build'], after: ['lint', 'typecheck'] },
   // ~2-3 min on a clean machine, mostly downloads; instant after.
   { name: 'rig', command: 'npm run rig:prepare --silent', needs: [] },
-  // After the unit tests: their property tests have 10 s timeouts, which a machine running unit, integration and e2e
-  // at once (and lint) met at load 20; e2e alone beside them leaves them the time they need.
   {
     name: 'integration',
     command: 'npm run test:integration --silent -- --no-build',
-    needs: ['build', 'rig', 'unit'],
+    needs: ['build', 'rig'],
+    after: ['unit'],
   },
   // The same rig with workspace trust on: an untrusted folder (Restricted Mode), test/integration/restricted/.
   {
     name: 'restricted',
     command: 'npm run test:integration --silent -- --no-build --restricted',
     needs: ['build', 'rig'],
-    after: 'integration',
+    after: ['integration'],
   },
   // The browser build (package.json "browser") alone, in code-server's web worker extension host.
-  { name: 'web', command: 'npm run test:web --silent -- --no-build', needs: ['build', 'rig'], after: 'restricted' },
-  { name: 'e2e', command: 'npm run test:e2e --silent', needs: ['build', 'rig'], env: { E2E_NO_BUILD: '1' } },
+  { name: 'web', command: 'npm run test:web --silent -- --no-build', needs: ['build', 'rig'], after: ['restricted'] },
+  {
+    name: 'e2e',
+    command: 'npm run test:e2e --silent',
+    needs: ['build', 'rig'],
+    after: ['unit'],
+    env: { E2E_NO_BUILD: '1' },
+  },
 ];
 
 const args = process.argv.slice(2);
@@ -157,9 +165,7 @@ if (serial) {
   }, 30_000);
   const start = (stage) => {
     if (done.has(stage.name)) return done.get(stage.name);
-    const before = [...stage.needs, ...(stage.after ? [stage.after] : [])].filter((n) =>
-      stages.some((s) => s.name === n),
-    );
+    const before = [...stage.needs, ...(stage.after ?? [])].filter((n) => stages.some((s) => s.name === n));
     const promise = Promise.all(before.map((n) => start(stages.find((s) => s.name === n)))).then(async (oks) => {
       if (!oks.every(Boolean)) return false;
       running.set(stage.name, Date.now());
