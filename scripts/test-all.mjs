@@ -1,167 +1,189 @@
 #!/usr/bin/env node
 // `npm test`: every suite CI runs, with the time each stage took. Stops at the first failing stage.
 //
-// First the quick checks, one after another, each building on the one before: lint, type check, the contract, one
-// production build and one compile of the tests (every later stage uses these: nothing is built twice), the size
-// budgets and the unit tests; the rig (code-server, Node 24, Chromium) installs beside them. Then the four suites in a
-// real VS Code, in two lanes that run side by side (integration, restricted and web; e2e, the longest): most of their
-// time is spent waiting (a workbench starting, a backoff running out, a page drawing), not computing, so two of them
-// share the machine's cores well. Each lane's output is kept and printed whole when its stage ends, so the log reads
-// stage by stage; a line every 30 s says what is still running.
+// Each stage starts as soon as the stages it needs have passed, so the machine's cores are kept busy:
+//   lint                      (ESLint and Prettier: on its own, from the start)
+//   typecheck -> contract     (the sources alone, without the test types)
+//   build -> budgets          (one production build and one compile of the tests: every later stage uses these)
+//   build + lint + typecheck -> unit   (alone: its property tests have 10 s timeouts)
+//   rig                       (code-server, Node 24, Chromium under .vscode-test/: installed from the start)
+//   rig + unit -> the suites in a real VS Code, in two lanes side by side: (integration, restricted, web) and (e2e)
+// The two lanes run side by side: most of their time is spent waiting (a workbench starting, a page drawing), not
+// computing. Each stage's output is kept and printed whole when it ends, so the log
+// reads stage by stage; a line every 30 s says what is still running; the stage times close the run.
 //   node scripts/test-all.mjs                 everything
-//   node scripts/test-all.mjs unit e2e        only these stages (with the build when a later stage needs it)
-//   node scripts/test-all.mjs --serial        the rig suites one after another (to compare, or on a 1-core machine)
-import { spawn, spawnSync } from 'node:child_process';
+//   node scripts/test-all.mjs unit e2e        only these stages (with the build and the rig when they need them)
+//   node scripts/test-all.mjs --serial        every stage one after another, its output as it comes (to compare, or
+//                                             on a 1-core machine)
+//   node scripts/test-all.mjs --busy          with a CPU hog keeping one core busy for the whole run (a child process
+//                                             spinning, stopped at the end): flakes show up here as on a loaded laptop
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** The quick checks, in order. */
-const checks = [
-  ['lint', 'npm run lint --silent'],
-  // The sources alone (tsconfig.json); the tests with them are type-checked by `compile` in the build stage.
-  ['typecheck', 'npx tsc --noEmit -p tsconfig.json'],
-  ['contract', 'node scripts/check-contract.mjs'],
-  ['build', 'npm run build --silent && npm run compile --silent'],
-  ['budgets', 'node scripts/check-budgets.mjs --no-build'],
-  ['unit', 'npx mocha'],
-];
 /**
- * code-server, Node 24 and Chromium under .vscode-test/ (~2-3 min on a clean machine, mostly downloads; instant
- * after): started beside the quick checks, awaited before the lanes.
+ * Every stage: its name, its command, the stages it needs (run with it, and it starts once they have passed), `after`:
+ * stages it waits for when they are part of the run (the one before it in its lane: integration, restricted and web
+ * share one lane; the unit tests, which run alone), its env.
  */
-const RIG = ['rig', 'npm run rig:prepare --silent'];
-
-/** The suites in a real VS Code (code-server + headless Chromium), each lane in order, the lanes side by side. */
-const lanes = [
-  [
-    ['integration', 'npm run test:integration --silent -- --no-build'],
-    // The same rig with workspace trust on: an untrusted folder (Restricted Mode), test/integration/restricted/.
-    ['restricted', 'npm run test:integration --silent -- --no-build --restricted'],
-    // The browser build (package.json "browser") alone, in code-server's web worker extension host.
-    ['web', 'npm run test:web --silent -- --no-build'],
-  ],
-  [['e2e', 'npm run test:e2e --silent', { E2E_NO_BUILD: '1' }]],
+const STAGES = [
+  { name: 'lint', command: 'npm run lint --silent', needs: [] },
+  // The sources alone (tsconfig.json: no mocha types); the tests with them are type-checked by `compile` in `build`.
+  { name: 'typecheck', command: 'npx tsc --noEmit -p tsconfig.json', needs: [] },
+  { name: 'contract', command: 'node scripts/check-contract.mjs', needs: ['typecheck'] },
+  { name: 'build', command: 'npm run build --silent && npm run compile --silent', needs: [] },
+  { name: 'budgets', command: 'node scripts/check-budgets.mjs --no-build', needs: ['build'] },
+  // Alone with the budgets: its property tests have 10 s timeouts, which two runs at load 20-29 on 2 cores met with e2e
+  // (and lint) running beside them.
+  { name: 'unit', command: 'npx mocha', needs: ['build'], after: ['lint', 'typecheck'] },
+  // ~2-3 min on a clean machine, mostly downloads; instant after.
+  { name: 'rig', command: 'npm run rig:prepare --silent', needs: [] },
+  {
+    name: 'integration',
+    command: 'npm run test:integration --silent -- --no-build',
+    needs: ['build', 'rig'],
+    after: ['unit'],
+  },
+  // The same rig with workspace trust on: an untrusted folder (Restricted Mode), test/integration/restricted/.
+  {
+    name: 'restricted',
+    command: 'npm run test:integration --silent -- --no-build --restricted',
+    needs: ['build', 'rig'],
+    after: ['integration'],
+  },
+  // The browser build (package.json "browser") alone, in code-server's web worker extension host.
+  { name: 'web', command: 'npm run test:web --silent -- --no-build', needs: ['build', 'rig'], after: ['restricted'] },
+  {
+    name: 'e2e',
+    command: 'npm run test:e2e --silent',
+    needs: ['build', 'rig'],
+    after: ['unit'],
+    env: { E2E_NO_BUILD: '1' },
+  },
 ];
 
 const args = process.argv.slice(2);
 const serial = args.includes('--serial');
+const busy = args.includes('--busy');
 const only = args.filter((a) => !a.startsWith('--'));
+const unknown = only.filter((n) => !STAGES.some((s) => s.name === n));
+if (unknown.length) {
+  console.error(`unknown stage(s): ${unknown.join(', ')} (stages: ${STAGES.map((s) => s.name).join(', ')})`);
+  process.exit(2);
+}
 const wanted = (name) =>
   !only.length ||
   only.includes(name) ||
-  (name === 'build' && only.some((n) => n !== 'lint' && n !== 'typecheck' && n !== 'contract'));
-const results = [];
+  // what a wanted stage needs
+  STAGES.some((s) => only.includes(s.name) && s.needs.includes(name));
+const stages = STAGES.filter((s) => wanted(s.name));
 const started = Date.now();
+const results = [];
 
-function record(name, ok, ms) {
-  results.push(`${name.padEnd(12)} ${ok ? 'ok  ' : 'FAIL'} ${(ms / 1000).toFixed(1).padStart(7)} s`);
+/** A child process spinning on one core until the run ends (--busy). */
+const hog = busy
+  ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore', detached: process.platform !== 'win32' })
+  : undefined;
+if (hog) console.log(`=== --busy: a CPU hog (pid ${hog.pid}) keeps one core busy until the end of the run`);
+
+/** Process groups of the stages running now, stopped if the run ends early (a failure, Ctrl+C). */
+const children = new Set();
+function stopAll() {
+  for (const child of [...children, ...(hog ? [hog] : [])]) {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      child.kill('SIGTERM');
+    }
+  }
 }
+process.once('exit', stopAll);
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
 
 function finish(failed) {
-  console.log('\n=== stage times');
-  for (const line of results) console.log(line);
+  const secs = (ms) => (ms / 1000).toFixed(1).padStart(7);
+  console.log('\n=== stage times (start, end: seconds since the run began)');
+  for (const r of results)
+    console.log(
+      `${r.name.padEnd(12)} ${r.ok ? 'ok  ' : 'FAIL'} ${secs(r.end - r.start)} s   ${secs(r.start - started)} ${secs(r.end - started)}`,
+    );
+  const load = os.loadavg().map((l) => l.toFixed(2));
   console.log(
-    `${'total'.padEnd(12)}      ${((Date.now() - started) / 1000).toFixed(1).padStart(7)} s${serial ? '' : ' (the rig suites in two lanes side by side)'}`,
+    `${'total'.padEnd(12)}      ${secs(Date.now() - started)} s${serial ? ' (one stage at a time)' : ''}${busy ? ' (--busy: one core kept busy)' : ''}; load average ${load.join(' ')} on ${os.cpus().length} cores`,
   );
+  process.exitCode = failed ? 1 : 0;
+  stopAll();
   process.exit(failed ? 1 : 0);
 }
 
-/** Runs one stage with its output in a file; resolves to its exit status. */
-function runQuietly(name, command, env) {
-  const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-test-')), `${name}.log`);
-  const out = fs.openSync(logFile, 'w');
+/** Runs one stage; its output in a file (printed whole when it ends), or as it comes with --serial. */
+function run({ name, command, env }) {
+  const logDir = serial ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-test-'));
+  const logFile = logDir && path.join(logDir, `${name}.log`);
+  const out = logFile ? fs.openSync(logFile, 'w') : 'inherit';
+  const envText = env
+    ? ` (${Object.entries(env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')})`
+    : '';
+  if (serial) console.log(`\n=== ${name}: ${command}${envText}`);
+  const start = Date.now();
   const child = spawn(command, {
     shell: true,
     stdio: ['ignore', out, out],
     env: { ...process.env, ...env },
     detached: process.platform !== 'win32',
   });
-  const stop = () => {
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      child.kill('SIGTERM');
-    }
-  };
-  process.once('exit', stop);
+  children.add(child);
   return new Promise((resolve) =>
     child.on('exit', (code, signal) => {
-      process.off('exit', stop);
-      fs.closeSync(out);
-      resolve({ status: code ?? (signal ? 1 : 0), logFile });
+      children.delete(child);
+      if (logFile) {
+        fs.closeSync(out);
+        console.log(`\n=== ${name}: ${command}${envText}`);
+        process.stdout.write(fs.readFileSync(logFile, 'utf8'));
+        fs.rmSync(logDir, { recursive: true, force: true });
+      }
+      const ok = (code ?? (signal ? 1 : 0)) === 0;
+      results.push({ name, ok, start, end: Date.now() });
+      resolve(ok);
     }),
   );
 }
 
-/** Prints a quietly run stage's output whole, then removes it. */
-function printLog(name, command, logFile, env) {
-  console.log(
-    `\n=== ${name}: ${command}${
-      env
-        ? ` (${Object.entries(env)
-            .map(([k, v]) => `${k}=${v}`)
-            .join(' ')})`
-        : ''
-    }`,
-  );
-  process.stdout.write(fs.readFileSync(logFile, 'utf8'));
-  fs.rmSync(path.dirname(logFile), { recursive: true, force: true });
-}
-
-const rigWanted = lanes.flat().some(([name]) => wanted(name));
-const rigStarted = Date.now();
-const rig = rigWanted ? runQuietly(RIG[0], RIG[1]) : undefined;
-if (rig) console.log(`\n=== ${RIG[0]}: ${RIG[1]} (beside the quick checks; its output follows them)`);
-
-for (const [name, command] of checks) {
-  if (!wanted(name)) continue;
-  console.log(`\n=== ${name}: ${command}`);
-  const t0 = Date.now();
-  const { status } = spawnSync(command, { shell: true, stdio: 'inherit' });
-  record(name, status === 0, Date.now() - t0);
-  if (status !== 0) finish(true);
-}
-
-if (rig) {
-  const waiting = setInterval(
-    () => console.log(`... ${RIG[0]}: still installing, ${Math.round((Date.now() - rigStarted) / 1000)} s`),
-    30_000,
-  );
-  const { status, logFile } = await rig;
-  clearInterval(waiting);
-  printLog(RIG[0], RIG[1], logFile);
-  record(RIG[0], status === 0, Date.now() - rigStarted);
-  if (status !== 0) finish(true);
-}
-
-const running = new Map();
-let failed = false;
-
-async function runLane(lane) {
-  for (const [name, command, env] of lane) {
-    if (!wanted(name) || failed) continue;
-    const t0 = Date.now();
-    running.set(name, t0);
-    const { status, logFile } = serial
-      ? { status: spawnSync(command, { shell: true, stdio: 'inherit', env: { ...process.env, ...env } }).status }
-      : await runQuietly(name, command, env);
-    running.delete(name);
-    if (logFile) printLog(name, command, logFile, env);
-    record(name, status === 0, Date.now() - t0);
-    if (status !== 0) failed = true;
-  }
-}
-
 if (serial) {
-  for (const lane of lanes) for (const stage of lane) await runLane([stage]);
+  for (const stage of stages) if (!(await run(stage))) finish(true);
+  finish(false);
 } else {
+  const done = new Map(); // name -> Promise<boolean>
+  const running = new Map();
   const progress = setInterval(() => {
     const now = Date.now();
     const names = [...running].map(([name, t0]) => `${name} ${Math.round((now - t0) / 1000)} s`);
     if (names.length) console.log(`... running: ${names.join(', ')}`);
   }, 30_000);
-  await Promise.all(lanes.map(runLane));
+  const start = (stage) => {
+    if (done.has(stage.name)) return done.get(stage.name);
+    const before = [...stage.needs, ...(stage.after ?? [])].filter((n) => stages.some((s) => s.name === n));
+    const promise = Promise.all(before.map((n) => start(stages.find((s) => s.name === n)))).then(async (oks) => {
+      if (!oks.every(Boolean)) return false;
+      running.set(stage.name, Date.now());
+      const ok = await run(stage);
+      running.delete(stage.name);
+      if (!ok) {
+        clearInterval(progress);
+        finish(true); // stops the stages still running
+      }
+      return ok;
+    });
+    done.set(stage.name, promise);
+    return promise;
+  };
+  console.log(
+    `=== ${stages.map((s) => s.name).join(', ')}: each starts when what it needs has passed; output follows as each ends`,
+  );
+  const oks = await Promise.all(stages.map(start));
   clearInterval(progress);
+  finish(!oks.every(Boolean));
 }
-finish(failed);

@@ -46,3 +46,47 @@ export function every(clock: Clock, ms: number, tick: () => void): { dispose(): 
     },
   };
 }
+
+/** A clock whose pending timers a test can run before their time (hurryClock). */
+export interface HurryClock extends Clock {
+  /**
+   * Runs now, in the order they were due, the pending timers due within `toleranceMs` of `at` (a time on this clock);
+   * returns how many ran. The time itself does not move: a timer that ran early simply did not wait.
+   */
+  runTimersDueAt(at: number, toleranceMs?: number): number;
+}
+
+/**
+ * `base` with timers a test can hurry: the integration tests' seam (activate() uses it in ExtensionMode.Test only), so
+ * a test proves that a retry is due at the announced moment without sleeping until it.
+ */
+export function hurryClock(base: Clock): HurryClock {
+  const pending = new Map<object, { due: number; run: () => void; handle: TimerHandle }>();
+  return {
+    now: () => base.now(),
+    setTimeout: (callback, ms) => {
+      const token = {};
+      const run = () => {
+        pending.delete(token);
+        callback();
+      };
+      pending.set(token, { due: base.now() + clampDelay(ms), run, handle: base.setTimeout(run, ms) });
+      return token as TimerHandle;
+    },
+    clearTimeout: (token) => {
+      const timer = pending.get(token as object);
+      if (timer) base.clearTimeout(timer.handle);
+      pending.delete(token as object);
+    },
+    runTimersDueAt: (at, toleranceMs = 50) => {
+      const due = [...pending.values()]
+        .filter((t) => Math.abs(t.due - at) <= toleranceMs)
+        .sort((a, b) => a.due - b.due);
+      for (const timer of due) {
+        base.clearTimeout(timer.handle);
+        timer.run();
+      }
+      return due.length;
+    },
+  };
+}

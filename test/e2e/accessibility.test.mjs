@@ -18,6 +18,8 @@ import {
   typeAndEnter,
   waitFor,
   webviewFrame,
+  chartDrawn,
+  themeDrawn,
 } from './workbench.mjs';
 
 describe('Accessible: keyboard alone, and axe in every default theme', function () {
@@ -131,7 +133,12 @@ describe('Accessible: keyboard alone, and axe in every default theme', function 
         command: 'Flow Sync: Show Activity Chart',
         selector: 'main#app[aria-busy="false"]',
         check: async (frame) => {
-          await session.page.waitForTimeout(800); // the chart redraws in the new theme's colours on the next frame
+          // The chart is drawn, then again in the new theme's colours on the next frame.
+          await waitFor(() => frame.evaluate(chartDrawn), { timeout: 15000, message: 'the chart drawn' });
+          await waitFor(() => frame.evaluate(themeDrawn, theme.webviewKind), {
+            timeout: 15000,
+            message: `the chart drawn in ${theme.label}`,
+          });
           await screenshot(`theme-${theme.name}`);
           if (theme.name === 'high-contrast-dark') await screenshot('readme-high-contrast');
           // The legend names the flows without empty "Name:" slots while nothing is hovered.

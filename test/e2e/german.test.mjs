@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'mocha';
-import { REPO_ROOT, RIG_DIR, freshWorkspace, openWorkbench, startCodeServer } from '../rig/codeServer.mjs';
+import { E2E_VSIX, REPO_ROOT, RIG_DIR, freshWorkspace, openWorkbench, startCodeServer } from '../rig/codeServer.mjs';
 import { SCREENSHOT_DIR, safeFileName, session, waitFor } from './workbench.mjs';
 
 describe('In German (VS Code display language de)', function () {
@@ -30,7 +30,7 @@ describe('In German (VS Code display language de)', function () {
     server = await startCodeServer({
       rig: session.server.rig,
       name: 'e2e-de',
-      vsix: [path.join(RIG_DIR, 'flowsync-explorer.vsix'), languagePack], // the first is packaged by the session's start
+      vsix: [E2E_VSIX, languagePack], // the first is packaged by the session's start
       settings: { 'flowsync.baseUrl': session.mock.url },
       locale: 'de',
       // What VS Code writes when it installs a language pack: the server resolves the display language from it.

@@ -15,7 +15,11 @@ import {
   setKeyByKeyboard,
   waitFor,
   webviewFrame,
+  statusBarText,
+  themeDrawn,
 } from './workbench.mjs';
+
+const processingRequests = () => session.mock.requests.filter((r) => r.path.endsWith('/flowsyncs/processing')).length;
 
 describe('Flow Insights: keyboard alone, and axe in every default theme', function () {
   this.timeout(180000);
@@ -29,8 +33,14 @@ describe('Flow Insights: keyboard alone, and axe in every default theme', functi
     for (let i = 0; i < 6; i++) {
       session.mock.advance(10 * 60_000);
       advancedMs += 10 * 60_000;
+      const asked = processingRequests();
       await runCommandByKeyboard('Flow Sync: Refresh Processing');
-      await own.page.waitForTimeout(500);
+      // The answer is in: the service was asked again, and the status bar counts what it answered.
+      const count = session.mock.dataset.processingAt(session.mock.now()).length;
+      await waitFor(
+        async () => processingRequests() > asked && new RegExp(`\\b${count} processing`).test(await statusBarText()),
+        { timeout: 15000, message: `the refresh after ${advancedMs / 60_000} min: ${count} processing` },
+      );
     }
   });
 
@@ -77,7 +87,11 @@ describe('Flow Insights: keyboard alone, and axe in every default theme', functi
         selector: 'main#app[aria-busy="false"] .intro',
         check: async (frame) => {
           await frame.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
-          await session.page.waitForTimeout(300);
+          // The trends are drawn open, in the theme's colours (two frames after the theme reached the page).
+          await waitFor(() => frame.evaluate(themeDrawn, theme.webviewKind), {
+            timeout: 15000,
+            message: `Flow Insights drawn in ${theme.label}`,
+          });
           await screenshot(`insights-theme-${theme.name}`);
           return axeViolations(frame);
         },

@@ -8,6 +8,7 @@ import {
   isSyncRow,
   notifications,
   openView,
+  outputPanel,
   runCommand,
   screenshot,
   session,
@@ -15,6 +16,8 @@ import {
   treeRows,
   waitFor,
   waitForSyncRows,
+  chartDrawn,
+  webviewFrame,
 } from './workbench.mjs';
 
 const sidebarText = () => session.page.locator('.part.sidebar').innerText();
@@ -27,13 +30,40 @@ async function typeIntoQuickInput(text) {
   await input.press('Enter');
 }
 
-/** Runs a command from a view's "..." menu (More Actions...) in its title bar, as a person would. */
+/**
+ * Runs a command from a view's "..." menu (More Actions...) in its title bar, as a person would: points at the header
+ * (its actions show on hover), clicks "...", and once the menu shows the item, clicks it. The "..." opens its menu on
+ * the mouse press and toggles it: on a busy machine the press could land while the header's actions were still being
+ * drawn again (the view's title actions follow its context keys, which the previous step changed: focus moved from the
+ * editor), or the menu could close again as the focus arrived late; what was left was the button's hover tooltip
+ * ("More Actions...") and no menu. So the step waits for what a person waits for (the button shown, then the menu
+ * with the item) and, if no menu came, closes whatever is open and clicks again: at most 3 times, each bounded by the
+ * menu's appearance, never by a pause.
+ */
 async function runFromViewMenu(header, title) {
-  await header.hover();
-  await header.locator('.action-label[aria-label^="More Actions"]').click();
-  const menu = session.page.locator('.context-view .monaco-menu');
-  await menu.waitFor({ state: 'visible', timeout: 10000 });
-  await menu.locator('.action-label', { hasText: title }).click();
+  const page = session.page;
+  const more = header.locator('.action-label[aria-label^="More Actions"]');
+  const menu = page.locator('.context-view .monaco-menu');
+  const item = menu.locator('.action-label', { hasText: title });
+  for (let attempt = 1; ; attempt++) {
+    await header.hover();
+    await more.waitFor({ state: 'visible', timeout: 10000 });
+    await more.click();
+    const shown = await item.waitFor({ state: 'visible', timeout: 5000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) break;
+    const menuOpen = await menu.isVisible().catch(() => false);
+    console.log(
+      `    [e2e] the "..." menu of the view did not show ${title} (menu ${menuOpen ? 'open' : 'closed'}): again`,
+    );
+    if (attempt === 3) throw new Error(`the "..." menu of the view did not show ${title} after 3 clicks`);
+    if (menuOpen) await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden', timeout: 5000 });
+  }
+  await item.click();
+  await menu.waitFor({ state: 'hidden', timeout: 10000 });
 }
 
 /** Drags the sash between the side bar and the editor to the right, as a person would. */
@@ -229,7 +259,9 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     await runCommand('Flow Sync: Show Activity Chart');
     const tab = session.page.locator('.tabs-container .tab', { hasText: 'Flow Sync Activity' });
     await tab.waitFor({ state: 'visible', timeout: 15000 });
-    await session.page.waitForTimeout(2500); // the webview draws after its first message
+    // The webview draws after its first message: the page says it is no longer busy, and the chart is drawn.
+    const frame = await webviewFrame('main#app[aria-busy="false"]');
+    await waitFor(() => frame.evaluate(chartDrawn), { timeout: 15000, message: 'the chart drawn' });
     await screenshot('readme-activity');
     await runCommand('View: Close Editor');
   });
@@ -380,7 +412,14 @@ describe('Flow Sync Explorer, as a person uses it', function () {
 
   it('never shows the API key anywhere in the window', async () => {
     await runCommand('Flow Sync: Show Log');
-    await session.page.waitForTimeout(500);
+    // The log is shown: the Output panel on the Flow Sync channel, with its lines.
+    await waitFor(
+      async () => {
+        const { channel, text } = await outputPanel();
+        return channel === 'Flow Sync' && /activated|GET \/api\/public\/v1\//.test(text);
+      },
+      { timeout: 15000, message: 'the Flow Sync log in the Output panel' },
+    );
     const everything = await session.page.locator('body').innerText();
     assert.ok(!everything.includes(DEMO_API_KEY), 'the key is on screen');
     for (const n of await notifications()) assert.ok(!n.includes(DEMO_API_KEY));

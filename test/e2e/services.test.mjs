@@ -170,8 +170,12 @@ describe('Several services side by side, as a person sets them up', function () 
       { timeout: 20000, message: 'Staging gone, Production shown as the one service' },
     );
     const before = staging.requests.length;
+    // Refresh loads every list of every service at once: once Production has been asked for its connections (a list
+    // no poll asks for), the refresh has sent what it sends; the removed service got none of it.
+    const connectionsAsked = () => session.mock.requests.filter((r) => r.path.endsWith('/connections/index')).length;
+    const asked = connectionsAsked();
     await runCommand('Flow Sync: Refresh');
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await waitFor(() => connectionsAsked() > asked, { timeout: 15000, message: 'the refresh reached Production' });
     assert.equal(staging.requests.length, before, 'nothing is sent to a removed service');
     await setPaneExpanded('Connections', true);
     await setPaneExpanded('History', true);

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'mocha';
 import {
+  E2E_VSIX,
   REPO_ROOT,
-  RIG_DIR,
   freshWorkspace,
   openWorkbench,
   startCodeServer,
@@ -27,6 +27,7 @@ import {
   session,
   treeRows,
   waitFor,
+  waitForExtensionsReady,
 } from './workbench.mjs';
 
 const INTERVAL_S = 5;
@@ -83,13 +84,13 @@ describe('Several windows of one installation: one poller', function () {
     server = await startCodeServer({
       rig: session.server.rig,
       name: 'e2e-sharing',
-      vsix: [path.join(RIG_DIR, 'flowsync-explorer.vsix')], // packaged by the session's start
+      vsix: [E2E_VSIX], // packaged by the session's start
       settings: { 'flowsync.baseUrl': mock.url, 'flowsync.refreshIntervalSeconds': INTERVAL_S },
       quiet: true,
     });
     workspace = freshWorkspace('e2e-sharing');
     workbench = await openWorkbench({ server, browser: session.browser, folder: workspace, name: 'e2e-sharing' });
-    await sleep(1000);
+    await onPage(workbench.page, () => waitForExtensionsReady());
   });
 
   after(async () => {
@@ -126,7 +127,7 @@ describe('Several windows of one installation: one poller', function () {
     // A second page of the same browser context: the same code-server user data and the same browser-side secrets.
     const page = await workbench.context.newPage();
     second = { page, close: () => page.close() };
-    await page.goto(workbenchUrl(server, { folder: workspace }));
+    await page.goto(workbenchUrl(server, { folder: workspace }), { waitUntil: 'domcontentloaded', timeout: 120000 });
     await waitForWorkbench(page);
     await onPage(page, () => openView('Flow Sync'));
     await waitFor(async () => (await syncIds(page)).length > 0, {
@@ -175,9 +176,16 @@ describe('Several windows of one installation: one poller', function () {
       console.log(
         `      [sharing] the failure shows in both windows ${Date.now() - startedAt} ms after it was injected`,
       );
-      await sleep(1000);
-      const toasts = [];
-      for (const page of pages) toasts.push(...(await onPage(page, notifications))); // one page at a time: onPage swaps session.page
+      // The polling window notifies as it shows the failure (the other adopts it, and says nothing): both show it now,
+      // so the notification is there, and a second one would be too.
+      const toasts = await waitFor(
+        async () => {
+          const all = [];
+          for (const page of pages) all.push(...(await onPage(page, notifications))); // one page at a time: onPage swaps session.page
+          return all.some((t) => t.includes('Shared outage')) ? all : undefined;
+        },
+        { timeout: 10000, message: 'the notification of the outage' },
+      );
       const outage = toasts.filter((t) => t.includes('Shared outage'));
       assert.equal(leaseHolder(), holder, 'the same window polled throughout');
       assert.equal(outage.length, 1, `one notification across both windows: ${JSON.stringify(outage)}`);

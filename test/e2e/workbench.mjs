@@ -1,4 +1,4 @@
-/* global document -- page functions run in the browser (frame.evaluate) */
+/* global document, requestAnimationFrame -- page functions run in the browser (frame.evaluate) */
 // UI (end-to-end) test helpers: a real VS Code workbench (code-server) in headless Chromium, driven like a person would.
 // The session is started once by the root hooks (test/e2e/hooks.mjs); tests use the helpers below.
 //
@@ -15,8 +15,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import assert from 'node:assert/strict';
 import {
+  E2E_VSIX,
   REPO_ROOT,
-  RIG_DIR,
   buildProject,
   freshWorkspace,
   launchBrowser,
@@ -113,7 +113,7 @@ export async function openOwnWindow(name, { settings = {}, countMousePresses = f
     server = await startCodeServer({
       rig: session.server.rig,
       name,
-      vsix: [path.join(RIG_DIR, 'flowsync-explorer.vsix')], // packaged by the session's start
+      vsix: [E2E_VSIX], // packaged by the session's start
       settings: { 'flowsync.baseUrl': session.mock.url, ...settings },
       quiet: true,
     });
@@ -143,12 +143,17 @@ function page() {
   return session.page;
 }
 
-/** Waits until the extension host has started (the workbench's "activating extensions" progress is gone). */
-async function waitForExtensionsReady(timeout = 30000) {
+/**
+ * Waits until the extension host has started and the extension is active: its status bar item is shown (it activates
+ * on startup finished, and says "Set API Key" or what is processing).
+ */
+export async function waitForExtensionsReady(timeout = 60000) {
   const p = page();
   await p.locator('.part.statusbar').waitFor({ state: 'visible', timeout });
-  // Let the remote extension host connect and register contributed commands.
-  await sleep(1000);
+  await p
+    .locator('.part.statusbar .statusbar-item', { hasText: /Flow Sync|processing/ })
+    .first()
+    .waitFor({ state: 'visible', timeout });
 }
 
 /** Polls `check` until it returns a truthy value; throws `message` (with the last value seen) after `timeout` ms. */
@@ -412,14 +417,30 @@ export async function runCommandByKeyboard(title, { timeout = 15000, opensInput 
   }
 }
 
-/** Types into the open quick input with the keyboard and presses Enter. */
+/**
+ * Types into the open quick input with the keyboard and presses Enter once the input shows the text and, in a pick
+ * list, the highlighted row is one the text matches (the list filters as you type; Enter picks the highlighted row).
+ */
 export async function typeAndEnter(text) {
   const p = page();
-  await p.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 10000 });
+  const input = p.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10000 });
   await p.keyboard.press('ControlOrMeta+A');
   await p.keyboard.type(text);
-  // An input box validates as the text changes: Enter before the last check is done may meet an earlier answer.
-  await sleep(400);
+  const rows = p.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+  await waitFor(
+    async () => {
+      if ((await input.inputValue()) !== text) return false;
+      if (!(await rows.count())) return true; // an input box: it validates the value it has when Enter is pressed
+      const focused = await p
+        .locator('.quick-input-widget .quick-input-list .monaco-list-row.focused')
+        .first()
+        .innerText()
+        .catch(() => '');
+      return focused.toLowerCase().includes(text.toLowerCase());
+    },
+    { message: `"${text}" typed, and the row it matches highlighted` },
+  );
   await p.keyboard.press('Enter');
 }
 
@@ -437,10 +458,20 @@ export async function setKeyByKeyboard() {
 
 /** The four default colour themes (VS Code 1.139's labels in the "Preferences: Color Theme" picker). */
 export const DEFAULT_THEMES = [
-  { name: 'dark', label: 'Dark 2026', bodyClass: 'vs-dark' },
-  { name: 'light', label: 'Light 2026', bodyClass: 'vs' },
-  { name: 'high-contrast-dark', label: 'Dark High Contrast', bodyClass: 'hc-black' },
-  { name: 'high-contrast-light', label: 'Light High Contrast', bodyClass: 'hc-light' },
+  { name: 'dark', label: 'Dark 2026', bodyClass: 'vs-dark', webviewKind: 'vscode-dark' },
+  { name: 'light', label: 'Light 2026', bodyClass: 'vs', webviewKind: 'vscode-light' },
+  {
+    name: 'high-contrast-dark',
+    label: 'Dark High Contrast',
+    bodyClass: 'hc-black',
+    webviewKind: 'vscode-high-contrast',
+  },
+  {
+    name: 'high-contrast-light',
+    label: 'Light High Contrast',
+    bodyClass: 'hc-light',
+    webviewKind: 'vscode-high-contrast-light',
+  },
 ];
 
 /** Picks a colour theme by its label with the keyboard ("Preferences: Color Theme") and waits until it applies. */
@@ -495,6 +526,26 @@ export async function webviewFrame(selector, { timeout = 15000 } = {}) {
     },
     { timeout, message: `a webview frame with ${selector}` },
   );
+}
+
+/**
+ * In a webview frame (frame.evaluate): whether the activity chart has drawn what its first message brought, a chart
+ * (uPlot's canvas) or the line that says there is nothing or what failed.
+ */
+export function chartDrawn() {
+  if (document.querySelector('.uplot canvas')) return true;
+  return [...document.querySelectorAll('[role="status"], [role="alert"]')].some(
+    (el) => el.getClientRects().length > 0 && (el.textContent ?? '').trim() !== '',
+  );
+}
+
+/**
+ * In a webview frame (frame.evaluate): resolves once the webview's document shows `theme` (VS Code sets its kind on the
+ * body) and two animation frames have been drawn since (a redraw in the theme's colours is asked for on the next one).
+ */
+export function themeDrawn(kind) {
+  if (document.body.getAttribute('data-vscode-theme-kind') !== kind) return false;
+  return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))));
 }
 
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

@@ -13,6 +13,23 @@ describe('Key confinement', function () {
   let x: FlowSyncExplorerApi;
   const config = () => vscode.workspace.getConfiguration('flowsync');
   const settingsFile = () => path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json');
+  let marker = 100;
+  /**
+   * Writes the workspace's settings.json with `content` and waits until VS Code has read that very file: it carries a
+   * harmless marker of its own (editor.rulers), which VS Code does show once it has read the file. The settings under
+   * test are then what VS Code made of the same read (was: a 1.5 s pause).
+   */
+  const writeWorkspaceSettings = async (content: object) => {
+    const rulers = [++marker];
+    fs.mkdirSync(path.dirname(settingsFile()), { recursive: true });
+    fs.writeFileSync(settingsFile(), JSON.stringify({ ...content, 'editor.rulers': rulers }, null, 2));
+    await waitFor(
+      () =>
+        JSON.stringify(vscode.workspace.getConfiguration('editor').inspect('rulers')?.workspaceValue) ===
+        JSON.stringify(rulers),
+      { timeoutMs: 15_000, message: 'VS Code read the workspace settings file' },
+    );
+  };
   /** The Flow Sync log file (the output channel's), and its text. */
   const isOurLog = (f: string) => /(^|[^\w ])Flow Sync\.log$/.test(path.basename(f)); // "1-Flow Sync.log", not another channel's
   const ourLog = () => findFiles(path.dirname(x.logUri.fsPath), isOurLog)[0];
@@ -51,9 +68,7 @@ describe('Key confinement', function () {
     ],
   ] as const) {
     it(`ignores flowsync.baseUrl set by the workspace as ${form}`, async () => {
-      fs.mkdirSync(path.dirname(settingsFile()), { recursive: true });
-      fs.writeFileSync(settingsFile(), JSON.stringify(content(attacker.url), null, 2));
-      await new Promise((resolve) => setTimeout(resolve, 1500)); // let VS Code pick up the file
+      await writeWorkspaceSettings(content(attacker.url));
       await x.reconfigure();
       await vscode.commands.executeCommand('flowsync.refresh');
       assert.equal(x.explorer.scope, new URL(mock.url).origin);
@@ -76,19 +91,12 @@ describe('Key confinement', function () {
     [' as a nested object', (entries: unknown) => ({ flowsync: { services: entries } })],
   ] as const) {
     it(`ignores flowsync.services set by the workspace${form}: a repository cannot add a service that would get a key`, async () => {
-      fs.mkdirSync(path.dirname(settingsFile()), { recursive: true });
-      fs.writeFileSync(
-        settingsFile(),
-        JSON.stringify(
-          content([
-            { name: 'Evil', url: attacker.url },
-            { name: 'Mine', url: mock.url },
-          ]),
-          null,
-          2,
-        ),
+      await writeWorkspaceSettings(
+        content([
+          { name: 'Evil', url: attacker.url },
+          { name: 'Mine', url: mock.url },
+        ]),
       );
-      await new Promise((resolve) => setTimeout(resolve, 1500)); // let VS Code pick up the file
       await x.reconfigure();
       await vscode.commands.executeCommand('flowsync.refresh');
       assert.deepEqual(

@@ -383,7 +383,9 @@ export async function openWorkbench({
       logStream.write(`[console.${msg.type()}] ${msg.text()}\n`);
   });
   page.on('pageerror', (err) => logStream.write(`[pageerror] ${err.message}\n`));
-  await page.goto(workbenchUrl(server, { folder, payload }));
+  // Until the document is there, not its 'load' (every script of the workbench, which took over Playwright's 30 s
+  // on a machine at load 20); then what a person waits for: the workbench laid out.
+  await page.goto(workbenchUrl(server, { folder, payload }), { waitUntil: 'domcontentloaded', timeout: 120000 });
   if (waitReady) await waitForWorkbench(page);
   return {
     page,
@@ -411,7 +413,6 @@ export async function waitForWorkbench(page, timeout = 60000) {
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout });
 }
 
-/** Packages the extension (production bundle must already be in dist/) into .vscode-test/flowsync-explorer.vsix. */
 /**
  * Compiles the tests and the mock (`npm run compile`) and bundles the extension (`node esbuild.js`, with
  * `--production` when asked). Throws, naming the command, when a step fails.
@@ -427,7 +428,15 @@ export function buildProject({ production = false } = {}) {
   }
 }
 
-export function packageVsix({ out = path.join(RIG_DIR, 'flowsync-explorer.vsix') } = {}) {
+/**
+ * Where the UI tests' VSIX is packaged: in this checkout (out/, like the compiled tests), not in .vscode-test/, which
+ * several checkouts of one machine may share (a worktree's rig is often a link to another's): one checkout's run must
+ * never install another's build.
+ */
+export const E2E_VSIX = path.join(REPO_ROOT, 'out', 'flowsync-explorer.vsix');
+
+/** Packages the extension (the production bundle must already be in dist/), by default into E2E_VSIX. */
+export function packageVsix({ out = E2E_VSIX } = {}) {
   // Exactly what `npm run package` ships (the project's .vscodeignore), so the UI tests run the released artifact.
   const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
   const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], {

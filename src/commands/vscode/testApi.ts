@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { HurryClock } from '../../base/clock';
 import type { OnFirstUse } from '../../base/onFirstUse';
 import type { FindViews } from '../../find/vscode/findViews';
 import type { HistoryService } from '../../history/vscode/historyService';
@@ -19,6 +20,8 @@ import type { ProcessingStatusBar } from '../../status/vscode/statusBar';
  * inside `explorer`): SecretStorage isolates extensions from each other, and our exports must not undo that.
  */
 export interface FlowSyncExplorerApi {
+  /** The extension's clock: a test runs a pending timer (a retry's wait) now instead of sleeping until it. */
+  clock: HurryClock;
   /** Every service (one, or several side by side). */
   services: ServiceRegistry;
   /** The first service's Explorer (the only one, unless there are several). */
