@@ -38,7 +38,8 @@ export interface RequestRecord {
 }
 
 export interface FlowSyncClientOptions {
-  baseUrl: string;
+  /** The service's URL as parsed once by its reader (the Explorer's settings), or as typed (tests, the bench). */
+  baseUrl: ServiceUrl | string;
   apiKey: string;
   /** Plain http to a non-loopback host. */
   allowHttp?: boolean;
@@ -69,7 +70,10 @@ export class FlowSyncClient {
 
   /** Throws ApiError('invalidUrl') for a base URL that may not carry the key (see parseServiceUrl). */
   constructor(options: FlowSyncClientOptions) {
-    this.service = parseServiceUrl(options.baseUrl, { allowHttp: options.allowHttp });
+    this.service =
+      typeof options.baseUrl === 'string'
+        ? parseServiceUrl(options.baseUrl, { allowHttp: options.allowHttp })
+        : options.baseUrl;
     if (!options.apiKey) throw new ApiError('unauthorized', t('No API key is set. Run "Flow Sync: Set API Key...".'));
     const keyProblem = apiKeyProblem(options.apiKey);
     if (keyProblem) {

@@ -152,38 +152,11 @@ async function readCapped(
   platform: Platform,
   label: string,
 ): Promise<{ text: string; answer: AnswerBytes }> {
-  const tooLarge = () =>
-    new ApiError(
-      'invalidResponse',
-      t('The answer for {0} is larger than the {1} limit; it was not loaded.', label, formatBytes(maxBytes)),
-      {
-        status: response.status,
-      },
-    );
+  const tooLarge = () => capError('bytes', label, { maxBytes, maxContainers, maxCommas }, response.status);
   const checkCaps = (over: 'containers' | 'commas' | undefined) => {
     if (!over) return;
     response.cancel();
-    throw over === 'containers'
-      ? new ApiError(
-          'invalidResponse',
-          t(
-            'The answer for {0} holds too many nested objects or arrays (more than {1}); it was not loaded.',
-            label,
-            maxContainers.toLocaleString('en-US'),
-          ),
-          { status: response.status },
-        )
-      : new ApiError(
-          'invalidResponse',
-          t(
-            'The answer for {0} holds too many values (more than {1}); it was not loaded.',
-            label,
-            maxCommas.toLocaleString('en-US'),
-          ),
-          {
-            status: response.status,
-          },
-        );
+    throw capError(over, label, { maxBytes, maxContainers, maxCommas }, response.status);
   };
   const declared = Number(response.header('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
@@ -232,6 +205,30 @@ async function readCapped(
   }
   const text = total ? platform.decodeUtf8([data], total) : '';
   return { text: text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text, answer };
+}
+
+/** The error of an answer over one of its caps (`over`: which), naming the list (`label`) and the cap. */
+function capError(
+  over: 'bytes' | 'containers' | 'commas',
+  label: string,
+  caps: { maxBytes: number; maxContainers: number; maxCommas: number },
+  status: number,
+): ApiError {
+  const message =
+    over === 'bytes'
+      ? t('The answer for {0} is larger than the {1} limit; it was not loaded.', label, formatBytes(caps.maxBytes))
+      : over === 'containers'
+        ? t(
+            'The answer for {0} holds too many nested objects or arrays (more than {1}); it was not loaded.',
+            label,
+            caps.maxContainers.toLocaleString('en-US'),
+          )
+        : t(
+            'The answer for {0} holds too many values (more than {1}); it was not loaded.',
+            label,
+            caps.maxCommas.toLocaleString('en-US'),
+          );
+  return new ApiError('invalidResponse', message, { status });
 }
 
 const BYTE_ORDER_MARK = 0xfeff;

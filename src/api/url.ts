@@ -4,11 +4,30 @@ import { ApiError } from './errors';
 /** The documented version prefix; every endpoint path starts with it. */
 export const API_PREFIX = '/api/public/v1';
 
+/** What only parseServiceUrl gives a ServiceUrl: a value of the type is a URL that passed its checks. */
+declare const checked: unique symbol;
+
+/** A service URL parsed and checked (parseServiceUrl): parsed once, then handed on as it is. */
 export interface ServiceUrl {
   /** Normalised base, no trailing slash, path prefix kept: e.g. https://host/flowsync */
-  baseUrl: string;
+  readonly baseUrl: string;
   /** scheme://host[:port], the origin the API key is bound to. */
-  origin: string;
+  readonly origin: string;
+  readonly [checked]: true;
+}
+
+/** A configured service URL as read once: none set, usable, or why not (a sentence that says what to fix). */
+export type ServiceUrlRead =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'ok'; readonly service: ServiceUrl }
+  | { readonly kind: 'problem'; readonly message: string };
+
+/** True when two reads of a service URL read the same (a new read of an unchanged setting changes nothing). */
+export function sameServiceUrlRead(a: ServiceUrlRead | undefined, b: ServiceUrlRead | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.kind !== b.kind) return false;
+  if (a.kind === 'ok') return b.kind === 'ok' && a.service.baseUrl === b.service.baseUrl;
+  return a.kind === 'none' || (b.kind === 'problem' && a.message === b.message);
 }
 
 export interface UrlPolicy {
@@ -74,7 +93,7 @@ export function parseServiceUrl(input: string, policy: UrlPolicy = {}): ServiceU
   let path = url.pathname.replace(/\/+$/, '');
   const apiAt = path.indexOf(API_PREFIX);
   if (apiAt >= 0) path = path.slice(0, apiAt);
-  return { baseUrl: `${url.origin}${path}`, origin: url.origin };
+  return { baseUrl: `${url.origin}${path}`, origin: url.origin } as ServiceUrl;
 }
 
 function clip(text: string): string {

@@ -34,14 +34,20 @@ export type FilterTerm =
       readonly negated: boolean;
     };
 
-/** A parsed filter: the text as typed (trimmed) and its terms, all of which must match. */
-export interface Filter {
+/**
+ * A parsed filter: the view it was read for (a term is checked against what that view's rows have), the text as typed
+ * (trimmed) and its terms, all of which must match. Made by parseFilter only: whoever holds one holds a filter that
+ * reads, so it is parsed once and handed on as it is.
+ */
+export interface Filter<V extends FilterView = FilterView> {
+  readonly view: V;
   readonly source: string;
   readonly terms: readonly FilterTerm[];
 }
 
-export type ParsedFilter =
-  { readonly filter: Filter; readonly problem?: undefined } | { readonly filter?: undefined; readonly problem: string };
+export type ParsedFilter<V extends FilterView = FilterView> =
+  | { readonly filter: Filter<V>; readonly problem?: undefined }
+  | { readonly filter?: undefined; readonly problem: string };
 
 /** Longest filter accepted (characters), and most terms. */
 export const MAX_FILTER_LENGTH = 200;
@@ -70,7 +76,7 @@ const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
  * filter). A malformed input gives a problem sentence (for the input box, a tool's answer, a link's message) and no
  * filter: nothing is applied.
  */
-export function parseFilter(input: string, view: FilterView): ParsedFilter {
+export function parseFilter<V extends FilterView>(input: string, view: V): ParsedFilter<V> {
   if (input.length > MAX_FILTER_LENGTH) {
     return { problem: t('A filter has at most {0} characters.', MAX_FILTER_LENGTH) };
   }
@@ -86,7 +92,7 @@ export function parseFilter(input: string, view: FilterView): ParsedFilter {
     if (typeof term === 'string') return { problem: term };
     if (term) terms.push(term);
   }
-  return { filter: { source, terms } };
+  return { filter: { view, source, terms } };
 }
 
 /** True when the filter matches every row (no terms). */

@@ -49,8 +49,13 @@ export class ViewFilters {
   set(view: FilterView, input: string): { problem?: string } {
     const parsed = parseFilter(input, view);
     if (parsed.problem !== undefined) return { problem: parsed.problem };
-    this.apply(view, isEmptyFilter(parsed.filter) ? undefined : parsed.filter);
+    this.use(parsed.filter);
     return {};
+  }
+
+  /** Sets the filter's view to a filter already read (the input box read it as it was typed): an empty one clears it. */
+  use(filter: Filter): void {
+    this.apply(filter.view, isEmptyFilter(filter) ? undefined : filter);
   }
 
   clear(view: FilterView): void {

@@ -1,5 +1,6 @@
 import { FlowSyncClient, type RequestRecord } from '../api/client';
 import { ApiError } from '../api/errors';
+import { sameServiceUrlRead, type ServiceUrlRead } from '../api/url';
 import { ANY_LISTS, LISTS, type AnyList, type ListId, type ListRefreshers } from './';
 import type { ListDefinition } from './list';
 import { t } from '../base/l10n';
@@ -13,7 +14,13 @@ import type { WindowBudget } from './windowBudget';
 
 /** Everything the explorer needs to talk to the service, gathered by the vscode layer from settings and secrets. */
 export interface ExplorerConfig {
+  /** The URL as configured: '' for none. */
   baseUrl: string;
+  /**
+   * `baseUrl` as its reader parsed it, once (serviceSettings): the client takes it as it is. Without it (tests, the
+   * bench) the client parses `baseUrl` itself.
+   */
+  service?: ServiceUrlRead;
   /**
    * What this service's History, teams, watches and leases are kept under: the origin of `baseUrl` (the default), or
    * its base URL when it is one of several services (two may share an origin with different path prefixes).
@@ -45,6 +52,7 @@ export interface ExplorerConfig {
  */
 const FIELD_EFFECT: Record<keyof ExplorerConfig, 'reconnect' | 'reload' | 'reschedule'> = {
   baseUrl: 'reconnect',
+  service: 'reconnect',
   scope: 'reconnect',
   keySlot: 'reconnect',
   apiKey: 'reconnect',
@@ -242,7 +250,11 @@ export class Explorer {
   configure(config: ExplorerConfig): void {
     const previous = this.config;
     this.config = config;
-    const changed = previous ? FIELDS.filter((field) => previous[field] !== config[field]) : FIELDS;
+    const differs = (field: keyof ExplorerConfig) =>
+      field === 'service'
+        ? !sameServiceUrlRead(previous?.service, config.service)
+        : previous?.[field] !== config[field];
+    const changed = previous ? FIELDS.filter(differs) : FIELDS;
     const effects = new Set(changed.map((field) => FIELD_EFFECT[field]));
     if (effects.has('reconnect')) this.rebuildClient(config);
     if (effects.has('reconnect') || effects.has('reload')) this.resetLists();
@@ -333,15 +345,19 @@ export class Explorer {
     this.client = undefined;
     let status: ExplorerStatus = 'ready';
     let detail: string | undefined;
-    if (!config.baseUrl.trim()) {
+    const read = config.service;
+    if (!config.baseUrl.trim() || read?.kind === 'none') {
       status = 'noUrl';
     } else if (config.secretsError) {
       status = 'secretsUnavailable';
       detail = config.secretsError;
+    } else if (read?.kind === 'problem') {
+      status = 'invalidUrl';
+      detail = read.message;
     } else {
       try {
         this.client = new FlowSyncClient({
-          baseUrl: config.baseUrl,
+          baseUrl: read?.service ?? config.baseUrl,
           apiKey: config.apiKey ?? '',
           allowHttp: config.allowHttp,
           timeoutMs: config.timeoutMs,

@@ -5,6 +5,7 @@ import type { GroupKey } from './grouping';
 import type { IconSpec } from './icons';
 import type { TeamDirectory } from './teams';
 import type { RowAdapter } from './treeModel';
+import type { SettingKey } from '../settings/settingKeys';
 
 /**
  * One list the extension shows: everything that differs between lists, declared once. Explorer, the views, the
@@ -85,8 +86,8 @@ export interface Arrangements<T> {
   readonly groupings: Readonly<Record<string, Grouping<T> | null>>;
   readonly sortings: Readonly<Record<string, Sorting<T>>>;
   /** The settings (below `flowsync.`) that hold the choice, and their defaults. */
-  readonly groupBySetting: string;
-  readonly sortBySetting: string;
+  readonly groupBySetting: SettingKey;
+  readonly sortBySetting: SettingKey;
   readonly defaultGroupBy: string;
   readonly defaultSortBy: string;
   /** The command that asks for both (the view's title bar), and its quick pick's title. */

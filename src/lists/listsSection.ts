@@ -1,3 +1,4 @@
+import type { SettingKey } from '../settings/settingKeys';
 import type { SettingsReader } from '../settings/settingsFeed';
 import { validArrangement, type Arrangement } from './arrange';
 import { ANY_LISTS, type ListId } from './index';
@@ -10,7 +11,7 @@ export interface ListsSection {
 
 /** Reads each list's `groupBy` / `sortBy` settings (`arrangements.groupBySetting` / `sortBySetting`), as merged. */
 export function readListsSection(read: SettingsReader): ListsSection {
-  const text = (key: string) => {
+  const text = (key: SettingKey) => {
     const value = read.get(key);
     return typeof value === 'string' ? value : undefined;
   };

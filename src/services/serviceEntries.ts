@@ -84,6 +84,25 @@ function plainKey(name: string): string {
 export type ServiceEntry = ServiceEntryLike;
 
 /**
+ * Why an entry's name is refused (a sentence), or undefined: none, too long, scripts mixed in one word, or one that
+ * reads like the name of an entry taken before it (`taken`: the name of each entry taken, by its key).
+ */
+function nameProblem(name: string, key: string, taken: ReadonlyMap<string, string>): string | undefined {
+  if (!key) return t('it has no name.');
+  if (name.length > MAX_SERVICE_NAME) return t('its name is longer than {0} characters.', MAX_SERVICE_NAME);
+  if (mixesScripts(name)) {
+    return t(
+      'its name mixes letters of different scripts in one word (such as a Cyrillic "о" in a Latin word), so it can look like another name.',
+    );
+  }
+  const alike = taken.get(key);
+  if (alike === undefined) return undefined;
+  return plainKey(alike) === plainKey(name)
+    ? t('another service has the same name.')
+    : t('its name looks like the name of another service ("{0}").', inert(alike, MAX_SERVICE_NAME + 1));
+}
+
+/**
  * Reads the raw value of `flowsync.services` (from the user settings: anything at all) into the valid entries, in
  * order, and one warning per skipped entry, naming it by its position and, when it has one, its name (inert: settings
  * text is data). An entry is skipped when it is not an object, has no name or a name over 60 characters, repeats a
@@ -127,23 +146,8 @@ export function parseServiceEntries(raw: unknown, policy: UrlPolicy): { entries:
     }
     if (entries.length >= MAX_SERVICES) return skip(t('at most {0} services are shown.', MAX_SERVICES));
     const key = serviceNameKey(name);
-    if (!key) return skip(t('it has no name.'));
-    if (name.length > MAX_SERVICE_NAME) return skip(t('its name is longer than {0} characters.', MAX_SERVICE_NAME));
-    if (mixesScripts(name)) {
-      return skip(
-        t(
-          'its name mixes letters of different scripts in one word (such as a Cyrillic "о" in a Latin word), so it can look like another name.',
-        ),
-      );
-    }
-    const alike = taken.get(key);
-    if (alike !== undefined) {
-      return skip(
-        plainKey(alike) === plainKey(name)
-          ? t('another service has the same name.')
-          : t('its name looks like the name of another service ("{0}").', inert(alike, MAX_SERVICE_NAME + 1)),
-      );
-    }
+    const nameRefused = nameProblem(name, key, taken);
+    if (nameRefused !== undefined) return skip(nameRefused);
     const url = (item as { url?: unknown }).url;
     if (typeof url !== 'string' || !url.trim()) return skip(t('it has no url.'));
     let parsed;

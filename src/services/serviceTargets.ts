@@ -1,5 +1,5 @@
 import { ApiError } from '../api/errors';
-import { parseServiceUrl, type ServiceUrl } from '../api/url';
+import { parseServiceUrl, type ServiceUrl, type ServiceUrlRead } from '../api/url';
 import type { ExplorerConfig } from '../lists/explorer';
 import { field, sameFields, type Field } from '../lists/rowFields';
 import type { SettingValues } from '../settings/settingValues';
@@ -84,9 +84,11 @@ export type ServiceSettings = Readonly<Omit<ExplorerConfig, 'apiKey' | 'secretsE
 /** A service's settings (see ServiceSettings): what its Explorer is configured with, but its key. */
 export function serviceSettings(target: ServiceTarget, settings: WindowSettings): ServiceSettings {
   const { allowHttp } = settings;
+  const service = readUrl(target.baseUrl, allowHttp);
   return {
     baseUrl: target.baseUrl,
-    ...scopes(target, allowHttp),
+    service,
+    ...scopesOf(service.kind === 'ok' ? service.service : undefined, target),
     teamId: target.teamId,
     allowHttp,
     timeoutMs: settings.requestTimeoutSeconds * 1000,
@@ -110,7 +112,14 @@ export function scopes(
   target: Pick<ServiceTarget, 'baseUrl' | 'bind' | 'teamId'>,
   allowHttp: boolean,
 ): { keySlot?: string; scope?: string; historyScope?: string } {
-  const url = parsed(target.baseUrl, allowHttp);
+  return scopesOf(parsed(target.baseUrl, allowHttp), target);
+}
+
+/** The scopes of a target (see `scopes`) from its URL as parsed (undefined while not usable). */
+function scopesOf(
+  url: ServiceUrl | undefined,
+  target: Pick<ServiceTarget, 'bind' | 'teamId'>,
+): { keySlot?: string; scope?: string; historyScope?: string } {
   const scope = url && (target.bind === 'origin' ? url.origin : url.baseUrl);
   return {
     keySlot: url?.baseUrl,
@@ -147,11 +156,17 @@ export function legacyKeyMove(baseUrl: string, allowHttp: boolean): { from: stri
 }
 
 function parsed(baseUrl: string, allowHttp: boolean): ServiceUrl | undefined {
-  if (!baseUrl.trim()) return undefined;
+  const read = readUrl(baseUrl, allowHttp);
+  return read.kind === 'ok' ? read.service : undefined;
+}
+
+/** Reads a configured URL, once: none, usable, or the sentence that says what to fix. */
+function readUrl(baseUrl: string, allowHttp: boolean): ServiceUrlRead {
+  if (!baseUrl.trim()) return { kind: 'none' };
   try {
-    return parseServiceUrl(baseUrl, { allowHttp });
+    return { kind: 'ok', service: parseServiceUrl(baseUrl, { allowHttp }) };
   } catch (e) {
-    if (e instanceof ApiError) return undefined;
+    if (e instanceof ApiError) return { kind: 'problem', message: e.message };
     throw e;
   }
 }

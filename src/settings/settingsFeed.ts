@@ -1,4 +1,5 @@
 import type { Disposable, Listener } from '../base/events';
+import type { SettingKey } from './settingKeys';
 import { normalizeSettings, teamIdOf, type SettingValues } from './settingValues';
 
 /**
@@ -35,12 +36,12 @@ export interface SettingsReader {
    * The value as VS Code merges it (default, user, workspace, folder): anything at all. For a key of
    * APPLICATION_SCOPED that is the user's own value or the default, which another extension may set: see there.
    */
-  get(key: string): unknown;
+  get(key: SettingKey): unknown;
   /**
    * Where the value comes from: the default and the user's own value. Costly in VS Code (about 0.3 ms): read at the
    * start only for a key of APPLICATION_SCOPED that chooses something (userOwnValue).
    */
-  inspect(key: string): { readonly defaultValue?: unknown; readonly globalValue?: unknown } | undefined;
+  inspect(key: SettingKey): { readonly defaultValue?: unknown; readonly globalValue?: unknown } | undefined;
 }
 
 /**
@@ -51,7 +52,7 @@ export interface SettingsReader {
  * (measured, VS Code 1.139.1: the Restricted Mode suite installs such an extension). So `get()` of these keys is the
  * user's own value or a default anyone may have set: read them with userOwnValue.
  */
-export const APPLICATION_SCOPED = ['baseUrl', 'allowHttp', 'services'] as const;
+export const APPLICATION_SCOPED = ['baseUrl', 'allowHttp', 'services'] as const satisfies readonly SettingKey[];
 
 /**
  * The user's own value of a key of APPLICATION_SCOPED, else undefined (unset: the caller takes the manifest's default,

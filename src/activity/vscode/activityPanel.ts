@@ -1,12 +1,10 @@
 import * as vscode from 'vscode';
 import type { ActivityRange, ActivitySeries } from '../activityData';
 import { normalizeSeries, parsePageMessage, type PanelMessage, type RenderReport } from '../activityMessages';
-import { DisposableStore } from '../../base/events';
 import { inert } from '../../base/inert';
 import { t } from '../../base/l10n';
 import { activityStrings } from '../activityStrings';
-import { makeNonce } from '../../base/nonce';
-import { webviewHtml } from '../../base/webviewPage';
+import { WebviewHost } from '../../base/vscode/webviewHost';
 
 export const ACTIVITY_VIEW_TYPE = 'flowsync.activity';
 
@@ -49,42 +47,37 @@ export class ActivityPanel implements vscode.Disposable {
     return ActivityPanel.shown;
   }
 
-  readonly panel: vscode.WebviewPanel;
-  private readonly disposables = new DisposableStore();
+  private readonly host: WebviewHost;
   private readonly rendered = new vscode.EventEmitter<RenderReport>();
   /** The page drew a series (with the CSP violations it has seen, expected none). For tests and diagnostics. */
   readonly onDidRender = this.rendered.event;
-  /** Whether the page (this load of it) has asked for data: messages before that are lost. */
-  private pageReady = false;
-  private changeTimer: ReturnType<typeof setTimeout> | undefined;
-  private disposed = false;
 
   private constructor(
-    private readonly extensionUri: vscode.Uri,
+    extensionUri: vscode.Uri,
     private readonly getSeries: ActivitySeriesSource,
     onDidChange: ActivityChangeEvent,
     private range: ActivityRange,
   ) {
-    const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-    this.panel = vscode.window.createWebviewPanel(
-      ACTIVITY_VIEW_TYPE,
-      t('Flow Sync Activity'),
-      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
-      { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: false, enableFindWidget: false },
+    this.host = new WebviewHost(
+      extensionUri,
+      {
+        viewType: ACTIVITY_VIEW_TYPE,
+        title: t('Flow Sync Activity'),
+        page: 'activity',
+        enableFindWidget: false,
+        changeDelayMs: CHANGE_DELAY_MS,
+      },
+      (data) => this.receive(data),
+      () => this.dispose(),
     );
-    this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'flowsync.svg');
-    this.disposables.add(
+    this.host.add(
       this.rendered,
-      this.panel.webview.onDidReceiveMessage((data: unknown) => this.receive(data)),
-      this.panel.onDidChangeViewState(() => {
-        // hidden: the page is gone; it sends 'ready' when it loads again
-        if (!this.panel.visible) this.pageReady = false;
-      }),
-      onDidChange(() => this.dataChanged()),
-      { dispose: () => clearTimeout(this.changeTimer) },
+      onDidChange(() => this.host.changed(() => this.post('series'))),
     );
-    this.panel.onDidDispose(() => this.dispose());
-    this.panel.webview.html = this.html();
+  }
+
+  get panel(): vscode.WebviewPanel {
+    return this.host.panel;
   }
 
   /** The range shown. */
@@ -98,32 +91,15 @@ export class ActivityPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
     if (ActivityPanel.shown === this) ActivityPanel.shown = undefined;
-    this.disposables.dispose();
-    this.panel.dispose();
-  }
-
-  private html(): string {
-    const webview = this.panel.webview;
-    const file = (name: string) =>
-      webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', name)).toString();
-    return webviewHtml({
-      cspSource: webview.cspSource,
-      nonce: makeNonce(),
-      scriptUri: file('activity.js'),
-      styleUri: file('activity.css'),
-      lang: vscode.env.language,
-      title: t('Flow Sync Activity'),
-    });
+    this.host.dispose();
   }
 
   private receive(data: unknown): void {
     const message = parsePageMessage(data);
     if (!message) return;
     if (message.type === 'ready') {
-      this.pageReady = true;
+      this.host.pageLoaded();
       this.post('init');
     } else if (message.type === 'range') {
       this.setRange(message.range);
@@ -132,16 +108,8 @@ export class ActivityPanel implements vscode.Disposable {
     }
   }
 
-  private dataChanged(): void {
-    if (this.changeTimer !== undefined) return;
-    this.changeTimer = setTimeout(() => {
-      this.changeTimer = undefined;
-      if (this.panel.visible) this.post('series');
-    }, CHANGE_DELAY_MS);
-  }
-
   private post(kind: 'init' | 'series'): void {
-    if (this.disposed || !this.pageReady) return;
+    if (!this.host.ready) return;
     let message: PanelMessage;
     try {
       const series = normalizeSeries(this.getSeries(this.range), this.range, t('(unnamed flow)'));
@@ -153,7 +121,7 @@ export class ActivityPanel implements vscode.Disposable {
       const text = t('The activity could not be computed: {0}', inert(error instanceof Error ? error.message : error));
       if (kind === 'init') {
         // the page needs its words before it can show anything
-        void this.panel.webview.postMessage({
+        this.host.post({
           type: 'init',
           strings: activityStrings(),
           locale: vscode.env.language,
@@ -162,7 +130,7 @@ export class ActivityPanel implements vscode.Disposable {
       }
       message = { type: 'error', message: text };
     }
-    void this.panel.webview.postMessage(message);
+    this.host.post(message);
   }
 }
 

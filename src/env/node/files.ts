@@ -37,6 +37,80 @@ export async function createExclusive(file: string, bytes: Uint8Array): Promise<
   }
 }
 
+/** Refuses `p` when a folder on its way under `root` (not its last name) is a symbolic link or not a folder. */
+async function noLinkedFolderUnder(root: string, p: string): Promise<void> {
+  let folder = root;
+  const folders = p.split('/');
+  folders.pop(); // the last name: O_NOFOLLOW's (a delete deletes a link there itself)
+  for (const name of folders) {
+    if (name === '' || name === '.') continue;
+    folder = join(folder, name);
+    const s = await fs.lstat(folder).catch((e: NodeJS.ErrnoException) => {
+      if (e?.code === 'ENOENT') return undefined;
+      throw e;
+    });
+    if (!s) return; // not there (yet): nothing under it to follow
+    if (s.isSymbolicLink()) throw Object.assign(new Error(`${name} is a symbolic link`), { code: 'ELOOP' });
+    if (!s.isDirectory()) throw Object.assign(new Error(`${name} is not a folder`), { code: 'ENOTDIR' });
+  }
+}
+
+/** Up to `length` bytes of an open regular file from `from` (fewer at its end). */
+async function readRange(handle: fs.FileHandle, from: number, length: number): Promise<Uint8Array> {
+  await regularFile(handle);
+  const buffer = Buffer.alloc(Math.max(0, length));
+  let got = 0;
+  while (got < length) {
+    const { bytesRead } = await handle.read(buffer, got, length - got, from + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return buffer.subarray(0, got);
+}
+
+/** The whole of an open regular file, or 'tooLarge' past `maxBytes` (also when it grows while read). */
+async function readWhole(handle: fs.FileHandle, maxBytes: number): Promise<Uint8Array | 'tooLarge'> {
+  const stat = await regularFile(handle);
+  if (stat.size > maxBytes) return 'tooLarge';
+  // The file may grow between the stat and the reads: never more than maxBytes + 1 bytes are read.
+  let buffer = new Uint8Array(Math.min(stat.size, maxBytes) + 1);
+  let length = 0;
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+    if (bytesRead === 0) break;
+    length += bytesRead;
+    if (length > maxBytes) return 'tooLarge';
+    if (length === buffer.length) {
+      const grown = new Uint8Array(Math.min(2 * buffer.length, maxBytes + 1));
+      grown.set(buffer);
+      buffer = grown;
+    }
+  }
+  return buffer.subarray(0, length);
+}
+
+/** Uses an open file, then closes it (also when `use` fails). */
+async function withHandle<T>(handle: fs.FileHandle, use: (handle: fs.FileHandle) => Promise<T>): Promise<T> {
+  try {
+    return await use(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Replaces `target` whole: a temporary file created exclusively beside it (tempNameFor), then renamed over it. */
+async function replaceWhole(target: string, bytes: Uint8Array): Promise<void> {
+  await fs.mkdir(dirname(target), { recursive: true });
+  const temp = tempNameFor(target);
+  await createExclusive(temp, bytes);
+  try {
+    await fs.rename(temp, target);
+  } catch (e) {
+    await fs.rm(temp, { force: true }).catch(() => undefined);
+    throw e;
+  }
+}
+
 /**
  * The files under `root` on the local disk of a Node extension host (see Files): appends with O_APPEND (one write
  * call per append), replaces a file whole through a temporary file created exclusively beside it (tempNameFor), reads
@@ -48,23 +122,7 @@ export async function createExclusive(file: string, bytes: Uint8Array): Promise<
  */
 export function nodeFiles(root: string): Files {
   const at = (p: string) => join(root, ...p.split('/'));
-  /** Refuses `p` when a folder on its way under `root` (not its last name) is a symbolic link or not a folder. */
-  const noLinkedFolder = async (p: string) => {
-    let folder = root;
-    const folders = p.split('/');
-    folders.pop(); // the last name: O_NOFOLLOW's (a delete deletes a link there itself)
-    for (const name of folders) {
-      if (name === '' || name === '.') continue;
-      folder = join(folder, name);
-      const s = await fs.lstat(folder).catch((e: NodeJS.ErrnoException) => {
-        if (e?.code === 'ENOENT') return undefined;
-        throw e;
-      });
-      if (!s) return; // not there (yet): nothing under it to follow
-      if (s.isSymbolicLink()) throw Object.assign(new Error(`${name} is a symbolic link`), { code: 'ELOOP' });
-      if (!s.isDirectory()) throw Object.assign(new Error(`${name} is not a folder`), { code: 'ENOTDIR' });
-    }
-  };
+  const noLinkedFolder = (p: string) => noLinkedFolderUnder(root, p);
   const info = (name: string, s: { size: number; mtimeMs: number }): FileInfo => ({
     name,
     size: s.size,
@@ -97,20 +155,7 @@ export function nodeFiles(root: string): Files {
     },
     async read(p, from, length) {
       await noLinkedFolder(p);
-      const handle = await fs.open(at(p), READ);
-      try {
-        await regularFile(handle);
-        const buffer = Buffer.alloc(Math.max(0, length));
-        let got = 0;
-        while (got < length) {
-          const { bytesRead } = await handle.read(buffer, got, length - got, from + got);
-          if (bytesRead === 0) break;
-          got += bytesRead;
-        }
-        return buffer.subarray(0, got);
-      } finally {
-        await handle.close();
-      }
+      return withHandle(await fs.open(at(p), READ), (handle) => readRange(handle, from, length));
     },
     async readCapped(p, maxBytes) {
       let handle: fs.FileHandle;
@@ -121,55 +166,20 @@ export function nodeFiles(root: string): Files {
         if ((e as NodeJS.ErrnoException)?.code === 'ENOENT') return undefined;
         throw e;
       }
-      try {
-        const stat = await regularFile(handle);
-        if (stat.size > maxBytes) return 'tooLarge';
-        // The file may grow between the stat and the reads: never more than maxBytes + 1 bytes are read.
-        let buffer = new Uint8Array(Math.min(stat.size, maxBytes) + 1);
-        let length = 0;
-        for (;;) {
-          const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-          if (bytesRead === 0) break;
-          length += bytesRead;
-          if (length > maxBytes) return 'tooLarge';
-          if (length === buffer.length) {
-            const grown = new Uint8Array(Math.min(2 * buffer.length, maxBytes + 1));
-            grown.set(buffer);
-            buffer = grown;
-          }
-        }
-        return buffer.subarray(0, length);
-      } finally {
-        await handle.close();
-      }
+      return withHandle(handle, (h) => readWhole(h, maxBytes));
     },
     async replace(p, bytes) {
-      const target = at(p);
       await noLinkedFolder(p);
-      await fs.mkdir(dirname(target), { recursive: true });
-      const temp = tempNameFor(target);
-      await createExclusive(temp, bytes);
-      try {
-        await fs.rename(temp, target);
-      } catch (e) {
-        await fs.rm(temp, { force: true }).catch(() => undefined);
-        throw e;
-      }
+      await replaceWhole(at(p), bytes);
     },
     async append(p, bytes) {
       await noLinkedFolder(p);
       // (a FIFO with no reader: ENXIO at once; with one: refused before anything is written)
-      const handle = await fs.open(
-        at(p),
-        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW | NO_BLOCK,
-        0o600,
-      );
-      try {
+      const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW | NO_BLOCK;
+      await withHandle(await fs.open(at(p), flags, 0o600), async (handle) => {
         await regularFile(handle);
         await handle.writeFile(bytes);
-      } finally {
-        await handle.close();
-      }
+      });
     },
     async rename(from, to) {
       await noLinkedFolder(from);

@@ -19,14 +19,6 @@ export const READ_GROWTH_BYTES = 1024 * 1024;
 export function workspaceFiles(root: vscode.Uri): Files {
   const fs = vscode.workspace.fs;
   const at = (p: string) => vscode.Uri.joinPath(root, ...p.split('/'));
-  const statOf = async (uri: vscode.Uri) => {
-    try {
-      return await fs.stat(uri);
-    } catch (e) {
-      if (isMissing(e)) return undefined;
-      throw e;
-    }
-  };
   return {
     async list(dir) {
       let entries: [string, vscode.FileType][];
@@ -49,31 +41,8 @@ export function workspaceFiles(root: vscode.Uri): Files {
         ? { name: p.slice(p.lastIndexOf('/') + 1), size: s.size, mtime: s.mtime }
         : undefined;
     },
-    async read(p, from, length) {
-      const uri = at(p);
-      const bound = from + length + READ_GROWTH_BYTES;
-      const tooLarge = () => new Error(`${p} is larger than ${bound} bytes: not read`);
-      const s = await fs.stat(uri);
-      if (s.size > bound) throw tooLarge();
-      const bytes = await fs.readFile(uri);
-      if (bytes.length > bound) throw tooLarge();
-      return bytes.subarray(from, from + length);
-    },
-    async readCapped(p, maxBytes) {
-      // (no symbolic links here) the size is checked with a stat before reading, and again after
-      const uri = at(p);
-      const s = await statOf(uri);
-      if (!s) return undefined;
-      if (s.size > maxBytes) return 'tooLarge';
-      let bytes: Uint8Array;
-      try {
-        bytes = await fs.readFile(uri);
-      } catch (e) {
-        if (isMissing(e)) return undefined;
-        throw e;
-      }
-      return bytes.length > maxBytes ? 'tooLarge' : bytes;
-    },
+    read: (p, from, length) => readRange(at(p), p, from, length),
+    readCapped: (p, maxBytes) => readWhole(at(p), maxBytes),
     async replace(p, bytes) {
       const folder = p.replace(/\/?[^/]*$/, '');
       if (folder) await fs.createDirectory(at(folder));
@@ -100,6 +69,43 @@ export function workspaceFiles(root: vscode.Uri): Files {
       await fs.createDirectory(at(dir));
     },
   };
+}
+
+/** A file's stat; undefined when it is not there. */
+async function statOf(uri: vscode.Uri): Promise<vscode.FileStat | undefined> {
+  try {
+    return await vscode.workspace.fs.stat(uri);
+  } catch (e) {
+    if (isMissing(e)) return undefined;
+    throw e;
+  }
+}
+
+/** `length` bytes from `from` of the file (`p` names it in the error): read whole, refused past the range's bound. */
+async function readRange(uri: vscode.Uri, p: string, from: number, length: number): Promise<Uint8Array> {
+  const bound = from + length + READ_GROWTH_BYTES;
+  const tooLarge = () => new Error(`${p} is larger than ${bound} bytes: not read`);
+  const s = await vscode.workspace.fs.stat(uri);
+  if (s.size > bound) throw tooLarge();
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  if (bytes.length > bound) throw tooLarge();
+  return bytes.subarray(from, from + length);
+}
+
+/** The whole file, 'tooLarge' past `maxBytes`, undefined when it is not there. */
+async function readWhole(uri: vscode.Uri, maxBytes: number): Promise<Uint8Array | 'tooLarge' | undefined> {
+  // (no symbolic links here) the size is checked with a stat before reading, and again after
+  const s = await statOf(uri);
+  if (!s) return undefined;
+  if (s.size > maxBytes) return 'tooLarge';
+  let bytes: Uint8Array;
+  try {
+    bytes = await vscode.workspace.fs.readFile(uri);
+  } catch (e) {
+    if (isMissing(e)) return undefined;
+    throw e;
+  }
+  return bytes.length > maxBytes ? 'tooLarge' : bytes;
 }
 
 function isMissing(e: unknown): boolean {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { t } from '../../base/l10n';
-import { parseFilter, type FilterView } from '../../filter/filterQuery';
+import { parseFilter, type Filter, type FilterView } from '../../filter/filterQuery';
 import { filterPrompt, matchCountText, shownFilter, viewLink } from '../../filter/filterTexts';
 import { FILTER_VIEWS } from '../../filter/viewFilters';
 import { goToPicks, type GoToTarget } from '../goTo';
@@ -55,29 +55,30 @@ export async function filterView(deps: FindCommandDeps, view: FilterView): Promi
   box.prompt = filterPrompt(view);
   box.placeholder = t('e.g. invoices status:pending -has:errors');
   box.value = find.filters.get(view)?.source ?? '';
-  const check = (value: string): boolean => {
+  /** Reads the text once: says what it matches or what is wrong with it; the filter, when it reads. */
+  const check = (value: string): Filter | undefined => {
     const parsed = parseFilter(value, view);
     if (parsed.problem !== undefined) {
       box.validationMessage = { message: parsed.problem, severity: vscode.InputBoxValidationSeverity.Error };
-      return false;
+      return undefined;
     }
     if (parsed.filter.terms.length === 0) box.validationMessage = undefined;
     else {
-      const { matched, total } = find.count(view, parsed.filter);
+      const { matched, total } = find.count(parsed.filter);
       box.validationMessage = {
         message: matchCountText(matched, total),
         severity: vscode.InputBoxValidationSeverity.Info,
       };
     }
-    return true;
+    return parsed.filter;
   };
-  check(box.value);
+  let typed = check(box.value);
   await new Promise<void>((resolve) => {
     const subscriptions = [
-      box.onDidChangeValue((value) => check(value)),
+      box.onDidChangeValue((value) => void (typed = check(value))),
       box.onDidAccept(() => {
-        if (!check(box.value)) return;
-        find.filters.set(view, box.value);
+        if (!typed) return;
+        find.filters.use(typed);
         box.hide();
       }),
       box.onDidHide(() => {

@@ -16,11 +16,30 @@ import type { RowFind } from '../../filter/rowFind';
 import { FILTER_VIEWS, ViewFilters } from '../../filter/viewFilters';
 import { FILTERS_STATE_KEY, rememberLinkFilter } from '../keptFilters';
 
+/** What FindViews watches of a view's tree: whether it is shown, and when it is used. */
+export type FindTree = Pick<vscode.TreeView<unknown>, 'visible' | 'onDidChangeSelection' | 'onDidChangeVisibility'>;
+
 /** A view a filter applies to: it shows what a RowFind keeps, holds rows per service, and has a tree view. */
 export interface FindTarget<Row> {
   setFilter(filter: RowFind<Row> | undefined): void;
   heldItems(): Array<{ service: string; items: readonly Row[] }>;
-  readonly view: vscode.TreeView<never>;
+  readonly view: FindTree;
+}
+
+/** A view's filter as FindViews uses it, whatever its rows are: shows a filter on the view, counts what one matches. */
+export interface FilteredView {
+  readonly tree: FindTree;
+  show(filter: Filter | undefined): void;
+  count(filter: Filter): { matched: number; total: number };
+}
+
+/** A view with its Finder, as FindViews uses it (the rows' type stays with the two, which agree on it). */
+export function filteredView<Row extends object>(target: FindTarget<Row>, finder: Finder<Row>): FilteredView {
+  return {
+    tree: target.view,
+    show: (filter) => target.setFilter(filter && finder.rowFind(filter)),
+    count: (filter) => finder.count(filter, target.heldItems()),
+  };
 }
 
 /**
@@ -122,7 +141,7 @@ export class FindViews implements vscode.Disposable {
   private uses = 0;
 
   constructor(
-    private readonly targets: { readonly [V in FilterView]: { target: FindTarget<object>; finder: Finder<object> } },
+    private readonly targets: { readonly [V in FilterView]: FilteredView },
     private readonly state: Pick<vscode.Memento, 'get' | 'update'>,
   ) {
     this.filters = new ViewFilters({
@@ -134,7 +153,7 @@ export class FindViews implements vscode.Disposable {
       this.filters.onDidChange((view) => this.apply(view)),
     );
     for (const view of FILTER_VIEWS) {
-      const { view: tree } = this.targets[view].target;
+      const { tree } = this.targets[view];
       const used = () => void this.usedAt.set(view, ++this.uses);
       this.disposables.add(
         tree.onDidChangeSelection(used),
@@ -151,10 +170,9 @@ export class FindViews implements vscode.Disposable {
     return result;
   }
 
-  /** How many of the view's rows `filter` matches, and how many there are. */
-  count(view: FilterView, filter: Filter): { matched: number; total: number } {
-    const { target, finder } = this.targets[view];
-    return finder.count(filter, target.heldItems());
+  /** How many of the rows of the filter's view it matches, and how many there are. */
+  count(filter: Filter): { matched: number; total: number } {
+    return this.targets[filter.view].count(filter);
   }
 
   /**
@@ -163,7 +181,7 @@ export class FindViews implements vscode.Disposable {
    */
   likelyView(candidates: readonly FilterView[]): FilterView | undefined {
     if (candidates.length === 1) return candidates[0];
-    const shown = candidates.filter((view) => this.targets[view].target.view.visible);
+    const shown = candidates.filter((view) => this.targets[view].tree.visible);
     if (shown.length === 1) return shown[0];
     const used = shown
       .filter((view) => this.usedAt.has(view))
@@ -172,14 +190,13 @@ export class FindViews implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const view of FILTER_VIEWS) this.targets[view].target.setFilter(undefined);
+    for (const view of FILTER_VIEWS) this.targets[view].show(undefined);
     this.disposables.dispose();
   }
 
   private apply(view: FilterView): void {
     const filter = this.filters.get(view);
-    const { target, finder } = this.targets[view];
-    target.setFilter(filter && finder.rowFind(filter));
+    this.targets[view].show(filter);
     void this.contextKeys.set(`flowsync.filter.${view}`, filter !== undefined);
     void this.contextKeys.set('flowsync.filtered', this.filters.active().length > 0);
   }
@@ -191,19 +208,11 @@ export function createFindViews(
   state: Pick<vscode.Memento, 'get' | 'update'>,
   now: () => number,
 ): FindViews {
-  const pair = <Row extends object>(target: FindTarget<Row>, finder: Finder<Row>) =>
-    ({ target, finder }) as unknown as { target: FindTarget<object>; finder: Finder<object> };
   return new FindViews(
     {
-      processing: pair(
-        views.processing as unknown as FindTarget<Item<FlowSync>>,
-        listFinder(processingRows, views.processing, now),
-      ),
-      connections: pair(
-        views.connections as unknown as FindTarget<Item<Connection>>,
-        listFinder(connectionRows, views.connections, now),
-      ),
-      history: pair(views.history as unknown as FindTarget<HistoryEntry>, historyFinder(views.history)),
+      processing: filteredView(views.processing, listFinder(processingRows, views.processing, now)),
+      connections: filteredView(views.connections, listFinder(connectionRows, views.connections, now)),
+      history: filteredView(views.history, historyFinder(views.history)),
     },
     state,
   );

@@ -2,8 +2,7 @@ import * as vscode from 'vscode';
 import { DisposableStore } from '../../base/events';
 import { serviceName, type ServiceSet } from '../../base/serviceSet';
 import { t } from '../../base/l10n';
-import { makeNonce } from '../../base/nonce';
-import { webviewHtml } from '../../base/webviewPage';
+import { WebviewHost } from '../../base/vscode/webviewHost';
 import { flowInsights } from '../../history/insights';
 import type { HistoryService } from '../../history/vscode/historyService';
 import {
@@ -55,53 +54,40 @@ export class InsightsPanel implements vscode.Disposable {
     return (InsightsPanel.shown = new InsightsPanel(extensionUri, source));
   }
 
-  readonly panel: vscode.WebviewPanel;
-  private readonly disposables = new DisposableStore();
+  private readonly host: WebviewHost;
   private readonly perService = new DisposableStore();
   private readonly rendered = new vscode.EventEmitter<InsightsRenderReport>();
   /** The page drew the numbers (with any Content Security Policy violation it saw: expected none). */
   readonly onDidRender = this.rendered.event;
   /** The last page sent (tests read its numbers). */
   lastPage: InsightsPage | undefined;
-  private pageReady = false;
-  private changeTimer: ReturnType<typeof setTimeout> | undefined;
-  private disposed = false;
 
   private constructor(
     extensionUri: vscode.Uri,
     private readonly source: InsightsSource,
   ) {
-    const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-    this.panel = vscode.window.createWebviewPanel(
-      INSIGHTS_VIEW_TYPE,
-      t('Flow Insights'),
-      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
-      { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: false, enableFindWidget: true },
+    this.host = new WebviewHost(
+      extensionUri,
+      {
+        viewType: INSIGHTS_VIEW_TYPE,
+        title: t('Flow Insights'),
+        page: 'insights',
+        enableFindWidget: true,
+        changeDelayMs: CHANGE_DELAY_MS,
+      },
+      (data) => this.receive(data),
+      () => this.dispose(),
     );
-    this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'flowsync.svg');
-    this.disposables.add(
+    this.host.add(
       this.rendered,
       this.perService,
-      this.panel.webview.onDidReceiveMessage((data: unknown) => this.receive(data)),
-      this.panel.onDidChangeViewState(() => {
-        if (!this.panel.visible) this.pageReady = false;
-      }),
       source.services.onDidChange(() => this.watchServices()),
-      { dispose: () => clearTimeout(this.changeTimer) },
     );
     this.watchServices();
-    this.panel.onDidDispose(() => this.dispose());
-    const webview = this.panel.webview;
-    const file = (name: string) =>
-      webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', name)).toString();
-    webview.html = webviewHtml({
-      cspSource: webview.cspSource,
-      nonce: makeNonce(),
-      scriptUri: file('insights.js'),
-      styleUri: file('insights.css'),
-      lang: vscode.env.language,
-      title: t('Flow Insights'),
-    });
+  }
+
+  get panel(): vscode.WebviewPanel {
+    return this.host.panel;
   }
 
   /** The page's numbers now: every service's flows from its summaries and runs in memory. */
@@ -118,42 +104,32 @@ export class InsightsPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
     if (InsightsPanel.shown === this) InsightsPanel.shown = undefined;
-    this.disposables.dispose();
-    this.panel.dispose();
+    this.host.dispose();
   }
 
   private watchServices(): void {
     this.perService.clear();
-    for (const s of this.source.services.all) this.perService.add(s.history.onDidChange(() => this.dataChanged()));
-    this.dataChanged();
+    const changed = () => this.host.changed(() => this.post());
+    for (const s of this.source.services.all) this.perService.add(s.history.onDidChange(changed));
+    changed();
   }
 
   private receive(data: unknown): void {
     const message = parseInsightsMessage(data);
     if (!message) return;
     if (message.type === 'ready') {
-      this.pageReady = true;
+      this.host.pageLoaded();
       this.post();
     } else {
       this.rendered.fire(message);
     }
   }
 
-  private dataChanged(): void {
-    if (this.changeTimer !== undefined) return;
-    this.changeTimer = setTimeout(() => {
-      this.changeTimer = undefined;
-      if (this.panel.visible) this.post();
-    }, CHANGE_DELAY_MS);
-  }
-
   private post(): void {
-    if (this.disposed || !this.pageReady) return;
+    if (!this.host.ready) return;
     this.lastPage = this.page();
-    void this.panel.webview.postMessage({ type: 'page', page: this.lastPage } satisfies InsightsPanelMessage);
+    this.host.post({ type: 'page', page: this.lastPage } satisfies InsightsPanelMessage);
   }
 }
 

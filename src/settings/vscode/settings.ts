@@ -5,6 +5,7 @@ import { readSnapshot, type Settings, type SettingsFeed, type SettingsSections }
 import { Emitter, type Disposable, type Listener } from '../../base/events';
 import { onFirstUse } from '../../base/onFirstUse';
 import { t } from '../../base/l10n';
+import { SETTINGS_SECTION, type SettingKey } from '../settingKeys';
 
 /**
  * The one module that reads `flowsync.*` settings, by one route: a SettingsSource reads them once at start and once
@@ -13,7 +14,7 @@ import { t } from '../../base/l10n';
  * configuration). It knows the settings every feature shares (settingsFeed.ts: Settings); a feature's own section is
  * read by the feature's reader (SettingsSections), given to the source at the start, in the same read.
  */
-export const SECTION = 'flowsync';
+export const SECTION = SETTINGS_SECTION;
 
 /**
  * The settings, read once per change: the shared ones and the features' sections (`Extra`). What it keeps is typed
@@ -60,7 +61,7 @@ function readSettings(sections: SettingsSections<object>): Readonly<Settings> {
  * it from inspect() too: the workspace's files themselves are read, with a JSONC scanner (linear time, size-bounded: a
  * hostile file cannot freeze the window).
  */
-export async function ignoredWorkspaceSettings(userOnly: readonly string[]): Promise<string[]> {
+export async function ignoredWorkspaceSettings(userOnly: readonly SettingKey[]): Promise<string[]> {
   // A folder's .vscode/settings.json (its top level), and a .code-workspace file (its "settings").
   const files: Array<{ uri: vscode.Uri; under?: string }> = [
     ...(vscode.workspace.workspaceFolders ?? []).map((f) => ({
@@ -114,7 +115,7 @@ export async function saveTeamId(teamId: string): Promise<void> {
 }
 
 /** Writes a setting where its current value comes from, so a workspace-level value is changed rather than shadowed. */
-export async function saveWhereSet(key: string, value: unknown): Promise<void> {
+export async function saveWhereSet(key: SettingKey, value: unknown): Promise<void> {
   const config = vscode.workspace.getConfiguration(SECTION);
   const inspected = config.inspect(key);
   const target =
@@ -127,7 +128,7 @@ export async function saveWhereSet(key: string, value: unknown): Promise<void> {
 }
 
 /** Writes a setting to the user settings (where what only the user may choose is read from); undefined removes it. */
-export async function saveUserSetting(key: string, value: unknown): Promise<void> {
+export async function saveUserSetting(key: SettingKey, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration(SECTION).update(key, value, vscode.ConfigurationTarget.Global);
 }
 

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { parseFilter } from '../../../src/filter/filterQuery';
 import { ViewFilters, type FilterMemory } from '../../../src/filter/viewFilters';
 
 function memory(initial?: unknown): FilterMemory & { saved: Array<Record<string, string>> } {
@@ -40,6 +41,20 @@ describe('ViewFilters: each view its own filter, kept per workspace', () => {
       true,
       'a term of another view is explained',
     );
+  });
+
+  it('a filter read once (the input box) is set on the view it was read for as it is: not read again', () => {
+    const kept = memory();
+    const filters = new ViewFilters(kept);
+    const { filter } = parseFilter(' ran>1h  has:errors', 'history');
+    assert.ok(filter);
+    assert.equal(filter.view, 'history');
+    filters.use(filter);
+    assert.equal(filters.get('history'), filter, 'the same object: parsed once');
+    assert.deepEqual(filters.active(), ['history']);
+    assert.deepEqual(kept.saved.at(-1), { history: 'ran>1h  has:errors' });
+    filters.use(parseFilter('  ', 'history').filter!);
+    assert.equal(filters.get('history'), undefined, 'an empty filter clears');
   });
 
   it('the same filter again fires nothing and writes nothing', () => {

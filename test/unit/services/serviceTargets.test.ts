@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
+import * as url from '../../../src/api/url';
 import { parseServiceUrl } from '../../../src/api/url';
+import { Explorer } from '../../../src/lists/explorer';
+import { FakeClock } from '../helpers/fakeClock';
 import {
   SINGLE_SERVICE_ID,
   dataScope,
@@ -150,6 +153,7 @@ describe('serviceTargets', () => {
     const window = { allowHttp: false, autoRefresh: true, refreshIntervalSeconds: 30, requestTimeoutSeconds: 15 };
     assert.deepEqual(serviceSettings(target, window), {
       baseUrl: 'https://flow.example.com/eu',
+      service: { kind: 'ok', service: parseServiceUrl('https://flow.example.com/eu', {}) },
       keySlot: 'https://flow.example.com/eu',
       scope: 'https://flow.example.com/eu',
       historyScope: 'https://flow.example.com/eu#team=7',
@@ -165,6 +169,32 @@ describe('serviceTargets', () => {
         { keySlot: serviceScope(t, false), scope: dataScope(t, false), historyScope: historyScope(t, false) },
         'the three scopes, as each one alone says',
       );
+    }
+  });
+
+  it("a service's URL is parsed once per configure: for its settings (key slot, scopes) and its Explorer's client alike", () => {
+    let parses = 0;
+    const real = url.parseServiceUrl;
+    const counting: typeof real = (...args) => (parses++, real(...args));
+    const window = { allowHttp: false, autoRefresh: false, refreshIntervalSeconds: 30, requestTimeoutSeconds: 15 };
+    const explorer = new Explorer(new FakeClock());
+    (url as { parseServiceUrl: typeof real }).parseServiceUrl = counting;
+    try {
+      for (const target of [
+        serviceTargets({ baseUrl: 'https://flow.example.com/base', teamId: '' }, [])[0],
+        serviceTargets({ baseUrl: '', teamId: '' }, [entry('EU', 'https://flow.example.com/eu', '7')])[0],
+        serviceTargets({ baseUrl: 'http://flow.example.com', teamId: '' }, [])[0],
+      ]) {
+        parses = 0;
+        const settings = serviceSettings(target, window);
+        explorer.configure({ ...settings, apiKey: 'k'.repeat(20), userAgent: 'test' });
+        assert.equal(parses, 1, `${target.baseUrl}: parsed once per configure`);
+      }
+      assert.equal(explorer.status, 'invalidUrl', 'the last one, plain http to another host, is refused');
+      assert.match(explorer.detail!, /unencrypted/);
+    } finally {
+      (url as { parseServiceUrl: typeof real }).parseServiceUrl = real;
+      explorer.dispose();
     }
   });
 });

@@ -53,7 +53,10 @@ describe('settings: one snapshot from one read', () => {
     const calls = { inspect: 0 };
     return {
       calls,
-      read: { get: read.get, inspect: (key: string) => (calls.inspect++, read.inspect(key)) } satisfies SettingsReader,
+      read: {
+        get: read.get,
+        inspect: (key: Parameters<SettingsReader['inspect']>[0]) => (calls.inspect++, read.inspect(key)),
+      } satisfies SettingsReader,
     };
   }
 

@@ -1,0 +1,109 @@
+import * as vscode from 'vscode';
+import { DisposableStore } from '../events';
+import { makeNonce } from '../nonce';
+import { webviewHtml } from '../webviewPage';
+
+/** What a webview panel of this extension is: its type, title, page (dist/webview/<page>.js and .css) and find widget. */
+export interface WebviewHostOptions {
+  readonly viewType: string;
+  /** The panel's title (already translated). */
+  readonly title: string;
+  /** The page's name: its script and style are dist/webview/<page>.js and <page>.css. */
+  readonly page: string;
+  readonly enableFindWidget: boolean;
+  /** How long data changes are gathered before the page is sent new data. */
+  readonly changeDelayMs: number;
+}
+
+/**
+ * The one host of the extension's webview panels (the activity chart, Flow Insights): the panel in the active column,
+ * with scripts from dist/webview only, its page (webviewPage.ts: the strict Content Security Policy, a nonce per
+ * load), whether the page (this load of it) is ready for messages, and the changes of data gathered before a post.
+ * The page is dropped while the panel is hidden (no retainContextWhenHidden) and says 'ready' again when shown.
+ * Each panel keeps what is its own: its messages and its data.
+ */
+export class WebviewHost implements vscode.Disposable {
+  readonly panel: vscode.WebviewPanel;
+  private readonly disposables = new DisposableStore();
+  /** Whether the page (this load of it) has said it is ready: messages before that are lost. */
+  private pageReady = false;
+  private changeTimer: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
+
+  /** `receive`: each message of the page; `onDispose`: the panel was closed (or disposed). */
+  constructor(
+    extensionUri: vscode.Uri,
+    private readonly options: WebviewHostOptions,
+    receive: (data: unknown) => void,
+    onDispose: () => void,
+  ) {
+    const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+    this.panel = vscode.window.createWebviewPanel(
+      options.viewType,
+      options.title,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      {
+        enableScripts: true,
+        localResourceRoots: [root],
+        retainContextWhenHidden: false,
+        enableFindWidget: options.enableFindWidget,
+      },
+    );
+    this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'flowsync.svg');
+    this.disposables.add(
+      this.panel.webview.onDidReceiveMessage(receive),
+      this.panel.onDidChangeViewState(() => {
+        // hidden: the page is gone; it says 'ready' when it loads again
+        if (!this.panel.visible) this.pageReady = false;
+      }),
+      { dispose: () => clearTimeout(this.changeTimer) },
+    );
+    this.panel.onDidDispose(onDispose);
+    const webview = this.panel.webview;
+    const file = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(root, name)).toString();
+    webview.html = webviewHtml({
+      cspSource: webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: file(`${options.page}.js`),
+      styleUri: file(`${options.page}.css`),
+      lang: vscode.env.language,
+      title: options.title,
+    });
+  }
+
+  /** True while the page (this load of it) takes messages. */
+  get ready(): boolean {
+    return this.pageReady && !this.disposed;
+  }
+
+  /** The page said it is ready. */
+  pageLoaded(): void {
+    this.pageReady = true;
+  }
+
+  /** Sends a message to the page, when it is ready. */
+  post(message: unknown): void {
+    if (this.ready) void this.panel.webview.postMessage(message);
+  }
+
+  /** Data changed: `send` runs once after the changes of changeDelayMs, if the panel is visible then. */
+  changed(send: () => void): void {
+    if (this.changeTimer !== undefined) return;
+    this.changeTimer = setTimeout(() => {
+      this.changeTimer = undefined;
+      if (this.panel.visible) send();
+    }, this.options.changeDelayMs);
+  }
+
+  /** Disposes with the panel. */
+  add(...disposables: vscode.Disposable[]): void {
+    this.disposables.add(...disposables);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.disposables.dispose();
+    this.panel.dispose();
+  }
+}
