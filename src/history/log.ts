@@ -1,4 +1,5 @@
 import { inert } from '../base/inert';
+import { vouchedLeftAt } from '../base/plausibleTime';
 import { bounded } from '../settings/settingValues';
 import {
   DAY_MS,
@@ -687,15 +688,11 @@ export class LogStore {
     const now = this.now();
     this.prunedDay = dayOf(now);
     const listed = await this.files.list(this.folder);
-    // The days are counted back from the newest record's day when the clock is ahead of it: a clock that jumps ahead
-    // (for one start) never deletes the newest historyDays of records.
-    let newest = '';
-    for (const f of listed) {
-      const day = LOG_NAME.exec(f.name)?.[1];
-      if (day !== undefined && day > newest) newest = day;
-    }
-    const newestEnd = newest ? Date.parse(`${newest}T00:00:00.000Z`) + DAY_MS - 1 : now;
-    const until = Number.isFinite(newestEnd) ? Math.min(now, newestEnd) : now;
+    // The days are counted back from the newest record when the clock is ahead of it: a clock that jumps ahead never
+    // deletes the newest historyDays of records. The newest record is the newest the service's clock vouches for
+    // (newestVouched): a run written while the clock was ahead sits in a day file ahead of the real ones and would
+    // otherwise become the horizon at the next start.
+    const until = Math.min(now, await this.newestVouched(listed));
     const keepFrom = dayOf(until - bounded(userDays, HISTORY_DAYS) * DAY_MS);
     const keepMtime = until - bounded(userDays, HISTORY_DAYS) * DAY_MS;
     let deleted = 0;
@@ -712,6 +709,35 @@ export class LogStore {
       deleted++;
     }
     return deleted;
+  }
+
+  /**
+   * The newest time a record on disk can have been written, as the service's clock vouches for it (vouchedLeftAt:
+   * its created_at plus how long it was seen), read newest day first until no older day can hold a newer one; at most
+   * MAX_READ_BYTES. Where no record vouches (no files, or a service whose created_at says nothing), the end of the
+   * newest day file's day, as before.
+   */
+  private async newestVouched(listed: readonly FileInfo[]): Promise<number> {
+    const logs = listed.flatMap((f) => {
+      const day = LOG_NAME.exec(f.name)?.[1];
+      const end = day === undefined ? NaN : Date.parse(`${day}T00:00:00.000Z`) + DAY_MS - 1;
+      return Number.isFinite(end) && f.size <= MAX_LOG_BYTES ? [{ ...f, end }] : [];
+    });
+    if (!logs.length) return Infinity;
+    logs.sort((a, b) => b.end - a.end);
+    let vouched = -Infinity;
+    let bytes = 0;
+    for (const f of logs) {
+      if (f.end <= vouched) break; // no record of this day or an older one can be newer
+      if (bytes + f.size > MAX_READ_BYTES) break;
+      bytes += f.size;
+      const data = await this.files.read(this.path(f.name), 0, f.size).catch(() => new Uint8Array());
+      for (const e of parseLog(new TextDecoder().decode(data)).entries) {
+        const at = vouchedLeftAt(e.createdAt, e.firstSeen, e.leftAt);
+        if (at !== undefined && at > vouched) vouched = at;
+      }
+    }
+    return vouched === -Infinity ? logs[0].end : vouched;
   }
 
   /** Clear History for every window: the marker first (others honour it), then the files. */

@@ -15,7 +15,8 @@ export type KeyMove = { kind: 'moved' | 'nothing' | 'kept' } | { kind: 'failed' 
 /**
  * Moves a key from one slot to another: copied, then removed from where it was, so that it is sent only to the service
  * it now belongs to. When the new slot already holds the same key, the old one is a leftover copy and goes. With
- * `onlyLeftover`, only such a copy goes: a key the new slot does not hold stays where it is. Never throws.
+ * `onlyLeftover`, only such a copy goes: a key the new slot does not hold stays where it is. The new slot is written only
+ * if it is still empty right before the write (both slots are read again then). Never throws.
  */
 export async function moveKey(
   slots: KeySlots,
@@ -30,7 +31,14 @@ export async function moveKey(
     if (!key) return { kind: 'nothing' };
     const there = await slots.get(to);
     if ((there && there !== key) || (!there && onlyLeftover)) return { kind: 'kept' };
-    if (!there) await slots.set(to, key);
+    if (!there) {
+      // Right before the write, both slots again: another window may have moved the key meanwhile, and the person may
+      // have typed a key for `to` since; a slot is written only while it is still empty.
+      const [still, now] = [await slots.get(from), await slots.get(to)];
+      if (still !== key) return { kind: 'nothing' };
+      if (now && now !== key) return { kind: 'kept' };
+      if (!now) await slots.set(to, key);
+    }
   } catch (error) {
     return { kind: 'failed', error };
   }

@@ -2,7 +2,7 @@ import { ApiError } from '../api/errors';
 import { parseServiceUrl, type ServiceUrl, type ServiceUrlRead } from '../api/url';
 import type { ExplorerConfig } from '../lists/explorer';
 import { field, sameFields, type Field } from '../lists/rowFields';
-import type { SettingValues } from '../settings/settingValues';
+import { teamKey, type SettingValues } from '../settings/settingValues';
 
 /**
  * One service a window shows: the one of `flowsync.baseUrl` (while `flowsync.services` is empty, exactly as before
@@ -124,7 +124,8 @@ function scopesOf(
   return {
     keySlot: url?.baseUrl,
     scope,
-    historyScope: scope && target.bind === 'baseUrl' && target.teamId ? `${scope}#team=${target.teamId}` : scope,
+    historyScope:
+      scope && target.bind === 'baseUrl' && target.teamId ? `${scope}#team=${teamKey(target.teamId)}` : scope,
   };
 }
 

@@ -75,7 +75,17 @@ export function teamIdOf(value: unknown): string | undefined {
         ? value.trim()
         : undefined;
   if (text === '') return '';
-  return text !== undefined && TEAM_ID.test(text) ? text : undefined;
+  return text !== undefined && TEAM_ID.test(text) ? teamKey(text) : undefined;
+}
+
+/**
+ * A team id as a number is written: digits without leading zeros ("01" and " 001 " are team 1, "000" is 0). Team ids
+ * are integers to the service; every comparison (duplicate entries, History scopes) and every request uses this form.
+ * Text that is not digits is returned trimmed, as it is.
+ */
+export function teamKey(teamId: string): string {
+  const text = teamId.trim();
+  return /^\d+$/.test(text) ? text.replace(/^0+(?=\d)/, '') : text;
 }
 
 function normalizeTeamId(value: unknown): Pick<SettingValues, 'teamId' | 'teamIdProblem'> {

@@ -10,7 +10,7 @@ export const SECRET_TIMEOUT_MS = 10_000;
  * The API key, kept only in SecretStorage and bound to the exact base URL it was entered for (its slot: scheme://host:port
  * and path prefix). A key for one base URL is never looked up for another, so changing the service URL never sends an
  * old key elsewhere, not even to another path on the same host. (Earlier versions kept the one service's key for
- * its origin: ServiceRegistry moves it once, see legacyKeyMove.)
+ * its origin: moved at the upgrade, see src/keys/legacyKeys.ts.)
  */
 export class ApiKeyStore {
   constructor(

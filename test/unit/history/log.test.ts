@@ -308,6 +308,37 @@ describe('historyLog (the append-only store)', () => {
     assert.equal(await open('ahead2').pruneDisk(7), 1);
   });
 
+  it('a clock ahead that writes one run: its day file is no horizon, and the next start keeps every real day', async () => {
+    const a = open('a');
+    await a.append(Array.from({ length: 7 }, (_, d) => run(200 + d, d * DAY + MIN)));
+    now = NOW + 30 * DAY;
+    const ahead = open('ahead');
+    assert.equal(await ahead.pruneDisk(7), 0, 'the start while ahead deletes nothing');
+    // One run seen and left while the clock is ahead; the service's clock is right: it was created 10 minutes ago.
+    await ahead.append([
+      makeEntry({
+        id: 400,
+        flowId: 3,
+        flowName: 'Payroll',
+        createdAt: new Date(NOW - 10 * MIN).toISOString(),
+        firstSeen: now - 9 * MIN,
+        lastSeen: now - 15 * SEC,
+        leftAt: now - 10 * SEC,
+      }),
+    ]);
+    assert.equal((await files.list(FOLDER)).length, 8, 'a day file ahead of every real one');
+    now += MIN;
+    assert.equal(await open('reload').pruneDisk(7), 0, 'the next start (clock still ahead) deletes no real day');
+    now = NOW;
+    const kept = ids((await open('r').read(7)).entries).filter((id) => id < 400);
+    assert.deepEqual(kept, [200, 201, 202, 203, 204, 205, 206], 'every real day kept');
+    // Once the clock is right and runs are recorded again, days older than historyDays still go.
+    now = NOW + 8 * DAY;
+    const later = open('later');
+    await later.append([run(500, -8 * DAY + MIN)]);
+    assert.equal(await later.pruneDisk(7), 7, 'the real days older than 7 days before the newest vouched record');
+  });
+
   // ------------------------------------------------------------ under faults: writes that fail
 
   it('an append cut short (no space left after part of it) is retried without the bytes that reached the file', async () => {

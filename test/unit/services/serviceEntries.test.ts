@@ -87,6 +87,25 @@ describe('serviceEntries: reading flowsync.services', () => {
     assert.match(warnings[1], /service 5 \("All again"\).*same url and team filter as "All teams"/);
   });
 
+  it('team ids are compared as numbers: 1, "01" and " 001 " of one URL are one entry, kept as 1', () => {
+    const { entries, warnings } = parse([
+      { name: 'One', url: 'https://flow.example.com', teamId: 1 },
+      { name: 'Zero one', url: 'https://flow.example.com', teamId: '01' },
+      { name: 'Spaced', url: 'https://flow.example.com', teamId: ' 001 ' },
+      { name: 'Zero', url: 'https://flow.example.com', teamId: '000' },
+    ]);
+    assert.deepEqual(
+      entries.map((e) => [e.name, e.teamId]),
+      [
+        ['One', '1'],
+        ['Zero', '0'],
+      ],
+    );
+    assert.equal(warnings.length, 2, warnings.join('\n'));
+    assert.match(warnings[0], /service 2 \("Zero one"\).*same url and team filter as "One"/);
+    assert.match(warnings[1], /service 3 \("Spaced"\).*same url and team filter as "One"/);
+  });
+
   it('at most 20 services; the rest are skipped with a warning each', () => {
     const raw = Array.from({ length: MAX_SERVICES + 3 }, (_, i) => ({
       name: `S${i}`,

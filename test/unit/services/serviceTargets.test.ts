@@ -116,6 +116,13 @@ describe('serviceTargets', () => {
       'the one service keeps its History (its origin), whatever its team filter',
     );
     assert.equal(historyScope({ baseUrl: 'nope', bind: 'baseUrl', teamId: '1' }, false), undefined);
+    for (const teamId of ['01', ' 001 ', '0001']) {
+      assert.equal(
+        historyScope({ baseUrl: 'https://flow.example.com', bind: 'baseUrl', teamId }, false),
+        team1,
+        `team ${JSON.stringify(teamId)} is team 1: one History`,
+      );
+    }
   });
 
   it('sameTarget: a change of any field of a target retargets its service (derived from the declared fields)', () => {

@@ -37,6 +37,8 @@ describe('setting values (a workspace may set some of them)', () => {
 
   it('accepts a team id of digits only; anything else is refused with a reason and no filter applies', () => {
     assert.equal(normalizeSettings({ teamId: ' 42 ' }).teamId, '42');
+    assert.equal(normalizeSettings({ teamId: ' 0042 ' }).teamId, '42', 'compared as a number: leading zeros removed');
+    assert.equal(normalizeSettings({ teamId: '000' }).teamId, '0');
     assert.equal(normalizeSettings({ teamId: 42 }).teamId, '42');
     assert.equal(normalizeSettings({ teamId: '' }).teamIdProblem, undefined);
     for (const bad of ['\uD800', '4 2', '1e3', '-1', '١٢', '12345678901234567890123', 'abc', 4.5]) {
