@@ -159,8 +159,8 @@ const CHUNKS = {
 
 /**
  * Modules with module-level state that chunks take from the eager bundle instead of a copy of their own: the
- * translations (useLocalize), the sort-key cache, and the key every inert text masks (hideEverywhere, set at
- * activation: a copy in a chunk would not mask it). name -> file; the eager bundle exports them as `sharedModules`.
+ * translations (useLocalize), the sort-key cache, and the key every inert text masks (hideEverywhere, set by
+ * the service registry at activation: a copy in a chunk would not mask it). name -> file; the eager bundle exports them as `sharedModules`.
  */
 const SHARED = {
   l10n: 'src/base/l10n.ts',

@@ -1,3 +1,5 @@
+import { inert } from './inert';
+
 /**
  * What is loaded late, and how. A module that a start does not need is its own chunk: esbuild.js CHUNKS names each
  * one (name → module, and when it loads), the build fails on a static import of one, and code reaches it only as
@@ -56,4 +58,12 @@ export function onFirstUse<T>(load: () => Promise<T>, options: OnFirstUseOptions
       if (made !== undefined) options.dispose?.(made);
     },
   };
+}
+
+/**
+ * What a failed load says in the log (once per load; the next use tries again): `failedToLoad(log)('The JSON
+ * documents')` is the `onError` of that chunk's onFirstUse. The error's text is made inert and bounded.
+ */
+export function failedToLoad(log: { error(message: string): void }): (what: string) => (error: unknown) => void {
+  return (what) => (error) => log.error(`${what} could not be loaded: ${inert(String(error), 300)}`);
 }

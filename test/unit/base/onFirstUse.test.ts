@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { onFirstUse } from '../../../src/base/onFirstUse';
+import { failedToLoad, onFirstUse } from '../../../src/base/onFirstUse';
 import { deferred } from '../helpers/deferred';
 
 describe('onFirstUse (what is loaded late)', () => {
@@ -77,5 +77,20 @@ describe('onFirstUse (what is loaded late)', () => {
     never.dispose();
     await assert.rejects(never.get(), /disposed/);
     assert.equal(loads, 0, 'nothing is loaded once disposed');
+  });
+});
+
+describe('failedToLoad (what the log says of a chunk that could not be loaded)', () => {
+  it('names what failed and the error, made inert and bounded, once per failed load', async () => {
+    const lines: string[] = [];
+    const loadFailed = failedToLoad({ error: (message) => lines.push(message) });
+    const chunk = onFirstUse(() => Promise.reject(new Error(`gone\n<b>${'x'.repeat(1000)}</b>`)), {
+      onError: loadFailed('The JSON documents'),
+    });
+    await assert.rejects(chunk.get());
+    assert.equal(lines.length, 1);
+    assert.match(lines[0], /^The JSON documents could not be loaded: Error: gone/);
+    assert.ok(!lines[0].includes('\n'), 'one line');
+    assert.ok(lines[0].length < 400, `bounded: ${lines[0].length} characters`);
   });
 });

@@ -28,7 +28,6 @@ const LEFT = new Set([
   'src/env/node/platform.ts', // import('./fetch') by hand
   'src/env/node/fetch.ts', // re-exports node-fetch to be its chunk
   'src/env/vscode/storageFiles.ts', // import('./workspaceFiles') inside storeFilesOnFirstUse
-  'src/services/vscode/serviceRegistry.ts', // import('./serviceConnection') as the registry's default loader
 ]);
 
 const rel = (file: string) => path.relative(root, file).split(path.sep).join('/');
