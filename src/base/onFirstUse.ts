@@ -67,3 +67,24 @@ export function onFirstUse<T>(load: () => Promise<T>, options: OnFirstUseOptions
 export function failedToLoad(log: { error(message: string): void }): (what: string) => (error: unknown) => void {
   return (what) => (error) => log.error(`${what} could not be loaded: ${inert(String(error), 300)}`);
 }
+
+/** The names of `T`'s methods that answer a promise. */
+export type AsyncMethodOf<T> = {
+  [K in keyof T]-?: T[K] extends (...args: never[]) => Promise<unknown> ? K : never;
+}[keyof T];
+
+/**
+ * The one proxy around what a chunk makes, for code that calls it before it is loaded: an object with `made`'s
+ * methods `names`, each of which waits for `made` (loading it on the first call, as onFirstUse does: once, and again
+ * after a failed load) and then calls the one made, with its arguments, in the order called.
+ */
+export function callsOnFirstUse<T, K extends AsyncMethodOf<T>>(made: OnFirstUse<T>, names: readonly K[]): Pick<T, K> {
+  const proxy: Partial<Record<K, (...args: unknown[]) => Promise<unknown>>> = {};
+  for (const name of names) {
+    proxy[name] = async (...args) => {
+      const target = await made.get();
+      return (target[name] as (...args: unknown[]) => Promise<unknown>).apply(target, args);
+    };
+  }
+  return proxy as unknown as Pick<T, K>;
+}
