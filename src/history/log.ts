@@ -198,7 +198,7 @@ function entryOf(row: unknown, names: Map<string, string>): HistoryEntry | undef
 
 // ------------------------------------------------------------ the store of one origin
 
-export function safeJson(value: unknown): string | undefined {
+function safeJson(value: unknown): string | undefined {
   try {
     return JSON.stringify(value);
   } catch {
@@ -206,6 +206,6 @@ export function safeJson(value: unknown): string | undefined {
   }
 }
 
-export function isInt(value: unknown): value is number {
+function isInt(value: unknown): value is number {
   return Number.isSafeInteger(value);
 }
