@@ -142,12 +142,13 @@ const vscodeOnce = {
  */
 const CHUNKS = {
   services: './src/services/vscode/serviceConnection.ts', // each service's Explorer, client, History, feed and sharing between windows: started by ServiceRegistry.start() after activate()
-  fetch: './src/env/node/fetch.ts', // node-fetch: the first request, after activate()
+  fetch: './src/env/node/nodeHttp.ts', // node-fetch and the GET made with it: the first request, after activate()
   http: './src/api/http.ts', // the GET with its caps, the answer's bytes: the first request (src/api/client.ts)
   json: './src/json/vscode/jsonDocuments.ts', // "Open as JSON": when the first document is opened or restored
   announce: './src/history/vscode/announceFinished.ts', // what History says (a sync that left, became stuck or slower): when it first says something
   historyRows: './src/history/vscode/historyRows.ts', // the History view's rows: when the view is first shown
-  disk: './src/env/node/disk.ts', // node:fs: the files in global storage, on the first read or write (src/env/node/diskOnDemand.ts)
+  disk: './src/env/node/files.ts', // node:fs: the files in global storage, on the first read or write (src/env/node/diskOnDemand.ts)
+  pieceFile: './src/env/node/pieceFile.ts', // node:fs: a file written in pieces, on the first export (src/env/node/diskOnDemand.ts)
   workspaceFiles: './src/env/vscode/workspaceFiles.ts', // the files in global storage through vscode.workspace.fs, where it is not a local disk
   logStore: './src/history/logStore.ts', // History's logs on disk: once a service is set (src/history/lazyLogStore.ts)
   workspaceOverrides: './src/settings/workspaceOverrides.ts', // jsonc-parser: only when a workspace has a settings file
@@ -159,8 +160,8 @@ const CHUNKS = {
 
 /**
  * Modules with module-level state that chunks take from the eager bundle instead of a copy of their own: the
- * translations (useLocalize), the sort-key cache, and the key every inert text masks (hideEverywhere, set at
- * activation: a copy in a chunk would not mask it). name -> file; the eager bundle exports them as `sharedModules`.
+ * translations (useLocalize), the sort-key cache, and the key every inert text masks (hideEverywhere, set by
+ * the service registry at activation: a copy in a chunk would not mask it). name -> file; the eager bundle exports them as `sharedModules`.
  */
 const SHARED = {
   l10n: 'src/base/l10n.ts',

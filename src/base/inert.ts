@@ -17,9 +17,10 @@ export function inert(text: unknown, max = MAX_INERT_LENGTH, hide?: string): str
 }
 
 /**
- * The secret every `inert` and `bounded` text masks when the caller names none: the API key of the service in use,
- * set once by activate(). So no row, description, tooltip, quick pick, notification or log line shows an echoed key
- * or a piece of it, whichever view made the text, without each call site having to pass it.
+ * The secret every `inert` and `bounded` text masks when the caller names none: the API key of every service, set
+ * once by the service registry (src/services/vscode/serviceRegistry.ts, keysToHide). So no row, description, tooltip,
+ * quick pick, notification or log line shows an echoed key or a piece of it, whichever view made the text, without
+ * each call site having to pass it.
  */
 export function hideEverywhere(secret: () => string | readonly string[] | undefined): void {
   secretToHide = secret;

@@ -1,3 +1,5 @@
+import { inert } from './inert';
+
 /**
  * What is loaded late, and how. A module that a start does not need is its own chunk: esbuild.js CHUNKS names each
  * one (name → module, and when it loads), the build fails on a static import of one, and code reaches it only as
@@ -56,4 +58,33 @@ export function onFirstUse<T>(load: () => Promise<T>, options: OnFirstUseOptions
       if (made !== undefined) options.dispose?.(made);
     },
   };
+}
+
+/**
+ * What a failed load says in the log (once per load; the next use tries again): `failedToLoad(log)('The JSON
+ * documents')` is the `onError` of that chunk's onFirstUse. The error's text is made inert and bounded.
+ */
+export function failedToLoad(log: { error(message: string): void }): (what: string) => (error: unknown) => void {
+  return (what) => (error) => log.error(`${what} could not be loaded: ${inert(String(error), 300)}`);
+}
+
+/** The names of `T`'s methods that answer a promise. */
+export type AsyncMethodOf<T> = {
+  [K in keyof T]-?: T[K] extends (...args: never[]) => Promise<unknown> ? K : never;
+}[keyof T];
+
+/**
+ * The one proxy around what a chunk makes, for code that calls it before it is loaded: an object with `made`'s
+ * methods `names`, each of which waits for `made` (loading it on the first call, as onFirstUse does: once, and again
+ * after a failed load) and then calls the one made, with its arguments, in the order called.
+ */
+export function callsOnFirstUse<T, K extends AsyncMethodOf<T>>(made: OnFirstUse<T>, names: readonly K[]): Pick<T, K> {
+  const proxy: Partial<Record<K, (...args: unknown[]) => Promise<unknown>>> = {};
+  for (const name of names) {
+    proxy[name] = async (...args) => {
+      const target = await made.get();
+      return (target[name] as (...args: unknown[]) => Promise<unknown>).apply(target, args);
+    };
+  }
+  return proxy as unknown as Pick<T, K>;
 }

@@ -10,7 +10,7 @@ import { DAY_MS, type HistoryEntry } from './entry';
 import { eta } from './eta';
 import { HeldRuns } from './held';
 import type { FlowInsight } from './insights';
-import type { LogStore } from './log';
+import type { LogStore } from './logStore';
 import { ProcessingObserver, processingAnswer } from './observer';
 import { SlowerAnnouncer, SlowerFlows } from './slowerFlows';
 import { flowStats, isStuck, processingAgeMs, stuckThresholdMs, type FlowStats } from './stats';

@@ -1,4 +1,5 @@
-import type { LogStore, LogStoreOptions } from './log';
+import { callsOnFirstUse, onFirstUse } from '../base/onFirstUse';
+import type { LogStore, LogStoreOptions } from './logStore';
 
 /** What History does with its store: every method of LogStore it uses, each async. */
 export type HistoryLog = Pick<LogStore, 'cleared' | 'append' | 'read' | 'summaries' | 'pruneDisk' | 'clear'>;
@@ -9,14 +10,6 @@ export type HistoryLog = Pick<LogStore, 'cleared' | 'append' | 'read' | 'summari
  * Every call goes to the one LogStore made with `options`, in the order made.
  */
 export function lazyLogStore(options: LogStoreOptions): HistoryLog {
-  let made: Promise<LogStore> | undefined;
-  const store = () => (made ??= import('./logStore').then(({ LogStore }) => new LogStore(options)));
-  return {
-    cleared: async () => (await store()).cleared(),
-    append: async (...args) => (await store()).append(...args),
-    read: async (...args) => (await store()).read(...args),
-    summaries: async (...args) => (await store()).summaries(...args),
-    pruneDisk: async (...args) => (await store()).pruneDisk(...args),
-    clear: async () => (await store()).clear(),
-  };
+  const store = onFirstUse(async () => new (await import('./logStore')).LogStore(options));
+  return callsOnFirstUse(store, ['cleared', 'append', 'read', 'summaries', 'pruneDisk', 'clear']);
 }

@@ -270,11 +270,6 @@ function depthOver(value: unknown, max: number): boolean {
 
 // ------------------------------------------------------------ merge and prune
 
-/** Where an entry belongs before runs are told apart: the sync id and its created_at as given. */
-export function entryKey(e: Pick<HistoryEntry, 'id' | 'createdAt'>): string {
-  return `${e.id}\u0000${e.createdAt}`;
-}
-
 /**
  * All segments of one origin as one list, newest first, each run once. Entries of the same sync (id and created_at)
  * are the same run when their observed spans [firstSeen, leftAt] overlap: two windows watching one run both saw it

@@ -23,6 +23,8 @@ export interface RegisteredService {
     /** Its place in the interval changed: re-plan the next polls. */
     respread(): void;
     onDidChangeStatus(listener: () => void): Disposable;
+    /** The key its service may echo, once read: every text made inert masks it (keysToHide). */
+    readonly keyToHide?: string;
   };
   /** Takes the settings' new description of this service and applies it. */
   retarget(target: ServiceTarget): Promise<void>;
@@ -160,6 +162,11 @@ export class ServiceRegistry<C extends RegisteredService> implements ServiceSet<
   /** True with two or more services: the trees then show a row per service. */
   get several(): boolean {
     return this.connections.length > 1;
+  }
+
+  /** The keys every text made inert masks (src/base/inert.ts hideEverywhere): each service's, as any may echo it. */
+  keysToHide(): string[] {
+    return this.connections.map((c) => c.explorer.keyToHide).filter((key): key is string => key !== undefined);
   }
 
   byId(id: string): C | undefined {

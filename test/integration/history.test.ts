@@ -18,7 +18,7 @@ import {
   windowTag,
 } from '../../src/history/storage';
 import { HistoryService } from '../../src/history/vscode/historyService';
-import { LogStore } from '../../src/history/log';
+import { LogStore } from '../../src/history/logStore';
 import { TEST_KEY, connect, startMockApi, testApi, waitFor, setUserSetting } from './helpers';
 
 const NOW = () => Date.now();

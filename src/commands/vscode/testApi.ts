@@ -1,5 +1,5 @@
-import type * as vscode from 'vscode';
-import type { HurryClock } from '../../base/clock';
+import * as vscode from 'vscode';
+import { hurryClock, systemClock, type Clock, type HurryClock } from '../../base/clock';
 import type { OnFirstUse } from '../../base/onFirstUse';
 import type { FindViews } from '../../find/vscode/findViews';
 import type { HistoryService } from '../../history/vscode/historyService';
@@ -13,6 +13,7 @@ import type { FailureNotifications } from '../../notifications/vscode/failureNot
 import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
 import type { PollCoordinator } from '../../sharing/pollLease';
 import type { ProcessingStatusBar } from '../../status/vscode/statusBar';
+import type { CommandContext } from './commandContext';
 
 /**
  * The live objects, for the integration tests only: activate() returns them when VS Code runs the extension in
@@ -52,13 +53,37 @@ export interface FlowSyncExplorerApi {
   addService(answers: { currentName?: string; name: string; url: string }): Promise<void>;
 }
 
-/** The test API over the live objects; the first service's parts are read anew on each access (services come and go). */
+/**
+ * The extension's clock: in ExtensionMode.Test one whose timers a test can run before their time (a retry's wait), the
+ * test API's `clock`; else the system's.
+ */
+export function extensionClock(mode: vscode.ExtensionMode): { clock: Clock; hurried?: HurryClock } {
+  if (mode !== vscode.ExtensionMode.Test) return { clock: systemClock };
+  const hurried = hurryClock(systemClock);
+  return { clock: hurried, hurried };
+}
+
+/** The command table's module (the `commands` chunk), as registerCommands loads it. */
+type CommandTable = OnFirstUse<Pick<typeof import('./handlers'), 'removeServiceNow' | 'addServiceNow'>>;
+
+/**
+ * The test API over the live objects: what the start gives the command table, the command table, and the parts
+ * only the tests look at. The first service's parts are read anew on each access (services come and go).
+ */
 export function testApi(
-  parts: Omit<FlowSyncExplorerApi, 'explorer' | 'history' | 'sharing' | 'reconfigure'>,
+  context: CommandContext,
+  commands: CommandTable,
+  parts: Pick<FlowSyncExplorerApi, 'clock' | 'statusBar' | 'json' | 'notifications' | 'logUri' | 'links'>,
 ): FlowSyncExplorerApi {
-  const first = () => parts.services.all[0];
+  const { services, keys, views, historyView, find } = context;
+  const first = () => services.all[0];
   return {
     ...parts,
+    services,
+    keys,
+    views,
+    historyView,
+    find,
     get explorer() {
       return first().explorer;
     },
@@ -68,6 +93,11 @@ export function testApi(
     get sharing() {
       return first().sharing;
     },
-    reconfigure: () => parts.services.reconfigure(),
+    reconfigure: () => services.reconfigure(),
+    removeService: async (name) => {
+      const service = services.byName(name);
+      if (service) await (await commands.get()).removeServiceNow(context, service);
+    },
+    addService: async (answers) => (await commands.get()).addServiceNow(context, answers),
   };
 }

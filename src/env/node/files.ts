@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { FileInfo, Files } from '../types';
-import { temporaryName } from '../temporaryName';
+import { tempNameFor } from './tempNameFor';
 
 /** O_NOFOLLOW where the system has it (not on Windows, where creating a symbolic link needs a privilege). */
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -19,11 +18,6 @@ async function regularFile(handle: fs.FileHandle): Promise<import('node:fs').Sta
   const stat = await handle.stat();
   if (!stat.isFile()) throw new Error('not a regular file');
   return stat;
-}
-
-/** The temporary name beside `target` (the one rule: src/env/temporaryName.ts), from 128 bits of node:crypto. */
-export function tempNameFor(target: string): string {
-  return join(dirname(target), temporaryName(basename(target), randomBytes(16).toString('hex')));
 }
 
 /** Creates `file` with `bytes`, flushed to the disk; fails (EEXIST) when anything, a symbolic link included, is there. */

@@ -1,6 +1,6 @@
 import { constants, promises as fs } from 'node:fs';
 import type { PieceFile } from '../types';
-import { tempNameFor } from './files';
+import { tempNameFor } from './tempNameFor';
 
 /** O_NOFOLLOW where the system has it (not on Windows). */
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;

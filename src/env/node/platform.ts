@@ -1,23 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
-import type { HttpAnswer, Platform } from '../types';
+import { onFirstUse } from '../../base/onFirstUse';
+import type { Platform } from '../types';
 import { filesOnDemand, pieceFileOnDemand } from './diskOnDemand';
+
+/** node-fetch and its parts, loaded on the first request, not at activation (esbuild.js CHUNKS: fetch). */
+const http = onFirstUse(() => import('./nodeHttp'));
 
 /** Node (desktop, remote and code-server extension hosts): node-fetch, which goes through VS Code's proxy support. */
 export const nodePlatform: Platform = {
-  async httpGet(url, { headers, signal }): Promise<HttpAnswer> {
-    // Loaded on the first request, not at activation: node-fetch and its parts are their own chunk (esbuild.js CHUNKS).
-    const { fetch } = await import('./fetch');
-    const response = await fetch(url, { method: 'GET', redirect: 'manual', signal, headers });
-    const body = response.body as Readable | null;
-    return {
-      status: response.status,
-      statusText: response.statusText,
-      header: (name) => response.headers.get(name),
-      body,
-      cancel: () => body?.destroy(),
-    };
-  },
+  httpGet: async (url, options) => (await http.get()).httpGet(url, options),
   createHasher() {
     const hash = createHash('sha1');
     return { update: (chunk) => hash.update(chunk), digest: () => hash.digest('base64') };

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { onFirstUse } from '../../base/onFirstUse';
 import { platform } from '../platform';
 import { storeFilesOnFirstUse } from '../storeFilesOnFirstUse';
 import type { Files } from '../types';
@@ -9,5 +10,6 @@ import type { Files } from '../types';
  */
 export function storageFiles(root: vscode.Uri): Files {
   if (root.scheme === 'file' && platform.files) return platform.files(root.fsPath);
-  return storeFilesOnFirstUse(async () => (await import('./workspaceFiles')).workspaceFiles(root), { append: false });
+  const files = onFirstUse(async () => (await import('./workspaceFiles')).workspaceFiles(root));
+  return storeFilesOnFirstUse(files, { append: false });
 }

@@ -1,4 +1,6 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { hideEverywhere } from '../../base/inert';
+import { onFirstUse } from '../../base/onFirstUse';
 import { ContextKeys } from '../../base/vscode/contextKeys';
 import { showMessageWithAction } from '../../base/vscode/messages';
 import { ServiceRegistry as Registry, type ServiceFactory } from '../serviceRegistry';
@@ -15,17 +17,21 @@ export type ConnectionCode = Pick<typeof import('./serviceConnection'), 'createS
 /**
  * The services of the settings (src/services/serviceRegistry.ts, pure, holds how they are started, made, retried and
  * reconciled), connected to VS Code: the connections' code is the `services` chunk, failures are said with Show Log,
- * and the welcome views' state goes to VS Code's context keys.
+ * and the welcome views' state goes to VS Code's context keys. The services follow the window's focus, and every text
+ * made inert masks the key of every service (keysToHide), whichever view made it.
  */
 export class ServiceRegistry extends Registry<ServiceConnection> implements vscode.Disposable {
+  private readonly focus: vscode.Disposable;
+
   constructor(
     deps: ServiceConnectionDeps,
-    /** Loads the connections' code; tests pass the module itself. */
-    loadCode: () => Promise<ConnectionCode> = () => import('./serviceConnection'),
+    /** Loads the connections' code (the `services` chunk); tests pass the module itself. */
+    loadCode?: () => Promise<ConnectionCode>,
   ) {
     const contextKeys = new ContextKeys();
+    const code = onFirstUse(() => import('./serviceConnection'));
     super({
-      loadFactory: async () => factoryOf(await loadCode(), deps),
+      loadFactory: async () => factoryOf(await (loadCode ?? code.get)(), deps),
       settings: deps.settings,
       keys: deps.keys,
       log: deps.log,
@@ -33,6 +39,14 @@ export class ServiceRegistry extends Registry<ServiceConnection> implements vsco
       notify: showMessageWithAction,
       setContext: (key, value) => contextKeys.set(key, value),
     });
+    hideEverywhere(() => this.keysToHide());
+    this.setFocused(vscode.window.state.focused);
+    this.focus = vscode.window.onDidChangeWindowState((state) => this.setFocused(state.focused));
+  }
+
+  override dispose(): void {
+    this.focus.dispose();
+    super.dispose();
   }
 }
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { onFirstUse } from '../../../src/base/onFirstUse';
+import { callsOnFirstUse, failedToLoad, onFirstUse } from '../../../src/base/onFirstUse';
 import { deferred } from '../helpers/deferred';
 
 describe('onFirstUse (what is loaded late)', () => {
@@ -77,5 +77,60 @@ describe('onFirstUse (what is loaded late)', () => {
     never.dispose();
     await assert.rejects(never.get(), /disposed/);
     assert.equal(loads, 0, 'nothing is loaded once disposed');
+  });
+});
+
+describe('failedToLoad (what the log says of a chunk that could not be loaded)', () => {
+  it('names what failed and the error, made inert and bounded, once per failed load', async () => {
+    const lines: string[] = [];
+    const loadFailed = failedToLoad({ error: (message) => lines.push(message) });
+    const chunk = onFirstUse(() => Promise.reject(new Error(`gone\n<b>${'x'.repeat(1000)}</b>`)), {
+      onError: loadFailed('The JSON documents'),
+    });
+    await assert.rejects(chunk.get());
+    assert.equal(lines.length, 1);
+    assert.match(lines[0], /^The JSON documents could not be loaded: Error: gone/);
+    assert.ok(!lines[0].includes('\n'), 'one line');
+    assert.ok(lines[0].length < 400, `bounded: ${lines[0].length} characters`);
+  });
+});
+
+describe('callsOnFirstUse (the one proxy around what a chunk makes)', () => {
+  class Made {
+    readonly calls: string[] = [];
+    async add(a: number, b: number): Promise<number> {
+      this.calls.push(`add(${a}, ${b})`);
+      return a + b;
+    }
+    async name(): Promise<string> {
+      return 'made';
+    }
+  }
+
+  it('loads nothing until a method is called, then once; each call reaches the one made, with its arguments and this', async () => {
+    let loads = 0;
+    const made = new Made();
+    const proxy = callsOnFirstUse(
+      onFirstUse(async () => (loads++, made)),
+      ['add', 'name'],
+    );
+    assert.equal(loads, 0);
+    assert.deepEqual(await Promise.all([proxy.add(1, 2), proxy.add(3, 4), proxy.name()]), [3, 7, 'made']);
+    assert.equal(loads, 1);
+    assert.deepEqual(made.calls, ['add(1, 2)', 'add(3, 4)'], 'in the order called');
+  });
+
+  it('a failed load fails the call, and the next call loads again', async () => {
+    let loads = 0;
+    const proxy = callsOnFirstUse(
+      onFirstUse(async () => {
+        if (loads++ === 0) throw new Error('chunk missing');
+        return new Made();
+      }),
+      ['name'],
+    );
+    await assert.rejects(proxy.name(), /chunk missing/);
+    assert.equal(await proxy.name(), 'made');
+    assert.equal(loads, 2);
   });
 });

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { onFirstUse } from '../../../src/base/onFirstUse';
 import { storeFilesOnFirstUse } from '../../../src/env/storeFilesOnFirstUse';
 import type { Files } from '../../../src/env/types';
 
@@ -29,7 +30,10 @@ describe('storeFilesOnFirstUse (History files whose code is loaded on the first 
   it('loads nothing until the first call, then once; every method reaches the loaded files with its arguments', async () => {
     const { files, calls } = recordingFiles(true);
     let loads = 0;
-    const lazy = storeFilesOnFirstUse(async () => (loads++, files), { append: true });
+    const lazy = storeFilesOnFirstUse(
+      onFirstUse(async () => (loads++, files)),
+      { append: true },
+    );
     assert.equal(loads, 0);
     const [listed] = await Promise.all([lazy.list('o'), lazy.stat('o/a.log'), lazy.mkdir('o')]);
     assert.deepEqual(listed, [{ name: 'a.log', size: 1, mtime: 2 }]);
@@ -57,23 +61,30 @@ describe('storeFilesOnFirstUse (History files whose code is loaded on the first 
 
   it('says whether it can append before anything is loaded, as the store asks (the files of vscode.workspace.fs cannot)', async () => {
     const { files } = recordingFiles(false);
-    const lazy = storeFilesOnFirstUse(async () => files, { append: false });
+    const lazy = storeFilesOnFirstUse(
+      onFirstUse(async () => files),
+      { append: false },
+    );
     assert.equal(lazy.append, undefined);
-    const declared = storeFilesOnFirstUse(async () => files, { append: true });
+    const declared = storeFilesOnFirstUse(
+      onFirstUse(async () => files),
+      { append: true },
+    );
     await assert.rejects(declared.append!('x', new Uint8Array(1)), /cannot be appended/);
   });
 
-  it('a failed load fails the call (the store handles it as a failed read or write), and is not retried into a loop', async () => {
+  it('a failed load fails the call (the store handles it as a failed read or write); the next call tries once more, as every onFirstUse does, never in a loop', async () => {
     let loads = 0;
     const lazy = storeFilesOnFirstUse(
-      async () => {
+      onFirstUse(async () => {
         loads++;
         throw new Error('chunk missing');
-      },
+      }),
       { append: true },
     );
     await assert.rejects(lazy.list('o'), /chunk missing/);
+    assert.equal(loads, 1, 'one call, one load');
     await assert.rejects(lazy.replace('o/a', new Uint8Array(1)), /chunk missing/);
-    assert.equal(loads, 1);
+    assert.equal(loads, 2, 'the next call, one more load (src/base/onFirstUse.ts: a failed load is tried again)');
   });
 });

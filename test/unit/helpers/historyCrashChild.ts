@@ -7,7 +7,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import { makeEntry } from '../../../src/history/entry';
-import { LogStore } from '../../../src/history/log';
+import { LogStore } from '../../../src/history/logStore';
 import { nodeFiles } from '../../../src/env/node/files';
 
 async function main(): Promise<void> {

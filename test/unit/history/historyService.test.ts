@@ -9,18 +9,11 @@ import {
   type HistoryNotice,
   type HistorySettings,
 } from '../../../src/history/historyService';
-import {
-  HISTORY_CAP,
-  LogStore,
-  dayOf,
-  logFileName,
-  logRecord,
-  originFolder,
-  windowTag,
-} from '../../../src/history/storage';
+import { HISTORY_CAP, dayOf, logFileName, logRecord, originFolder, windowTag } from '../../../src/history/storage';
 import type { ListState } from '../../../src/lists/refresh';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
 import { syncAt as item } from '../helpers/items';
+import { LogStore } from '../../../src/history/logStore';
 import { MemoryFiles } from '../helpers/memoryFiles';
 
 const MIN = 60_000;

@@ -5,7 +5,6 @@ import { hideEverywhere, inert } from '../../../src/base/inert';
 import { MAX_FLOW_NAME, makeEntry, type HistoryEntry } from '../../../src/history/index';
 import {
   CLOCK_SKEW_MS,
-  LogStore,
   MAX_DAY_FILES,
   MAX_LOG_BYTES,
   MAX_READ_BYTES,
@@ -19,6 +18,7 @@ import {
   windowTag,
   withoutRepeats,
 } from '../../../src/history/storage';
+import { LogStore } from '../../../src/history/logStore';
 import { MemoryFiles } from '../helpers/memoryFiles';
 
 const SEC = 1000;

@@ -8,15 +8,8 @@ import {
   type HistoryEntry,
   type OlderDays,
 } from '../../../src/history/index';
-import {
-  LogStore,
-  dayOf,
-  logFileName,
-  logRecord,
-  mergeSegments,
-  pruneEntries,
-  windowTag,
-} from '../../../src/history/storage';
+import { dayOf, logFileName, logRecord, mergeSegments, pruneEntries, windowTag } from '../../../src/history/storage';
+import { LogStore } from '../../../src/history/logStore';
 import { MemoryFiles } from '../helpers/memoryFiles';
 
 const SEC = 1000;

@@ -100,6 +100,22 @@ describe('README and the contributor docs link to what exists', () => {
     assert.deepEqual(broken, []);
   });
 
+  it("a 'Build from source' section gives exactly the two commands of CONTRIBUTING.md's 'Two commands' and links it", () => {
+    const contributing = fs.readFileSync(path.join(root, 'CONTRIBUTING.md'), 'utf8');
+    const block = /## Two commands[\s\S]*?```sh\n([\s\S]*?)```/.exec(contributing)?.[1] ?? '';
+    const commands = block
+      .split('\n')
+      .map((line) => line.replace(/#.*$/, '').trim())
+      .filter(Boolean);
+    assert.deepEqual(commands, ['npm install && npm run demo', 'npm test']);
+    const section = /## Build from source\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
+    assert.deepEqual(
+      [...section.matchAll(/`(npm [^`]*)`/g)].map((m) => m[1]),
+      commands,
+    );
+    assert.ok(section.includes('](CONTRIBUTING.md)'), 'the section does not link CONTRIBUTING.md');
+  });
+
   it('the README is the Marketplace page, for users: at most 250 lines, and the contributor material is in CONTRIBUTING.md and docs/', () => {
     assert.ok(readme.split('\n').length <= 250, `README.md has ${readme.split('\n').length} lines`);
     for (const doc of ['CONTRIBUTING.md', 'docs/architecture.md', 'docs/performance.md']) {

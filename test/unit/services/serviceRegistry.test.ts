@@ -34,6 +34,7 @@ class FakeService implements RegisteredService {
     setFocused: (focused: boolean) => void (this.focused = focused),
     respread: () => void this.respreads++,
     onDidChangeStatus: (listener: () => void) => this.statusChanges.event(listener),
+    keyToHide: undefined as string | undefined,
   };
 
   constructor(target: ServiceTarget) {
@@ -459,5 +460,21 @@ describe('ServiceRegistry (pure: start, retry, reconcile, whenMade/whenRead, fai
     await started;
     assert.equal(heard, 1);
     assert.ok(errors.some((m) => m.includes('A services listener failed') && m.includes('listener bug')));
+  });
+
+  it('keysToHide(): the key of every service that has read one (what every inert text masks), and no other', async () => {
+    const services = registry();
+    assert.deepEqual(services.keysToHide(), [], 'no service before start()');
+    setServices(entry('Production', 'https://flow.example.com'), entry('Staging', 'https://staging.example.com'));
+    const started = services.start();
+    await clock.advance(0);
+    await started;
+    assert.deepEqual(services.keysToHide(), [], 'no key read yet');
+    made[1].explorer.keyToHide = 'fs_staging_key';
+    assert.deepEqual(services.keysToHide(), ['fs_staging_key']);
+    made[0].explorer.keyToHide = 'fs_production_key';
+    assert.deepEqual(services.keysToHide(), ['fs_production_key', 'fs_staging_key'], 'in the order of the settings');
+    setServices(entry('Production', 'https://flow.example.com'));
+    assert.deepEqual(services.keysToHide(), ['fs_production_key'], "a service that left: its key is no one's to mask");
   });
 });

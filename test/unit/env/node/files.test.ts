@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { constants, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createExclusive, nodeFiles, tempNameFor } from '../../../../src/env/node/files';
+import { createExclusive, nodeFiles } from '../../../../src/env/node/files';
+import { tempNameFor } from '../../../../src/env/node/tempNameFor';
 
 describe('node files: global storage on the local disk', () => {
   let dir: string;
