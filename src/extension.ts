@@ -24,7 +24,7 @@ import { registerTools } from './tools/vscode/tools';
 
 export type { FlowSyncExplorerApi } from './commands/vscode/testApi';
 
-/** Wires the pieces together; behaviour lives in the modules. Returns the test API in ExtensionMode.Test only. */
+/** Wires the pieces (all disposed with context.subscriptions: no deactivate). The test API in ExtensionMode.Test only. */
 export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi | undefined {
   useLocalize(vscode.l10n.t);
   const log = vscode.window.createOutputChannel('Flow Sync', { log: true });
@@ -69,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     extensionUri: context.extensionUri,
     now,
     extensionId: context.extension.id,
+    globalState: context.globalState,
   };
   const links = new LinkHandler(commandContext);
   const commandTable = onFirstUse(() => import('./commands/vscode/handlers'));
@@ -96,5 +97,3 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const parts = { clock: hurried, statusBar, json: jsonDocuments.documents, notifications, links };
   return testApi(commandContext, commandTable, { ...parts, logUri: context.logUri });
 }
-
-export function deactivate(): void {}
