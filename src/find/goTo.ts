@@ -148,7 +148,8 @@ export class GoToSearch {
     const found = narrowed
       ? this.last!.found.filter((f) => this.holds(f.kind, f.item, words, id))
       : this.all(words, id);
-    this.last = { words, id, found };
+    // An answer cut after `max` (more were there) is not narrowed: the next text looks through everything again.
+    this.last = found.length <= this.max ? { words, id, found } : undefined;
     const picks: GoToPick[] = [];
     for (const f of found) {
       if (picks.length >= this.max) break;
@@ -171,13 +172,16 @@ export class GoToSearch {
         const s = this.rows[k].service;
         if (kind === 0) {
           for (const { value } of s.processing) {
-            if (this.holds(0, value, words, id)) found.push({ service: k, kind, item: value });
+            if (this.holds(0, value, words, id) && found.push({ service: k, kind, item: value }) > this.max)
+              {return found;}
           }
         } else if (kind === 1) {
-          for (const e of s.history) if (this.holds(1, e, words, id)) found.push({ service: k, kind, item: e });
+          for (const e of s.history)
+            {if (this.holds(1, e, words, id) && found.push({ service: k, kind, item: e }) > this.max) return found;}
         } else {
           for (const { value } of s.connections) {
-            if (this.holds(2, value, words, id)) found.push({ service: k, kind, item: value });
+            if (this.holds(2, value, words, id) && found.push({ service: k, kind, item: value }) > this.max)
+              {return found;}
           }
         }
       }
