@@ -81,6 +81,57 @@ function fold(subject: FilterSubject): Folded {
   return { all: texts.join(SEPARATOR), places: charsOf(places) };
 }
 
+/**
+ * What a subject says, as one string: each text and id with its length before it (no two subjects share it), in the
+ * subject's order. Two rows with the same key fold alike, so a new answer's row takes the fold of the row that said
+ * the same before (FoldsByText) instead of folding again.
+ */
+function keyOf(subject: FilterSubject): string {
+  let key = '';
+  for (const name in subject.fields) {
+    key += `${name}:`;
+    for (const value of subject.fields[name as FieldTerm]!) key += `${value.length}:${value}`;
+    key += ';';
+  }
+  for (const name in subject.ids) {
+    key += `${name}#`;
+    for (const id of subject.ids[name as FieldTerm] ?? []) key += `${id},`;
+    key += ';';
+  }
+  for (const text of subject.more ?? []) key += `${text.length}:${text}`;
+  return key;
+}
+
+/** Folds kept per generation of FoldsByText: a list at the per-answer cap (100,000 rows) fits in one. */
+const FOLDS_KEPT = 131_072;
+
+/**
+ * Folded rows by what they say (keyOf), across answers: a new answer's rows are new objects, but most say what a row
+ * of the answer before said, and take its fold (folding accented text costs several times what ASCII costs). Bounded:
+ * two generations of at most FOLDS_KEPT each; a fold used again moves to the current one, a fold not used for a whole
+ * generation is dropped.
+ */
+class FoldsByText {
+  private current = new Map<string, Folded>();
+  private previous = new Map<string, Folded>();
+
+  get(key: string): Folded | undefined {
+    const found = this.current.get(key);
+    if (found !== undefined) return found;
+    const old = this.previous.get(key);
+    if (old !== undefined) this.set(key, old);
+    return old;
+  }
+
+  set(key: string, folded: Folded): void {
+    if (this.current.size >= FOLDS_KEPT) {
+      this.previous = this.current;
+      this.current = new Map();
+    }
+    this.current.set(key, folded);
+  }
+}
+
 /** Numbers below 65,536 as the characters of those codes. */
 function charsOf(codes: readonly number[]): string {
   let text = '';
@@ -311,13 +362,16 @@ const ROW_BY_ROW = 1 / 8;
 /**
  * The rows of one list as the filter sees them: each row's subject is made and folded on first use and kept while the
  * row object is alive (a WeakMap on the row), so typing a filter folds nothing twice, and a new answer folds only
- * its new rows; the folded rows of a list are joined into one index (ListIndex) kept while that array of rows lives,
- * so a filter looks through one text per term instead of one per row. `describe` says what a row shows (it must not
- * change for a row object that lives on); `live` what changes with time (read only for the rows the other terms keep,
- * and only when a term asks: has:, is:, age, ran).
+ * its rows that say something new (the folds are kept by what the rows say too: FoldsByText); the folded rows of a
+ * list are joined into one index (ListIndex) kept while that array of rows lives, so a filter looks through one text
+ * per term instead of one per row. `describe` says what a row shows (it must not change for a row object that lives
+ * on); `live` what changes with time (read only for the rows the other terms keep, and only when a term asks: has:,
+ * is:, age, ran).
  */
 export class FilterSubjects<Row extends object> {
   private readonly folded = new WeakMap<Row, Folded>();
+  /** The same folds by what the rows say: a new answer's row object that says what one before said takes its fold. */
+  private readonly byText = new FoldsByText();
   /** A whole list's folded rows and index (the same array again: no lookup per row), while that array lives. */
   private readonly lists = new WeakMap<readonly Row[], Prepared>();
   /** The list filtered last, while its array lives: the next list's rows are looked for in it first. */
@@ -333,7 +387,13 @@ export class FilterSubjects<Row extends object> {
   private of(row: Row): Folded {
     let folded = this.folded.get(row);
     if (!folded) {
-      folded = fold(this.describe(row));
+      const subject = this.describe(row);
+      const key = keyOf(subject);
+      folded = this.byText.get(key);
+      if (!folded) {
+        folded = fold(subject);
+        this.byText.set(key, folded);
+      }
       this.folded.set(row, folded);
     }
     return folded;

@@ -10,7 +10,7 @@ import { hasKeyPiece } from '../base/inert';
 import type { ListResult } from '../api/types';
 import { ListRefresher, type HeldBack } from './refresh';
 import { TeamDirectory } from './teams';
-import type { WindowBudget } from './windowBudget';
+import type { ServiceBudget, WindowBudget } from './windowBudget';
 
 /** Everything the explorer needs to talk to the service, gathered by the vscode layer from settings and secrets. */
 export interface ExplorerConfig {
@@ -135,6 +135,8 @@ export class Explorer {
   /** The polled lists polled by one window and shared (src/sharing/pollLease.ts); none: this window polls on its own. */
   readonly sharing?: ListSharing;
   private readonly onRequest: (record: RequestRecord) => void;
+  /** This service's part of the window's budget (its fair share), while it lives. */
+  private readonly budget?: ServiceBudget;
 
   constructor(
     private readonly clock: Clock,
@@ -149,8 +151,9 @@ export class Explorer {
     this.onRequest = onRequest;
     this.statusEmitter = new Emitter(onListenerError);
     const lists: Record<string, ListRefresher<unknown>> = {};
+    this.budget = window.budget?.service();
     for (const list of ANY_LISTS) {
-      const holder = window.budget?.holder();
+      const holder = this.budget?.holder();
       const limit = window.budget?.limit ?? 0;
       lists[list.id] = new ListRefresher(
         (signal) => this.load(list, signal),
@@ -314,6 +317,7 @@ export class Explorer {
 
   dispose(): void {
     for (const list of LISTS) this.refresher(list.id).dispose();
+    this.budget?.dispose();
     this.statusEmitter.dispose();
   }
 

@@ -3,7 +3,7 @@ import { t } from '../../base/l10n';
 import { parseFilter, type Filter, type FilterView } from '../../filter/filterQuery';
 import { filterPrompt, matchCountText, shownFilter, viewLink } from '../../filter/filterTexts';
 import { FILTER_VIEWS } from '../../filter/viewFilters';
-import { goToPicks, type GoToTarget } from '../goTo';
+import { GoToSearch, type GoToPick, type GoToTarget } from '../goTo';
 import { HISTORY_VIEW, type HistoryView, type HistoryViewNode } from '../../history/vscode/historyView';
 import type { HistoryService } from '../../history/vscode/historyService';
 import type { Explorer } from '../../lists/explorer';
@@ -133,9 +133,11 @@ async function pickView(
 }
 
 /**
- * Go to Flow Sync or Connection...: one quick pick of every processing sync, connection and History run of every
- * service, from what is held (no request); Enter reveals and selects the row in its view and opens it as JSON, as a
- * link does. A row the view's filter hides is shown by clearing that view's filter first.
+ * Go to Flow Sync or Connection...: a quick pick of what is held (no request), bounded however much is loaded: at most
+ * GO_TO_ROWS rows at first (every processing sync, then the newest History runs, then connections), and as the person
+ * types, any held item found by its id or name (GoToSearch), at most GO_TO_ROWS again, made anew for each text. Enter
+ * reveals and selects the row in its view and opens it as JSON, as a link does. A row the view's filter hides is shown
+ * by clearing that view's filter first.
  */
 export async function goTo(deps: FindCommandDeps): Promise<void> {
   const services = deps.services.all.map((s) => ({
@@ -145,13 +147,30 @@ export async function goTo(deps: FindCommandDeps): Promise<void> {
     connections: s.explorer.status === 'ready' ? (s.explorer.lists.connections.state.items ?? []) : [],
     history: s.history.snapshot.entries,
   }));
-  const picks = goToPicks(services);
-  const picked = await vscode.window.showQuickPick(picks, {
-    title: t('Go to Flow Sync or Connection'),
-    placeHolder: picks.length
-      ? t('Type an id, a flow, a connection or a team')
-      : t('Nothing is loaded yet: open the Processing and Connections views first'),
-    matchOnDescription: true,
+  const search = new GoToSearch(services);
+  const shown = (picks: readonly GoToPick[]) => picks.map((pick) => ({ ...pick, alwaysShow: true }));
+  const quickPick = vscode.window.createQuickPick<GoToPick & vscode.QuickPickItem>();
+  quickPick.title = t('Go to Flow Sync or Connection');
+  quickPick.matchOnDescription = true;
+  quickPick.items = shown(search.find(''));
+  quickPick.placeholder = quickPick.items.length
+    ? t('Type an id, a flow, a connection or a team')
+    : t('Nothing is loaded yet: open the Processing and Connections views first');
+  const picked = await new Promise<GoToPick | undefined>((resolve) => {
+    let chosen: GoToPick | undefined;
+    const subscriptions = [
+      quickPick.onDidChangeValue((value) => (quickPick.items = shown(search.find(value)))),
+      quickPick.onDidAccept(() => {
+        chosen = quickPick.selectedItems[0];
+        quickPick.hide();
+      }),
+      quickPick.onDidHide(() => {
+        for (const d of subscriptions) d.dispose();
+        quickPick.dispose();
+        resolve(chosen);
+      }),
+    ];
+    quickPick.show();
   });
   if (picked) await goToTarget(deps, picked.target);
 }

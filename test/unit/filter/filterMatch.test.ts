@@ -249,6 +249,40 @@ describe('FilterSubjects: folded rows and the list index', () => {
     assert.equal(s.count(filterOf('flow:1'), next), next.filter((r) => r.flowId === 1).length);
   });
 
+  it('a new answer whose rows say the same (new row objects) takes their folds by their texts: only the changed row is folded', () => {
+    const s = new FilterSubjects(describe_, live);
+    const answer = (changed: number): Row[] =>
+      Array.from({ length: 50 }, (_, i) => ({
+        id: 7000 + i,
+        flow: `Café ${i % 5}`,
+        flowId: i % 5,
+        status: 'pending',
+        service: 'Zürich',
+        ...(i === changed ? { error: 'Ça a échoué' } : {}),
+      }));
+    const cafe = filterOf('cafe');
+    assert.equal(s.count(cafe, answer(-1)), 50);
+    const normalize = String.prototype.normalize;
+    let folds = 0;
+    String.prototype.normalize = function (this: string, form?: string) {
+      folds++;
+      return normalize.call(this, form);
+    };
+    let matched: number[];
+    try {
+      matched = s.filter(cafe, answer(3)).map((r) => r.id);
+    } finally {
+      String.prototype.normalize = normalize;
+    }
+    assert.equal(matched.length, 50);
+    assert.equal(folds, 3, "the changed row's three accented texts (flow, service, error), no other row's");
+    assert.deepEqual(
+      s.filter(filterOf('echoue'), answer(3)).map((r) => r.id),
+      [7003],
+    );
+    assert.deepEqual(s.filter(filterOf('echoue'), answer(-1)), [], 'the same texts, never a stale fold');
+  });
+
   it('a word with the separator in it (typed as \\u0000) never spans two rows of the list', () => {
     const pair: Row[] = [
       { id: 1, flow: 'alpha', flowId: 1, status: 'pending', service: 'one', error: 'ends in b' },

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { goToPicks } from '../../../src/find/goTo';
+import { GoToSearch, goToPicks } from '../../../src/find/goTo';
 import { makeEntry } from '../../../src/history/index';
 import { NOW, conn, sync } from '../helpers/items';
 
@@ -14,7 +14,7 @@ const entry = (id: number, flowName: string) =>
     leftAt: NOW,
   });
 
-describe('goToPicks: every sync, connection and History run of every service', () => {
+describe('goToPicks: every sync, History run and connection of every service, at most GO_TO_ROWS', () => {
   it('one service: icon and id first, flow or team after; no service name', () => {
     const picks = goToPicks([
       {
@@ -28,11 +28,11 @@ describe('goToPicks: every sync, connection and History run of every service', (
       picks.map((p) => [p.label, p.description]),
       [
         ['$(sync) #1003', 'Invoices · pending'],
-        ['$(plug) #5 Slack EU', 'Sales · slack'],
         ['$(history) #99', 'left processing · Payroll'],
+        ['$(plug) #5 Slack EU', 'Sales · slack'],
       ],
     );
-    assert.deepEqual(picks[2].target, { view: 'history', service: 'a', id: 99, leftAt: NOW });
+    assert.deepEqual(picks[1].target, { view: 'history', service: 'a', id: 99, leftAt: NOW });
   });
 
   it('several services: each row names its service; service text is inert', () => {
@@ -47,9 +47,99 @@ describe('goToPicks: every sync, connection and History run of every service', (
       { id: 'b', name: 'Staging', processing: [sync(1, 7, 'Invoices')], connections: [], history: [] },
     ]);
     assert.equal(picks.length, 2);
-    assert.ok(picks[0].description.endsWith(' · Production'));
-    assert.ok(!picks[0].label.slice(2).includes('$('), picks[0].label);
-    assert.ok(!picks[0].label.includes('](command:'), picks[0].label);
-    assert.deepEqual(picks[1].target, { view: 'processing', service: 'b', id: 1 });
+    assert.deepEqual(picks[0].target, { view: 'processing', service: 'b', id: 1 }, 'processing first');
+    assert.ok(picks[1].description.endsWith(' · Production'));
+    assert.ok(!picks[1].label.slice(2).includes('$('), picks[1].label);
+    assert.ok(!picks[1].label.includes('](command:'), picks[1].label);
+  });
+
+  it('bounded: 20 services at 6,550 rows each give at most 2,000 rows at first, processing first, then the newest History', () => {
+    const services = Array.from({ length: 20 }, (_, k) => ({
+      id: `s${k}`,
+      name: `Service ${k}`,
+      processing: Array.from({ length: 50 }, (_, i) => sync(k * 100_000 + i, 7, 'Invoices')),
+      connections: Array.from({ length: 500 }, (_, i) => conn(k * 100_000 + i, `Slack ${i}`, 3, 'Sales')),
+      history: Array.from({ length: 2_000 }, (_, i) => ({
+        ...entry(k * 100_000 + i, 'Payroll'),
+        leftAt: NOW - i * 1000 - k,
+      })),
+    }));
+    const picks = goToPicks(services);
+    assert.ok(picks.length <= 2_000, `${picks.length} rows`);
+    assert.ok(picks.length >= 1_000, 'a few thousand rows at most, not a handful');
+    const views = picks.map((p) => p.target.view);
+    assert.equal(views.lastIndexOf('processing'), 999, 'every processing sync of every service first');
+    assert.ok(
+      views.slice(1_000).every((v) => v === 'history'),
+      'then History',
+    );
+    const left = picks.slice(1_000).map((p) => (p.target.view === 'history' ? p.target.leftAt : 0));
+    assert.deepEqual(
+      left,
+      [...left].sort((a, b) => b - a),
+      'the newest History first, across services',
+    );
+    assert.equal(left[0], NOW);
+  });
+});
+
+describe('GoToSearch: any loaded item by id or name as the person types, at most GO_TO_ROWS rows', () => {
+  const services = () =>
+    Array.from({ length: 20 }, (_, k) => ({
+      id: `s${k}`,
+      name: `Service ${k}`,
+      processing: Array.from({ length: 50 }, (_, i) => sync(k * 100_000 + i, 7, 'Invoices')),
+      connections: Array.from({ length: 500 }, (_, i) => conn(k * 100_000 + 50_000 + i, `Slack ${i}`, 3, 'Sales')),
+      history: Array.from({ length: 2_000 }, (_, i) => ({
+        ...entry(k * 100_000 + 20_000 + i, i === 1_999 ? 'Café Zürich' : 'Payroll'),
+        leftAt: NOW - i * 1000,
+      })),
+    }));
+
+  const held = services();
+  const big = () => held;
+
+  it('finds a row the first rows do not show, by its id (with or without #) and by its name, accents folded', () => {
+    const search = new GoToSearch(big());
+    const oldest = 19 * 100_000 + 20_000 + 1_999;
+    assert.ok(!search.find('').some((p) => p.target.id === oldest), 'not among the first rows');
+    for (const typed of [String(oldest), `#${oldest}`, ` ${oldest} `]) {
+      assert.deepEqual(
+        search.find(typed).map((p) => p.target),
+        [{ view: 'history', service: 's19', id: oldest, leftAt: NOW - 1_999_000 }],
+        typed,
+      );
+    }
+    const cafes = search.find('cafe zur');
+    assert.equal(cafes.length, 20, 'one per service');
+    assert.ok(cafes.every((p) => p.label.startsWith('$(history) #') && p.description.includes('Café Zürich')));
+    assert.deepEqual(
+      search.find('slack 499').map((p) => p.target.service),
+      big().map((s) => s.id),
+    );
+    assert.deepEqual(search.find('no such name'), []);
+  });
+
+  it('makes at most GO_TO_ROWS rows for any text, in the order of the first rows; typing on narrows to the same answer', () => {
+    const search = new GoToSearch(big(), 300);
+    const payroll = search.find('payr');
+    assert.equal(payroll.length, 300);
+    assert.ok(payroll.every((p) => p.target.view === 'history'));
+    const slack = search.find('s');
+    assert.equal(slack.length, 300);
+    assert.equal(slack[0].target.view, 'processing', 'Services: processing first');
+    for (const [before, after] of [
+      ['sla', 'slack 12'],
+      ['caf', 'cafe z'],
+      ['inv', 'invoices'],
+    ]) {
+      search.find(before);
+      const narrowed = search.find(after).map((p) => p.target);
+      assert.deepEqual(
+        narrowed,
+        new GoToSearch(big(), 300).find(after).map((p) => p.target),
+        `${before} → ${after}`,
+      );
+    }
   });
 });

@@ -185,4 +185,35 @@ describe('Explorer', () => {
     }
     assert.equal(budget.held, 0);
   });
+
+  it("each service has a fair share of the window's budget: a 5-item answer fits while another service holds the maximum", async () => {
+    const big = await MockFlowSyncServer.start({ apiKey: KEY, connections: 3_000, processing: 0 });
+    const small = await MockFlowSyncServer.start({ apiKey: KEY, connections: 5, processing: 0 });
+    const budget = new WindowBudget(3_000);
+    const [staging, production] = [0, 1].map(() => new Explorer(clock, { random: () => 0.5, window: { budget } }));
+    try {
+      for (const [e, server] of [
+        [staging, big],
+        [production, small],
+      ] as const) {
+        e.configure(explorerConfig(server.url, KEY, { autoRefresh: false }));
+        e.want('connections');
+        await settle(
+          () => e.lists.connections.state.loadedAt !== undefined || e.lists.connections.state.error !== undefined,
+        );
+      }
+      assert.equal(staging.lists.connections.state.items?.length, 3_000, 'first come: the whole budget');
+      assert.equal(production.lists.connections.state.error?.message, undefined);
+      assert.equal(production.lists.connections.state.items?.length, 5, 'within its share (3,000 / 2)');
+      assert.equal(budget.held, 3_005);
+      production.dispose();
+      assert.equal(budget.held, 3_000);
+    } finally {
+      staging.dispose();
+      production.dispose();
+      await big.close();
+      await small.close();
+    }
+    assert.equal(budget.held, 0);
+  });
 });

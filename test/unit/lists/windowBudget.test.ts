@@ -58,4 +58,44 @@ describe('WindowBudget', () => {
     assert.equal(budget.held, expected);
     assert.ok(budget.held <= budget.limit);
   });
+
+  it('each service has at least its fair share (limit / n): a 5-item answer fits while another service holds the maximum', () => {
+    const budget = new WindowBudget();
+    const staging = budget.service();
+    const production = budget.service();
+    assert.equal(budget.share, MAX_WINDOW_ITEMS / 2);
+    const [processing, connections] = [staging.holder(), staging.holder()];
+    for (const h of [processing, connections]) {
+      assert.ok(h.fits(MAX_ITEMS), 'first come: the rest of the budget');
+      h.hold(MAX_ITEMS);
+    }
+    assert.equal(budget.held, MAX_WINDOW_ITEMS);
+    const mine = production.holder();
+    assert.ok(mine.fits(5), "Production's 5 items fit: within its share");
+    mine.hold(5);
+    assert.ok(mine.fits(MAX_WINDOW_ITEMS / 2), 'up to its whole share');
+    assert.ok(!mine.fits(MAX_WINDOW_ITEMS / 2 + 1), 'not more while the window is full');
+    assert.ok(processing.fits(MAX_ITEMS), 'what a list holds always fits again');
+    assert.ok(!processing.fits(MAX_ITEMS + 1), 'Staging, above its share, cannot grow while the window is full');
+    connections.hold(0);
+    assert.ok(processing.fits(MAX_ITEMS + 1), 'first come again once there is room');
+  });
+
+  it('a service disposed no longer shares: the shares grow back; a share never lets the total reach 2 x limit', () => {
+    const budget = new WindowBudget(100);
+    const services = Array.from({ length: 4 }, () => budget.service());
+    assert.equal(budget.share, 25);
+    services[3].dispose();
+    services[3].dispose();
+    assert.equal(budget.share, 33, 'disposed once, counted once');
+    const holders = services.slice(0, 3).flatMap((s) => [s.holder(), s.holder()]);
+    let most = 0;
+    for (let step = 0; step < 100_000; step++) {
+      const h = holders[(step * 7919) % holders.length];
+      const n = (step * 31) % 120;
+      if (h.fits(n)) h.hold(n);
+      most = Math.max(most, budget.held);
+    }
+    assert.ok(most < 2 * budget.limit, `at most ${most}`);
+  });
 });

@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+// Bounded everywhere (issue #38): Go to... at 20 services at the caps, and what a filtered answer costs when its rows are new objects that say what the answer
+// before said (src/filter/filterMatch.ts: folds kept by what a row says), with accented and with ASCII text. Plain
+// Node over the compiled sources, with the describers the views use (src/lists/findRows.ts).
+import { emitRows, ms, outModule, progress, row } from './lib/common.mjs';
+import { performance } from 'node:perf_hooks';
+
+const RUNS = 5;
+const say = (m) => progress('bounds', m);
+const rows = [];
+/** BOUNDS_ONLY=fold or goto runs one part (the loaded machine). */
+const only = process.env.BOUNDS_ONLY;
+
+const { FilterSubjects } = outModule('filter/filterMatch.js');
+const { parseFilter } = outModule('filter/filterQuery.js');
+const { processingRows } = outModule('lists/findRows.js');
+
+const filterOf = (text, view) => {
+  const parsed = parseFilter(text, view);
+  if (!parsed.filter) throw new Error(parsed.problem);
+  return parsed.filter;
+};
+
+/** Median of RUNS samples of fn(i), a full collection before each. */
+function timeSamples(fn) {
+  const samples = [];
+  for (let i = 0; i < RUNS; i++) {
+    globalThis.gc?.();
+    const t0 = performance.now();
+    fn(i);
+    samples.push(ms(t0));
+  }
+  return samples;
+}
+
+if (only !== 'goto') {
+  // 100,000 processing syncs: each answer a new array of new objects (as validateList makes them), 1 % of the rows
+  // changed since the answer before (a new status), the rest saying the same. Flows, statuses and errors accented or
+  // ASCII.
+  const N = 100_000;
+  const FLOWS = 2_000;
+  const accent = (text) => text.replace(/a/g, 'á').replace(/e/g, 'é').replace(/o/g, 'ö').replace(/u/g, 'ü');
+  const make = (accented, answer) => {
+    const text = accented ? accent : (t) => t;
+    return Array.from({ length: N }, (_, i) => {
+      const changed = (i + answer) % 100 === 0;
+      return {
+        id: 1_000_000 + i,
+        flow_id: i % FLOWS,
+        status: text(changed && answer > 0 ? `retrying ${answer}` : i % 3 ? 'pending' : 'queued'),
+        created_at: '2026-11-22T12:00:00.000Z',
+        updated_at: '2026-11-22T12:00:00.000Z',
+        errors: i % 11 ? null : [text(`Connection refused by upstream ${i % 97}`)],
+        webhook: i % 5 === 0,
+        flow: { id: i % FLOWS, name: text(`Flow ${i % FLOWS} Invoices Europe Customers`) },
+      };
+    });
+  };
+  const filter = filterOf('invoices -status:queued', 'processing');
+  const results = {};
+  for (const accented of [false, true]) {
+    const kind = accented ? 'accented' : 'ASCII';
+    say(`filter 100,000 ${kind} rows, a new answer`);
+    const answers = Array.from({ length: RUNS + 1 }, (_, a) => make(accented, a));
+    const subjects = new FilterSubjects((s) => processingRows.subject(s, 'Production'));
+    subjects.filter(filter, answers[0]);
+    const next = timeSamples((i) => subjects.filter(filter, answers[i + 1]));
+    const cold = timeSamples((i) =>
+      new FilterSubjects((s) => processingRows.subject(s, 'Production')).filter(filter, answers[i + 1]),
+    );
+    results[kind] = { next, cold };
+    rows.push(
+      row('bounds', `filter 100,000 ${kind} syncs, a new answer (1 % of rows changed)`, 'ms', next, {
+        note: 'new row objects: a row that says what one before said takes its fold',
+      }),
+      row('bounds', `filter 100,000 ${kind} syncs, every row folded (as every new answer was before)`, 'ms', cold),
+    );
+  }
+  const ratio = results.accented.next.map((v, i) => v / results.ASCII.next[i]);
+  rows.push(
+    row('bounds', 'a new answer of 100,000 syncs: accented / ASCII', 'x', ratio, {
+      target: { max: 2, text: '≤ 2x' },
+    }),
+  );
+}
+
+if (only !== 'fold') {
+  // Go to... at 20 services at the caps: the window's budget of list items (200,000: 5,000 processing and 5,000
+  // connections each) and 50,000 History runs each (1.2 M items in all). First rows: goToPicks; each keystroke:
+  // GoToSearch.find of a text typed a character at a time (an id, a flow's name, a connection's name).
+  const { GoToSearch, goToPicks } = outModule('find/goTo.js');
+  const { makeEntry } = outModule('history/entry.js');
+  const { hideEverywhere } = outModule('base/inert.js');
+  hideEverywhere(() => 'fs_bench_0123456789abcdef');
+  const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+  say('Go to...: 20 services at the caps (1.2 M items)');
+  globalThis.gc?.();
+  const services = Array.from({ length: 20 }, (_, k) => ({
+    id: `s${k}`,
+    name: `Service ${k}`,
+    processing: Array.from({ length: 5_000 }, (_, i) => ({
+      value: {
+        id: k * 10_000_000 + i,
+        flow_id: i % 200,
+        status: 'pending',
+        flow: { id: i % 200, name: `Flow ${i % 200} Invoices` },
+      },
+    })),
+    connections: Array.from({ length: 5_000 }, (_, i) => ({
+      value: {
+        id: k * 10_000_000 + 100_000 + i,
+        name: `Connection ${i} Zürich`,
+        type: 'slack',
+        team_id: i % 50,
+        team: { id: i % 50, name: `Team ${i % 50}` },
+      },
+    })),
+    history: Array.from({ length: 50_000 }, (_, i) =>
+      makeEntry({
+        id: k * 10_000_000 + 1_000_000 + i,
+        flowId: i % 200,
+        flowName: `Flow ${i % 200} Payroll`,
+        createdAt: new Date(NOW - i * 60_000 - 600_000).toISOString(),
+        firstSeen: NOW - i * 60_000 - 600_000,
+        lastSeen: NOW - i * 60_000 - 30_000,
+        leftAt: NOW - i * 60_000,
+      }),
+    ),
+  }));
+  const heap = () => (globalThis.gc?.(), process.memoryUsage().heapUsed / 1048576);
+  const before = heap();
+  const first = timeSamples(() => new GoToSearch(services).find(''));
+  const typed = ['#1910049999', 'flow 17 payr', 'connection 4321 zur'];
+  const keystrokes = [];
+  let made = 0;
+  let growth = 0;
+  for (let run = 0; run < RUNS; run++) {
+    const search = new GoToSearch(services);
+    search.find('');
+    for (const text of typed) {
+      for (let n = 1; n <= text.length; n++) {
+        const t0 = performance.now();
+        made = Math.max(made, search.find(text.slice(0, n)).length);
+        keystrokes.push(ms(t0));
+      }
+    }
+    growth = Math.max(growth, heap() - before);
+  }
+  rows.push(
+    row('bounds', 'Go to...: first rows, 20 services at the caps (1.2 M items held)', 'ms', first, {
+      target: { max: 300, text: '≤ 300 ms' },
+      note: `goToPicks through GoToSearch: ${goToPicks(services).length} rows made (before: every item, 1.2 M picks)`,
+    }),
+    row('bounds', 'Go to...: each keystroke (3 texts typed a character at a time)', 'ms', keystrokes, {
+      target: { max: 50, text: '≤ 50 ms' },
+      note: `an id, a flow's name, a connection's name; at most ${made} rows made for a text`,
+    }),
+    row('bounds', 'Go to...: heap growth while open (after gc)', 'MB', [growth], {
+      target: { max: 50, text: '≤ 50 MB' },
+    }),
+  );
+}
+
+emitRows(rows);
