@@ -41,15 +41,16 @@ export interface ServiceConnectionDeps {
 
 /**
  * What the services of one window share (issue #28): the budget of the items their lists hold together, and where
- * within the interval each one polls. The ServiceRegistry makes one and hands it to every connection it makes.
+ * within the interval each one polls (the window's own place, drawn here once per window, plus each service's i/n:
+ * issue #38). The ServiceRegistry makes one and hands it to every connection it makes.
  */
 export interface ServiceWindow {
   readonly budget: WindowBudget;
   readonly spread: PollSpread;
 }
 
-export function createServiceWindow(): ServiceWindow {
-  return { budget: new WindowBudget(), spread: new PollSpread() };
+export function createServiceWindow(random: () => number = Math.random): ServiceWindow {
+  return { budget: new WindowBudget(), spread: new PollSpread(random()) };
 }
 
 /**
