@@ -187,6 +187,7 @@ function logRequest(log: vscode.LogOutputChannel, r: RequestRecord, service: str
     log.warn(`${by}${r.method} ${r.path} → ${r.status ?? r.error.kind} in ${r.ms} ms: ${inert(r.error.message)}`);
   } else {
     const dropped = r.dropped ? `, ${r.dropped} dropped` : '';
-    log.info(`${by}${r.method} ${r.path} → ${r.status} in ${r.ms} ms, ${r.items} items${dropped}, ${r.bytes} bytes`);
+    const bytes = r.notModified ? 'unchanged (no body)' : `${r.bytes} bytes`;
+    log.info(`${by}${r.method} ${r.path} → ${r.status} in ${r.ms} ms, ${r.items} items${dropped}, ${bytes}`);
   }
 }

@@ -58,6 +58,25 @@ describe('ListRefresher', () => {
     loader = new ScriptedLoader();
   });
 
+  it('a 304 (the service says its answer is unchanged): the rows kept as they are, no change of items told, the next poll planned (issue #38)', async () => {
+    const first = ok([1, 2, 3], 'fp');
+    loader.answers = [first, { ...first, notModified: true }];
+    const r = new ListRefresher(loader.load, clock, poll30s, half);
+    const changes: boolean[] = [];
+    r.onDidChange((c) => changes.push(c.itemsChanged));
+    await r.refresh();
+    const items = r.state.items;
+    const loadedAt = r.state.loadedAt!;
+    changes.length = 0;
+    await clock.advance(30_000);
+    assert.equal(loader.calls, 2);
+    assert.equal(r.state.items, items, 'the same rows, not a copy');
+    assert.ok(r.state.loadedAt! > loadedAt, 'answered now');
+    assert.equal(r.state.nextAttemptAt, r.state.loadedAt! + 30_000);
+    assert.ok(changes.length > 0 && changes.every((c) => !c), `no change of items told: ${changes.join()}`);
+    r.dispose();
+  });
+
   it('loads, keeps items and schedules the next poll', async () => {
     const r = new ListRefresher(loader.load, clock, poll30s, half);
     await r.refresh();
