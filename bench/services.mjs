@@ -69,7 +69,7 @@ async function startMock(options) {
 /** SERVICES Explorers of one window (with its budget and spread, unless --no-window), each told of its requests. */
 function window(clock, onRequest) {
   const budget = new WindowBudget();
-  const spread = new PollSpread();
+  const spread = new PollSpread(0);
   const ids = Array.from({ length: SERVICES }, (_, i) => `service-${i}`);
   spread.order(ids);
   const explorers = ids.map(

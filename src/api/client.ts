@@ -6,6 +6,7 @@ import { DEFAULT_MAX_BYTES, MAX_COMMAS, MAX_CONTAINERS } from './jsonBounds';
 import type { Connection, FlowSync, ListResult } from './types';
 import { API_PREFIX, parseServiceUrl, type ServiceUrl } from './url';
 import { validateConnection, validateFlowSync, validateList, type Validator } from './validate';
+import type { Validators } from './validators';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** Bounds on one answer (the same as on every file read from global storage): see jsonBounds.ts. */
@@ -34,6 +35,8 @@ export interface RequestRecord {
   items?: number;
   dropped?: number;
   bytes?: number;
+  /** The service answered 304 to a conditional request: the last answer stands, no body was read. */
+  notModified?: boolean;
   error?: ApiError;
 }
 
@@ -65,6 +68,16 @@ export class FlowSyncClient {
     Pick<FlowSyncClientOptions, 'onRequest'>;
   /** The last valid answer of each request path: the next identical answer is compared instead of counted and hashed. */
   private readonly lastAnswers = new Map<string, AnswerBytes>();
+  /**
+   * The validators (ETag, Last-Modified) of the last answer of each request path that had them, with that answer's
+   * result: the next request for the path is conditional, and a 304 gives that result again. A path is a list and a
+   * team filter, and a client is one base URL and key: a new key or URL is a new client, which reuses nothing. Only
+   * the current team filter's validators of a list are kept: a filter changed and changed back asks whole.
+   */
+  private readonly lastValidated = new Map<
+    string,
+    { endpoint: string; validators: Validators; result: ListResult<unknown> }
+  >();
   /** The request code (http.ts, its own chunk: esbuild.js CHUNKS), loaded by the first request. */
   private readonly http = onFirstUse(() => import('./http'));
 
@@ -113,16 +126,44 @@ export class FlowSyncClient {
     const path = `${API_PREFIX}${endpoint}${query}`;
     const { now, onRequest } = this.options;
     const started = now();
+    for (const [keptPath, kept] of this.lastValidated) {
+      if (kept.endpoint === endpoint && keptPath !== path) this.lastValidated.delete(keptPath);
+    }
+    const validated = this.lastValidated.get(path);
     try {
       const { getJson } = await this.http.get();
       const response = await getJson(`${this.service.baseUrl}${path}`, label, {
         ...this.options,
         signal,
         previous: this.lastAnswers.get(path),
+        conditional: validated?.validators,
       });
-      const result = { ...validateList(response.body, validate, label), fingerprint: response.fingerprint };
+      if (response.notModified) {
+        const result = { ...(validated!.result as ListResult<T>), notModified: true };
+        onRequest?.({
+          method: 'GET',
+          path,
+          status: response.status,
+          ms: now() - started,
+          items: result.items.length,
+          dropped: result.dropped,
+          bytes: 0,
+          notModified: true,
+        });
+        return result;
+      }
+      const result: ListResult<T> = {
+        ...validateList(response.body, validate, label),
+        fingerprint: response.fingerprint,
+      };
       if (this.lastAnswers.size >= MAX_KEPT_ANSWERS && !this.lastAnswers.has(path)) this.lastAnswers.clear();
       this.lastAnswers.set(path, response.answer);
+      if (response.validators) {
+        if (this.lastValidated.size >= MAX_KEPT_ANSWERS && !this.lastValidated.has(path)) this.lastValidated.clear();
+        this.lastValidated.set(path, { endpoint, validators: response.validators, result });
+      } else {
+        this.lastValidated.delete(path);
+      }
       onRequest?.({
         method: 'GET',
         path,

@@ -5,6 +5,7 @@ import type { HttpAnswer, Platform } from '../env/types';
 import { bounded, inert } from '../base/inert';
 import { JsonCounter, countsOver } from './jsonBounds';
 import { countsAfterEdit, fingerprintBlocks, joinChunks, sharedEnds, type AnswerBytes } from './answerBytes';
+import { conditionalHeaders, readValidators, type Validators } from './validators';
 import {
   ApiError,
   MAX_RETRY_AFTER_MS,
@@ -33,6 +34,18 @@ export interface GetJsonOptions {
    * (sameBytes), an answer is compared with it, and counted and hashed only where it differs (answerBytes.ts).
    */
   previous?: AnswerBytes;
+  /**
+   * The validators of the last answer to the same request (JsonResponse.validators): sent as If-None-Match /
+   * If-Modified-Since, and a 304 is then the same answer (NotModified). Without them a 304 is refused like any 3xx.
+   */
+  conditional?: Validators;
+}
+
+/** The service said the answer is the one it last sent (304 to a conditional request): no body was read. */
+export interface NotModified {
+  status: 304;
+  notModified: true;
+  bytes: 0;
 }
 
 export interface JsonResponse {
@@ -43,6 +56,9 @@ export interface JsonResponse {
   fingerprint: string;
   /** The bytes read and what was counted in them: `previous` for the next request. */
   answer: AnswerBytes;
+  /** Its ETag / Last-Modified, within bounds (src/api/validators.ts): `conditional` for the next request. */
+  validators?: Validators;
+  notModified?: undefined;
 }
 
 export type { AnswerBytes } from './answerBytes';
@@ -50,8 +66,19 @@ export type { AnswerBytes } from './answerBytes';
 /**
  * GET a JSON document. Never follows redirects, enforces a timeout and a body size cap, and turns every failure into
  * an ApiError. `label` names the endpoint in messages (e.g. "processing flow syncs"); the URL and key never appear.
+ * With `conditional`, a 304 resolves to NotModified (its body, if any, is not read).
  */
-export async function getJson(url: string, label: string, options: GetJsonOptions): Promise<JsonResponse> {
+export async function getJson(
+  url: string,
+  label: string,
+  options: GetJsonOptions & { conditional?: undefined },
+): Promise<JsonResponse>;
+export async function getJson(url: string, label: string, options: GetJsonOptions): Promise<JsonResponse | NotModified>;
+export async function getJson(
+  url: string,
+  label: string,
+  options: GetJsonOptions,
+): Promise<JsonResponse | NotModified> {
   if (options.signal?.aborted) throw cancelled(label);
   const controller = new AbortController();
   let timedOut = false;
@@ -72,10 +99,15 @@ export async function getJson(url: string, label: string, options: GetJsonOption
           Authorization: `Bearer ${options.apiKey}`,
           Accept: 'application/json',
           'User-Agent': options.userAgent,
+          ...conditionalHeaders(options.conditional),
         },
       });
     } catch (e) {
       throw failure(e);
+    }
+    if (response.status === 304 && options.conditional) {
+      response.cancel();
+      return { status: 304, notModified: true, bytes: 0 };
     }
     if (response.status >= 300 && response.status < 400) {
       response.cancel();
@@ -123,7 +155,14 @@ export async function getJson(url: string, label: string, options: GetJsonOption
     }
     const errorBody = Array.isArray(body) ? undefined : errorBodyOf(body, options.apiKey);
     if (errorBody?.code === UNAUTHORIZED_CODE) throw unauthorized(response.status, errorBody.description);
-    return { status: response.status, body, bytes: answer.bytes, fingerprint: answer.fingerprint, answer };
+    return {
+      status: response.status,
+      body,
+      bytes: answer.bytes,
+      fingerprint: answer.fingerprint,
+      answer,
+      validators: readValidators((name) => response.header(name), options.apiKey),
+    };
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);

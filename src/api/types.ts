@@ -52,4 +52,9 @@ export interface ListResult<T> {
   firstDropReason?: string;
   /** Hash of the response body: equal fingerprints mean the service answered exactly the same. */
   fingerprint: string;
+  /**
+   * The service answered 304 to a conditional request (src/api/validators.ts): the answer is the last one, whose items
+   * these are; no body was read.
+   */
+  notModified?: boolean;
 }

@@ -1,7 +1,13 @@
 /**
- * Polls spread over the interval (issue #28): with several services in a window, service i of n polls i/n of the way
- * into each interval instead of all of them at once. Pure; the ServiceRegistry keeps one PollSpread per window.
+ * Polls spread over the interval (issues #28 and #38). Each window draws a place of its own in the interval once
+ * (`PollSpread`'s `place`), and service i of its n services polls at that place plus i/n of the way into each
+ * interval, with a jitter of up to ±POLL_JITTER of the interval on every poll: many people's windows asking one
+ * service are spread over the interval instead of all asking at one moment, and the services of one window are spread
+ * too. Pure; the ServiceRegistry keeps one PollSpread per window.
  */
+
+/** The jitter on every poll: up to this fraction of the interval, either way. */
+export const POLL_JITTER = 0.05;
 
 /**
  * When a list polled every `intervalMs` at `fraction` of the way into each interval (0 ≤ fraction < 1; times counted
@@ -15,9 +21,31 @@ export function spreadDueAt(loadedAt: number, intervalMs: number, fraction: numb
   return offset + Math.ceil((earliest - offset) / intervalMs) * intervalMs;
 }
 
-/** Where each service of a window polls within the interval: service i of n at i/n. */
+/**
+ * The poll after an answer at `loadedAt`: at its place (spreadDueAt) moved by a jitter of up to ±POLL_JITTER of the
+ * interval drawn from `random` (0 ≤ random() < 1; 0.5 is no jitter). Never sooner than 0.45 of an interval after the
+ * answer, never later than 1.55; a list answered within 0.45 of an interval keeps its place (the jitter does not add
+ * up from poll to poll).
+ */
+export function pollDueAt(loadedAt: number, intervalMs: number, fraction: number, random: () => number): number {
+  const jitter = Math.round((2 * unit(random()) - 1) * POLL_JITTER * intervalMs);
+  return spreadDueAt(loadedAt, intervalMs, fraction) + jitter;
+}
+
+/** A window's place in the interval from a draw: a number in [0, 1) (anything else counts as 0). */
+function unit(x: number): number {
+  return x >= 0 && x < 1 ? x : 0;
+}
+
+/** Where each service of a window polls within the interval: the window's own place plus i/n for service i of n. */
 export class PollSpread {
   private readonly slots = new Map<string, number>();
+  /** The window's place in the interval, in [0, 1): drawn once per window, the same for all its polls. */
+  readonly place: number;
+
+  constructor(place: number) {
+    this.place = unit(place);
+  }
 
   /** The services of the window, in order (the settings' order). True when any service's place changed. */
   order(ids: readonly string[]): boolean {
@@ -29,11 +57,13 @@ export class PollSpread {
   }
 
   /**
-   * The fraction of the interval at which a service polls; undefined when it is the only one (it polls one interval
-   * after each answer, exactly as before there were several) or not in the window.
+   * The fraction of the interval at which a service polls: the window's place plus i/n (wrapped into [0, 1)); a
+   * service alone polls at the window's place. Undefined when it is not in the window.
    */
   fraction(id: string): number | undefined {
     const i = this.slots.get(id);
-    return i === undefined || this.slots.size < 2 ? undefined : i / this.slots.size;
+    if (i === undefined) return undefined;
+    const at = this.place + i / this.slots.size;
+    return at >= 1 ? at - 1 : at;
   }
 }

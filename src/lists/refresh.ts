@@ -3,7 +3,7 @@ import type { Item, ListResult } from '../api/types';
 import { t } from '../base/l10n';
 import type { Clock, TimerHandle } from '../base/clock';
 import { Emitter, type Disposable, type Listener } from '../base/events';
-import { spreadDueAt } from './pollSpread';
+import { pollDueAt } from './pollSpread';
 import type { ItemHolder } from './windowBudget';
 
 /** Backoff after failures: 5 s doubling to 5 min, with ±20 % jitter so many windows do not retry in step. */
@@ -27,7 +27,10 @@ export interface ListBudget extends ItemHolder {
 /** What a refresher shares with the other lists of its window; none: it is alone (no budget, polls not spread). */
 export interface RefresherWindow {
   budget?: ListBudget;
-  /** Where within each interval this list polls (src/lists/pollSpread.ts); undefined: one interval after each answer. */
+  /**
+   * Where within each interval this list polls (src/lists/pollSpread.ts: the window's place plus the service's i/n),
+   * each poll moved by a small jitter; undefined: one interval after each answer.
+   */
   pollPhase?: () => number | undefined;
 }
 
@@ -287,10 +290,13 @@ export class ListRefresher<T> {
     this.changes.dispose();
   }
 
-  /** When the poll after an answer at `loadedAt` is due: one interval later, or at this list's place in the interval. */
+  /**
+   * When the poll after an answer at `loadedAt` is due: one interval later, or at this list's place in the interval
+   * with a jitter of up to ±5 % of it (pollDueAt, drawn from the refresher's random).
+   */
   private dueAfter(loadedAt: number, interval: number): number {
     const phase = this.window.pollPhase?.();
-    return phase === undefined ? loadedAt + interval : spreadDueAt(loadedAt, interval, phase);
+    return phase === undefined ? loadedAt + interval : pollDueAt(loadedAt, interval, phase, this.random);
   }
 
   private succeeded(generation: number, result: ListResult<T>): void {

@@ -24,6 +24,8 @@ Options:
   --stuck-minutes N the stuck flow sync #${STUCK_SYNC_ID} started N minutes before the mock (default ${DEFAULT_STUCK_AGE_MS / 60_000})
   --prefix /p       serve the API under this path, e.g. /flowsync
   --key K           API key to accept (default ${DEMO_API_KEY})
+  --etag            send ETag and Last-Modified with the lists, and 304 (no body) to a request that holds the
+                    answer already (If-None-Match, If-Modified-Since); off by default
   --fault JSON      inject a fault, e.g. '{"endpoint":"processing","status":503,"times":1}' (repeatable)
   --help            show this help
 
@@ -87,6 +89,7 @@ export function parseCli(argv: readonly string[]): CliSettings | 'help' {
         key: { type: 'string' },
         fault: { type: 'string', multiple: true },
         help: { type: 'boolean' },
+        etag: { type: 'boolean' },
         speed: { type: 'string' },
         'stuck-minutes': { type: 'string' },
       },
@@ -113,6 +116,7 @@ export function parseCli(argv: readonly string[]): CliSettings | 'help' {
         stuckMinutes === undefined ? undefined : Math.floor((Date.now() - stuckMinutes * 60_000) / 1000) * 1000,
       pathPrefix: parsed.prefix,
       apiKey: parsed.key,
+      etag: parsed.etag === true || undefined,
       log: (line) => console.log(`${new Date().toISOString()} ${line}`),
     },
     faults: (parsed.fault ?? []).map(parseFaultArgument),

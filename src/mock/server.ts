@@ -3,6 +3,7 @@
  * controllable sync lifecycle (clock, startSync, finish), driven in-process or from another process through the
  * /__mock control endpoints.
  */
+import { createHash } from 'node:crypto';
 import * as http from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -25,6 +26,11 @@ export interface MockServerOptions extends MockDataOptions {
   now?: () => number;
   /** Receives one line per request (method, path, status, duration). */
   log?: (line: string) => void;
+  /**
+   * Send an ETag and a Last-Modified with every list answer, and answer 304 without a body to a request whose
+   * If-None-Match (or, without it, If-Modified-Since) says it holds that answer already. Off by default (`--etag`).
+   */
+  etag?: boolean;
 }
 
 export type Endpoint = 'processing' | 'connections';
@@ -122,6 +128,9 @@ export class MockFlowSyncServer {
   /** Aborted by close() so that delayed answers stop waiting. */
   private readonly closing = new AbortController();
   private readonly connectionsCache = new Map<number | 'all', Buffer>();
+  private readonly etag: boolean;
+  /** With `etag`: each answer's ETag and since when it has been the answer, by path and query. */
+  private readonly versions = new Map<string, { etag: string; since: number }>();
 
   private constructor(options: MockServerOptions) {
     const { seed, teams, connections, flows, processing, speed } = options;
@@ -133,6 +142,7 @@ export class MockFlowSyncServer {
     this.prefix = normalizePrefix(options.pathPrefix ?? '');
     this.host = options.host ?? '127.0.0.1';
     this.log = options.log;
+    this.etag = options.etag === true;
     this.server = http.createServer((req, res) => this.handle(req, res));
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
@@ -283,7 +293,9 @@ export class MockFlowSyncServer {
     };
     this.requests.push(record);
     const endpoint = path === undefined ? undefined : API_ROUTES[path];
-    const reply = this.apiReply(record, endpoint);
+    const natural = this.apiReply(record, endpoint);
+    const reply =
+      this.etag && natural.status === 200 ? this.validated(natural, `${url.pathname}${url.search}`, req) : natural;
     const fault = this.takeFault(endpoint);
     if (fault) await this.answerWithFault(fault, res, record, reply, endpoint);
     else record.status = send(res, reply);
@@ -309,6 +321,31 @@ export class MockFlowSyncServer {
         ? this.connectionsJson(teamId)
         : JSON.stringify(this.dataset.processingAt(this.now(), teamId)),
     );
+  }
+
+  /**
+   * With `etag`: the answer with its ETag (a hash of its bytes) and Last-Modified (when it became the answer, to the
+   * second, and always a second after the one it replaced), or a 304 without a body when the request's If-None-Match
+   * names that ETag or, without If-None-Match, its If-Modified-Since is not before Last-Modified.
+   */
+  private validated(reply: Reply, key: string, req: http.IncomingMessage): Reply {
+    const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
+    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+    let version = this.versions.get(key);
+    if (version?.etag !== etag) {
+      const second = Math.floor(this.now() / 1000) * 1000;
+      version = { etag, since: version ? Math.max(second, version.since + 1000) : second };
+      this.versions.set(key, version);
+    }
+    const headers = { etag, 'last-modified': new Date(version.since).toUTCString() };
+    const ifNoneMatch = req.headers['if-none-match'];
+    const ifModifiedSince = Date.parse(req.headers['if-modified-since'] ?? '');
+    const same =
+      ifNoneMatch !== undefined
+        ? ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')
+        : Number.isFinite(ifModifiedSince) && ifModifiedSince >= version.since;
+    if (same) return { status: 304, contentType: reply.contentType, headers, body: '' };
+    return { ...reply, headers: { ...reply.headers, ...headers } };
   }
 
   /** undefined: no filter; null: a team that cannot match anything (unparseable or unknown id). */
@@ -485,16 +522,17 @@ export class MockFlowSyncServer {
 
 /**
  * CORS, so the web extension (vscode.dev, code-server's web worker extension host) can call the mock from a page of
- * another origin: any origin (echoed, no credentials), the headers the client sends, GET only, and Retry-After
- * readable by the page (Content-Type and Content-Length are readable anyway). What a real service must allow likewise
+ * another origin: any origin (echoed, no credentials), the headers the client sends (the conditions of issue #38
+ * among them), GET only, and Retry-After, ETag and Last-Modified readable by the page (Content-Type and
+ * Content-Length are readable anyway). What a real service must allow likewise
  * is in the README ("In the browser").
  */
 function allowCrossOrigin(req: http.IncomingMessage, res: http.ServerResponse): void {
   res.setHeader('access-control-allow-origin', req.headers.origin ?? '*');
   res.setHeader('vary', 'Origin');
   res.setHeader('access-control-allow-methods', 'GET');
-  res.setHeader('access-control-allow-headers', 'Authorization, Accept, User-Agent');
-  res.setHeader('access-control-expose-headers', 'Retry-After');
+  res.setHeader('access-control-allow-headers', 'Authorization, Accept, User-Agent, If-None-Match, If-Modified-Since');
+  res.setHeader('access-control-expose-headers', 'Retry-After, ETag, Last-Modified');
 }
 
 function normalizePrefix(prefix: string): string {
@@ -529,6 +567,12 @@ function faultedReply(fault: Fault, natural: Reply): Reply {
 }
 
 function send(res: http.ServerResponse, reply: Reply): number {
+  if (reply.status === 304) {
+    // Not modified: the validators, no body and no content headers.
+    res.writeHead(304, reply.headers);
+    res.end();
+    return 304;
+  }
   const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
   res.writeHead(reply.status, {
     'content-type': reply.contentType,

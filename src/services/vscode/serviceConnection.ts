@@ -41,15 +41,16 @@ export interface ServiceConnectionDeps {
 
 /**
  * What the services of one window share (issue #28): the budget of the items their lists hold together, and where
- * within the interval each one polls. The ServiceRegistry makes one and hands it to every connection it makes.
+ * within the interval each one polls (the window's own place, drawn here once per window, plus each service's i/n:
+ * issue #38). The ServiceRegistry makes one and hands it to every connection it makes.
  */
 export interface ServiceWindow {
   readonly budget: WindowBudget;
   readonly spread: PollSpread;
 }
 
-export function createServiceWindow(): ServiceWindow {
-  return { budget: new WindowBudget(), spread: new PollSpread() };
+export function createServiceWindow(random: () => number = Math.random): ServiceWindow {
+  return { budget: new WindowBudget(), spread: new PollSpread(random()) };
 }
 
 /**
@@ -186,6 +187,7 @@ function logRequest(log: vscode.LogOutputChannel, r: RequestRecord, service: str
     log.warn(`${by}${r.method} ${r.path} → ${r.status ?? r.error.kind} in ${r.ms} ms: ${inert(r.error.message)}`);
   } else {
     const dropped = r.dropped ? `, ${r.dropped} dropped` : '';
-    log.info(`${by}${r.method} ${r.path} → ${r.status} in ${r.ms} ms, ${r.items} items${dropped}, ${r.bytes} bytes`);
+    const bytes = r.notModified ? 'unchanged (no body)' : `${r.bytes} bytes`;
+    log.info(`${by}${r.method} ${r.path} → ${r.status} in ${r.ms} ms, ${r.items} items${dropped}, ${bytes}`);
   }
 }

@@ -52,7 +52,7 @@ export class ServiceRegistry extends Registry<ServiceConnection> implements vsco
 
 /** The connections' code as the registry makes services with it: every service of the window shares one window. */
 function factoryOf(code: ConnectionCode, deps: ServiceConnectionDeps): ServiceFactory<ServiceConnection> {
-  const window = code.createServiceWindow?.();
+  const window = code.createServiceWindow?.(deps.random);
   return {
     make: (target, several) => code.createServiceConnection({ ...deps, several }, target, window),
     spread: window?.spread,

@@ -267,6 +267,116 @@ describe('FlowSyncClient against the mock API', () => {
   });
 });
 
+describe('FlowSyncClient: ETag and Last-Modified (issue #38)', () => {
+  let mock: MockFlowSyncServer;
+  let records: RequestRecord[];
+  const T = Date.UTC(2026, 10, 27, 9, 0, 0);
+  const client = (options: Partial<FlowSyncClientOptions> = {}) =>
+    new FlowSyncClient({ baseUrl: mock.url, apiKey: KEY, onRequest: (r) => records.push(r), ...options });
+  const conditions = () =>
+    mock.requests.map((r) => [r.headers['if-none-match'] ?? '-', r.headers['if-modified-since'] ?? '-']);
+
+  before(async () => {
+    mock = await MockFlowSyncServer.start({ apiKey: KEY, now: () => T, etag: true });
+  });
+  after(() => mock.close());
+  beforeEach(() => {
+    mock.clearFaults();
+    mock.clearRequests();
+    mock.resetSyncs();
+    records = [];
+  });
+
+  it('the next request carries If-None-Match and If-Modified-Since; a 304 is the same answer, no body read, the rows kept', async () => {
+    const c = client();
+    const first = await c.listProcessing();
+    assert.equal(mock.requests[0].status, 200);
+    const second = await c.listProcessing();
+    const sent = conditions();
+    assert.deepEqual(sent[0], ['-', '-'], 'the first request has nothing to compare with');
+    assert.match(sent[1][0], /^"[^"]+"$/, 'If-None-Match: the ETag the service sent');
+    assert.equal(sent[1][1], new Date(T).toUTCString(), 'If-Modified-Since: the Last-Modified the service sent');
+    assert.equal(mock.requests[1].status, 304);
+    assert.equal(second.fingerprint, first.fingerprint);
+    assert.deepEqual(
+      second.items.map((i) => i.value.id),
+      first.items.map((i) => i.value.id),
+    );
+    assert.equal(second.notModified, true, 'told apart from a full answer');
+    assert.equal(records[1].status, 304);
+    assert.equal(records[1].bytes, 0, 'no body');
+    mock.startSync(mock.dataset.flows[0].id, { count: 2 });
+    const third = await c.listProcessing();
+    assert.equal(mock.requests[2].status, 200);
+    assert.equal(third.items.length, first.items.length + 2);
+    assert.ok(!third.notModified);
+  });
+
+  it('a validator is per list, per team filter and per key: another team filter or a new key does not reuse it', async () => {
+    const c = client();
+    await c.listProcessing();
+    const team = String(mock.dataset.flows[0].team_id);
+    await c.listProcessing({ teamId: team });
+    await c.listConnections();
+    await c.listProcessing(); // the team filter changed back: the first ETag is not reused
+    await client().listProcessing(); // a new key (a new client): nothing reused
+    assert.deepEqual(
+      conditions().map(([etag]) => etag !== '-'),
+      [false, false, false, false, false],
+    );
+    const again = client();
+    await again.listProcessing();
+    await again.listProcessing();
+    assert.deepEqual(
+      conditions()
+        .slice(5)
+        .map(([etag]) => etag !== '-'),
+      [false, true],
+    );
+  });
+
+  it('where the service sends neither, nothing changes; a validator out of bounds is not sent back', async () => {
+    const bad: Array<Record<string, string>> = [
+      { etag: 'x'.repeat(300) }, // too long
+      { etag: '"caf\u00e9"' }, // not ASCII
+      { etag: '"a b"' }, // a space
+      { etag: 'no-quotes' },
+      { etag: '"quote"inside"' },
+      { 'last-modified': 'yesterday' },
+      { 'last-modified': 'Fri, 27 Nov 2026 09:00:00 GMT; x=1' },
+    ];
+    for (const headers of bad) {
+      mock.clearRequests();
+      const plain = await MockFlowSyncServer.start({ apiKey: KEY, now: () => T });
+      try {
+        plain.inject({ headers, times: 1 });
+        const c = new FlowSyncClient({ baseUrl: plain.url, apiKey: KEY });
+        await c.listProcessing();
+        await c.listProcessing();
+        assert.deepEqual(
+          plain.requests.map((r) => [r.headers['if-none-match'], r.headers['if-modified-since']]),
+          [
+            [undefined, undefined],
+            [undefined, undefined],
+          ],
+          JSON.stringify(headers),
+        );
+        assert.deepEqual(
+          plain.requests.map((r) => r.status),
+          [200, 200],
+        );
+      } finally {
+        await plain.close();
+      }
+    }
+  });
+
+  it('a 304 the client did not ask for is not taken as an answer', async () => {
+    mock.inject({ status: 304, times: 1, body: '' });
+    await rejectsWith(client().listProcessing(), 'invalidResponse', /HTTP 304/);
+  });
+});
+
 describe('API key check', () => {
   it('refuses characters that cannot travel in an HTTP header, with a message, before any request', () => {
     for (const bad of ['abc€def', 'ab\u0000c', 'ab\ncd', 'ab cd', 'ключ', '\uD800']) {

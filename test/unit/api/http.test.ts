@@ -154,7 +154,9 @@ describe('getJson over a stand-in platform', () => {
     };
     return { seen, platform };
   }
-  const options = (extra: Partial<GetJsonOptions>): GetJsonOptions => ({
+  const options = (
+    extra: Partial<Omit<GetJsonOptions, 'conditional'>>,
+  ): GetJsonOptions & { conditional?: undefined } => ({
     apiKey: KEY,
     userAgent: 'flowsync-explorer/test',
     timeoutMs: 5_000,

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import * as spreadModule from '../../../src/lists/pollSpread';
 import { PollSpread, spreadDueAt } from '../../../src/lists/pollSpread';
 
 describe('spreadDueAt', () => {
@@ -35,11 +36,11 @@ describe('spreadDueAt', () => {
 });
 
 describe('PollSpread', () => {
-  it('service i of n polls i/n of the way into the interval; a service alone keeps polling one interval after each answer', () => {
-    const spread = new PollSpread();
+  it("service i of n polls i/n of the way into the interval from its window's place; a service alone polls at that place", () => {
+    const spread = new PollSpread(0);
     assert.equal(spread.fraction('a'), undefined);
     assert.equal(spread.order(['a']), true);
-    assert.equal(spread.fraction('a'), undefined, 'alone: as before there were several');
+    assert.equal(spread.fraction('a'), 0, "alone: at its window's place (issue #38)");
     assert.equal(spread.order(['a', 'b', 'c', 'd']), true);
     assert.deepEqual(
       ['a', 'b', 'c', 'd', 'x'].map((id) => spread.fraction(id)),
@@ -51,5 +52,82 @@ describe('PollSpread', () => {
       ['a', 'b', 'c', 'd'].map((id) => spread.fraction(id)),
       [0, undefined, 1 / 3, 2 / 3],
     );
+  });
+
+  it("a window's place is its own and stable: the services sit at that place plus i/n, wrapped into the interval (issue #38)", () => {
+    const spread = new PollSpread(0.7);
+    spread.order(['a', 'b']);
+    const first = ['a', 'b'].map((id) => spread.fraction(id)!);
+    assert.ok(Math.abs(first[0] - 0.7) < 1e-12, `a at the window's place: ${first[0]}`);
+    assert.ok(Math.abs(first[1] - 0.2) < 1e-12, `b half an interval on, wrapped: ${first[1]}`);
+    for (let k = 0; k < 100; k++) {
+      assert.deepEqual(
+        ['a', 'b'].map((id) => spread.fraction(id)),
+        first,
+        'the same place on every ask',
+      );
+    }
+    spread.order(['a', 'b']);
+    assert.deepEqual(
+      ['a', 'b'].map((id) => spread.fraction(id)),
+      first,
+      'the same place after the same order',
+    );
+    const alone = new PollSpread(0.7);
+    alone.order(['a']);
+    assert.ok(Math.abs(alone.fraction('a')! - 0.7) < 1e-12, "a service alone polls at its window's place too");
+    for (const bad of [-0.1, 1, Number.NaN, Infinity]) {
+      const spreadOfBad = new PollSpread(bad);
+      spreadOfBad.order(['a']);
+      assert.equal(spreadOfBad.fraction('a'), 0, `a place out of [0, 1) (${bad}) counts as 0`);
+    }
+  });
+});
+
+describe('pollDueAt (issue #38)', () => {
+  const I = 30_000;
+  const pollDueAt = (spreadModule as { pollDueAt?: typeof spreadModule.pollDueAt }).pollDueAt;
+
+  it('moves each poll by a jitter of at most ±5 % of the interval around its place, and the jitter does not add up', () => {
+    assert.equal(typeof pollDueAt, 'function', 'pollDueAt exists');
+    assert.equal(
+      pollDueAt!(100_000, I, 0.25, () => 0.5),
+      spreadDueAt(100_000, I, 0.25),
+      '0.5: no jitter',
+    );
+    assert.equal(
+      pollDueAt!(100_000, I, 0.25, () => 0),
+      spreadDueAt(100_000, I, 0.25) - 1_500,
+    );
+    assert.equal(
+      pollDueAt!(100_000, I, 0.25, () => 0.999_999_9),
+      spreadDueAt(100_000, I, 0.25) + 1_500,
+    );
+    let seed = 1;
+    const random = () => ((seed = (seed * 48_271) % 2_147_483_647) - 1) / 2_147_483_646;
+    const seen = new Set<number>();
+    let at = pollDueAt!(1_234_567, I, 0.6, random);
+    for (let i = 0; i < 1_000; i++) {
+      const offset = (((at - 0.6 * I) % I) + I) % I;
+      const drift = Math.min(offset, I - offset);
+      assert.ok(drift <= 1_500, `poll ${i} is ${drift} ms from its place: the jitter adds up`);
+      seen.add(Math.round(drift / 100));
+      const latency = (i * 397) % 9_000;
+      const next = pollDueAt!(at + latency, I, 0.6, random);
+      assert.ok(next - at >= 0.9 * I && next - at <= 1.1 * I, `one poll per interval: ${next - at}`);
+      at = next;
+    }
+    assert.ok(seen.size > 10, `the jitter varies from poll to poll (${seen.size} distinct)`);
+  });
+
+  it('never sooner than 0.45 of an interval, never later than 1.55 after the answer', () => {
+    for (let loadedAt = 0; loadedAt < 3 * I; loadedAt += 37) {
+      for (const fraction of [0, 0.05, 0.5, 0.95]) {
+        for (const r of [0, 0.5, 0.999_999]) {
+          const gap = pollDueAt!(loadedAt, I, fraction, () => r) - loadedAt;
+          assert.ok(gap >= 0.45 * I && gap <= 1.55 * I, `${loadedAt} ${fraction} ${r}: ${gap}`);
+        }
+      }
+    }
   });
 });

@@ -58,6 +58,25 @@ describe('ListRefresher', () => {
     loader = new ScriptedLoader();
   });
 
+  it('a 304 (the service says its answer is unchanged): the rows kept as they are, no change of items told, the next poll planned (issue #38)', async () => {
+    const first = ok([1, 2, 3], 'fp');
+    loader.answers = [first, { ...first, notModified: true }];
+    const r = new ListRefresher(loader.load, clock, poll30s, half);
+    const changes: boolean[] = [];
+    r.onDidChange((c) => changes.push(c.itemsChanged));
+    await r.refresh();
+    const items = r.state.items;
+    const loadedAt = r.state.loadedAt!;
+    changes.length = 0;
+    await clock.advance(30_000);
+    assert.equal(loader.calls, 2);
+    assert.equal(r.state.items, items, 'the same rows, not a copy');
+    assert.ok(r.state.loadedAt! > loadedAt, 'answered now');
+    assert.equal(r.state.nextAttemptAt, r.state.loadedAt! + 30_000);
+    assert.ok(changes.length > 0 && changes.every((c) => !c), `no change of items told: ${changes.join()}`);
+    r.dispose();
+  });
+
   it('loads, keeps items and schedules the next poll', async () => {
     const r = new ListRefresher(loader.load, clock, poll30s, half);
     await r.refresh();
@@ -580,7 +599,7 @@ describe('ListRefresher in a window of several services (issue #28)', () => {
   });
 
   it('20 services sharing a 5 s interval poll at their own places in it, not all at once; a service alone polls as before', async () => {
-    const spread = new PollSpread();
+    const spread = new PollSpread(0);
     spread.order(Array.from({ length: 20 }, (_, i) => `s${i}`));
     const polls: number[][] = Array.from({ length: 20 }, () => []);
     const lists = Array.from({ length: 20 }, (_, i) => {
@@ -617,10 +636,74 @@ describe('ListRefresher in a window of several services (issue #28)', () => {
       () => 5_000,
       half,
       undefined,
-      { pollPhase: () => new PollSpread().fraction('a') },
+      { pollPhase: () => new PollSpread(0).fraction('a') },
     );
     await alone.refresh();
     assert.equal(alone.state.nextAttemptAt, clock.now() + 5_000, 'one interval after the answer, as before');
     alone.dispose();
+  });
+
+  it('500 windows with the same two services: their polls spread over the interval, each window at a place of its own (issue #38)', async () => {
+    const I = 30_000;
+    let seed = 38;
+    const random = () => ((seed = (seed * 48_271) % 2_147_483_647) - 1) / 2_147_483_646;
+    const polls: number[] = [];
+    const start = clock.now();
+    const lists = Array.from({ length: 500 }, (_, w) => {
+      const spread = new PollSpread(random()); // drawn once per window
+      spread.order(['production', 'staging']);
+      const r = new ListRefresher(
+        () => {
+          polls.push(clock.now());
+          return Promise.resolve(ok([w]));
+        },
+        clock,
+        () => I,
+        random,
+        undefined,
+        { pollPhase: () => spread.fraction('production') },
+      );
+      // Every window opens within the same 10 s (a common restart); its first load is at once.
+      clock.setTimeout(() => void r.refresh(), Math.floor(random() * 10_000));
+      return r;
+    });
+    await clock.advance(4 * I);
+    const firsts = polls.filter((at) => at < start + 10_000).length;
+    assert.equal(firsts, 500, 'the first load of each window at once');
+    const steady = polls.filter((at) => at >= start + 2 * I && at < start + 4 * I);
+    assert.ok(steady.length >= 950 && steady.length <= 1_050, `one poll per window per interval: ${steady.length}`);
+    const perMs = new Map<number, number>();
+    for (const at of steady) perMs.set(at, (perMs.get(at) ?? 0) + 1);
+    const busiestMs = Math.max(...perMs.values());
+    assert.ok(busiestMs <= 3, `at most 3 polls in one millisecond (was all 500): ${busiestMs}`);
+    const perSecond = new Map<number, number>();
+    for (const at of steady) {
+      const second = Math.floor((at - start) / 1000);
+      perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
+    }
+    const meanSecond = steady.length / ((2 * I) / 1000);
+    const busiestSecond = Math.max(...perSecond.values());
+    assert.ok(busiestSecond <= 2.5 * meanSecond, `busiest second ${busiestSecond} against a mean of ${meanSecond}`);
+    for (const r of lists) r.dispose();
+  });
+
+  it("a service alone in its window polls at the window's place, not one interval after each answer (issue #38)", async () => {
+    const spread = new PollSpread(0.25);
+    spread.order(['a']);
+    const r = new ListRefresher(
+      () => Promise.resolve(ok([1])),
+      clock,
+      () => 30_000,
+      half,
+      undefined,
+      {
+        pollPhase: () => spread.fraction('a'),
+      },
+    );
+    await r.refresh();
+    const due = r.state.nextAttemptAt!;
+    assert.equal(due % 30_000, 7_500, 'a quarter of the way into the interval');
+    assert.ok(due - clock.now() >= 15_000 && due - clock.now() < 45_000);
+    r.dispose();
   });
 });

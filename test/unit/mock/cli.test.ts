@@ -21,4 +21,13 @@ describe('mock CLI options', () => {
     }
     assert.throws(() => parseCli(['--stuck-minutes=-5']), /--stuck-minutes must be/);
   });
+
+  it('--etag makes the mock send ETag and Last-Modified; off by default (issue #38)', () => {
+    const on = parseCli(['--etag']);
+    assert.ok(on !== 'help');
+    assert.equal(on.options.etag, true);
+    const off = parseCli([]);
+    assert.ok(off !== 'help');
+    assert.ok(!off.options.etag);
+  });
 });

@@ -148,7 +148,7 @@ describe('MockFlowSyncServer', () => {
           .get('access-control-allow-headers')
           ?.split(/,\s*/)
           .map((h) => h.toLowerCase()),
-        ['authorization', 'accept', 'user-agent'],
+        ['authorization', 'accept', 'user-agent', 'if-none-match', 'if-modified-since'],
       );
       assert.equal(preflight.headers.get('access-control-allow-credentials'), null, 'no credentials');
       assert.equal(await preflight.text(), '');
@@ -159,7 +159,7 @@ describe('MockFlowSyncServer', () => {
       assert.equal(ok.status, 200);
       assert.equal(ok.headers.get('access-control-allow-origin'), origin);
       assert.match(ok.headers.get('vary') ?? '', /Origin/);
-      assert.equal(ok.headers.get('access-control-expose-headers'), 'Retry-After');
+      assert.equal(ok.headers.get('access-control-expose-headers'), 'Retry-After, ETag, Last-Modified');
       server.inject({ status: 429, headers: { 'Retry-After': '3' }, times: 1 });
       const limited = await fetch(server.url + CONNECTIONS, withKey());
       assert.equal(limited.status, 429);
@@ -476,5 +476,96 @@ describe('MockFlowSyncServer options', () => {
     await server.close();
     assert.ok(Date.now() - started < 500);
     await assert.rejects(pending);
+  });
+});
+
+describe('MockFlowSyncServer etag (issue #38)', () => {
+  const T = Date.UTC(2026, 10, 27, 9, 0, 0);
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    fetch(url, { headers: { authorization: `Bearer ${DEMO_API_KEY}`, ...headers } });
+
+  it('off by default: no ETag or Last-Modified, and a conditional request gets the whole answer', async () => {
+    const server = await MockFlowSyncServer.start({ now: () => T });
+    try {
+      const first = await get(server.url + PROCESSING);
+      assert.equal(first.headers.get('etag'), null);
+      assert.equal(first.headers.get('last-modified'), null);
+      await first.arrayBuffer();
+      const again = await get(server.url + PROCESSING, {
+        'if-none-match': '"x"',
+        'if-modified-since': new Date(T).toUTCString(),
+      });
+      assert.equal(again.status, 200);
+      assert.ok(((await again.json()) as unknown[]).length > 0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with etag: sends ETag and Last-Modified, answers 304 without a body while the answer is the same, 200 once it changed', async () => {
+    let now = T;
+    const server = await MockFlowSyncServer.start({ now: () => now, etag: true });
+    try {
+      const first = await get(server.url + PROCESSING);
+      const etag = first.headers.get('etag');
+      const lastModified = first.headers.get('last-modified');
+      assert.match(etag ?? '', /^"[\x21\x23-\x7e]{8,64}"$/, 'a strong ETag');
+      assert.equal(lastModified, new Date(T).toUTCString());
+      const body = await first.text();
+      const same = await get(server.url + PROCESSING, { 'if-none-match': etag! });
+      assert.equal(same.status, 304);
+      assert.equal(await same.text(), '', 'no body');
+      assert.equal(same.headers.get('etag'), etag);
+      const since = await get(server.url + PROCESSING, { 'if-modified-since': lastModified! });
+      assert.equal(since.status, 304);
+      await since.arrayBuffer();
+      const other = await get(server.url + PROCESSING, { 'if-none-match': '"something-else"' });
+      assert.equal(other.status, 200, 'another ETag: the whole answer');
+      assert.equal(await other.text(), body);
+      const team = await get(`${server.url}${PROCESSING}?team_id=${server.dataset.flows[0].team_id}`, {
+        'if-none-match': etag!,
+      });
+      assert.equal(team.status, 200, "another team's answer is not the same answer");
+      await team.arrayBuffer();
+      server.startSync(server.dataset.flows[0].id, { count: 2 });
+      now += 500; // the answer changes within the same second as the last one
+      const changed = await get(server.url + PROCESSING, {
+        'if-none-match': etag!,
+        'if-modified-since': lastModified!,
+      });
+      assert.equal(changed.status, 200);
+      assert.notEqual(changed.headers.get('etag'), etag);
+      assert.ok(
+        Date.parse(changed.headers.get('last-modified')!) > Date.parse(lastModified!),
+        'Last-Modified moves on even within the same second',
+      );
+      await changed.arrayBuffer();
+      assert.deepEqual(
+        server.requests.map((r) => r.status),
+        [200, 304, 304, 200, 200, 200],
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('lets a page of another origin send the conditions and read the validators (CORS)', async () => {
+    const server = await MockFlowSyncServer.start({ etag: true });
+    try {
+      const preflight = await fetch(server.url + PROCESSING, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://vscode.dev', 'access-control-request-method': 'GET' },
+      });
+      const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase();
+      assert.match(allowed, /if-none-match/);
+      assert.match(allowed, /if-modified-since/);
+      const answer = await get(server.url + PROCESSING);
+      const exposed = (answer.headers.get('access-control-expose-headers') ?? '').toLowerCase();
+      assert.match(exposed, /etag/);
+      assert.match(exposed, /last-modified/);
+      await answer.arrayBuffer();
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -12,7 +12,9 @@ import { DEMO_API_KEY, MockFlowSyncServer } from '../../../../src/mock/server';
 
 const PROCESSING = '/api/public/v1/flowsyncs/processing';
 
-const options = (extra: Partial<GetJsonOptions> = {}): GetJsonOptions => ({
+const options = (
+  extra: Partial<Omit<GetJsonOptions, 'conditional'>> = {},
+): GetJsonOptions & { conditional?: undefined } => ({
   apiKey: DEMO_API_KEY,
   userAgent: 'flowsync-explorer/test',
   timeoutMs: 5_000,
@@ -54,6 +56,31 @@ describe('browser platform (global fetch)', function () {
     assert.match(first.fingerprint, /^[0-9a-f]{16}$/);
     assert.equal(second.fingerprint, first.fingerprint);
     assert.equal(mock.requests[0].headers.authorization, `Bearer ${DEMO_API_KEY}`);
+  });
+
+  it('a conditional request: fetch hands back the 304 when If-None-Match is set by hand, and getJson takes it as the same answer (issue #38)', async () => {
+    const tagged = await MockFlowSyncServer.start({ port: 0, etag: true });
+    try {
+      const first = await getJson(tagged.url + PROCESSING, 'processing flow syncs', options());
+      assert.equal(first.status, 200);
+      const validators = first.validators;
+      assert.ok(validators?.etag, 'the ETag read through fetch');
+      const raw = await browserPlatform.httpGet(tagged.url + PROCESSING, {
+        headers: { Authorization: `Bearer ${DEMO_API_KEY}`, 'If-None-Match': validators.etag },
+        signal: new AbortController().signal,
+      });
+      assert.equal(raw.status, 304);
+      raw.cancel();
+      const second = await getJson(tagged.url + PROCESSING, 'processing flow syncs', {
+        ...options(),
+        conditional: validators,
+      });
+      assert.equal(second.status, 304);
+      assert.equal(second.notModified, true);
+      assert.equal(tagged.requests[2].headers['if-none-match'], validators.etag);
+    } finally {
+      await tagged.close();
+    }
   });
 
   it('never follows a redirect: the key does not reach the target', async () => {
