@@ -172,16 +172,19 @@ export class GoToSearch {
         const s = this.rows[k].service;
         if (kind === 0) {
           for (const { value } of s.processing) {
-            if (this.holds(0, value, words, id) && found.push({ service: k, kind, item: value }) > this.max)
-              {return found;}
+            if (this.holds(0, value, words, id) && found.push({ service: k, kind, item: value }) > this.max) {
+              return found;
+            }
           }
         } else if (kind === 1) {
-          for (const e of s.history)
-            {if (this.holds(1, e, words, id) && found.push({ service: k, kind, item: e }) > this.max) return found;}
+          for (const e of s.history) {
+            if (this.holds(1, e, words, id) && found.push({ service: k, kind, item: e }) > this.max) return found;
+          }
         } else {
           for (const { value } of s.connections) {
-            if (this.holds(2, value, words, id) && found.push({ service: k, kind, item: value }) > this.max)
-              {return found;}
+            if (this.holds(2, value, words, id) && found.push({ service: k, kind, item: value }) > this.max) {
+              return found;
+            }
           }
         }
       }
