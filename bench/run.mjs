@@ -7,7 +7,7 @@
 // when a section could not run; missed targets are reported, not failed. ~3-5 min on 2 cores.
 //
 //   npm run bench
-//   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network, worst, history, text, services
+//   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network, worst, history, text, services, fleet
 //   npm run bench -- --starts 5 --memory-runs 3 --no-compile
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -130,6 +130,7 @@ const SECTIONS = {
   history: () => runSection('history.mjs', { nodeArgs: ['--expose-gc'] }),
   text: () => runSection('text.mjs', { nodeArgs: ['--expose-gc'] }),
   services: () => runSection('services.mjs', { nodeArgs: ['--expose-gc'] }),
+  fleet: () => runSection('fleet.mjs'),
 };
 
 function formatValue(value, unit) {
