@@ -128,45 +128,56 @@ export async function getJson(
     } catch (e) {
       throw e instanceof ApiError || timedOut || options.signal?.aborted ? failure(e) : brokenBody(e, label);
     }
-    if (response.status < 200 || response.status > 299) throw errorForStatus(response, text, label, options);
-    const contentType = response.header('content-type') ?? '';
-    if (contentType && !/\bjson\b/i.test(contentType)) {
-      throw new ApiError(
-        'invalidResponse',
-        t(
-          'The service answered {0} with {1} instead of JSON. Check that the service URL points at the Flow Sync API.',
-          label,
-          describeType(contentType, options.apiKey),
-        ),
-        { status: response.status },
-      );
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new ApiError(
-        'invalidResponse',
-        t('The service answered {0} with malformed JSON ({1}).', label, formatBytes(answer.bytes)),
-        {
-          status: response.status,
-        },
-      );
-    }
-    const errorBody = Array.isArray(body) ? undefined : errorBodyOf(body, options.apiKey);
-    if (errorBody?.code === UNAUTHORIZED_CODE) throw unauthorized(response.status, errorBody.description);
-    return {
-      status: response.status,
-      body,
-      bytes: answer.bytes,
-      fingerprint: answer.fingerprint,
-      answer,
-      validators: readValidators((name) => response.header(name), options.apiKey),
-    };
+    return answerOf(response, text, answer, label, options);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** A read answer as JSON: an error status, another content type, malformed JSON and the unauthorized body refused. */
+function answerOf(
+  response: HttpAnswer,
+  text: string,
+  answer: AnswerBytes,
+  label: string,
+  options: GetJsonOptions,
+): JsonResponse {
+  if (response.status < 200 || response.status > 299) throw errorForStatus(response, text, label, options);
+  const contentType = response.header('content-type') ?? '';
+  if (contentType && !/\bjson\b/i.test(contentType)) {
+    throw new ApiError(
+      'invalidResponse',
+      t(
+        'The service answered {0} with {1} instead of JSON. Check that the service URL points at the Flow Sync API.',
+        label,
+        describeType(contentType, options.apiKey),
+      ),
+      { status: response.status },
+    );
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ApiError(
+      'invalidResponse',
+      t('The service answered {0} with malformed JSON ({1}).', label, formatBytes(answer.bytes)),
+      {
+        status: response.status,
+      },
+    );
+  }
+  const errorBody = Array.isArray(body) ? undefined : errorBodyOf(body, options.apiKey);
+  if (errorBody?.code === UNAUTHORIZED_CODE) throw unauthorized(response.status, errorBody.description);
+  return {
+    status: response.status,
+    body,
+    bytes: answer.bytes,
+    fingerprint: answer.fingerprint,
+    answer,
+    validators: readValidators((name) => response.header(name), options.apiKey),
+  };
 }
 
 /**

@@ -75,7 +75,9 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
   afterEach(async () => {
     for (const r of registries.splice(0)) r.dispose();
     settings.dispose();
-    await fs.rm(root, { recursive: true, force: true });
+    // A disposed service may still finish a write it began (the lease's atomic replace): rm retries a folder that
+    // filled again while it was removed (ENOTEMPTY).
+    await fs.rm(root, { recursive: true, force: true, maxRetries: 10 });
   });
 
   it('holds no service until start() has loaded the code; then makes them, says so once, and configures them', async () => {
