@@ -16,22 +16,22 @@ import { ListRefresher, type ListChange } from '../../../src/lists/refresh';
 import { FakeClock } from '../helpers/fakeClock';
 import { HostileServer, apiKeyArb, replyArb, validListBody, type HostileReply } from '../helpers/hostile';
 
-const TIMEOUT_MS = 2_000;
 /**
- * The time bound, per run: BASE_MS + bytes / BYTES_PER_MS.
- * - BASE_MS (1.5 s) covers a loopback round trip, a cold JIT on the first runs and GC pauses on a 2-core machine
- *   under load: runs take a few ms, the slowest ~300 ms at a load average of 8. It is below TIMEOUT_MS, so a client
- *   that waits for its timeout (a hang) fails the bound for any body under 1 MB; above that, the "no timeout"
- *   assertion catches it (the server here always answers at once, so a timeout error can only be a stall).
- * - BYTES_PER_MS (2,000, i.e. 2 MB/s) is ~50× slower than what reading, hashing, parsing and validating a body
- *   takes here, so only work that grows faster than the body (quadratic scans, re-parsing, per-item re-hashing)
- *   or a stall can break it. `bytes` is the larger of the bytes sent and the bytes the client has to decode (a
- *   compressed body), the latter capped by maxBytes.
+ * The client's timeout, on the real clock (the client's only one). The server here always answers at once, so a
+ * timeout error can only be a stall (a client waiting for bytes that never come): checkOutcome fails on it. 20 s is
+ * far above a loopback answer under any load seen on the shared 2-core machine (the slowest run, at load 20+: 12.9 s
+ * for a whole refresh), and a stall still fails in 20 s, well within the suite's timeout.
+ *
+ * No wall-clock bound per run (there was one, BASE_MS + bytes / 2 MB/s: it failed under load, "took 2071 ms, budget
+ * 2024 ms"): what it guarded, work growing faster than the body, is measured by the bench's "worst answer under the
+ * caps" row (bench/worst.mjs, docs/performance.md) and counted by test/unit/api/http.test.ts (bytes hashed and
+ * counted around an edit, bytes read past the cap). Here every run's work is bounded by count: numRuns answers,
+ * each at most maxBytes decoded (the client's cap, asserted by those tests), and what JSON.parse is given in a refresh
+ * is counted: at most twice the bytes of the answer (the list once, an error body once), so re-parsing a body per item
+ * or per chunk fails at once, whatever the load.
  */
-const BASE_MS = 1_500;
-const BYTES_PER_MS = 2_000;
+const TIMEOUT_MS = 20_000;
 const HTTP_RUNS = 150;
-const timeLimit = () => fc.interruptAfterTimeLimit(60_000, { failOnInterrupt: true });
 
 const maxBytesArb = fc.constantFrom<number | undefined>(undefined, 64 * 1024, 1024 * 1024);
 const endpointArb = fc.constantFrom<'processing' | 'connections'>('processing', 'connections');
@@ -40,10 +40,17 @@ const pollArb = fc.constantFrom<[string, () => number | undefined]>(
   ['30 s', () => 30_000],
 );
 
+/** The bytes a run may cost: the larger of the bytes sent and the bytes the client has to decode, capped by maxBytes. */
+function answerBytes(reply: HostileReply, maxBytes: number | undefined): number {
+  return Math.max(reply.body.length, Math.min(reply.decodedBytes, maxBytes ?? DEFAULT_MAX_BYTES));
+}
+
 interface Outcome {
   refresher: ListRefresher<FlowSync | Connection>;
   clock: FakeClock;
   elapsedMs: number;
+  /** Characters given to JSON.parse during the refresh (counted: the work a per-item re-parse would multiply). */
+  parsed: number;
   /** Unhandled rejections seen while the run was going on (and a few turns after). */
   unhandled: unknown[];
 }
@@ -82,11 +89,6 @@ function keyFragmentIn(texts: Array<string | undefined>, key: string): string | 
     if (shown.includes(piece.toLowerCase())) return piece;
   }
   return undefined;
-}
-
-function budgetMs(reply: HostileReply, maxBytes: number | undefined): number {
-  const bytes = Math.max(reply.body.length, Math.min(reply.decodedBytes, maxBytes ?? DEFAULT_MAX_BYTES));
-  return BASE_MS + bytes / BYTES_PER_MS;
 }
 
 describe('properties: refresh() over loopback HTTP against a hostile service', function () {
@@ -139,17 +141,25 @@ describe('properties: refresh() over loopback HTTP against a hostile service', f
     server.next = reply;
     const requestsBefore = server.received.length;
     const started = performance.now();
+    let parsed = 0;
+    const parse = JSON.parse;
+    JSON.parse = (text: string, reviver?: Parameters<typeof parse>[1]) => {
+      parsed += String(text).length;
+      return parse(text, reviver) as unknown;
+    };
     try {
       // Called inside the try: a refresh() that throws synchronously fails the property like one that rejects.
       await refresher.refresh();
     } catch (e) {
       assert.fail(`refresh() rejected or threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    } finally {
+      JSON.parse = parse;
     }
     const elapsedMs = performance.now() - started;
     await settle();
     assert.equal(server.received.length - requestsBefore, 1, 'exactly one request per refresh');
     assert.equal(server.received.at(-1)?.authorization, `Bearer ${key}`);
-    return { refresher, clock, elapsedMs, unhandled: [...unhandled] };
+    return { refresher, clock, elapsedMs, parsed, unhandled: [...unhandled] };
   }
 
   /** A fresh pipeline and one refresh; `setup` may add listeners first. */
@@ -171,9 +181,9 @@ describe('properties: refresh() over loopback HTTP against a hostile service', f
    * data stays on screen). `dispose`: false when more refreshes follow.
    */
   function checkOutcome(
-    { refresher, clock, elapsedMs, unhandled: seen }: Outcome,
+    { refresher, clock, parsed, unhandled: seen }: Outcome,
     key: string,
-    budget: number,
+    bytes: number,
     { previous, dispose = true }: { previous?: Refresher['state']['items']; dispose?: boolean } = {},
   ): void {
     assert.deepEqual(seen.map(String), [], 'unhandled rejection during the refresh');
@@ -198,11 +208,11 @@ describe('properties: refresh() over loopback HTTP against a hostile service', f
       const wait = state.nextAttemptAt - clock.now();
       assert.ok(Number.isFinite(wait) && wait >= 0 && wait <= MAX_RETRY_AFTER_MS, `next attempt in ${wait} ms`);
     }
-    assert.ok(elapsedMs <= budget, `took ${Math.round(elapsedMs)} ms, budget ${Math.round(budget)} ms`);
+    assert.ok(parsed <= 2 * bytes, `JSON.parse was given ${parsed} characters for an answer of ${bytes} bytes`);
     if (dispose) refresher.dispose();
   }
 
-  it('any status, headers and body: refresh() resolves to items or an ApiError, in time, with nothing unhandled', async () => {
+  it('any status, headers and body: refresh() resolves to items or an ApiError, its parsing bounded by the answer, with nothing unhandled', async () => {
     const slowest = { ms: 0, note: '' };
     const outcomes = new Map<string, number>();
     await fc.assert(
@@ -222,10 +232,10 @@ describe('properties: refresh() over loopback HTTP against a hostile service', f
           const { error, items } = outcome.refresher.state;
           const label = error ? error.kind : `items (${items?.length ? 'some' : 'none'})`;
           outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
-          checkOutcome(outcome, key, budgetMs(reply, maxBytes));
+          checkOutcome(outcome, key, answerBytes(reply, maxBytes));
         },
       ),
-      { numRuns: HTTP_RUNS, plugins: [timeLimit()] },
+      { numRuns: HTTP_RUNS },
     );
     if (process.env.PROPERTIES_VERBOSE) {
       console.log(`      slowest run: ${Math.round(slowest.ms)} ms (${slowest.note})`);
@@ -247,14 +257,14 @@ describe('properties: refresh() over loopback HTTP against a hostile service', f
           for (const reply of replies) {
             const previous = p.refresher.state.items;
             const outcome = await timedRefresh(p, () => reply, key);
-            checkOutcome(outcome, key, budgetMs(reply, undefined), { previous, dispose: false });
+            checkOutcome(outcome, key, answerBytes(reply, undefined), { previous, dispose: false });
             failures = p.refresher.state.error ? failures + 1 : 0;
             assert.equal(p.refresher.state.failures, failures, 'consecutive failures are counted');
           }
           p.refresher.dispose();
         },
       ),
-      { numRuns: 40, plugins: [timeLimit()] },
+      { numRuns: 40 },
     );
   });
 
@@ -278,10 +288,10 @@ describe('properties: refresh() over loopback HTTP against a hostile service', f
           () => undefined,
         );
         const ids = outcome.refresher.state.items?.map((i) => i.value.id) ?? [];
-        checkOutcome(outcome, key, budgetMs(reply, undefined));
+        checkOutcome(outcome, key, answerBytes(reply, undefined));
         assert.equal(new Set(ids).size, ids.length, `${ids.length - new Set(ids).size} duplicate ids in the state`);
       }),
-      { numRuns: 40, plugins: [timeLimit()] },
+      { numRuns: 40 },
     );
   });
 
@@ -356,7 +366,7 @@ describe('properties: refresh() over loopback HTTP against a hostile service', f
           );
         },
       ),
-      { numRuns: 200, plugins: [timeLimit()] },
+      { numRuns: 200 },
     );
   }
 
@@ -403,9 +413,9 @@ describe('properties: refresh() over loopback HTTP against a hostile service', f
         assert.equal(heard.length, thrown, 'the second listener heard every event the first one did');
         assert.equal(heard[0].loading, true, 'first event: loading started');
         assert.equal(heard.at(-1)?.loading, false, 'last event: loading finished');
-        checkOutcome(outcome, key, budgetMs(reply, undefined));
+        checkOutcome(outcome, key, answerBytes(reply, undefined));
       }),
-      { numRuns: 30, plugins: [timeLimit()] },
+      { numRuns: 30 },
     );
   });
 });
