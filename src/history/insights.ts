@@ -17,7 +17,7 @@ export const SLOWER_FACTOR = 1.5;
 export const SLOWER_MIN_RUNS = 5;
 const HOUR = 3_600_000;
 
-export interface DayFigures {
+interface DayFigures {
   /** The UTC day, yyyy-mm-dd. */
   readonly day: string;
   /** Runs of the flow that left that day. */

@@ -15,10 +15,10 @@ import { SLOWER_FACTOR, SLOWER_MIN_RUNS, acrossServices, type FlowInsight } from
 import { span } from '../history/texts';
 
 /** Most flows a page lists per service (the busiest), and longest flow name shown. */
-export const MAX_PAGE_FLOWS = 200;
-export const MAX_PAGE_NAME = 80;
+const MAX_PAGE_FLOWS = 200;
+const MAX_PAGE_NAME = 80;
 
-export interface InsightsStrings {
+interface InsightsStrings {
   heading: string;
   /** The sentence under the heading: what the numbers are over, and the rule of "slower than usual". */
   intro: string;
@@ -40,7 +40,7 @@ export interface InsightsStrings {
   empty: string;
 }
 
-export interface InsightsDay {
+interface InsightsDay {
   day: string;
   runs: string;
   median: string;
@@ -98,7 +98,7 @@ export function parseInsightsMessage(data: unknown): InsightsPageMessage | undef
   return { type: 'rendered', rows, violations };
 }
 
-export function insightsStrings(historyDays: number): InsightsStrings {
+function insightsStrings(historyDays: number): InsightsStrings {
   return {
     heading: t('Flow Insights'),
     intro: t(
