@@ -18,20 +18,25 @@ import { span } from '../history/texts';
 const MAX_PAGE_FLOWS = 200;
 const MAX_PAGE_NAME = 80;
 
-interface InsightsStrings {
-  heading: string;
-  /** The sentence under the heading: what the numbers are over, and the rule of "slower than usual". */
-  intro: string;
-  caption: string;
+/** The columns of a flow's row, each a text: a row's values, and in the page's strings their headings. */
+interface InsightsColumns {
   flow: string;
-  service: string;
   runs: string;
   median: string;
   p95: string;
   p99: string;
   perDay: string;
   last24: string;
+  /** In a row: "Slower than usual: …" in words, or "As usual" / "Too few runs to tell". */
   usual: string;
+}
+
+interface InsightsStrings extends InsightsColumns {
+  heading: string;
+  /** The sentence under the heading: what the numbers are over, and the rule of "slower than usual". */
+  intro: string;
+  caption: string;
+  service: string;
   trendSummary: string;
   trendCaption: string;
   day: string;
@@ -47,18 +52,9 @@ interface InsightsDay {
   p95: string;
 }
 
-export interface InsightsRow {
-  flow: string;
+export interface InsightsRow extends InsightsColumns {
   /** The service's name (several services). */
   service?: string;
-  runs: string;
-  median: string;
-  p95: string;
-  p99: string;
-  perDay: string;
-  last24: string;
-  /** "Slower than usual: …" in words, or "As usual" / "Too few runs to tell". */
-  usual: string;
   slower: boolean;
   days: InsightsDay[];
   /** Runs finished in each of the last 24 hours, oldest first: [hour label, runs]. */

@@ -6,6 +6,8 @@
  * (startSync, finish), and it is kept here so that `processingAt` always equals what the server answers.
  */
 
+import type { FlowSync as ApiFlowSync } from '../api/types';
+
 export interface Team {
   id: number;
   name: string;
@@ -36,16 +38,8 @@ export interface Flow {
   runSpread: number;
 }
 
-export interface FlowSync {
-  id: number;
-  flow_id: number;
-  status: string;
-  created_at: string;
-  updated_at: string;
-  errors: unknown;
-  webhook: boolean;
-  flow: { id: number; name: string };
-}
+/** A sync as the mock lists it: the API's shape (api/types), always with its flow's summary. */
+export type FlowSync = ApiFlowSync & Required<Pick<ApiFlowSync, 'flow'>>;
 
 export interface MockDataOptions {
   seed?: number;
