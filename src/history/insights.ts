@@ -1,6 +1,6 @@
 import { DAY_MS, entryFlowLabel, type HistoryEntry } from './entry';
 import { dayOf } from './log';
-import { histogramPercentiles } from './stats';
+import { histogramPercentiles, type FlowStats } from './stats';
 import { durationBucket, type OlderDays } from './summary';
 
 /*
@@ -27,13 +27,11 @@ interface DayFigures {
   readonly p95Ms: number;
 }
 
-export interface FlowInsight {
+/** A flow's figures: its runs, median and p95 as flowStats gives them (FlowStats), and more. */
+export interface FlowInsight extends FlowStats {
   readonly flowId: number;
   /** The flow's label at its latest run (inert: History keeps names inert). */
   readonly label: string;
-  readonly runs: number;
-  readonly medianMs: number;
-  readonly p95Ms: number;
   readonly p99Ms: number;
   /** Days with runs, oldest first: the trend and the runs per day. */
   readonly days: readonly DayFigures[];
