@@ -1,8 +1,5 @@
 /** Types of sourceFiles.js (CommonJS, shared by the scripts and the tests). */
 
-/** Every file under `dir` (recursively) whose path `keep` accepts, as absolute paths, sorted; [] when `dir` is missing. */
-export function listFiles(dir: string, keep?: (file: string) => boolean): string[];
-
 /** The TypeScript sources under `dir`: .ts files, not .d.ts. */
 export function listSources(dir: string): string[];
 

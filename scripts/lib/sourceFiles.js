@@ -33,4 +33,4 @@ function stripComments(source) {
   );
 }
 
-module.exports = { listFiles, listSources, stripComments };
+module.exports = { listSources, stripComments };

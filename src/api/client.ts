@@ -8,7 +8,7 @@ import { API_PREFIX, parseServiceUrl, type ServiceUrl } from './url';
 import { validateConnection, validateFlowSync, validateList, type Validator } from './validate';
 import type { Validators } from './validators';
 
-export const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_TIMEOUT_MS = 15_000;
 /** Bounds on one answer (the same as on every file read from global storage): see jsonBounds.ts. */
 export { DEFAULT_MAX_BYTES, MAX_COMMAS, MAX_CONTAINERS } from './jsonBounds';
 export { MAX_ITEMS } from './validate';

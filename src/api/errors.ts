@@ -82,7 +82,7 @@ export function errorBodyOf(body: unknown, hide?: string): ErrorBody | undefined
 /** The longest wait a Retry-After can impose: a broken or hostile header must not stop refreshing for days. */
 export const MAX_RETRY_AFTER_MS = 60 * 60_000;
 /** The shortest: an answer of "0" still waits a second, so a misbehaving service is not hammered. */
-export const MIN_RETRY_AFTER_MS = 1_000;
+const MIN_RETRY_AFTER_MS = 1_000;
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const MONTH = `(${MONTHS.join('|')})`;

@@ -1,11 +1,11 @@
 /** Resource shapes of the Flow Sync public API v1, as documented. Unknown extra fields are kept in `raw`. */
 
-export interface FlowSummary {
+interface FlowSummary {
   id: number;
   name: string;
 }
 
-export interface TeamSummary {
+interface TeamSummary {
   id: number;
   name: string;
 }

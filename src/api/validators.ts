@@ -14,7 +14,7 @@ export interface Validators {
 }
 
 /** The longest ETag kept (the quotes and any `W/` included); a longer one is ignored. */
-export const MAX_ETAG_CHARS = 200;
+const MAX_ETAG_CHARS = 200;
 
 /** RFC 9110 entity-tag, visible ASCII only (no obs-text): `W/`, then a quoted string of any visible character but `"`. */
 const ETAG = /^(?:W\/)?"[\x21\x23-\x7e]*"$/;

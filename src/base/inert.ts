@@ -48,7 +48,7 @@ export function hasKeyPiece(text: string, key: string | undefined): boolean {
 }
 
 /** Longest text `inert` returns by default: a sentence or two, never a page. */
-export const MAX_INERT_LENGTH = 300;
+const MAX_INERT_LENGTH = 300;
 /** The length of a piece of the key that is masked in text and refused on disk. */
 const KEY_PIECE = 8;
 const MASK = '•••';

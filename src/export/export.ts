@@ -140,7 +140,7 @@ export function csvHeader(): string {
 }
 
 /** One CSV record (RFC 4180: CRLF, quoted where needed) with its line break. */
-export function csvLine(row: ExportRow): string {
+function csvLine(row: ExportRow): string {
   return `${EXPORT_COLUMNS.map((column) => csvCell(row[column])).join(',')}\r\n`;
 }
 

@@ -109,7 +109,7 @@ export async function writeExport(open: () => Promise<ExportSink>, run: ExportRu
  * spreadsheet format of Export, and the mark is the one way a CSV says it is UTF-8. JSON Lines: nothing (RFC 8259
  * forbids the mark in JSON; scripts read it).
  */
-export const FILE_START: Readonly<Record<ExportFormat, string>> = { csv: '\ufeff', jsonl: '' };
+const FILE_START: Readonly<Record<ExportFormat, string>> = { csv: '\ufeff', jsonl: '' };
 
 /** The chunk size, for a progress bar: rows a step. */
 export const EXPORT_STEP_ROWS = EXPORT_CHUNK_ROWS;

@@ -24,7 +24,7 @@ export interface WholeFilePort {
 }
 
 /** Thrown by a write past the bound: `tooLarge` is the bound in bytes (tell it by isTooLarge). */
-export function tooLargeError(limit: number): Error {
+function tooLargeError(limit: number): Error {
   return Object.assign(new Error(`the export is larger than ${limit} bytes`), { tooLarge: limit });
 }
 

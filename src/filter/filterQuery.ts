@@ -15,10 +15,10 @@ import { foldForSearch } from './foldText';
 export type FilterView = 'processing' | 'connections' | 'history';
 
 /** The fields a `name:value` term can look in. */
-export const FIELD_TERMS = ['status', 'flow', 'team', 'type', 'service', 'id'] as const;
+const FIELD_TERMS = ['status', 'flow', 'team', 'type', 'service', 'id'] as const;
 export type FieldTerm = (typeof FIELD_TERMS)[number];
-export const HAS_VALUES = ['errors', 'webhook'] as const;
-export const IS_VALUES = ['stuck', 'watched', 'longer'] as const;
+const HAS_VALUES = ['errors', 'webhook'] as const;
+const IS_VALUES = ['stuck', 'watched', 'longer'] as const;
 export type FlagName = (typeof HAS_VALUES)[number] | (typeof IS_VALUES)[number];
 export type DurationField = 'age' | 'ran';
 

@@ -25,19 +25,9 @@ export function serviceMatchText(matched: number, count: string): string {
   return t('{0} of {1}', matched, count);
 }
 
-/** The view's message when nothing matches: plain text (its Clear Filter link is the caller's, see noMatchMarkdown). */
+/** The view's message when nothing matches: plain text. */
 export function noMatchText(source: string): string {
   return t('Nothing matches the filter "{0}".', shownFilter(source));
-}
-
-/**
- * The same message as Markdown for a tree view's message, with a Clear Filter command link for this view. The filter's
- * text is escaped (no link, icon or markup can form from it); the link is ours.
- */
-export function noMatchMarkdown(source: string, view: FilterView, command: string): string {
-  const text = noMatchText(source).replace(/[!-/:-@[-`{-~]/g, '\\$&');
-  const args = encodeURIComponent(JSON.stringify([view]));
-  return `${text} [${t('Clear Filter')}](command:${command}?${args})`;
 }
 
 /** The input box's prompt for a view. */

@@ -34,7 +34,7 @@ export interface GoToPick {
 const SHOWN = 80;
 
 /** The most rows Go to... shows at once (at first, and for each text typed): what it costs is bounded by it. */
-export const GO_TO_ROWS = 2_000;
+const GO_TO_ROWS = 2_000;
 
 /** One service's rows as Go to... makes them (a row's pick is made only when it is shown). */
 class ServiceRows {

@@ -1,7 +1,7 @@
 /** The workspace state key that keeps each view's filter across reloads. */
 export const FILTERS_STATE_KEY = 'flowsync.filters';
 /** The workspace state key of the filters a link set ({ view: its text }): they are not kept across restarts. */
-export const LINK_FILTERS_STATE_KEY = 'flowsync.filtersFromLinks';
+const LINK_FILTERS_STATE_KEY = 'flowsync.filtersFromLinks';
 
 /** A workspace's state, as the filters keep theirs (VS Code's workspaceState). */
 export interface FilterState {

@@ -17,7 +17,7 @@ export const ACTIVITY_RANGES: Readonly<Record<ActivityRange, { spanMs: number; b
 };
 
 /** Flows shown by name in the chart; the rest are summed into "other flows". */
-export const DEFAULT_TOP_FLOWS = 5;
+const DEFAULT_TOP_FLOWS = 5;
 
 /** A sync processing now, as the chart needs it (see processingNow). */
 export interface ProcessingNow {
@@ -28,7 +28,7 @@ export interface ProcessingNow {
 }
 
 /** One stacked band of the chart: a flow, or 'other' for the flows beyond the top N. */
-export interface ActivityBand {
+interface ActivityBand {
   readonly key: number | 'other';
   readonly label: string;
   /** Per bucket: the average number of this band's syncs processing during it. */

@@ -18,7 +18,7 @@ import { rangeText, span } from './texts';
  */
 export const ETA_MIN_RUNS = STUCK_MIN_RUNS;
 
-export type EtaPhase = 'usual' | 'late' | 'longer';
+type EtaPhase = 'usual' | 'late' | 'longer';
 
 export interface Eta {
   readonly phase: EtaPhase;

@@ -56,7 +56,7 @@ export interface HistoryExplorer {
 export type HistoryLogStore = Pick<LogStore, 'cleared' | 'append' | 'read' | 'summaries' | 'pruneDisk' | 'clear'>;
 
 /** Where the watches of every scope are kept, as one value (VS Code's globalState: the same in every window). */
-export interface WatchesStore {
+interface WatchesStore {
   read(): unknown;
   write(all: Record<string, unknown>): Promise<void>;
 }

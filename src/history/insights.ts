@@ -1,6 +1,6 @@
 import { DAY_MS, entryFlowLabel, type HistoryEntry } from './entry';
 import { dayOf } from './log';
-import { histogramPercentiles } from './stats';
+import { histogramPercentiles, type FlowStats } from './stats';
 import { durationBucket, type OlderDays } from './summary';
 
 /*
@@ -17,7 +17,7 @@ export const SLOWER_FACTOR = 1.5;
 export const SLOWER_MIN_RUNS = 5;
 const HOUR = 3_600_000;
 
-export interface DayFigures {
+interface DayFigures {
   /** The UTC day, yyyy-mm-dd. */
   readonly day: string;
   /** Runs of the flow that left that day. */
@@ -27,13 +27,11 @@ export interface DayFigures {
   readonly p95Ms: number;
 }
 
-export interface FlowInsight {
+/** A flow's figures: its runs, median and p95 as flowStats gives them (FlowStats), and more. */
+export interface FlowInsight extends FlowStats {
   readonly flowId: number;
   /** The flow's label at its latest run (inert: History keeps names inert). */
   readonly label: string;
-  readonly runs: number;
-  readonly medianMs: number;
-  readonly p95Ms: number;
   readonly p99Ms: number;
   /** Days with runs, oldest first: the trend and the runs per day. */
   readonly days: readonly DayFigures[];

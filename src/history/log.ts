@@ -46,7 +46,7 @@ export const MAX_READ_RUNS = 2 * HISTORY_CAP;
 /** Files of one day read at most (a window's own first, then the newest); the rest are set aside. */
 export const MAX_DAY_FILES = 64;
 /** A raw item whose JSON is longer than this is not written with its run (a run's record stays under 1 KB). */
-export const RAW_LINE_CHARS = 600;
+const RAW_LINE_CHARS = 600;
 
 export const LOG_NAME = /^h2-(\d{4}-\d{2}-\d{2})-([A-Za-z0-9_-]{1,80})\.log$/;
 export const LEGACY_NAME = /^segment-.*\.json$/;

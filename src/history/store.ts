@@ -30,7 +30,7 @@ import { EARLIEST_PLAUSIBLE_TIME } from '../base/plausibleTime';
  */
 
 export const HISTORY_FORMAT = 'flowsync-history';
-export const HISTORY_VERSION = 1;
+const HISTORY_VERSION = 1;
 
 /**
  * Most runs a window holds in memory (the newest) for the views: at 10,000 syncs a day, the last 5 days. The disk keeps
@@ -41,11 +41,11 @@ export const HISTORY_CAP = 50_000;
 /** Entries (the newest) whose last raw item is kept for Open as JSON; older entries show their fields only. */
 export const RAW_KEPT = 1_000;
 /** At most this many characters of raw items per segment, however many entries have one. */
-export const RAW_CHARS_KEPT = 1_000_000;
+const RAW_CHARS_KEPT = 1_000_000;
 /** A segment longer than this is not read at all (a valid one at the cap is about 3 MB). */
 export const MAX_SEGMENT_CHARS = 16 * 1024 * 1024;
 /** Deepest raw item accepted from disk (an answer's item is 3 levels deep; this is far beyond any). */
-export const MAX_RAW_DEPTH = 32;
+const MAX_RAW_DEPTH = 32;
 
 /** Times outside these years are not times this extension wrote. */
 const MIN_TIME = EARLIEST_PLAUSIBLE_TIME;

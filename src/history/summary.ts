@@ -21,11 +21,11 @@ const HOUR = 3_600_000;
 /** Hours before a day's end a summary keeps processing time for (the week chart's span). */
 const SPAN_HOURS = 8 * 24;
 /** Bounds of a summary read from disk. */
-export const MAX_SUMMARY_FLOWS = 5_000;
+const MAX_SUMMARY_FLOWS = 5_000;
 const MAX_COUNT = 1e9;
 
 /** One flow's runs of one day. */
-export interface FlowDay {
+interface FlowDay {
   readonly flowId: number;
   /** The flow's label at its latest run of the day, and when that run left. */
   readonly label: string;

@@ -15,23 +15,28 @@ import { SLOWER_FACTOR, SLOWER_MIN_RUNS, acrossServices, type FlowInsight } from
 import { span } from '../history/texts';
 
 /** Most flows a page lists per service (the busiest), and longest flow name shown. */
-export const MAX_PAGE_FLOWS = 200;
-export const MAX_PAGE_NAME = 80;
+const MAX_PAGE_FLOWS = 200;
+const MAX_PAGE_NAME = 80;
 
-export interface InsightsStrings {
-  heading: string;
-  /** The sentence under the heading: what the numbers are over, and the rule of "slower than usual". */
-  intro: string;
-  caption: string;
+/** The columns of a flow's row, each a text: a row's values, and in the page's strings their headings. */
+interface InsightsColumns {
   flow: string;
-  service: string;
   runs: string;
   median: string;
   p95: string;
   p99: string;
   perDay: string;
   last24: string;
+  /** In a row: "Slower than usual: …" in words, or "As usual" / "Too few runs to tell". */
   usual: string;
+}
+
+interface InsightsStrings extends InsightsColumns {
+  heading: string;
+  /** The sentence under the heading: what the numbers are over, and the rule of "slower than usual". */
+  intro: string;
+  caption: string;
+  service: string;
   trendSummary: string;
   trendCaption: string;
   day: string;
@@ -40,25 +45,16 @@ export interface InsightsStrings {
   empty: string;
 }
 
-export interface InsightsDay {
+interface InsightsDay {
   day: string;
   runs: string;
   median: string;
   p95: string;
 }
 
-export interface InsightsRow {
-  flow: string;
+export interface InsightsRow extends InsightsColumns {
   /** The service's name (several services). */
   service?: string;
-  runs: string;
-  median: string;
-  p95: string;
-  p99: string;
-  perDay: string;
-  last24: string;
-  /** "Slower than usual: …" in words, or "As usual" / "Too few runs to tell". */
-  usual: string;
   slower: boolean;
   days: InsightsDay[];
   /** Runs finished in each of the last 24 hours, oldest first: [hour label, runs]. */
@@ -98,7 +94,7 @@ export function parseInsightsMessage(data: unknown): InsightsPageMessage | undef
   return { type: 'rendered', rows, violations };
 }
 
-export function insightsStrings(historyDays: number): InsightsStrings {
+function insightsStrings(historyDays: number): InsightsStrings {
   return {
     heading: t('Flow Insights'),
     intro: t(

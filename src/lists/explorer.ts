@@ -92,7 +92,7 @@ export function pollEvery(intervalMs: number, unfocused: boolean): number {
 }
 
 /** What the Explorers of the services of one window share; none: this Explorer is alone (its answers' own caps only). */
-export interface ExplorerWindow {
+interface ExplorerWindow {
   /** The items held across the window's services (src/lists/windowBudget.ts). */
   budget?: WindowBudget;
   /** Where within each interval this service polls (src/lists/pollSpread.ts); undefined: one interval after each answer. */

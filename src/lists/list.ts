@@ -54,7 +54,7 @@ export interface ListDefinition<T extends { id: number }> {
 }
 
 /** One way to group a list's rows (a flow, a status, a team, a type). */
-export interface Grouping<T> {
+interface Grouping<T> {
   /** Its name in the Group By quick pick, e.g. "Flow". */
   label(): string;
   keyOf(value: T): GroupKey;
@@ -70,7 +70,7 @@ export interface Grouping<T> {
 }
 
 /** One order of rows within a group (or of the flat list). */
-export interface Sorting<T> {
+interface Sorting<T> {
   /** Its name in the quick pick, e.g. "Start time, newest first". */
   label(): string;
   /** Sorts in place. A SortItems with `order` (byText) lets grouping sort a whole answer at once (see groupBy). */
@@ -81,7 +81,7 @@ export interface Sorting<T> {
   samePlace(a: T, b: T): boolean;
 }
 
-export interface Arrangements<T> {
+interface Arrangements<T> {
   /** By name; `null` is the flat list ("none"). The setting's enum in package.json lists the same names. */
   readonly groupings: Readonly<Record<string, Grouping<T> | null>>;
   readonly sortings: Readonly<Record<string, Sorting<T>>>;
@@ -98,7 +98,7 @@ export interface Arrangements<T> {
 }
 
 /** What a list may update after a load. */
-export interface ListContext {
+interface ListContext {
   teams: TeamDirectory;
 }
 

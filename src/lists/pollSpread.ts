@@ -7,7 +7,7 @@
  */
 
 /** The jitter on every poll: up to this fraction of the interval, either way. */
-export const POLL_JITTER = 0.05;
+const POLL_JITTER = 0.05;
 
 /**
  * When a list polled every `intervalMs` at `fraction` of the way into each interval (0 ≤ fraction < 1; times counted

@@ -7,7 +7,7 @@ import { pollDueAt } from './pollSpread';
 import type { ItemHolder } from './windowBudget';
 
 /** Backoff after failures: 5 s doubling to 5 min, with ±20 % jitter so many windows do not retry in step. */
-export const BACKOFF_BASE_MS = 5_000;
+const BACKOFF_BASE_MS = 5_000;
 export const BACKOFF_MAX_MS = 5 * 60_000;
 
 export function backoffDelay(failures: number, random: () => number): number {
@@ -20,7 +20,7 @@ export function backoffDelay(failures: number, random: () => number): number {
 export type PollSchedule = (focused: boolean) => number | undefined;
 
 /** The window's budget of items as one list sees it (src/lists/windowBudget.ts), and the error that refuses an answer. */
-export interface ListBudget extends ItemHolder {
+interface ListBudget extends ItemHolder {
   refusal(count: number): ApiError;
 }
 

@@ -6,6 +6,8 @@
  * (startSync, finish), and it is kept here so that `processingAt` always equals what the server answers.
  */
 
+import type { FlowSync as ApiFlowSync } from '../api/types';
+
 export interface Team {
   id: number;
   name: string;
@@ -36,16 +38,8 @@ export interface Flow {
   runSpread: number;
 }
 
-export interface FlowSync {
-  id: number;
-  flow_id: number;
-  status: string;
-  created_at: string;
-  updated_at: string;
-  errors: unknown;
-  webhook: boolean;
-  flow: { id: number; name: string };
-}
+/** A sync as the mock lists it: the API's shape (api/types), always with its flow's summary. */
+export type FlowSync = ApiFlowSync & Required<Pick<ApiFlowSync, 'flow'>>;
 
 export interface MockDataOptions {
   seed?: number;
@@ -69,7 +63,7 @@ export const STUCK_SYNC_ID = 100_000_042;
 /** Its created_at when nothing else is said: far in the past of any test clock. */
 export const DEFAULT_STUCK_SINCE = Date.UTC(2025, 0, 1, 3, 17, 42);
 
-export const DEFAULT_DATA_OPTIONS: Required<MockDataOptions> = {
+const DEFAULT_DATA_OPTIONS: Required<MockDataOptions> = {
   seed: 1,
   teams: 5,
   connections: 36,
@@ -80,7 +74,7 @@ export const DEFAULT_DATA_OPTIONS: Required<MockDataOptions> = {
 };
 
 /** mulberry32: a tiny, fast PRNG with good enough statistics for fake data. Returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
+function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -92,7 +86,7 @@ export function mulberry32(seed: number): () => number {
 }
 
 /** Hashes a few integers into one 32-bit seed, so any (seed, lane, window) gets its own random stream. */
-export function mixSeed(...parts: number[]): number {
+function mixSeed(...parts: number[]): number {
   let h = 0x811c9dc5;
   for (const part of parts) {
     h = Math.imul(h ^ (part | 0), 0x01000193);

@@ -94,7 +94,7 @@ interface QueuedFault {
 }
 
 /** Body of an error response, in the documented shape. */
-export function errorBody(code: string, description: string): string {
+function errorBody(code: string, description: string): string {
   return JSON.stringify({ errors: [{ message: `${code}: ${description}` }] });
 }
 

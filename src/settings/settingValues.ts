@@ -2,8 +2,8 @@ import { t } from '../base/l10n';
 
 /** `flowsync.notifyWhenFinished`: no notifications, only for watched syncs and flows, or for every sync that leaves. */
 export type NotifyMode = 'off' | 'watched' | 'all';
-export const NOTIFY_MODES: readonly NotifyMode[] = ['off', 'watched', 'all'];
-export const DEFAULT_NOTIFY_MODE: NotifyMode = 'watched';
+const NOTIFY_MODES: readonly NotifyMode[] = ['off', 'watched', 'all'];
+const DEFAULT_NOTIFY_MODE: NotifyMode = 'watched';
 
 /** A setting's value as a mode; anything unknown is the default. */
 export function notifyMode(value: unknown): NotifyMode {

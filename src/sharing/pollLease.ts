@@ -45,12 +45,12 @@ import { bounded } from '../base/inert';
  * counts as no lease), logged once, and replaced by the next write. A window does not write one over them either.
  */
 
-export const LEASE_VERSION = 1;
+const LEASE_VERSION = 1;
 /** How often a window checks the lease and the snapshot (stat; the snapshot is read only when it changed). */
-export const WATCH_MS = 1_000;
+const WATCH_MS = 1_000;
 /** The holder renews every interval × this, and a lease runs out interval × LEASE_FACTOR after its last heartbeat. */
-export const HEARTBEAT_FACTOR = 0.5;
-export const LEASE_FACTOR = 1.5;
+const HEARTBEAT_FACTOR = 0.5;
+const LEASE_FACTOR = 1.5;
 
 export interface Lease {
   v: typeof LEASE_VERSION;
@@ -222,7 +222,7 @@ export function parseFailure(text: string | undefined): SharedFailure | undefine
 }
 
 /** A snapshot's answer, validated again by the list's own validator (the file is input like any other). */
-export function snapshotResult<T extends { id: number }>(
+function snapshotResult<T extends { id: number }>(
   snapshot: Snapshot,
   list: ListDefinition<T>,
 ): ListResult<T> | undefined {

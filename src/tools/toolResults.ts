@@ -80,7 +80,7 @@ export interface ConnectionsInput {
   limit: number;
 }
 
-export type HistoryKind = 'finished' | 'stuck' | 'all';
+type HistoryKind = 'finished' | 'stuck' | 'all';
 
 export interface HistoryInput {
   kind: HistoryKind;

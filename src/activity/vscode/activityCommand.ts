@@ -27,7 +27,7 @@ export async function showActivity<S extends ActivityService>(deps: ActivityComm
 }
 
 /** Opens (or reveals) the activity chart of History. */
-export function openActivityChart(
+function openActivityChart(
   context: Pick<vscode.ExtensionContext, 'extensionUri'>,
   history: HistoryService,
   keyToHide: () => string | undefined,
@@ -51,7 +51,7 @@ export function openActivityChart(
 }
 
 /** The chart's series from History's activity series (the bands become named flows; "other" is drawn neutral). */
-export function chartSeries(series: ActivitySeries): ChartSeries {
+function chartSeries(series: ActivitySeries): ChartSeries {
   return {
     range: series.range,
     times: [...series.times],

@@ -10,6 +10,7 @@
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import '../../base/webviewPage.css';
 import './activity.css';
 import { ACTIVITY_RANGE_ORDER, type ActivityRange, type ActivitySeries } from '../activityData';
 import { hasActivity, type ActivityStrings, type PageMessage, type PanelMessage } from '../activityMessages';

@@ -21,7 +21,7 @@ import { rememberedSink } from '../leftovers';
 import { leftoverMemory } from './exportLeftovers';
 
 /** A service as Export History sees it: its name, its base URL (the one service's host names it) and its History. */
-export interface ExportService {
+interface ExportService {
   readonly name?: string;
   readonly target: { readonly baseUrl: string };
   readonly history: HistoryService;
@@ -35,7 +35,7 @@ export interface ExportDeps {
 }
 
 /** What one export writes: where, in which format, which services, and (the seam for the History view's filter) which runs. */
-export interface ExportRequest {
+interface ExportRequest {
   readonly uri: vscode.Uri;
   readonly format: ExportFormat;
   readonly services: readonly ExportService[];
@@ -134,7 +134,7 @@ export async function exportHistory(deps: ExportDeps, arg?: unknown): Promise<vo
 }
 
 /** Writes one export under a cancellable progress notification, and says how it went. */
-export async function exportTo(request: ExportRequest): Promise<void> {
+async function exportTo(request: ExportRequest): Promise<void> {
   const sources: ExportSource[] = request.services.map((service) => {
     const test = request.filter;
     return {
@@ -201,7 +201,7 @@ export async function exportTo(request: ExportRequest): Promise<void> {
  * or for the one service of flowsync.baseUrl its host. Not src/base/serviceSet.ts's serviceName (names shown only
  * with several services).
  */
-export function exportServiceColumn(service: ExportService): string {
+function exportServiceColumn(service: ExportService): string {
   if (service.name) return service.name;
   try {
     return new URL(service.target.baseUrl).host;

@@ -176,7 +176,7 @@ export async function goTo(deps: FindCommandDeps): Promise<void> {
 }
 
 /** Reveals a row in its view (clearing a filter that hides it) and opens it as JSON. */
-export async function goToTarget(deps: FindCommandDeps, target: GoToTarget): Promise<void> {
+async function goToTarget(deps: FindCommandDeps, target: GoToTarget): Promise<void> {
   const { json } = deps;
   const find = await deps.find.get();
   if (target.view === 'history') {

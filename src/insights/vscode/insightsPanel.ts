@@ -13,10 +13,10 @@ import {
   type InsightsRenderReport,
 } from '../insightsPage';
 
-export const INSIGHTS_VIEW_TYPE = 'flowsync.insights';
+const INSIGHTS_VIEW_TYPE = 'flowsync.insights';
 
 /** One service as the panel reads it: its name (several services) and its History. */
-export interface InsightsService {
+interface InsightsService {
   readonly name?: string;
   readonly history: Pick<HistoryService, 'snapshot' | 'onDidChange'>;
 }

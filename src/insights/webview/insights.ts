@@ -7,6 +7,7 @@
  *
  * It holds no words of its own and treats every text as text: textContent only, never markup.
  */
+import '../../base/webviewPage.css';
 import './insights.css';
 import type {
   InsightsGroup,

@@ -26,7 +26,7 @@ export interface JsonCommandDeps {
 }
 
 /** What a tree node stands for: an item, or a group (its items) under the view's current grouping. */
-export function targetOf(views: ListViews, node: ExplorerNode): JsonTarget {
+function targetOf(views: ListViews, node: ExplorerNode): JsonTarget {
   const list = node.list as ListId;
   const service = views[list].serviceOf(node);
   if (node.kind === 'leaf') return { list, kind: 'item', id: node.item.value.id, service };
@@ -145,7 +145,7 @@ export async function copyId(
 }
 
 /** The link that reveals an item (vscode://<extension id>/<row prefix>?id=N, and &service=<name> with several services): never a URL or key. */
-export function linkOf(
+function linkOf(
   deps: Pick<JsonCommandDeps, 'services' | 'extensionId'>,
   list: ListId,
   id: number,

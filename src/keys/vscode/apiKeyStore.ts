@@ -4,7 +4,7 @@ import { inert } from '../../base/inert';
 import { t } from '../../base/l10n';
 
 /** How long a secret store call may take before we say the keyring is unavailable. */
-export const SECRET_TIMEOUT_MS = 10_000;
+const SECRET_TIMEOUT_MS = 10_000;
 
 /**
  * The API key, kept only in SecretStorage and bound to the exact base URL it was entered for (its slot: scheme://host:port

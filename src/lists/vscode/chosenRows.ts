@@ -5,7 +5,7 @@ import { allViews, type ListViews } from './listView';
 export type ExplorerNode = TreeNode<{ id: number }>;
 
 /** A row of a list's tree: an item or a group (not a service's row, nor any other view's row). */
-export function isExplorerNode(node: unknown): node is ExplorerNode {
+function isExplorerNode(node: unknown): node is ExplorerNode {
   const kind = (node as { kind?: unknown } | undefined)?.kind;
   return kind === 'leaf' || kind === 'group';
 }

@@ -21,12 +21,12 @@ import { COMMAND } from '../../base/commandIds';
 import type { ServiceSet } from '../../base/serviceSet';
 
 /** How often a view whose rows say "… ago" checks whether those texts have aged (while it is visible). */
-export const AGE_TICK_MS = 30_000;
+const AGE_TICK_MS = 30_000;
 
 /** A view just shown is drawn level by level: it holds its rows once VS Code has asked for none for this long. */
-export const REVEAL_QUIET_MS = 100;
+const REVEAL_QUIET_MS = 100;
 /** The longest a reveal waits for a view to be shown and drawn. */
-export const REVEAL_WAIT_MS = 3_000;
+const REVEAL_WAIT_MS = 3_000;
 
 /** What a list view needs of a service. */
 export interface ListService {

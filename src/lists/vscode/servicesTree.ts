@@ -8,7 +8,7 @@ import { TurnRedraws, type Redraw } from '../redraws';
 import { themeIcon, type GroupedTree } from './groupedTree';
 
 /** The top-level row of one service, when the view shows several. */
-export interface ServiceRow {
+interface ServiceRow {
   readonly kind: 'service';
   readonly list: string;
   readonly service: string;

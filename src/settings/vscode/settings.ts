@@ -14,7 +14,7 @@ import { SETTINGS_SECTION, type SettingKey } from '../settingKeys';
  * configuration). It knows the settings every feature shares (settingsFeed.ts: Settings); a feature's own section is
  * read by the feature's reader (SettingsSections), given to the source at the start, in the same read.
  */
-export const SECTION = SETTINGS_SECTION;
+const SECTION = SETTINGS_SECTION;
 
 /**
  * The settings, read once per change: the shared ones and the features' sections (`Extra`). What it keeps is typed

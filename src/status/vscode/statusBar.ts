@@ -17,7 +17,7 @@ const ACTION_COMMANDS = {
 } as const;
 
 /** A service as the status bar reads it: its Explorer, and what its History adds. */
-export interface StatusService {
+interface StatusService {
   readonly name?: string;
   readonly explorer: Explorer;
   /** What its History adds (stuck syncs, the last hour's sparkline), and when that changes. */

@@ -182,6 +182,17 @@ function listSnapshot({ service: { explorer }, now, hide, name }: ToolCall) {
   };
 }
 
+/** What the History tools' answers share: the Explorer's status, the days History keeps, the service's line. */
+function historySnapshot({ source, service: { explorer }, hide, name }: ToolCall) {
+  return {
+    status: explorer.status,
+    detail: explorer.detail,
+    hide,
+    historyDays: source.settings.current.historyDays,
+    service: name,
+  };
+}
+
 /**
  * Each tool: the list it loads first when nothing is held or it is stale, and its answer. A Record over the tool names
  * (TOOL_NAMES): a tool added there without its entry here does not compile, so no tool is answered with another's list.
@@ -209,30 +220,26 @@ const TOOLS: Record<ToolId, { readonly list: ListId; answer(call: ToolCall): str
   },
   history: {
     list: 'processing',
-    answer: ({ source, service: { explorer, history }, name, input, hide, now }) =>
-      historyResult(historyInput(input), {
-        status: explorer.status,
-        detail: explorer.detail,
-        hide,
-        now,
-        historyDays: source.settings.current.historyDays,
+    answer: (call) => {
+      const { history } = call.service;
+      return historyResult(historyInput(call.input), {
+        ...historySnapshot(call),
+        now: call.now,
         entries: history?.entries() ?? [],
         stuck: history?.stuck() ?? [],
-        service: name,
         watched: history?.watched && ((id) => history.watched!(id)),
-      }),
+      });
+    },
   },
   insights: {
     list: 'processing',
-    answer: ({ source, service: { explorer, history }, name, input, hide, now }) =>
-      insightsResult(insightsInput(input), {
-        status: explorer.status,
-        detail: explorer.detail,
-        hide,
-        historyDays: source.settings.current.historyDays,
-        flows: flowInsights(history?.entries() ?? [], history?.older?.() ?? NO_OLDER_DAYS, now),
-        service: name,
-      }),
+    answer: (call) => {
+      const { history } = call.service;
+      return insightsResult(insightsInput(call.input), {
+        ...historySnapshot(call),
+        flows: flowInsights(history?.entries() ?? [], history?.older?.() ?? NO_OLDER_DAYS, call.now),
+      });
+    },
   },
 };
 

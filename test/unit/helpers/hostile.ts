@@ -13,10 +13,10 @@ import { MockDataset } from '../../../src/mock/data';
 
 const charRange = (min: number, max: number) => fc.integer({ min, max }).map((code) => String.fromCharCode(code));
 /** Space to tilde: what node lets through in a header value or reason phrase without throwing. */
-export const printableChar = charRange(0x20, 0x7e);
+const printableChar = charRange(0x20, 0x7e);
 /** `!` to `~`: an API key a person could paste. */
-export const visibleChar = charRange(0x21, 0x7e);
-export const printable = (maxLength = 40) => fc.string({ unit: printableChar, maxLength });
+const visibleChar = charRange(0x21, 0x7e);
+const printable = (maxLength = 40) => fc.string({ unit: printableChar, maxLength });
 
 /** Keys long enough that a generated text never holds one by chance (the echo property puts them there on purpose). */
 export const apiKeyArb = fc.string({ unit: visibleChar, minLength: 16, maxLength: 48 }).map((s) => `fs_${s}`);
@@ -119,7 +119,7 @@ export const mixedList = fc
 
 // ------------------------------------------------------------ HTTP answers
 
-export type Framing = 'length' | 'chunked' | 'truncate';
+type Framing = 'length' | 'chunked' | 'truncate';
 
 export interface HostileReply {
   status: number;
@@ -183,7 +183,7 @@ const headerName = fc
   )
   .filter(validName);
 
-export const contentTypeArb = fc.oneof(
+const contentTypeArb = fc.oneof(
   fc.constantFrom(
     'application/json',
     'application/json; charset=utf-8',
@@ -203,7 +203,7 @@ export const contentTypeArb = fc.oneof(
   printable(),
 );
 
-export const retryAfterArb = fc.oneof(
+const retryAfterArb = fc.oneof(
   fc.nat().map(String),
   fc.bigInt({ min: 0n, max: 10n ** 30n }).map(String),
   fc.constantFrom(
@@ -539,7 +539,7 @@ export class HostileServer {
 }
 
 /** What a counterexample prints: the reply without megabytes of body. */
-export function describeReply(reply: HostileReply): string {
+function describeReply(reply: HostileReply): string {
   const head = reply.body.subarray(0, 120).toString('latin1');
   return JSON.stringify({ ...reply, body: `${reply.body.length} bytes: ${head}${reply.body.length > 120 ? '…' : ''}` });
 }

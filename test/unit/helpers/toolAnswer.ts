@@ -6,8 +6,7 @@ import * as assert from 'node:assert/strict';
 import { DATA_END, DATA_START } from '../../../src/tools/toolResults';
 
 /** A note of the block: "last error: …", "filters: …", "known teams: …", "problem: …", "name of team #3: …", "service: …" (several services), "asked: …" and "services: …" (a service not set up). */
-export const NOTE =
-  /^(name of team #\d+|last error|problem|known teams|filters|filter problem|service|asked|services): (.*)$/;
+const NOTE = /^(name of team #\d+|last error|problem|known teams|filters|filter problem|service|asked|services): (.*)$/;
 
 /** How every line of the block starts: a note's label or a row's first field, all the extension's own wording. */
 export const BLOCK_LINE =
