@@ -138,8 +138,8 @@ export class FlowSyncClient {
         previous: this.lastAnswers.get(path),
         conditional: validated?.validators,
       });
-      if (response.notModified) {
-        const result = { ...(validated!.result as ListResult<T>), notModified: true };
+      /** Says the request and its result to onRequest, and returns the result. */
+      const answered = (result: ListResult<T>, bytes: number): ListResult<T> => {
         onRequest?.({
           method: 'GET',
           path,
@@ -147,11 +147,12 @@ export class FlowSyncClient {
           ms: now() - started,
           items: result.items.length,
           dropped: result.dropped,
-          bytes: 0,
-          notModified: true,
+          bytes,
+          ...(result.notModified ? { notModified: true } : {}),
         });
         return result;
-      }
+      };
+      if (response.notModified) return answered({ ...(validated!.result as ListResult<T>), notModified: true }, 0);
       const result: ListResult<T> = {
         ...validateList(response.body, validate, label),
         fingerprint: response.fingerprint,
@@ -164,16 +165,7 @@ export class FlowSyncClient {
       } else {
         this.lastValidated.delete(path);
       }
-      onRequest?.({
-        method: 'GET',
-        path,
-        status: response.status,
-        ms: now() - started,
-        items: result.items.length,
-        dropped: result.dropped,
-        bytes: response.bytes,
-      });
-      return result;
+      return answered(result, response.bytes);
     } catch (e) {
       const error = e instanceof ApiError ? e : new ApiError('invalidResponse', t('Could not read {0}.', label));
       onRequest?.({ method: 'GET', path, status: error.status, ms: now() - started, error });
