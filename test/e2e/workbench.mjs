@@ -441,7 +441,28 @@ export async function typeAndEnter(text) {
     },
     { message: `"${text}" typed, and the row it matches highlighted` },
   );
+  const inputBox = (await rows.count()) === 0;
   await p.keyboard.press('Enter');
+  if (!inputBox) return;
+  // An input box validates as the text changes, and Enter that meets the answer for an earlier text (a key cut short)
+  // is ignored: the box stays open with the text. A person sees it still open and presses Enter again; so do we, at
+  // most three times, each time once the box has had the time to close (what we wait for), never after a fixed pause.
+  const widget = p.locator('.quick-input-widget');
+  for (let attempt = 1; ; attempt++) {
+    const closed = await waitFor(async () => !(await widget.isVisible()), {
+      timeout: 5000,
+      message: 'the input box closed',
+    }).then(
+      () => true,
+      () => false,
+    );
+    if (closed) return;
+    if (attempt === 3 || (await input.inputValue()) !== text) {
+      throw new Error(`the input box stayed open after Enter (${attempt} times): ${await widget.innerText()}`);
+    }
+    console.log(`      [e2e] the input box is still open after Enter: Enter again (${attempt + 1} of 3)`);
+    await p.keyboard.press('Enter');
+  }
 }
 
 /**

@@ -161,7 +161,9 @@ export async function goTo(deps: FindCommandDeps): Promise<void> {
     const subscriptions = [
       quickPick.onDidChangeValue((value) => (quickPick.items = shown(search.find(value)))),
       quickPick.onDidAccept(() => {
-        chosen = quickPick.selectedItems[0];
+        // Enter pressed while the rows of the last keystroke replace those shown can name a row no longer held (no
+        // selection): the first row for the text typed is then the one the person saw at the top.
+        chosen = quickPick.selectedItems[0] ?? quickPick.activeItems[0] ?? search.find(quickPick.value)[0];
         quickPick.hide();
       }),
       quickPick.onDidHide(() => {
