@@ -2,7 +2,7 @@
 // Bounded everywhere (issue #38): Go to... at 20 services at the caps, and what a filtered answer costs when its rows are new objects that say what the answer
 // before said (src/filter/filterMatch.ts: folds kept by what a row says), with accented and with ASCII text. Plain
 // Node over the compiled sources, with the describers the views use (src/lists/findRows.ts).
-import { emitRows, ms, outModule, progress, row } from './lib/common.mjs';
+import { emitRows, ms, outModule, progress, row, timeSamples } from './lib/common.mjs';
 import { performance } from 'node:perf_hooks';
 
 const RUNS = 5;
@@ -20,18 +20,6 @@ const filterOf = (text, view) => {
   if (!parsed.filter) throw new Error(parsed.problem);
   return parsed.filter;
 };
-
-/** Median of RUNS samples of fn(i), a full collection before each. */
-function timeSamples(fn) {
-  const samples = [];
-  for (let i = 0; i < RUNS; i++) {
-    globalThis.gc?.();
-    const t0 = performance.now();
-    fn(i);
-    samples.push(ms(t0));
-  }
-  return samples;
-}
 
 if (only !== 'goto') {
   // 100,000 processing syncs: each answer a new array of new objects (as validateList makes them), 1 % of the rows
@@ -64,8 +52,8 @@ if (only !== 'goto') {
     const answers = Array.from({ length: RUNS + 1 }, (_, a) => make(accented, a));
     const subjects = new FilterSubjects((s) => processingRows.subject(s, 'Production'));
     subjects.filter(filter, answers[0]);
-    const next = timeSamples((i) => subjects.filter(filter, answers[i + 1]));
-    const cold = timeSamples((i) =>
+    const next = timeSamples(RUNS, (i) => subjects.filter(filter, answers[i + 1]));
+    const cold = timeSamples(RUNS, (i) =>
       new FilterSubjects((s) => processingRows.subject(s, 'Production')).filter(filter, answers[i + 1]),
     );
     results[kind] = { next, cold };
@@ -129,7 +117,7 @@ if (only !== 'fold') {
   }));
   const heap = () => (globalThis.gc?.(), process.memoryUsage().heapUsed / 1048576);
   const before = heap();
-  const first = timeSamples(() => new GoToSearch(services).find(''));
+  const first = timeSamples(RUNS, () => new GoToSearch(services).find(''));
   const typed = ['#1910049999', 'flow 17 payr', 'connection 4321 zur'];
   const keystrokes = [];
   let made = 0;

@@ -4,7 +4,7 @@
 // connections run through the product's validateList, fed to a real ListRefresher. Every row's service text is made
 // inert with the key of one service registered (hideEverywhere, as activate() does), then with the keys of two: the
 // rows marked "(2 keys)".
-import { emitRows, ms, outModule, outTestHelper, progress, row } from './lib/common.mjs';
+import { emitRows, ms, outModule, outTestHelper, progress, row, timeSamples } from './lib/common.mjs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 
@@ -169,16 +169,6 @@ hideEverywhere(() => undefined);
     if (!parsed.filter) throw new Error(parsed.problem);
     return parsed.filter;
   };
-  const timeSamples = (fn) => {
-    const samples = [];
-    for (let i = 0; i < RUNS; i++) {
-      globalThis.gc?.();
-      const t0 = performance.now();
-      fn(i);
-      samples.push(ms(t0));
-    }
-    return samples;
-  };
 
   say('filter 50,000 connections');
   const dataset = new MockDataset({ connections: 50_000, teams: 500 });
@@ -189,6 +179,7 @@ hideEverywhere(() => undefined);
   const connectionSubjects = () => new FilterSubjects((item) => connectionRows.subject(item.value, 'Production'));
   let matched = 0;
   const cold = timeSamples(
+    RUNS,
     (i) => (matched = connectionSubjects().filter(connectionFilters[i % connectionFilters.length], items).length),
   );
   rows.push(
@@ -198,7 +189,9 @@ hideEverywhere(() => undefined);
   );
   const warmSubjects = connectionSubjects();
   warmSubjects.filter(connectionFilters[0], items);
-  const warm = timeSamples((i) => warmSubjects.filter(connectionFilters[(i + 1) % connectionFilters.length], items));
+  const warm = timeSamples(RUNS, (i) =>
+    warmSubjects.filter(connectionFilters[(i + 1) % connectionFilters.length], items),
+  );
   rows.push(
     row('tree', 'filter 50,000 connections, warm (another filter over the same rows)', 'ms', warm, {
       target: { max: 10, text: '≤ 10 ms' },
@@ -239,6 +232,7 @@ hideEverywhere(() => undefined);
       (e) => historyFilterLive(e, false),
     );
   const hCold = timeSamples(
+    RUNS,
     (i) => (matched = historySubjects().filter(historyFilters[i % historyFilters.length], entries).length),
   );
   rows.push(
@@ -248,7 +242,9 @@ hideEverywhere(() => undefined);
   );
   const hWarmSubjects = historySubjects();
   hWarmSubjects.filter(historyFilters[0], entries);
-  const hWarm = timeSamples((i) => hWarmSubjects.filter(historyFilters[(i + 1) % historyFilters.length], entries));
+  const hWarm = timeSamples(RUNS, (i) =>
+    hWarmSubjects.filter(historyFilters[(i + 1) % historyFilters.length], entries),
+  );
   rows.push(
     row('tree', 'filter 100,000 History runs, warm (another filter over the same runs)', 'ms', hWarm, {
       target: { max: 30, text: '≤ 30 ms' },
@@ -276,7 +272,9 @@ hideEverywhere(() => undefined);
   });
   const hNextSubjects = historySubjects();
   hNextSubjects.filter(historyFilters[0], entries);
-  const hNext = timeSamples((i) => hNextSubjects.filter(historyFilters[i % historyFilters.length], departures[i]));
+  const hNext = timeSamples(RUNS, (i) =>
+    hNextSubjects.filter(historyFilters[i % historyFilters.length], departures[i]),
+  );
   rows.push(
     row(
       'tree',
@@ -290,7 +288,7 @@ hideEverywhere(() => undefined);
   );
 
   say('Go to... with 50,000 connections');
-  const goTo = timeSamples(() => goToPicks([{ id: 'a', processing: [], connections: items, history: [] }]));
+  const goTo = timeSamples(RUNS, () => goToPicks([{ id: 'a', processing: [], connections: items, history: [] }]));
   rows.push(
     row('tree', 'Go to...: the quick pick rows of 50,000 connections', 'ms', goTo, {
       target: { max: 300, text: '≤ 300 ms' },

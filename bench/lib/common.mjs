@@ -49,6 +49,18 @@ export function progress(section, message) {
 }
 
 export const ms = (t0) => performance.now() - t0;
+
+/** `runs` samples of fn(i) in ms, a full collection (with --expose-gc) before each. */
+export function timeSamples(runs, fn) {
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    globalThis.gc?.();
+    const t0 = performance.now();
+    fn(i);
+    samples.push(ms(t0));
+  }
+  return samples;
+}
 export const sleep = (t) => new Promise((r) => setTimeout(r, t));
 
 /**
