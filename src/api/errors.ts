@@ -9,6 +9,7 @@ export const API_ERROR_KINDS = [
   'rateLimited',
   'http',
   'network',
+  'certificate',
   'timeout',
   'cancelled',
   'invalidResponse',

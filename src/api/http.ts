@@ -88,7 +88,7 @@ export async function getJson(
   }, clampDelay(options.timeoutMs));
   const onAbort = () => controller.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  const failure = (e: unknown) => toApiError(e, label, { timedOut, timeoutMs: options.timeoutMs });
+  const failure = (e: unknown) => toApiError(e, label, { timedOut, timeoutMs: options.timeoutMs, url });
   const platform = options.platform ?? defaultPlatform;
   try {
     let response: HttpAnswer;
@@ -345,8 +345,11 @@ function cancelled(label: string): ApiError {
   return new ApiError('cancelled', t('The request for {0} was cancelled.', label));
 }
 
-/** Maps node-fetch / socket failures to the error family. Messages name the cause, never the URL or headers. */
-function toApiError(e: unknown, label: string, state: { timedOut: boolean; timeoutMs: number }): ApiError {
+/**
+ * Maps node-fetch / socket failures to the error family. Messages name the cause, never the URL's path or the headers
+ * (a certificate error names the host whose certificate was refused).
+ */
+function toApiError(e: unknown, label: string, state: { timedOut: boolean; timeoutMs: number; url: string }): ApiError {
   if (e instanceof ApiError) return e;
   const err = e as { name?: string; code?: string; erroredSysCall?: string; type?: string };
   if (err?.name === 'AbortError' || err?.type === 'aborted') {
@@ -355,12 +358,49 @@ function toApiError(e: unknown, label: string, state: { timedOut: boolean; timeo
       : cancelled(label);
   }
   const code = err?.code ?? '';
+  if (CERTIFICATE_CODE.test(code)) return untrustedCertificate(code, state.url);
   const cause = NETWORK_CAUSES[code]?.() ?? (/CERT|SSL|TLS/.test(code) ? t('a TLS/certificate problem') : undefined);
   if (cause) return new ApiError('network', t('Could not reach the service for {0}: {1} ({2}).', label, cause, code));
   if (code === 'ERR_STREAM_PREMATURE_CLOSE' || err?.type === 'system' || err?.name === 'FetchError') {
     return brokenBody(e, label);
   }
   return new ApiError('network', t('Could not load {0}: {1}', label, inert(String((e as Error)?.message ?? e), 120)));
+}
+
+/** Node's codes for a server certificate the TLS handshake refused (OpenSSL's verify errors and the host name check). */
+const CERTIFICATE_CODE = /^(?:[A-Z_]*CERT[A-Z_]*|UNABLE_TO_(?:GET|VERIFY)_[A-Z_]+|HOSTNAME_MISMATCH)$/;
+
+const CERTIFICATE_CAUSES: Record<string, () => string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: () => t('it is self-signed'),
+  CERT_HAS_EXPIRED: () => t('it has expired'),
+  CERT_NOT_YET_VALID: () => t('it is not valid yet'),
+  CERT_REVOKED: () => t('it was revoked'),
+  ERR_TLS_CERT_ALTNAME_INVALID: () => t('it was issued for another host name'),
+  HOSTNAME_MISMATCH: () => t('it was issued for another host name'),
+};
+
+/**
+ * The TLS handshake refused the service's certificate: nothing was sent (the key included). Not tried again on its own
+ * (retryDelay): the same certificate fails the same way until the person trusts its authority or the service fixes it.
+ */
+function untrustedCertificate(code: string, url: string): ApiError {
+  let host = '';
+  try {
+    host = new URL(url).host;
+  } catch {
+    // a URL that fetch could use always parses; keep the message without a host otherwise
+  }
+  const cause =
+    CERTIFICATE_CAUSES[code]?.() ?? t('it was issued by a certificate authority this machine does not trust');
+  return new ApiError(
+    'certificate',
+    t(
+      "The certificate of {0} is not trusted: {1} ({2}). Nothing was sent. To trust your company's own certificate authority, see Troubleshooting in the README.",
+      inert(host, 260),
+      cause,
+      code,
+    ),
+  );
 }
 
 const NETWORK_CAUSES: Record<string, () => string> = {

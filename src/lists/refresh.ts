@@ -396,6 +396,7 @@ export function retryDelay(
   switch (kind) {
     case 'unauthorized':
     case 'invalidUrl':
+    case 'certificate':
     case 'cancelled':
       return undefined;
     case 'rateLimited':

@@ -1,6 +1,7 @@
 /**
  * Command line entry of the Flow Sync mock API: `npm run mock-api -- --help`.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { STUCK_SYNC_ID } from './data';
 import { DEFAULT_STUCK_AGE_MS, DEMO_API_KEY, Fault, MockFlowSyncServer, MockServerOptions, parseFault } from './server';
@@ -26,6 +27,8 @@ Options:
   --key K           API key to accept (default ${DEMO_API_KEY})
   --etag            send ETag and Last-Modified with the lists, and 304 (no body) to a request that holds the
                     answer already (If-None-Match, If-Modified-Since); off by default
+  --tls-cert FILE   serve HTTPS with this PEM certificate chain (with --tls-key), e.g. test/fixtures/tls/server.pem,
+  --tls-key FILE    issued by a private certificate authority (test/fixtures/tls/ca.pem); off by default
   --fault JSON      inject a fault, e.g. '{"endpoint":"processing","status":503,"times":1}' (repeatable)
   --help            show this help
 
@@ -90,6 +93,8 @@ export function parseCli(argv: readonly string[]): CliSettings | 'help' {
         fault: { type: 'string', multiple: true },
         help: { type: 'boolean' },
         etag: { type: 'boolean' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
         speed: { type: 'string' },
         'stuck-minutes': { type: 'string' },
       },
@@ -117,11 +122,26 @@ export function parseCli(argv: readonly string[]): CliSettings | 'help' {
       pathPrefix: parsed.prefix,
       apiKey: parsed.key,
       etag: parsed.etag === true || undefined,
+      tls: readTls(parsed['tls-cert'], parsed['tls-key']),
       log: (line) => console.log(`${new Date().toISOString()} ${line}`),
     },
     faults: (parsed.fault ?? []).map(parseFaultArgument),
     portExplicit: port !== undefined,
   };
+}
+
+/** The PEM files of --tls-cert and --tls-key, both or neither. */
+function readTls(certFile: string | undefined, keyFile: string | undefined): MockServerOptions['tls'] {
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined || keyFile === undefined) throw new UsageError('--tls-cert and --tls-key go together');
+  const read = (flag: string, file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`--${flag} ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  return { cert: read('tls-cert', certFile), key: read('tls-key', keyFile) };
 }
 
 async function startWithFallback(settings: CliSettings): Promise<MockFlowSyncServer> {

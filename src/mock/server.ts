@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as http from 'node:http';
+import * as https from 'node:https';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FlowSync, MockDataset, MockDataOptions, StartSyncOptions } from './data';
@@ -31,6 +32,11 @@ export interface MockServerOptions extends MockDataOptions {
    * If-None-Match (or, without it, If-Modified-Since) says it holds that answer already. Off by default (`--etag`).
    */
   etag?: boolean;
+  /**
+   * Serve HTTPS with this certificate chain and private key (PEM), e.g. one issued by a company's own certificate
+   * authority (test/fixtures/tls/). Off by default: plain HTTP.
+   */
+  tls?: { cert: string; key: string };
 }
 
 export type Endpoint = 'processing' | 'connections';
@@ -123,7 +129,10 @@ export class MockFlowSyncServer {
   private readonly prefix: string;
   private readonly host: string;
   private readonly log?: (line: string) => void;
-  private readonly server: http.Server;
+  private readonly server: http.Server | https.Server;
+  private readonly scheme: 'http' | 'https';
+  /** TCP connections opened to this server (with `tls`, a client that refuses the certificate opens one and sends nothing). */
+  connectionsOpened = 0;
   private readonly sockets = new Set<Socket>();
   /** Aborted by close() so that delayed answers stop waiting. */
   private readonly closing = new AbortController();
@@ -143,8 +152,13 @@ export class MockFlowSyncServer {
     this.host = options.host ?? '127.0.0.1';
     this.log = options.log;
     this.etag = options.etag === true;
-    this.server = http.createServer((req, res) => this.handle(req, res));
-    this.server.on('connection', (socket) => {
+    const handler = (req: http.IncomingMessage, res: http.ServerResponse) => this.handle(req, res);
+    this.scheme = options.tls ? 'https' : 'http';
+    this.server = options.tls
+      ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, handler)
+      : http.createServer(handler);
+    this.server.on('connection', (socket: Socket) => {
+      this.connectionsOpened++;
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
     });
@@ -170,7 +184,7 @@ export class MockFlowSyncServer {
   /** Base URL to configure in a client, without a trailing slash. */
   get url(): string {
     const host = this.host.includes(':') ? `[${this.host}]` : this.host;
-    return `http://${host}:${this.port}${this.prefix}`;
+    return `${this.scheme}://${host}:${this.port}${this.prefix}`;
   }
 
   /** The key currently accepted (setApiKey changes it). */

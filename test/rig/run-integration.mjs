@@ -56,6 +56,9 @@ async function main() {
   if (!fs.existsSync(testsPath)) throw new Error(`${testsPath} is missing: run npm run compile`);
   if (opts.grep) process.env.MOCHA_GREP = opts.grep; // inherited by code-server's extension host
   if (opts.restricted) process.env.FLOWSYNC_SUITE = 'restricted'; // test/integration/index.ts runs only that folder
+  // The machine trusts a private certificate authority, as a company's machines do (test/integration/tls.test.ts):
+  // Node reads NODE_EXTRA_CA_CERTS once, when code-server's extension host starts.
+  process.env.NODE_EXTRA_CA_CERTS = path.join(REPO_ROOT, 'test', 'fixtures', 'tls', 'ca.pem');
 
   // The Restricted Mode window: trust on, and an untrusted folder that tries to send the key elsewhere. The attacker
   // mock runs here, from before the window opens until after it closes, so that no request to it can go unseen.

@@ -1,8 +1,11 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { FlowSyncClient, apiKeyProblem, type FlowSyncClientOptions, type RequestRecord } from '../../../src/api/client';
 import { ApiError, type ApiErrorKind } from '../../../src/api/errors';
+import { retryDelay } from '../../../src/lists/refresh';
 import { MockFlowSyncServer } from '../../../src/mock/server';
 
 const KEY = 'fs_test_SENTINEL_KEY_7f3a9c';
@@ -374,6 +377,39 @@ describe('FlowSyncClient: ETag and Last-Modified (issue #38)', () => {
   it('a 304 the client did not ask for is not taken as an answer', async () => {
     mock.inject({ status: 304, times: 1, body: '' });
     await rejectsWith(client().listProcessing(), 'invalidResponse', /HTTP 304/);
+  });
+});
+
+describe('FlowSyncClient: a service whose certificate this machine does not trust (issue #39)', () => {
+  const fixtures = path.join(__dirname, '../../../../test/fixtures/tls');
+  let mock: MockFlowSyncServer;
+
+  before(async () => {
+    mock = await MockFlowSyncServer.start({
+      apiKey: KEY,
+      tls: {
+        cert: fs.readFileSync(path.join(fixtures, 'untrusted-server.pem'), 'utf8'),
+        key: fs.readFileSync(path.join(fixtures, 'untrusted-server-key.pem'), 'utf8'),
+      },
+    });
+  });
+  after(() => mock.close());
+
+  it('fails with a certificate error that names the host and the reason, and sends nothing', async () => {
+    assert.match(mock.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+    const client = new FlowSyncClient({ baseUrl: mock.url, apiKey: KEY, userAgent: 'flowsync-explorer/0.1.0 (test)' });
+    const error = await rejectsWith(
+      client.listProcessing(),
+      'certificate',
+      new RegExp(`certificate of 127\\.0\\.0\\.1:${mock.port} is not trusted.*SELF_SIGNED_CERT_IN_CHAIN`),
+    );
+    assert.equal(
+      retryDelay(error.kind, undefined, 1, () => 0.5),
+      undefined,
+      'no retry loop: it waits for the person',
+    );
+    assert.equal(mock.requests.length, 0, 'no request (and no key) went over the untrusted connection');
+    assert.equal(mock.connectionsOpened, 1, 'one attempt');
   });
 });
 

@@ -377,6 +377,11 @@ describe('backoff', () => {
       retryDelay('timeout', undefined, 3, () => 0.5),
       20_000,
     );
+    assert.equal(
+      retryDelay('certificate', undefined, 1, () => 0.5),
+      undefined,
+      'a refused certificate fails the same way until the person acts (issue #39)',
+    );
   });
 });
 
