@@ -339,6 +339,9 @@ const webOptions = {
   sourcemap: !production,
   sourcesContent: false,
   legalComments: production ? 'none' : 'inline',
+  // Text as UTF-8, not \u escapes, as in the Node bundle: the web worker extension host fetches the file and decodes
+  // it as UTF-8 (fetch().text()); the look-alike letters of service names (src/services/confusableTable.ts) are 2 KB so.
+  charset: 'utf8',
   logLevel: 'silent',
   plugins: [vscodeOnce, browserPlatform, webReporter],
 };

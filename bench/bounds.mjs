@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 const RUNS = 5;
 const say = (m) => progress('bounds', m);
 const rows = [];
-/** BOUNDS_ONLY=fold or goto runs one part (the loaded machine). */
+/** BOUNDS_ONLY=fold, goto or insights runs one part (the loaded machine). */
 const only = process.env.BOUNDS_ONLY;
 
 const { FilterSubjects } = outModule('filter/filterMatch.js');
@@ -21,7 +21,7 @@ const filterOf = (text, view) => {
   return parsed.filter;
 };
 
-if (only !== 'goto') {
+if (!only || only === 'fold') {
   // 100,000 processing syncs: each answer a new array of new objects (as validateList makes them), 1 % of the rows
   // changed since the answer before (a new status), the rest saying the same. Flows, statuses and errors accented or
   // ASCII.
@@ -72,7 +72,7 @@ if (only !== 'goto') {
   );
 }
 
-if (only !== 'fold') {
+if (!only || only === 'goto') {
   // Go to... at 20 services at the caps: the window's budget of list items (200,000: 5,000 processing and 5,000
   // connections each) and 50,000 History runs each (1.2 M items in all). First rows: goToPicks; each keystroke:
   // GoToSearch.find of a text typed a character at a time (an id, a flow's name, a connection's name).
@@ -115,7 +115,12 @@ if (only !== 'fold') {
       }),
     ),
   }));
-  const heap = () => (globalThis.gc?.(), process.memoryUsage().heapUsed / 1048576);
+  // The heap and the typed arrays (Go to's index holds its ids and names' numbers in them, outside the heap).
+  const heap = () => {
+    globalThis.gc?.();
+    const { heapUsed, arrayBuffers } = process.memoryUsage();
+    return (heapUsed + arrayBuffers) / 1048576;
+  };
   const before = heap();
   const first = timeSamples(RUNS, () => new GoToSearch(services).find(''));
   const typed = ['#1910049999', 'flow 17 payr', 'connection 4321 zur'];
@@ -141,10 +146,117 @@ if (only !== 'fold') {
     }),
     row('bounds', 'Go to...: each keystroke (3 texts typed a character at a time)', 'ms', keystrokes, {
       target: { max: 50, text: '≤ 50 ms' },
-      note: `an id, a flow's name, a connection's name; at most ${made} rows made for a text`,
+      note: `an id, a flow's name, a connection's name; at most ${made} rows made for a text; the max is a Go to's first text, which makes its index`,
     }),
-    row('bounds', 'Go to...: heap growth while open (after gc)', 'MB', [growth], {
+    row('bounds', 'Go to...: heap and typed arrays growth while open (after gc)', 'MB', [growth], {
       target: { max: 50, text: '≤ 50 MB' },
+    }),
+  );
+}
+
+if (!only || only === 'insights') {
+  // Flow Insights with 20 services of 50,000 runs each in memory: a page after one service's History changed, computed
+  // for every service (before) and through FlowsByService (the other 19 reused), and the pages posted in a minute of
+  // History changing every second (the host's 500 ms gathering alone, and with the 3 s Throttle).
+  say('insights: 20 services × 50,000 runs');
+  const { makeEntry } = outModule('history/entry.js');
+  const { flowInsights } = outModule('history/insights.js');
+  const { NO_OLDER_DAYS } = outModule('history/summary.js');
+  const { insightsPage } = outModule('insights/insightsPage.js');
+  const { FlowsByService, Throttle, INSIGHTS_POST_GAP_MS } = outModule('insights/insightsUpdates.js');
+  const NOW = Date.UTC(2026, 10, 27, 12);
+  const runsOf = (k) =>
+    Array.from({ length: 50_000 }, (_, i) => {
+      const leftAt = NOW - i * 15_000;
+      const minutes = 2 + ((i * 7 + k) % 13);
+      return makeEntry({
+        id: k * 1_000_000 + i,
+        flowId: i % 20,
+        flowName: `Flow ${i % 20} Invoices`,
+        createdAt: new Date(leftAt - minutes * 60_000).toISOString(),
+        firstSeen: leftAt - minutes * 60_000,
+        lastSeen: leftAt - 15_000,
+        leftAt,
+      });
+    });
+  const services = Array.from({ length: 20 }, (_, k) => ({ name: `Service ${k}`, entries: runsOf(k) }));
+  const pageOf = (flows) =>
+    JSON.stringify({
+      type: 'page',
+      page: insightsPage(
+        services.map((s, k) => ({ service: s.name, flows: flows(s, k) })),
+        true,
+        90,
+        NOW,
+      ),
+    });
+  const every = () => pageOf((s) => flowInsights(s.entries, NO_OLDER_DAYS, NOW));
+  const bytes = every().length;
+  const cache = new FlowsByService();
+  pageOf((s) => cache.flows(s, { entries: s.entries, older: NO_OLDER_DAYS }, NOW));
+  let changed = 0;
+  const one = () => {
+    const s = services[changed++ % services.length];
+    s.entries = [s.entries[0], ...s.entries.slice(1)]; // its History changed: a new array of runs
+    return pageOf((x) => cache.flows(x, { entries: x.entries, older: NO_OLDER_DAYS }, NOW));
+  };
+  const posts = (throttled) => {
+    let now = 0;
+    const timers = [];
+    const clock = {
+      now: () => now,
+      setTimeout: (run, wait) => (timers.push({ at: now + wait, run }), timers.length),
+      clearTimeout: () => undefined,
+    };
+    const throttle = new Throttle(clock, INSIGHTS_POST_GAP_MS);
+    let gathering = false;
+    let sent = 0;
+    const gather = () => {
+      if (gathering) return;
+      gathering = true;
+      timers.push({
+        at: now + 500,
+        run: () => {
+          gathering = false;
+          sent++;
+        },
+      });
+    };
+    for (let t = 0; t < 60_000; t += 10) {
+      now = t;
+      for (const timer of timers.filter((x) => x.at <= now)) {
+        timers.splice(timers.indexOf(timer), 1);
+        timer.run();
+      }
+      if (t % 1_000 !== 0) continue;
+      if (throttled) throttle.request(gather);
+      else gather();
+    }
+    return sent;
+  };
+  rows.push(
+    row(
+      'bounds',
+      'Flow Insights: a page after a History change, every service computed (before)',
+      'ms',
+      timeSamples(RUNS, every),
+      {
+        note: `20 services × 50,000 runs; ${(bytes / 1024).toFixed(0)} KB posted a page`,
+      },
+    ),
+    row(
+      'bounds',
+      "Flow Insights: a page after one service's History changed (FlowsByService)",
+      'ms',
+      timeSamples(RUNS, one),
+      {
+        target: { max: 300, text: '≤ 300 ms' },
+        note: 'the other 19 services reused',
+      },
+    ),
+    row('bounds', 'Flow Insights: pages posted in a minute of History changing every second', 'pages', [posts(true)], {
+      target: { max: 20, text: '≤ 20 (one per 3 s)' },
+      note: `before: ${posts(false)} (the 500 ms gathering alone); ${((posts(true) * bytes) / 1024 / 1024).toFixed(1)} MB a minute, before ${((posts(false) * bytes) / 1024 / 1024).toFixed(1)} MB`,
     }),
   );
 }

@@ -67,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     log,
     settings,
     extensionUri: context.extensionUri,
+    clock,
     now,
     extensionId: context.extension.id,
     globalState: context.globalState,

@@ -114,16 +114,23 @@ export function goToPicks(services: readonly GoToService[], max = GO_TO_ROWS): G
 /**
  * Go to... as the person types: finds any loaded item by its id (`1003`, `#1003`) or by its name (a flow's, a
  * connection's or its team's; words in any order, folded as Find folds them: letter case and accents), in the order
- * of goToPicks, and makes at most `max` rows. Each text typed is one pass over the rows held (numbers compared, each
- * distinct name folded once per Go to and kept for the next keystrokes); a text that extends the one before looks only
- * in what that one found. Pure.
+ * of goToPicks, and makes at most `max` rows. Pure.
+ *
+ * What a keystroke costs is bounded by an index made once when Go to opens (GoToIndex: every item's ids and the
+ * number of its folded name in flat arrays, each distinct name folded once): a text compares the distinct names with
+ * its words (those that held the text before, when the text grew), then walks the arrays, numbers only, until `max`
+ * are found; a text that extends the one before looks only in what that one found.
  */
 export class GoToSearch {
   private readonly rows: ServiceRows[];
-  /** Each name as Find folds it, while this Go to is open (names repeat: a flow's runs share its name). */
-  private readonly folded = new Map<string, string>();
-  /** The last text's query and the items it found (all of them), to narrow the next text that extends it. */
-  private last?: { readonly words: readonly string[]; readonly id?: number; readonly found: Found[] };
+  private index?: GoToIndex;
+  /** The last text: its words, the names that held them, and the items it found (all of them, by position). */
+  private last?: {
+    readonly words: readonly string[];
+    readonly id?: number;
+    readonly names: readonly number[];
+    readonly found?: readonly number[];
+  };
 
   constructor(
     services: readonly GoToService[],
@@ -142,87 +149,127 @@ export class GoToSearch {
         this.max,
       );
     }
+    const index = (this.index ??= new GoToIndex(this.rows));
     const words = foldForSearch(text).split(' ');
     const id = /^\d{1,15}$/.test(text) ? Number(text) : undefined;
-    const narrowed = this.last && id === undefined && this.last.id === undefined && extends_(words, this.last.words);
-    const found = narrowed
-      ? this.last!.found.filter((f) => this.holds(f.kind, f.item, words, id))
-      : this.all(words, id);
+    const grew = this.last !== undefined && extends_(words, this.last.words);
+    const names = index.namesHolding(words, grew ? this.last!.names : undefined);
+    const narrowed = grew && id === undefined && this.last!.id === undefined ? this.last!.found : undefined;
+    const found = index.find(names, id, this.max, narrowed);
     // An answer cut after `max` (more were there) is not narrowed: the next text looks through everything again.
-    this.last = found.length <= this.max ? { words, id, found } : undefined;
+    this.last = { words, id, names, found: found.length <= this.max ? found : undefined };
     const picks: GoToPick[] = [];
-    for (const f of found) {
-      if (picks.length >= this.max) break;
-      const r = this.rows[f.service];
-      picks.push(
-        f.kind === 0
-          ? r.processing(f.item as FlowSync)
-          : f.kind === 1
-            ? r.run(f.item as HistoryEntry)
-            : r.connection(f.item as Connection),
-      );
-    }
+    for (const position of found) if (picks.length < this.max) picks.push(index.pick(position));
     return picks;
-  }
-
-  private all(words: readonly string[], id: number | undefined): Found[] {
-    const found: Found[] = [];
-    for (const kind of [0, 1, 2] as const) {
-      for (let k = 0; k < this.rows.length; k++) {
-        const s = this.rows[k].service;
-        if (kind === 0) {
-          for (const { value } of s.processing) {
-            if (this.holds(0, value, words, id) && found.push({ service: k, kind, item: value }) > this.max) {
-              return found;
-            }
-          }
-        } else if (kind === 1) {
-          for (const e of s.history) {
-            if (this.holds(1, e, words, id) && found.push({ service: k, kind, item: e }) > this.max) return found;
-          }
-        } else {
-          for (const { value } of s.connections) {
-            if (this.holds(2, value, words, id) && found.push({ service: k, kind, item: value }) > this.max) {
-              return found;
-            }
-          }
-        }
-      }
-    }
-    return found;
-  }
-
-  private holds(kind: 0 | 1 | 2, item: Found['item'], words: readonly string[], id: number | undefined): boolean {
-    if (kind === 0) {
-      const s = item as FlowSync;
-      return s.id === id || s.flow_id === id || this.named(s.flow?.name, words);
-    }
-    if (kind === 1) {
-      const e = item as HistoryEntry;
-      return e.id === id || e.flowId === id || this.named(e.flowName, words);
-    }
-    const c = item as Connection;
-    return c.id === id || this.named(c.name, words) || this.named(c.team?.name, words);
-  }
-
-  /** True when the name, folded, holds every word. */
-  private named(name: string | undefined, words: readonly string[]): boolean {
-    if (typeof name !== 'string' || name.length === 0) return false;
-    let folded = this.folded.get(name);
-    if (folded === undefined) {
-      folded = foldForSearch(name);
-      this.folded.set(name, folded);
-    }
-    for (const word of words) if (!folded.includes(word)) return false;
-    return true;
   }
 }
 
-/** One item a text found: its service (an index), its kind (0 processing, 1 History, 2 connection) and the item. */
-interface Found {
-  readonly service: number;
+/** A run of the index: the items of one kind of one service, from `start`. */
+interface Segment {
+  readonly start: number;
+  readonly rows: ServiceRows;
   readonly kind: 0 | 1 | 2;
-  readonly item: FlowSync | HistoryEntry | Connection;
+  readonly items: readonly (Item<FlowSync> | HistoryEntry | Item<Connection>)[];
+}
+
+/**
+ * Every item Go to can find, in goToPicks's order (processing, History, connections; service by service), as flat
+ * arrays: its id, its second id (a flow's; NaN when none) and the numbers of its one or two folded names (0: none).
+ */
+class GoToIndex {
+  private readonly segments: Segment[] = [];
+  private readonly ids: Float64Array;
+  private readonly flowIds: Float64Array;
+  private readonly names: Int32Array;
+  private readonly teams: Int32Array;
+  /** The distinct names, folded; 0 is no name. */
+  private readonly folded: string[] = [''];
+
+  constructor(rows: readonly ServiceRows[]) {
+    let size = 0;
+    for (const kind of [0, 1, 2] as const) {
+      for (const r of rows) {
+        const items = kind === 0 ? r.service.processing : kind === 1 ? r.service.history : r.service.connections;
+        this.segments.push({ start: size, rows: r, kind, items });
+        size += items.length;
+      }
+    }
+    this.ids = new Float64Array(size);
+    this.flowIds = new Float64Array(size).fill(NaN);
+    this.names = new Int32Array(size);
+    this.teams = new Int32Array(size);
+    const numbers = new Map<string, number>();
+    const numberOf = (name: string | undefined): number => {
+      if (typeof name !== 'string' || name.length === 0) return 0;
+      let n = numbers.get(name);
+      if (n === undefined) {
+        n = this.folded.push(foldForSearch(name)) - 1;
+        numbers.set(name, n);
+      }
+      return n;
+    };
+    for (const { start, kind, items } of this.segments) {
+      for (let i = 0; i < items.length; i++) {
+        const p = start + i;
+        if (kind === 1) {
+          const e = items[i] as HistoryEntry;
+          this.ids[p] = e.id;
+          this.flowIds[p] = e.flowId;
+          this.names[p] = numberOf(e.flowName);
+        } else if (kind === 0) {
+          const s = (items[i] as Item<FlowSync>).value;
+          this.ids[p] = s.id;
+          this.flowIds[p] = s.flow_id;
+          this.names[p] = numberOf(s.flow?.name);
+        } else {
+          const c = (items[i] as Item<Connection>).value;
+          this.ids[p] = c.id;
+          this.names[p] = numberOf(c.name);
+          this.teams[p] = numberOf(c.team?.name);
+        }
+      }
+    }
+  }
+
+  /** The numbers of the names that hold every word, looking only at `among` when given (the text grew). */
+  namesHolding(words: readonly string[], among?: readonly number[]): number[] {
+    const holds = (n: number) => n !== 0 && words.every((w) => this.folded[n].includes(w));
+    if (among) return among.filter(holds);
+    const out: number[] = [];
+    for (let n = 1; n < this.folded.length; n++) if (holds(n)) out.push(n);
+    return out;
+  }
+
+  /** The positions of the items with the id or one of the names, in order: at most `max` + 1 (more were there). */
+  find(names: readonly number[], id: number | undefined, max: number, among?: readonly number[]): number[] {
+    const named = new Uint8Array(this.folded.length);
+    for (const n of names) named[n] = 1;
+    const wanted = id ?? NaN;
+    const hit = (p: number) =>
+      this.ids[p] === wanted || this.flowIds[p] === wanted || named[this.names[p]] === 1 || named[this.teams[p]] === 1;
+    if (among) return among.filter(hit);
+    const found: number[] = [];
+    if (id === undefined && names.length === 0) return found;
+    for (let p = 0; p < this.ids.length; p++) if (hit(p) && found.push(p) > max) break;
+    return found;
+  }
+
+  /** The row of the item at `position`. */
+  pick(position: number): GoToPick {
+    let lo = 0;
+    let hi = this.segments.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.segments[mid].start <= position) lo = mid;
+      else hi = mid - 1;
+    }
+    const { start, rows, kind, items } = this.segments[lo];
+    const item = items[position - start];
+    if (kind === 1) return rows.run(item as HistoryEntry);
+    return kind === 0
+      ? rows.processing((item as Item<FlowSync>).value)
+      : rows.connection((item as Item<Connection>).value);
+  }
 }
 
 /** True when every word of the last text is in a word of the new one (typing on): what the new one finds, it found. */

@@ -111,12 +111,18 @@ function nameProblem(name: string, key: string, taken: ReadonlyMap<string, strin
  * (each entry has its own History, watches and Clear History, kept by its URL and team filter: two entries of one URL
  * and one team would show the same data twice and share them); beyond 20 entries the rest are skipped. Skipping
  * one never costs the others. At most MAX_SERVICE_WARNINGS warnings, the last counting the rest. Never throws.
+ * `nameKey` compares names: serviceNameKey at start; the services' code passes the full look-alike skeleton
+ * (src/services/confusables.ts, its own chunk) and refuses what only that tells apart before it makes a service.
  *
  * An entry's id is its name and its base URL: what views, documents and links know a service by. Renaming a service
  * or pointing it elsewhere makes it a new one (its rows, documents and poller start again); its key is kept by base
  * URL, so a rename keeps the key.
  */
-export function parseServiceEntries(raw: unknown, policy: UrlPolicy): { entries: ServiceEntry[]; warnings: string[] } {
+export function parseServiceEntries(
+  raw: unknown,
+  policy: UrlPolicy,
+  nameKey: (name: string) => string = serviceNameKey,
+): { entries: ServiceEntry[]; warnings: string[] } {
   const entries: ServiceEntry[] = [];
   const warnings: string[] = [];
   if (raw === undefined || raw === null) return { entries, warnings };
@@ -145,7 +151,7 @@ export function parseServiceEntries(raw: unknown, policy: UrlPolicy): { entries:
       return skip(t('it is not an object with a name and a url.'));
     }
     if (entries.length >= MAX_SERVICES) return skip(t('at most {0} services are shown.', MAX_SERVICES));
-    const key = serviceNameKey(name);
+    const key = nameKey(name);
     const nameRefused = nameProblem(name, key, taken);
     if (nameRefused !== undefined) return skip(nameRefused);
     const url = (item as { url?: unknown }).url;

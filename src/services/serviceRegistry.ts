@@ -43,6 +43,11 @@ export interface ServiceFactory<C> {
   readonly spread?: { order(ids: readonly string[]): boolean };
   /** Runs once the services are made, before they first read their keys (an earlier version's key is moved). */
   beforeFirstRead?(): Promise<void>;
+  /**
+   * The settings' entries read again once the services' code is loaded, names compared by the full look-alike
+   * skeleton (UTS #39, src/services/confusables.ts): an entry it refuses is never made.
+   */
+  entries?(settings: RegistrySettings): readonly ServiceEntryLike[];
 }
 
 /** The settings the registry reads: which services there are. */
@@ -50,6 +55,10 @@ export interface RegistrySettings {
   readonly baseUrl: string;
   readonly teamId: string;
   readonly services: readonly ServiceEntryLike[];
+  /** `flowsync.services` as the user settings hold it, and the rest the factory's entries() reads it with. */
+  readonly servicesRaw?: unknown;
+  readonly allowHttp?: boolean;
+  readonly serviceWarnings?: readonly string[];
 }
 
 /** What the registry works with: small ports, so that it runs in plain Node with a fake clock (the unit tests). */
@@ -206,7 +215,7 @@ export class ServiceRegistry<C extends RegisteredService> implements ServiceSet<
   /** `startEach`: a service made now starts at once (false when start() starts them all after). */
   private reconcile(startEach = true): void {
     const settings = this.ports.settings.current;
-    const targets = serviceTargets(settings, settings.services);
+    const targets = serviceTargets(settings, this.factory?.entries?.(settings) ?? settings.services);
     const previous = new Map(this.connections.map((c) => [c.id, c]));
     const next: C[] = [];
     const made: C[] = [];

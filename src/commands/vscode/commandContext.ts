@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { Clock } from '../../base/clock';
 import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
 import type { JsonDocuments } from '../../json/vscode/jsonDocuments';
 import type { ListViews } from '../../lists/vscode/listView';
@@ -31,6 +32,8 @@ export interface CommandContext {
   extensionUri: vscode.Uri;
   /** The time now (the extension's clock). */
   now(): number;
+  /** The extension's clock (Flow Insights' gap between pages). */
+  clock: Clock;
   /** This extension's id (publisher.name): the authority of its links. */
   extensionId: string;
   /** The extension's globalState (Export History remembers its temporary file there until it is done). */

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { Clock } from '../../base/clock';
 import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
 import { showInsightsPanel, type InsightsSource } from './insightsPanel';
 
@@ -8,7 +9,8 @@ export interface InsightsCommandDeps {
   readonly extensionUri: vscode.Uri;
   readonly services: InsightsSource['services'];
   readonly settings: SettingsFeed<Settings>;
-  now(): number;
+  /** The extension's clock (the panel's time and the gap between its pages). */
+  readonly clock: Clock;
 }
 
 /** Show Flow Insights: opens (or reveals) the panel, which reads every service's History and the days kept. */
@@ -16,6 +18,6 @@ export function showInsights(deps: InsightsCommandDeps): void {
   showInsightsPanel(deps, {
     services: deps.services,
     historyDays: () => deps.settings.current.historyDays,
-    now: () => deps.now(),
+    clock: deps.clock,
   });
 }

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
+import type { Clock } from '../../base/clock';
 import { DisposableStore } from '../../base/events';
 import { serviceName, type ServiceSet } from '../../base/serviceSet';
 import { t } from '../../base/l10n';
 import { WebviewHost } from '../../base/vscode/webviewHost';
-import { flowInsights } from '../../history/insights';
 import type { HistoryService } from '../../history/vscode/historyService';
 import {
   insightsPage,
@@ -12,6 +12,7 @@ import {
   type InsightsPanelMessage,
   type InsightsRenderReport,
 } from '../insightsPage';
+import { FlowsByService, Throttle } from '../insightsUpdates';
 
 const INSIGHTS_VIEW_TYPE = 'flowsync.insights';
 
@@ -26,7 +27,8 @@ export interface InsightsSource {
   /** The services; when they change, the panel listens to their Histories' changes anew. */
   readonly services: Pick<ServiceSet<InsightsService>, 'all' | 'several' | 'onDidChange'>;
   historyDays(): number;
-  now(): number;
+  /** The extension's clock: the time of the numbers, and the gap between two pages posted. */
+  readonly clock: Clock;
 }
 
 /** How long History's changes are gathered before the page gets the new numbers. */
@@ -36,7 +38,8 @@ const CHANGE_DELAY_MS = 500;
  * The "Flow Insights" panel: one webview panel (shown again, not duplicated), built like the activity chart's (the
  * same strict Content Security Policy: scripts by nonce, styles from the extension only). Its numbers come from the
  * day summaries and the runs History holds in memory, never from a log file, and are computed when the page asks
- * (it loads) or History changed while it is visible. Its code is in the commands' chunk (esbuild.js CHUNKS: commands).
+ * (it loads) or History changed while it is visible: only the services whose History changed are computed again
+ * (FlowsByService), and a page is posted at most every 3 s however often History changes (Throttle). Its code is in the commands' chunk (esbuild.js CHUNKS: commands).
  */
 export class InsightsPanel implements vscode.Disposable {
   private static shown: InsightsPanel | undefined;
@@ -56,6 +59,8 @@ export class InsightsPanel implements vscode.Disposable {
 
   private readonly host: WebviewHost;
   private readonly perService = new DisposableStore();
+  private readonly flows = new FlowsByService<InsightsService>();
+  private readonly throttle: Throttle;
   private readonly rendered = new vscode.EventEmitter<InsightsRenderReport>();
   /** The page drew the numbers (with any Content Security Policy violation it saw: expected none). */
   readonly onDidRender = this.rendered.event;
@@ -66,6 +71,7 @@ export class InsightsPanel implements vscode.Disposable {
     extensionUri: vscode.Uri,
     private readonly source: InsightsSource,
   ) {
+    this.throttle = new Throttle(source.clock);
     this.host = new WebviewHost(
       extensionUri,
       {
@@ -81,6 +87,7 @@ export class InsightsPanel implements vscode.Disposable {
     this.host.add(
       this.rendered,
       this.perService,
+      this.throttle,
       source.services.onDidChange(() => this.watchServices()),
     );
     this.watchServices();
@@ -92,11 +99,11 @@ export class InsightsPanel implements vscode.Disposable {
 
   /** The page's numbers now: every service's flows from its summaries and runs in memory. */
   page(): InsightsPage {
-    const now = this.source.now();
+    const now = this.source.clock.now();
     // Named as everywhere (serviceName): only with several services; with one, the page names none.
     const services = this.source.services.all.map((s) => ({
       service: serviceName(this.source.services, s) ?? s.history.snapshot.origin ?? '',
-      flows: flowInsights(s.history.snapshot.entries, s.history.snapshot.older, now),
+      flows: this.flows.flows(s, s.history.snapshot, now),
     }));
     return insightsPage(services, this.source.services.several, this.source.historyDays(), now, (ms) =>
       new Date(ms).toLocaleTimeString(vscode.env.language, { hour: '2-digit', minute: '2-digit' }),
@@ -110,7 +117,7 @@ export class InsightsPanel implements vscode.Disposable {
 
   private watchServices(): void {
     this.perService.clear();
-    const changed = () => this.host.changed(() => this.post());
+    const changed = () => this.throttle.request(() => this.host.changed(() => this.post()));
     for (const s of this.source.services.all) this.perService.add(s.history.onDidChange(changed));
     changed();
   }

@@ -12,7 +12,7 @@ import type { ServiceConnection, ServiceConnectionDeps } from './serviceConnecti
  * without moveLegacyKey no earlier version's key is moved (src/services/vscode/legacyKey.ts).
  */
 export type ConnectionCode = Pick<typeof import('./serviceConnection'), 'createServiceConnection'> &
-  Partial<Pick<typeof import('./serviceConnection'), 'createServiceWindow' | 'moveLegacyKey'>>;
+  Partial<Pick<typeof import('./serviceConnection'), 'createServiceWindow' | 'moveLegacyKey' | 'checkedEntries'>>;
 
 /**
  * The services of the settings (src/services/serviceRegistry.ts, pure, holds how they are started, made, retried and
@@ -57,5 +57,9 @@ function factoryOf(code: ConnectionCode, deps: ServiceConnectionDeps): ServiceFa
     make: (target, several) => code.createServiceConnection({ ...deps, several }, target, window),
     spread: window?.spread,
     beforeFirstRead: async () => code.moveLegacyKey?.(deps),
+    entries: code.checkedEntries?.((message) => {
+      deps.log.warn(message);
+      void vscode.window.showWarningMessage(message);
+    }),
   };
 }

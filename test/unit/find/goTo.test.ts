@@ -142,4 +142,29 @@ describe('GoToSearch: any loaded item by id or name as the person types, at most
       );
     }
   });
+
+  it('a keystroke costs numbers, not items: each item is read once when Go to first searches, never again per keystroke (#38 item 4)', () => {
+    // Every History run's name is a getter that counts its reads: what a keystroke costs per item held.
+    let reads = 0;
+    const counted = (id: number, name: string) => {
+      const e = entry(id, name);
+      return Object.defineProperty({ ...e }, 'flowName', {
+        get: () => (reads++, name),
+        enumerable: true,
+      }) as typeof e;
+    };
+    const history = Array.from({ length: 20_000 }, (_, i) => counted(i + 1, i % 2 ? 'Payroll Europe' : 'Invoices'));
+    const search = new GoToSearch([{ id: 's', processing: [], connections: [], history }], 300);
+    const typed = ['1', '12', '123', 'p', 'pa', 'pay', 'payr', 'payroll', 'payroll e', 'x', 'zz'];
+    for (const text of typed) search.find(text);
+    assert.ok(
+      reads <= history.length + typed.length * 300,
+      `${reads.toLocaleString('en-US')} reads of ${history.length.toLocaleString('en-US')} runs for ${typed.length} keystrokes (each once, and once per row shown)`,
+    );
+    assert.equal(search.find('payroll e').length, 300, 'still finds them');
+    assert.deepEqual(
+      search.find('12345').map((p) => p.target.id),
+      [12345],
+    );
+  });
 });

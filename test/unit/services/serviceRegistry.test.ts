@@ -8,6 +8,8 @@ import {
   type RegistrySettings,
   type ServiceFactory,
 } from '../../../src/services/serviceRegistry';
+import { checkedEntries } from '../../../src/services/confusables';
+import { parseServiceEntries } from '../../../src/services/serviceEntries';
 import { SINGLE_SERVICE_ID, type ServiceTarget } from '../../../src/services/serviceTargets';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
 import { deferred } from '../helpers/deferred';
@@ -145,6 +147,38 @@ describe('ServiceRegistry (pure: start, retry, reconcile, whenMade/whenRead, fai
   });
   afterEach(() => {
     for (const r of registries.splice(0)) r.dispose();
+  });
+
+  // ------------------------------------------------------------------ #38 item 12: look-alike names
+
+  it("with the services' entries (names by their UTS #39 skeleton), an entry that only the full table refuses is never made, said once (#38 item 12)", async () => {
+    const raw = [
+      { name: 'Production', url: 'https://prod.example.com' },
+      { name: '\u13e2roduction', url: 'https://evil.example.net' }, // Cherokee "Ꮲ"
+      { name: 'Staging', url: 'https://staging.example.com' },
+    ];
+    const read = parseServiceEntries(raw, {});
+    assert.equal(read.entries.length, 3, "the settings' own read at start (serviceNameKey) lets it pass");
+    settings.current = {
+      ...settings.current,
+      services: read.entries,
+      servicesRaw: raw,
+      serviceWarnings: read.warnings,
+    };
+    const warned: string[] = [];
+    load = async () => ({ ...factory(), entries: checkedEntries((message) => warned.push(message)) });
+    const started = registry().start();
+    await clock.advance(0);
+    await started;
+    assert.deepEqual(
+      made.map((s) => s.name),
+      ['Production', 'Staging'],
+    );
+    assert.deepEqual(warned, [
+      'Skipped service 2 ("\u13e2roduction") of flowsync.services: its name looks like the name of another service ("Production").',
+    ]);
+    settings.changes.fire();
+    assert.equal(warned.length, 1, 'said once, not at every change');
   });
 
   // ------------------------------------------------------------------ 92d0932: the host's turn first
