@@ -191,3 +191,22 @@ describe('servicesSummary (several services)', () => {
     assert.equal(s.text, '$(sync~spin) Flow Sync');
   });
 });
+
+describe('statusSummary: pinned flows', () => {
+  it('the hover lists the pinned flows with their state, service text escaped', () => {
+    const s = statusSummary(
+      'ready',
+      undefined,
+      { items: [item(1, 'Invoices')], dropped: 0, loading: false, failures: 0, loadedAt: now },
+      () => ({
+        stuck: [],
+        pinned: [
+          { name: 'Nightly *export*', state: 'idle' },
+          { name: 'Invoices', state: 'processing 1, 1 with errors' },
+        ],
+      }),
+      now,
+    );
+    assert.match(s.tooltip, /\*\*Pinned\*\*\n- Nightly \\\*export\\\*: idle\n- Invoices: processing 1, 1 with errors/);
+  });
+});
