@@ -139,6 +139,8 @@ export interface ServiceStatus {
   detail: string | undefined;
   state: Readonly<ListState<FlowSync>>;
   stuck: readonly FlowSync[];
+  /** Its pinned flows with their state (StatusExtras.pinned). */
+  pinned?: StatusExtras['pinned'];
 }
 
 /**
@@ -169,6 +171,10 @@ export function servicesSummary(services: readonly ServiceStatus[], now: number)
       : t('no data');
     lines.push(`- ${name}: ${counted}${trouble ? ` · $(warning) ${escapeMarkdown(trouble)}` : ''}`);
   }
+  const pinned = services.flatMap((s) =>
+    s.status === 'ready' ? (s.pinned ?? []).map((p) => ({ name: `${s.name} › ${p.name}`, state: p.state })) : [],
+  );
+  if (pinned.length) lines.push('', ...pinnedLines(pinned));
   const loadedAt = Math.max(...services.map((s) => s.state.loadedAt ?? -Infinity));
   if (Number.isFinite(loadedAt)) {
     lines.push('', t('Last loaded at {0} ({1}).', clockTime(loadedAt), timeAgo(new Date(loadedAt).toISOString(), now)));
