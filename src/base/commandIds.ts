@@ -31,6 +31,8 @@ export const COMMAND = {
   copyViewLink: 'flowsync.copyViewLink',
   exportHistory: 'flowsync.exportHistory',
   showInsights: 'flowsync.showInsights',
+  pinFlow: 'flowsync.pinFlow',
+  unpinFlow: 'flowsync.unpinFlow',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

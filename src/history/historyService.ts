@@ -122,8 +122,8 @@ export class HistoryCore implements Disposable {
   private readonly settings: () => HistorySettings;
   private readonly log: HistoryLogger;
   private readonly observer: ProcessingObserver;
-  private readonly changes = new Emitter<void>();
-  /** Entries, stats, watches or stuck syncs changed (the views render again). */
+  protected readonly changes = new Emitter<void>();
+  /** Entries, stats, watches, pins or stuck syncs changed (the views render again). */
   readonly onDidChange: Event<void> = this.changes.event;
   /** Writes that fail: logged, told once, and the runs not written are written by the next poll. */
   private readonly writeTrouble: HistoryWriteTrouble;

@@ -62,6 +62,8 @@ export function connectionIcon(connection: Pick<Connection, 'type'>): IconSpec {
 
 export const FLOW_ICON: IconSpec = { id: 'git-merge', words: () => t('flow') };
 export const TEAM_ICON: IconSpec = { id: 'organization', words: () => t('team') };
+/** A pinned flow with nothing processing (src/history/pins.ts): its row says "pinned" in words too. */
+export const PINNED_ICON: IconSpec = { id: 'pinned', words: () => t('pinned') };
 export const SERVICE_ICON: IconSpec = { id: 'server-environment', words: () => t('service') };
 
 /** A table lookup by a name from the service: own entries only ("constructor" is not an icon). */

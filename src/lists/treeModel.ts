@@ -1,5 +1,5 @@
 import type { Item } from '../api/types';
-import type { Group } from './grouping';
+import type { Group, GroupKey } from './grouping';
 import type { IconSpec } from './icons';
 
 /** A group row (a flow, a team); `list` is the id of the list it belongs to (see src/lists). */
@@ -7,6 +7,17 @@ export interface GroupNode<T> {
   kind: 'group';
   list: string;
   group: Group<T>;
+  /** A pinned flow with nothing listed (src/history/pins.ts): a row of its own, without children. */
+  idle?: true;
+}
+
+/**
+ * The pinned flows as a tree grouped by flow shows them: their group keys, whose groups come first (in the order
+ * pinned), and those with nothing processing, shown as idle rows after them.
+ */
+export interface PinnedGroups {
+  readonly keys: readonly GroupKey[];
+  readonly idle: readonly { readonly key: GroupKey; readonly label: string }[];
 }
 
 export interface LeafNode<T> {
@@ -87,6 +98,9 @@ export class TreeModel<T> {
   };
   /** The description each shown item was last rendered with (it holds a relative time that ages). */
   private readonly renderedDescriptions = new Map<string, string>();
+  private pins: PinnedGroups | undefined;
+  /** The idle rows shown, by key: the same node while it stays idle. */
+  private idleNodes = new Map<GroupKey, GroupNode<T>>();
 
   constructor(
     readonly list: string,
@@ -98,6 +112,7 @@ export class TreeModel<T> {
   }
 
   children(node: GroupNode<T>): LeafNode<T>[] {
+    if (node.idle) return [];
     return node.group.items.map((item) => ({ kind: 'leaf', list: this.list, item, parent: node }));
   }
 
@@ -109,17 +124,53 @@ export class TreeModel<T> {
     return `${this.adapter.groupRows?.idPrefix ?? 'all'}:${group.key}`;
   }
 
+  /**
+   * Takes the pinned flows (undefined: none, or not grouped by flow): their groups first, then an idle row for each
+   * with nothing listed. A grouped tree only; what roots() returns follows.
+   */
+  pin(pins: PinnedGroups | undefined): void {
+    this.pins = this.adapter.groupRows && pins && pins.keys.length ? pins : undefined;
+  }
+
+  /** The idle rows of the pinned flows with no group (kept as the same nodes while they stay idle). */
+  private idleRows(): GroupNode<T>[] {
+    if (!this.pins) return [];
+    const listed = new Set(this.nodes.map((node) => node.group.key));
+    const next = new Map<GroupKey, GroupNode<T>>();
+    for (const { key, label } of this.pins.idle) {
+      if (listed.has(key) || next.has(key)) continue;
+      const node = this.idleNodes.get(key) ?? {
+        kind: 'group',
+        list: this.list,
+        group: { key, label, items: [] },
+        idle: true,
+      };
+      if (node.group.label !== label) node.group = { key, label, items: [] };
+      next.set(key, node);
+    }
+    this.idleNodes = next;
+    return [...next.values()];
+  }
+
   /** How many rows the whole tree has expanded: the group rows (if any) and every item's row. */
   rowCount(): number {
-    let rows = this.adapter.groupRows ? this.nodes.length : 0;
+    let rows = this.adapter.groupRows ? this.nodes.length + this.idleNodes.size : 0;
     for (const node of this.nodes) rows += node.group.items.length;
     return rows;
   }
 
   /** The root's children: the group rows, or the items of a flat list. */
   roots(): TreeNode<T>[] {
-    if (this.adapter.groupRows) return [...this.nodes];
+    if (this.adapter.groupRows) return this.pins ? this.pinnedFirst() : [...this.nodes];
     return this.nodes.flatMap((node) => this.children(node));
+  }
+
+  /** The pinned flows' groups (in the order pinned), their idle rows, then every other group in its order. */
+  private pinnedFirst(): GroupNode<T>[] {
+    const order = new Map(this.pins!.keys.map((key, i) => [key, i]));
+    const pinned = this.nodes.filter((node) => order.has(node.group.key));
+    pinned.sort((a, b) => order.get(a.group.key)! - order.get(b.group.key)!);
+    return [...pinned, ...this.idleRows(), ...this.nodes.filter((node) => !order.has(node.group.key))];
   }
 
   /** The row of an item, by id (for links and reveal). */

@@ -26,6 +26,8 @@ export interface StatusSummary {
 export interface StatusExtras {
   stuck: readonly FlowSync[];
   sparkline?: string;
+  /** The pinned flows with their state in words ("idle", "processing 2", "processing 2, 1 with errors"), in pin order. */
+  pinned?: readonly { readonly name: string; readonly state: string }[];
 }
 
 export function statusSummary(
@@ -58,7 +60,7 @@ export function statusSummary(
     };
   }
   const count = state.items?.length;
-  const { stuck: stuckNow, sparkline } = extras();
+  const { stuck: stuckNow, sparkline, pinned = [] } = extras();
   const stuck = state.items ? stuckNow : [];
   const spinning = count !== undefined && count > 0;
   const counted =
@@ -84,6 +86,7 @@ export function statusSummary(
     }
     if (stuck.length > 10) lines.push(t('- and {0} more', stuck.length - 10));
   }
+  if (pinned.length) lines.push('', ...pinnedLines(pinned));
   if (sparkline) lines.push('', `${t('Last hour:')} ${escapeMarkdown(sparkline)}`);
   if (state.error) lines.push('', `$(warning) ${escapeMarkdown(state.error.message)}`);
   if (state.loadedAt !== undefined) {
@@ -99,6 +102,14 @@ export function statusSummary(
     warning: state.error !== undefined || stuck.length > 0,
     accessibleLabel: statusWords(count, stuck.length, state, now),
   };
+}
+
+/** The hover's pinned flows: "**Pinned**", then "- Nightly export: idle" for each (at most 10, then how many more). */
+function pinnedLines(pinned: readonly { readonly name: string; readonly state: string }[]): string[] {
+  const lines = [`**${t('Pinned')}**`];
+  for (const p of pinned.slice(0, 10)) lines.push(`- ${escapeMarkdown(p.name)}: ${p.state}`); // the state: our words
+  if (pinned.length > 10) lines.push(t('- and {0} more', pinned.length - 10));
+  return lines;
 }
 
 /** The status bar in words: "7 flow syncs processing, 1 stuck, refresh failed, updated 20 seconds ago". */
@@ -128,6 +139,8 @@ export interface ServiceStatus {
   detail: string | undefined;
   state: Readonly<ListState<FlowSync>>;
   stuck: readonly FlowSync[];
+  /** Its pinned flows with their state (StatusExtras.pinned). */
+  pinned?: StatusExtras['pinned'];
 }
 
 /**
@@ -158,6 +171,10 @@ export function servicesSummary(services: readonly ServiceStatus[], now: number)
       : t('no data');
     lines.push(`- ${name}: ${counted}${trouble ? ` · $(warning) ${escapeMarkdown(trouble)}` : ''}`);
   }
+  const pinned = services.flatMap((s) =>
+    s.status === 'ready' ? (s.pinned ?? []).map((p) => ({ name: `${s.name} › ${p.name}`, state: p.state })) : [],
+  );
+  if (pinned.length) lines.push('', ...pinnedLines(pinned));
   const loadedAt = Math.max(...services.map((s) => s.state.loadedAt ?? -Infinity));
   if (Number.isFinite(loadedAt)) {
     lines.push('', t('Last loaded at {0} ({1}).', clockTime(loadedAt), timeAgo(new Date(loadedAt).toISOString(), now)));

@@ -255,6 +255,68 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     await page.keyboard.press('Escape');
   });
 
+  it('pins a flow from its context menu: its syncs leave and it stays first, idle', async () => {
+    const page = session.page;
+    await runCommand('Flow Sync: Refresh Processing');
+    const rows = await waitForSyncRows();
+    // The flows of Processing (grouped by flow) with their syncs below them; the last flow without the stuck sync
+    const flows = [];
+    for (const row of rows) {
+      if (row.level === 1 && /\d+ syncs?/.test(row.description)) flows.push({ ...row, syncs: [] });
+      else if (row.level === 2 && isSyncRow(row) && flows.length) flows.at(-1).syncs.push(row);
+    }
+    const target = flows.filter((f) => !f.syncs.some((r) => /stuck/.test(r.description))).at(-1);
+    assert.ok(target, `a flow row with syncs: ${JSON.stringify(flows.map((f) => f.label))}`);
+    const flowRow = () =>
+      page.locator('.part.sidebar .monaco-list-row[aria-level="1"]').filter({ hasText: target.label }).first();
+    const menu = page.locator('.context-view .monaco-menu');
+    const fromMenu = async (title) => {
+      await flowRow().click({ button: 'right' });
+      await menu.waitFor({ state: 'visible', timeout: 10000 });
+      const item = menu.locator('.action-label', { hasText: new RegExp(`^${title}$`) });
+      await item.hover();
+      await item.click();
+      // A refresh can re-render the menu under the pointer: the item keeps the focus, so Enter runs it then.
+      if (await menu.isVisible().catch(() => false)) await page.keyboard.press('Enter');
+    };
+    await fromMenu('Pin Flow');
+    const firstFlow = async () => (await treeRows()).find((r) => r.level === 1);
+    await waitFor(async () => (await firstFlow())?.label === target.label, { message: 'the pinned flow first' });
+    // Its syncs leave (the mock's own control: finish each sync the pinned flow's row shows, now first and in view,
+    // again if the mock's lifecycle starts another), and the row stays, first, idle
+    const underFirstFlow = (rows) => {
+      const first = rows.findIndex((r) => r.level === 1);
+      const next = rows.findIndex((r, i) => i > first && r.level === 1);
+      return rows.slice(first + 1, next < 0 ? undefined : next).filter(isSyncRow);
+    };
+    const idle = await waitFor(
+      async () => {
+        const rows = await treeRows();
+        const first = rows.find((r) => r.level === 1);
+        if (first?.label === target.label && /^idle · /.test(first.description)) return first;
+        const syncs = underFirstFlow(rows);
+        if (first?.label === target.label && syncs.length) {
+          for (const sync of syncs) session.mock.finish(Number(sync.label.slice(1)));
+          await runCommand('Flow Sync: Refresh Processing');
+        }
+        return undefined;
+      },
+      { timeout: 30000, interval: 500, message: 'the idle pinned row first' },
+    );
+    assert.match(idle.description, /^idle · (last run (.+ ago|just now), ran .+|no run seen yet)$/);
+    assert.match(idle.ariaLabel, /pinned/);
+    assert.match(idle.ariaLabel, /idle/);
+    assert.equal(idle.expanded, undefined, 'an idle row has no children');
+    await screenshot('readme-pinned-idle');
+    await fromMenu('Unpin Flow');
+    await waitFor(
+      async () => !(await treeRows()).some((r) => r.label === target.label && /^idle/.test(r.description)),
+      {
+        message: 'the idle row gone once unpinned',
+      },
+    );
+  });
+
   it('shows the activity chart, with a table of the same numbers', async () => {
     await runCommand('Flow Sync: Show Activity Chart');
     const tab = session.page.locator('.tabs-container .tab', { hasText: 'Flow Sync Activity' });

@@ -7,6 +7,7 @@ import { showInsights } from '../../insights/vscode/insightsCommand';
 import { clearApiKey, setApiKey } from '../../keys/vscode/apiKeyCommands';
 import { arrangeList } from '../../lists/vscode/arrangeCommands';
 import { clearHistory, unwatch, watch } from '../../history/vscode/historyCommands';
+import { pinFlow, unpinFlow } from '../../history/vscode/pinCommands';
 import { exportHistory } from '../../export/vscode/exportCommand';
 import { copyId, copyLink, openJson } from '../../json/vscode/openJsonCommand';
 import { refreshAll, refreshList } from '../../lists/vscode/refreshCommand';
@@ -97,6 +98,8 @@ const HANDLERS: Record<CommandId, Handler> = {
     [COMMAND.goTo]: whenMade(goTo),
     [COMMAND.copyViewLink]: whenMade(copyViewLink),
     [COMMAND.exportHistory]: whenMade((deps, _node, _nodes, arg) => exportHistory(deps, arg)),
+    [COMMAND.pinFlow]: whenMade(pinFlow),
+    [COMMAND.unpinFlow]: whenMade(unpinFlow),
   } satisfies Record<Exclude<CommandId, ListCommand>, Handler>),
 };
 

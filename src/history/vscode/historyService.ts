@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { FlowSync } from '../../api/types';
 import type { Clock } from '../../base/clock';
 import { Emitter, type Event } from '../../base/events';
 import { storageFiles } from '../../env/vscode/storageFiles';
@@ -9,6 +8,8 @@ import { HistoryCore, type HistoryNotice, type HistorySettings } from '../histor
 import { lazyLogStore } from '../lazyLogStore';
 import { originFolder } from '../storage';
 import { processingDecorations } from './historyUi';
+import { FlowPins, PINS_STATE_KEY, pinnedStates, type PinnedState } from '../pins';
+import type { FlowSync } from '../../api/types';
 
 /** Watches kept per service (its History scope: see historyScope), in globalState, bounded. */
 const WATCHES_KEY = 'flowsync.watches';
@@ -18,8 +19,8 @@ export interface HistoryServiceOptions {
   explorer: Explorer;
   /** The extension's global storage: History's files are under history/ there. */
   storage: vscode.Uri;
-  /** globalState: the watches, the same in every window. */
-  state: vscode.Memento;
+  /** globalState: the watches and the pins, the same in every window; the pins follow Settings Sync (setKeysForSync). */
+  state: vscode.Memento & { setKeysForSync?(keys: readonly string[]): void };
   /** This window's id: it writes its own log file. */
   windowId: string;
   clock: Clock;
@@ -43,6 +44,11 @@ export class HistoryService extends HistoryCore implements vscode.Disposable {
   readonly processingMarks: RowDecorations<FlowSync>;
   private readonly notices: Emitter<HistoryNotice>;
   private readonly storage: vscode.Uri;
+  private readonly processingList: Explorer['lists']['processing'];
+  /** The pinned flows of this service (src/history/pins.ts), kept in globalState and synced to the person's machines. */
+  readonly pins: FlowPins;
+  /** The flows with a sync processing, for the latest answer (worked out once per answer). */
+  private busy: { items: readonly unknown[] | undefined; flows: ReadonlySet<number> } = { items: [], flows: new Set() };
 
   constructor({ explorer, storage, state, windowId, clock, settings, log }: HistoryServiceOptions) {
     const notices = new Emitter<HistoryNotice>();
@@ -64,9 +70,29 @@ export class HistoryService extends HistoryCore implements vscode.Disposable {
         }),
     });
     this.storage = storage;
+    this.processingList = explorer.lists.processing;
     this.notices = notices;
     this.onDidNotify = notices.event;
-    this.processingMarks = { ...processingDecorations(this, () => clock.now()), onDidChange: this.onDidChange };
+    state.setKeysForSync?.([PINS_STATE_KEY]);
+    this.pins = new FlowPins(
+      { read: () => state.get(PINS_STATE_KEY), write: (value) => state.update(PINS_STATE_KEY, value) },
+      () => explorer.historyScope,
+    );
+    this.pins.onDidChange(() => this.changes.fire());
+    const processing = explorer.lists.processing;
+    const busy = (): ReadonlySet<number> => {
+      const items = processing.state.items;
+      if (items !== this.busy.items) this.busy = { items, flows: new Set(items?.map((item) => item.value.flow_id)) };
+      return this.busy.flows;
+    };
+    const pins = { ids: () => this.pins.ids(), busy };
+    this.processingMarks = { ...processingDecorations(this, () => clock.now(), pins), onDidChange: this.onDidChange };
+  }
+
+  /** What the status bar adds from History: the stuck syncs, the sparkline and the pinned flows with their state. */
+  override statusExtras(now: number): { stuck: FlowSync[]; sparkline: string; pinned: PinnedState[] } {
+    const items = this.processingList.state.items ?? [];
+    return { ...super.statusExtras(now), pinned: pinnedStates(this.pins.ids(), items, this.snapshot.entries) };
   }
 
   /** The folder of the current scope's History: its day files and summaries (undefined without a scope). */
@@ -78,5 +104,6 @@ export class HistoryService extends HistoryCore implements vscode.Disposable {
   override dispose(): void {
     super.dispose();
     this.notices.dispose();
+    this.pins.dispose();
   }
 }

@@ -5,13 +5,25 @@ import { STUCK_ICON } from '../../lists/icons';
 import { t } from '../../base/l10n';
 import type { RowDecorations } from '../../lists/vscode/groupedTree';
 import type { HistoryCore } from '../historyService';
+import { idleFlowRow, idleFlowRows, lastRuns } from '../pins';
+
+/** The pins of the service History is kept for, and what it has processing now. */
+export interface PinsView {
+  ids(): readonly number[];
+  /** The flows with a sync processing now. */
+  busy(): ReadonlySet<number>;
+}
 
 /**
  * What History adds to the Processing view: on sync rows "stuck" (with a warning icon and colour), when it is usually
  * done or that it runs longer than usual (src/history/eta.ts; the range and runs in the tooltip), and "watched";
  * on a flow row (grouped by flow) its typical durations in the tooltip, "watched", and "slower than usual" in words.
  */
-export function processingDecorations(history: HistoryCore, now: () => number): RowDecorations<FlowSync> {
+export function processingDecorations(
+  history: HistoryCore,
+  now: () => number,
+  pins: PinsView = { ids: () => [], busy: () => new Set() },
+): RowDecorations<FlowSync> {
   return {
     leaf: (sync) => {
       const at = now();
@@ -36,28 +48,52 @@ export function processingDecorations(history: HistoryCore, now: () => number): 
     },
     // What a filter reads of a sync that History knows: is:stuck, is:watched, is:longer, and its age from first seen.
     live: (sync, at) => history.live(sync, at),
-    group: (group, grouping) => {
-      if (grouping !== 'flow') return undefined;
-      const flowId = Number(group.key);
-      const typical = flowStatsText(history.snapshot.stats.get(flowId));
-      const threshold = history.stuckThreshold(flowId);
-      const watched = history.isWatched('flow', flowId);
-      const slower = history.slowerFlows(now()).get(flowId); // computed at most every few minutes
-      const lines = [
-        ...(slower ? [slowerText(slower)] : []),
-        typical
-          ? t('Typical duration: {0}.', typical)
-          : t('No typical duration yet: it is learned from the syncs seen leaving processing.'),
-        ...(threshold !== undefined ? [t('Stuck after {0} min.', Math.round(threshold / 60_000))] : []),
-        ...(watched ? [t('You are told when each of its syncs is no longer processing.')] : []),
-      ];
-      // "slower than usual" in words: in the description (so in the row's accessible name) and the tooltip, not an icon alone
-      const descriptions = [...(slower ? [t('slower than usual')] : []), ...(watched ? [t('watched')] : [])];
-      return {
-        tooltip: lines.join('\n\n'),
-        descriptions: descriptions.length ? descriptions : undefined,
-        contextSuffix: watched ? '.watched' : undefined,
-      };
+    group: (group, grouping) => (grouping === 'flow' ? flowMarks(history, pins, Number(group.key), now()) : undefined),
+    pinned: () => {
+      const ids = pins.ids();
+      if (!ids.length) return undefined;
+      const { entries, stats } = history.snapshot;
+      const idle = idleFlowRows(ids, pins.busy(), entries, stats, now());
+      return { keys: ids, idle: idle.map((row) => ({ key: row.flowId, label: row.label })) };
     },
   };
+}
+
+/**
+ * A flow row's marks (grouped by flow): its typical durations in the tooltip, "watched", "pinned" and "slower than
+ * usual" in words; a pinned flow with nothing processing (an idle row): "idle" and its last run, its usual duration.
+ */
+function flowMarks(history: HistoryCore, pins: PinsView, flowId: number, at: number) {
+  const watched = history.isWatched('flow', flowId);
+  const pinned = pins.ids().includes(flowId);
+  const contextSuffix = `${watched ? '.watched' : ''}${pinned ? '.pinned' : ''}` || undefined;
+  const idle = pinned && !pins.busy().has(flowId);
+  if (idle) {
+    const { entries, stats } = history.snapshot;
+    const row = idleFlowRow(flowId, lastRuns(entries, [flowId]).get(flowId), stats.get(flowId), at);
+    return {
+      tooltip: row.tooltip,
+      descriptions: [...row.descriptions, ...(watched ? [t('watched')] : [])],
+      contextSuffix,
+    };
+  }
+  const typical = flowStatsText(history.snapshot.stats.get(flowId));
+  const threshold = history.stuckThreshold(flowId);
+  const slower = history.slowerFlows(at).get(flowId); // computed at most every few minutes
+  const lines = [
+    ...(slower ? [slowerText(slower)] : []),
+    typical
+      ? t('Typical duration: {0}.', typical)
+      : t('No typical duration yet: it is learned from the syncs seen leaving processing.'),
+    ...(threshold !== undefined ? [t('Stuck after {0} min.', Math.round(threshold / 60_000))] : []),
+    ...(watched ? [t('You are told when each of its syncs is no longer processing.')] : []),
+    ...(pinned ? [t('Pinned: it stays in this view while none of its syncs is processing.')] : []),
+  ];
+  // "slower than usual" in words: in the description (so in the row's accessible name) and the tooltip, not an icon alone
+  const descriptions = [
+    ...(slower ? [t('slower than usual')] : []),
+    ...(watched ? [t('watched')] : []),
+    ...(pinned ? [t('pinned')] : []),
+  ];
+  return { tooltip: lines.join('\n\n'), descriptions: descriptions.length ? descriptions : undefined, contextSuffix };
 }

@@ -3,10 +3,10 @@ import { markdownHover } from '../../base/vscode/hover';
 import type { Item } from '../../api/types';
 import type { Group } from '../grouping';
 import { rowAccessibleName } from '../accessibleNames';
-import type { IconSpec } from '../icons';
+import { PINNED_ICON, type IconSpec } from '../icons';
 import { inert } from '../../base/inert';
 import type { ListRefresher } from '../refresh';
-import { TreeModel, groupsStartExpanded, type TreeNode } from '../treeModel';
+import { TreeModel, groupsStartExpanded, type GroupNode, type PinnedGroups, type TreeNode } from '../treeModel';
 import { arrangedTree, type Arrangement } from '../arrange';
 import type { ListDefinition } from '../list';
 import type { FilterLive } from '../../filter/filterMatch';
@@ -23,6 +23,8 @@ export interface RowDecorations<T> {
   ): { tooltip?: string; descriptions?: string[]; contextSuffix?: string } | undefined;
   /** The flags and durations a filter reads that this feature knows (History: is:stuck, is:watched, is:longer, age). */
   live?(value: T, now: number): FilterLive;
+  /** The pinned flows (History: src/history/pins.ts), first while grouped by flow, and those with nothing processing. */
+  pinned?(): PinnedGroups | undefined;
   /** When what it adds may have changed (History: its runs, stats, watches, stuck syncs): the rows render again, once. */
   onDidChange?(listener: () => void): { dispose(): void };
 }
@@ -148,7 +150,12 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
 
   getChildren(node?: TreeNode<T>): TreeNode<T>[] {
     this.asked = true;
-    if (!node) return this.isActive() ? this.model.roots() : [];
+    if (!node) {
+      if (!this.isActive()) return [];
+      const model = this.model;
+      model.pin(this.groupingName === 'flow' ? this.decorations.pinned?.() : undefined);
+      return model.roots();
+    }
     return node.kind === 'leaf' ? [] : this.model.children(node);
   }
 
@@ -159,6 +166,7 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   getTreeItem(node: TreeNode<T>): vscode.TreeItem {
     const a = this.model.adapter;
     // Labels and descriptions hold service text (names, types, statuses): shown inert, never as markup or icons.
+    if (node.kind === 'group' && node.idle) return this.idleItem(node);
     if (node.kind === 'group') {
       const rows = a.groupRows!;
       const id = this.model.groupId(node.group);
@@ -191,6 +199,22 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
     item.iconPath = themeIcon(icon);
     item.contextValue = a.leafContext + (marks?.contextSuffix ?? '');
     item.accessibilityInformation = { label: rowAccessibleName({ label, icon, descriptions, stale: this.stale_ }) };
+    return item;
+  }
+
+  /** A pinned flow with nothing processing: a row without children, its icon and words "pinned", then what History says. */
+  private idleItem(node: GroupNode<T>): vscode.TreeItem {
+    const label = inert(node.group.label);
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+    item.id = `${this.model.groupId(node.group)}:idle`;
+    const marks = this.decorations.group?.(node.group, this.groupingName);
+    const descriptions = marks?.descriptions ?? [];
+    item.description = descriptions.join(' · ');
+    item.iconPath = themeIcon(PINNED_ICON);
+    item.contextValue = this.model.adapter.groupRows!.context + (marks?.contextSuffix ?? '');
+    item.accessibilityInformation = {
+      label: rowAccessibleName({ label, icon: PINNED_ICON, descriptions, stale: this.stale_ }),
+    };
     return item;
   }
 

@@ -61,13 +61,17 @@ export class ProcessingStatusBar implements vscode.Disposable {
     const now = this.clock.now();
     const summary = this.services.several
       ? servicesSummary(
-          services.map((s) => ({
-            name: s.name ?? '',
-            status: s.explorer.status,
-            detail: s.explorer.detail,
-            state: s.explorer.lists.processing.state,
-            stuck: s.explorer.status === 'ready' ? extrasOf(s, now).stuck : [],
-          })),
+          services.map((s) => {
+            const extras = s.explorer.status === 'ready' ? extrasOf(s, now) : undefined;
+            return {
+              name: s.name ?? '',
+              status: s.explorer.status,
+              detail: s.explorer.detail,
+              state: s.explorer.lists.processing.state,
+              stuck: extras?.stuck ?? [],
+              pinned: extras?.pinned,
+            };
+          }),
           now,
         )
       : statusSummary(

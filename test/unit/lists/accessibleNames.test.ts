@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { rowAccessibleName } from '../../../src/lists/accessibleNames';
-import { FLOW_ICON, STUCK_ICON, TEAM_ICON, connectionIcon, flowSyncIcon } from '../../../src/lists/icons';
+import { FLOW_ICON, PINNED_ICON, STUCK_ICON, TEAM_ICON, connectionIcon, flowSyncIcon } from '../../../src/lists/icons';
 import { syncDescription } from '../../../src/lists/itemTexts';
 import { statusSummary } from '../../../src/status/statusSummary';
 import { ApiError } from '../../../src/api/errors';
@@ -113,5 +113,18 @@ describe('accessible names: words for every icon', () => {
   it('the status bar hover always says when the data was loaded', () => {
     const state = { items: [], dropped: 0, loading: false, failures: 0, loadedAt: now - 20_000 };
     assert.match(statusSummary('ready', undefined, state, undefined, now).tooltip, /Last loaded at .+ \(20 s ago\)\.$/);
+  });
+});
+
+describe('rowAccessibleName: a pinned idle flow', () => {
+  it('says "pinned" and "idle" in words, not by the pin icon alone', () => {
+    assert.equal(
+      rowAccessibleName({
+        label: 'Nightly export',
+        icon: PINNED_ICON,
+        descriptions: ['idle · last run 2 h ago, ran about 7 min'],
+      }),
+      'Nightly export, pinned, idle, last run 2 h ago, ran about 7 min',
+    );
   });
 });

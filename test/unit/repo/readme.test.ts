@@ -123,3 +123,17 @@ describe('README and the contributor docs link to what exists', () => {
     }
   });
 });
+
+describe('Where the extension runs: package.json and the docs say the same', () => {
+  it("extensionKind is the one docs/behaviour.md and the README give (workspace first: the remote's Node host)", () => {
+    const behaviour = fs.readFileSync(path.join(root, 'docs', 'behaviour.md'), 'utf8');
+    const said = (text: string, pattern: RegExp) => {
+      const found = pattern.exec(text)?.[1];
+      assert.ok(found, `no extensionKind in ${pattern}`);
+      return found.split(',').map((kind) => kind.trim().replace(/"/g, ''));
+    };
+    assert.deepEqual(manifest.extensionKind, ['workspace', 'ui']);
+    assert.deepEqual(said(behaviour, /declares `"extensionKind": \[([^\]]*)\]`/), manifest.extensionKind);
+    assert.deepEqual(said(readme, /\(`extensionKind` `\[([^\]]*)\]`\)/), manifest.extensionKind);
+  });
+});

@@ -149,6 +149,33 @@ describe('servicesSummary (several services)', () => {
     assert.equal(s.action, 'focus');
   });
 
+  it('the hover lists each service’s pinned flows with their state, under its name', () => {
+    const s = servicesSummary(
+      [
+        {
+          name: 'Production',
+          status: 'ready',
+          detail: undefined,
+          state: state(4),
+          stuck: [],
+          pinned: [{ name: 'Nightly export', state: 'idle' }],
+        },
+        { name: 'Staging', status: 'ready', detail: undefined, state: state(3), stuck: [], pinned: [] },
+        {
+          name: 'QA',
+          status: 'noKey',
+          detail: undefined,
+          state: state(0),
+          stuck: [],
+          pinned: [{ name: 'X', state: 'idle' }],
+        },
+      ],
+      now,
+    );
+    assert.match(s.tooltip, /\*\*Pinned\*\*\n- Production › Nightly export: idle/);
+    assert.doesNotMatch(s.tooltip, /QA › X/, 'a service without data says nothing of its pins');
+  });
+
   it("one service's trouble is its own: the others' counts stay; the hover says which one and why", () => {
     const error = new ApiError('http', 'The service answered with HTTP 500 [x](command:evil)');
     const s = servicesSummary(
@@ -189,5 +216,24 @@ describe('servicesSummary (several services)', () => {
       now,
     );
     assert.equal(s.text, '$(sync~spin) Flow Sync');
+  });
+});
+
+describe('statusSummary: pinned flows', () => {
+  it('the hover lists the pinned flows with their state, service text escaped', () => {
+    const s = statusSummary(
+      'ready',
+      undefined,
+      { items: [item(1, 'Invoices')], dropped: 0, loading: false, failures: 0, loadedAt: now },
+      () => ({
+        stuck: [],
+        pinned: [
+          { name: 'Nightly *export*', state: 'idle' },
+          { name: 'Invoices', state: 'processing 1, 1 with errors' },
+        ],
+      }),
+      now,
+    );
+    assert.match(s.tooltip, /\*\*Pinned\*\*\n- Nightly \\\*export\\\*: idle\n- Invoices: processing 1, 1 with errors/);
   });
 });

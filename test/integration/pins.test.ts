@@ -1,0 +1,73 @@
+/** Pinned flows (issue #39 item 3) in the real extension host: pinned through the command, kept while idle. */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { FlowSyncExplorerApi } from '../../src/extension';
+import type { MockFlowSyncServer } from '../../src/mock/server';
+import { TEST_KEY, connect, startMockApi, testApi, waitFor } from './helpers';
+
+describe('Pinned flows', function () {
+  this.timeout(60_000);
+  let mock: MockFlowSyncServer;
+  let x: FlowSyncExplorerApi;
+
+  before(async () => {
+    mock = await startMockApi({ apiKey: TEST_KEY });
+    x = await testApi();
+  });
+
+  after(async () => {
+    await x.history.pins.set(x.history.pins.ids(), false);
+    mock.resetSyncs();
+    await mock.close();
+  });
+
+  it('pin through the command: the row stays first, idle, when the flow’s syncs leave the mock’s answer', async () => {
+    await connect(x, mock);
+    await x.explorer.refresh('processing');
+    const view = x.views.processing;
+    const tree = view.tree;
+    const groups = () => tree.getChildren().filter((node) => node.kind === 'group');
+    // The last flow in the view's order: pinning it moves it first
+    const target = groups().at(-1)!;
+    assert.ok(target && target.kind === 'group', 'a flow row');
+    const flowId = Number(target.group.key);
+    await vscode.commands.executeCommand('flowsync.pinFlow', target);
+    await waitFor(() => x.history.pins.ids().includes(flowId), { message: 'pinned' });
+    const first = groups()[0];
+    assert.equal(first.kind === 'group' && Number(first.group.key), flowId, 'the pinned flow comes first');
+    assert.match(String(tree.getTreeItem(first).contextValue), /^flowsync\.flow(\.watched)?\.pinned$/);
+    assert.match(String(tree.getTreeItem(first).description), /pinned/);
+
+    const syncs = (x.explorer.lists.processing.state.items ?? []).filter((i) => i.value.flow_id === flowId);
+    for (const { value } of syncs) mock.finish(value.id);
+    await x.explorer.refresh('processing');
+    await waitFor(() => !(x.explorer.lists.processing.state.items ?? []).some((i) => i.value.flow_id === flowId), {
+      message: 'the flow’s syncs left the answer',
+    });
+    const idle = groups()[0];
+    assert.ok(idle.kind === 'group' && idle.idle && Number(idle.group.key) === flowId, 'the idle row stays first');
+    const item = tree.getTreeItem(idle);
+    console.log(`    idle row: ${String(item.label)} · ${String(item.description)}`);
+    assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.None);
+    assert.match(String(item.description), /^idle · (last run (.+ ago|just now), ran .+|no run seen yet)/);
+    assert.match(String(item.contextValue), /^flowsync\.flow(\.watched)?\.pinned$/);
+    const name = item.accessibilityInformation?.label ?? '';
+    assert.match(name, /pinned/);
+    assert.match(name, /idle/);
+    const hover = () => {
+      const tooltip = x.statusBar.item?.tooltip;
+      return tooltip instanceof vscode.MarkdownString ? tooltip.value : String(tooltip);
+    };
+    await waitFor(() => /\*\*Pinned\*\*\n- .+: idle/.test(hover()), {
+      message: `the status bar's hover lists it idle: ${hover()}`,
+    });
+
+    await vscode.commands.executeCommand('flowsync.unpinFlow', idle);
+    await waitFor(() => !x.history.pins.ids().includes(flowId), { message: 'unpinned' });
+    assert.equal(
+      groups().some((node) => node.kind === 'group' && node.idle),
+      false,
+      'no idle row once unpinned',
+    );
+  });
+});
