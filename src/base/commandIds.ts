@@ -31,6 +31,7 @@ export const COMMAND = {
   copyViewLink: 'flowsync.copyViewLink',
   exportHistory: 'flowsync.exportHistory',
   showInsights: 'flowsync.showInsights',
+  openInBrowser: 'flowsync.openInBrowser',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

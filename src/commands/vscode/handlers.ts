@@ -8,6 +8,7 @@ import { clearApiKey, setApiKey } from '../../keys/vscode/apiKeyCommands';
 import { arrangeList } from '../../lists/vscode/arrangeCommands';
 import { clearHistory, unwatch, watch } from '../../history/vscode/historyCommands';
 import { exportHistory } from '../../export/vscode/exportCommand';
+import { openInBrowser } from '../../links/vscode/openInBrowser';
 import { copyId, copyLink, openJson } from '../../json/vscode/openJsonCommand';
 import { refreshAll, refreshList } from '../../lists/vscode/refreshCommand';
 import { setServiceUrl } from '../../services/vscode/serviceUrlCommand';
@@ -97,6 +98,7 @@ const HANDLERS: Record<CommandId, Handler> = {
     [COMMAND.goTo]: whenMade(goTo),
     [COMMAND.copyViewLink]: whenMade(copyViewLink),
     [COMMAND.exportHistory]: whenMade((deps, _node, _nodes, arg) => exportHistory(deps, arg)),
+    [COMMAND.openInBrowser]: whenMade(openInBrowser),
   } satisfies Record<Exclude<CommandId, ListCommand>, Handler>),
 };
 
