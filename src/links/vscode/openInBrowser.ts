@@ -53,6 +53,16 @@ function syncTarget(service: string, sync: { id: number; flowId: number }): WebT
   return { service, kind: 'sync', values: { id: sync.id, flow_id: sync.flowId }, name: t('Flow sync #{0}', sync.id) };
 }
 
+/** A connection's page. */
+function connectionTarget(service: string, connection: Connection): WebTarget {
+  return {
+    service,
+    kind: 'connection',
+    values: { id: connection.id, team_id: connection.team_id },
+    name: t('Connection #{0}', connection.id),
+  };
+}
+
 /** What a row of a list stands for: a sync, a connection, a flow or a team row; undefined for other groups. */
 function rowTarget(views: ListViews, node: ExplorerNode): WebTarget | undefined {
   const list = node.list as keyof ListViews;
@@ -63,13 +73,7 @@ function rowTarget(views: ListViews, node: ExplorerNode): WebTarget | undefined 
       const sync = node.item.value as FlowSync;
       return syncTarget(service, { id: sync.id, flowId: sync.flow_id });
     }
-    const connection = node.item.value as Connection;
-    return {
-      service,
-      kind: 'connection',
-      values: { id: connection.id, team_id: connection.team_id },
-      name: t('Connection #{0}', connection.id),
-    };
+    return connectionTarget(service, node.item.value as Connection);
   }
   const key = typeof node.group.key === 'number' ? node.group.key : Number(node.group.key);
   const grouping = views[list].currentArrangement.groupBy;
@@ -196,12 +200,7 @@ function webItems(service: string, explorer: Explorer): Array<{ target: WebTarge
       label,
     })),
     ...connections.map((c) => ({
-      target: {
-        service,
-        kind: 'connection' as const,
-        values: { id: c.id, team_id: c.team_id },
-        name: t('Connection #{0}', c.id),
-      },
+      target: connectionTarget(service, c),
       icon: 'plug',
       label: c.name,
     })),
@@ -211,4 +210,57 @@ function webItems(service: string, explorer: Explorer): Array<{ target: WebTarge
       label,
     })),
   ];
+}
+
+/** A row Go to... offers: a processing sync, a connection or a History run of a service. */
+type GoToRow =
+  | { readonly view: 'processing' | 'connections'; readonly service: string; readonly id: number }
+  | { readonly view: 'history'; readonly service: string; readonly id: number; readonly leftAt: number };
+
+/** What Go to...'s item button needs: the services' lists and History, the templates and the way out. */
+export interface GoToPagesDeps extends Pick<BrowserCommandDeps, 'settings' | 'browser'> {
+  readonly services: {
+    readonly all: readonly {
+      readonly id: string;
+      readonly explorer: Explorer;
+      readonly history: {
+        readonly snapshot: { readonly entries: readonly { id: number; flowId: number; leftAt: number }[] };
+      };
+    }[];
+  };
+}
+
+/** Go to...'s item button (FindCommandDeps.web): whether a row has a page, and opening it. */
+export function goToPages(deps: GoToPagesDeps): {
+  has(row: GoToRow): boolean;
+  open(row: GoToRow): Promise<void>;
+} {
+  const targetOf = (row: GoToRow): WebTarget | undefined => {
+    const service = deps.services.all.find((s) => s.id === row.service);
+    if (!service) return undefined;
+    if (row.view === 'history') {
+      const run = service.history.snapshot.entries.find((e) => e.id === row.id && e.leftAt === row.leftAt);
+      return run && syncTarget(row.service, run);
+    }
+    const found = (service.explorer.refresher(row.view).state.items ?? []).find(
+      (i) => (i.value as { id: number }).id === row.id,
+    );
+    if (!found) return undefined;
+    if (row.view === 'processing') {
+      const sync = found.value as FlowSync;
+      return syncTarget(row.service, { id: sync.id, flowId: sync.flow_id });
+    }
+    const connection = found.value as Connection;
+    return connectionTarget(row.service, connection);
+  };
+  return {
+    has: (row) => {
+      const kind = row.view === 'connections' ? 'connection' : 'sync';
+      return deps.settings.current.webUrls.get(row.service)?.[kind] !== undefined;
+    },
+    open: async (row) => {
+      const target = targetOf(row);
+      if (target) await openTarget(deps, target);
+    },
+  };
 }
