@@ -27,8 +27,22 @@ export function announce(
   syncPage = false,
 ): void {
   if (notice.kind === 'finished') announceFinished(named(notice.text), notice.entries, json, service, syncPage);
+  else if (notice.kind === 'stuck' && notice.sync && syncPage) announceStuck(named(notice.text), notice.sync, service);
   else if (notice.kind === 'slower') void vscode.window.showInformationMessage(named(notice.text));
   else void vscode.window.showWarningMessage(named(notice.text));
+}
+
+/** A warning naming one stuck sync, with "Open in Browser" (its service has a page for syncs). */
+function announceStuck(text: string, sync: { id: number; flowId: number }, service: string): void {
+  const browse = t('Open in Browser');
+  void vscode.window.showWarningMessage(text, browse).then((choice) => {
+    if (choice === browse) openSyncPage(sync, service);
+  });
+}
+
+/** Open in Browser of one sync: the command gets it as a History row (a run is a sync), and opens its page. */
+function openSyncPage(sync: { id: number; flowId: number }, service: string): void {
+  void vscode.commands.executeCommand(COMMAND.openInBrowser, { kind: 'historyEntry', entry: sync, service });
 }
 
 /**
@@ -52,9 +66,7 @@ export function announceFinished(
       void json.open({ list: 'processing', kind: 'history', id: entries[0].id, leftAt: entries[0].leftAt, service });
     }
     // The run as History's row is given: the command opens its service's page for it (or says why not).
-    if (choice === browse) {
-      void vscode.commands.executeCommand(COMMAND.openInBrowser, { kind: 'historyEntry', entry: one, service });
-    }
+    if (choice === browse && one) openSyncPage(one, service);
     if (choice === show) void vscode.commands.executeCommand(`${HISTORY_VIEW}.focus`);
   });
 }
