@@ -9,7 +9,7 @@ import { findOnFirstUse } from './find/vscode/findOnFirstUse';
 import { HistoryView } from './history/vscode/historyView';
 import { registerJsonDocuments } from './json/vscode/jsonOnFirstUse';
 import { ApiKeyStore } from './keys/vscode/apiKeyStore';
-import { LinkHandler } from './links/vscode/linkHandler';
+import { BrowserOpener, LinkHandler } from './links/vscode/linkHandler';
 import { readListsSection } from './lists/listsSection';
 import { allViews, createListViews } from './lists/vscode/listView';
 import { watchFailures } from './notifications/vscode/failureNotifications';
@@ -54,7 +54,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const jsonDocuments = registerJsonDocuments(services, loadFailed('The JSON documents'));
   const notifications = watchFailures(services);
   const statusBar = new ProcessingStatusBar(services, clock);
-  const historyView = new HistoryView(services, now);
+  const historyView = new HistoryView(services, now, settings);
   const filtered = { processing: views.processing, connections: views.connections, history: historyView };
   const find = findOnFirstUse(filtered, context.workspaceState, now, loadFailed("The views' filters"));
   const commandContext = {
@@ -71,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     now,
     extensionId: context.extension.id,
     globalState: context.globalState,
+    browser: new BrowserOpener(),
   };
   const links = new LinkHandler(commandContext);
   const commandTable = onFirstUse(() => import('./commands/vscode/handlers'));
@@ -86,7 +87,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     notifications,
     historyView,
     find,
-    announceHistoryNotices(services, jsonDocuments.json, loadFailed("History's notifications")),
+    announceHistoryNotices(services, jsonDocuments.json, loadFailed("History's notifications"), settings),
     vscode.window.registerUriHandler(links),
     ...registerCommands(commandContext, commandTable),
     ...registerTools({ services, keys, clock, settings }),

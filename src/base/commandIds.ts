@@ -33,6 +33,7 @@ export const COMMAND = {
   showInsights: 'flowsync.showInsights',
   pinFlow: 'flowsync.pinFlow',
   unpinFlow: 'flowsync.unpinFlow',
+  openInBrowser: 'flowsync.openInBrowser',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

@@ -79,7 +79,13 @@ export type HistorySettings = Pick<SettingValues, 'historyDays' | 'stuckAfterMin
  */
 export type HistoryNotice =
   | { readonly kind: 'finished'; readonly text: string; readonly entries: readonly HistoryEntry[] }
-  | { readonly kind: 'stuck' | 'slower' | 'cannotWrite'; readonly text: string };
+  | {
+      readonly kind: 'stuck';
+      readonly text: string;
+      /** The one sync it names (its Open in Browser), undefined when it names several. */
+      readonly sync?: { readonly id: number; readonly flowId: number };
+    }
+  | { readonly kind: 'slower' | 'cannotWrite'; readonly text: string };
 
 export interface HistoryPorts {
   readonly explorer: HistoryExplorer;
@@ -338,7 +344,7 @@ export class HistoryCore implements Disposable {
     // The stuck syncs are counted on every change, said or not (a sync stuck while notifications were off is not news later).
     const stuck = this.stuckAnnouncer.next(this.stuckSyncs());
     if (this.settings().notifyWhenFinished === 'off' || this.explorer.lists.processing.state.adopted) return;
-    if (stuck) this.ports.notify({ kind: 'stuck', text: stuck });
+    if (stuck) this.ports.notify({ kind: 'stuck', text: stuck, sync: this.stuckAnnouncer.saidOne });
     const slower = this.nextSlowerAnnouncement();
     if (slower) this.ports.notify({ kind: 'slower', text: slower });
   }

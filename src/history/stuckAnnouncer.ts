@@ -28,6 +28,8 @@ export class StuckAnnouncer {
   /** Newly stuck syncs not said yet (the quiet period was on), by id. */
   private readonly held = new Map<number, FlowSync>();
   private lastSaid = -Infinity;
+  /** The one sync the last text named (its notification's Open in Browser), undefined when it named several. */
+  saidOne?: { readonly id: number; readonly flowId: number };
 
   /**
    * `keyToHide`: the API key, masked in a flow name before it is cut (a service may echo it). `now`: the clock (ms).
@@ -60,6 +62,7 @@ export class StuckAnnouncer {
     if (fresh.length === 0) return undefined;
     for (const sync of fresh) this.held.delete(sync.id);
     this.lastSaid = now;
+    this.saidOne = fresh.length === 1 ? { id: fresh[0].id, flowId: fresh[0].flow_id } : undefined;
     if (fresh.length === 1) {
       return t(
         'Sync #{0} ({1}) is stuck: it has been processing for longer than its flow allows.',

@@ -5,6 +5,7 @@ import { lazyRegExp } from '../base/lazyRegExp';
 import { MAX_SERVICE_NAME } from '../base/serviceSet';
 import { t } from '../base/l10n';
 import { teamIdOf } from '../settings/settingValues';
+import { parseWebTemplates } from '../weblinks/webUrl';
 import type { ServiceEntryLike } from './serviceTargets';
 
 /** At most this many services are shown; later entries are skipped with a warning. */
@@ -110,9 +111,10 @@ function nameProblem(name: string, key: string, taken: ReadonlyMap<string, strin
  * URL the service rules refuse, has a team id that is not digits, or has the URL and team filter of an earlier entry
  * (each entry has its own History, watches and Clear History, kept by its URL and team filter: two entries of one URL
  * and one team would show the same data twice and share them); beyond 20 entries the rest are skipped. Skipping
- * one never costs the others. At most MAX_SERVICE_WARNINGS warnings, the last counting the rest. Never throws.
- * `nameKey` compares names: serviceNameKey at start; the services' code passes the full look-alike skeleton
- * (src/services/confusables.ts, its own chunk) and refuses what only that tells apart before it makes a service.
+ * one never costs the others. Its `webUrl` (Open in Browser) is read with weblinks' rules: a refused template is a
+ * warning naming it, and the entry is kept without it. At most MAX_SERVICE_WARNINGS warnings, the last counting the
+ * rest. Never throws. `nameKey` compares names: serviceNameKey at start; the services' code passes the full look-alike
+ * skeleton (src/services/confusables.ts, its own chunk) and refuses what only that tells apart before it makes a service.
  *
  * An entry's id is its name and its base URL: what views, documents and links know a service by. Renaming a service
  * or pointing it elsewhere makes it a new one (its rows, documents and poller start again); its key is kept by base
@@ -176,7 +178,16 @@ export function parseServiceEntries(
     }
     places.set(place, name);
     taken.set(key, name);
-    entries.push({ id: `${name}\u0000${parsed.baseUrl}`, name, url: parsed, ...(teamId ? { teamId } : {}) });
+    // Its web pages: a refused template is a warning of its own and never costs the entry.
+    const web = parseWebTemplates((item as { webUrl?: unknown }).webUrl, t('flowsync.services ({0}): webUrl', label));
+    warnings.push(...web.warnings);
+    entries.push({
+      id: `${name}\u0000${parsed.baseUrl}`,
+      name,
+      url: parsed,
+      ...(teamId ? { teamId } : {}),
+      ...(Object.keys(web.templates).length ? { web: web.templates } : {}),
+    });
   });
   if (warnings.length > MAX_SERVICE_WARNINGS) {
     const rest = warnings.length - (MAX_SERVICE_WARNINGS - 1);

@@ -3,6 +3,7 @@ import { parseServiceUrl, type ServiceUrl, type ServiceUrlRead } from '../api/ur
 import type { ExplorerConfig } from '../lists/explorer';
 import { field, sameFields, type Field } from '../lists/rowFields';
 import { teamKey, type SettingValues } from '../settings/settingValues';
+import type { WebTemplates } from '../weblinks/webUrl';
 
 /**
  * One service a window shows: the one of `flowsync.baseUrl` (while `flowsync.services` is empty, exactly as before
@@ -34,6 +35,8 @@ export interface ServiceEntryLike {
   readonly name: string;
   readonly url: ServiceUrl;
   readonly teamId?: string;
+  /** Its web pages (its `webUrl`, checked): not part of its target, so a change never makes the service again. */
+  readonly web?: WebTemplates;
 }
 
 /** The services to show: the entries when there are any, else the one of `flowsync.baseUrl`. */

@@ -1,12 +1,13 @@
 import { userOwnValue, type APPLICATION_SCOPED, type Settings, type SettingsReader } from '../settings/settingsFeed';
+import { parseWebTemplates, type WebSection, type WebTemplates } from '../weblinks/webUrl';
 import { parseServiceEntries } from './serviceEntries';
-import type { ServiceEntryLike } from './serviceTargets';
+import { SINGLE_SERVICE_ID, type ServiceEntryLike } from './serviceTargets';
 
 /** `flowsync.services`: read from the user settings only (a workspace can never add a service or send a key elsewhere). */
 export const SERVICES_SETTING = 'services' satisfies (typeof APPLICATION_SCOPED)[number];
 
 /** The services' section of the settings snapshot (read with the rest, once per change: SettingsSections). */
-export interface ServicesSection {
+export interface ServicesSection extends WebSection {
   /** The valid entries of `flowsync.services` (user settings only: a workspace can never add a service). */
   services: readonly ServiceEntryLike[];
   /** One sentence per entry of `flowsync.services` that was skipped, naming it. */
@@ -20,5 +21,17 @@ export function readServicesSection(read: SettingsReader, settings: Pick<Setting
   // Application-scoped (settingsFeed.ts APPLICATION_SCOPED): never a workspace's, nor another extension's default.
   const raw = userOwnValue(read, SERVICES_SETTING) ?? [];
   const { entries, warnings } = parseServiceEntries(raw, settings);
-  return { services: Object.freeze(entries), serviceWarnings: Object.freeze(warnings), servicesRaw: raw };
+  const webUrls = new Map<string, WebTemplates>();
+  if (entries.length === 0) {
+    // flowsync.webUrl: the pages of the service of flowsync.baseUrl; application-scoped like it (never a workspace's).
+    const web = parseWebTemplates(userOwnValue(read, 'webUrl'), 'flowsync.webUrl');
+    warnings.push(...web.warnings);
+    webUrls.set(SINGLE_SERVICE_ID, web.templates);
+  } else for (const entry of entries) if (entry.web) webUrls.set(entry.id, entry.web);
+  return {
+    services: Object.freeze(entries),
+    serviceWarnings: Object.freeze(warnings),
+    servicesRaw: raw,
+    webUrls,
+  };
 }

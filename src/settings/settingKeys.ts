@@ -19,6 +19,7 @@ export const SETTING_KEYS = [
   'stuckAfterMinutes',
   'historyDays',
   'allowHttp',
+  'webUrl',
 ] as const;
 
 /** A key of `flowsync.*` (without the section). */

@@ -52,17 +52,25 @@ export interface SettingsReader {
  * (measured, VS Code 1.139.1: the Restricted Mode suite installs such an extension). So `get()` of these keys is the
  * user's own value or a default anyone may have set: read them with userOwnValue.
  */
-export const APPLICATION_SCOPED = ['baseUrl', 'allowHttp', 'services'] as const satisfies readonly SettingKey[];
+export const APPLICATION_SCOPED = [
+  'baseUrl',
+  'allowHttp',
+  'services',
+  'webUrl',
+] as const satisfies readonly SettingKey[];
 
 /**
  * The user's own value of a key of APPLICATION_SCOPED, else undefined (unset: the caller takes the manifest's default,
- * '', false or [], which choose nothing). `get()` when it chooses nothing (who set it does not matter then), else
+ * '', false, [] or {}, which choose nothing). `get()` when it chooses nothing (who set it does not matter then), else
  * inspect()'s globalValue: so inspect() is read only for a key the user (or another extension's default) has set.
  */
 export function userOwnValue(read: SettingsReader, key: (typeof APPLICATION_SCOPED)[number]): unknown {
   const value = read.get(key);
   const choosesNothing =
-    value === undefined || value === '' || value === false || (Array.isArray(value) && value.length === 0);
+    value === undefined ||
+    value === '' ||
+    value === false ||
+    (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
   return choosesNothing ? value : read.inspect(key)?.globalValue;
 }
 

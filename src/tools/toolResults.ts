@@ -13,6 +13,7 @@ import { connectionRows, processingRows } from '../lists/findRows';
 import { historyFilterLive, historyFilterSubject } from '../history/findRows';
 import { SLOWER_FACTOR, SLOWER_MIN_RUNS, type FlowInsight } from '../history/insights';
 import { span } from '../history/texts';
+import { MAX_WEB_URL_CHARS, expandWebUrl, type WebKind, type WebTemplates, type WebValues } from '../weblinks/webUrl';
 
 /**
  * What the language model tools (src/tools) answer: compact, localized text built from what the extension already
@@ -62,6 +63,8 @@ export interface ToolSnapshot<T> {
   service?: string;
   /** What History knows of a processing sync for a filter (is:stuck, is:watched, is:longer, its age). */
   live?(value: T, now: number): FilterLive;
+  /** The service's web page templates (Open in Browser): a row of a kind with one carries its `url`. */
+  pages?: WebTemplates;
 }
 
 export interface ProcessingInput {
@@ -244,7 +247,7 @@ export function processingResult(input: ProcessingInput, s: ToolSnapshot<FlowSyn
     sorted,
     s.state.items!.length,
     input.limit,
-    (item) => syncRow(item.value, s.now, s.hide),
+    (item) => syncRow(item.value, s.now, s.hide, s.pages),
     t('longest running first'),
   );
 }
@@ -292,7 +295,7 @@ export function connectionsResult(input: ConnectionsInput, s: ToolSnapshot<Conne
     sorted,
     s.state.items!.length,
     input.limit,
-    (item) => connectionRow(item.value, s.now, s.hide),
+    (item) => connectionRow(item.value, s.now, s.hide, s.pages),
     t('by team and name'),
   );
 }
@@ -312,6 +315,8 @@ export interface HistoryToolData {
   service?: string;
   /** Whether a sync is watched (the filter's is:watched). */
   watched?: (id: number) => boolean;
+  /** The service's web page templates (see ToolSnapshot.pages). */
+  pages?: WebTemplates;
 }
 
 /**
@@ -362,8 +367,8 @@ export function historyResult(input: HistoryInput, h: HistoryToolData): string {
   if (total === 0) return a.say(t('Nothing to list.')).text();
   const shownStuck = stuck.slice(0, input.limit);
   const shownEntries = entries.slice(0, input.limit - shownStuck.length);
-  for (const sync of shownStuck) a.row(cells([t('stuck'), syncRow(sync, h.now, h.hide)]));
-  for (const e of shownEntries) a.row(entryRow(e, h.now, h.hide));
+  for (const sync of shownStuck) a.row(cells([t('stuck'), syncRow(sync, h.now, h.hide, h.pages)]));
+  for (const e of shownEntries) a.row(entryRow(e, h.now, h.hide, h.pages));
   return a.more(total - shownStuck.length - shownEntries.length).text();
 }
 
@@ -756,7 +761,14 @@ function finish<T>(
   return a.more(matching.length - shown.length).text();
 }
 
-function syncRow(sync: FlowSync, now: number, hide: string | undefined): Data {
+/** A row's web page (Open in Browser), as data inside the block: none without a template for its kind. */
+function pageCell(pages: WebTemplates | undefined, kind: WebKind, values: WebValues, hide: string | undefined): Data[] {
+  const template = pages?.[kind];
+  const url = template && expandWebUrl(template, values);
+  return url ? [t('url {0}', quote(url, hide, MAX_WEB_URL_CHARS + 100))] : [];
+}
+
+function syncRow(sync: FlowSync, now: number, hide: string | undefined, pages?: WebTemplates): Data {
   const parts: Data[] = [
     t('flow sync #{0}', sync.id),
     t('flow {0} (#{1})', quote(flowLabel(sync), hide), sync.flow_id),
@@ -767,25 +779,28 @@ function syncRow(sync: FlowSync, now: number, hide: string | undefined): Data {
   if (sync.errors !== null && sync.errors !== undefined) {
     parts.push(t('errors {0}', quote(errorText(sync.errors), hide, 160)));
   }
+  parts.push(...pageCell(pages, 'sync', { id: sync.id, flow_id: sync.flow_id }, hide));
   return cells(parts);
 }
 
-function entryRow(e: HistoryEntry, now: number, hide: string | undefined): Data {
+function entryRow(e: HistoryEntry, now: number, hide: string | undefined, pages?: WebTemplates): Data {
   return cells([
     t('no longer processing {0}', ago(e.leftAt, now)),
     t('flow sync #{0}', e.id),
     t('flow {0} (#{1})', quote(entryFlowLabel(e), hide), e.flowId),
     t('ran {0}', computed(durationText(e.duration))),
+    ...pageCell(pages, 'sync', { id: e.id, flow_id: e.flowId }, hide),
   ]);
 }
 
-function connectionRow(c: Connection, now: number, hide: string | undefined): Data {
+function connectionRow(c: Connection, now: number, hide: string | undefined, pages?: WebTemplates): Data {
   return cells([
     t('connection #{0}', c.id),
     t('name {0}', quote(c.name, hide)),
     t('type {0}', quote(c.type, hide, 40)),
     t('team {0} (#{1})', quote(teamLabel(c), hide), c.team_id),
     t('updated {0}', computed(serviceTimeAgo(c.updated_at, now))),
+    ...pageCell(pages, 'connection', { id: c.id, team_id: c.team_id }, hide),
   ]);
 }
 

@@ -2,6 +2,8 @@
 // an error state, in a real VS Code against the embedded mock API. Screenshots land in test-results/screenshots/ and
 // `npm run screenshots` copies the ones the README shows.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, it } from 'mocha';
 import {
   DEMO_API_KEY,
@@ -12,6 +14,7 @@ import {
   runCommand,
   screenshot,
   session,
+  setKeyByKeyboard,
   statusBarText,
   treeRows,
   waitFor,
@@ -470,6 +473,79 @@ describe('Flow Sync Explorer, as a person uses it', function () {
       'no live link from the service in the History hover',
     );
     await session.page.mouse.move(0, 0);
+  });
+
+  it('opens a sync in the browser from its context menu (Open in Browser)', async () => {
+    const page = session.page;
+    // Where the service's pages are: the person's user settings (here on this machine: plain http is allowed for it).
+    const settingsFile = path.join(session.server.dirs.userDataDir, 'User', 'settings.json');
+    const saved = fs.readFileSync(settingsFile, 'utf8');
+    const template = `${session.mock.url}/web/flows/{flow_id}/syncs/{id}`;
+    fs.writeFileSync(
+      settingsFile,
+      JSON.stringify({ ...JSON.parse(saved), 'flowsync.webUrl': { sync: template } }, null, 2) + '\n',
+    );
+    const opened = [];
+    const onPage = (p) => opened.push(p);
+    page.context().on('page', onPage);
+    try {
+      await openView('Flow Sync');
+      if (!(await treeRows()).some(isSyncRow)) await setKeyByKeyboard(); // run alone (--grep): no key yet
+      const rowLabel = (await waitForSyncRows()).find(isSyncRow).label;
+      const id = Number(rowLabel.slice(1));
+      const sync = session.mock.dataset.processingAt(Date.now()).find((s) => s.id === id);
+      const row = page.locator('.part.sidebar .monaco-list-row[aria-level="2"]', { hasText: rowLabel }).first();
+      const menu = page.locator('.context-view .monaco-menu');
+      const item = menu.locator('.action-label', { hasText: /^Open in Browser$/ });
+      // The rows are drawn again once the settings file is read: until then the menu has no Open in Browser.
+      await waitFor(
+        async () => {
+          await row.click({ button: 'right' });
+          await menu.waitFor({ state: 'visible', timeout: 10000 });
+          if (await item.isVisible()) return true;
+          await page.keyboard.press('Escape');
+          await menu.waitFor({ state: 'hidden', timeout: 5000 });
+          return false;
+        },
+        { timeout: 20000, message: "Open in Browser in the sync row's context menu" },
+      );
+      await screenshot('readme-open-in-browser');
+      await item.hover();
+      await item.click();
+      // VS Code asks before it opens a site not trusted yet (a dialog naming the address): the person clicks Open.
+      const dialog = page.locator('.monaco-dialog-box');
+      const expected = `${session.mock.url}/web/flows/${sync.flow_id}/syncs/${id}`;
+      const seen = await waitFor(
+        async () => {
+          if (opened.length) return 'page';
+          if (await dialog.isVisible().catch(() => false)) return 'dialog';
+          return undefined;
+        },
+        { timeout: 15000, message: "a new page or VS Code's question" },
+      );
+      if (seen === 'dialog') {
+        const text = await dialog.innerText();
+        console.log(`    [e2e] VS Code asked: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
+        assert.ok(text.includes(expected), `the dialog names ${expected}`);
+        await screenshot('open-in-browser-dialog');
+        await dialog
+          .locator('.monaco-button', { hasText: /^Open$/ })
+          .first()
+          .click();
+      }
+      const popup = await waitFor(async () => opened[0], { timeout: 15000, message: 'the page opened' });
+      await waitFor(async () => popup.url() !== 'about:blank', { message: 'the page has its address' });
+      // code-server opens an address of this machine through its own port forwarding (<its origin>/proxy/<port>/…):
+      // the page a person gets is that one, with the sync's path.
+      const mockUrl = new URL(session.mock.url);
+      const proxied = `${new URL(page.url()).origin}/proxy/${mockUrl.port}/web/flows/${sync.flow_id}/syncs/${id}`;
+      assert.ok([expected, proxied].includes(popup.url()), `opened ${popup.url()}, not ${expected}`);
+      console.log(`    [e2e] Open in Browser opened ${popup.url()}`);
+      await popup.close();
+    } finally {
+      page.context().off('page', onPage);
+      fs.writeFileSync(settingsFile, saved);
+    }
   });
 
   it('never shows the API key anywhere in the window', async () => {

@@ -9,6 +9,7 @@ import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
 import type { OnFirstUse } from '../../base/onFirstUse';
 import type { FindViews } from '../../find/vscode/findViews';
 import type { HistoryView } from '../../history/vscode/historyView';
+import type { BrowserOpener } from '../../links/vscode/linkHandler';
 
 /**
  * What the start (src/extension.ts) gives the command table (registerCommands.ts). No feature imports it: each
@@ -38,4 +39,6 @@ export interface CommandContext {
   extensionId: string;
   /** The extension's globalState (Export History remembers its temporary file there until it is done). */
   globalState: vscode.Memento;
+  /** Opens the service's own web pages (Open in Browser); the tests read what it was asked to open. */
+  browser: BrowserOpener;
 }

@@ -9,6 +9,7 @@ import { arrangeList } from '../../lists/vscode/arrangeCommands';
 import { clearHistory, unwatch, watch } from '../../history/vscode/historyCommands';
 import { pinFlow, unpinFlow } from '../../history/vscode/pinCommands';
 import { exportHistory } from '../../export/vscode/exportCommand';
+import { goToPages, openInBrowser } from '../../links/vscode/openInBrowser';
 import { copyId, copyLink, openJson } from '../../json/vscode/openJsonCommand';
 import { refreshAll, refreshList } from '../../lists/vscode/refreshCommand';
 import { setServiceUrl } from '../../services/vscode/serviceUrlCommand';
@@ -41,6 +42,8 @@ export function deps(ctx: CommandContext) {
       pickService(ctx.services, title, only),
     /** Where a key command's key goes (KeyCommandDeps). */
     keyPlace: (title: string, askUrl: boolean) => keyPlace(ctx, title, askUrl),
+    /** Go to...'s item button Open in Browser (FindCommandDeps.web). */
+    web: goToPages(ctx),
     /** Saves and applies a service's team filter (TeamFilterDeps). */
     saveTeam: (service: ServiceConnection, teamId: string) => saveServiceTeam(ctx.settings, service, teamId),
   };
@@ -100,6 +103,7 @@ const HANDLERS: Record<CommandId, Handler> = {
     [COMMAND.exportHistory]: whenMade((deps, _node, _nodes, arg) => exportHistory(deps, arg)),
     [COMMAND.pinFlow]: whenMade(pinFlow),
     [COMMAND.unpinFlow]: whenMade(unpinFlow),
+    [COMMAND.openInBrowser]: whenMade(openInBrowser),
   } satisfies Record<Exclude<CommandId, ListCommand>, Handler>),
 };
 

@@ -6,7 +6,7 @@ import type { HistoryService } from '../../history/vscode/historyService';
 import type { HistoryView } from '../../history/vscode/historyView';
 import type { JsonDocuments } from '../../json/vscode/jsonDocuments';
 import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
-import type { LinkHandler } from '../../links/vscode/linkHandler';
+import type { BrowserOpener, LinkHandler } from '../../links/vscode/linkHandler';
 import type { Explorer } from '../../lists/explorer';
 import type { ListViews } from '../../lists/vscode/listView';
 import type { FailureNotifications } from '../../notifications/vscode/failureNotifications';
@@ -36,6 +36,8 @@ export interface FlowSyncExplorerApi {
   notifications: FailureNotifications;
   /** Where VS Code keeps this extension's logs (the "Flow Sync" channel's file is in a sibling folder). */
   logUri: vscode.Uri;
+  /** Open in Browser's way out: what it was asked to open (`holdBack`: open nothing). */
+  browser: BrowserOpener;
   /** Answers vscode://…/sync?id=N links (tests call it directly). */
   links: LinkHandler;
   /** The first service's History. */
@@ -75,7 +77,7 @@ export function testApi(
   commands: CommandTable,
   parts: Pick<FlowSyncExplorerApi, 'clock' | 'statusBar' | 'json' | 'notifications' | 'logUri' | 'links'>,
 ): FlowSyncExplorerApi {
-  const { services, keys, views, historyView, find } = context;
+  const { services, keys, views, historyView, find, browser } = context;
   const first = () => services.all[0];
   return {
     ...parts,
@@ -84,6 +86,7 @@ export function testApi(
     views,
     historyView,
     find,
+    browser,
     get explorer() {
       return first().explorer;
     },

@@ -29,6 +29,8 @@ export interface FindCommandDeps {
   };
   readonly views: ListViews;
   readonly historyView: HistoryView;
+  /** The service's own web page of a row (Open in Browser, an item button of Go to...), when its service has one. */
+  readonly web?: { has(target: GoToTarget): boolean; open(target: GoToTarget): Promise<void> };
   /** Opens what Go to... reached as JSON (the JSON documents: src/json/vscode/jsonDocuments.ts). */
   readonly json: {
     open(
@@ -148,7 +150,10 @@ export async function goTo(deps: FindCommandDeps): Promise<void> {
     history: s.history.snapshot.entries,
   }));
   const search = new GoToSearch(services);
-  const shown = (picks: readonly GoToPick[]) => picks.map((pick) => ({ ...pick, alwaysShow: true }));
+  const browse = { iconPath: new vscode.ThemeIcon('link-external'), tooltip: t('Open in Browser') };
+  const { web } = deps;
+  const shown = (picks: readonly GoToPick[]) =>
+    picks.map((pick) => ({ ...pick, alwaysShow: true, buttons: web?.has(pick.target) ? [browse] : undefined }));
   const quickPick = vscode.window.createQuickPick<GoToPick & vscode.QuickPickItem>();
   quickPick.title = t('Go to Flow Sync or Connection');
   quickPick.matchOnDescription = true;
@@ -160,6 +165,8 @@ export async function goTo(deps: FindCommandDeps): Promise<void> {
     let chosen: GoToPick | undefined;
     const subscriptions = [
       quickPick.onDidChangeValue((value) => (quickPick.items = shown(search.find(value)))),
+      // Open in Browser, the row's item button: its page opens, the pick stays.
+      quickPick.onDidTriggerItemButton(({ item }) => void web?.open(item.target)),
       quickPick.onDidAccept(() => {
         // Enter pressed while the rows of the last keystroke replace those shown can name a row no longer held (no
         // selection): the first row for the text typed is then the one the person saw at the top.

@@ -20,9 +20,14 @@ export interface HistoryRowContext {
   now: number;
   /** The service of a service row. */
   service?: HistoryViewService;
+  /** What a run's context value ends with: `.web` when its service has a page for syncs (Open in Browser). */
+  webSuffix?: string;
 }
 
-export function historyTreeItem(node: HistoryNode, { several, now, service }: HistoryRowContext): vscode.TreeItem {
+export function historyTreeItem(
+  node: HistoryNode,
+  { several, now, service, webSuffix = '' }: HistoryRowContext,
+): vscode.TreeItem {
   const prefix = several ? `${rowKey(node.service)}|` : '';
   if (node.kind === 'historyService') {
     const name = inert(service?.name ?? node.service);
@@ -48,7 +53,7 @@ export function historyTreeItem(node: HistoryNode, { several, now, service }: Hi
   item.id = `${prefix}left:${node.entry.id}:${node.entry.leftAt}`;
   item.description = inert(description);
   item.iconPath = themeIcon({ ...FLOW_ICON, id: 'history' });
-  item.contextValue = 'flowsync.historyEntry';
+  item.contextValue = 'flowsync.historyEntry' + webSuffix;
   return item;
 }
 

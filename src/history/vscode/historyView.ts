@@ -8,6 +8,8 @@ import { ContextKeys } from '../../base/vscode/contextKeys';
 import type * as HistoryRows from './historyRows';
 import type { RowFind } from '../../filter/rowFind';
 import { COMMAND } from '../../base/commandIds';
+import type { SettingsFeed } from '../../settings/settingsFeed';
+import { webContextSuffix, type WebSection } from '../../weblinks/webUrl';
 
 /** The one row of the view while its filter matches nothing: it clears the filter. */
 interface NoMatchRow {
@@ -45,6 +47,8 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   constructor(
     private readonly services: ServiceSet<HistoryViewService>,
     private readonly now: () => number,
+    /** The web page templates of each service (Open in Browser: a run's context value ends `.web` when set). */
+    private readonly settings?: SettingsFeed<Partial<WebSection>>,
   ) {
     this.view = vscode.window.createTreeView(HISTORY_VIEW, {
       treeDataProvider: this,
@@ -56,11 +60,23 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
       this.view,
       this.perService,
       services.onDidChange(() => this.watch()),
+      settings?.onDidChange((s) => this.webPagesChanged(s)) ?? { dispose: () => undefined },
       this.view.onDidChangeVisibility(
         () => this.view.visible && this.services.all.forEach((s) => void s.history.reload()),
       ),
     );
     this.watch();
+  }
+
+  /** The templates the rows were drawn with, as one text (webPagesChanged). */
+  private webPages = '';
+
+  /** Which runs offer Open in Browser changed: every row renders again. */
+  private webPagesChanged(settings: Readonly<Partial<WebSection>>): void {
+    const webPages = JSON.stringify([...(settings.webUrls ?? [])]);
+    if (webPages === this.webPages) return;
+    this.webPages = webPages;
+    this.changeEmitter.fire(undefined);
   }
 
   /** Before the rows' code is loaded, each answer waits for it once. */
@@ -95,7 +111,8 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     const rows = this.rows;
     if (!rows) return this.loadRows().then(() => this.getTreeItem(node));
     const service = node.kind === 'historyService' ? this.services.all.find((s) => s.id === node.service) : undefined;
-    const item = rows.historyTreeItem(node, { several: this.services.several, now: this.now(), service });
+    const webSuffix = webContextSuffix('flowsync.historyEntry', this.settings?.current.webUrls?.get(node.service));
+    const item = rows.historyTreeItem(node, { several: this.services.several, now: this.now(), service, webSuffix });
     if (node.kind === 'historyService' && this.filter && service) {
       item.description = this.filter.serviceText(this.keptOf(service).length, String(item.description ?? ''));
     }

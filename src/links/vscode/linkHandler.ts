@@ -39,3 +39,22 @@ export class LinkHandler implements vscode.UriHandler {
     }
   }
 }
+
+/**
+ * The way out to the service's own web pages (Open in Browser): VS Code's openExternal, which asks the person before
+ * it opens a site they have not trusted. It keeps the last addresses it was asked to open (never a key: an address is
+ * a template of the user settings filled with a row's ids), which the tests read.
+ */
+export class BrowserOpener {
+  /** The addresses asked for, newest last (the last SAID_KEPT). */
+  readonly asked: string[] = [];
+  /** Tests only: keep the address, open nothing. */
+  holdBack = false;
+
+  async open(url: string): Promise<boolean> {
+    this.asked.push(url);
+    if (this.asked.length > SAID_KEPT) this.asked.shift();
+    if (this.holdBack) return false;
+    return vscode.env.openExternal(vscode.Uri.parse(url, true));
+  }
+}

@@ -10,6 +10,7 @@ import { TreeModel, groupsStartExpanded, type GroupNode, type PinnedGroups, type
 import { arrangedTree, type Arrangement } from '../arrange';
 import type { ListDefinition } from '../list';
 import type { FilterLive } from '../../filter/filterMatch';
+import { webContextSuffix, type WebTemplates } from '../../weblinks/webUrl';
 
 /**
  * What another feature adds to a list's rows (e.g. History marks stuck and watched syncs and puts a flow's typical
@@ -44,6 +45,8 @@ export interface GroupedTreeOptions<T> {
   readonly isVisible?: () => boolean;
   /** What another feature adds to rows (History: stuck, watched, when a sync is usually done). */
   readonly decorations?: RowDecorations<T>;
+  /** Its service's web page templates: a row of a kind with one offers Open in Browser (its context value ends `.web`). */
+  readonly webPages?: () => WebTemplates | undefined;
 }
 
 /**
@@ -73,16 +76,25 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   private readonly isActive: () => boolean;
   private readonly isVisible: () => boolean;
   private readonly decorations: RowDecorations<T>;
+  private readonly webPages: () => WebTemplates | undefined;
 
   constructor(
     private readonly list: ListDefinition<T>,
     private readonly refresher: ListRefresher<T>,
-    { now, isActive, arrangement, isVisible = () => true, decorations = {} }: GroupedTreeOptions<T>,
+    {
+      now,
+      isActive,
+      arrangement,
+      isVisible = () => true,
+      decorations = {},
+      webPages = () => undefined,
+    }: GroupedTreeOptions<T>,
   ) {
     this.now = now;
     this.isActive = isActive;
     this.isVisible = isVisible;
     this.decorations = decorations;
+    this.webPages = webPages;
     this.current = new TreeModel(list.id, arrangedTree(list, arrangement));
     this.groupingName = arrangement?.groupBy ?? list.arrangements.defaultGroupBy;
     this.subscription = refresher.onDidChange((change) => {
@@ -182,7 +194,7 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
       item.description = descriptions.join(' · ');
       const icon = rows.icon(node.group);
       item.iconPath = themeIcon(icon);
-      item.contextValue = rows.context + (marks?.contextSuffix ?? '');
+      item.contextValue = rows.context + (marks?.contextSuffix ?? '') + webContextSuffix(rows.context, this.webPages());
       item.accessibilityInformation = { label: rowAccessibleName({ label, icon, descriptions, stale: this.stale_ }) };
       return item;
     }
@@ -197,7 +209,7 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
     item.description = descriptions.join(' · ');
     const icon = marks?.icon ?? a.leafIcon(value);
     item.iconPath = themeIcon(icon);
-    item.contextValue = a.leafContext + (marks?.contextSuffix ?? '');
+    item.contextValue = a.leafContext + (marks?.contextSuffix ?? '') + webContextSuffix(a.leafContext, this.webPages());
     item.accessibilityInformation = { label: rowAccessibleName({ label, icon, descriptions, stale: this.stale_ }) };
     return item;
   }

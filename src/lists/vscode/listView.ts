@@ -19,6 +19,7 @@ import type { FilterLive } from '../../filter/filterMatch';
 import type { RowFind } from '../../filter/rowFind';
 import { COMMAND } from '../../base/commandIds';
 import type { ServiceSet } from '../../base/serviceSet';
+import type { WebSection } from '../../weblinks/webUrl';
 
 /** How often a view whose rows say "… ago" checks whether those texts have aged (while it is visible). */
 const AGE_TICK_MS = 30_000;
@@ -64,6 +65,8 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   private static selections = 0;
   /** The view's filter (src/find); undefined while none is on. */
   private filter?: RowFind<Item<T>>;
+  /** The web page templates the rows were drawn with (Open in Browser), to tell when they change. */
+  private webUrls = '';
   /** Counts the times flags and durations may have changed (a clock tick, History's news): kept rows are then stale. */
   private live = 0;
 
@@ -71,7 +74,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     readonly list: ListDefinition<T>,
     private readonly services: ListServices,
     private readonly clock: Clock,
-    private readonly settings: SettingsFeed<ListsSection>,
+    private readonly settings: SettingsFeed<ListsSection & Partial<WebSection>>,
     private readonly decorations: (service: ListService) => RowDecorations<T> | undefined = () => undefined,
   ) {
     this.arrangement = settings.current.arrangements[list.id as ListId];
@@ -162,6 +165,12 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   /** Takes how the rows are grouped and sorted from the settings (they changed); regroups without a request when it differs. */
   rearrange(): void {
     const wanted = this.settings.current.arrangements[this.list.id as ListId];
+    const webUrls = webUrlsText(this.settings.current.webUrls);
+    if (webUrls !== this.webUrls) {
+      // Which rows offer Open in Browser (their context value) changed: every row renders again.
+      this.webUrls = webUrls;
+      for (const part of this.parts) part.tree.refreshAll();
+    }
     if (wanted.groupBy === this.arrangement.groupBy && wanted.sortBy === this.arrangement.sortBy) return;
     this.arrangement = wanted;
     for (const part of this.parts) part.tree.arrange(wanted);
@@ -344,6 +353,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       arrangement: this.arrangement,
       isVisible: () => this.view.visible,
       decorations,
+      webPages: () => this.settings.current.webUrls?.get(service.id),
     });
     const disposables = new DisposableStore();
     disposables.add(
@@ -416,13 +426,18 @@ function statusWords(status: string): string {
   }
 }
 
+/** The templates of every service as one text, to compare two snapshots' (a few hundred characters). */
+function webUrlsText(webUrls: WebSection['webUrls'] | undefined): string {
+  return JSON.stringify([...(webUrls ?? [])]);
+}
+
 /** One view per list of the registry, by list id. */
 export type ListViews = { [D in AnyList as D['id']]: ListView<ValueOf<D>> };
 
 export function createListViews(
   services: ListServices,
   clock: Clock,
-  settings: SettingsFeed<ListsSection>,
+  settings: SettingsFeed<ListsSection & Partial<WebSection>>,
   decorations: { [D in AnyList as D['id']]?: (service: ListService) => RowDecorations<ValueOf<D>> } = {},
 ): ListViews {
   const views: Record<string, ListView<{ id: number }>> = {};

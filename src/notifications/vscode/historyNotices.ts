@@ -4,6 +4,8 @@ import { serviceName } from '../../base/serviceSet';
 import type { OpenRunAsJson } from '../../history/vscode/announceFinished';
 import { eachService } from '../../services/vscode/eachService';
 import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
+import type { SettingsFeed } from '../../settings/settingsFeed';
+import type { WebSection } from '../../weblinks/webUrl';
 
 /**
  * Says what each service's History tells (syncs that left, became stuck or slower, History not written), named by its
@@ -14,6 +16,7 @@ export function announceHistoryNotices(
   services: ServiceRegistry,
   json: OpenRunAsJson,
   onError: (error: unknown) => void,
+  webPages?: SettingsFeed<WebSection>,
 ): Disposable {
   const announcer = onFirstUse(() => import('../../history/vscode/announceFinished'), { onError });
   return eachService(services, (service) =>
@@ -29,6 +32,7 @@ export function announceHistoryNotices(
               },
               json,
               service.id,
+              webPages?.current.webUrls.get(service.id)?.sync !== undefined, // Open in Browser for one sync
             ),
           () => undefined, // told to onError
         ),

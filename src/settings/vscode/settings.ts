@@ -134,6 +134,6 @@ export async function saveUserSetting(key: SettingKey, value: unknown): Promise<
 
 export const describeIgnored = (keys: string[]) =>
   t(
-    'Ignoring {0} from the workspace settings: only your user settings may choose where the API key is sent.',
+    'Ignoring {0} from the workspace settings: only your user settings may choose where the API key is sent and which pages Open in Browser opens.',
     keys.join(', '),
   );

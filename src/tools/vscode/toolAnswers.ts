@@ -24,6 +24,7 @@ import { flowInsights } from '../../history/insights';
 import type { TOOL_NAMES } from '../toolNames';
 import type { Clock } from '../../base/clock';
 import type { SettingValues } from '../../settings/settingValues';
+import type { WebSection, WebTemplates } from '../../weblinks/webUrl';
 import type { ServiceSet } from '../../base/serviceSet';
 import type { FilterLive } from '../../filter/filterMatch';
 import type { HistoryService } from '../../history/vscode/historyService';
@@ -50,10 +51,14 @@ export interface ToolService {
   readonly history?: HistorySource;
   /** Resolves once the service has read its key for the first time, or after the keyring's timeout (ServiceRegistry.whenRead). */
   readonly whenRead?: () => Promise<unknown>;
+  /** Its web page templates (Open in Browser): each row of a kind with one carries its `url`. */
+  readonly pages?: () => WebTemplates | undefined;
 }
 
 /** A service as the tools read it from the ServiceSet: its name (several services), its Explorer and its History. */
 export interface ToolConnection {
+  /** Its id (its web page templates are kept by it). */
+  readonly id?: string;
   readonly name?: string;
   readonly explorer: Explorer;
   /** What History offers the tools (each read anew). */
@@ -76,7 +81,7 @@ export interface ToolDeps {
   /** With keys, each service's key is read for its answer only to be removed from it. */
   readonly keys?: Pick<ApiKeyStore, 'get'>;
   readonly clock: Clock;
-  readonly settings: { readonly current: Pick<SettingValues, 'historyDays'> };
+  readonly settings: { readonly current: Pick<SettingValues, 'historyDays'> & Partial<WebSection> };
 }
 
 /** What the tools answer from: the services (read per call: they change), the clock, and the settings they read. */
@@ -105,6 +110,7 @@ export function toolSource({ services, keys, clock, settings }: ToolDeps): ToolS
     explorer: s.explorer,
     history: s.history.reads,
     whenRead: () => services.whenRead(s),
+    pages: () => (s.id === undefined ? undefined : settings.current.webUrls?.get(s.id)),
   });
   return {
     services: {
@@ -170,8 +176,9 @@ interface ToolCall {
 }
 
 /** What the list tools' answers share: the Explorer's status, teams and team filter. */
-function listSnapshot({ service: { explorer }, now, hide, name }: ToolCall) {
+function listSnapshot({ service: { explorer, pages }, now, hide, name }: ToolCall) {
   return {
+    pages: pages?.(),
     status: explorer.status,
     detail: explorer.detail,
     teamId: explorer.teamId,
@@ -183,8 +190,9 @@ function listSnapshot({ service: { explorer }, now, hide, name }: ToolCall) {
 }
 
 /** What the History tools' answers share: the Explorer's status, the days History keeps, the service's line. */
-function historySnapshot({ source, service: { explorer }, hide, name }: ToolCall) {
+function historySnapshot({ source, service: { explorer, pages }, hide, name }: ToolCall) {
   return {
+    pages: pages?.(),
     status: explorer.status,
     detail: explorer.detail,
     hide,

@@ -203,7 +203,11 @@ describe('HistoryCore: History of one service behind its ports (plain Node, fake
       [31],
     );
     assert.deepEqual(w.notices, [
-      { kind: 'stuck', text: 'Sync #31 (Flow 1) is stuck: it has been processing for longer than its flow allows.' },
+      {
+        kind: 'stuck',
+        text: 'Sync #31 (Flow 1) is stuck: it has been processing for longer than its flow allows.',
+        sync: { id: 31, flowId: 1 }, // the one sync it names: its Open in Browser
+      },
     ]);
     await clock.advance(10 * MIN);
     w.explorer.answer([item(31, 1, clock.now(), 55 * MIN), item(32, 1, clock.now(), 12 * MIN)]);

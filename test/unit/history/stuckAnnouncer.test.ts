@@ -23,11 +23,13 @@ describe('StuckAnnouncer: a sync that becomes stuck is said once', () => {
       a.next([sync(1)]),
       'Sync #1 (Invoices) is stuck: it has been processing for longer than its flow allows.',
     );
+    assert.deepEqual(a.saidOne, { id: 1, flowId: 7 }, 'the one sync named (its Open in Browser)');
     assert.equal(a.next([sync(1)]), undefined, 'the same stuck sync on the next poll');
     assert.equal(
       a.next([sync(1), sync(2), sync(3)]),
       '2 syncs are now stuck: processing for longer than their flows allow.',
     );
+    assert.equal(a.saidOne, undefined, 'several named: none alone');
     assert.equal(a.next([sync(2), sync(3)]), undefined, 'one left');
     assert.equal(a.next([]), undefined);
   });

@@ -29,3 +29,70 @@ describe("services: flowsync.services from the user's own settings", () => {
     assert.deepEqual(section.servicesRaw, mine);
   });
 });
+
+describe("services: web page templates (Open in Browser) from the user's own settings", () => {
+  /** What VS Code's get() and inspect() say of flowsync.webUrl and flowsync.services. */
+  function webReader(
+    webUrl: { defaultValue?: unknown; globalValue?: unknown; merged?: unknown },
+    services: unknown = [],
+  ): SettingsReader {
+    return {
+      get: (key) =>
+        key === 'webUrl'
+          ? (webUrl.merged ?? webUrl.globalValue ?? webUrl.defaultValue)
+          : key === 'services'
+            ? services
+            : undefined,
+      inspect: (key) => (key === 'webUrl' ? webUrl : key === 'services' ? { globalValue: services } : undefined),
+    };
+  }
+  const mine = { sync: 'https://app.example.com/flows/{flow_id}/syncs/{id}' };
+  const attacker = { sync: 'https://attacker.example/{id}' };
+
+  it("flowsync.webUrl is the one service's, from the user's own value", () => {
+    const section = readServicesSection(webReader({ globalValue: mine }), { allowHttp: false });
+    assert.equal(section.webUrls.get('default')?.sync?.text, mine.sync);
+    assert.deepEqual(section.serviceWarnings, []);
+  });
+
+  it("a workspace value (get() merges it in) or another extension's default is ignored", () => {
+    // An application-scoped key: VS Code reads no workspace value; were one merged in, inspect() shows no globalValue.
+    for (const webUrl of [{ merged: attacker }, { defaultValue: attacker }, { merged: attacker, globalValue: mine }]) {
+      const section = readServicesSection(webReader(webUrl), { allowHttp: false });
+      const sync = section.webUrls.get('default')?.sync?.text;
+      assert.notEqual(sync, attacker.sync, JSON.stringify(webUrl));
+      assert.equal(sync, webUrl.globalValue ? mine.sync : undefined);
+    }
+  });
+
+  it('a refused template is a warning naming the setting; the other kinds are kept', () => {
+    const section = readServicesSection(
+      webReader({ globalValue: { ...mine, flow: 'command:workbench.action.quit' } }),
+      {
+        allowHttp: false,
+      },
+    );
+    assert.deepEqual(Object.keys(section.webUrls.get('default') ?? {}), ['sync']);
+    assert.deepEqual(section.serviceWarnings, [
+      'flowsync.webUrl.flow is ignored: a command: address is never opened; give an https: address.',
+    ]);
+  });
+
+  it('each entry of flowsync.services has its own webUrl; a refused one never costs the entry', () => {
+    const services = [
+      { name: 'Production', url: 'https://flowsync.example', webUrl: mine },
+      { name: 'Staging', url: 'https://staging.example', webUrl: { team: 'javascript:alert({id})' } },
+    ];
+    const section = readServicesSection(webReader({ globalValue: attacker }, services), { allowHttp: false });
+    assert.deepEqual(
+      section.services.map((s) => s.name),
+      ['Production', 'Staging'],
+    );
+    assert.equal(section.webUrls.get(section.services[0].id)?.sync?.text, mine.sync);
+    assert.equal(section.webUrls.get(section.services[1].id), undefined);
+    assert.equal(section.webUrls.get('default'), undefined, 'flowsync.webUrl is for the service of flowsync.baseUrl');
+    assert.deepEqual(section.serviceWarnings, [
+      'flowsync.services (service 2 ("Staging")): webUrl.team is ignored: a javascript: address is never opened; give an https: address.',
+    ]);
+  });
+});

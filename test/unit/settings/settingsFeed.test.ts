@@ -145,7 +145,7 @@ describe('settings: one snapshot from one read', () => {
         .default;
     assert.deepEqual(
       APPLICATION_SCOPED.map((key) => defaultOf(key)),
-      ['', false, []],
+      ['', false, [], {}],
       "the manifest's defaults choose nothing",
     );
   });

@@ -25,6 +25,7 @@ import {
   type ToolSnapshot,
 } from '../../../src/tools/toolResults';
 import { dataRows, notes, outside } from '../helpers/toolAnswer';
+import { parseWebTemplates } from '../../../src/weblinks/webUrl';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const iso = (msAgo: number) => new Date(NOW - msAgo).toISOString();
@@ -647,5 +648,53 @@ describe("language model tool results: the views' filter", () => {
       stuck: [sync(3, 7, 'Invoices').value],
     });
     assert.match(result, /1 of 2 match/);
+  });
+
+  describe('the url of a row (Open in Browser), inside the data block, when a template is set', () => {
+    const { templates: pages } = parseWebTemplates(
+      {
+        sync: 'https://app.example.com/flows/{flow_id}/syncs/{id}',
+        connection: 'https://app.example.com/teams/{team_id}/connections/{id}',
+      },
+      'flowsync.webUrl',
+    );
+
+    it('a processing sync, a connection and a History run carry their page', () => {
+      const processing = processingResult(
+        processingInput({}),
+        snapshot(loaded([sync(1003, 7, 'Invoices')]), { pages }),
+      );
+      assert.match(dataRows(processing)[0], /url "https:\/\/app\.example\.com\/flows\/7\/syncs\/1003"/);
+      assert.doesNotMatch(outside(processing), /app\.example\.com/, 'only inside the data block');
+      const connections = connectionsResult(
+        connectionsInput({}),
+        snapshot(loaded([conn(5, 'Mail', 42, 'Finance')]), { pages }),
+      );
+      assert.match(dataRows(connections)[0], /url "https:\/\/app\.example\.com\/teams\/42\/connections\/5"/);
+      const history = historyResult(historyInput({}), {
+        status: 'ready',
+        now: NOW,
+        historyDays: 7,
+        entries: [
+          makeEntry({
+            id: 1004,
+            flowId: 8,
+            flowName: 'Orders',
+            createdAt: new Date(NOW - 600_000).toISOString(),
+            firstSeen: NOW - 590_000,
+            lastSeen: NOW - 60_000,
+            leftAt: NOW - 30_000,
+          }),
+        ],
+        stuck: [],
+        pages,
+      });
+      assert.match(dataRows(history).join('\n'), /url "https:\/\/app\.example\.com\/flows\/8\/syncs\/1004"/);
+    });
+
+    it('no template, no url', () => {
+      const processing = processingResult(processingInput({}), snapshot(loaded([sync(1003, 7, 'Invoices')])));
+      assert.doesNotMatch(processing, /url /);
+    });
   });
 });
