@@ -8,6 +8,7 @@ import { ContextKeys } from '../../base/vscode/contextKeys';
 import type * as HistoryRows from './historyRows';
 import type { RowFind } from '../../filter/rowFind';
 import { COMMAND } from '../../base/commandIds';
+import type { RowMarker } from '../../lists/vscode/rowDecorations';
 
 /** The one row of the view while its filter matches nothing: it clears the filter. */
 interface NoMatchRow {
@@ -45,6 +46,8 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   constructor(
     private readonly services: ServiceSet<HistoryViewService>,
     private readonly now: () => number,
+    /** Tints the runs that stand out (the Processing view's: src/lists/vscode/rowDecorations.ts). */
+    private readonly marker?: RowMarker,
   ) {
     this.view = vscode.window.createTreeView(HISTORY_VIEW, {
       treeDataProvider: this,
@@ -94,8 +97,9 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     }
     const rows = this.rows;
     if (!rows) return this.loadRows().then(() => this.getTreeItem(node));
-    const service = node.kind === 'historyService' ? this.services.all.find((s) => s.id === node.service) : undefined;
-    const item = rows.historyTreeItem(node, { several: this.services.several, now: this.now(), service });
+    const service = node.kind !== 'historyDay' ? this.services.all.find((s) => s.id === node.service) : undefined;
+    const context = { several: this.services.several, now: this.now(), service, marker: this.marker };
+    const item = rows.historyTreeItem(node, context);
     if (node.kind === 'historyService' && this.filter && service) {
       item.description = this.filter.serviceText(this.keptOf(service).length, String(item.description ?? ''));
     }

@@ -4,6 +4,7 @@ import type { Item } from '../../api/types';
 import type { Group } from '../grouping';
 import { rowAccessibleName } from '../accessibleNames';
 import type { IconSpec } from '../icons';
+import type { RowStates } from '../rowTints';
 import { inert } from '../../base/inert';
 import type { ListRefresher } from '../refresh';
 import { TreeModel, groupsStartExpanded, type TreeNode } from '../treeModel';
@@ -16,7 +17,12 @@ import type { FilterLive } from '../../filter/filterMatch';
  * durations in its tooltip). Texts are ours or already inert; they are appended, never replace the row's own.
  */
 export interface RowDecorations<T> {
-  leaf?(value: T): { descriptions?: string[]; icon?: IconSpec; contextSuffix?: string; tooltip?: string } | undefined;
+  /** `states`: what makes the row stand out (src/lists/rowTints.ts), its words among `descriptions` too. */
+  leaf?(
+    value: T,
+  ):
+    | { descriptions?: string[]; icon?: IconSpec; contextSuffix?: string; tooltip?: string; states?: RowStates }
+    | undefined;
   group?(
     group: Group<T>,
     grouping: string,
@@ -71,6 +77,8 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   private readonly isActive: () => boolean;
   private readonly isVisible: () => boolean;
   private readonly decorations: RowDecorations<T>;
+  /** The states of each leaf row drawn (the list has decorations): the view tints it once its id is final. */
+  private readonly drawnStates = new WeakMap<vscode.TreeItem, RowStates>();
 
   constructor(
     private readonly list: ListDefinition<T>,
@@ -191,7 +199,13 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
     item.iconPath = themeIcon(icon);
     item.contextValue = a.leafContext + (marks?.contextSuffix ?? '');
     item.accessibilityInformation = { label: rowAccessibleName({ label, icon, descriptions, stale: this.stale_ }) };
+    if (this.decorations.leaf) this.drawnStates.set(item, marks?.states ?? {});
     return item;
+  }
+
+  /** What makes a row drawn by getTreeItem stand out; undefined for a row of a list without such states. */
+  statesOf(item: vscode.TreeItem): RowStates | undefined {
+    return this.drawnStates.get(item);
   }
 
   /**

@@ -29,6 +29,7 @@ const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
   ['src/activity/activityMessages.ts', 'series.flows : []).slice(0, MAX_FLOWS)'], // a list
   ['src/status/statusSummary.ts', 'groups.slice(0, 10)'], // a list
   ['src/status/statusSummary.ts', 'stuck.slice(0, 10)'], // a list
+  ['src/status/statusSummary.ts', 'withErrors.slice(0, ERRORS_NAMED)'], // a list, each name then escaped
   ['src/tools/toolResults.ts', 's?.trim().slice(0, MAX_FILTER)'], // the model's filter input, not service text
   ['src/tools/toolResults.ts', 'stuck.slice(0, input.limit)'], // a list
   ['src/tools/toolResults.ts', 'entries.slice(0, input.limit - shownStuck.length)'], // a list
