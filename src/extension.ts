@@ -52,9 +52,9 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   });
   const loadFailed = failedToLoad(log); // a chunk (esbuild.js CHUNKS) that could not be loaded
   const jsonDocuments = registerJsonDocuments(services, loadFailed('The JSON documents'));
-  const notifications = watchFailures(services);
+  const notifications = watchFailures(services, { settings, json: jsonDocuments.json, clock });
   const statusBar = new ProcessingStatusBar(services, clock);
-  const historyView = new HistoryView(services, now, settings);
+  const historyView = new HistoryView(services, now, settings, views.processing.marker);
   const filtered = { processing: views.processing, connections: views.connections, history: historyView };
   const find = findOnFirstUse(filtered, context.workspaceState, now, loadFailed("The views' filters"));
   const commandContext = {

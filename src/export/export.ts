@@ -73,7 +73,7 @@ export function exportRow(service: string, e: HistoryEntry, mask: ExportMask): E
     left_at: isoTime(e.leftAt),
     duration_seconds: Math.round(e.duration.ms) / 1000,
     duration_is_lower_bound: e.duration.from !== 'created',
-    had_errors: raw ? raw.errors !== null && raw.errors !== undefined : null,
+    had_errors: raw || e.hadErrors ? e.hadErrors : null,
     webhook: raw && typeof raw.webhook === 'boolean' ? raw.webhook : null,
     last_status: raw && typeof raw.status === 'string' ? cell(raw.status) : null,
   };

@@ -28,6 +28,8 @@ export interface HistoryEntry {
   readonly duration: Duration;
   /** The last item the service returned for it (for Open as JSON); undefined when too large or no longer kept. */
   readonly raw?: Readonly<Record<string, unknown>>;
+  /** Whether the service listed it with `errors` (not null) at any poll of the run, kept when its item is not. */
+  readonly hadErrors: boolean;
 }
 
 /** How long a sync was processing: from its start to the midpoint of [lastSeen, leftAt], ± half that gap. */
@@ -40,8 +42,8 @@ export interface Duration {
   readonly startMs: number;
 }
 
-/** The fields an entry is made of (the duration is derived). */
-export type EntryFields = Omit<HistoryEntry, 'duration'>;
+/** The fields an entry is made of (the duration is derived; hadErrors, when not given, is read from the item). */
+export type EntryFields = Omit<HistoryEntry, 'duration' | 'hadErrors'> & { readonly hadErrors?: boolean };
 
 const MINUTE = 60_000;
 export const DAY_MS = 24 * 60 * MINUTE;
@@ -70,7 +72,13 @@ export function makeEntry(f: EntryFields): HistoryEntry {
     leftAt: f.leftAt,
     duration: durationOf(f),
     raw: f.raw,
+    hadErrors: f.hadErrors === true || itemHasErrors(f.raw),
   };
+}
+
+/** Whether a sync's item says it has errors: `errors` present and not null. */
+export function itemHasErrors(raw: Readonly<Record<string, unknown>> | undefined): boolean {
+  return raw !== undefined && raw.errors !== null && raw.errors !== undefined;
 }
 
 /** The same entry without its raw item. */

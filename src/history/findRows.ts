@@ -23,7 +23,7 @@ export function historyFilterLive(entry: HistoryEntry, watched: boolean): Filter
   const raw = entry.raw;
   return {
     flags: {
-      errors: raw !== undefined && raw.errors !== null && raw.errors !== undefined,
+      errors: entry.hadErrors,
       webhook: raw?.webhook === true,
       watched,
     },

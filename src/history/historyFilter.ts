@@ -16,7 +16,7 @@ export function historyEntryFilter(
   const subjects = new FilterSubjects<HistoryEntry>(
     (e) => describeEntry(e, service),
     (e) => ({
-      flags: { errors: hasErrors(e), webhook: e.raw?.webhook === true },
+      flags: { errors: e.hadErrors, webhook: e.raw?.webhook === true },
       seconds: { ran: e.duration.ms / 1000 },
     }),
   );
@@ -31,8 +31,4 @@ function describeEntry(e: HistoryEntry, service: string): FilterSubject {
     fields: { flow: [entryFlowLabel(e)], status, service: [service] },
     ids: { id: [e.id], flow: [e.flowId] },
   };
-}
-
-function hasErrors(e: HistoryEntry): boolean {
-  return e.raw !== undefined && e.raw.errors !== null && e.raw.errors !== undefined;
 }

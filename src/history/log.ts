@@ -87,7 +87,8 @@ export function windowTag(windowId: string): string {
 
 /** One run's record: a newline, then the JSON array. */
 export function logRecord(e: HistoryEntry): string {
-  let raw: unknown = 0;
+  // Without its item: 0, or 1 when the run had errors (a reader before 0.4.0 reads either as "no item").
+  let raw: unknown = e.hadErrors ? 1 : 0;
   if (e.raw) {
     const json = safeJson(e.raw);
     if (json !== undefined && json.length <= RAW_LINE_CHARS) raw = e.raw;
@@ -193,7 +194,17 @@ function entryOf(row: unknown, names: Map<string, string>): HistoryEntry | undef
   }
   let name = names.get(flowName);
   if (name === undefined) names.set(flowName, (name = inert(flowName, MAX_FLOW_NAME)));
-  return makeEntry({ id, flowId, flowName: name, createdAt, firstSeen, lastSeen, leftAt, raw: kept });
+  return makeEntry({
+    id,
+    flowId,
+    flowName: name,
+    createdAt,
+    firstSeen,
+    lastSeen,
+    leftAt,
+    raw: kept,
+    hadErrors: raw === 1,
+  });
 }
 
 // ------------------------------------------------------------ the store of one origin

@@ -1,6 +1,6 @@
 import type { FlowSync, Item, ListResult } from '../api/types';
 import { bounded } from '../base/inert';
-import { MAX_CREATED_AT, boundedRaw, flowNameOf, makeEntry, type HistoryEntry } from './entry';
+import { MAX_CREATED_AT, boundedRaw, flowNameOf, itemHasErrors, makeEntry, type HistoryEntry } from './entry';
 
 /** A sync the observer saw in a processing answer and has not seen leave yet. */
 export interface Tracked {
@@ -34,6 +34,8 @@ const MAX_DEPARTED = 10_000;
 interface MutableTracked {
   sync: FlowSync;
   raw: Readonly<Record<string, unknown>>;
+  /** Listed with errors at any poll of the run so far. */
+  hadErrors: boolean;
   firstSeen: number;
   lastSeen: number;
 }
@@ -88,9 +90,16 @@ export class ProcessingObserver {
       if (known) {
         known.sync = item.value;
         known.raw = item.raw;
+        known.hadErrors ||= itemHasErrors(item.raw);
         known.lastSeen = at;
       } else {
-        this.seen.set(id, { sync: item.value, raw: item.raw, firstSeen: at, lastSeen: at });
+        this.seen.set(id, {
+          sync: item.value,
+          raw: item.raw,
+          hadErrors: itemHasErrors(item.raw),
+          firstSeen: at,
+          lastSeen: at,
+        });
         if (this.departed.delete(id)) returned.push(id);
       }
     }
@@ -120,5 +129,6 @@ function entryOf(tracked: MutableTracked, leftAt: number, hide: string | undefin
     lastSeen: tracked.lastSeen,
     leftAt,
     raw,
+    hadErrors: tracked.hadErrors,
   });
 }

@@ -366,6 +366,7 @@ function combine(cluster: HistoryEntry[]): HistoryEntry {
     lastSeen: latest.lastSeen,
     leftAt,
     raw,
+    hadErrors: cluster.some((e) => e.hadErrors),
   });
 }
 

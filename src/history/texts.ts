@@ -3,8 +3,9 @@ import { clockTime, escapeMarkdown, serviceTimeAgo, timeAgo } from '../base/form
 import { inert } from '../base/inert';
 import type { NotifyMode } from '../settings/settingValues';
 import { compareNewestFirst, entryFlowLabel, type Duration, type HistoryEntry } from './entry';
-import type { FlowStats } from './stats';
+import { STUCK_MIN_RUNS, type FlowStats } from './stats';
 import type { FlowInsight } from './insights';
+import type { RowStates } from '../lists/rowTints';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -70,11 +71,30 @@ export function flowStatsText(stats: FlowStats | undefined): string | undefined 
 // ------------------------------------------------------------ the History view
 
 /** One row of the History view: label = the flow, description = "#1003 · ran about 12 min · 5 min ago". */
-export function historyRow(entry: HistoryEntry, now: number): { label: string; description: string } {
+export function historyRow(
+  entry: HistoryEntry,
+  now: number,
+  stats?: FlowStats,
+): { label: string; description: string; states: RowStates } {
+  const states = historyRowStates(entry, stats);
+  const marks = [...(states.errors ? [t('had errors')] : []), ...(states.longer ? [t('ran longer than usual')] : [])];
   return {
     label: entryFlowLabel(entry),
-    description: `#${entry.id} · ${t('ran {0}', durationText(entry.duration))} · ${agoMs(entry.leftAt, now)}`,
+    description: [`#${entry.id}`, t('ran {0}', durationText(entry.duration)), agoMs(entry.leftAt, now), ...marks].join(
+      ' · ',
+    ),
+    states,
   };
+}
+
+/**
+ * What makes a History row stand out (tinted: src/lists/rowTints.ts): the run had errors; it ran longer than its
+ * flow's usual (past the 95th percentile of a flow with enough runs to know it, the same as "running longer than
+ * usual" on a processing sync). Its words are in the row's description.
+ */
+function historyRowStates(entry: HistoryEntry, stats: FlowStats | undefined): RowStates {
+  const known = stats !== undefined && stats.runs >= STUCK_MIN_RUNS && entry.duration.from === 'created';
+  return { errors: entry.hadErrors, longer: known && entry.duration.ms > stats.p95Ms };
 }
 
 /** Markdown tooltip of an entry; text from the service is escaped; says plainly that success is not known. */

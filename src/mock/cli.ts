@@ -36,6 +36,7 @@ Control endpoints (no key), e.g. with curl -X POST -d '{"id":123}' <url>/__mock/
   GET /__mock/syncs          the clock, the flows' typical run times, the stuck sync, the list now
   POST /__mock/syncs/start   {"flowId":101,"count":3,"runMs":60000} starts syncs now (count, runMs optional)
   POST /__mock/syncs/finish  {"id":123} ends a processing sync now
+  POST /__mock/syncs/errors  {"id":123,"message":"E_X: y"} the sync reports errors from now on (message optional)
   DELETE /__mock/syncs       forgets started and finished syncs
   GET|POST /__mock/now       {"now":ms} freezes the clock, {"offsetMs":n} moves it (advance)
   POST|DELETE /__mock/faults, GET|DELETE /__mock/requests

@@ -412,6 +412,8 @@ export class MockDataset {
   private readonly epochs = new Map<number, readonly Run[]>();
   private readonly started: Run[] = [];
   private readonly finishedAt = new Map<number, number>();
+  /** The errors reportErrors gave a sync: listed with it from then on. */
+  private readonly errorsGiven = new Map<number, unknown>();
   private readonly manualSlotsUsed = new Map<number, number>();
   private manualCount = 0;
 
@@ -489,7 +491,20 @@ export class MockDataset {
     }
     this.started.forEach(consider);
     listed.sort((a, b) => a.startMs - b.startMs || a.sync.id - b.sync.id);
-    return listed.map((run) => listedAt(run, nowMs));
+    return listed.map((run) => {
+      const sync = listedAt(run, nowMs);
+      return this.errorsGiven.has(sync.id) ? { ...sync, errors: structuredClone(this.errorsGiven.get(sync.id)) } : sync;
+    });
+  }
+
+  /**
+   * The sync `id` reports `errors` from now on (its `errors` turns from null: the API's only failure signal). Returns
+   * it as listed at `atMs` with them, or undefined when it is not processing then.
+   */
+  reportErrors(id: number, atMs: number, errors: unknown): FlowSync | undefined {
+    if (!this.processingAt(atMs).some((candidate) => candidate.id === id)) return undefined;
+    this.errorsGiven.set(id, structuredClone(errors));
+    return this.processingAt(atMs).find((candidate) => candidate.id === id);
   }
 
   /**
@@ -526,10 +541,11 @@ export class MockDataset {
     });
   }
 
-  /** Forgets what startSync and finish changed. */
+  /** Forgets what startSync, finish and reportErrors changed. */
   resetSyncs(): void {
     this.started.length = 0;
     this.finishedAt.clear();
+    this.errorsGiven.clear();
     this.manualSlotsUsed.clear();
     this.manualCount = 0;
   }

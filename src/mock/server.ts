@@ -236,7 +236,12 @@ export class MockFlowSyncServer {
     return this.dataset.startSync(flowId, this.now(), options);
   }
 
-  /** Forgets what startSync and finish did: back to the seeded lifecycle alone. */
+  /** The processing sync `id` reports errors from now on (a validation error by default); undefined when not processing. */
+  reportErrors(id: number, errors: unknown = [{ message: 'E_VALIDATION: 3 records rejected' }]): FlowSync | undefined {
+    return this.dataset.reportErrors(id, this.now(), errors);
+  }
+
+  /** Forgets what startSync, finish and reportErrors did: back to the seeded lifecycle alone. */
   resetSyncs(): void {
     this.dataset.resetSyncs();
   }
@@ -485,13 +490,23 @@ export class MockFlowSyncServer {
           { flowId: 'number', count: 'number', runMs: 'number' },
           ['flowId'],
         );
-        return jsonReply(201, JSON.stringify({ started: this.startSync(flowId as number, { count, runMs }) }));
+        const options = { count: count as number | undefined, runMs: runMs as number | undefined };
+        return jsonReply(201, JSON.stringify({ started: this.startSync(flowId as number, options) }));
       }
       case 'POST syncs/finish': {
         const { id } = parseControlBody(await readJson(req), { id: 'number' }, ['id']);
         const finished = this.finish(id as number);
         if (!finished) return jsonReply(404, errorBody('E_NOT_PROCESSING', `flow sync ${id} is not processing`));
         return jsonReply(200, JSON.stringify({ finished }));
+      }
+      case 'POST syncs/errors': {
+        const { id, message } = parseControlBody(await readJson(req), { id: 'number', message: 'string' }, ['id']) as {
+          id: number;
+          message?: string;
+        };
+        const sync = this.reportErrors(id, message === undefined ? undefined : [{ message }]);
+        if (!sync) return jsonReply(404, errorBody('E_NOT_PROCESSING', `flow sync ${id} is not processing`));
+        return jsonReply(200, JSON.stringify({ sync }));
       }
       case 'DELETE syncs':
         this.resetSyncs();
@@ -647,7 +662,7 @@ function parseControlBody(
   value: unknown,
   types: Readonly<Record<string, string>>,
   required: readonly string[],
-): Record<string, number | undefined> {
+): Record<string, number | string | undefined> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new Error('the body must be a JSON object');
   }
@@ -657,7 +672,7 @@ function parseControlBody(
   }
   const missing = required.filter((field) => !(field in value));
   if (missing.length > 0) throw new Error(`missing field "${missing[0]}"`);
-  return value as Record<string, number | undefined>;
+  return value as Record<string, number | string | undefined>;
 }
 
 const FAULT_FIELD_TYPES: Readonly<Record<keyof Fault, string>> = {

@@ -16,6 +16,7 @@ export const SETTING_KEYS = [
   'connections.groupBy',
   'connections.sortBy',
   'notifyWhenFinished',
+  'notifyOnErrors',
   'stuckAfterMinutes',
   'historyDays',
   'allowHttp',

@@ -24,6 +24,8 @@ export interface SettingValues {
   refreshIntervalSeconds: number;
   requestTimeoutSeconds: number;
   notifyWhenFinished: NotifyMode;
+  /** `flowsync.notifyOnErrors`: when a processing sync reports errors, for no sync, watched ones, or every one. */
+  notifyOnErrors: NotifyMode;
   /** 0: learned from each flow's history; positive: a fixed threshold. */
   stuckAfterMinutes: number;
   historyDays: number;
@@ -56,6 +58,7 @@ export function normalizeSettings(raw: Record<string, unknown>): SettingValues {
     refreshIntervalSeconds: bounded(raw.refreshIntervalSeconds, SETTING_BOUNDS.refreshIntervalSeconds),
     requestTimeoutSeconds: bounded(raw.requestTimeoutSeconds, SETTING_BOUNDS.requestTimeoutSeconds),
     notifyWhenFinished: notifyMode(raw.notifyWhenFinished),
+    notifyOnErrors: notifyMode(raw.notifyOnErrors),
     stuckAfterMinutes: bounded(raw.stuckAfterMinutes, SETTING_BOUNDS.stuckAfterMinutes),
     historyDays: Math.round(bounded(raw.historyDays, SETTING_BOUNDS.historyDays)),
   };

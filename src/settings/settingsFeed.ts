@@ -108,6 +108,7 @@ export function readSnapshot<Extra extends object>(
       refreshIntervalSeconds: read.get('refreshIntervalSeconds'),
       requestTimeoutSeconds: read.get('requestTimeoutSeconds'),
       notifyWhenFinished: read.get('notifyWhenFinished'),
+      notifyOnErrors: read.get('notifyOnErrors'),
       stuckAfterMinutes: read.get('stuckAfterMinutes'),
       historyDays: read.get('historyDays'),
     }),

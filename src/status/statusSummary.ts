@@ -86,6 +86,7 @@ export function statusSummary(
     }
     if (stuck.length > 10) lines.push(t('- and {0} more', stuck.length - 10));
   }
+  if (state.items) lines.push(...errorLines(state.items.map((i) => i.value)));
   if (pinned.length) lines.push('', ...pinnedLines(pinned));
   if (sparkline) lines.push('', `${t('Last hour:')} ${escapeMarkdown(sparkline)}`);
   if (state.error) lines.push('', `$(warning) ${escapeMarkdown(state.error.message)}`);
@@ -153,6 +154,7 @@ export function servicesSummary(services: readonly ServiceStatus[], now: number)
   let shown = 0;
   let troubled = 0;
   const lines = [`**${t('Flow syncs processing')}**`];
+  const withErrors: string[] = [];
   for (const s of services) {
     const name = escapeMarkdown(s.name);
     const items = s.status === 'ready' ? s.state.items : undefined;
@@ -170,7 +172,10 @@ export function servicesSummary(services: readonly ServiceStatus[], now: number)
         : t('{0} processing', items.length)
       : t('no data');
     lines.push(`- ${name}: ${counted}${trouble ? ` · $(warning) ${escapeMarkdown(trouble)}` : ''}`);
+    const syncs = items?.map((i) => i.value) ?? [];
+    withErrors.push(...errorLines(syncs, name));
   }
+  lines.push(...withErrors);
   const pinned = services.flatMap((s) =>
     s.status === 'ready' ? (s.pinned ?? []).map((p) => ({ name: `${s.name} › ${p.name}`, state: p.state })) : [],
   );
@@ -199,6 +204,23 @@ export function servicesSummary(services: readonly ServiceStatus[], now: number)
     warning: troubled > 0 || stuck > 0,
     accessibleLabel: words.join(', '),
   };
+}
+
+/** The most syncs with errors the hover names (per service); the rest are counted. */
+const ERRORS_NAMED = 10;
+
+/**
+ * The hover's lines naming the processing syncs that report errors ("**With errors**", then "- #1003 (Invoices)"),
+ * titled with its service's name when there are several (`service`, already escaped); none when no sync has errors.
+ */
+function errorLines(syncs: readonly FlowSync[], service?: string): string[] {
+  const withErrors = syncs.filter((s) => s.errors !== null && s.errors !== undefined);
+  if (withErrors.length === 0) return [];
+  const title = service === undefined ? t('With errors') : t('With errors in {0}', service);
+  const lines = ['', `**${title}**`];
+  for (const s of withErrors.slice(0, ERRORS_NAMED)) lines.push(`- #${s.id} (${escapeMarkdown(flowLabel(s))})`);
+  if (withErrors.length > ERRORS_NAMED) lines.push(t('- and {0} more', withErrors.length - ERRORS_NAMED));
+  return lines;
 }
 
 function statusTrouble(status: ExplorerStatus): string {

@@ -84,6 +84,25 @@ async function widenSideBar(pixels) {
   });
 }
 
+/** Right-clicks a sync row and runs Notify When Finished from its menu, as a person does; the row then says watched. */
+async function watchFromContextMenu(row) {
+  const page = session.page;
+  const label = (await row.locator('.label-name').first().innerText()).trim();
+  await row.click();
+  await row.click({ button: 'right' });
+  const menu = page.locator('.context-view .monaco-menu');
+  await menu.waitFor({ state: 'visible', timeout: 10000 });
+  const item = menu.locator('.action-label', { hasText: /^Notify When Finished$/ });
+  await item.hover();
+  await item.click();
+  // A refresh can re-render the menu under the pointer: the item keeps the focus, so Enter runs it then.
+  if (await menu.isVisible().catch(() => false)) await page.keyboard.press('Enter');
+  return waitFor(
+    async () => (await treeRows()).find((r) => isSyncRow(r) && r.label === label && /watched/.test(r.description)),
+    { message: `${label} says watched` },
+  );
+}
+
 describe('Flow Sync Explorer, as a person uses it', function () {
   this.timeout(60000);
 
@@ -213,19 +232,7 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     const row = page
       .locator('.part.sidebar .monaco-list-row[aria-level="2"]', { hasText: /^#\d+/, hasNotText: /stuck/ })
       .first();
-    await row.click();
-    await row.click({ button: 'right' });
-    const menu = page.locator('.context-view .monaco-menu');
-    await menu.waitFor({ state: 'visible', timeout: 10000 });
-    const item = menu.locator('.action-label', { hasText: /^Notify When Finished$/ });
-    await item.hover();
-    await item.click();
-    // A refresh can re-render the menu under the pointer: the item keeps the focus, so Enter runs it then.
-    if (await menu.isVisible().catch(() => false)) await page.keyboard.press('Enter');
-    const watched = await waitFor(
-      async () => (await treeRows()).find((r) => isSyncRow(r) && /watched/.test(r.description)),
-      { message: 'a row says watched' },
-    );
+    const watched = await watchFromContextMenu(row);
     const id = Number(watched.label.slice(1));
     // The watch survives a reload of the window (it is kept per service in the extension's global state).
     await runCommand('Developer: Reload Window');
@@ -318,6 +325,46 @@ describe('Flow Sync Explorer, as a person uses it', function () {
         message: 'the idle row gone once unpinned',
       },
     );
+  });
+
+  it('a watched sync that gets errors: a notification says so, and its row stands out in the error colour', async () => {
+    const page = session.page;
+    await runCommand('Flow Sync: Refresh Processing');
+    const row = page
+      .locator('.part.sidebar .monaco-list-row[aria-level="2"]', {
+        hasText: /^#\d+/,
+        hasNotText: /stuck|errors|watched/,
+      })
+      .first();
+    await row.waitFor({ state: 'visible', timeout: 10000 });
+    const watched = await watchFromContextMenu(row);
+    const id = Number(watched.label.slice(1));
+    assert.ok(session.mock.reportErrors(id), `sync ${id} was processing`);
+    await runCommand('Flow Sync: Refresh Processing');
+    const toast = await waitFor(
+      async () => (await notifications()).find((n) => n.includes(`Sync #${id}`) && /reports errors/.test(n)),
+      { timeout: 15000, message: 'the errors notification' },
+    );
+    assert.match(toast, new RegExp(`Sync #${id} \\(.+\\) reports errors`));
+    const buttons = page.locator('.notification-toast', { hasText: `Sync #${id}` }).locator('.monaco-button');
+    assert.deepEqual(await buttons.allInnerTexts(), ['Open as JSON', 'Show Log']);
+    // Its row says "has errors" in words and wears the error colour's badge (a file decoration).
+    const errorsRow = page.locator('.part.sidebar .monaco-list-row', { hasText: `#${id}` }).first();
+    await waitFor(async () => /has errors/.test(await errorsRow.innerText()), { message: 'the row says has errors' });
+    await waitFor(async () => (await errorsRow.getAttribute('aria-label'))?.includes('has errors'), {
+      message: 'its accessible name says has errors',
+    });
+    await waitFor(
+      async () =>
+        errorsRow.evaluate((el) =>
+          [el, ...el.querySelectorAll('*')].some((e) =>
+            /^"E/.test(el.ownerDocument.defaultView.getComputedStyle(e, '::after').content),
+          ),
+        ),
+      { message: 'the badge E drawn on the row' },
+    );
+    await screenshot('readme-errors-notification');
+    await page.keyboard.press('Escape');
   });
 
   it('shows the activity chart, with a table of the same numbers', async () => {

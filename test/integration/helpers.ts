@@ -282,3 +282,12 @@ export async function startProxy({
     },
   };
 }
+
+/** The Processing view's row of sync `id` (under its group, or at the top when not grouped), as VS Code gets it. */
+export function processingLeaf(api: FlowSyncExplorerApi, id: number) {
+  const tree = api.views.processing.tree;
+  return tree
+    .getChildren()
+    .flatMap((g) => (g.kind === 'group' ? tree.getChildren(g) : [g]))
+    .find((n) => n.kind === 'leaf' && n.item.value.id === id)!;
+}

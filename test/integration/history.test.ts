@@ -19,7 +19,7 @@ import {
 } from '../../src/history/storage';
 import { HistoryService } from '../../src/history/vscode/historyService';
 import { LogStore } from '../../src/history/logStore';
-import { TEST_KEY, connect, startMockApi, testApi, waitFor, setUserSetting } from './helpers';
+import { TEST_KEY, connect, processingLeaf, startMockApi, testApi, waitFor, setUserSetting } from './helpers';
 
 const NOW = () => Date.now();
 const sync = (id: number, flowId: number, minutesAgo: number) => ({
@@ -46,11 +46,7 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     );
     await vscode.commands.executeCommand('flowsync.refreshProcessing');
   };
-  const leaf = (id: number) =>
-    x.views.processing.tree
-      .getChildren()
-      .flatMap((g) => (g.kind === 'group' ? x.views.processing.tree.getChildren(g) : [g]))
-      .find((n) => n.kind === 'leaf' && n.item.value.id === id)!;
+  const leaf = (id: number) => processingLeaf(x, id);
 
   before(async () => {
     mock = await startMockApi({ apiKey: TEST_KEY });

@@ -5,6 +5,7 @@ import { t } from '../../base/l10n';
 import { FLOW_ICON, SERVICE_ICON } from '../../lists/icons';
 import { themeIcon } from '../../lists/vscode/groupedTree';
 import { rowKey } from '../../lists/vscode/servicesTree';
+import type { RowMarker } from '../../lists/vscode/rowDecorations';
 import { historyRow, historyTooltip } from '../index';
 import type { HistoryNode, HistoryViewService } from './historyNodes';
 
@@ -18,15 +19,17 @@ export interface HistoryRowContext {
   /** Several services: rows are kept apart by their service in their ids. */
   several: boolean;
   now: number;
-  /** The service of a service row. */
+  /** The service of a service row, and of a run's row (its flow's usual durations). */
   service?: HistoryViewService;
   /** What a run's context value ends with: `.web` when its service has a page for syncs (Open in Browser). */
   webSuffix?: string;
+  /** Tints the runs that stand out (src/lists/vscode/rowDecorations.ts). */
+  marker?: RowMarker;
 }
 
 export function historyTreeItem(
   node: HistoryNode,
-  { several, now, service, webSuffix = '' }: HistoryRowContext,
+  { several, now, service, webSuffix = '', marker }: HistoryRowContext,
 ): vscode.TreeItem {
   const prefix = several ? `${rowKey(node.service)}|` : '';
   if (node.kind === 'historyService') {
@@ -48,12 +51,14 @@ export function historyTreeItem(
     item.contextValue = 'flowsync.historyDay';
     return item;
   }
-  const { label, description } = historyRow(node.entry, now);
+  const stats = service?.history.snapshot.stats.get(node.entry.flowId);
+  const { label, description, states } = historyRow(node.entry, now, stats);
   const item = new vscode.TreeItem(inert(label), vscode.TreeItemCollapsibleState.None);
   item.id = `${prefix}left:${node.entry.id}:${node.entry.leftAt}`;
   item.description = inert(description);
   item.iconPath = themeIcon({ ...FLOW_ICON, id: 'history' });
   item.contextValue = 'flowsync.historyEntry' + webSuffix;
+  marker?.mark(item, 'history', states); // tinted when it had errors or ran longer than usual
   return item;
 }
 

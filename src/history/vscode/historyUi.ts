@@ -34,7 +34,10 @@ export function processingDecorations(
         processingAgeMs(sync, at, history.tracked.get(sync.id)?.firstSeen),
         stuck,
       );
-      if (!stuck && !watched && !expected) return undefined;
+      const errors = sync.errors !== null && sync.errors !== undefined;
+      // What makes the row stand out (tinted: src/lists/rowTints.ts); its words are in the description (errors: the list's own).
+      const states = { errors, stuck, longer: expected?.phase === 'longer' };
+      if (!stuck && !watched && !expected) return { states };
       return {
         descriptions: [
           ...(stuck ? [t('stuck')] : []),
@@ -44,6 +47,7 @@ export function processingDecorations(
         icon: stuck ? STUCK_ICON : undefined,
         contextSuffix: watched ? '.watched' : undefined,
         tooltip: expected?.detail,
+        states,
       };
     },
     // What a filter reads of a sync that History knows: is:stuck, is:watched, is:longer, and its age from first seen.

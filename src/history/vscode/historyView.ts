@@ -10,6 +10,7 @@ import type { RowFind } from '../../filter/rowFind';
 import { COMMAND } from '../../base/commandIds';
 import type { SettingsFeed } from '../../settings/settingsFeed';
 import { webContextSuffix, type WebSection } from '../../weblinks/webUrl';
+import type { RowMarker } from '../../lists/vscode/rowDecorations';
 
 /** The one row of the view while its filter matches nothing: it clears the filter. */
 interface NoMatchRow {
@@ -49,6 +50,8 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     private readonly now: () => number,
     /** The web page templates of each service (Open in Browser: a run's context value ends `.web` when set). */
     private readonly settings?: SettingsFeed<Partial<WebSection>>,
+    /** Tints the runs that stand out (the Processing view's: src/lists/vscode/rowDecorations.ts). */
+    private readonly marker?: RowMarker,
   ) {
     this.view = vscode.window.createTreeView(HISTORY_VIEW, {
       treeDataProvider: this,
@@ -110,9 +113,10 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     }
     const rows = this.rows;
     if (!rows) return this.loadRows().then(() => this.getTreeItem(node));
-    const service = node.kind === 'historyService' ? this.services.all.find((s) => s.id === node.service) : undefined;
+    const service = node.kind !== 'historyDay' ? this.services.all.find((s) => s.id === node.service) : undefined;
     const webSuffix = webContextSuffix('flowsync.historyEntry', this.settings?.current.webUrls?.get(node.service));
-    const item = rows.historyTreeItem(node, { several: this.services.several, now: this.now(), service, webSuffix });
+    const context = { several: this.services.several, now: this.now(), service, webSuffix, marker: this.marker };
+    const item = rows.historyTreeItem(node, context);
     if (node.kind === 'historyService' && this.filter && service) {
       item.description = this.filter.serviceText(this.keptOf(service).length, String(item.description ?? ''));
     }

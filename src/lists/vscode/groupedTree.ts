@@ -4,6 +4,7 @@ import type { Item } from '../../api/types';
 import type { Group } from '../grouping';
 import { rowAccessibleName } from '../accessibleNames';
 import { PINNED_ICON, type IconSpec } from '../icons';
+import type { RowStates } from '../rowTints';
 import { inert } from '../../base/inert';
 import type { ListRefresher } from '../refresh';
 import { TreeModel, groupsStartExpanded, type GroupNode, type PinnedGroups, type TreeNode } from '../treeModel';
@@ -17,7 +18,12 @@ import { webContextSuffix, type WebTemplates } from '../../weblinks/webUrl';
  * durations in its tooltip). Texts are ours or already inert; they are appended, never replace the row's own.
  */
 export interface RowDecorations<T> {
-  leaf?(value: T): { descriptions?: string[]; icon?: IconSpec; contextSuffix?: string; tooltip?: string } | undefined;
+  /** `states`: what makes the row stand out (src/lists/rowTints.ts), its words among `descriptions` too. */
+  leaf?(
+    value: T,
+  ):
+    | { descriptions?: string[]; icon?: IconSpec; contextSuffix?: string; tooltip?: string; states?: RowStates }
+    | undefined;
   group?(
     group: Group<T>,
     grouping: string,
@@ -77,6 +83,8 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   private readonly isVisible: () => boolean;
   private readonly decorations: RowDecorations<T>;
   private readonly webPages: () => WebTemplates | undefined;
+  /** The states of each leaf row drawn (the list has decorations): the view tints it once its id is final. */
+  private readonly drawnStates = new WeakMap<vscode.TreeItem, RowStates>();
 
   constructor(
     private readonly list: ListDefinition<T>,
@@ -211,6 +219,7 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
     item.iconPath = themeIcon(icon);
     item.contextValue = a.leafContext + (marks?.contextSuffix ?? '') + webContextSuffix(a.leafContext, this.webPages());
     item.accessibilityInformation = { label: rowAccessibleName({ label, icon, descriptions, stale: this.stale_ }) };
+    if (this.decorations.leaf) this.drawnStates.set(item, marks?.states ?? {});
     return item;
   }
 
@@ -228,6 +237,11 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
       label: rowAccessibleName({ label, icon: PINNED_ICON, descriptions, stale: this.stale_ }),
     };
     return item;
+  }
+
+  /** What makes a row drawn by getTreeItem stand out; undefined for a row of a list without such states. */
+  statesOf(item: vscode.TreeItem): RowStates | undefined {
+    return this.drawnStates.get(item);
   }
 
   /**

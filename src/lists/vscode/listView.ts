@@ -14,6 +14,8 @@ import type { SettingsFeed } from '../../settings/settingsFeed';
 import type { ListsSection } from '../listsSection';
 import { GroupedTree, type RowDecorations } from './groupedTree';
 import { ServicesTree, type ServicesTreeNode } from './servicesTree';
+import { RowTintDecorations, type RowMarker } from './rowDecorations';
+import { processingList } from '../processing';
 import type { Item } from '../../api/types';
 import type { FilterLive } from '../../filter/filterMatch';
 import type { RowFind } from '../../filter/rowFind';
@@ -76,14 +78,17 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     private readonly clock: Clock,
     private readonly settings: SettingsFeed<ListsSection & Partial<WebSection>>,
     private readonly decorations: (service: ListService) => RowDecorations<T> | undefined = () => undefined,
+    /** Tints the rows that stand out (one for every view: the Processing view's, History's). */
+    readonly marker?: RowMarker,
   ) {
     this.arrangement = settings.current.arrangements[list.id as ListId];
-    this.tree = new ServicesTree<T>(list.id, (id) => this.serviceRowText(id));
+    this.tree = new ServicesTree<T>(list.id, (id) => this.serviceRowText(id), marker);
     this.view = vscode.window.createTreeView(list.viewId, {
       treeDataProvider: this.tree,
       showCollapseAll: true,
       canSelectMany: true,
     });
+    if (marker instanceof RowTintDecorations) this.disposables.add(marker); // the Processing view owns it
     this.disposables.add(
       this.tree,
       this.view,
@@ -441,6 +446,8 @@ export function createListViews(
   decorations: { [D in AnyList as D['id']]?: (service: ListService) => RowDecorations<ValueOf<D>> } = {},
 ): ListViews {
   const views: Record<string, ListView<{ id: number }>> = {};
+  // The rows' tints (one provider for every view), owned by the Processing view: History's rows use it too.
+  const marker = new RowTintDecorations();
   for (const list of ANY_LISTS) {
     views[list.id] = new ListView(
       list,
@@ -448,6 +455,7 @@ export function createListViews(
       clock,
       settings,
       (decorations as Record<string, ((s: ListService) => RowDecorations<{ id: number }>) | undefined>)[list.id],
+      list.id === processingList.id ? marker : undefined,
     );
   }
   return views as unknown as ListViews;

@@ -6,6 +6,7 @@ import { SERVICE_ICON } from '../icons';
 import type { TreeNode } from '../treeModel';
 import { TurnRedraws, type Redraw } from '../redraws';
 import { themeIcon, type GroupedTree } from './groupedTree';
+import type { RowMarker } from './rowDecorations';
 
 /** The top-level row of one service, when the view shows several. */
 interface ServiceRow {
@@ -77,6 +78,8 @@ export class ServicesTree<T extends { id: number }>
   constructor(
     private readonly list: string,
     private readonly rowText: (service: string) => ServiceRowText,
+    /** Tints the rows that stand out (src/lists/vscode/rowDecorations.ts), once their ids are final. */
+    private readonly marker?: RowMarker,
   ) {
     this.disposables.add(this.changeEmitter);
   }
@@ -201,6 +204,8 @@ export class ServicesTree<T extends { id: number }>
     if (!tree) return new vscode.TreeItem('');
     const item = tree.getTreeItem(node);
     if (this.several && item.id) item.id = `${rowKey(service!)}|${item.id}`;
+    const states = tree.statesOf(item);
+    if (states) this.marker?.mark(item, this.list, states);
     return item;
   }
 

@@ -4,6 +4,7 @@ import type { Explorer } from '../../lists/explorer';
 import { asSentence } from '../../base/format';
 import { inert } from '../../base/inert';
 import { NotificationGate } from '../notificationGate';
+import { watchErrors, type ErrorsDeps, type ErrorsService } from './errorNotifications';
 import { LISTS } from '../../lists';
 import { t } from '../../base/l10n';
 import { showMessageWithAction } from '../../base/vscode/messages';
@@ -18,14 +19,17 @@ export interface FailureNotifications extends vscode.Disposable {
 }
 
 /** A service whose failures are told, by name when there are several. */
-export interface FailureService {
-  readonly id: string;
+export interface FailureService extends ErrorsService {
   readonly name?: string;
   readonly explorer: Explorer;
 }
 
-/** Tells each service's failures, once per kind of trouble and service; with several services, naming the service. */
-export function watchFailures(services: ServiceSet<FailureService>): FailureNotifications {
+/**
+ * Tells each service's failures, once per kind of trouble and service, and (with `errors`) that its processing syncs
+ * report errors (kind 'errors': src/notifications/vscode/errorNotifications.ts); with several services, naming the
+ * service.
+ */
+export function watchFailures(services: ServiceSet<FailureService>, errors?: ErrorsDeps): FailureNotifications {
   const shown: string[] = [];
   const texts: string[] = [];
   const watched = new Map<string, { dispose(): void }>();
@@ -42,10 +46,10 @@ export function watchFailures(services: ServiceSet<FailureService>): FailureNoti
     }
     for (const service of services.all) {
       if (!watched.has(service.id)) {
-        watched.set(
-          service.id,
-          watchService(service, () => serviceName(services, service), say),
-        );
+        const named = () => serviceName(services, service);
+        const failures = watchService(service, named, say);
+        const told = errors && watchErrors(service, errors, named, (text) => say('errors', text));
+        watched.set(service.id, { dispose: () => (failures.dispose(), told?.dispose()) });
       }
     }
   };

@@ -20,6 +20,11 @@ import {
 } from '../../../src/history/storage';
 import { LogStore } from '../../../src/history/logStore';
 import { MemoryFiles } from '../helpers/memoryFiles';
+import { syncAt } from '../helpers/items';
+import { ProcessingObserver } from '../../../src/history/observer';
+import { historyFilterLive } from '../../../src/history/findRows';
+import { historyEntryFilter } from '../../../src/history/historyFilter';
+import { exportRow } from '../../../src/export/export';
 
 const SEC = 1000;
 const MIN = 60_000;
@@ -449,5 +454,44 @@ describe('historyLog (the append-only store)', () => {
     now += 2 * DAY;
     const [day] = await open('s').summaries(7, dayOf(now));
     assert.deepEqual([day.day, day.runs], [dayOf(NOW - DAY), 2]);
+  });
+});
+
+describe('historyLog: whether a run had errors', () => {
+  const MINUTE = 60_000;
+  /** Sync #7 seen twice with `errors` (the second time with a long list), then gone: the run History keeps. */
+  const leftWithErrors = (errorsSeen: unknown[]) => {
+    const observer = new ProcessingObserver();
+    const at = (k: number) => NOW - 10 * MINUTE + k * MINUTE;
+    errorsSeen.forEach((errors, k) => {
+      const item = syncAt(7, 3, at(k), MINUTE, { errors });
+      observer.observe('c', at(k), { items: [item], complete: true });
+    });
+    const { left } = observer.observe('c', at(errorsSeen.length), { items: [], complete: true });
+    assert.equal(left.length, 1);
+    return left[0];
+  };
+  const hadErrors = (e: HistoryEntry) => ({
+    filter: historyFilterLive(e, false).flags?.errors === true,
+    text: (historyEntryFilter('has:errors', 'S') as { test: (e: HistoryEntry) => boolean }).test(e),
+    exported: exportRow('S', e, (s) => s).had_errors,
+  });
+  const longErrors = Array.from({ length: 40 }, (_, i) => ({ message: `E_VALIDATION: record ${i} rejected` }));
+
+  it('a run whose errors are too long to keep its item: History still says it had errors, in memory and read back', () => {
+    const entry = leftWithErrors([null, longErrors]);
+    const back = parseLog(logRecord(entry)).entries[0];
+    assert.deepEqual(hadErrors(entry), { filter: true, text: true, exported: true });
+    assert.deepEqual(hadErrors(back), { filter: true, text: true, exported: true });
+  });
+
+  it('a run that had errors once keeps them, though its last item had none; one without errors has none', () => {
+    assert.deepEqual(hadErrors(leftWithErrors([[{ message: 'E_TIMEOUT: x' }], null])), {
+      filter: true,
+      text: true,
+      exported: true,
+    });
+    const clean = leftWithErrors([null, null]);
+    assert.deepEqual(hadErrors(parseLog(logRecord(clean)).entries[0]), { filter: false, text: false, exported: false });
   });
 });

@@ -66,7 +66,11 @@ describe('history texts', () => {
     const clock = new FakeClock();
     const now = clock.now();
     const e = entry(1003, 7, 'Invoices', now - 5 * MIN);
-    assert.deepEqual(historyRow(e, now), { label: 'Invoices', description: '#1003 · ran about 12 min · 5 min ago' });
+    assert.deepEqual(historyRow(e, now), {
+      label: 'Invoices',
+      description: '#1003 · ran about 12 min · 5 min ago',
+      states: { errors: false, longer: false },
+    });
     assert.equal(historyRow(entry(1, 9, '', now), now).label, 'Flow 9');
     const tip = historyTooltip(entry(1003, 7, '*Invoices* [x](command:y)', now - 5 * MIN), now);
     assert.match(tip, /#1003/);
@@ -74,6 +78,19 @@ describe('history texts', () => {
     assert.match(tip, /about 12 min \(± 8 s\)/);
     assert.match(tip, /does not say whether a flow sync succeeded/);
     assert.doesNotMatch(tip.replace('does not say whether a flow sync succeeded', ''), /succeeded|failed/i);
+  });
+
+  it('a run that had errors or ran longer than its flow usually does: said in words in its row, and its states tinted', () => {
+    const now = new FakeClock().now();
+    const e = makeEntry({ ...entry(1003, 7, 'Invoices', now - 5 * MIN), hadErrors: true });
+    const usual = { runs: 20, medianMs: 5 * MIN, p95Ms: 10 * MIN }; // the entry ran about 12 min
+    assert.deepEqual(historyRow(e, now, usual), {
+      label: 'Invoices',
+      description: '#1003 · ran about 12 min · 5 min ago · had errors · ran longer than usual',
+      states: { errors: true, longer: true },
+    });
+    assert.equal(historyRow(e, now, { ...usual, p95Ms: 20 * MIN }).states.longer, false, 'within the usual');
+    assert.equal(historyRow(e, now, { ...usual, runs: 4 }).states.longer, false, 'too few runs to know the usual');
   });
 
   it('an entry whose created_at cannot be true: "at least" from first seen; the tooltip claims no age for it', () => {

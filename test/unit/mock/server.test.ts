@@ -400,6 +400,22 @@ describe('MockFlowSyncServer', () => {
       assert.deepEqual((await control('now')).body, { now: T0 + 2_000 });
     });
 
+    it('reportErrors: a processing sync reports errors from then on (in-process and over HTTP); DELETE syncs forgets it', async () => {
+      const [first, second] = server.startSync(server.dataset.flows[0].id, { count: 2, runMs: 600_000 });
+      const listed = async (id: number) => (await getItems(server.url + PROCESSING)).find((item) => item.id === id);
+      assert.equal((await listed(first.id))?.errors, null);
+      assert.deepEqual(server.reportErrors(first.id)?.errors, [{ message: 'E_VALIDATION: 3 records rejected' }]);
+      assert.deepEqual((await listed(first.id))?.errors, [{ message: 'E_VALIDATION: 3 records rejected' }]);
+      const over = await control('syncs/errors', 'POST', { id: second.id, message: 'E_TIMEOUT: took too long' });
+      assert.equal(over.status, 200);
+      assert.deepEqual((await listed(second.id))?.errors, [{ message: 'E_TIMEOUT: took too long' }]);
+      assert.equal((await control('syncs/errors', 'POST', { id: 4242 })).status, 404);
+      assert.equal((await control('syncs/errors', 'POST', { id: 'x' })).status, 400);
+      assert.equal(server.reportErrors(4242), undefined);
+      server.resetSyncs();
+      assert.equal(await listed(first.id), undefined);
+    });
+
     it('over HTTP: refuses a bad body or an unknown flow with 400', async () => {
       for (const [path, body] of [
         ['syncs/start', { flowId: 4242 }],

@@ -32,6 +32,7 @@ const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
   ['src/status/statusSummary.ts', 'pinned.slice(0, 10)'], // a list, each name then escapeMarkdown()ed
   ['src/history/pins.ts', 'ids.slice(0, MAX_PINS * 4)'], // flow ids (numbers)
   ['src/history/pins.ts', 'scopes.slice(0, Math.max(0, scopes.length - MAX_PIN_SCOPES))'], // a list of scopes
+  ['src/status/statusSummary.ts', 'withErrors.slice(0, ERRORS_NAMED)'], // a list, each name then escaped
   ['src/tools/toolResults.ts', 's?.trim().slice(0, MAX_FILTER)'], // the model's filter input, not service text
   ['src/tools/toolResults.ts', 'stuck.slice(0, input.limit)'], // a list
   ['src/tools/toolResults.ts', 'entries.slice(0, input.limit - shownStuck.length)'], // a list

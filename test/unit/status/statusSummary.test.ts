@@ -237,3 +237,48 @@ describe('statusSummary: pinned flows', () => {
     assert.match(s.tooltip, /\*\*Pinned\*\*\n- Nightly \\\*export\\\*: idle\n- Invoices: processing 1, 1 with errors/);
   });
 });
+
+describe('the status bar hover names the syncs with errors', () => {
+  const ERR = [{ message: 'E_TIMEOUT: upstream took too long' }];
+  const state = (items: ReturnType<typeof sync>[]): ListState<FlowSync> => ({
+    items,
+    dropped: 0,
+    loading: false,
+    failures: 0,
+    loadedAt: now,
+  });
+
+  it('one service: "With errors", each sync by id and flow (escaped), at most ten, the rest counted; none without', () => {
+    const items = [
+      sync(1003, 7, 'Invoices', { errors: ERR }),
+      sync(1004, 8, 'Payroll'),
+      ...Array.from({ length: 11 }, (_, i) => sync(2000 + i, 9, '*Bold* [x](command:evil)', { errors: 'E' })),
+    ];
+    const tip = statusSummary('ready', undefined, state(items), undefined, now).tooltip;
+    assert.match(tip, /\*\*With errors\*\*\n- #1003 \(Invoices\)\n/);
+    assert.ok(!tip.includes('#1004'), tip);
+    assert.ok(!tip.includes('[x](command:'), tip);
+    assert.match(tip, /- #2008 \(\\\*Bold\\\*/);
+    assert.match(tip, /- and 2 more/);
+    const clean = statusSummary('ready', undefined, state([sync(1004, 8, 'Payroll')]), undefined, now).tooltip;
+    assert.ok(!clean.includes('With errors'), clean);
+  });
+
+  it('several services: each service that has some gets its own section, by name', () => {
+    const tip = servicesSummary(
+      [
+        { name: 'Production', status: 'ready', detail: undefined, state: state([sync(1, 1, 'A')]), stuck: [] },
+        {
+          name: 'Staging',
+          status: 'ready',
+          detail: undefined,
+          state: state([sync(7, 2, 'Invoices', { errors: ERR })]),
+          stuck: [],
+        },
+      ],
+      now,
+    ).tooltip;
+    assert.match(tip, /\*\*With errors in Staging\*\*\n- #7 \(Invoices\)/);
+    assert.ok(!tip.includes('With errors in Production'), tip);
+  });
+});

@@ -1,0 +1,99 @@
+import * as vscode from 'vscode';
+import type { Clock } from '../../base/clock';
+import { COMMAND } from '../../base/commandIds';
+import { t } from '../../base/l10n';
+import type { Disposable } from '../../base/events';
+import { processingList } from '../../lists/processing';
+import type { Explorer } from '../../lists/explorer';
+import type { Settings } from '../../settings/settingsFeed';
+import { ErrorAnnouncer, type ErrorsAnnouncement } from '../errorAnnouncer';
+
+/** Opens processing syncs as JSON (the JSON documents: src/json/vscode/jsonDocuments.ts, a folder of the same layer). */
+interface OpenAsJson {
+  open(
+    target:
+      | { list: 'processing'; kind: 'item'; id: number; service: string }
+      | { list: 'processing'; kind: 'items'; ids: number[]; service: string },
+  ): Promise<void>;
+}
+
+/** A button of an errors notification: its title and what it does. */
+interface ErrorsAction {
+  readonly title: string;
+  readonly run: () => unknown;
+}
+
+/** A service whose syncs' errors are told: its Processing list, its watches, its key to hide. */
+export interface ErrorsService {
+  readonly id: string;
+  readonly explorer: Pick<Explorer, 'keyToHide' | 'lists'>;
+  readonly history: { isWatched(kind: 'sync' | 'flow', id: number): boolean };
+}
+
+/** What telling errors needs besides the service: the setting, the JSON documents (Open as JSON), the clock. */
+export interface ErrorsDeps {
+  readonly settings: { readonly current: Pick<Settings, 'notifyOnErrors'> };
+  readonly json: OpenAsJson;
+  readonly clock: Clock;
+}
+
+/**
+ * Tells that a service's processing syncs report errors (`flowsync.notifyOnErrors`; the decisions are
+ * src/notifications/errorAnnouncer.ts's): a warning, which a screen reader reads out without taking the focus.
+ * `named`: the service's name when there are several; `said`: each text as it is shown (for tests).
+ */
+export function watchErrors(
+  service: ErrorsService,
+  deps: ErrorsDeps,
+  named: () => string | undefined,
+  said: (text: string) => void,
+): Disposable {
+  const announcer = new ErrorAnnouncer(
+    () => deps.clock.now(),
+    () => service.explorer.keyToHide,
+  );
+  const processing = service.explorer.lists.processing;
+  let lastLoadedAt: number | undefined;
+  return processing.onDidChange(() => {
+    const state = processing.state;
+    if (state.items === undefined || state.loadedAt === undefined || state.loadedAt === lastLoadedAt) return;
+    lastLoadedAt = state.loadedAt; // one look per answer, this window's or the one another window shared
+    const announcement = announcer.next({
+      processing: state.items.map((i) => i.value),
+      mode: deps.settings.current.notifyOnErrors,
+      watched: (sync) => service.history.isWatched('sync', sync.id) || service.history.isWatched('flow', sync.flow_id),
+      adopted: state.adopted === true,
+      service: named(),
+    });
+    if (!announcement) return;
+    said(announcement.text);
+    const actions = errorsActions(announcement, service.id, deps.json);
+    void vscode.window.showWarningMessage(announcement.text, ...actions.map((a) => a.title)).then((choice) => {
+      void actions.find((a) => a.title === choice)?.run();
+    });
+  });
+}
+
+/**
+ * The buttons of an errors notification, in order: the one place they are listed (Open in Browser goes here, after
+ * Open as JSON). One sync: Open as JSON, Show Log. Several: Open as JSON (all of them in one document), Show
+ * Processing (their rows stand out there), Show Log.
+ */
+function errorsActions(said: ErrorsAnnouncement, service: string, json: OpenAsJson): ErrorsAction[] {
+  const ids = said.syncs.map((s) => s.id);
+  const openJson: ErrorsAction = {
+    title: t('Open as JSON'),
+    run: () =>
+      json.open(
+        ids.length === 1
+          ? { list: 'processing', kind: 'item', id: ids[0], service }
+          : { list: 'processing', kind: 'items', ids, service },
+      ),
+  };
+  const showProcessing: ErrorsAction = {
+    title: t('Show Processing'),
+    run: () => vscode.commands.executeCommand(`${processingList.viewId}.focus`),
+  };
+  const showLog: ErrorsAction = { title: t('Show Log'), run: () => vscode.commands.executeCommand(COMMAND.showLog) };
+  return ids.length === 1 ? [openJson, showLog] : [openJson, showProcessing, showLog];
+}
