@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 const RUNS = 5;
 const say = (m) => progress('bounds', m);
 const rows = [];
-/** BOUNDS_ONLY=fold, goto or insights runs one part (the loaded machine). */
+/** BOUNDS_ONLY=fold, goto, insights or export runs one part (the loaded machine). */
 const only = process.env.BOUNDS_ONLY;
 
 const { FilterSubjects } = outModule('filter/filterMatch.js');
@@ -259,6 +259,79 @@ if (!only || only === 'insights') {
       note: `before: ${posts(false)} (the 500 ms gathering alone); ${((posts(true) * bytes) / 1024 / 1024).toFixed(1)} MB a minute, before ${((posts(false) * bytes) / 1024 / 1024).toFixed(1)} MB`,
     }),
   );
+}
+
+if (!only || only === 'export') {
+  // Export History... to a folder that is not on this computer's disk (the browser, a remote): the whole-file sink
+  // (src/export/wholeFile.ts) holds the file until it is written at once, at most WHOLE_FILE_BYTES: 900,000 runs stop
+  // at the bound (the export says so), 150,000 fit. Memory is the heap and the buffers (the file's bytes).
+  say('export: 900,000 runs through workspace.fs (a whole-file sink, bounded)');
+  const { makeEntry } = outModule('history/entry.js');
+  const { writeExport } = outModule('export/exportRun.js');
+  const { wholeFileSink, isTooLarge, WHOLE_FILE_BYTES } = outModule('export/wholeFile.js');
+  const { bounded } = outModule('base/inert.js');
+  const NOW = Date.UTC(2026, 10, 27, 12);
+  const all = Array.from({ length: 900_000 }, (_, i) => {
+    const leftAt = NOW - i * 8_640;
+    return makeEntry({
+      id: 100_000_000 + i,
+      flowId: i % 97,
+      flowName: `Flow ${i % 97} Invoices Zürich`,
+      createdAt: new Date(leftAt - 300_000).toISOString(),
+      firstSeen: leftAt - 300_000,
+      lastSeen: leftAt - 15_000,
+      leftAt,
+    });
+  });
+  const memory = () => {
+    const { heapUsed, arrayBuffers } = process.memoryUsage();
+    return heapUsed + arrayBuffers;
+  };
+  for (const [label, entries] of [
+    ['900,000 runs (past the bound: refused)', all],
+    ['150,000 runs (within the bound)', all.slice(0, 150_000)],
+  ]) {
+    const extra = [];
+    const samples = [];
+    let said = '';
+    for (let i = 0; i < 3; i++) {
+      globalThis.gc?.();
+      const base = memory();
+      let peak = base;
+      let written = 0;
+      const port = {
+        exists: async () => false,
+        writeTemporary: async (bytes) => {
+          peak = Math.max(peak, memory());
+          written = bytes.length;
+        },
+        renameToTarget: async () => undefined,
+        removeTemporary: async () => undefined,
+      };
+      const t0 = performance.now();
+      try {
+        await writeExport(() => wholeFileSink(port, false), {
+          format: 'csv',
+          sources: [{ service: 'Production', entries }],
+          mask: (text, max) => bounded(text, max, 'fs_live_bench_key_0123456789'),
+          cancelled: () => false,
+          progress: () => (peak = Math.max(peak, memory())),
+        });
+        said = `written whole: ${(written / 1048576).toFixed(1)} MB`;
+      } catch (error) {
+        if (!isTooLarge(error)) throw error;
+        said = `refused past ${WHOLE_FILE_BYTES / 1048576} MB, as the export says`;
+      }
+      samples.push(ms(t0));
+      extra.push((peak - base) / 1048576);
+    }
+    rows.push(
+      row('bounds', `Export ${label} as CSV through workspace.fs: extra memory at its peak`, 'MB', extra, {
+        target: { max: 100, text: '≤ 100 MB (twice the 32 MB bound, and the rows)' },
+        note: `${said}; ${Math.round(samples.sort((a, b) => a - b)[1])} ms`,
+      }),
+    );
+  }
 }
 
 emitRows(rows);

@@ -10,7 +10,7 @@
 //     stateless code it shares with the bundle, so the sum is more than the code; the VSIX budget bounds what ships)
 //   - every chunk the bundle or a chunk loads (require or import()) exists and is in the VSIX (a missing one fails only on
 //     first use), and every chunk built is reached that way
-//   - the production web bundle dist/web/extension.js (package.json "browser"): at most 256 KB
+//   - the production web bundle dist/web/extension.js (package.json "browser"): at most 260 KB
 //   - the packaged VSIX (vsce package --no-dependencies, built here into a temp dir and deleted): at most 350 KB (it holds
 //     both bundles and the chart page)
 // Builds the production bundle first (node esbuild.js --production; `--no-build` measures dist/ as it is).
@@ -32,8 +32,10 @@ export const BUDGETS = {
   // Show Activity/Insights loaded on first use), counted in decimal
   bundle: 75_000,
   // The browser build is one file (see docs/performance.md): Find, Export and Insights (issues #30, #31) took it from
-  // 194 KB to 236 KB.
-  webBundle: 256 * 1024,
+  // 194 KB to 236 KB. 260 KB for issue #38's bounds (the look-alike table of service names, 2 KB even as UTF-8; Go to's
+  // index; Flow Insights' cache and throttle): the chunks of the Node build keep them out of its start, this file
+  // cannot.
+  webBundle: 260 * 1024,
   vsix: 350 * 1024, // 358,400 bytes: the insights page (its script and style) and the find and insights chunks
 };
 const VSCE = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');

@@ -376,6 +376,23 @@ describe('Several services side by side (two mock services at once)', function (
     }
   });
 
+  it('a look-alike name (Cherokee "Ꮲroduction" at another URL) is never made beside Production: the services\' code compares names by their UTS #39 skeleton (#38 item 12)', async () => {
+    const api = await loaded();
+    const both = vscode.workspace.getConfiguration('flowsync').inspect('services')?.globalValue as object[];
+    try {
+      await setUserSetting('services', [...both, { name: '\u13e2roduction', url: `${staging.url}/elsewhere` }]);
+      await api.reconfigure();
+      assert.deepEqual(
+        api.services.all.map((s) => s.name),
+        ['Production', 'Staging'],
+      );
+    } finally {
+      await setUserSetting('services', both);
+      await api.reconfigure();
+    }
+    await servicesLoaded(api, 2);
+  });
+
   it('a link names its service; a link naming a service that is not configured says so', async () => {
     const api = await loaded();
     const stagingService = api.services.byName('Staging')!;
