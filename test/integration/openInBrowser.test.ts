@@ -72,6 +72,19 @@ describe('Open in Browser', function () {
     await open(team);
     assert.equal(asked(), `https://app.example.com/teams/${connection.item.value.team_id}`);
 
+    // The language model tools: each row's page inside the data block.
+    const tool = await vscode.lm.invokeTool('flowsync_processing', {
+      input: { limit: 100 },
+      toolInvocationToken: undefined,
+    });
+    const answer = tool.content
+      .map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : ''))
+      .join('');
+    assert.ok(
+      answer.includes(`url "https://app.example.com/flows/${value.flow_id}/syncs/${value.id}"`),
+      "the sync's url in the tool's answer",
+    );
+
     // A History run is a sync: the notification's button gives the command the run as History's row.
     await open({ kind: 'historyEntry', entry: { id: 900_123, flowId: 7 }, service: x.services.all[0].id });
     assert.equal(asked(), 'https://app.example.com/flows/7/syncs/900123');

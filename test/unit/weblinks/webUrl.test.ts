@@ -4,6 +4,7 @@ import {
   expandWebUrl,
   parseWebTemplate,
   parseWebTemplates,
+  webContextSuffix,
   type WebTemplate,
 } from '../../../src/weblinks/webUrl';
 
@@ -127,6 +128,27 @@ describe('weblinks: web page templates (Open in Browser)', () => {
       const handMade: WebTemplate = { text: 'https://{id}.example.com/', origin: 'https://0.example.com' };
       assert.equal(expandWebUrl(handMade, { id: 7 }), undefined);
       assert.equal(expandWebUrl(handMade, { id: 0 }), 'https://0.example.com/');
+    });
+  });
+
+  describe("a row's context value (where the menu offers Open in Browser)", () => {
+    const { templates } = parseWebTemplates(
+      { sync: 'https://app.example.com/s/{id}', team: 'https://app.example.com/t/{id}' },
+      'flowsync.webUrl',
+    );
+
+    it('ends with .web for a kind its service has a page for (a History run is a sync)', () => {
+      assert.equal(webContextSuffix('flowsync.sync', templates), '.web');
+      assert.equal(webContextSuffix('flowsync.historyEntry', templates), '.web');
+      assert.equal(webContextSuffix('flowsync.team', templates), '.web');
+    });
+
+    it('nothing for another kind, a row of no kind, or a service without templates', () => {
+      assert.equal(webContextSuffix('flowsync.flow', templates), '');
+      assert.equal(webContextSuffix('flowsync.connection', templates), '');
+      assert.equal(webContextSuffix('flowsync.status', templates), '');
+      assert.equal(webContextSuffix('toString', templates), '');
+      assert.equal(webContextSuffix('flowsync.sync', undefined), '');
     });
   });
 });
