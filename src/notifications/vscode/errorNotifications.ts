@@ -6,6 +6,7 @@ import type { Disposable } from '../../base/events';
 import { processingList } from '../../lists/processing';
 import type { Explorer } from '../../lists/explorer';
 import type { Settings } from '../../settings/settingsFeed';
+import type { WebSection } from '../../weblinks/webUrl';
 import { ErrorAnnouncer, type ErrorsAnnouncement } from '../errorAnnouncer';
 
 /** Opens processing syncs as JSON (the JSON documents: src/json/vscode/jsonDocuments.ts, a folder of the same layer). */
@@ -30,9 +31,12 @@ export interface ErrorsService {
   readonly history: { isWatched(kind: 'sync' | 'flow', id: number): boolean };
 }
 
-/** What telling errors needs besides the service: the setting, the JSON documents (Open as JSON), the clock. */
+/**
+ * What telling errors needs besides the service: the setting and the services' web pages (Open in Browser, when its
+ * service has a page for syncs), the JSON documents (Open as JSON), the clock.
+ */
 export interface ErrorsDeps {
-  readonly settings: { readonly current: Pick<Settings, 'notifyOnErrors'> };
+  readonly settings: { readonly current: Pick<Settings, 'notifyOnErrors'> & Partial<WebSection> };
   readonly json: OpenAsJson;
   readonly clock: Clock;
 }
@@ -67,7 +71,8 @@ export function watchErrors(
     });
     if (!announcement) return;
     said(announcement.text);
-    const actions = errorsActions(announcement, service.id, deps.json);
+    const syncPage = deps.settings.current.webUrls?.get(service.id)?.sync !== undefined;
+    const actions = errorsActions(announcement, service.id, deps.json, syncPage);
     void vscode.window.showWarningMessage(announcement.text, ...actions.map((a) => a.title)).then((choice) => {
       void actions.find((a) => a.title === choice)?.run();
     });
@@ -75,11 +80,11 @@ export function watchErrors(
 }
 
 /**
- * The buttons of an errors notification, in order: the one place they are listed (Open in Browser goes here, after
- * Open as JSON). One sync: Open as JSON, Show Log. Several: Open as JSON (all of them in one document), Show
- * Processing (their rows stand out there), Show Log.
+ * The buttons of an errors notification, in order: the one place they are listed. One sync: Open as JSON, Open in
+ * Browser (when its service has a page for syncs, `syncPage`), Show Log. Several: Open as JSON (all of them in one
+ * document), Show Processing (their rows stand out there), Show Log.
  */
-function errorsActions(said: ErrorsAnnouncement, service: string, json: OpenAsJson): ErrorsAction[] {
+function errorsActions(said: ErrorsAnnouncement, service: string, json: OpenAsJson, syncPage: boolean): ErrorsAction[] {
   const ids = said.syncs.map((s) => s.id);
   const openJson: ErrorsAction = {
     title: t('Open as JSON'),
@@ -95,5 +100,17 @@ function errorsActions(said: ErrorsAnnouncement, service: string, json: OpenAsJs
     run: () => vscode.commands.executeCommand(`${processingList.viewId}.focus`),
   };
   const showLog: ErrorsAction = { title: t('Show Log'), run: () => vscode.commands.executeCommand(COMMAND.showLog) };
-  return ids.length === 1 ? [openJson, showLog] : [openJson, showProcessing, showLog];
+  if (ids.length !== 1) return [openJson, showProcessing, showLog];
+  const [sync] = said.syncs;
+  const openPage: ErrorsAction = {
+    title: t('Open in Browser'),
+    // The sync as a run (History's row shape): the command opens its service's page for it, or says why not.
+    run: () =>
+      vscode.commands.executeCommand(COMMAND.openInBrowser, {
+        kind: 'historyEntry',
+        entry: { id: sync.id, flowId: sync.flow_id },
+        service,
+      }),
+  };
+  return syncPage ? [openJson, openPage, showLog] : [openJson, showLog];
 }
