@@ -173,8 +173,9 @@ describe('Key confinement', function () {
   });
 
   it('the log never holds the key (log at Trace)', async () => {
-    // What the log must say once: a workspace tried to choose where the key goes (said once per session, so this is
-    // still the only time when the cases above ran first). Then wait for the lines to reach the file.
+    // What the log must say once: a workspace tried to choose where the key goes (said once for each list of ignored
+    // keys, so once here whichever suite made the workspace set another key before). Then wait for the lines to reach
+    // the file.
     fs.mkdirSync(path.dirname(settingsFile()), { recursive: true });
     fs.writeFileSync(
       settingsFile(),

@@ -10,7 +10,8 @@ import type { ServicesSection } from '../servicesSection';
  * tries to set (the log, once per session).
  */
 export class SettingsWarnings implements Disposable {
-  private warnedIgnored = false;
+  /** The list of ignored workspace settings last said in the log (said again only when it changes). */
+  private warnedIgnored = '';
   private warnedTeamId?: string;
   private readonly warnedServices = new Set<string>();
   private readonly subscription: Disposable;
@@ -49,12 +50,13 @@ export class SettingsWarnings implements Disposable {
     if (problem) this.warn(problem);
   }
 
+  /** Says once which settings of the workspace are ignored, and again only when that list changes (a new key). */
   private async warnAboutWorkspaceOverrides(): Promise<void> {
-    if (this.warnedIgnored) return;
-    // What only the user's own settings may set (Settings, ServicesSection): where the key is sent.
+    // What only the user's own settings may set (Settings, ServicesSection): where the key is sent, where a click goes.
     const ignored = await ignoredWorkspaceSettings(APPLICATION_SCOPED);
-    if (ignored.length && !this.warnedIgnored) {
-      this.warnedIgnored = true;
+    const said = ignored.join(', ');
+    if (ignored.length && said !== this.warnedIgnored) {
+      this.warnedIgnored = said;
       this.log.warn(describeIgnored(ignored));
     }
   }
