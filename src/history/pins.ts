@@ -1,6 +1,6 @@
 import type { FlowSync } from '../api/types';
 import { Emitter, type Event } from '../base/events';
-import { timeAgo } from '../base/format';
+import { escapeMarkdown, timeAgo } from '../base/format';
 import { t } from '../base/l10n';
 import { entryFlowLabel, type HistoryEntry } from './entry';
 import { eta } from './eta';
@@ -229,4 +229,11 @@ export function pinnedStates(
       state: flow.errors ? t('{0}, {1} with errors', processingText, flow.errors) : processingText,
     };
   });
+}
+
+/** The status bar hover's lines of the pinned flows: "- Nightly export: idle" each (at most 10, then how many more). */
+export function pinnedLines(states: readonly PinnedState[]): string[] {
+  const lines = states.slice(0, 10).map((p) => `- ${escapeMarkdown(p.name)}: ${p.state}`); // the state: our words
+  if (states.length > 10) lines.push(t('- and {0} more', states.length - 10));
+  return lines;
 }

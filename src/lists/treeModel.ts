@@ -98,9 +98,6 @@ export class TreeModel<T> {
   };
   /** The description each shown item was last rendered with (it holds a relative time that ages). */
   private readonly renderedDescriptions = new Map<string, string>();
-  private pins: PinnedGroups | undefined;
-  /** The idle rows shown, by key: the same node while it stays idle. */
-  private idleNodes = new Map<GroupKey, GroupNode<T>>();
 
   constructor(
     readonly list: string,
@@ -124,53 +121,17 @@ export class TreeModel<T> {
     return `${this.adapter.groupRows?.idPrefix ?? 'all'}:${group.key}`;
   }
 
-  /**
-   * Takes the pinned flows (undefined: none, or not grouped by flow): their groups first, then an idle row for each
-   * with nothing listed. A grouped tree only; what roots() returns follows.
-   */
-  pin(pins: PinnedGroups | undefined): void {
-    this.pins = this.adapter.groupRows && pins && pins.keys.length ? pins : undefined;
-  }
-
-  /** The idle rows of the pinned flows with no group (kept as the same nodes while they stay idle). */
-  private idleRows(): GroupNode<T>[] {
-    if (!this.pins) return [];
-    const listed = new Set(this.nodes.map((node) => node.group.key));
-    const next = new Map<GroupKey, GroupNode<T>>();
-    for (const { key, label } of this.pins.idle) {
-      if (listed.has(key) || next.has(key)) continue;
-      const node = this.idleNodes.get(key) ?? {
-        kind: 'group',
-        list: this.list,
-        group: { key, label, items: [] },
-        idle: true,
-      };
-      if (node.group.label !== label) node.group = { key, label, items: [] };
-      next.set(key, node);
-    }
-    this.idleNodes = next;
-    return [...next.values()];
-  }
-
   /** How many rows the whole tree has expanded: the group rows (if any) and every item's row. */
   rowCount(): number {
-    let rows = this.adapter.groupRows ? this.nodes.length + this.idleNodes.size : 0;
+    let rows = this.adapter.groupRows ? this.nodes.length : 0;
     for (const node of this.nodes) rows += node.group.items.length;
     return rows;
   }
 
   /** The root's children: the group rows, or the items of a flat list. */
   roots(): TreeNode<T>[] {
-    if (this.adapter.groupRows) return this.pins ? this.pinnedFirst() : [...this.nodes];
+    if (this.adapter.groupRows) return [...this.nodes];
     return this.nodes.flatMap((node) => this.children(node));
-  }
-
-  /** The pinned flows' groups (in the order pinned), their idle rows, then every other group in its order. */
-  private pinnedFirst(): GroupNode<T>[] {
-    const order = new Map(this.pins!.keys.map((key, i) => [key, i]));
-    const pinned = this.nodes.filter((node) => order.has(node.group.key));
-    pinned.sort((a, b) => order.get(a.group.key)! - order.get(b.group.key)!);
-    return [...pinned, ...this.idleRows(), ...this.nodes.filter((node) => !order.has(node.group.key))];
   }
 
   /** The row of an item, by id (for links and reveal). */

@@ -26,8 +26,11 @@ export interface StatusSummary {
 export interface StatusExtras {
   stuck: readonly FlowSync[];
   sparkline?: string;
-  /** The pinned flows with their state in words ("idle", "processing 2", "processing 2, 1 with errors"), in pin order. */
-  pinned?: readonly { readonly name: string; readonly state: string }[];
+  /**
+   * The hover's lines of the pinned flows, in pin order, made by History (src/history/pins.ts pinnedLines, service text
+   * escaped): "- Nightly export: idle", "- Invoices: processing 2, 1 with errors".
+   */
+  pinned?: readonly string[];
 }
 
 export function statusSummary(
@@ -87,7 +90,7 @@ export function statusSummary(
     if (stuck.length > 10) lines.push(t('- and {0} more', stuck.length - 10));
   }
   if (state.items) lines.push(...errorLines(state.items.map((i) => i.value)));
-  if (pinned.length) lines.push('', ...pinnedLines(pinned));
+  if (pinned.length) lines.push('', `**${t('Pinned')}**`, ...pinned);
   if (sparkline) lines.push('', `${t('Last hour:')} ${escapeMarkdown(sparkline)}`);
   if (state.error) lines.push('', `$(warning) ${escapeMarkdown(state.error.message)}`);
   if (state.loadedAt !== undefined) {
@@ -103,14 +106,6 @@ export function statusSummary(
     warning: state.error !== undefined || stuck.length > 0,
     accessibleLabel: statusWords(count, stuck.length, state, now),
   };
-}
-
-/** The hover's pinned flows: "**Pinned**", then "- Nightly export: idle" for each (at most 10, then how many more). */
-function pinnedLines(pinned: readonly { readonly name: string; readonly state: string }[]): string[] {
-  const lines = [`**${t('Pinned')}**`];
-  for (const p of pinned.slice(0, 10)) lines.push(`- ${escapeMarkdown(p.name)}: ${p.state}`); // the state: our words
-  if (pinned.length > 10) lines.push(t('- and {0} more', pinned.length - 10));
-  return lines;
 }
 
 /** The status bar in words: "7 flow syncs processing, 1 stuck, refresh failed, updated 20 seconds ago". */
@@ -176,10 +171,11 @@ export function servicesSummary(services: readonly ServiceStatus[], now: number)
     withErrors.push(...errorLines(syncs, name));
   }
   lines.push(...withErrors);
+  // Each service's pinned flows under its name: "- Production › Nightly export: idle"
   const pinned = services.flatMap((s) =>
-    s.status === 'ready' ? (s.pinned ?? []).map((p) => ({ name: `${s.name} › ${p.name}`, state: p.state })) : [],
+    s.status === 'ready' ? (s.pinned ?? []).map((line) => `- ${escapeMarkdown(s.name)} › ${line.slice(2)}`) : [],
   );
-  if (pinned.length) lines.push('', ...pinnedLines(pinned));
+  if (pinned.length) lines.push('', `**${t('Pinned')}**`, ...pinned);
   const loadedAt = Math.max(...services.map((s) => s.state.loadedAt ?? -Infinity));
   if (Number.isFinite(loadedAt)) {
     lines.push('', t('Last loaded at {0} ({1}).', clockTime(loadedAt), timeAgo(new Date(loadedAt).toISOString(), now)));

@@ -8,7 +8,7 @@ import { HistoryCore, type HistoryNotice, type HistorySettings } from '../histor
 import { lazyLogStore } from '../lazyLogStore';
 import { originFolder } from '../storage';
 import { processingDecorations } from './historyUi';
-import { FlowPins, PINS_STATE_KEY, pinnedStates, type PinnedState } from '../pins';
+import { FlowPins, PINS_STATE_KEY, pinnedLines, pinnedStates } from '../pins';
 import type { FlowSync } from '../../api/types';
 
 /** Watches kept per service (its History scope: see historyScope), in globalState, bounded. */
@@ -90,9 +90,10 @@ export class HistoryService extends HistoryCore implements vscode.Disposable {
   }
 
   /** What the status bar adds from History: the stuck syncs, the sparkline and the pinned flows with their state. */
-  override statusExtras(now: number): { stuck: FlowSync[]; sparkline: string; pinned: PinnedState[] } {
+  override statusExtras(now: number): { stuck: FlowSync[]; sparkline: string; pinned: string[] } {
     const items = this.processingList.state.items ?? [];
-    return { ...super.statusExtras(now), pinned: pinnedStates(this.pins.ids(), items, this.snapshot.entries) };
+    const pinned = pinnedLines(pinnedStates(this.pins.ids(), items, this.snapshot.entries));
+    return { ...super.statusExtras(now), pinned };
   }
 
   /** The folder of the current scope's History: its day files and summaries (undefined without a scope). */

@@ -1,7 +1,8 @@
 import type { FlowSync } from '../../api/types';
 import { eta, flowStatsText, processingAgeMs } from '../index';
 import { slowerText } from '../texts';
-import { STUCK_ICON } from '../../lists/icons';
+import { PINNED_ICON, STUCK_ICON } from '../../lists/icons';
+import { PinnedRows } from '../../lists/pinnedRows';
 import { t } from '../../base/l10n';
 import type { RowDecorations } from '../../lists/vscode/groupedTree';
 import type { HistoryCore } from '../historyService';
@@ -24,6 +25,7 @@ export function processingDecorations(
   now: () => number,
   pins: PinsView = { ids: () => [], busy: () => new Set() },
 ): RowDecorations<FlowSync> {
+  const pinnedRows = new PinnedRows<FlowSync>('processing');
   return {
     leaf: (sync) => {
       const at = now();
@@ -53,12 +55,11 @@ export function processingDecorations(
     // What a filter reads of a sync that History knows: is:stuck, is:watched, is:longer, and its age from first seen.
     live: (sync, at) => history.live(sync, at),
     group: (group, grouping) => (grouping === 'flow' ? flowMarks(history, pins, Number(group.key), now()) : undefined),
-    pinned: () => {
-      const ids = pins.ids();
-      if (!ids.length) return undefined;
+    arrangeRoots: (roots, grouping) => {
+      const ids = grouping === 'flow' ? pins.ids() : [];
       const { entries, stats } = history.snapshot;
-      const idle = idleFlowRows(ids, pins.busy(), entries, stats, now());
-      return { keys: ids, idle: idle.map((row) => ({ key: row.flowId, label: row.label })) };
+      const idle = ids.length ? idleFlowRows(ids, pins.busy(), entries, stats, now()) : [];
+      return pinnedRows.arrange(roots, { keys: ids, idle: idle.map((row) => ({ key: row.flowId, label: row.label })) });
     },
   };
 }
@@ -79,6 +80,7 @@ function flowMarks(history: HistoryCore, pins: PinsView, flowId: number, at: num
       tooltip: row.tooltip,
       descriptions: [...row.descriptions, ...(watched ? [t('watched')] : [])],
       contextSuffix,
+      icon: PINNED_ICON, // "pinned" in words too (the row's accessible name)
     };
   }
   const typical = flowStatsText(history.snapshot.stats.get(flowId));

@@ -3,11 +3,11 @@ import { markdownHover } from '../../base/vscode/hover';
 import type { Item } from '../../api/types';
 import type { Group } from '../grouping';
 import { rowAccessibleName } from '../accessibleNames';
-import { PINNED_ICON, type IconSpec } from '../icons';
+import type { IconSpec } from '../icons';
 import type { RowStates } from '../rowTints';
 import { inert } from '../../base/inert';
 import type { ListRefresher } from '../refresh';
-import { TreeModel, groupsStartExpanded, type GroupNode, type PinnedGroups, type TreeNode } from '../treeModel';
+import { TreeModel, groupsStartExpanded, type GroupNode, type TreeNode } from '../treeModel';
 import { arrangedTree, type Arrangement } from '../arrange';
 import type { ListDefinition } from '../list';
 import type { FilterLive } from '../../filter/filterMatch';
@@ -27,11 +27,11 @@ export interface RowDecorations<T> {
   group?(
     group: Group<T>,
     grouping: string,
-  ): { tooltip?: string; descriptions?: string[]; contextSuffix?: string } | undefined;
+  ): { tooltip?: string; descriptions?: string[]; contextSuffix?: string; icon?: IconSpec } | undefined;
   /** The flags and durations a filter reads that this feature knows (History: is:stuck, is:watched, is:longer, age). */
   live?(value: T, now: number): FilterLive;
-  /** The pinned flows (History: src/history/pins.ts), first while grouped by flow, and those with nothing processing. */
-  pinned?(): PinnedGroups | undefined;
+  /** The group rows in the order shown (History: pinned flows first, and an idle row for each with nothing processing). */
+  arrangeRoots?(roots: GroupNode<T>[], grouping: string): GroupNode<T>[];
   /** When what it adds may have changed (History: its runs, stats, watches, stuck syncs): the rows render again, once. */
   onDidChange?(listener: () => void): { dispose(): void };
 }
@@ -172,11 +172,11 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
     this.asked = true;
     if (!node) {
       if (!this.isActive()) return [];
-      const model = this.model;
-      model.pin(this.groupingName === 'flow' ? this.decorations.pinned?.() : undefined);
-      return model.roots();
+      const roots = this.model.roots();
+      const arrange = this.decorations.arrangeRoots;
+      return arrange && this.model.adapter.groupRows ? arrange(roots as GroupNode<T>[], this.groupingName) : roots;
     }
-    return node.kind === 'leaf' ? [] : this.model.children(node);
+    return node.kind === 'leaf' || node.idle ? [] : this.model.children(node);
   }
 
   getParent(node: TreeNode<T>): TreeNode<T> | undefined {
@@ -186,21 +186,25 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   getTreeItem(node: TreeNode<T>): vscode.TreeItem {
     const a = this.model.adapter;
     // Labels and descriptions hold service text (names, types, statuses): shown inert, never as markup or icons.
-    if (node.kind === 'group' && node.idle) return this.idleItem(node);
     if (node.kind === 'group') {
+      // An idle row (a pinned flow with nothing processing) has no children: its marks say what it is
       const rows = a.groupRows!;
-      const id = this.model.groupId(node.group);
+      const id = this.model.groupId(node.group) + (node.idle ? ':idle' : '');
       const expanded = this.expansion.get(id) ?? groupsStartExpanded(this.model.rowCount());
       const label = inert(node.group.label);
       const item = new vscode.TreeItem(
         label,
-        expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+        node.idle
+          ? vscode.TreeItemCollapsibleState.None
+          : expanded
+            ? vscode.TreeItemCollapsibleState.Expanded
+            : vscode.TreeItemCollapsibleState.Collapsed,
       );
       item.id = id;
       const marks = this.decorations.group?.(node.group, this.groupingName);
-      const descriptions = [inert(rows.describe(node.group)), ...(marks?.descriptions ?? [])];
+      const descriptions = [...(node.idle ? [] : [inert(rows.describe(node.group))]), ...(marks?.descriptions ?? [])];
       item.description = descriptions.join(' · ');
-      const icon = rows.icon(node.group);
+      const icon = marks?.icon ?? rows.icon(node.group);
       item.iconPath = themeIcon(icon);
       item.contextValue = rows.context + (marks?.contextSuffix ?? '') + webContextSuffix(rows.context, this.webPages());
       item.accessibilityInformation = { label: rowAccessibleName({ label, icon, descriptions, stale: this.stale_ }) };
@@ -220,22 +224,6 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
     item.contextValue = a.leafContext + (marks?.contextSuffix ?? '') + webContextSuffix(a.leafContext, this.webPages());
     item.accessibilityInformation = { label: rowAccessibleName({ label, icon, descriptions, stale: this.stale_ }) };
     if (this.decorations.leaf) this.drawnStates.set(item, marks?.states ?? {});
-    return item;
-  }
-
-  /** A pinned flow with nothing processing: a row without children, its icon and words "pinned", then what History says. */
-  private idleItem(node: GroupNode<T>): vscode.TreeItem {
-    const label = inert(node.group.label);
-    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
-    item.id = `${this.model.groupId(node.group)}:idle`;
-    const marks = this.decorations.group?.(node.group, this.groupingName);
-    const descriptions = marks?.descriptions ?? [];
-    item.description = descriptions.join(' · ');
-    item.iconPath = themeIcon(PINNED_ICON);
-    item.contextValue = this.model.adapter.groupRows!.context + (marks?.contextSuffix ?? '');
-    item.accessibilityInformation = {
-      label: rowAccessibleName({ label, icon: PINNED_ICON, descriptions, stale: this.stale_ }),
-    };
     return item;
   }
 

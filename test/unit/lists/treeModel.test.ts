@@ -5,7 +5,6 @@ import { EXPANDED_ROWS_LIMIT, TreeModel, groupsStartExpanded, type TreeChange } 
 import { arrangedTree } from '../../../src/lists/arrange';
 import { connectionsList } from '../../../src/lists/connections';
 import { processingList } from '../../../src/lists/processing';
-import { sync } from '../helpers/items';
 
 const connection = (id: number, teamId: number, name: string, extra: Partial<Connection> = {}) => ({
   id,
@@ -159,46 +158,5 @@ describe('many groups: groups start collapsed beyond a number of rows', () => {
     const few = new TreeModel<Connection>('connections', arrangedTree<Connection>(connectionsList));
     few.update(answer([connection(1, 1, 'a'), connection(2, 2, 'b')]));
     assert.equal(few.rowCount(), 4);
-  });
-});
-
-describe('TreeModel: pinned flows (grouped by flow)', () => {
-  const syncs = (raws: Array<[number, number, string]>) => raws.map(([id, flowId, name]) => sync(id, flowId, name));
-  const keys = (model: TreeModel<FlowSync>) =>
-    model.roots().map((node) => (node.kind === 'group' ? `${node.group.label}${node.idle ? ' (idle)' : ''}` : '?'));
-
-  it('puts the pinned flows first in the order pinned, then the idle pinned flows, then the others as before', () => {
-    const model = new TreeModel('processing', arrangedTree<FlowSync>(processingList));
-    model.update(
-      syncs([
-        [1, 1, 'Alpha'],
-        [2, 2, 'Beta'],
-        [3, 3, 'Gamma'],
-      ]),
-    );
-    assert.deepEqual(keys(model), ['Alpha', 'Beta', 'Gamma']);
-    model.pin({ keys: [3, 9, 2], idle: [{ key: 9, label: 'Nightly export' }] });
-    assert.deepEqual(keys(model), ['Gamma', 'Beta', 'Nightly export (idle)', 'Alpha']);
-    const idle = model.roots()[2];
-    assert.equal(idle.kind === 'group' && model.children(idle).length, 0, 'an idle row has no children');
-    assert.equal(model.rowCount(), 4 + 3, 'the idle row counts as a row');
-    model.pin({ keys: [3, 9, 2], idle: [{ key: 9, label: 'Nightly export' }] });
-    assert.equal(model.roots()[2], idle, 'the same node while it stays idle');
-    model.pin(undefined);
-    assert.deepEqual(keys(model), ['Alpha', 'Beta', 'Gamma']);
-  });
-
-  it('a pinned flow whose syncs come back is its group again, not an idle row too; a flat list has no pinned rows', () => {
-    const model = new TreeModel('processing', arrangedTree<FlowSync>(processingList));
-    model.update(syncs([[1, 1, 'Alpha']]));
-    model.pin({ keys: [1], idle: [{ key: 1, label: 'Alpha' }] });
-    assert.deepEqual(keys(model), ['Alpha']);
-    const flat = new TreeModel('processing', arrangedTree<FlowSync>(processingList, { groupBy: 'none', sortBy: 'id' }));
-    flat.update(syncs([[1, 1, 'Alpha']]));
-    flat.pin({ keys: [9], idle: [{ key: 9, label: 'Nightly export' }] });
-    assert.deepEqual(
-      flat.roots().map((node) => node.kind),
-      ['leaf'],
-    );
   });
 });

@@ -29,7 +29,7 @@ const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
   ['src/activity/activityMessages.ts', 'series.flows : []).slice(0, MAX_FLOWS)'], // a list
   ['src/status/statusSummary.ts', 'groups.slice(0, 10)'], // a list
   ['src/status/statusSummary.ts', 'stuck.slice(0, 10)'], // a list
-  ['src/status/statusSummary.ts', 'pinned.slice(0, 10)'], // a list, each name then escapeMarkdown()ed
+  ['src/history/pins.ts', 'states.slice(0, 10)'], // a list, each name then escapeMarkdown()ed
   ['src/history/pins.ts', 'ids.slice(0, MAX_PINS * 4)'], // flow ids (numbers)
   ['src/history/pins.ts', 'scopes.slice(0, Math.max(0, scopes.length - MAX_PIN_SCOPES))'], // a list of scopes
   ['src/status/statusSummary.ts', 'withErrors.slice(0, ERRORS_NAMED)'], // a list, each name then escaped

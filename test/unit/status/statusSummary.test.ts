@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import { servicesSummary, statusSummary } from '../../../src/status/statusSummary';
+import { pinnedLines } from '../../../src/history/pins';
 import type { FlowSync } from '../../../src/api/types';
 import type { ListState } from '../../../src/lists/refresh';
 import { NOW, sync } from '../helpers/items';
@@ -158,7 +159,7 @@ describe('servicesSummary (several services)', () => {
           detail: undefined,
           state: state(4),
           stuck: [],
-          pinned: [{ name: 'Nightly export', state: 'idle' }],
+          pinned: pinnedLines([{ name: 'Nightly export', state: 'idle' }]),
         },
         { name: 'Staging', status: 'ready', detail: undefined, state: state(3), stuck: [], pinned: [] },
         {
@@ -167,7 +168,7 @@ describe('servicesSummary (several services)', () => {
           detail: undefined,
           state: state(0),
           stuck: [],
-          pinned: [{ name: 'X', state: 'idle' }],
+          pinned: pinnedLines([{ name: 'X', state: 'idle' }]),
         },
       ],
       now,
@@ -227,10 +228,10 @@ describe('statusSummary: pinned flows', () => {
       { items: [item(1, 'Invoices')], dropped: 0, loading: false, failures: 0, loadedAt: now },
       () => ({
         stuck: [],
-        pinned: [
+        pinned: pinnedLines([
           { name: 'Nightly *export*', state: 'idle' },
           { name: 'Invoices', state: 'processing 1, 1 with errors' },
-        ],
+        ]),
       }),
       now,
     );
