@@ -29,14 +29,18 @@ export const CHUNKS_DIR = path.join(REPO_ROOT, 'dist', 'chunks');
 export const BUDGETS = {
   // bytes: the eager part (issue #22: 100 KB, then 75,000 to keep the services' chunk out; 77,000 for a while after
   // Find and Insights, back to 75,000 with issue #29's lazy loading: the command table, Find, the JSON documents and
-  // Show Activity/Insights loaded on first use), counted in decimal
-  bundle: 75_000,
+  // Show Activity/Insights loaded on first use), counted in decimal. 85,000 for a while after issue #39 (Open in Browser's
+  // template checks, errors announced, rows that stand out, pinned flows: 9.4 KB at start as they landed), until what a
+  // start does not need of them is loaded on first use like the rest.
+  bundle: 85_000,
   // The browser build is one file (see docs/performance.md): Find, Export and Insights (issues #30, #31) took it from
   // 194 KB to 236 KB. 260 KB for issue #38's bounds (the look-alike table of service names, 2 KB even as UTF-8; Go to's
   // index; Flow Insights' cache and throttle): the chunks of the Node build keep them out of its start, this file
-  // cannot.
-  webBundle: 260 * 1024,
-  vsix: 350 * 1024, // 358,400 bytes: the insights page (its script and style) and the find and insights chunks
+  // cannot. 282 KB for issue #39's four features (Open in Browser, errors announced, rows that stand out, pinned flows).
+  webBundle: 282 * 1024,
+  // 358,400 bytes for the insights page (its script and style) and the find and insights chunks; 365 KB with issue #39's
+  // features in both bundles.
+  vsix: 365 * 1024,
 };
 const VSCE = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 
