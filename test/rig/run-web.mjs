@@ -59,7 +59,7 @@ const VSCE = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 
 /**
  * The VSIX of a web-only extension: exactly the files `vsce package` ships (the project's .vscodeignore), with
- * package.json's "main" and dist/extension.js removed. Returns its path (in `dir`).
+ * package.json's "main", its "extensionKind" and dist/extension.js removed. Returns its path (in `dir`).
  */
 function packageWebOnlyVsix(dir) {
   const ls = spawnSync(process.execPath, [VSCE, 'ls', '--no-dependencies'], {
@@ -83,6 +83,10 @@ function packageWebOnlyVsix(dir) {
     `${manifest.browser} is not in the packaged files: run npm run build`,
   );
   delete manifest.main;
+  // And its extensionKind, which names the Node hosts (["workspace", "ui"]): vscode.dev has none, so VS Code runs the
+  // browser entry in its web worker there; this rig's workbench has a remote Node host, which that order would pick
+  // even without "main" (measured: "extension kinds: [workspace, ui, web] ... => Remote").
+  delete manifest.extensionKind;
   fs.writeFileSync(path.join(stage, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
   fs.rmSync(path.join(stage, 'dist', 'extension.js'), { force: true });
   const out = path.join(dir, 'flowsync-explorer-web.vsix');
