@@ -2,8 +2,6 @@
 // an error state, in a real VS Code against the embedded mock API. Screenshots land in test-results/screenshots/ and
 // `npm run screenshots` copies the ones the README shows.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, it } from 'mocha';
 import {
   DEMO_API_KEY,
@@ -348,7 +346,8 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     );
     assert.match(toast, new RegExp(`Sync #${id} \\(.+\\) reports errors`));
     const buttons = page.locator('.notification-toast', { hasText: `Sync #${id}` }).locator('.monaco-button');
-    assert.deepEqual(await buttons.allInnerTexts(), ['Open as JSON', 'Show Log']);
+    // Open in Browser too: the session's user settings name a page for syncs
+    assert.deepEqual(await buttons.allInnerTexts(), ['Open as JSON', 'Open in Browser', 'Show Log']);
     // Its row says "has errors" in words and wears the error colour's badge (a file decoration).
     const errorsRow = page.locator('.part.sidebar .monaco-list-row', { hasText: `#${id}` }).first();
     await waitFor(async () => /has errors/.test(await errorsRow.innerText()), { message: 'the row says has errors' });
@@ -525,14 +524,6 @@ describe('Flow Sync Explorer, as a person uses it', function () {
 
   it('opens a sync in the browser from its context menu (Open in Browser)', async () => {
     const page = session.page;
-    // Where the service's pages are: the person's user settings (here on this machine: plain http is allowed for it).
-    const settingsFile = path.join(session.server.dirs.userDataDir, 'User', 'settings.json');
-    const saved = fs.readFileSync(settingsFile, 'utf8');
-    const template = `${session.mock.url}/web/flows/{flow_id}/syncs/{id}`;
-    fs.writeFileSync(
-      settingsFile,
-      JSON.stringify({ ...JSON.parse(saved), 'flowsync.webUrl': { sync: template } }, null, 2) + '\n',
-    );
     const opened = [];
     const onPage = (p) => opened.push(p);
     page.context().on('page', onPage);
@@ -545,7 +536,6 @@ describe('Flow Sync Explorer, as a person uses it', function () {
       const row = page.locator('.part.sidebar .monaco-list-row[aria-level="2"]', { hasText: rowLabel }).first();
       const menu = page.locator('.context-view .monaco-menu');
       const item = menu.locator('.action-label', { hasText: /^Open in Browser$/ });
-      // The rows are drawn again once the settings file is read: until then the menu has no Open in Browser.
       await waitFor(
         async () => {
           await row.click({ button: 'right' });
@@ -592,7 +582,6 @@ describe('Flow Sync Explorer, as a person uses it', function () {
       await popup.close();
     } finally {
       page.context().off('page', onPage);
-      fs.writeFileSync(settingsFile, saved);
     }
   });
 

@@ -69,7 +69,17 @@ export async function startSession({ settings = {} } = {}) {
     name: 'e2e',
     smokeTestDriver: false,
     vsix: [vsix],
-    settings: { ...(session.mock ? { 'flowsync.baseUrl': session.mock.url } : {}), ...settings },
+    settings: {
+      ...(session.mock
+        ? {
+            'flowsync.baseUrl': session.mock.url,
+            // Where the service's pages are (Open in Browser): the person's user settings, read at the start (this
+            // machine's code-server does not tell the extension of a settings file written while it runs)
+            'flowsync.webUrl': { sync: `${session.mock.url}/web/flows/{flow_id}/syncs/{id}` },
+          }
+        : {}),
+      ...settings,
+    },
     quiet: true,
   });
   session.browser = await launchBrowser(rig);
