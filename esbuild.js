@@ -155,6 +155,8 @@ const CHUNKS = {
   toolAnswers: './src/tools/vscode/toolAnswers.ts', // the tools' answers: when a language model tool is first called
   links: './src/links/vscode/answerLink.ts', // the answer to a vscode:// link: when one is first opened
   commands: './src/commands/vscode/handlers.ts', // every command's handler, the activity chart and Flow Insights among them: when the first command runs
+  errors: './src/notifications/vscode/errorNotifications.ts', // telling that syncs report errors: when the first service is made (its answers come later)
+  rowTints: './src/lists/rowTints.ts', // how the rows that stand out are tinted: when the first Processing or History row is drawn
   find: './src/find/vscode/findViews.ts', // the views' filters: when one is first set, or at start when the workspace kept one
 };
 

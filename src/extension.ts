@@ -52,7 +52,11 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   });
   const loadFailed = failedToLoad(log); // a chunk (esbuild.js CHUNKS) that could not be loaded
   const jsonDocuments = registerJsonDocuments(services, loadFailed('The JSON documents'));
-  const notifications = watchFailures(services, { settings, json: jsonDocuments.json, clock });
+  const notifications = watchFailures(
+    services,
+    { settings, json: jsonDocuments.json, clock },
+    loadFailed('Telling errors'),
+  );
   const statusBar = new ProcessingStatusBar(services, clock);
   const historyView = new HistoryView(services, now, settings, views.processing.marker);
   const filtered = { processing: views.processing, connections: views.connections, history: historyView };

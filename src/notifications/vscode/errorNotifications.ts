@@ -3,7 +3,6 @@ import type { Clock } from '../../base/clock';
 import { COMMAND } from '../../base/commandIds';
 import { t } from '../../base/l10n';
 import type { Disposable } from '../../base/events';
-import { processingList } from '../../lists/processing';
 import type { Explorer } from '../../lists/explorer';
 import type { Settings } from '../../settings/settingsFeed';
 import type { WebSection } from '../../weblinks/webUrl';
@@ -44,13 +43,15 @@ export interface ErrorsDeps {
 /**
  * Tells that a service's processing syncs report errors (`flowsync.notifyOnErrors`; the decisions are
  * src/notifications/errorAnnouncer.ts's): a warning, which a screen reader reads out without taking the focus.
- * `named`: the service's name when there are several; `said`: each text as it is shown (for tests).
+ * `named`: the service's name when there are several; `said`: each text as it is shown (for tests); `processingView`:
+ * the Processing view's id (Show Processing), given so that this chunk does not carry the list's definition.
  */
 export function watchErrors(
   service: ErrorsService,
   deps: ErrorsDeps,
   named: () => string | undefined,
   said: (text: string) => void,
+  processingView: string,
 ): Disposable {
   const announcer = new ErrorAnnouncer(
     () => deps.clock.now(),
@@ -72,7 +73,7 @@ export function watchErrors(
     if (!announcement) return;
     said(announcement.text);
     const syncPage = deps.settings.current.webUrls?.get(service.id)?.sync !== undefined;
-    const actions = errorsActions(announcement, service.id, deps.json, syncPage);
+    const actions = errorsActions(announcement, service.id, deps.json, syncPage, processingView);
     void vscode.window.showWarningMessage(announcement.text, ...actions.map((a) => a.title)).then((choice) => {
       void actions.find((a) => a.title === choice)?.run();
     });
@@ -84,7 +85,13 @@ export function watchErrors(
  * Browser (when its service has a page for syncs, `syncPage`), Show Log. Several: Open as JSON (all of them in one
  * document), Show Processing (their rows stand out there), Show Log.
  */
-function errorsActions(said: ErrorsAnnouncement, service: string, json: OpenAsJson, syncPage: boolean): ErrorsAction[] {
+function errorsActions(
+  said: ErrorsAnnouncement,
+  service: string,
+  json: OpenAsJson,
+  syncPage: boolean,
+  processingView: string,
+): ErrorsAction[] {
   const ids = said.syncs.map((s) => s.id);
   const openJson: ErrorsAction = {
     title: t('Open as JSON'),
@@ -97,7 +104,7 @@ function errorsActions(said: ErrorsAnnouncement, service: string, json: OpenAsJs
   };
   const showProcessing: ErrorsAction = {
     title: t('Show Processing'),
-    run: () => vscode.commands.executeCommand(`${processingList.viewId}.focus`),
+    run: () => vscode.commands.executeCommand(`${processingView}.focus`),
   };
   const showLog: ErrorsAction = { title: t('Show Log'), run: () => vscode.commands.executeCommand(COMMAND.showLog) };
   if (ids.length !== 1) return [openJson, showProcessing, showLog];

@@ -4,8 +4,10 @@ import type { Explorer } from '../../lists/explorer';
 import { asSentence } from '../../base/format';
 import { inert } from '../../base/inert';
 import { NotificationGate } from '../notificationGate';
-import { watchErrors, type ErrorsDeps, type ErrorsService } from './errorNotifications';
+import type { ErrorsDeps, ErrorsService } from './errorNotifications';
+import { onFirstUse } from '../../base/onFirstUse';
 import { LISTS } from '../../lists';
+import { processingList } from '../../lists/processing';
 import { t } from '../../base/l10n';
 import { showMessageWithAction } from '../../base/vscode/messages';
 import { serviceName, type ServiceSet } from '../../base/serviceSet';
@@ -27,9 +29,15 @@ export interface FailureService extends ErrorsService {
 /**
  * Tells each service's failures, once per kind of trouble and service, and (with `errors`) that its processing syncs
  * report errors (kind 'errors': src/notifications/vscode/errorNotifications.ts); with several services, naming the
- * service.
+ * service. Telling errors is loaded with the first service (its own chunk, esbuild.js CHUNKS): before the services
+ * are made there is no answer to tell of.
  */
-export function watchFailures(services: ServiceSet<FailureService>, errors?: ErrorsDeps): FailureNotifications {
+export function watchFailures(
+  services: ServiceSet<FailureService>,
+  errors?: ErrorsDeps,
+  loadFailed?: (error: unknown) => void,
+): FailureNotifications {
+  const errorsCode = onFirstUse(() => import('./errorNotifications'), { onError: loadFailed });
   const shown: string[] = [];
   const texts: string[] = [];
   const watched = new Map<string, { dispose(): void }>();
@@ -48,8 +56,19 @@ export function watchFailures(services: ServiceSet<FailureService>, errors?: Err
       if (!watched.has(service.id)) {
         const named = () => serviceName(services, service);
         const failures = watchService(service, named, say);
-        const told = errors && watchErrors(service, errors, named, (text) => say('errors', text));
-        watched.set(service.id, { dispose: () => (failures.dispose(), told?.dispose()) });
+        let told: { dispose(): void } | undefined;
+        let gone = false;
+        if (errors) {
+          void errorsCode.get().then(
+            ({ watchErrors }) => {
+              if (!gone) {
+                told = watchErrors(service, errors, named, (text) => say('errors', text), processingList.viewId);
+              }
+            },
+            () => undefined,
+          );
+        }
+        watched.set(service.id, { dispose: () => ((gone = true), failures.dispose(), told?.dispose()) });
       }
     }
   };
@@ -61,6 +80,7 @@ export function watchFailures(services: ServiceSet<FailureService>, errors?: Err
     dispose: () => {
       subscription.dispose();
       for (const w of watched.values()) w.dispose();
+      errorsCode.dispose();
     },
   };
 }
