@@ -320,7 +320,7 @@ export class ListRefresher<T> {
       failures: 0,
       nextAttemptAt: interval === undefined ? undefined : this.dueAfter(now, interval),
     };
-    if (this.current.nextAttemptAt !== undefined) this.setTimer(this.current.nextAttemptAt - now);
+    if (this.current.nextAttemptAt !== undefined) this.setTimerAt(this.current.nextAttemptAt);
     this.emit({ itemsChanged });
   }
 
@@ -345,12 +345,20 @@ export class ListRefresher<T> {
       },
       false,
     );
-    if (delay !== undefined) this.setTimer(delay);
+    if (this.current.nextAttemptAt !== undefined) this.setTimerAt(this.current.nextAttemptAt);
   }
 
   private scheduleAt(at: number): void {
     this.setTimer(at - this.clock.now());
     this.update({ nextAttemptAt: at }, false);
+  }
+
+  /**
+   * A timer due at `at`, the moment the state announced: counted from now, after the listeners of the change that
+   * announced it have run (their time must not move it later).
+   */
+  private setTimerAt(at: number): void {
+    this.setTimer(at - this.clock.now());
   }
 
   private setTimer(delay: number): void {

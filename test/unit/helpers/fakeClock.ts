@@ -33,6 +33,11 @@ export class FakeClock implements Clock {
     this.timers = this.timers.filter((t) => t.id !== (handle as unknown as number));
   }
 
+  /** Time passes while code runs (a slow listener on a busy machine): no timer fires. */
+  pass(ms: number): void {
+    this.time += ms;
+  }
+
   get pendingTimers(): number {
     return this.timers.length;
   }

@@ -77,6 +77,22 @@ describe('ListRefresher', () => {
     r.dispose();
   });
 
+  it('a retry or the next poll is due at the moment it announces, however long the change listeners take', async () => {
+    // The listeners of a change (views, status bar, notifications) run before the timer is set; 200 ms of them moved
+    // the retry 200 ms past its announced moment, and the fault matrix (integration) failed its 50 ms check.
+    loader.answers = [new ApiError('http', 'HTTP 503', { status: 503 }), ok([1])];
+    const r = new ListRefresher(loader.load, clock, poll30s, half);
+    r.onDidChange(() => clock.pass(200));
+    await r.refresh();
+    assert.ok(r.state.error);
+    assert.equal(clock.nextTimerAt, r.state.nextAttemptAt, 'the retry is due when announced');
+    await clock.advance(r.state.nextAttemptAt! - clock.now());
+    assert.equal(loader.calls, 2);
+    assert.equal(r.state.error, undefined);
+    assert.equal(clock.nextTimerAt, r.state.nextAttemptAt, 'the next poll is due when announced');
+    r.dispose();
+  });
+
   it('loads, keeps items and schedules the next poll', async () => {
     const r = new ListRefresher(loader.load, clock, poll30s, half);
     await r.refresh();
