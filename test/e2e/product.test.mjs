@@ -530,9 +530,21 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     try {
       await openView('Flow Sync');
       if (!(await treeRows()).some(isSyncRow)) await setKeyByKeyboard(); // run alone (--grep): no key yet
-      const rowLabel = (await waitForSyncRows()).find(isSyncRow).label;
-      const id = Number(rowLabel.slice(1));
-      const sync = session.mock.dataset.processingAt(Date.now()).find((s) => s.id === id);
+      // A sync row the mock still lists as processing (its flow id makes the address; a row the mock's lifecycle has
+      // finished stays shown until the next answer, so the view is refreshed until one is there)
+      const { rowLabel, sync } = await waitFor(
+        async () => {
+          const processing = session.mock.dataset.processingAt(Date.now());
+          for (const r of (await waitForSyncRows()).filter(isSyncRow)) {
+            const found = processing.find((s) => s.id === Number(r.label.slice(1)));
+            if (found) return { rowLabel: r.label, sync: found };
+          }
+          await runCommand('Flow Sync: Refresh Processing');
+          return undefined;
+        },
+        { message: 'a sync row the mock lists as processing' },
+      );
+      const id = sync.id;
       const row = page.locator('.part.sidebar .monaco-list-row[aria-level="2"]', { hasText: rowLabel }).first();
       const menu = page.locator('.context-view .monaco-menu');
       const item = menu.locator('.action-label', { hasText: /^Open in Browser$/ });
