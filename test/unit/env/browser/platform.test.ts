@@ -11,6 +11,11 @@ import { browserPlatform } from '../../../../src/env/browser/platform';
 import { DEMO_API_KEY, MockFlowSyncServer } from '../../../../src/mock/server';
 
 const PROCESSING = '/api/public/v1/flowsyncs/processing';
+/**
+ * The mock's clock, frozen: its processing list follows its clock, so two requests on the wall clock could straddle a
+ * sync finishing and get two different answers (the clean-clone CI run did: 4238691228e3183e !== b07576d172621783).
+ */
+const MOCK_NOW = Date.UTC(2026, 10, 27, 12, 0, 0);
 
 const options = (
   extra: Partial<Omit<GetJsonOptions, 'conditional'>> = {},
@@ -40,7 +45,7 @@ describe('browser platform (global fetch)', function () {
   this.timeout(10_000);
   let mock: MockFlowSyncServer;
   before(async () => {
-    mock = await MockFlowSyncServer.start({ port: 0 });
+    mock = await MockFlowSyncServer.start({ port: 0, now: () => MOCK_NOW });
   });
   after(() => mock.close());
   beforeEach(() => {
@@ -59,7 +64,7 @@ describe('browser platform (global fetch)', function () {
   });
 
   it('a conditional request: fetch hands back the 304 when If-None-Match is set by hand, and getJson takes it as the same answer (issue #38)', async () => {
-    const tagged = await MockFlowSyncServer.start({ port: 0, etag: true });
+    const tagged = await MockFlowSyncServer.start({ port: 0, etag: true, now: () => MOCK_NOW });
     try {
       const first = await getJson(tagged.url + PROCESSING, 'processing flow syncs', options());
       assert.equal(first.status, 200);
