@@ -10,14 +10,12 @@ import { HistoryView } from './history/vscode/historyView';
 import { registerJsonDocuments } from './json/vscode/jsonOnFirstUse';
 import { ApiKeyStore } from './keys/vscode/apiKeyStore';
 import { BrowserOpener, LinkHandler } from './links/vscode/linkHandler';
-import { readListsSection } from './lists/listsSection';
 import { allViews, createListViews } from './lists/vscode/listView';
 import { watchFailures } from './notifications/vscode/failureNotifications';
 import { announceHistoryNotices } from './notifications/vscode/historyNotices';
-import { readServicesSection } from './services/servicesSection';
 import { ServiceRegistry } from './services/vscode/serviceRegistry';
+import { windowSettings } from './services/vscode/settingsSource';
 import { SettingsWarnings } from './services/vscode/settingsWarnings';
-import { SettingsSource } from './settings/vscode/settings';
 import { newWindowId } from './sharing/windowId';
 import { ProcessingStatusBar } from './status/vscode/statusBar';
 import { registerTools } from './tools/vscode/tools';
@@ -31,11 +29,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
   const { clock, hurried } = extensionClock(context.extensionMode);
   const now = () => clock.now();
-  const settings = new SettingsSource(
-    // Each feature reads its own section, in the same read: the services (flowsync.services), the lists' arrangements.
-    (read, shared) => ({ ...readServicesSection(read, shared), ...readListsSection(read) }),
-    (error) => log.error(`A settings listener failed: ${String(error)}`),
-  );
+  const settings = windowSettings(log);
   const keys = new ApiKeyStore(context.secrets);
   const services = new ServiceRegistry({
     globalStorageUri: context.globalStorageUri,

@@ -81,4 +81,12 @@ describe('repo: functions of src are short', () => {
       );
     }
   });
+
+  it('src/extension.ts only wires: at most 100 lines (issue #37), and every rule lives in the folder that owns it', () => {
+    const lines = fs
+      .readFileSync(path.join(root, 'src', 'extension.ts'), 'utf8')
+      .trimEnd()
+      .split('\n').length;
+    assert.ok(lines <= 100, `src/extension.ts has ${lines} lines`);
+  });
 });
