@@ -8,6 +8,7 @@ import {
   DEFAULT_THEMES,
   axeInTheme,
   axeViolations,
+  extensionLogTail,
   openOwnWindow,
   runCommandByKeyboard,
   screenshot,
@@ -37,10 +38,20 @@ describe('Flow Insights: keyboard alone, and axe in every default theme', functi
       await runCommandByKeyboard('Flow Sync: Refresh Processing');
       // The answer is in: the service was asked again, and the status bar counts what it answered.
       const count = session.mock.dataset.processingAt(session.mock.now()).length;
+      let shown = '';
       await waitFor(
-        async () => processingRequests() > asked && new RegExp(`\\b${count} processing`).test(await statusBarText()),
+        async () => {
+          shown = await statusBarText();
+          return processingRequests() > asked && new RegExp(`\\b${count} processing`).test(shown);
+        },
         { timeout: 15000, message: `the refresh after ${advancedMs / 60_000} min: ${count} processing` },
-      );
+      ).catch(async (error) => {
+        await screenshot(`insights-refresh-${advancedMs / 60_000}-min`).catch(() => {});
+        const last = session.mock.requests.at(-1);
+        throw new Error(
+          `${error.message}; the status bar showed "${shown}"; requests ${asked} -> ${processingRequests()}, the last: ${last?.path} ${last?.status}\nthe Flow Sync log:\n${extensionLogTail(own.server)}`,
+        );
+      });
     }
   });
 

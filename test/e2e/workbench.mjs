@@ -143,6 +143,27 @@ export async function openOwnWindow(name, { settings = {}, countMousePresses = f
   return { server, workbench, page: workbench.page, close };
 }
 
+/**
+ * The last `lines` lines of the extension's "Flow Sync" log of a window's code-server (its user-data-dir), for a
+ * failure's message: what the extension did while the test waited. '' when there is none yet.
+ */
+export function extensionLogTail(server, lines = 40) {
+  const logs = path.join(server.dirs.userDataDir, 'logs');
+  const found = [];
+  const walk = (dir, depth) => {
+    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory() && depth < 4) walk(full, depth + 1);
+      else if (/(^|[^\w ])Flow Sync\.log$/.test(entry.name)) found.push(full);
+    }
+  };
+  walk(logs, 0);
+  return found
+    .sort()
+    .map((f) => fs.readFileSync(f, 'utf8').split('\n').slice(-lines).join('\n'))
+    .join('\n');
+}
+
 /** How many mouse presses the window of openOwnWindow(name, { countMousePresses: true }) has had (undefined: not counted). */
 export async function mousePresses() {
   return page().evaluate(() => globalThis.__mousePresses);
