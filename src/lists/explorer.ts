@@ -132,6 +132,8 @@ export class Explorer {
   private isFocused = true;
   /** Lists whose load now running was asked for by a person (a refresh command): always a request, never shared data. */
   private readonly explicit = new Set<ListId>();
+  /** Lists whose load in flight is a person's (it asks the service), each with a token of that load. */
+  private readonly asking = new Map<ListId, object>();
   /** The polled lists polled by one window and shared (src/sharing/pollLease.ts); none: this window polls on its own. */
   readonly sharing?: ListSharing;
   private readonly onRequest: (record: RequestRecord) => void;
@@ -284,6 +286,11 @@ export class Explorer {
     if (this.currentStatus !== 'ready') return Promise.resolve();
     this.wanted.add(id);
     const refresher = this.refresher(id);
+    // A load nobody asked for may take another window's answer without asking the service: a person's refresh asks
+    // once it is done (a person's load in flight is joined).
+    if (refresher.isLoading && this.sharing && !this.asking.has(id)) {
+      return refresher.refresh().then(() => this.refresh(id));
+    }
     if (!refresher.isLoading) this.explicit.add(id);
     const done = refresher.refresh();
     this.explicit.delete(id);
@@ -323,9 +330,18 @@ export class Explorer {
 
   private async load<T extends { id: number }>(list: ListDefinition<T>, signal: AbortSignal) {
     const teamId = this.config?.teamId || undefined;
-    const explicit = this.explicit.delete(list.id as ListId);
+    const id = list.id as ListId;
+    const explicit = this.explicit.delete(id);
+    const token = {};
+    if (explicit) this.asking.set(id, token);
+    else this.asking.delete(id);
     const request = () => this.requireClient().list(list.endpoint, list.label(), list.validate, { teamId, signal });
-    const result = list.polled && this.sharing ? await this.sharing.load(list, explicit, request) : await request();
+    let result: ListResult<T>;
+    try {
+      result = list.polled && this.sharing ? await this.sharing.load(list, explicit, request) : await request();
+    } finally {
+      if (this.asking.get(id) === token) this.asking.delete(id);
+    }
     list.onLoaded?.(
       { teams: this.teams },
       result.items.map((i) => i.value),

@@ -120,6 +120,40 @@ describe('Explorer', () => {
     assert.equal(mock.requests.length, 1, 'changing the schedule does not reload');
   });
 
+  it("a person's refresh during a load that may take another window's answer still asks the service, once", async () => {
+    // Sharing as src/sharing/pollLease.ts does it: a load nobody asked for may answer from another window's snapshot
+    // (no request); a refresh command (explicit) always asks the service.
+    const loads: boolean[] = [];
+    let answerFromSnapshot!: () => void;
+    const shared = explorer;
+    shared.dispose();
+    explorer = new Explorer(clock, {
+      random: () => 0.5,
+      sharing: () => ({
+        mayPoll: () => true,
+        load: async (_list, explicit, request) => {
+          loads.push(explicit);
+          if (explicit) return request();
+          await new Promise<void>((resolve) => (answerFromSnapshot = resolve));
+          return { items: [], dropped: 0, fingerprint: 'another window' } as never;
+        },
+      }),
+    });
+    explorer.configure({ ...base(), autoRefresh: false }); // the load of a new configuration: not a person's
+    await flushPromises();
+    assert.deepEqual(loads, [false]);
+    const refreshed = explorer.refresh('processing'); // a person, while that load waits for the shared snapshot
+    answerFromSnapshot();
+    await refreshed;
+    assert.deepEqual(loads, [false, true], "the person's refresh asked the service");
+    assert.equal(mock.requests.filter((r) => r.path.endsWith('/processing')).length, 1);
+    assert.ok(explorer.lists.processing.state.items!.length > 0, "the service's answer is shown");
+    const again = explorer.refresh('processing');
+    const joined = explorer.refresh('processing'); // a second click while the person's own load runs joins it
+    await Promise.all([again, joined]);
+    assert.deepEqual(loads, [false, true, true]);
+  });
+
   it('a team filter reloads both lists with team_id and remembers every team', async () => {
     explorer.configure(base());
     explorer.want('connections');
