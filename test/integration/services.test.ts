@@ -543,11 +543,17 @@ describe('Two entries of one URL, one per team (issue #28 item 5)', function () 
   });
 
   it('each keeps its own History and Clear History: a run of one is never the other\u2019s, clearing one leaves the other', async () => {
-    const now = Date.now();
-    // Two teams that each have a processing sync that is not the long-stuck one.
-    const teams = mock.dataset.teams
-      .map((team) => team.id)
-      .filter((id) => mock.dataset.processingAt(now, id).some((s) => s.id !== mock.dataset.stuckSyncId));
+    // Two teams that each have a processing sync that is not the long-stuck one. The mock's syncs follow its clock: on
+    // the wall clock about 1 minute in 24 has one such team only (61 of the 1,440 minutes of a day for this seed; a
+    // clean-clone run met one), so its clock stays at the latest minute (a day back at most) that has two.
+    const teamsAt = (at: number) =>
+      mock.dataset.teams
+        .map((team) => team.id)
+        .filter((id) => mock.dataset.processingAt(at, id).some((s) => s.id !== mock.dataset.stuckSyncId));
+    let at = Date.now();
+    for (let i = 0; i < 1_440 && teamsAt(at).length < 2; i++) at -= 60_000;
+    mock.setNow(at);
+    const teams = teamsAt(at);
     assert.ok(teams.length >= 2, `two teams with processing syncs (${teams.length})`);
     const [teamA, teamB] = teams;
     await setUserSetting('services', [
