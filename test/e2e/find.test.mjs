@@ -33,7 +33,7 @@ describe('Find: filter, clear and go to with the keyboard alone', function () {
     const all = (await treeRows()).filter(isSyncRow);
 
     // 1. Filter by a flow that has syncs: the input box counts as you type; Enter filters the view.
-    const sync = session.mock.dataset.processingAt(Date.now())[0];
+    const sync = session.mock.dataset.processingAt(session.mock.now())[0];
     await runCommandByKeyboard('Flow Sync: Filter Processing...', { opensInput: true });
     await page.keyboard.type(`id:${sync.id}`);
     const message = page.locator('.quick-input-widget .quick-input-message');

@@ -534,7 +534,7 @@ describe('Flow Sync Explorer, as a person uses it', function () {
       // finished stays shown until the next answer, so the view is refreshed until one is there)
       const { rowLabel, sync } = await waitFor(
         async () => {
-          const processing = session.mock.dataset.processingAt(Date.now());
+          const processing = session.mock.dataset.processingAt(session.mock.now());
           for (const r of (await waitForSyncRows()).filter(isSyncRow)) {
             const found = processing.find((s) => s.id === Number(r.label.slice(1)));
             if (found) return { rowLabel: r.label, sync: found };
