@@ -56,8 +56,11 @@ export class RowTints implements Disposable {
   /** The keys of the rows whose tint changed (came, went or is another), once per turn. */
   readonly onDidChange: Event<readonly string[]> = this.changes.event;
 
-  /** `later`: runs the gathered changes after the current turn (a test runs them at once). */
-  constructor(private readonly later: (run: () => void) => void = queueMicrotask) {}
+  /**
+   * `later`: runs the gathered changes after the current turn (a test runs them at once). queueMicrotask is called as
+   * a function: kept as this object's method, a browser throws "Illegal invocation" (the web worker extension host).
+   */
+  constructor(private readonly later: (run: () => void) => void = (run) => queueMicrotask(run)) {}
 
   get(key: string): RowTint | undefined {
     return this.tints.get(key);

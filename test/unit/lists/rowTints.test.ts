@@ -78,3 +78,25 @@ describe('RowTints: the change events say only the rows whose tint changed, once
     assert.equal(store.get('row:1')?.badge, 'S');
   });
 });
+
+describe('RowTints in a browser (the web worker extension host)', () => {
+  it("its default turn-end runs queueMicrotask as a function, never as its own method (a browser's 'Illegal invocation')", async () => {
+    const original = globalThis.queueMicrotask;
+    // A browser's queueMicrotask throws when called on another object (WebIDL's `this` check); Node's does not.
+    globalThis.queueMicrotask = function (this: unknown, run: () => void) {
+      if (this !== undefined && this !== globalThis) throw new TypeError('Illegal invocation');
+      original(run);
+    };
+    try {
+      const tints = new RowTints();
+      const told: (readonly string[])[] = [];
+      tints.onDidChange((keys) => told.push(keys));
+      tints.set('a', { errors: true });
+      await Promise.resolve();
+      assert.deepEqual(told, [['a']]);
+      tints.dispose();
+    } finally {
+      globalThis.queueMicrotask = original;
+    }
+  });
+});
