@@ -19,6 +19,7 @@ const { values: opts } = parseArgs({ options: { runs: { type: 'string', default:
 const RUNS = Number(opts.runs);
 const history = outModule('history/index.js');
 const store = outModule('history/storage.js');
+const { LogStore } = outModule('history/logStore.js');
 const { HeldRuns } = outModule('history/held.js');
 const { mulberry32 } = outModule('mock/data.js');
 const { nodeFiles } = outModule('env/node/files.js');
@@ -273,7 +274,7 @@ function diskStore(entries) {
   return root;
 }
 const open = (root, windowId = 'bench-b') =>
-  new store.LogStore({ files: nodeFiles(root), folder: 'origin', windowId, now: () => NOW });
+  new LogStore({ files: nodeFiles(root), folder: 'origin', windowId, now: () => NOW });
 /** CPU of the extension host's thread (see threadCpuMs); where it cannot be read, the whole process's (user + system). */
 const cpuNow = threadCpuSource()
   ? threadCpuMs

@@ -73,8 +73,12 @@ const DEFAULT_DATA_OPTIONS: Required<MockDataOptions> = {
   stuckSince: DEFAULT_STUCK_SINCE,
 };
 
-/** mulberry32: a tiny, fast PRNG with good enough statistics for fake data. Returns floats in [0, 1). */
-function mulberry32(seed: number): () => number {
+/**
+ * mulberry32: a tiny, fast PRNG with good enough statistics for fake data. Returns floats in [0, 1). Also the
+ * benchmarks' (bench/history.mjs loads it from out/).
+ * @public
+ */
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
