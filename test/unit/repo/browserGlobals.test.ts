@@ -5,7 +5,7 @@ import * as path from 'node:path';
 // Compiled to out/test/unit/repo/: the repository root is four levels up.
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { listSources } = require(
+const { listSources, stripComments } = require(
   path.join(root, 'scripts', 'lib', 'sourceFiles.js'),
 ) as typeof import('../../../scripts/lib/sourceFiles');
 
@@ -15,10 +15,7 @@ const GLOBALS =
 
 /** Where one of GLOBALS is taken as a value (passed, stored, a default) rather than called, in `text` (comments and strings left out). */
 function globalsTakenAsValues(text: string): string[] {
-  const code = text
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/\/\/.*$/gm, '')
-    .replace(/(["'`])(?:\\.|(?!\1)[^\\\n])*\1/g, "''");
+  const code = stripComments(text).replace(/(["'`])(?:\\.|(?!\1)[^\\\n])*\1/g, "''");
   const found: string[] = [];
   for (const match of code.matchAll(GLOBALS)) {
     if (/typeof\s*$/.test(code.slice(Math.max(0, match.index - 8), match.index))) continue; // a type
