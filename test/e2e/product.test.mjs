@@ -64,6 +64,19 @@ async function runFromViewMenu(header, title) {
     await menu.waitFor({ state: 'hidden', timeout: 5000 });
   }
   await item.click();
+  // The menu runs an item on the mouse release; a menu drawn again under the pointer between press and release (the
+  // view's actions follow its context keys) can lose that click and stay open with the item highlighted (seen: the
+  // whole 10 s). A person then presses Enter on the highlighted item, and so do we.
+  if (
+    !(await menu.waitFor({ state: 'hidden', timeout: 3000 }).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    console.log(`    [e2e] the "..." menu stayed open after the click on ${title}: Enter on the highlighted item`);
+    await item.hover();
+    if (await menu.isVisible()) await page.keyboard.press('Enter');
+  }
   await menu.waitFor({ state: 'hidden', timeout: 10000 });
 }
 
@@ -226,9 +239,11 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     });
     const stuckRow = page.locator('.part.sidebar .monaco-list-row', { hasText: /stuck/ }).first();
     await stuckRow.waitFor({ state: 'visible', timeout: 10000 });
-    // Watch another sync from its context menu.
+    // Watch another sync from its context menu: one without errors (a watched sync with errors is announced at once,
+    // and that notification, not the one this test waits for, would name it; it would also use up the errors
+    // announcements' budget of one per 5 minutes, which the errors test below needs).
     const row = page
-      .locator('.part.sidebar .monaco-list-row[aria-level="2"]', { hasText: /^#\d+/, hasNotText: /stuck/ })
+      .locator('.part.sidebar .monaco-list-row[aria-level="2"]', { hasText: /^#\d+/, hasNotText: /stuck|has errors/ })
       .first();
     const watched = await watchFromContextMenu(row);
     const id = Number(watched.label.slice(1));

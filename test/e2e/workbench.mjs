@@ -417,7 +417,9 @@ export async function runCommandByKeyboard(title, { timeout = 15000, opensInput 
     await p.keyboard.press('F1');
     await input.waitFor({ state: 'visible', timeout });
     await p.keyboard.press('ControlOrMeta+A');
-    await p.keyboard.type(`>${title}`);
+    // The whole text as one input (what a paste or an IME sends), not a key press per character: the palette filters
+    // and redraws its list of every command once, not once per character (a cost a loaded 2-core machine feels).
+    await p.keyboard.insertText(`>${title}`);
     // The palette lists the commands known when it opens: reopen until the command is listed; the arrow keys
     // move the highlight to it (a better match, e.g. "… in Marketplace", may be listed first).
     const labels = p.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name');
@@ -457,7 +459,7 @@ export async function typeAndEnter(text) {
   const input = p.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 10000 });
   await p.keyboard.press('ControlOrMeta+A');
-  await p.keyboard.type(text);
+  await p.keyboard.insertText(text); // one input, as in runCommandByKeyboard
   const rows = p.locator('.quick-input-widget .quick-input-list .monaco-list-row');
   await waitFor(
     async () => {

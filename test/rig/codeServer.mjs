@@ -40,6 +40,9 @@ export const BASE_SETTINGS = {
   'security.workspace.trust.enabled': false,
   'git.enabled': false,
   'npm.autoDetect': 'off',
+  // Nothing drawn again and again while a test waits: no blinking cursor, no animations (a person may choose the same).
+  'editor.cursorBlinking': 'solid',
+  'workbench.reduceMotion': 'on',
 };
 
 /**

@@ -1,9 +1,14 @@
 #!/usr/bin/env node
-// Prepares the offline "real VS Code" rig under .vscode-test/ (gitignored), idempotently:
-//   - Node 24 (code-server's engine) from the npm package node-<platform>-<arch>@24  -> .vscode-test/node24
-//   - code-server (pinned, carries a full VS Code) in its own npm prefix             -> .vscode-test/code-server
+// Prepares the offline "real VS Code" rig, idempotently:
+//   - Node 24 (code-server's engine) from the npm package node-<platform>-<arch>@24  -> <install>/node24
+//   - code-server (pinned, carries a full VS Code) in its own npm prefix             -> <install>/code-server
 //   - a Chromium: $CHROME_PATH, else /usr/bin/chromium or google-chrome, else (Debian, root) apt-get install chromium
-// A marker file (.vscode-test/rig.json) records what was installed; a second run checks it and returns at once.
+// <install> is one folder per code-server version, Node major and platform in the user's cache, shared by every clone
+// of the project on the machine (like npm's cache or Playwright's browsers): $FLOWSYNC_RIG_CACHE, else
+// $XDG_CACHE_HOME/flowsync-explorer/rig, else ~/.cache/flowsync-explorer/rig; .vscode-test/ when none is writable. Its
+// building is the one slow step (~4 min on 2 cores: native modules); a fresh clone finds it built.
+// A marker file (<install>/rig.json), written last, records what was installed; a second run checks it and returns
+// at once. Per-run state, logs and packaged VSIXs stay in the checkout's .vscode-test/ (gitignored).
 //
 //   node test/rig/prepare.mjs           prepare (prints progress for the long steps, ~2 min cold)
 //   node test/rig/prepare.mjs --force   reinstall Node 24 and code-server
@@ -12,6 +17,7 @@
 // Imported by the launchers: `const rig = await prepareRig()` gives the paths and the environment to run code-server.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { clearInterval, setInterval, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
@@ -22,12 +28,38 @@ export const LOG_DIR = path.join(RIG_DIR, 'logs');
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE_MAJOR = '24';
 
-const NODE_DIR = path.join(RIG_DIR, 'node24');
+const INSTALL_NAME = `code-server-${CODE_SERVER_VERSION}-node${NODE_MAJOR}-${process.platform}-${process.arch}`;
+
+/** Where the installed parts live: the user's rig cache when it can be written, else this checkout's .vscode-test/. */
+function installDir() {
+  const cacheHome = process.env.XDG_CACHE_HOME || (os.homedir() && path.join(os.homedir(), '.cache'));
+  const root =
+    process.env.FLOWSYNC_RIG_CACHE || (cacheHome && path.join(cacheHome, 'flowsync-explorer', 'rig')) || undefined;
+  if (root) {
+    try {
+      fs.mkdirSync(root, { recursive: true });
+      fs.accessSync(root, fs.constants.W_OK);
+      return path.join(path.resolve(root), INSTALL_NAME);
+    } catch {
+      // not writable: the checkout's own folder
+    }
+  }
+  return path.join(RIG_DIR, INSTALL_NAME);
+}
+
+export const INSTALL_DIR = installDir();
+const NODE_DIR = path.join(INSTALL_DIR, 'node24');
 const NODE_BIN = path.join(NODE_DIR, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
-const CS_PREFIX = path.join(RIG_DIR, 'code-server');
+const CS_PREFIX = path.join(INSTALL_DIR, 'code-server');
 const CS_ENTRY = path.join(CS_PREFIX, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-const MARKER = path.join(RIG_DIR, 'rig.json');
+const MARKER = path.join(INSTALL_DIR, 'rig.json');
 const MARKER_FORMAT = 1;
+/** Where a checkout of an older layout installed the same parts (moved into INSTALL_DIR once, not built again). */
+const LEGACY = {
+  marker: path.join(RIG_DIR, 'rig.json'),
+  node: path.join(RIG_DIR, 'node24'),
+  codeServer: path.join(RIG_DIR, 'code-server'),
+};
 
 const log = (msg) => console.log(`[rig] ${msg}`);
 
@@ -160,7 +192,7 @@ async function aptInstall(packages) {
 async function installNode() {
   const pkg = `node-${process.platform}-${process.arch}@${NODE_MAJOR}`;
   log(`installing Node ${NODE_MAJOR} from npm package ${pkg} -> ${path.relative(REPO_ROOT, NODE_DIR)}`);
-  const tmp = path.join(RIG_DIR, 'tmp-node');
+  const tmp = path.join(INSTALL_DIR, 'tmp-node');
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.rmSync(NODE_DIR, { recursive: true, force: true });
   fs.mkdirSync(tmp, { recursive: true });
@@ -217,6 +249,8 @@ async function installCodeServer() {
     npm_config_ignore_scripts: 'false',
     npm_config_foreground_scripts: 'true',
     npm_config_update_notifier: 'false',
+    // node-gyp's make with one job per core (npm runs the install scripts one at a time anyway: its limit is cores - 1).
+    JOBS: 'max',
   });
   // The npm on PATH runs under Node 24 (first on PATH), which code-server's postinstall checks via npm_config_user_agent.
   const secs = await runLogged('npm install code-server', 'npm', ['install', '--no-audit', '--no-fund'], {
@@ -234,7 +268,7 @@ async function installCodeServer() {
 
 /** code-server --version must answer with the pinned version, under Node 24. */
 function checkCodeServer() {
-  const scratch = path.join(RIG_DIR, 'tmp-check');
+  const scratch = path.join(INSTALL_DIR, 'tmp-check');
   const r = spawnSync(NODE_BIN, [CS_ENTRY, '--version'], {
     encoding: 'utf8',
     env: rigEnv(xdgEnv(scratch)),
@@ -285,7 +319,8 @@ export async function prepareRig({ force = false } = {}) {
 
 /** One preparer at a time (two test runs starting together on a cold machine): a lock dir holding the owner's pid. */
 async function lock() {
-  const dir = path.join(RIG_DIR, '.prepare.lock');
+  fs.mkdirSync(INSTALL_DIR, { recursive: true });
+  const dir = path.join(INSTALL_DIR, '.prepare.lock');
   const until = Date.now() + 15 * 60 * 1000;
   for (let waited = 0; ; waited++) {
     try {
@@ -312,7 +347,8 @@ async function lock() {
 
 async function install({ force, complete, browser }) {
   const started = Date.now();
-  log(`preparing the real-VS-Code rig in ${path.relative(REPO_ROOT, RIG_DIR)}/`);
+  log(`preparing the real-VS-Code rig in ${INSTALL_DIR}`);
+  if (!complete && !force && moveLegacyInstall()) complete = true;
 
   // System packages first: libkrb5-dev for code-server's kerberos module, chromium as the browser.
   const apt = [];
@@ -355,6 +391,49 @@ async function install({ force, complete, browser }) {
   return result(browser);
 }
 
+/**
+ * A checkout prepared before the rig moved to the user's cache has the same parts in .vscode-test/: moved (a rename on
+ * one file system, else a copy) instead of built again, then checked. Returns whether the install is now complete.
+ */
+function moveLegacyInstall() {
+  let legacy;
+  try {
+    legacy = JSON.parse(fs.readFileSync(LEGACY.marker, 'utf8'));
+  } catch {
+    return false;
+  }
+  if (
+    legacy?.format !== MARKER_FORMAT ||
+    legacy.codeServer !== CODE_SERVER_VERSION ||
+    legacy.platform !== `${process.platform}-${process.arch}` ||
+    !fs.existsSync(LEGACY.node) ||
+    !fs.existsSync(LEGACY.codeServer)
+  )
+    return false;
+  log(`moving the rig this checkout built in ${path.relative(REPO_ROOT, RIG_DIR)}/ to ${INSTALL_DIR}`);
+  for (const [from, to] of [
+    [LEGACY.node, NODE_DIR],
+    [LEGACY.codeServer, CS_PREFIX],
+  ]) {
+    fs.rmSync(to, { recursive: true, force: true });
+    try {
+      fs.renameSync(from, to);
+    } catch {
+      fs.cpSync(from, to, { recursive: true, verbatimSymlinks: true });
+      fs.rmSync(from, { recursive: true, force: true });
+    }
+  }
+  fs.rmSync(LEGACY.marker, { force: true });
+  try {
+    log(`code-server ${checkCodeServer()} answers`);
+  } catch (error) {
+    log(`the moved rig does not run (${error.message.split('\n')[0]}): installing it again`);
+    return false;
+  }
+  fs.writeFileSync(MARKER, JSON.stringify({ ...legacy, movedAt: new Date().toISOString() }, null, 2) + '\n');
+  return true;
+}
+
 function result(browser) {
   return { nodeBin: NODE_BIN, nodeDir: NODE_DIR, codeServerEntry: CS_ENTRY, browser, rigDir: RIG_DIR, logDir: LOG_DIR };
 }
@@ -363,9 +442,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const t0 = Date.now();
   prepareRig({ force: process.argv.includes('--force') })
     .then((rig) => {
-      log(
-        `ok (${Date.now() - t0} ms): code-server ${CODE_SERVER_VERSION}, ${path.relative(REPO_ROOT, rig.nodeBin)}, browser ${rig.browser}`,
-      );
+      log(`ok (${Date.now() - t0} ms): code-server ${CODE_SERVER_VERSION}, ${rig.nodeBin}, browser ${rig.browser}`);
     })
     .catch((e) => {
       console.error(`[rig] FAILED: ${e.message}`);
