@@ -7,9 +7,11 @@
 //   build -> budgets          (one production build and one compile of the tests: every later stage uses these)
 //   build + lint + typecheck -> unit   (alone: its property tests have 10 s timeouts)
 //   rig                       (code-server, Node 24, Chromium under .vscode-test/: installed from the start)
-//   rig + unit -> the suites in a real VS Code, in two lanes side by side: (integration, restricted, web) and (e2e)
-// The two lanes run side by side: most of their time is spent waiting (a workbench starting, a page drawing), not
-// computing. Each stage's output is kept and printed whole when it ends, so the log
+//   rig + unit -> the suites in a real VS Code, one after another: integration, restricted, web, e2e
+// One after another, not side by side: each keeps a core busy drawing its workbench (Chromium's renderer is most of
+// their CPU), so on 2 cores two of them took as long together as one after the other (warm: 788 s side by side, load
+// 6-7; 740 s one after another) and every UI step waited on a machine at twice the load. Each stage's output is kept
+// and printed whole when it ends, so the log
 // reads stage by stage; a line every 30 s says what is still running; the stage times close the run.
 //   node scripts/test-all.mjs                 everything
 //   node scripts/test-all.mjs unit e2e        only these stages (with the build and the rig when they need them)
@@ -63,7 +65,7 @@ const STAGES = [
     name: 'e2e',
     command: 'npm run test:e2e --silent',
     needs: ['build', 'rig'],
-    after: ['unit'],
+    after: ['web'],
     env: { E2E_NO_BUILD: '1' },
   },
 ];

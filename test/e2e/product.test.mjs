@@ -2,10 +2,15 @@
 // an error state, in a real VS Code against the embedded mock API. Screenshots land in test-results/screenshots/ and
 // `npm run screenshots` copies the ones the README shows.
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { describe, it } from 'mocha';
 import {
   DEMO_API_KEY,
+  clickMenuItem,
   isSyncRow,
+  openContextMenu,
+  runFromContextMenu,
   notifications,
   openView,
   outputPanel,
@@ -20,6 +25,10 @@ import {
   chartDrawn,
   webviewFrame,
 } from './workbench.mjs';
+import { REPO_ROOT } from '../rig/codeServer.mjs';
+
+/** The mock's sync that never finishes. */
+const { STUCK_SYNC_ID } = createRequire(import.meta.url)(path.join(REPO_ROOT, 'out', 'src', 'mock', 'data.js'));
 
 const sidebarText = () => session.page.locator('.part.sidebar').innerText();
 const quickInput = () => session.page.locator('.quick-input-widget input');
@@ -63,21 +72,7 @@ async function runFromViewMenu(header, title) {
     if (menuOpen) await page.keyboard.press('Escape');
     await menu.waitFor({ state: 'hidden', timeout: 5000 });
   }
-  await item.click();
-  // The menu runs an item on the mouse release; a menu drawn again under the pointer between press and release (the
-  // view's actions follow its context keys) can lose that click and stay open with the item highlighted (seen: the
-  // whole 10 s). A person then presses Enter on the highlighted item, and so do we.
-  if (
-    !(await menu.waitFor({ state: 'hidden', timeout: 3000 }).then(
-      () => true,
-      () => false,
-    ))
-  ) {
-    console.log(`    [e2e] the "..." menu stayed open after the click on ${title}: Enter on the highlighted item`);
-    await item.hover();
-    if (await menu.isVisible()) await page.keyboard.press('Enter');
-  }
-  await menu.waitFor({ state: 'hidden', timeout: 10000 });
+  await clickMenuItem(menu, item);
 }
 
 /** Drags the sash between the side bar and the editor to the right, as a person would. */
@@ -97,17 +92,9 @@ async function widenSideBar(pixels) {
 
 /** Right-clicks a sync row and runs Notify When Finished from its menu, as a person does; the row then says watched. */
 async function watchFromContextMenu(row) {
-  const page = session.page;
   const label = (await row.locator('.label-name').first().innerText()).trim();
   await row.click();
-  await row.click({ button: 'right' });
-  const menu = page.locator('.context-view .monaco-menu');
-  await menu.waitFor({ state: 'visible', timeout: 10000 });
-  const item = menu.locator('.action-label', { hasText: /^Notify When Finished$/ });
-  await item.hover();
-  await item.click();
-  // A refresh can re-render the menu under the pointer: the item keeps the focus, so Enter runs it then.
-  if (await menu.isVisible().catch(() => false)) await page.keyboard.press('Enter');
+  await runFromContextMenu(row, /^Notify When Finished$/);
   return waitFor(
     async () => (await treeRows()).find((r) => isSyncRow(r) && r.label === label && /watched/.test(r.description)),
     { message: `${label} says watched` },
@@ -213,11 +200,9 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     await waitFor(async () => (await pane.locator('.monaco-list-row.selected').count()) === 2, {
       message: 'two selected rows',
     });
-    await connectionRows.nth(1).click({ button: 'right' });
-    const menu = page.locator('.context-view .monaco-menu');
-    await menu.waitFor({ state: 'visible', timeout: 10000 });
+    const { menu, item: copyId } = await openContextMenu(connectionRows.nth(1), /^Copy ID$/);
     await screenshot('readme-multi-select');
-    await menu.locator('.action-label', { hasText: /^Copy ID$/ }).click();
+    await clickMenuItem(menu, copyId);
     await waitFor(async () => /Copied 2 IDs/.test(await statusBarText()), {
       message: '"Copied 2 IDs" in the status bar',
     });
@@ -280,6 +265,15 @@ describe('Flow Sync Explorer, as a person uses it', function () {
 
   it('pins a flow from its context menu: its syncs leave and it stays first, idle', async () => {
     const page = session.page;
+    // A sync of its own in a flow other than the stuck sync's: the suites before may have finished every other one (a
+    // run met a view of the stuck sync's flow alone). In the first such flow by name, so its row is drawn near the top.
+    const stuckFlowId = session.mock.dataset
+      .processingAt(session.mock.now())
+      .find((s) => s.id === STUCK_SYNC_ID)?.flow_id;
+    const [own] = [...session.mock.dataset.flows]
+      .filter((f) => f.id !== stuckFlowId)
+      .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }));
+    session.mock.startSync(own.id);
     await runCommand('Flow Sync: Refresh Processing');
     const rows = await waitForSyncRows();
     // The flows of Processing (grouped by flow) with their syncs below them; the last flow without the stuck sync
@@ -293,16 +287,7 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     assert.ok(target, `a flow row with syncs: ${JSON.stringify(flows.map((f) => f.label))}`);
     const flowRow = () =>
       page.locator('.part.sidebar .monaco-list-row[aria-level="1"]').filter({ hasText: target.label }).first();
-    const menu = page.locator('.context-view .monaco-menu');
-    const fromMenu = async (title) => {
-      await flowRow().click({ button: 'right' });
-      await menu.waitFor({ state: 'visible', timeout: 10000 });
-      const item = menu.locator('.action-label', { hasText: new RegExp(`^${title}$`) });
-      await item.hover();
-      await item.click();
-      // A refresh can re-render the menu under the pointer: the item keeps the focus, so Enter runs it then.
-      if (await menu.isVisible().catch(() => false)) await page.keyboard.press('Enter');
-    };
+    const fromMenu = (title) => runFromContextMenu(flowRow(), new RegExp(`^${title}$`));
     await fromMenu('Pin Flow');
     const firstFlow = async () => (await treeRows()).find((r) => r.level === 1);
     await waitFor(async () => (await firstFlow())?.label === target.label, { message: 'the pinned flow first' });
@@ -565,22 +550,9 @@ describe('Flow Sync Explorer, as a person uses it', function () {
       );
       const id = sync.id;
       const row = page.locator('.part.sidebar .monaco-list-row[aria-level="2"]', { hasText: rowLabel }).first();
-      const menu = page.locator('.context-view .monaco-menu');
-      const item = menu.locator('.action-label', { hasText: /^Open in Browser$/ });
-      await waitFor(
-        async () => {
-          await row.click({ button: 'right' });
-          await menu.waitFor({ state: 'visible', timeout: 10000 });
-          if (await item.isVisible()) return true;
-          await page.keyboard.press('Escape');
-          await menu.waitFor({ state: 'hidden', timeout: 5000 });
-          return false;
-        },
-        { timeout: 20000, message: "Open in Browser in the sync row's context menu" },
-      );
+      const { menu, item } = await openContextMenu(row, /^Open in Browser$/);
       await screenshot('readme-open-in-browser');
-      await item.hover();
-      await item.click();
+      await clickMenuItem(menu, item);
       // VS Code asks before it opens a site not trusted yet (a dialog naming the address): the person clicks Open.
       const dialog = page.locator('.monaco-dialog-box');
       const expected = `${session.mock.url}/web/flows/${sync.flow_id}/syncs/${id}`;

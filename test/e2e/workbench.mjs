@@ -311,8 +311,17 @@ function cssString(s) {
 export async function treeRows() {
   return page()
     .locator('.part.sidebar .monaco-list-row')
-    .evaluateAll((els) =>
-      els.map((el) => ({
+    .evaluateAll((found) => {
+      // In the order a person reads them: a list reuses its row elements, so the document's order is not the rows'
+      // (a flow pinned to the top kept its element further down: a run read another flow as the first). Each list in
+      // the side bar's order, its rows by their index in it.
+      const lists = [...new Set(found.map((el) => el.closest('.monaco-list')))];
+      const at = (el) => [lists.indexOf(el.closest('.monaco-list')), Number(el.getAttribute('data-index') ?? 0)];
+      const els = found
+        .map((el) => ({ el, key: at(el) }))
+        .sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1])
+        .map(({ el }) => el);
+      return els.map((el) => ({
         label:
           el.querySelector('.label-name, .monaco-icon-label .label-name')?.textContent?.trim() ??
           el.textContent?.trim() ??
@@ -322,8 +331,8 @@ export async function treeRows() {
         expanded: el.getAttribute('aria-expanded') === null ? undefined : el.getAttribute('aria-expanded') === 'true',
         selected: el.classList.contains('selected'),
         ariaLabel: el.getAttribute('aria-label') ?? '',
-      })),
-    );
+      }));
+    });
 }
 
 /** Whether a row of treeRows() is a flow sync's ("#<id>"), not a flow's, team's or service's. */
@@ -508,6 +517,57 @@ export async function setKeyByKeyboard() {
   await typeAndEnter(DEMO_API_KEY);
   await runCommandByKeyboard('Flow Sync: Focus on Processing View');
   return waitForSyncRows({ timeout: 30000, message: 'sync rows' });
+}
+
+/** True once `locator` is in `state` within `timeout` ms, false after it (never throws for the timeout). */
+async function becomes(locator, state, timeout) {
+  return locator.waitFor({ state, timeout }).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Right-clicks `row` and waits until its context menu lists `title` (a string or RegExp for the item's label); returns
+ * { menu, item }. A busy machine can draw the row again between the press and the menu (a refresh), and no menu comes,
+ * or one without the item (an older row's): a person right-clicks again, and so do we, at most 3 times, each bounded by
+ * the menu's appearance, and the log says so.
+ */
+export async function openContextMenu(row, title) {
+  const p = page();
+  const menu = p.locator('.context-view .monaco-menu');
+  const item = menu.locator('.action-label', { hasText: title });
+  for (let attempt = 1; ; attempt++) {
+    await row.click({ button: 'right' });
+    if (await becomes(item, 'visible', 5000)) return { menu, item };
+    const open = await menu.isVisible().catch(() => false);
+    console.log(`    [e2e] the context menu did not show ${title} (menu ${open ? 'open' : 'closed'}): again`);
+    if (attempt === 3) throw new Error(`the context menu did not show ${title} after 3 right-clicks`);
+    if (open) await p.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden', timeout: 5000 });
+  }
+}
+
+/**
+ * Clicks `item` of the open `menu` and waits until the menu has closed. A menu runs an item on the mouse release; a
+ * menu drawn again under the pointer between press and release (the view's actions follow its context keys, a refresh
+ * redraws a row's) can lose that click and stay open with the item highlighted (seen for the whole 10 s): a person
+ * then presses Enter on the highlighted item, and so do we (the log says so).
+ */
+export async function clickMenuItem(menu, item) {
+  await item.hover();
+  await item.click();
+  if (await becomes(menu, 'hidden', 3000)) return;
+  console.log(`    [e2e] the menu stayed open after the click on "${await item.innerText().catch(() => '?')}": Enter`);
+  await item.hover().catch(() => {});
+  if (await menu.isVisible()) await page().keyboard.press('Enter');
+  await menu.waitFor({ state: 'hidden', timeout: 10000 });
+}
+
+/** Runs `title` from `row`'s context menu, as a person does (openContextMenu, then clickMenuItem). */
+export async function runFromContextMenu(row, title) {
+  const { menu, item } = await openContextMenu(row, title);
+  await clickMenuItem(menu, item);
 }
 
 /** The four default colour themes (VS Code 1.139's labels in the "Preferences: Color Theme" picker). */
