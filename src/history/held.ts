@@ -58,17 +58,10 @@ export class HeldRuns {
       return { entries: kept, stats: this.stats };
     }
     // mergeSegments of runs that share no sync id: both lists, newest first; sort() is stable, so a held run goes
-    // before a departure that compares equal.
+    // before a departure that compares equal. One array for it (and, cut in place, for the runs kept): a copy of the
+    // held runs is a large object (V8 allocates arrays over 128 KB one by one), the cost of a poll at the cap.
     const added = [...left].sort(compareNewestFirst);
-    const pieces: Array<HistoryEntry | readonly HistoryEntry[]> = [];
-    let at = 0;
-    for (const e of added) {
-      const to = after(entries, e, at);
-      pieces.push(entries.slice(at, to), e);
-      at = to;
-    }
-    pieces.push(entries.slice(at));
-    const merged = ([] as HistoryEntry[]).concat(...pieces);
+    const merged = mergedInPlace(entries, added);
     // pruneEntries: leftAt within [now − days, now + a day] (a range of the sorted list), then the newest `cap`.
     const from = now - bounded(days, HISTORY_DAYS) * DAY_MS;
     const to = now + DAY_MS;
@@ -77,13 +70,16 @@ export class HeldRuns {
     let end = merged.length;
     while (end > start && merged[end - 1].leftAt < from) end--;
     end = Math.min(end, start + Math.max(0, this.cap));
-    const kept = merged.slice(start, end);
     const touched = new Set<number>();
     const isNew = new Set<HistoryEntry>(left);
     const dropped = new Set<HistoryEntry>();
     const drop = (e: HistoryEntry) => (isNew.has(e) ? dropped.add(e) : this.remove(e, touched));
     for (let i = 0; i < start; i++) drop(merged[i]);
     for (let i = end; i < merged.length; i++) drop(merged[i]);
+    // merged.slice(start, end), in place.
+    if (start > 0) merged.copyWithin(0, start, end);
+    merged.length = end - start;
+    const kept = merged;
     for (const e of added) if (!dropped.has(e)) this.add(e, touched);
     // The newest rawKept runs with a raw item keep it: pass the held ones, up to the last.
     let raws = this.raws;
@@ -218,16 +214,20 @@ export class HeldRuns {
   }
 }
 
-/** The first index from `from` on whose run comes after `e` (newest first); runs that compare equal stay before it. */
-function after(entries: readonly HistoryEntry[], e: HistoryEntry, from: number): number {
-  let lo = from;
-  let hi = entries.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (compareNewestFirst(entries[mid], e) <= 0) lo = mid + 1;
-    else hi = mid;
+/**
+ * `entries` (newest first) and `added` (newest first) as one list, newest first, in a new array (the only copy): each
+ * of `added` after the held runs that compare equal to it, in its order among `added`. Filled from the end, in place
+ * (a merge into the room at the end of the copy): the held runs before the newest departure's place are not moved.
+ */
+function mergedInPlace(entries: readonly HistoryEntry[], added: readonly HistoryEntry[]): HistoryEntry[] {
+  const merged = entries.concat(added);
+  let i = entries.length - 1;
+  let j = added.length - 1;
+  for (let w = merged.length - 1; j >= 0; w--) {
+    if (i >= 0 && compareNewestFirst(entries[i], added[j]) > 0) merged[w] = entries[i--];
+    else merged[w] = added[j--];
   }
-  return lo;
+  return merged;
 }
 
 /** The first index of an ascending list whose value is not below `value`. */

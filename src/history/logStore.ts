@@ -21,7 +21,7 @@ import {
   logFileName,
   windowTag,
   logRecord,
-  parseLog,
+  parseLogBytes,
   withoutRepeats,
 } from './log';
 
@@ -366,7 +366,7 @@ export class LogStore {
         readBytes += f.size;
         const bytes = await this.files.read(this.path(f.name), 0, f.size).catch(() => new Uint8Array());
         const end = bytes.lastIndexOf(10) >= 0 ? lastRecordEnd(bytes) : 0;
-        entries = withoutRepeats(parseLog(new TextDecoder().decode(bytes.subarray(0, end))).entries);
+        entries = withoutRepeats(parseLogBytes(bytes.subarray(0, end)).entries);
         if (clearedAt !== -Infinity) entries = entries.filter((e) => e.leftAt > clearedAt);
       }
       parsed.set(f.name, entries);
@@ -417,9 +417,8 @@ export class LogStore {
         `History: the older records of ${f.name} were left unread (a read parses at most ${MAX_READ_RUNS} runs)`,
       );
     }
-    const text = new TextDecoder().decode(bytes.subarray(Math.max(0, first), end));
     this.offsets.set(f.name, start + end);
-    const parsed = parseLog(text);
+    const parsed = parseLogBytes(bytes.subarray(Math.max(0, first), end));
     if (parsed.rejected) {
       this.rejected += parsed.rejected;
       this.log(
@@ -547,7 +546,7 @@ export class LogStore {
       if (bytes + f.size > MAX_READ_BYTES) break;
       bytes += f.size;
       const data = await this.files.read(this.path(f.name), 0, f.size).catch(() => new Uint8Array());
-      for (const e of parseLog(new TextDecoder().decode(data)).entries) {
+      for (const e of parseLogBytes(data).entries) {
         const at = vouchedLeftAt(e.createdAt, e.firstSeen, e.leftAt);
         if (at !== undefined && at > vouched) vouched = at;
       }

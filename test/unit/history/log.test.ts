@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import fc from 'fast-check';
 import { hideEverywhere, inert } from '../../../src/base/inert';
 import { MAX_FLOW_NAME, makeEntry, type HistoryEntry } from '../../../src/history/index';
 import {
@@ -14,6 +15,7 @@ import {
   logRecord,
   mergeSegments,
   parseLog,
+  parseLogBytes,
   parseSegment,
   windowTag,
   withoutRepeats,
@@ -263,6 +265,43 @@ describe('historyLog (the append-only store)', () => {
       }
     } finally {
       hideEverywhere(() => undefined);
+    }
+  });
+
+  it('a log read from its bytes in pieces gives what parseLog of its whole text gives, torn or planted lines too (property)', () => {
+    const names = ['Payroll', 'Évian · CRM', '日本語の流れ', 'x'.repeat(300), 'a\u2028b'];
+    const record = (i: number, name: string, raw: unknown) =>
+      `\n${JSON.stringify([i, 7, name, '2026-11-22T11:00:00.000Z', NOW - 2 * MIN, NOW - MIN, NOW, raw])}`;
+    const line = fc.oneof(
+      { weight: 20, arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...names), fc.constantFrom(0, 1, { errors: null })) },
+      { weight: 1, arbitrary: fc.constantFrom('\n', '\n   ', '\n{torn', '\n[1,2],[3]', '\n[1,', '\n2]', '\n\uFEFF[]') },
+    );
+    const log = fc
+      .tuple(fc.array(line, { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 40 }), fc.boolean())
+      .map(([lines, times, newlineAtEnd]) => {
+        const text = lines.map((l) => (typeof l === 'string' ? l : record(l[0], l[1], l[2]))).join('');
+        return text.repeat(times) + (newlineAtEnd ? '\n' : '');
+      });
+    fc.assert(
+      fc.property(log, (text) => {
+        assert.deepEqual(parseLogBytes(new TextEncoder().encode(text)), parseLog(text));
+      }),
+      { numRuns: 200 },
+    );
+    // Several pieces of records only (the usual day file), and a torn record in the last piece.
+    const day = Array.from({ length: 3000 }, (_, i) => record(i, names[i % names.length], i % 3)).join('');
+    const bytes = new TextEncoder().encode(day);
+    assert.ok(bytes.length > 10 * 32 * 1024);
+    assert.equal(parseLogBytes(bytes).entries.length, 3000);
+    assert.deepEqual(parseLogBytes(bytes), parseLog(day));
+    // A torn last record; a line longer than a piece (blank: no row; or a record); a blank piece at the end.
+    for (const text of [
+      `${day}\n[1,`,
+      `${day}\n${' '.repeat(40_000)}`,
+      `${day}\n${' '.repeat(40_000)}${day}`,
+      `${day}${record(1, 'y'.repeat(40_000), 0)}${day}`,
+    ]) {
+      assert.deepEqual(parseLogBytes(new TextEncoder().encode(text)), parseLog(text));
     }
   });
 
