@@ -10,6 +10,7 @@ import {
   clickMenuItem,
   isSyncRow,
   openContextMenu,
+  openMenu,
   runFromContextMenu,
   notifications,
   openView,
@@ -29,6 +30,12 @@ import { REPO_ROOT } from '../rig/codeServer.mjs';
 
 /** The mock's sync that never finishes. */
 const { STUCK_SYNC_ID } = createRequire(import.meta.url)(path.join(REPO_ROOT, 'out', 'src', 'mock', 'data.js'));
+
+/** The mock's flows by name, as Processing lists them. */
+const flowsByName = () =>
+  [...session.mock.dataset.flows].sort((a, b) =>
+    a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }),
+  );
 
 const sidebarText = () => session.page.locator('.part.sidebar').innerText();
 const quickInput = () => session.page.locator('.quick-input-widget input');
@@ -51,27 +58,13 @@ async function typeIntoQuickInput(text) {
  * menu's appearance, never by a pause.
  */
 async function runFromViewMenu(header, title) {
-  const page = session.page;
   const more = header.locator('.action-label[aria-label^="More Actions"]');
-  const menu = page.locator('.context-view .monaco-menu');
-  const item = menu.locator('.action-label', { hasText: title });
-  for (let attempt = 1; ; attempt++) {
+  const open = async () => {
     await header.hover();
     await more.waitFor({ state: 'visible', timeout: 10000 });
     await more.click();
-    const shown = await item.waitFor({ state: 'visible', timeout: 5000 }).then(
-      () => true,
-      () => false,
-    );
-    if (shown) break;
-    const menuOpen = await menu.isVisible().catch(() => false);
-    console.log(
-      `    [e2e] the "..." menu of the view did not show ${title} (menu ${menuOpen ? 'open' : 'closed'}): again`,
-    );
-    if (attempt === 3) throw new Error(`the "..." menu of the view did not show ${title} after 3 clicks`);
-    if (menuOpen) await page.keyboard.press('Escape');
-    await menu.waitFor({ state: 'hidden', timeout: 5000 });
-  }
+  };
+  const { menu, item } = await openMenu(open, title, 'the "..." menu of the view');
   await clickMenuItem(menu, item);
 }
 
@@ -270,9 +263,7 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     const stuckFlowId = session.mock.dataset
       .processingAt(session.mock.now())
       .find((s) => s.id === STUCK_SYNC_ID)?.flow_id;
-    const [own] = [...session.mock.dataset.flows]
-      .filter((f) => f.id !== stuckFlowId)
-      .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }));
+    const own = flowsByName().find((f) => f.id !== stuckFlowId);
     session.mock.startSync(own.id);
     await runCommand('Flow Sync: Refresh Processing');
     const rows = await waitForSyncRows();
@@ -331,9 +322,7 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     // A sync of its own, just started: the suites before may have finished every other one, or given it errors (a
     // clean-clone run met a view of only the stuck sync and one with errors). Of the flow whose row is first (flows by
     // name), so its row is drawn at the top of the view, not below what the view shows.
-    const first = [...session.mock.dataset.flows].sort((a, b) =>
-      a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }),
-    )[0];
+    const first = flowsByName()[0];
     const [started] = session.mock.startSync(first.id);
     await runCommand('Flow Sync: Refresh Processing');
     const row = page

@@ -528,24 +528,29 @@ async function becomes(locator, state, timeout) {
 }
 
 /**
- * Right-clicks `row` and waits until its context menu lists `title` (a string or RegExp for the item's label); returns
- * { menu, item }. A busy machine can draw the row again between the press and the menu (a refresh), and no menu comes,
- * or one without the item (an older row's): a person right-clicks again, and so do we, at most 3 times, each bounded by
- * the menu's appearance, and the log says so.
+ * Opens a menu with `open()` and waits until it lists `title` (a string or RegExp for the item's label); returns
+ * { menu, item }. A busy machine can draw the row or the view's title bar again between the press and the menu (a
+ * refresh, its context keys), and no menu comes, or one without the item (an older row's): a person opens it again,
+ * and so do we, at most 3 times, each bounded by the menu's appearance, and the log says so (`what` names the menu).
  */
-export async function openContextMenu(row, title) {
+export async function openMenu(open, title, what) {
   const p = page();
   const menu = p.locator('.context-view .monaco-menu');
   const item = menu.locator('.action-label', { hasText: title });
   for (let attempt = 1; ; attempt++) {
-    await row.click({ button: 'right' });
+    await open();
     if (await becomes(item, 'visible', 5000)) return { menu, item };
-    const open = await menu.isVisible().catch(() => false);
-    console.log(`    [e2e] the context menu did not show ${title} (menu ${open ? 'open' : 'closed'}): again`);
-    if (attempt === 3) throw new Error(`the context menu did not show ${title} after 3 right-clicks`);
-    if (open) await p.keyboard.press('Escape');
+    const shown = await menu.isVisible().catch(() => false);
+    console.log(`    [e2e] ${what} did not show ${title} (menu ${shown ? 'open' : 'closed'}): again`);
+    if (attempt === 3) throw new Error(`${what} did not show ${title} after 3 tries`);
+    if (shown) await p.keyboard.press('Escape');
     await menu.waitFor({ state: 'hidden', timeout: 5000 });
   }
+}
+
+/** Right-clicks `row` and waits until its context menu lists `title` (openMenu). */
+export function openContextMenu(row, title) {
+  return openMenu(() => row.click({ button: 'right' }), title, 'the context menu');
 }
 
 /**
