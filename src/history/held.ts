@@ -57,9 +57,10 @@ export class HeldRuns {
       this.index(kept, older);
       return { entries: kept, stats: this.stats };
     }
-    // mergeSegments of runs that share no sync id: both lists, newest first; sort() is stable, so a held run goes
-    // before a departure that compares equal. One array for it (and, cut in place, for the runs kept): a copy of the
-    // held runs is a large object (V8 allocates arrays over 128 KB one by one), the cost of a poll at the cap.
+    // mergeSegments of runs that share no sync id: both lists, newest first; the merge keeps a held run before a
+    // departure that compares equal (as the stable sort of mergeSegments does). One array for it (and, cut in place,
+    // for the runs kept): a copy of the held runs is a large object (V8 allocates arrays over 128 KB one by one), the
+    // cost of a poll at the cap.
     const added = [...left].sort(compareNewestFirst);
     const merged = mergedInPlace(entries, added);
     // pruneEntries: leftAt within [now − days, now + a day] (a range of the sorted list), then the newest `cap`.

@@ -264,9 +264,18 @@ describe('Flow Sync Explorer, as a person uses it', function () {
       .processingAt(session.mock.now())
       .find((s) => s.id === STUCK_SYNC_ID)?.flow_id;
     const own = flowsByName().find((f) => f.id !== stuckFlowId);
-    session.mock.startSync(own.id);
+    const [started] = session.mock.startSync(own.id);
     await runCommand('Flow Sync: Refresh Processing');
-    const rows = await waitForSyncRows();
+    // What a person waits for: the refreshed answer drawn, its new sync among the rows. Rows read before that (the last
+    // answer's) move when it lands, and a right-click can then meet another row (a busy run's right-click met a menu
+    // without Pin Flow, and opened it again).
+    const rows = await waitFor(
+      async () => {
+        const found = await treeRows();
+        return found.some((r) => r.label === `#${started.id}`) ? found : undefined;
+      },
+      { timeout: 20000, message: `the started sync #${started.id} in the Processing view` },
+    );
     // The flows of Processing (grouped by flow) with their syncs below them; the last flow without the stuck sync
     const flows = [];
     for (const row of rows) {

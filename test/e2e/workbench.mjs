@@ -541,7 +541,15 @@ export async function openMenu(open, title, what) {
     await open();
     if (await becomes(item, 'visible', 5000)) return { menu, item };
     const shown = await menu.isVisible().catch(() => false);
-    console.log(`    [e2e] ${what} did not show ${title} (menu ${shown ? 'open' : 'closed'}): again`);
+    // Which menu came (the items it lists), for the log: another row's, or one drawn before its context keys.
+    const items = shown
+      ? await menu
+          .locator('.action-label')
+          .allInnerTexts()
+          .catch(() => [])
+      : [];
+    const state = shown ? `open: ${JSON.stringify(items.filter(Boolean))}` : 'closed';
+    console.log(`    [e2e] ${what} did not show ${title} (menu ${state}): again`);
     if (attempt === 3) throw new Error(`${what} did not show ${title} after 3 tries`);
     if (shown) await p.keyboard.press('Escape');
     await menu.waitFor({ state: 'hidden', timeout: 5000 });
