@@ -18,6 +18,7 @@ import {
   E2E_VSIX,
   REPO_ROOT,
   buildProject,
+  extensionLogs,
   freshWorkspace,
   launchBrowser,
   openWorkbench,
@@ -148,18 +149,7 @@ export async function openOwnWindow(name, { settings = {}, countMousePresses = f
  * failure's message: what the extension did while the test waited. '' when there is none yet.
  */
 export function extensionLogTail(server, lines = 40) {
-  const logs = path.join(server.dirs.userDataDir, 'logs');
-  const found = [];
-  const walk = (dir, depth) => {
-    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory() && depth < 4) walk(full, depth + 1);
-      else if (/(^|[^\w ])Flow Sync\.log$/.test(entry.name)) found.push(full);
-    }
-  };
-  walk(logs, 0);
-  return found
-    .sort()
+  return extensionLogs(server)
     .map((f) => fs.readFileSync(f, 'utf8').split('\n').slice(-lines).join('\n'))
     .join('\n');
 }

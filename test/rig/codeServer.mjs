@@ -295,6 +295,32 @@ function tail(file, lines = 30) {
   }
 }
 
+/**
+ * The extension's "Flow Sync" log files (its output channel's) in a code-server's user data, oldest window first: a
+ * failing suite shows and keeps them, since the user data is removed when the server stops.
+ */
+export function extensionLogs(server) {
+  const found = [];
+  const walk = (dir, depth) => {
+    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory() && depth < 4) walk(full, depth + 1);
+      else if (/(^|[^\w ])Flow Sync\.log$/.test(entry.name)) found.push(full);
+    }
+  };
+  walk(path.join(server.dirs.userDataDir, 'logs'), 0);
+  return found.sort();
+}
+
+/** Copies the extension's log files (extensionLogs) into the rig's log folder; their new paths. */
+export function keepExtensionLogs(server, name) {
+  return extensionLogs(server).map((file, i) => {
+    const kept = path.join(LOG_DIR, `${name}-flowsync-${timestamp()}${i ? `-${i}` : ''}.log`);
+    fs.copyFileSync(file, kept);
+    return kept;
+  });
+}
+
 /** Headless Chromium (the system one, never a downloaded build), with a throwaway profile. */
 export async function launchBrowser(rig, { headless = !process.env.RIG_HEADED } = {}) {
   rig ??= await prepareRig();

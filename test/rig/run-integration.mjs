@@ -23,7 +23,9 @@ import {
   WORKSPACE_TRUST_SETTINGS,
   buildProject,
   devPayload,
+  extensionLogs,
   freshWorkspace,
+  keepExtensionLogs,
   launchBrowser,
   openWorkbench,
   prepareRig,
@@ -116,6 +118,7 @@ async function main() {
     say(
       `${outcome === 0 ? 'passed' : `FAILED (exit ${outcome})`} in ${secs()}; workbench log: ${path.relative(REPO_ROOT, wb.logFile)}`,
     );
+    if (outcome !== 0) showExtensionLog(server, suite);
     // The window is closed first so VS Code flushes its state databases to the user-data folder.
     const workbenchLog = wb.logFile;
     await wb.close();
@@ -149,6 +152,18 @@ async function main() {
     await attacker?.close();
     fs.rmSync(workspace, { recursive: true, force: true });
   }
+}
+
+/**
+ * A failed suite: the last lines of the extension's own log (a command that failed says so there: the tests see only
+ * that nothing happened), and the whole of it kept in the rig's log folder, since the user data goes with the server.
+ */
+function showExtensionLog(server, suite) {
+  const files = extensionLogs(server);
+  const tail = files.flatMap((f) => fs.readFileSync(f, 'utf8').split('\n').slice(-80));
+  console.error(`[${suite}] the extension's log, its last lines:\n  ${tail.join('\n  ')}`);
+  const kept = keepExtensionLogs(server, suite).map((f) => path.relative(REPO_ROOT, f));
+  console.error(`[${suite}] the extension's log, kept: ${kept.join(', ') || '(none found)'}`);
 }
 
 /** The mock API (out/src/mock/server.js, compiled by `npm run compile`) as the service an untrusted workspace names. */
