@@ -22,6 +22,7 @@ import {
   statusBarText,
   treeRows,
   waitFor,
+  waitForRows,
   waitForSyncRows,
   chartDrawn,
   webviewFrame,
@@ -269,13 +270,9 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     // What a person waits for: the refreshed answer drawn, its new sync among the rows. Rows read before that (the last
     // answer's) move when it lands, and a right-click can then meet another row (a busy run's right-click met a menu
     // without Pin Flow, and opened it again).
-    const rows = await waitFor(
-      async () => {
-        const found = await treeRows();
-        return found.some((r) => r.label === `#${started.id}`) ? found : undefined;
-      },
-      { timeout: 20000, message: `the started sync #${started.id} in the Processing view` },
-    );
+    const rows = await waitForRows((found) => found.some((r) => r.label === `#${started.id}`), {
+      message: `the started sync #${started.id} in the Processing view`,
+    });
     // The flows of Processing (grouped by flow) with their syncs below them; the last flow without the stuck sync
     const flows = [];
     for (const row of rows) {

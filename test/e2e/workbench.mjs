@@ -18,7 +18,6 @@ import {
   E2E_VSIX,
   REPO_ROOT,
   buildProject,
-  extensionLogs,
   freshWorkspace,
   launchBrowser,
   openWorkbench,
@@ -26,6 +25,9 @@ import {
   prepareRig,
   startCodeServer,
 } from '../rig/codeServer.mjs';
+
+/** A window's extension log, its last lines, for a failure's message (the rig's: what the extension did meanwhile). */
+export { extensionLogTail } from '../rig/codeServer.mjs';
 
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
 export const DEMO_API_KEY = 'fs_demo_0123456789abcdef';
@@ -142,16 +144,6 @@ export async function openOwnWindow(name, { settings = {}, countMousePresses = f
     throw error;
   }
   return { server, workbench, page: workbench.page, close };
-}
-
-/**
- * The last `lines` lines of the extension's "Flow Sync" log of a window's code-server (its user-data-dir), for a
- * failure's message: what the extension did while the test waited. '' when there is none yet.
- */
-export function extensionLogTail(server, lines = 40) {
-  return extensionLogs(server)
-    .map((f) => fs.readFileSync(f, 'utf8').split('\n').slice(-lines).join('\n'))
-    .join('\n');
 }
 
 /** How many mouse presses the window of openOwnWindow(name, { countMousePresses: true }) has had (undefined: not counted). */
@@ -328,15 +320,20 @@ export async function treeRows() {
 /** Whether a row of treeRows() is a flow sync's ("#<id>"), not a flow's, team's or service's. */
 export const isSyncRow = (row) => /^#\d+$/.test(row.label);
 
-/** Waits until the side bar shows a flow sync's row; returns the rows then. */
-export async function waitForSyncRows({ timeout = 20000, message = 'sync rows in the Processing view' } = {}) {
+/** Waits until the side bar's rows (treeRows) are what `wanted` asks for; returns the rows then. */
+export async function waitForRows(wanted, { timeout = 20000, message = 'rows in the side bar' } = {}) {
   return waitFor(
     async () => {
       const rows = await treeRows();
-      return rows.some(isSyncRow) ? rows : undefined;
+      return wanted(rows) ? rows : undefined;
     },
     { timeout, message },
   );
+}
+
+/** Waits until the side bar shows a flow sync's row; returns the rows then. */
+export function waitForSyncRows({ timeout = 20000, message = 'sync rows in the Processing view' } = {}) {
+  return waitForRows((rows) => rows.some(isSyncRow), { timeout, message });
 }
 
 /** The status bar's text, items separated by " | " (what a person reads at the bottom of the window). */

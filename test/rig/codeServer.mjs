@@ -312,6 +312,13 @@ export function extensionLogs(server) {
   return found.sort();
 }
 
+/** The last `lines` lines of each of the extension's log files (extensionLogs); '' when there is none yet. */
+export function extensionLogTail(server, lines = 40) {
+  return extensionLogs(server)
+    .map((f) => fs.readFileSync(f, 'utf8').split('\n').slice(-lines).join('\n'))
+    .join('\n');
+}
+
 /** Copies the extension's log files (extensionLogs) into the rig's log folder; their new paths. */
 export function keepExtensionLogs(server, name) {
   return extensionLogs(server).map((file, i) => {

@@ -23,7 +23,7 @@ import {
   WORKSPACE_TRUST_SETTINGS,
   buildProject,
   devPayload,
-  extensionLogs,
+  extensionLogTail,
   freshWorkspace,
   keepExtensionLogs,
   launchBrowser,
@@ -159,8 +159,7 @@ async function main() {
  * that nothing happened), and the whole of it kept in the rig's log folder, since the user data goes with the server.
  */
 function showExtensionLog(server, suite) {
-  const files = extensionLogs(server);
-  const tail = files.flatMap((f) => fs.readFileSync(f, 'utf8').split('\n').slice(-80));
+  const tail = extensionLogTail(server, 80).split('\n');
   console.error(`[${suite}] the extension's log, its last lines:\n  ${tail.join('\n  ')}`);
   const kept = keepExtensionLogs(server, suite).map((f) => path.relative(REPO_ROOT, f));
   console.error(`[${suite}] the extension's log, kept: ${kept.join(', ') || '(none found)'}`);
