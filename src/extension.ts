@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { userAgent } from './api/userAgent';
 import { useLocalize } from './base/l10n';
+import { ReadYourWritesState } from './base/readYourWrites';
 import { failedToLoad, onFirstUse } from './base/onFirstUse';
 import { registerCommands } from './commands/vscode/registerCommands';
 import { extensionClock, testApi, type FlowSyncExplorerApi } from './commands/vscode/testApi';
@@ -27,13 +28,13 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   useLocalize(vscode.l10n.t);
   const log = vscode.window.createOutputChannel('Flow Sync', { log: true });
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
-  const { clock, hurried } = extensionClock(context.extensionMode);
-  const now = () => clock.now();
+  const { clock, now, hurried } = extensionClock(context.extensionMode);
   const settings = windowSettings(log);
   const keys = new ApiKeyStore(context.secrets);
+  const globalState = new ReadYourWritesState(context.globalState); // what this window wrote, read back at once
   const services = new ServiceRegistry({
     globalStorageUri: context.globalStorageUri,
-    globalState: context.globalState,
+    globalState,
     log,
     clock,
     windowId: newWindowId(clock.now()),
@@ -68,7 +69,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     clock,
     now,
     extensionId: context.extension.id,
-    globalState: context.globalState,
+    globalState,
     browser: new BrowserOpener(),
   };
   const links = new LinkHandler(commandContext);
@@ -89,7 +90,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     vscode.window.registerUriHandler(links),
     ...registerCommands(commandContext, commandTable),
     ...registerTools({ services, keys, clock, settings }),
-    removeExportLeftovers(context.globalState, log),
+    removeExportLeftovers(globalState, log),
   );
   void services.start();
   log.info(`Flow Sync Explorer ${version} activated`);

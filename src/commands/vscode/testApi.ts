@@ -57,12 +57,12 @@ export interface FlowSyncExplorerApi {
 
 /**
  * The extension's clock: in ExtensionMode.Test one whose timers a test can run before their time (a retry's wait), the
- * test API's `clock`; else the system's.
+ * test API's `clock`; else the system's. `now`: its time (what the views and commands read).
  */
-export function extensionClock(mode: vscode.ExtensionMode): { clock: Clock; hurried?: HurryClock } {
-  if (mode !== vscode.ExtensionMode.Test) return { clock: systemClock };
+export function extensionClock(mode: vscode.ExtensionMode): { clock: Clock; now: () => number; hurried?: HurryClock } {
+  if (mode !== vscode.ExtensionMode.Test) return { clock: systemClock, now: () => systemClock.now() };
   const hurried = hurryClock(systemClock);
-  return { clock: hurried, hurried };
+  return { clock: hurried, now: () => hurried.now(), hurried };
 }
 
 /** The command table's module (the `commands` chunk), as registerCommands loads it. */
