@@ -151,13 +151,17 @@ describe('Behind an HTTP proxy (http.proxy)', function () {
     // The proxy maps the name to a closed port, so the tunnel fails before TLS: enough to see what the proxy is told.
     const state = await load(`https://${HOST}:${closedPort}`);
     assert.ok(state.error, 'the load failed (nothing listens behind the tunnel)');
-    assert.ok(proxy.seen.length > 0, 'the proxy was asked');
-    for (const r of proxy.seen) {
+    // What the proxy was asked for this service. The service before it (http, through this proxy once http.noProxy
+    // was reset) may still be asked once meanwhile: its retry after the failure the test before left it (seen in a
+    // loaded run: GET http://flowsync.test:<mock>/…/connections/index while the new URL was being set).
+    const seen = proxy.seen.filter((r) => r.url.includes(`${HOST}:${closedPort}`));
+    assert.ok(seen.length > 0, 'the proxy was asked');
+    for (const r of seen) {
       assert.equal(`${r.method} ${r.url}`, `CONNECT ${HOST}:${closedPort}`);
       assert.equal(r.headers.authorization, undefined, 'no Authorization header at the proxy');
       assert.ok(!JSON.stringify(r.headers).includes(KEY), 'the key is not in what the proxy saw');
     }
-    assert.equal(mock.requests.length, 0);
+    assert.equal(mock.requests.filter((r) => r.headers.host === `${HOST}:${closedPort}`).length, 0);
   });
 
   it('authenticates to a proxy with the credentials in http.proxy (user:password@host:port); without them the 407 is shown', async () => {

@@ -1,13 +1,15 @@
 /**
  * A model of VS Code's globalState in the extension host (ExtensionMemento, extHostMemento.ts; checked against the
- * rig's code-server 4.139.1), with every message between the extension host and the workbench held until a test
- * delivers it:
- * - `update` sets the key in the host's copy at once and sends the whole copy on the next turn (one send per turn);
- *   its promise resolves when the workbench acknowledges that send;
- * - the workbench echoes every change of the value back (MainThreadStorage: `$acceptValue`, its own writes included),
- *   and the host then takes the echoed value whole, over whatever it set since.
+ * rig's code-server 4.139.1), in which nothing moves until a test says so:
+ * - `update` sets the key in the host's copy at once and plans a send of the whole copy for the next turn (`turn()`:
+ *   VS Code's RunOnceScheduler of 0 ms); updates before that send share it, and their promises resolve when the
+ *   workbench acknowledges it;
+ * - the workbench takes sends in order; a send that changes its copy is echoed back (MainThreadStorage's
+ *   `$acceptValue`, this window's own writes included: the storage fires no change for an unchanged value), then
+ *   acknowledged; the host takes its messages one at a time, in order, and takes an echoed value whole, over whatever
+ *   it set since.
  * So a write made while the echo of an earlier one is on its way reads back the older value until its own echo comes,
- * and a write set in the moment between that echo and the next send is lost: the send carries the older value.
+ * and a write set between that echo and its send is sent without it and lost.
  */
 export class EchoingMemento {
   /** The host's copy (what `get` reads). */
@@ -18,9 +20,8 @@ export class EchoingMemento {
   private readonly toMain: { value: Record<string, unknown>; done: (() => void)[] }[] = [];
   private readonly toHost: ({ kind: 'echo'; value: Record<string, unknown> } | { kind: 'ack'; done: () => void })[] =
     [];
-  /** The updates waiting for the next send, and whether it is planned. */
+  /** The updates waiting for the next send (planned when there are any). */
   private waiting: (() => void)[] = [];
-  private planned = false;
   /** Keys handed to setKeysForSync. */
   synced: readonly string[] = [];
 
@@ -34,27 +35,30 @@ export class EchoingMemento {
   }
 
   update(key: string, value: unknown): Promise<void> {
-    this.local[key] = value === undefined ? undefined : JSON.parse(JSON.stringify(value));
-    return new Promise<void>((resolve) => {
-      this.waiting.push(resolve);
-      if (!this.planned) {
-        this.planned = true;
-        queueMicrotask(() => this.send()); // VS Code: a RunOnceScheduler of 0 ms (the next turn)
-      }
-    });
+    this.local[key] = value !== null && typeof value === 'object' ? JSON.parse(JSON.stringify(value)) : value;
+    return new Promise<void>((resolve) => this.waiting.push(resolve));
   }
 
   setKeysForSync(keys: readonly string[]): void {
     this.synced = keys;
   }
 
-  /** The workbench takes every send it was given: its copy changes, and it echoes each change and acknowledges. */
+  /** The next turn of the host: the planned send goes (the host's whole copy, as it is now). */
+  turn(): void {
+    if (this.waiting.length === 0) return;
+    this.toMain.push({ value: copy(this.local), done: this.waiting });
+    this.waiting = [];
+  }
+
+  /** The workbench takes the oldest send: its copy changes, and it echoes the change (if any) and acknowledges. */
   workbenchTakes(): void {
-    for (const sent of this.toMain.splice(0)) {
+    const sent = this.toMain.shift();
+    if (!sent) return;
+    if (JSON.stringify(sent.value) !== JSON.stringify(this.main)) {
       this.main = copy(sent.value);
       this.toHost.push({ kind: 'echo', value: copy(this.main) });
-      for (const done of sent.done) this.toHost.push({ kind: 'ack', done });
     }
+    for (const done of sent.done) this.toHost.push({ kind: 'ack', done });
   }
 
   /** Another window changes a key: the workbench's copy changes and the change is echoed to this host. */
@@ -63,22 +67,38 @@ export class EchoingMemento {
     this.toHost.push({ kind: 'echo', value: copy(this.main) });
   }
 
-  /** The host takes the next `count` messages of the workbench (all of them when not given); lets promises settle. */
-  async hostTakes(count = Infinity): Promise<void> {
-    for (const message of this.toHost.splice(0, count)) {
-      if (message.kind === 'echo') this.local = copy(message.value);
-      else message.done();
-    }
+  /** The host takes the next message of the workbench, if any; then lets promises settle. */
+  async hostTakes(): Promise<void> {
+    const message = this.toHost.shift();
+    if (message?.kind === 'echo') this.local = copy(message.value);
+    else message?.done();
     await settle();
   }
 
-  /** Everything on its way delivered, until nothing is left (sends, echoes, acknowledgements). */
+  /** What can happen next: a turn (a send is planned), the workbench's take, the host's take. */
+  get possible(): ('turn' | 'workbench' | 'host')[] {
+    return [
+      ...(this.waiting.length ? (['turn'] as const) : []),
+      ...(this.toMain.length ? (['workbench'] as const) : []),
+      ...(this.toHost.length ? (['host'] as const) : []),
+    ];
+  }
+
+  /** Does one of the things that can happen next, then lets promises settle. */
+  async step(what: 'turn' | 'workbench' | 'host'): Promise<void> {
+    if (what === 'turn') this.turn();
+    if (what === 'workbench') this.workbenchTakes();
+    if (what === 'host') return this.hostTakes();
+    await settle();
+  }
+
+  /** Everything on its way delivered, in order, one message at a time, until nothing is left. */
   async quiet(): Promise<void> {
-    for (let round = 0; round < 20; round++) {
+    for (let steps = 0; steps < 1000; steps++) {
       await settle();
-      if (this.toMain.length === 0 && this.toHost.length === 0) return;
-      this.workbenchTakes();
-      await this.hostTakes();
+      const [next] = this.possible;
+      if (next === undefined) return;
+      await this.step(next);
     }
     throw new Error('the model did not settle');
   }
@@ -87,19 +107,13 @@ export class EchoingMemento {
   shared(key: string): unknown {
     return this.main[key];
   }
-
-  private send(): void {
-    this.planned = false;
-    this.toMain.push({ value: copy(this.local), done: this.waiting });
-    this.waiting = [];
-  }
 }
 
 function copy(value: Record<string, unknown>): Record<string, unknown> {
   return JSON.parse(JSON.stringify(value));
 }
 
-/** Lets queued microtasks and promise callbacks run (the sends planned on the next turn among them). */
+/** Lets queued microtasks and promise callbacks run. */
 export async function settle(): Promise<void> {
-  for (let i = 0; i < 10; i++) await Promise.resolve();
+  for (let i = 0; i < 20; i++) await Promise.resolve();
 }
