@@ -16,6 +16,7 @@ import {
   openView,
   outputPanel,
   runCommand,
+  runCommandByKeyboard,
   screenshot,
   session,
   setKeyByKeyboard,
@@ -52,13 +53,27 @@ async function typeIntoQuickInput(text) {
  * Runs a command from a view's "..." menu (More Actions...) in its title bar, as a person would: points at the header
  * (its actions show on hover), clicks "...", and once the menu shows the item, clicks it. The "..." opens its menu on
  * the mouse press and toggles it: on a busy machine the press could land while the header's actions were still being
- * drawn again (the view's title actions follow its context keys, which the previous step changed: focus moved from the
- * editor), or the menu could close again as the focus arrived late; what was left was the button's hover tooltip
- * ("More Actions...") and no menu. So the step waits for what a person waits for (the button shown, then the menu
- * with the item) and, if no menu came, closes whatever is open and clicks again: at most 3 times, each bounded by the
- * menu's appearance, never by a pause.
+ * drawn again, or the menu could close again as the focus arrived late (the press moves the focus from the editor the
+ * step before left it in to the side bar); what was left was the button's hover tooltip ("More Actions...") and no
+ * menu. So the step first puts the focus in the view (its Focus command, then waits until the view's list has it,
+ * as a person sees the focus outline there), then waits for what a person waits for (the button shown, then the menu
+ * with the item) and, if no menu came, closes whatever is open and clicks again: at most 3 times, each bounded by
+ * the menu's appearance, never by a pause. `view`: the view's name ("Connections").
  */
-async function runFromViewMenu(header, title) {
+async function runFromViewMenu(view, title) {
+  const page = session.page;
+  const header = page.locator('.part.sidebar .pane-header', { hasText: view }).first();
+  const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: view }) });
+  const focusView = () => runCommandByKeyboard(`Flow Sync: Focus on ${view} View`);
+  await focusView();
+  await waitFor(
+    async () => {
+      if ((await pane.locator('.monaco-list:focus-within').count()) > 0) return true;
+      await focusView(); // the focus went elsewhere (a late focus of the step before): again, as a person would
+      return false;
+    },
+    { timeout: 30000, message: `the focus in the ${view} view` },
+  );
   const more = header.locator('.action-label[aria-label^="More Actions"]');
   const open = async () => {
     await header.hover();
@@ -169,8 +184,7 @@ describe('Flow Sync Explorer, as a person uses it', function () {
 
   it('groups connections by type from the title bar, then selects several rows and copies their IDs', async () => {
     const page = session.page;
-    const header = page.locator('.part.sidebar .pane-header', { hasText: 'Connections' }).first();
-    await runFromViewMenu(header, /^Group Connections By\.\.\.$/);
+    await runFromViewMenu('Connections', /^Group Connections By\.\.\.$/);
     await quickInput().waitFor({ state: 'visible', timeout: 10000 });
     await screenshot('readme-group-by-pick');
     await typeIntoQuickInput('Type');
@@ -201,7 +215,7 @@ describe('Flow Sync Explorer, as a person uses it', function () {
       message: '"Copied 2 IDs" in the status bar',
     });
     // Back to teams for the tests that follow.
-    await runFromViewMenu(header, /^Group Connections By\.\.\.$/);
+    await runFromViewMenu('Connections', /^Group Connections By\.\.\.$/);
     await typeIntoQuickInput('Team');
     await waitFor(
       async () => (await treeRows()).some((r) => session.mock.dataset.teams.some((t) => t.name === r.label)),
