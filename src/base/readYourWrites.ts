@@ -36,7 +36,8 @@ export class ReadYourWritesState {
   get<T>(key: string): T | undefined;
   get<T>(key: string, fallback: T): T;
   get<T>(key: string, fallback?: T): T | undefined {
-    const value = this.wanted.has(key) ? this.wanted.get(key)!.value : this.store.get(key);
+    const mine = this.wanted.get(key);
+    const value = mine ? mine.value : this.store.get(key);
     return value === undefined ? fallback : (value as T);
   }
 

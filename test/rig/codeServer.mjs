@@ -315,7 +315,7 @@ export function extensionLogs(server) {
 /** The last `lines` lines of each of the extension's log files (extensionLogs); '' when there is none yet. */
 export function extensionLogTail(server, lines = 40) {
   return extensionLogs(server)
-    .map((f) => fs.readFileSync(f, 'utf8').split('\n').slice(-lines).join('\n'))
+    .map((f) => tail(f, lines))
     .join('\n');
 }
 
