@@ -14,6 +14,7 @@ import {
   session,
   screenshot,
   setKeyByKeyboard,
+  tabInPage,
   treeRows,
   typeAndEnter,
   waitFor,
@@ -109,11 +110,7 @@ describe('Accessible: keyboard alone, and axe in every default theme', function 
     // its region takes the focus (it scrolls with the arrow keys).
     await runCommandByKeyboard('Flow Sync: Show Activity Chart');
     const frame = await webviewFrame('main#app[aria-busy="false"]');
-    const active = () => frame.evaluate(() => (document.hasFocus() ? (document.activeElement?.textContent ?? '') : ''));
-    const tabTo = async (text) => {
-      for (let i = 0; i < 12 && (await active()) !== text; i++) await keys.press('Tab');
-      assert.equal(await active(), text, `Tab reaches "${text}"`);
-    };
+    const tabTo = (text) => tabInPage(frame, { text });
     await tabTo('Day');
     await keys.press('Enter');
     await waitFor(

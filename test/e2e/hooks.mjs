@@ -2,7 +2,7 @@
 // after every test (test-results/screenshots/<test title>.png — for a failed test, the moment it failed).
 import fs from 'node:fs';
 import path from 'node:path';
-import { SCREENSHOT_DIR, screenshot, session, startSession, stopSession } from './workbench.mjs';
+import { SCREENSHOT_DIR, keptLogs, screenshot, session, startSession, stopSession } from './workbench.mjs';
 
 export const mochaHooks = {
   async beforeAll() {
@@ -26,8 +26,7 @@ export const mochaHooks = {
     );
     if (test.state === 'failed' && file) {
       console.log(`    [e2e] screenshot of the failure: ${path.relative(process.cwd(), file)}`);
-      if (session.workbench)
-        console.log(`    [e2e] workbench log: ${path.relative(process.cwd(), session.workbench.logFile)}`);
+      console.log(keptLogs().replace(/^\n/, ''));
     }
   },
 

@@ -17,6 +17,7 @@ import {
   waitFor,
   webviewFrame,
   statusBarText,
+  tabInPage,
   themeDrawn,
 } from './workbench.mjs';
 
@@ -80,11 +81,9 @@ describe('Flow Insights: keyboard alone, and axe in every default theme', functi
       'Compared with usual',
     ]);
     assert.ok((await frame.locator('table.flows tbody tr').count()) > 0, 'a row per flow');
-    const keys = session.page.keyboard;
-    const active = () => frame.evaluate(() => (document.hasFocus() ? (document.activeElement?.tagName ?? '') : ''));
-    for (let i = 0; i < 6 && (await active()) !== 'SUMMARY'; i++) await keys.press('Tab');
-    assert.equal(await active(), 'SUMMARY', 'Tab reaches the first flow\u2019s trend');
-    await keys.press('Enter');
+    // The first flow's trend (its summary) is at most 6 presses away.
+    await tabInPage(frame, { tagName: 'SUMMARY' }, { presses: 6 });
+    await session.page.keyboard.press('Enter');
     await waitFor(async () => frame.evaluate(() => document.querySelector('details')?.open === true), {
       message: 'the trend opened',
     });

@@ -19,6 +19,7 @@ import {
   REPO_ROOT,
   buildProject,
   freshWorkspace,
+  keepExtensionLogs,
   launchBrowser,
   openWorkbench,
   packageVsix,
@@ -40,9 +41,11 @@ const NO_SESSION = Object.freeze({
   workbench: undefined,
   workspace: undefined,
   mock: null,
+  /** The window the helpers drive: the session's, or openOwnWindow's while it is open (its code-server, its workbench). */
+  window: undefined,
 });
 
-/** @type {{page: import('playwright-core').Page, server: any, browser: any, workbench: any, workspace: string, mock: any}} */
+/** @type {{page: import('playwright-core').Page, server: any, browser: any, workbench: any, workspace: string, mock: any, window: {server: any, workbench: any} | undefined}} */
 export const session = { ...NO_SESSION };
 
 /**
@@ -94,6 +97,7 @@ export async function startSession({ settings = {} } = {}) {
     name: 'e2e',
   });
   session.page = session.workbench.page;
+  session.window = { server: session.server, workbench: session.workbench };
   await waitForExtensionsReady();
   return session;
 }
@@ -114,11 +118,11 @@ export async function stopSession() {
  * mouse press in it is counted (mousePresses()), for a test that must need none. Call it in before(), close in after().
  */
 export async function openOwnWindow(name, { settings = {}, countMousePresses = false } = {}) {
-  const saved = session.page;
+  const saved = { page: session.page, window: session.window };
   let server;
   let workbench;
   const close = async () => {
-    session.page = saved;
+    Object.assign(session, saved);
     await workbench?.close();
     await server?.stop();
   };
@@ -132,6 +136,7 @@ export async function openOwnWindow(name, { settings = {}, countMousePresses = f
     });
     workbench = await openWorkbench({ server, browser: session.browser, folder: freshWorkspace(name), name });
     session.page = workbench.page;
+    session.window = { server, workbench };
     if (countMousePresses) {
       await workbench.page.evaluate(() => {
         globalThis.__mousePresses = 0;
@@ -503,7 +508,21 @@ export async function setKeyByKeyboard() {
   assert.equal(await page().locator('.quick-input-widget input').getAttribute('type'), 'password');
   await typeAndEnter(DEMO_API_KEY);
   await runCommandByKeyboard('Flow Sync: Focus on Processing View');
-  return waitForSyncRows({ timeout: 30000, message: 'sync rows' });
+  return waitForSyncRows({ timeout: 30000, message: 'sync rows' }).catch(async (error) => {
+    // Mostly called in a before() hook, which gets no screenshot from the root hooks: what the window showed, and logs.
+    await screenshot('set-key-no-rows').catch(() => {});
+    throw new Error(`${error.message}; the side bar: ${JSON.stringify(await treeRows().catch(() => []))}${keptLogs()}`);
+  });
+}
+
+/** Copies the extension logs of the window the helpers drive into the rig's log folder: a line naming them. */
+export function keptLogs() {
+  const { server, workbench } = session.window ?? {};
+  if (!server) return '';
+  const kept = keepExtensionLogs(server, path.basename(server.logFile).replace(/-code-server-.*$/, '')).map((f) =>
+    path.relative(REPO_ROOT, f),
+  );
+  return `\n    [e2e] workbench log: ${path.relative(REPO_ROOT, workbench.logFile)}; extension logs: ${kept.join(', ') || 'none'}`;
 }
 
 /** True once `locator` is in `state` within `timeout` ms, false after it (never throws for the timeout). */
@@ -640,6 +659,56 @@ export async function webviewFrame(selector, { timeout = 15000 } = {}) {
     },
     { timeout, message: `a webview frame with ${selector}` },
   );
+}
+
+/**
+ * Waits until the keyboard focus is in a webview's page (`frame`), as a person waits to see it there before pressing
+ * Tab: VS Code moves it there once the page has loaded (a press before that moves the focus through the workbench
+ * instead). Says where the focus is when it does not come.
+ */
+export async function focusInPage(frame, { timeout = 15000 } = {}) {
+  await waitFor(() => frame.evaluate(() => document.hasFocus()), { timeout, message: 'the focus in the page' }).catch(
+    async (error) => {
+      const where = await page()
+        .evaluate(() => {
+          const el = document.activeElement;
+          return el
+            ? `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${el.getAttribute('aria-label') ?? ''}"`
+            : 'nothing';
+        })
+        .catch(() => 'unknown');
+      throw new Error(`${error.message}; the workbench's focus is on ${where}`);
+    },
+  );
+}
+
+/**
+ * Presses Tab in a webview's page, once the focus is in it, until the element with the focus is `target` (its
+ * `tagName`, its `text`, or both), at most `presses` times; fails saying what Tab did not reach.
+ */
+export async function tabInPage(frame, target, { presses = 12 } = {}) {
+  await focusInPage(frame);
+  const reached = () =>
+    frame.evaluate(({ tagName, text }) => {
+      const el = document.hasFocus() ? document.activeElement : null;
+      return (
+        !!el && (tagName === undefined || el.tagName === tagName) && (text === undefined || el.textContent === text)
+      );
+    }, target);
+  const trail = []; // where each press took the focus, for the failure's message
+  for (let i = 0; i < presses && !(await reached()); i++) {
+    await page().keyboard.press('Tab');
+    trail.push(
+      await frame
+        .evaluate(() =>
+          document.hasFocus()
+            ? `${document.activeElement?.tagName.toLowerCase()} "${(document.activeElement?.textContent ?? '').slice(0, 30)}"`
+            : 'out of the page',
+        )
+        .catch((error) => error.message),
+    );
+  }
+  assert.ok(await reached(), `Tab reaches ${JSON.stringify(target)}; the presses went to: ${trail.join(', ')}`);
 }
 
 /**
