@@ -408,7 +408,7 @@ export async function runCommandByKeyboard(title, { timeout = 15000, opensInput 
   const input = p.locator('.quick-input-widget input');
   const focusedLabel = () =>
     p
-      .locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name')
+      .locator('.quick-input-widget:visible .quick-input-list .monaco-list-row.focused .label-name')
       .first()
       .innerText()
       .catch(() => '');
@@ -423,7 +423,7 @@ export async function runCommandByKeyboard(title, { timeout = 15000, opensInput 
     await p.keyboard.insertText(`>${title}`);
     // The palette lists the commands known when it opens: reopen until the command is listed; the arrow keys
     // move the highlight to it (a better match, e.g. "… in Marketplace", may be listed first).
-    const labels = p.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name');
+    const labels = p.locator('.quick-input-widget:visible .quick-input-list .monaco-list-row .label-name');
     const listed = await waitFor(async () => (await labels.allInnerTexts()).some((l) => l.trim() === title), {
       timeout: 2000,
       message: `"${title}" listed`,
@@ -431,7 +431,18 @@ export async function runCommandByKeyboard(title, { timeout = 15000, opensInput 
     let found = false;
     for (let i = 0; listed && i < 20 && !(found = (await focusedLabel()).trim() === title); i++)
       await p.keyboard.press('ArrowDown');
-    if (found) {
+    // Enter goes to the palette only while it is open with the text and has the focus: a palette that closed (lost the
+    // focus) leaves its last rows in the page, hidden, and an Enter then lands in the workbench, running nothing.
+    const palette = found
+      ? await p.evaluate((text) => {
+          const el = document.activeElement;
+          const widget = el?.closest('.quick-input-widget');
+          return !!widget && widget.getClientRects().length > 0 && el.matches('input') && el.value === text;
+        }, `>${title}`)
+      : false;
+    if (found && !palette)
+      console.log(`      [e2e] the command palette lost the focus before Enter on "${title}": again`);
+    if (found && palette) {
       await p.keyboard.press('Enter');
       if (opensInput) {
         await waitFor(
