@@ -26,7 +26,8 @@ export const mochaHooks = {
     );
     if (test.state === 'failed' && file) {
       console.log(`    [e2e] screenshot of the failure: ${path.relative(process.cwd(), file)}`);
-      console.log(keptLogs().replace(/^\n/, ''));
+      const logs = keptLogs();
+      if (logs) console.log(logs);
     }
   },
 

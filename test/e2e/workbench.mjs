@@ -41,11 +41,11 @@ const NO_SESSION = Object.freeze({
   workbench: undefined,
   workspace: undefined,
   mock: null,
-  /** The window the helpers drive: the session's, or openOwnWindow's while it is open (its code-server, its workbench). */
+  /** The window the helpers drive: the session's, or openOwnWindow's while it is open (its name, code-server, workbench). */
   window: undefined,
 });
 
-/** @type {{page: import('playwright-core').Page, server: any, browser: any, workbench: any, workspace: string, mock: any, window: {server: any, workbench: any} | undefined}} */
+/** @type {{page: import('playwright-core').Page, server: any, browser: any, workbench: any, workspace: string, mock: any, window: {name: string, server: any, workbench: any} | undefined}} */
 export const session = { ...NO_SESSION };
 
 /**
@@ -97,7 +97,7 @@ export async function startSession({ settings = {} } = {}) {
     name: 'e2e',
   });
   session.page = session.workbench.page;
-  session.window = { server: session.server, workbench: session.workbench };
+  session.window = { name: 'e2e', server: session.server, workbench: session.workbench };
   await waitForExtensionsReady();
   return session;
 }
@@ -136,7 +136,7 @@ export async function openOwnWindow(name, { settings = {}, countMousePresses = f
     });
     workbench = await openWorkbench({ server, browser: session.browser, folder: freshWorkspace(name), name });
     session.page = workbench.page;
-    session.window = { server, workbench };
+    session.window = { name, server, workbench };
     if (countMousePresses) {
       await workbench.page.evaluate(() => {
         globalThis.__mousePresses = 0;
@@ -433,13 +433,13 @@ export async function runCommandByKeyboard(title, { timeout = 15000, opensInput 
       await p.keyboard.press('ArrowDown');
     // Enter goes to the palette only while it is open with the text and has the focus: a palette that closed (lost the
     // focus) leaves its last rows in the page, hidden, and an Enter then lands in the workbench, running nothing.
-    const palette = found
-      ? await p.evaluate((text) => {
-          const el = document.activeElement;
-          const widget = el?.closest('.quick-input-widget');
-          return !!widget && widget.getClientRects().length > 0 && el.matches('input') && el.value === text;
-        }, `>${title}`)
-      : false;
+    const palette =
+      found &&
+      (await p.evaluate((text) => {
+        const el = document.activeElement;
+        const widget = el?.closest('.quick-input-widget');
+        return !!widget && widget.getClientRects().length > 0 && el.matches('input') && el.value === text;
+      }, `>${title}`));
     if (found && !palette)
       console.log(`      [e2e] the command palette lost the focus before Enter on "${title}": again`);
     if (found && palette) {
@@ -522,18 +522,21 @@ export async function setKeyByKeyboard() {
   return waitForSyncRows({ timeout: 30000, message: 'sync rows' }).catch(async (error) => {
     // Mostly called in a before() hook, which gets no screenshot from the root hooks: what the window showed, and logs.
     await screenshot('set-key-no-rows').catch(() => {});
-    throw new Error(`${error.message}; the side bar: ${JSON.stringify(await treeRows().catch(() => []))}${keptLogs()}`);
+    throw new Error(
+      `${error.message}; the side bar: ${JSON.stringify(await treeRows().catch(() => []))}\n${keptLogs()}`,
+    );
   });
 }
 
-/** Copies the extension logs of the window the helpers drive into the rig's log folder: a line naming them. */
+/**
+ * Copies the extension logs of the window the helpers drive into the rig's log folder; a line naming them and that
+ * window's workbench log ('' before there is a window).
+ */
 export function keptLogs() {
-  const { server, workbench } = session.window ?? {};
-  if (!server) return '';
-  const kept = keepExtensionLogs(server, path.basename(server.logFile).replace(/-code-server-.*$/, '')).map((f) =>
-    path.relative(REPO_ROOT, f),
-  );
-  return `\n    [e2e] workbench log: ${path.relative(REPO_ROOT, workbench.logFile)}; extension logs: ${kept.join(', ') || 'none'}`;
+  if (!session.window) return '';
+  const { name, server, workbench } = session.window;
+  const kept = keepExtensionLogs(server, name).map((f) => path.relative(REPO_ROOT, f));
+  return `    [e2e] workbench log: ${path.relative(REPO_ROOT, workbench.logFile)}; extension logs: ${kept.join(', ') || 'none'}`;
 }
 
 /** True once `locator` is in `state` within `timeout` ms, false after it (never throws for the timeout). */
