@@ -39,6 +39,20 @@ const flowsByName = () =>
     a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }),
   );
 
+/**
+ * Starts a sync of its own in the first flow by name (its row drawn at the top of Processing, not below what the view
+ * shows), refreshes, and returns its row once drawn: the mock's own syncs may all be finished, stuck or with errors.
+ */
+async function startOwnSyncRow() {
+  const [started] = session.mock.startSync(flowsByName()[0].id);
+  await runCommand('Flow Sync: Refresh Processing');
+  const row = session.page
+    .locator('.part.sidebar .monaco-list-row[aria-level="2"]', { hasText: new RegExp(`^#${started.id}(?!\\d)`) })
+    .first();
+  await row.waitFor({ state: 'visible', timeout: 10000 });
+  return row;
+}
+
 const sidebarText = () => session.page.locator('.part.sidebar').innerText();
 const quickInput = () => session.page.locator('.quick-input-widget input');
 
@@ -236,14 +250,8 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     // and that notification, not the one this test waits for, would name it; it would also use up the errors
     // announcements' budget of one per 5 minutes, which the errors test below needs). A sync of its own, just started:
     // at about 1 in 100 of the moments the session can start at, the mock lists no such sync besides the stuck one (a
-    // scan of its data, 1 s apart over three days). In the first flow by name, so its row is drawn near the top.
-    const [started] = session.mock.startSync(flowsByName()[0].id);
-    await runCommand('Flow Sync: Refresh Processing');
-    const row = page
-      .locator('.part.sidebar .monaco-list-row[aria-level="2"]', { hasText: new RegExp(`^#${started.id}(?!\\d)`) })
-      .first();
-    await row.waitFor({ state: 'visible', timeout: 10000 });
-    const watched = await watchFromContextMenu(row);
+    // scan of its data, 1 s apart over three days).
+    const watched = await watchFromContextMenu(await startOwnSyncRow());
     const id = Number(watched.label.slice(1));
     // The watch survives a reload of the window (it is kept per service in the extension's global state).
     await runCommand('Developer: Reload Window');
@@ -345,16 +353,8 @@ describe('Flow Sync Explorer, as a person uses it', function () {
   it('a watched sync that gets errors: a notification says so, and its row stands out in the error colour', async () => {
     const page = session.page;
     // A sync of its own, just started: the suites before may have finished every other one, or given it errors (a
-    // clean-clone run met a view of only the stuck sync and one with errors). Of the flow whose row is first (flows by
-    // name), so its row is drawn at the top of the view, not below what the view shows.
-    const first = flowsByName()[0];
-    const [started] = session.mock.startSync(first.id);
-    await runCommand('Flow Sync: Refresh Processing');
-    const row = page
-      .locator('.part.sidebar .monaco-list-row[aria-level="2"]', { hasText: new RegExp(`^#${started.id}(?!\\d)`) })
-      .first();
-    await row.waitFor({ state: 'visible', timeout: 10000 });
-    const watched = await watchFromContextMenu(row);
+    // clean-clone run met a view of only the stuck sync and one with errors).
+    const watched = await watchFromContextMenu(await startOwnSyncRow());
     const id = Number(watched.label.slice(1));
     assert.ok(session.mock.reportErrors(id), `sync ${id} was processing`);
     await runCommand('Flow Sync: Refresh Processing');
