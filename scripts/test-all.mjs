@@ -5,13 +5,15 @@
 //   lint                      (ESLint and Prettier: on its own, from the start)
 //   typecheck -> contract     (the sources alone, without the test types)
 //   build -> budgets          (one production build and one compile of the tests: every later stage uses these)
-//   build + lint + typecheck -> unit   (alone: its property tests have 10 s timeouts)
+//   build -> unit             (beside lint and typecheck: one core each; its slowest test takes 1.2 s of its 10 s)
 //   rig                       (code-server, Node 24, Chromium under .vscode-test/: installed from the start)
 //   rig + unit -> the suites in a real VS Code, one after another: integration, restricted, web, e2e
 // One after another, not side by side: each keeps a core busy drawing its workbench (Chromium's renderer is most of
 // their CPU), so on 2 cores two of them took as long together as one after the other (warm: 788 s side by side, load
-// 6-7; 740 s one after another) and every UI step waited on a machine at twice the load. Each stage's output is kept
-// and printed whole when it ends, so the log
+// 6-7; 740 s one after another; again on a faster machine: 299 s side by side, 324 s one after another, the machine 99 %
+// busy while they overlapped) and every UI step waited on a machine at twice the load. The e2e stage runs its own two
+// lanes side by side (test/e2e/run.mjs): one of them is mostly waiting. Each stage's output is kept and printed whole
+// when it ends, so the log
 // reads stage by stage; a line every 30 s says what is still running; the stage times close the run.
 //   node scripts/test-all.mjs                 everything
 //   node scripts/test-all.mjs unit e2e        only these stages (with the build and the rig when they need them)
@@ -26,8 +28,8 @@ import path from 'node:path';
 
 /**
  * Every stage: its name, its command, the stages it needs (run with it, and it starts once they have passed), `after`:
- * stages it waits for when they are part of the run (the one before it in its lane: integration, restricted and web
- * share one lane; the unit tests, which run alone), its env.
+ * stages it waits for when they are part of the run (the one before it in its lane: integration, restricted, web and
+ * e2e share one lane, after the unit tests), its env.
  */
 const STAGES = [
   { name: 'lint', command: 'npm run lint --silent', needs: [] },
@@ -41,9 +43,9 @@ const STAGES = [
   { name: 'contract', command: 'node scripts/check-contract.mjs', needs: ['typecheck'] },
   { name: 'build', command: 'npm run build --silent && npm run compile --silent', needs: [] },
   { name: 'budgets', command: 'node scripts/check-budgets.mjs --no-build', needs: ['build'] },
-  // Alone with the budgets: its property tests have 10 s timeouts, which two runs at load 20-29 on 2 cores met with e2e
-  // (and lint) running beside them.
-  { name: 'unit', command: 'npx mocha', needs: ['build'], after: ['lint', 'typecheck'] },
+  // Beside lint and typecheck, before the suites in a real VS Code: its property tests have 10 s timeouts, which two
+  // runs at load 20-29 on 2 cores met with e2e running beside them (the slowest test takes 1.2 s alone).
+  { name: 'unit', command: 'npx mocha', needs: ['build'] },
   // ~2-3 min on a clean machine, mostly downloads; instant after.
   { name: 'rig', command: 'npm run rig:prepare --silent', needs: [] },
   {

@@ -28,7 +28,7 @@ describe('In German (VS Code display language de)', function () {
     );
     assert.equal(packed.status, 0, packed.stderr);
     server = await startCodeServer({
-      rig: session.server.rig,
+      rig: session.rig,
       name: 'e2e-de',
       vsix: [E2E_VSIX, languagePack], // the first is packaged by the session's start
       settings: { 'flowsync.baseUrl': session.mock.url },

@@ -7,10 +7,15 @@ import { SCREENSHOT_DIR, keptLogs, screenshot, session, startSession, stopSessio
 export const mochaHooks = {
   async beforeAll() {
     this.timeout(20 * 60 * 1000); // a cold rig install takes ~2-3 minutes
-    fs.rmSync(SCREENSHOT_DIR, { recursive: true, force: true });
+    // Under test/e2e/run.mjs (E2E_PREPARED=1) the folder was emptied once, before the lanes started.
+    if (!process.env.E2E_PREPARED) fs.rmSync(SCREENSHOT_DIR, { recursive: true, force: true });
     try {
       // A fixed stuck threshold: the mock's stuck sync (2 h old) shows as stuck from the start (a learned one needs 5 runs).
-      await startSession({ settings: { 'flowsync.stuckAfterMinutes': 60 } });
+      // E2E_SESSION_WINDOW=0 (run.mjs's own-windows lane): its suites open windows of their own; no session window.
+      await startSession({
+        settings: { 'flowsync.stuckAfterMinutes': 60 },
+        window: process.env.E2E_SESSION_WINDOW !== '0',
+      });
     } catch (error) {
       if (session.page) await screenshot('before-all-failed').catch(() => {});
       await stopSession().catch(() => {});

@@ -1,12 +1,12 @@
 // One poller for all windows (issue #14), with two real windows on one profile: two pages of one browser context on
 // one code-server are two VS Code windows (two extension hosts) sharing the user data, the global storage and the
 // secrets. The service (a mock of this test alone) must see the request rate of one window; both windows show the same
-// syncs; when the polling window closes, the other takes over within two intervals.
+// syncs; when the polling window closes, the other takes over within two intervals. The rates are read from the times
+// the requests arrive at the service: each test waits for the requests it needs, never for a fixed time.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'mocha';
 import {
   E2E_VSIX,
@@ -61,8 +61,23 @@ describe('Several windows of one installation: one poller', function () {
   let workspace;
   /** The first window's id: it held the lease while it was alone. */
   let firstId;
+  /** The page the helpers drove before this suite (the session's window, or none). */
+  let savedPage;
 
-  const processingCount = () => mock.requests.filter((r) => r.path.endsWith('/flowsyncs/processing')).length;
+  /**
+   * Waits for the service to have seen `n` processing requests since the last clearRequests(); returns the arrival
+   * times (ms) of the first `n`. What the service sees is the proof, so the test waits for the requests themselves.
+   */
+  const processingArrivals = (n, { intervals }) =>
+    waitFor(
+      () => {
+        const at = mock.requests.filter((r) => r.path.endsWith('/flowsyncs/processing')).map((r) => r.at);
+        return at.length >= n ? at.slice(0, n) : undefined;
+      },
+      { timeout: intervals * INTERVAL_S * 1000 + 5000, interval: 100, message: `${n} processing requests` },
+    );
+  /** Seconds from the first arrival to the last. */
+  const span = (at) => (at[at.length - 1] - at[0]) / 1000;
   /** The window that holds the processing lease, from the shared file in the global storage. */
   const leaseHolder = () => {
     const dir = path.join(server.dirs.userDataDir, EXTENSION_STORAGE);
@@ -82,7 +97,7 @@ describe('Several windows of one installation: one poller', function () {
     );
     mock = await MockFlowSyncServer.start({ port: 0 });
     server = await startCodeServer({
-      rig: session.server.rig,
+      rig: session.rig,
       name: 'e2e-sharing',
       vsix: [E2E_VSIX], // packaged by the session's start
       settings: { 'flowsync.baseUrl': mock.url, 'flowsync.refreshIntervalSeconds': INTERVAL_S },
@@ -90,10 +105,14 @@ describe('Several windows of one installation: one poller', function () {
     });
     workspace = freshWorkspace('e2e-sharing');
     workbench = await openWorkbench({ server, browser: session.browser, folder: workspace, name: 'e2e-sharing' });
-    await onPage(workbench.page, () => waitForExtensionsReady());
+    // The root hooks' screenshot after each test shows this suite's window (the session's, if any, is back after).
+    savedPage = session.page;
+    session.page = workbench.page;
+    await waitForExtensionsReady();
   });
 
   after(async () => {
+    session.page = savedPage;
     await second?.close().catch(() => {});
     await workbench?.close();
     await server?.stop();
@@ -116,10 +135,15 @@ describe('Several windows of one installation: one poller', function () {
     });
     firstId = await waitFor(() => leaseHolder(), { timeout: 10000, message: 'a lease in the global storage' });
     mock.clearRequests();
-    await sleep(4 * INTERVAL_S * 1000 + 500);
-    const alone = processingCount();
-    console.log(`      [sharing] one window: ${alone} processing requests in 4 intervals of ${INTERVAL_S} s`);
-    assert.ok(alone >= 3 && alone <= 5, `one window: ${alone} requests in 4 intervals`);
+    // Three polls: one interval apart, neither sooner (the window polls once per interval) nor later (every interval).
+    const alone = span(await processingArrivals(3, { intervals: 3 }));
+    console.log(
+      `      [sharing] one window: 3 processing requests in ${alone.toFixed(1)} s (interval ${INTERVAL_S} s)`,
+    );
+    assert.ok(
+      alone >= 2 * INTERVAL_S * 0.8 && alone <= 2 * INTERVAL_S * 1.5,
+      `one window: 3 requests in ${alone.toFixed(1)} s, not about 2 intervals`,
+    );
   });
 
   it('a second window on the same profile shows the same syncs, and the service sees the rate of one window', async () => {
@@ -135,18 +159,16 @@ describe('Several windows of one installation: one poller', function () {
       message: 'sync rows in the second window',
     });
     mock.clearRequests();
-    const t0 = Date.now();
-    await sleep(6 * INTERVAL_S * 1000 + 500);
-    const both = processingCount();
-    const seconds = (Date.now() - t0) / 1000;
+    // Five polls at the rate of one window take four intervals; two windows polling each on its own would send them in
+    // about two. One short gap is allowed: which window polls may change once (below), and the new holder polls then.
+    const both = span(await processingArrivals(5, { intervals: 6 }));
     console.log(
-      `      [sharing] two windows: ${both} processing requests in ${seconds.toFixed(1)} s (interval ${INTERVAL_S} s)`,
+      `      [sharing] two windows: 5 processing requests in ${both.toFixed(1)} s (interval ${INTERVAL_S} s)`,
     );
     assert.ok(
-      both <= Math.floor(seconds / INTERVAL_S) + 1,
-      `two windows: ${both} requests in ${seconds.toFixed(1)} s (one window: ${Math.floor(seconds / INTERVAL_S)})`,
+      both >= 3 * INTERVAL_S * 0.9,
+      `two windows: 5 requests in ${both.toFixed(1)} s (one window: about ${4 * INTERVAL_S} s)`,
     );
-    assert.ok(both >= 4, `still polled: ${both} requests in ${seconds.toFixed(1)} s`);
     // Which window polls may have changed: a focused window takes over from one unfocused for an interval.
     assert.ok(leaseHolder(), 'one window holds the lease');
     // Both windows show the same syncs (within a second of each answer; compared until they agree, at most 3 s).
@@ -209,6 +231,7 @@ describe('Several windows of one installation: one poller', function () {
     const [closing, remaining] = holder === firstId ? [workbench.page, second.page] : [second.page, workbench.page];
     await closing.close();
     const closedAt = Date.now();
+    session.page = remaining;
     const taken = await waitFor(
       () => {
         const h = leaseHolder();
@@ -222,10 +245,14 @@ describe('Several windows of one installation: one poller', function () {
     );
     assert.ok(taken && after <= 2 * INTERVAL_S * 1000, `taken over after ${after} ms`);
     mock.clearRequests();
-    await sleep(3 * INTERVAL_S * 1000 + 500);
-    const count = processingCount();
-    console.log(`      [sharing] the remaining window: ${count} processing requests in 3 intervals`);
-    assert.ok(count >= 2 && count <= 4, `the remaining window polls: ${count} requests in 3 intervals`);
+    const remainingSpan = span(await processingArrivals(3, { intervals: 3 }));
+    console.log(
+      `      [sharing] the remaining window: 3 processing requests in ${remainingSpan.toFixed(1)} s (interval ${INTERVAL_S} s)`,
+    );
+    assert.ok(
+      remainingSpan >= 2 * INTERVAL_S * 0.8 && remainingSpan <= 2 * INTERVAL_S * 1.5,
+      `the remaining window polls: 3 requests in ${remainingSpan.toFixed(1)} s, not about 2 intervals`,
+    );
     assert.ok((await syncIds(remaining)).length > 0, 'the remaining window shows syncs');
   });
 });

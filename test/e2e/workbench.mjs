@@ -37,6 +37,7 @@ export const DEMO_API_KEY = 'fs_demo_0123456789abcdef';
 const NO_SESSION = Object.freeze({
   page: undefined,
   server: undefined,
+  rig: undefined,
   browser: undefined,
   workbench: undefined,
   workspace: undefined,
@@ -45,21 +46,26 @@ const NO_SESSION = Object.freeze({
   window: undefined,
 });
 
-/** @type {{page: import('playwright-core').Page, server: any, browser: any, workbench: any, workspace: string, mock: any, window: {name: string, server: any, workbench: any} | undefined}} */
+/** @type {{page: import('playwright-core').Page, server: any, rig: any, browser: any, workbench: any, workspace: string, mock: any, window: {name: string, server: any, workbench: any} | undefined}} */
 export const session = { ...NO_SESSION };
 
 /**
- * Builds the extension (unless E2E_NO_BUILD=1), packages a VSIX, starts the mock API, code-server with the VSIX
- * installed (no smoke-test driver: the workbench behaves as for a person, notifications included), Chromium, and
- * opens the workbench on a fresh workspace folder.
+ * Builds the extension (unless E2E_NO_BUILD=1), packages a VSIX (both skipped when test/e2e/run.mjs did them:
+ * E2E_PREPARED=1), starts the mock API, code-server with the VSIX installed (no smoke-test driver: the workbench
+ * behaves as for a person, notifications included), Chromium, and opens the workbench on a fresh workspace folder.
+ * `window: false`: the mock, Chromium and the VSIX only (no code-server, no window), for suites that open every window
+ * they use.
  */
-export async function startSession({ settings = {} } = {}) {
+export async function startSession({ settings = {}, window = true } = {}) {
   const rig = await prepareRig();
-  if (!process.env.E2E_NO_BUILD) {
-    console.log('    [e2e] building: npm run compile, node esbuild.js --production, vsce package');
-    buildProject({ production: true });
+  if (!process.env.E2E_PREPARED) {
+    if (!process.env.E2E_NO_BUILD) {
+      console.log('    [e2e] building: npm run compile, node esbuild.js --production, vsce package');
+      buildProject({ production: true });
+    }
+    packageVsix();
   }
-  const vsix = packageVsix();
+  session.rig = rig;
 
   const mockModule = path.join(REPO_ROOT, 'out', 'src', 'mock', 'server.js');
   if (fs.existsSync(mockModule)) {
@@ -70,11 +76,13 @@ export async function startSession({ settings = {} } = {}) {
     const startedAt = Date.now();
     session.mock = await MockFlowSyncServer.start({ port: 0, now: () => startedAt });
   }
+  session.browser = await launchBrowser(rig);
+  if (!window) return session;
   session.server = await startCodeServer({
     rig,
     name: 'e2e',
     smokeTestDriver: false,
-    vsix: [vsix],
+    vsix: [E2E_VSIX],
     settings: {
       ...(session.mock
         ? {
@@ -88,7 +96,6 @@ export async function startSession({ settings = {} } = {}) {
     },
     quiet: true,
   });
-  session.browser = await launchBrowser(rig);
   session.workspace = freshWorkspace('e2e');
   session.workbench = await openWorkbench({
     server: session.server,
@@ -128,7 +135,7 @@ export async function openOwnWindow(name, { settings = {}, countMousePresses = f
   };
   try {
     server = await startCodeServer({
-      rig: session.server.rig,
+      rig: session.rig,
       name,
       vsix: [E2E_VSIX], // packaged by the session's start
       settings: { 'flowsync.baseUrl': session.mock.url, ...settings },

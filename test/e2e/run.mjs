@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+// `npm run test:e2e`: the UI suites (mocha, test/e2e/.mocharc.json) in two lanes side by side, one mocha process each.
+//
+//   session       the session's window (product, services, Show Log) and the suites that open a window of their own
+//                 for a few seconds (accessibility, find, Flow Insights)
+//   own-windows   suites whose every window is their own: sharing (two windows on one profile and the service's
+//                 request rate, read over whole poll intervals: about a minute of waiting and little drawing) and
+//                 German (a code-server in another display language). Side by side with the session lane, the
+//                 sharing suite's waits cost no time of their own.
+//
+// The build (unless E2E_NO_BUILD=1), the VSIX and the screenshot folder are made once, here, before the lanes start.
+// Each lane's output is printed whole when it ends; the run fails when either lane fails.
+//   npm run test:e2e                          both lanes
+//   npm run test:e2e -- --grep "<title>"      mocha's options go to both lanes (a lane with no match passes with none)
+//   npx mocha --config test/e2e/.mocharc.json every suite in one process, one after another (no lanes)
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT, buildProject, packageVsix, prepareRig } from '../rig/codeServer.mjs';
+import { stopGroup, trackGroup } from '../rig/processes.mjs';
+import { SCREENSHOT_DIR } from './workbench.mjs';
+
+const E2E_DIR = path.join(REPO_ROOT, 'test', 'e2e');
+/** The own-windows lane's suites; the session lane runs every other `*.test.mjs` of test/e2e. */
+const OWN_WINDOWS = ['german.test.mjs', 'sharing.test.mjs'];
+
+const suites = fs
+  .readdirSync(E2E_DIR)
+  .filter((f) => f.endsWith('.test.mjs'))
+  .sort();
+const LANES = [
+  { name: 'session', files: suites.filter((f) => !OWN_WINDOWS.includes(f)), env: {} },
+  // No session window: the lane's suites open their own (E2E_SESSION_WINDOW=0, test/e2e/hooks.mjs).
+  { name: 'own-windows', files: suites.filter((f) => OWN_WINDOWS.includes(f)), env: { E2E_SESSION_WINDOW: '0' } },
+];
+
+const t0 = Date.now();
+const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+
+await prepareRig();
+if (!process.env.E2E_NO_BUILD) {
+  console.log('[e2e] building: npm run compile, node esbuild.js --production');
+  buildProject({ production: true });
+}
+packageVsix();
+fs.rmSync(SCREENSHOT_DIR, { recursive: true, force: true });
+console.log(
+  `[e2e] VSIX packaged; lanes ${LANES.map((l) => `${l.name} (${l.files.length} suites)`).join(', ')} (${secs()})`,
+);
+
+const mocha = path.join(REPO_ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js');
+/** Runs one lane's mocha; its output kept in a file and printed whole when it ends. Resolves to its exit code. */
+function runLane(lane) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `flowsync-e2e-${lane.name}-`));
+  const logFile = path.join(dir, 'out.log');
+  const out = fs.openSync(logFile, 'w');
+  const others = suites.filter((f) => !lane.files.includes(f)).flatMap((f) => ['--ignore', `test/e2e/${f}`]);
+  const child = spawn(
+    process.execPath,
+    [
+      mocha,
+      '--config',
+      'test/e2e/.mocharc.json',
+      ...(process.stdout.isTTY ? ['--color'] : []),
+      ...others,
+      ...process.argv.slice(2),
+    ],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', out, out],
+      env: { ...process.env, ...lane.env, E2E_PREPARED: '1' },
+      detached: process.platform !== 'win32',
+    },
+  );
+  // Stopped with everything it started, on Ctrl+C or if this process ends first (test/rig/processes.mjs).
+  trackGroup(child.pid, `e2e lane ${lane.name}`);
+  return new Promise((resolve) =>
+    child.on('exit', async (code, signal) => {
+      await stopGroup(child.pid, 0); // whatever the lane left behind in its process group
+      fs.closeSync(out);
+      const status = code ?? (signal ? 1 : 0);
+      console.log(`\n[e2e] lane ${lane.name}: ${status === 0 ? 'passed' : `FAILED (exit ${status})`} at ${secs()}`);
+      process.stdout.write(fs.readFileSync(logFile, 'utf8'));
+      fs.rmSync(dir, { recursive: true, force: true });
+      resolve(status);
+    }),
+  );
+}
+
+const progress = setInterval(() => console.log(`[e2e] ... lanes running (${secs()})`), 30_000);
+const codes = await Promise.all(LANES.filter((l) => l.files.length).map(runLane));
+clearInterval(progress);
+const failed = codes.some((c) => c !== 0);
+console.log(`\n[e2e] ${failed ? 'FAILED' : 'passed'}: both lanes ended (${secs()})`);
+process.exit(failed ? 1 : 0);
