@@ -7,13 +7,15 @@
 //   build -> budgets          (one production build and one compile of the tests: every later stage uses these)
 //   build -> unit             (beside lint and typecheck: one core each; its slowest test takes 1.2 s of its 10 s)
 //   rig                       (code-server, Node 24, Chromium under .vscode-test/: installed from the start)
-//   rig + unit -> the suites in a real VS Code, one after another: integration, restricted, web, e2e
+//   rig + unit -> the suites in a real VS Code, one after another: integration, restricted, web, e2e (its session lane)
+//   rig + unit -> e2e-windows (the e2e suites' own-windows lane: mostly waiting, beside the integration suite)
 // One after another, not side by side: each keeps a core busy drawing its workbench (Chromium's renderer is most of
 // their CPU), so on 2 cores two of them took as long together as one after the other (warm: 788 s side by side, load
 // 6-7; 740 s one after another; again on a faster machine: 299 s side by side, 324 s one after another, the machine 99 %
-// busy while they overlapped) and every UI step waited on a machine at twice the load. The e2e stage runs its own two
-// lanes side by side (test/e2e/run.mjs): one of them is mostly waiting. Each stage's output is kept and printed whole
-// when it ends, so the log
+// busy while they overlapped) and every UI step waited on a machine at twice the load. The e2e suites' own-windows
+// lane (test/e2e/run.mjs) is the exception: it mostly waits for the service's polls. The screenshot folder is emptied
+// once, at the start, when an e2e stage is part of the run. Each stage's output is kept and printed whole when it ends,
+// so the log
 // reads stage by stage; a line every 30 s says what is still running; the stage times close the run.
 //   node scripts/test-all.mjs                 everything
 //   node scripts/test-all.mjs unit e2e        only these stages (with the build and the rig when they need them)
@@ -29,7 +31,7 @@ import path from 'node:path';
 /**
  * Every stage: its name, its command, the stages it needs (run with it, and it starts once they have passed), `after`:
  * stages it waits for when they are part of the run (the one before it in its lane: integration, restricted, web and
- * e2e share one lane, after the unit tests), its env.
+ * e2e share one lane, after the unit tests), `with`: stages run with it when it is asked for alone, its env.
  */
 const STAGES = [
   { name: 'lint', command: 'npm run lint --silent', needs: [] },
@@ -63,12 +65,22 @@ const STAGES = [
   },
   // The browser build (package.json "browser") alone, in code-server's web worker extension host.
   { name: 'web', command: 'npm run test:web --silent -- --no-build', needs: ['build', 'rig'], after: ['restricted'] },
+  // The e2e suites' two lanes (test/e2e/run.mjs) as two stages: the own-windows lane (the sharing suite, which mostly
+  // waits for the service's polls, and German) beside the integration suite; the session lane after the web stage.
+  {
+    name: 'e2e-windows',
+    command: 'npm run test:e2e --silent -- --lane own-windows',
+    needs: ['build', 'rig'],
+    after: ['unit'],
+    env: { E2E_NO_BUILD: '1' },
+  },
   {
     name: 'e2e',
-    command: 'npm run test:e2e --silent',
+    command: 'npm run test:e2e --silent -- --lane session',
     needs: ['build', 'rig'],
     after: ['web'],
     env: { E2E_NO_BUILD: '1' },
+    with: ['e2e-windows'],
   },
 ];
 
@@ -84,9 +96,12 @@ if (unknown.length) {
 const wanted = (name) =>
   !only.length ||
   only.includes(name) ||
-  // what a wanted stage needs
-  STAGES.some((s) => only.includes(s.name) && s.needs.includes(name));
+  // what a wanted stage needs, or runs with (`with`: the e2e stage's other lane)
+  STAGES.some((s) => only.includes(s.name) && (s.needs.includes(name) || s.with?.includes(name)));
 const stages = STAGES.filter((s) => wanted(s.name));
+// Each e2e stage runs one lane and leaves the screenshot folder as it is (test/e2e/run.mjs --lane): emptied here, once.
+if (stages.some((s) => s.name.startsWith('e2e')))
+  fs.rmSync(path.join(import.meta.dirname, '..', 'test-results', 'screenshots'), { recursive: true, force: true });
 const started = Date.now();
 const results = [];
 

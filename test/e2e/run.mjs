@@ -12,12 +12,14 @@
 // Each lane's output is printed whole when it ends; the run fails when either lane fails.
 //   npm run test:e2e                          both lanes
 //   npm run test:e2e -- --grep "<title>"      mocha's options go to both lanes (a lane with no match passes with none)
+//   npm run test:e2e -- --lane own-windows    one lane (`npm test` runs each as a stage of its own, the own-windows
+//                                             lane beside the integration suite); the screenshot folder is left as is
 //   npx mocha --config test/e2e/.mocharc.json every suite in one process, one after another (no lanes)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT, buildProject, packageVsix, prepareRig } from '../rig/codeServer.mjs';
+import { E2E_VSIX, REPO_ROOT, buildProject, packageVsix, prepareRig } from '../rig/codeServer.mjs';
 import { stopGroup, trackGroup } from '../rig/processes.mjs';
 import { SCREENSHOT_DIR } from './workbench.mjs';
 
@@ -35,6 +37,14 @@ const LANES = [
   { name: 'own-windows', files: suites.filter((f) => OWN_WINDOWS.includes(f)), env: { E2E_SESSION_WINDOW: '0' } },
 ];
 
+const args = process.argv.slice(2);
+const laneAt = args.indexOf('--lane');
+const only = laneAt >= 0 ? args.splice(laneAt, 2)[1] : undefined;
+if (only !== undefined && !LANES.some((l) => l.name === only)) {
+  console.error(`[e2e] unknown lane "${only}" (lanes: ${LANES.map((l) => l.name).join(', ')})`);
+  process.exit(2);
+}
+const lanes = LANES.filter((l) => l.files.length && (only === undefined || l.name === only));
 const t0 = Date.now();
 const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 
@@ -43,10 +53,14 @@ if (!process.env.E2E_NO_BUILD) {
   console.log('[e2e] building: npm run compile, node esbuild.js --production');
   buildProject({ production: true });
 }
-packageVsix();
-fs.rmSync(SCREENSHOT_DIR, { recursive: true, force: true });
+// Packaged beside it, then renamed over it: a lane started by another run.mjs at the same time (npm test's two e2e
+// stages) installs a whole VSIX, the old or the new one, never one being written.
+const packaged = `${E2E_VSIX}.${process.pid}`;
+packageVsix({ out: packaged });
+fs.renameSync(packaged, E2E_VSIX);
+if (only === undefined) fs.rmSync(SCREENSHOT_DIR, { recursive: true, force: true });
 console.log(
-  `[e2e] VSIX packaged; lanes ${LANES.map((l) => `${l.name} (${l.files.length} suites)`).join(', ')} (${secs()})`,
+  `[e2e] VSIX packaged; lane${lanes.length > 1 ? 's' : ''} ${lanes.map((l) => `${l.name} (${l.files.length} suites)`).join(', ')} (${secs()})`,
 );
 
 const mocha = path.join(REPO_ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js');
@@ -58,14 +72,7 @@ function runLane(lane) {
   const others = suites.filter((f) => !lane.files.includes(f)).flatMap((f) => ['--ignore', `test/e2e/${f}`]);
   const child = spawn(
     process.execPath,
-    [
-      mocha,
-      '--config',
-      'test/e2e/.mocharc.json',
-      ...(process.stdout.isTTY ? ['--color'] : []),
-      ...others,
-      ...process.argv.slice(2),
-    ],
+    [mocha, '--config', 'test/e2e/.mocharc.json', ...(process.stdout.isTTY ? ['--color'] : []), ...others, ...args],
     {
       cwd: REPO_ROOT,
       stdio: ['ignore', out, out],
@@ -89,8 +96,8 @@ function runLane(lane) {
 }
 
 const progress = setInterval(() => console.log(`[e2e] ... lanes running (${secs()})`), 30_000);
-const codes = await Promise.all(LANES.filter((l) => l.files.length).map(runLane));
+const codes = await Promise.all(lanes.map(runLane));
 clearInterval(progress);
 const failed = codes.some((c) => c !== 0);
-console.log(`\n[e2e] ${failed ? 'FAILED' : 'passed'}: both lanes ended (${secs()})`);
+console.log(`\n[e2e] ${failed ? 'FAILED' : 'passed'}: ${lanes.map((l) => l.name).join(' and ')} ended (${secs()})`);
 process.exit(failed ? 1 : 0);
