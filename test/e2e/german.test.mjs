@@ -30,7 +30,7 @@ describe('In German (VS Code display language de)', function () {
     server = await startCodeServer({
       rig: session.rig,
       name: 'e2e-de',
-      vsix: [E2E_VSIX, languagePack], // the first is packaged by the session's start
+      vsix: [E2E_VSIX, languagePack], // the first is packaged by test/e2e/run.mjs or the session's start
       settings: { 'flowsync.baseUrl': session.mock.url },
       locale: 'de',
       // What VS Code writes when it installs a language pack: the server resolves the display language from it.

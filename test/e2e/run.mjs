@@ -4,7 +4,7 @@
 //   session       the session's window (product, services, Show Log) and the suites that open a window of their own
 //                 for a few seconds (accessibility, find, Flow Insights)
 //   own-windows   suites whose every window is their own: sharing (two windows on one profile and the service's
-//                 request rate, read over whole poll intervals: about a minute of waiting and little drawing) and
+//                 request rate, read from when several polls arrive: about a minute of waiting, little drawing) and
 //                 German (a code-server in another display language). Side by side with the session lane, the
 //                 sharing suite's waits cost no time of their own.
 //
@@ -19,32 +19,53 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { E2E_VSIX, REPO_ROOT, buildProject, packageVsix, prepareRig } from '../rig/codeServer.mjs';
-import { stopGroup, trackGroup } from '../rig/processes.mjs';
 import { SCREENSHOT_DIR } from './workbench.mjs';
 
 const E2E_DIR = path.join(REPO_ROOT, 'test', 'e2e');
 /** The own-windows lane's suites; the session lane runs every other `*.test.mjs` of test/e2e. */
 const OWN_WINDOWS = ['german.test.mjs', 'sharing.test.mjs'];
 
+/** Every suite mocha's config runs (each `*.test.mjs` under test/e2e), as paths from the repository's root. */
 const suites = fs
-  .readdirSync(E2E_DIR)
+  .readdirSync(E2E_DIR, { recursive: true })
   .filter((f) => f.endsWith('.test.mjs'))
+  .map((f) => path.posix.join('test/e2e', f.split(path.sep).join('/')))
   .sort();
+const missing = OWN_WINDOWS.filter((f) => !suites.includes(`test/e2e/${f}`));
+if (missing.length) fail(`no suite ${missing.join(', ')} in test/e2e (OWN_WINDOWS in test/e2e/run.mjs)`);
+const ownWindows = suites.filter((f) => OWN_WINDOWS.includes(path.posix.relative('test/e2e', f)));
+/** Each suite in exactly one lane. */
 const LANES = [
-  { name: 'session', files: suites.filter((f) => !OWN_WINDOWS.includes(f)), env: {} },
+  { name: 'session', files: suites.filter((f) => !ownWindows.includes(f)), env: {} },
   // No session window: the lane's suites open their own (E2E_SESSION_WINDOW=0, test/e2e/hooks.mjs).
-  { name: 'own-windows', files: suites.filter((f) => OWN_WINDOWS.includes(f)), env: { E2E_SESSION_WINDOW: '0' } },
+  { name: 'own-windows', files: ownWindows, env: { E2E_SESSION_WINDOW: '0' } },
 ];
 
-const args = process.argv.slice(2);
-const laneAt = args.indexOf('--lane');
-const only = laneAt >= 0 ? args.splice(laneAt, 2)[1] : undefined;
-if (only !== undefined && !LANES.some((l) => l.name === only)) {
-  console.error(`[e2e] unknown lane "${only}" (lanes: ${LANES.map((l) => l.name).join(', ')})`);
+/** `--lane NAME` or `--lane=NAME`, at most once; every other argument goes to mocha. */
+const args = [];
+let only;
+for (let i = 2; i < process.argv.length; i++) {
+  const arg = process.argv[i];
+  if (arg !== '--lane' && !arg.startsWith('--lane=')) {
+    args.push(arg);
+    continue;
+  }
+  const value = arg === '--lane' ? process.argv[++i] : arg.slice('--lane='.length);
+  if (only !== undefined) fail('--lane given twice');
+  if (!LANES.some((l) => l.name === value))
+    fail(`--lane needs one of ${LANES.map((l) => l.name).join(', ')}${value ? ` (not "${value}")` : ''}`);
+  only = value;
+}
+const lanes = LANES.filter((l) => only === undefined || l.name === only);
+for (const lane of lanes) if (!lane.files.length) fail(`lane ${lane.name} has no suite`);
+
+function fail(message) {
+  console.error(`[e2e] ${message}`);
   process.exit(2);
 }
-const lanes = LANES.filter((l) => l.files.length && (only === undefined || l.name === only));
+
 const t0 = Date.now();
 const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 
@@ -69,7 +90,7 @@ function runLane(lane) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `flowsync-e2e-${lane.name}-`));
   const logFile = path.join(dir, 'out.log');
   const out = fs.openSync(logFile, 'w');
-  const others = suites.filter((f) => !lane.files.includes(f)).flatMap((f) => ['--ignore', `test/e2e/${f}`]);
+  const others = suites.filter((f) => !lane.files.includes(f)).flatMap((f) => ['--ignore', f]);
   const child = spawn(
     process.execPath,
     [mocha, '--config', 'test/e2e/.mocharc.json', ...(process.stdout.isTTY ? ['--color'] : []), ...others, ...args],
@@ -80,11 +101,10 @@ function runLane(lane) {
       detached: process.platform !== 'win32',
     },
   );
-  // Stopped with everything it started, on Ctrl+C or if this process ends first (test/rig/processes.mjs).
-  trackGroup(child.pid, `e2e lane ${lane.name}`);
-  return new Promise((resolve) =>
-    child.on('exit', async (code, signal) => {
-      await stopGroup(child.pid, 0); // whatever the lane left behind in its process group
+  const exited = new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      running.delete(child.pid);
+      killGroup(child.pid); // whatever the lane left behind in its process group
       fs.closeSync(out);
       const status = code ?? (signal ? 1 : 0);
       console.log(`\n[e2e] lane ${lane.name}: ${status === 0 ? 'passed' : `FAILED (exit ${status})`} at ${secs()}`);
@@ -93,7 +113,46 @@ function runLane(lane) {
       resolve(status);
     }),
   );
+  running.set(child.pid, exited);
+  return exited;
 }
+
+/** The lanes still running: their mocha's pid, and when it has exited. */
+const running = new Map();
+
+/** SIGKILL to a lane's process group (its own: spawned detached); nothing when the group is gone. */
+function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // gone
+  }
+}
+
+// Ctrl+C, or npm test stopping this stage: each lane is told to stop and given the time to stop what it started (its
+// rig stops its code-servers and browsers on SIGTERM, within 5 s: test/rig/processes.mjs), then whatever is left of
+// it is killed.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+]) {
+  process.once(signal, async () => {
+    for (const pid of running.keys()) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // gone
+      }
+    }
+    await Promise.race([Promise.all(running.values()), sleep(8000)]);
+    for (const pid of running.keys()) killGroup(pid);
+    process.exit(code);
+  });
+}
+process.on('exit', () => {
+  for (const pid of running.keys()) killGroup(pid);
+});
 
 const progress = setInterval(() => console.log(`[e2e] ... lanes running (${secs()})`), 30_000);
 const codes = await Promise.all(lanes.map(runLane));

@@ -137,7 +137,7 @@ export async function openOwnWindow(name, { settings = {}, countMousePresses = f
     server = await startCodeServer({
       rig: session.rig,
       name,
-      vsix: [E2E_VSIX], // packaged by the session's start
+      vsix: [E2E_VSIX], // packaged by test/e2e/run.mjs or the session's start
       settings: { 'flowsync.baseUrl': session.mock.url, ...settings },
       quiet: true,
     });
