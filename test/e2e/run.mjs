@@ -20,8 +20,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { E2E_VSIX, REPO_ROOT, buildProject, packageVsix, prepareRig } from '../rig/codeServer.mjs';
-import { SCREENSHOT_DIR } from './workbench.mjs';
+import { REPO_ROOT, prepareRig } from '../rig/codeServer.mjs';
+import { SCREENSHOT_DIR, buildAndPackage } from './workbench.mjs';
 
 const E2E_DIR = path.join(REPO_ROOT, 'test', 'e2e');
 /** The own-windows lane's suites; the session lane runs every other `*.test.mjs` of test/e2e. */
@@ -70,15 +70,7 @@ const t0 = Date.now();
 const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 
 await prepareRig();
-if (!process.env.E2E_NO_BUILD) {
-  console.log('[e2e] building: npm run compile, node esbuild.js --production');
-  buildProject({ production: true });
-}
-// Packaged beside it, then renamed over it: a lane started by another run.mjs at the same time (npm test's two e2e
-// stages) installs a whole VSIX, the old or the new one, never one being written.
-const packaged = `${E2E_VSIX}.${process.pid}`;
-packageVsix({ out: packaged });
-fs.renameSync(packaged, E2E_VSIX);
+buildAndPackage();
 if (only === undefined) fs.rmSync(SCREENSHOT_DIR, { recursive: true, force: true });
 console.log(
   `[e2e] VSIX packaged; lane${lanes.length > 1 ? 's' : ''} ${lanes.map((l) => `${l.name} (${l.files.length} suites)`).join(', ')} (${secs()})`,

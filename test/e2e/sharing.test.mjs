@@ -143,8 +143,8 @@ describe('Several windows of one installation: one poller', function () {
     });
     firstId = await waitFor(() => leaseHolder(), { timeout: 10000, message: 'a lease in the global storage' });
     mock.clearRequests();
-    // Three polls about an interval apart: not sooner (two pollers send three within one interval) and not later (one
-    // that missed an interval takes three or more).
+    // Three polls about an interval apart: not sooner (two pollers send three within one interval) and not later (a
+    // window polling every 1.5 intervals or less often takes more than three).
     const alone = span(await processingArrivals(3, { intervals: 3 }));
     console.log(
       `      [sharing] one window: 3 processing requests in ${alone.toFixed(1)} s (interval ${INTERVAL_S} s)`,

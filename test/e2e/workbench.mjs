@@ -58,13 +58,7 @@ export const session = { ...NO_SESSION };
  */
 export async function startSession({ settings = {}, window = true } = {}) {
   const rig = await prepareRig();
-  if (!process.env.E2E_PREPARED) {
-    if (!process.env.E2E_NO_BUILD) {
-      console.log('    [e2e] building: npm run compile, node esbuild.js --production, vsce package');
-      buildProject({ production: true });
-    }
-    packageVsix();
-  }
+  if (!process.env.E2E_PREPARED) buildAndPackage();
   session.rig = rig;
 
   const mockModule = path.join(REPO_ROOT, 'out', 'src', 'mock', 'server.js');
@@ -107,6 +101,20 @@ export async function startSession({ settings = {}, window = true } = {}) {
   session.window = { name: 'e2e', server: session.server, workbench: session.workbench };
   await waitForExtensionsReady();
   return session;
+}
+
+/**
+ * Builds the extension (unless E2E_NO_BUILD=1) and packages it into E2E_VSIX: written beside it, then renamed over it,
+ * so a window another process starts meanwhile (npm test's two e2e stages) installs a whole VSIX, never one being written.
+ */
+export function buildAndPackage() {
+  if (!process.env.E2E_NO_BUILD) {
+    console.log('    [e2e] building: npm run compile, node esbuild.js --production, vsce package');
+    buildProject({ production: true });
+  }
+  const packaged = `${E2E_VSIX}.${process.pid}`;
+  packageVsix({ out: packaged });
+  fs.renameSync(packaged, E2E_VSIX);
 }
 
 export async function stopSession() {
