@@ -293,7 +293,8 @@ export class Explorer {
     }
     if (!refresher.isLoading) this.explicit.add(id);
     const done = refresher.refresh();
-    this.explicit.delete(id);
+    // A refresh kept until the service's wait ends stays a person's: its load, when it runs, asks the service.
+    if (refresher.state.refreshKeptUntil === undefined) this.explicit.delete(id);
     return done;
   }
 
@@ -397,6 +398,7 @@ export class Explorer {
 
   private resetLists(): void {
     const ready = this.currentStatus === 'ready';
+    this.explicit.clear(); // a refresh kept for a wait is dropped with the list's state
     for (const list of LISTS as readonly AnyList[]) {
       this.refresher(list.id).reset(ready && (list.polled || this.wanted.has(list.id)));
     }

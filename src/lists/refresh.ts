@@ -8,6 +8,13 @@ import type { ItemHolder } from './windowBudget';
 
 /** Backoff after failures: 5 s doubling to 5 min, with ±20 % jitter so many windows do not retry in step. */
 const BACKOFF_BASE_MS = 5_000;
+/**
+ * How far past the moment the service asked for (Retry-After) a retry may land when the list is not polled: the
+ * default refresh interval. A polled list spreads its retries over its own interval.
+ */
+const RETRY_SPREAD_MS = 30_000;
+/** Failures of the way to the service, not of the service: the network may have changed while the window was away. */
+const CONNECTION_FAILURES: ReadonlySet<ApiErrorKind> = new Set(['network', 'certificate']);
 export const BACKOFF_MAX_MS = 5 * 60_000;
 
 export function backoffDelay(failures: number, random: () => number): number {
@@ -57,6 +64,11 @@ export interface ListState<T> {
   failures: number;
   /** When the next automatic attempt is due, if one is scheduled. */
   nextAttemptAt?: number;
+  /**
+   * A person's refresh asked for inside a wait the service asked for (Retry-After): kept, and sent when the wait ends,
+   * at this moment.
+   */
+  refreshKeptUntil?: number;
 }
 
 /**
@@ -82,6 +94,10 @@ export class ListRefresher<T> {
   private timer?: TimerHandle;
   /** When the last load of this window started (forgotten by reset: a new key or URL is a new start). */
   private lastAttemptAt?: number;
+  /** When the wait the service asked for (Retry-After) ends, from this window's own last failure. */
+  private serviceWaitEndsAt?: number;
+  /** A refresh kept until the service's wait ends (refreshKeptUntil): its timer and the promise its callers hold. */
+  private kept?: { timer: TimerHandle; promise: Promise<void>; resolve: () => void };
   private generation = 0;
   private focused = true;
   private disposed = false;
@@ -115,20 +131,27 @@ export class ListRefresher<T> {
     return this.changes.event(listener);
   }
 
-  /** Loads now, or joins the load in flight. Never rejects: failures land in `state.error`. */
+  /**
+   * Loads now, or joins the load in flight. Inside a wait the service asked for (Retry-After, also one another window
+   * was told), nothing is sent: the refresh is kept until the wait ends and loads then (`refreshKeptUntil`). Never
+   * rejects: failures land in `state.error`.
+   */
   refresh(): Promise<void> {
     if (this.disposed) return Promise.resolve();
     if (this.inFlight) return this.inFlight.promise;
+    const waitEndsAt = this.serviceWaitEnd();
+    if (waitEndsAt !== undefined) return this.keepUntil(waitEndsAt);
     this.cancelTimer();
     const controller = new AbortController();
     const generation = this.generation;
     this.lastAttemptAt = this.clock.now();
-    this.update({ loading: true }, false);
+    this.update({ loading: true, refreshKeptUntil: undefined }, false);
     const promise = this.load(controller.signal).then(
       (result) => this.succeeded(generation, result),
       (error: unknown) => this.failed(generation, error),
     );
     this.inFlight = { promise, controller };
+    this.dropKept(promise); // a refresh kept for the service's wait is answered by this load
     return promise;
   }
 
@@ -162,6 +185,38 @@ export class ListRefresher<T> {
     return undefined;
   }
 
+  /** When the wait the service asked for ends, while one runs: this window's own Retry-After, or the planned attempt of another window told to wait. */
+  private serviceWaitEnd(): number | undefined {
+    const { error, errorShared, nextAttemptAt } = this.current;
+    if (error?.kind !== 'rateLimited') return undefined;
+    const endsAt = errorShared ? nextAttemptAt : this.serviceWaitEndsAt;
+    return endsAt !== undefined && endsAt > this.clock.now() ? endsAt : undefined;
+  }
+
+  /** Keeps a refresh until `at` (one for every caller), then loads. */
+  private keepUntil(at: number): Promise<void> {
+    if (this.kept) return this.kept.promise;
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    const timer = this.clock.setTimeout(() => void this.refresh(), at - this.clock.now());
+    this.kept = { timer, promise, resolve };
+    this.update({ refreshKeptUntil: at }, false);
+    return promise;
+  }
+
+  /**
+   * Lets go of a kept refresh: its callers resolve when `answeredBy` (a load that runs now) settles, else at once (the
+   * list was reset, stopped or disposed: nothing will load for them).
+   */
+  private dropKept(answeredBy?: Promise<void>): void {
+    const kept = this.kept;
+    if (!kept) return;
+    this.kept = undefined;
+    this.clock.clearTimeout(kept.timer);
+    if (answeredBy) void answeredBy.then(kept.resolve);
+    else kept.resolve();
+  }
+
   /**
    * Forgets data, error and backoff and cancels what is in flight: for a new key, URL or team filter. Loads again at
    * once when `reload` is set (and the list is wanted), else waits for the next refresh().
@@ -180,8 +235,10 @@ export class ListRefresher<T> {
     this.generation++;
     this.abortInFlight();
     this.cancelTimer();
+    this.dropKept();
     this.current = { dropped: 0, loading: false, failures: 0 };
     this.lastAttemptAt = undefined;
+    this.serviceWaitEndsAt = undefined;
     if (!pristine) this.emit({ itemsChanged: c.items !== undefined });
     if (reload) void this.refresh();
   }
@@ -242,8 +299,10 @@ export class ListRefresher<T> {
     this.generation++;
     this.abortInFlight();
     this.cancelTimer();
-    if (this.current.loading || this.current.nextAttemptAt !== undefined) {
-      this.update({ loading: false, nextAttemptAt: undefined }, false);
+    const kept = this.kept !== undefined;
+    this.dropKept();
+    if (this.current.loading || this.current.nextAttemptAt !== undefined || kept) {
+      this.update({ loading: false, nextAttemptAt: undefined, refreshKeptUntil: undefined }, false);
     }
   }
 
@@ -252,11 +311,22 @@ export class ListRefresher<T> {
     return this.poll(this.focused);
   }
 
-  /** Window focus: polls slower (or not at all) while unfocused; on return, loads at once if the data is stale. */
+  /**
+   * Window focus: polls slower (or not at all) while unfocused; on return, loads at once if the data is stale, or if
+   * the way to the service failed (network, certificate: the network may have changed) and the last attempt is older
+   * than the first backoff step.
+   */
   setFocused(focused: boolean): void {
     if (focused === this.focused) return;
     this.focused = focused;
-    this.planPoll(focused);
+    if (focused && this.connectionFailedAwhileAgo()) void this.refresh();
+    else this.planPoll(focused);
+  }
+
+  private connectionFailedAwhileAgo(): boolean {
+    const { error, errorShared, failures } = this.current;
+    if (this.inFlight || failures === 0 || errorShared || !error || !CONNECTION_FAILURES.has(error.kind)) return false;
+    return this.lastAttemptAt === undefined || this.clock.now() - this.lastAttemptAt >= BACKOFF_BASE_MS;
   }
 
   /** The poll schedule changed (settings): re-plan the next automatic load from the last success. */
@@ -286,6 +356,7 @@ export class ListRefresher<T> {
     this.generation++;
     this.abortInFlight();
     this.cancelTimer();
+    this.dropKept();
     this.window.budget?.hold(0);
     this.changes.dispose();
   }
@@ -333,7 +404,18 @@ export class ListRefresher<T> {
         ? e
         : new ApiError('invalidResponse', t('Unexpected error: {0}', String((e as Error)?.message ?? e)));
     const failures = this.current.failures + 1;
-    const delay = retryDelay(error.kind, error.retryAfterMs, failures, this.random);
+    const now = this.clock.now();
+    this.serviceWaitEndsAt =
+      error.kind === 'rateLimited' && error.retryAfterMs !== undefined
+        ? now + boundedRetryAfter(error.retryAfterMs)
+        : undefined;
+    const delay = retryDelay(
+      error.kind,
+      error.retryAfterMs,
+      failures,
+      this.random,
+      this.poll(this.focused) ?? RETRY_SPREAD_MS,
+    );
     this.update(
       {
         loading: false,
@@ -341,7 +423,7 @@ export class ListRefresher<T> {
         errorShared: undefined,
         overBudget: overBudget || undefined,
         failures,
-        nextAttemptAt: delay === undefined ? undefined : this.clock.now() + delay,
+        nextAttemptAt: delay === undefined ? undefined : now + delay,
       },
       false,
     );
@@ -394,23 +476,31 @@ export class ListRefresher<T> {
   }
 }
 
-/** Delay before the next automatic attempt after a failure; undefined means "wait for the person" (bad key). */
+/**
+ * Delay before the next automatic attempt after a failure; undefined means "wait for the person" (bad key, a URL this
+ * version cannot use). A refused certificate is tried again like a network error: a captive portal or an intercepting
+ * proxy goes away when the network changes.
+ */
 export function retryDelay(
   kind: ApiErrorKind,
   retryAfterMs: number | undefined,
   failures: number,
   random: () => number,
+  /** How far past the moment the service asked for the retry may land: the list's poll interval. */
+  spreadMs = RETRY_SPREAD_MS,
 ): number | undefined {
   switch (kind) {
     case 'unauthorized':
     case 'invalidUrl':
-    case 'certificate':
     case 'cancelled':
       return undefined;
     case 'rateLimited':
       // Honour the service's Retry-After, within the bounds its message states (a broken header must not stop
-      // refreshing for days).
-      return retryAfterMs !== undefined ? boundedRetryAfter(retryAfterMs) : backoffDelay(failures, random);
+      // refreshing for days), never sooner; spread over up to one interval after it, so the windows the service told
+      // the same moment (an HTTP date) do not all come back at that moment.
+      return retryAfterMs !== undefined
+        ? boundedRetryAfter(retryAfterMs) + Math.floor(random() * spreadMs)
+        : backoffDelay(failures, random);
     default:
       return backoffDelay(failures, random);
   }

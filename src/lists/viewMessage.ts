@@ -24,7 +24,9 @@ export function viewMessage<T>(
         ? t('⚠ {0} Showing data from {1} ({2}).', message, clockTime(loadedAt), updatedAgo(loadedAt, now))
         : `⚠ ${message}`,
     );
-    if (state.nextAttemptAt !== undefined) parts.push(t('Retrying at {0}.', clockTime(state.nextAttemptAt)));
+    if (state.refreshKeptUntil !== undefined) {
+      parts.push(t('Your refresh waits as the service asked: refreshing at {0}.', clockTime(state.refreshKeptUntil)));
+    } else if (state.nextAttemptAt !== undefined) parts.push(t('Retrying at {0}.', clockTime(state.nextAttemptAt)));
   } else {
     if (stale && state.items && state.loadedAt !== undefined) {
       parts.push(t('⚠ Data may be out of date: {0}.', updatedAgo(state.loadedAt, now)));

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FlowSyncExplorerApi } from '../../src/extension';
 import type { MockFlowSyncServer } from '../../src/mock/server';
-import { keyChanges, startMockApi, testApi } from './helpers';
+import { keyChanges, startMockApi, testApi, waitFor } from './helpers';
 
 const KEY = 'fs_it_SENTINEL_tls_5b8e21';
 /** out/test/integration -> the repository's test/fixtures/tls (a private CA, and certificates for 127.0.0.1). */
@@ -65,7 +65,7 @@ describe('A service with a certificate from a private certificate authority', fu
     );
   });
 
-  it('says which certificate it refused and why, sends nothing, and does not try again on its own', async () => {
+  it('says which certificate it refused and why, sends nothing, and tries again with backoff: the trusted server back at that address, the planned retry loads (issue #49)', async () => {
     const state = await load(untrusted);
     const error = state.error;
     assert.equal(error?.kind, 'certificate', error?.message);
@@ -76,11 +76,26 @@ describe('A service with a certificate from a private certificate authority', fu
       ),
     );
     assert.ok(!(error?.message ?? '').includes(KEY));
-    assert.equal(state.nextAttemptAt, undefined, 'no retry is planned: the same certificate would fail the same way');
+    const announced = state.nextAttemptAt;
+    assert.ok(announced !== undefined && announced > x.clock.now(), 'a retry is planned, as after a network error');
+    assert.match(x.views.processing.view.message ?? '', /Retrying at/);
     assert.equal(untrusted.requests.length, 0, 'no request, and so no key, went over the refused connection');
     const attempts = untrusted.connectionsOpened;
     await x.explorer.lists.processing.refresh(); // the person's Refresh tries again
     assert.equal(untrusted.connectionsOpened, attempts + 1);
     assert.equal(x.explorer.lists.processing.state.error?.kind, 'certificate');
+
+    // The captive portal is gone: the trusted service answers at the same address, and the planned retry loads.
+    const port = untrusted.port;
+    await untrusted.close();
+    untrusted = await startMockApi({ apiKey: KEY, port, tls: { cert: pem('server.pem'), key: pem('server-key.pem') } });
+    const retry = x.explorer.lists.processing.state.nextAttemptAt!;
+    assert.ok(x.clock.runTimersDueAt(retry) >= 1, `a retry due at ${new Date(retry).toISOString()}`);
+    await waitFor(() => x.explorer.lists.processing.state.error === undefined, {
+      timeoutMs: 10_000,
+      message: 'recovered by the planned retry, with no refresh asked for',
+    });
+    assert.ok((x.explorer.lists.processing.state.items?.length ?? 0) > 0, 'rows loaded');
+    assert.ok(untrusted.requests.length > 0 && untrusted.requests.every((r) => r.authorized));
   });
 });

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { COMMAND } from '../../base/commandIds';
 import type { Explorer } from '../../lists/explorer';
-import { asSentence } from '../../base/format';
-import { inert } from '../../base/inert';
+import { failureText } from '../failureText';
 import { NotificationGate } from '../notificationGate';
 import type { ErrorsDeps, ErrorsService } from './errorNotifications';
 import { onFirstUse } from '../../base/onFirstUse';
@@ -94,17 +93,15 @@ function watchService(
   const lists = LISTS.map((list) => service.explorer.refresher(list.id));
   const check = () => {
     // An error another window met is shown here but announced there (src/sharing/pollLease.ts): one notification, not one per window.
-    const errors = lists.map((l) => (l.state.errorShared ? undefined : l.state.error)).filter((e) => e !== undefined);
-    if (errors.length === 0) {
+    if (lists.every((l) => l.state.errorShared || !l.state.error)) {
       if (lists.some((l) => l.state.loadedAt !== undefined)) gate.recovered();
       return;
     }
-    for (const error of errors) {
-      if (error.kind === 'cancelled' || !gate.shouldNotify(error.kind)) continue;
+    for (const list of lists) {
+      const error = list.state.errorShared ? undefined : list.state.error;
+      if (!error || error.kind === 'cancelled' || !gate.shouldNotify(error.kind)) continue;
       const unauthorized = error.kind === 'unauthorized';
-      const name = nameShown();
-      const message = unauthorized ? error.message : t('{0} Retrying automatically.', asSentence(error.message));
-      const text = inert(name === undefined ? t('Flow Sync: {0}', message) : t('Flow Sync ({0}): {1}', name, message));
+      const text = failureText(error, nameShown(), list.state.nextAttemptAt !== undefined);
       say(error.kind, text);
       if (unauthorized) showMessageWithAction('error', text, t('Set API Key'), COMMAND.setApiKey);
       else showMessageWithAction('warning', text, t('Show Log'), COMMAND.showLog);

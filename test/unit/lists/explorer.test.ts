@@ -154,6 +154,41 @@ describe('Explorer', () => {
     assert.deepEqual(loads, [false, true, true]);
   });
 
+  it("a person's refresh that waited for a load answered 429: nothing more is sent until the service's wait ends, then it asks (issue #49)", async () => {
+    const loads: boolean[] = [];
+    let release!: () => void;
+    explorer.dispose();
+    explorer = new Explorer(clock, {
+      random: () => 0.5,
+      sharing: () => ({
+        mayPoll: () => true,
+        load: async (_list, explicit, request) => {
+          loads.push(explicit);
+          if (!explicit) await new Promise<void>((resolve) => (release = resolve));
+          return request();
+        },
+      }),
+    });
+    mock.inject({ endpoint: 'processing', status: 429, headers: { 'Retry-After': '7' }, times: 1 });
+    explorer.configure({ ...base(), autoRefresh: false }); // a scheduled load, not a person's
+    await flushPromises();
+    const refreshed = explorer.refresh('processing'); // "Flow Sync: Refresh" while that load is in flight
+    release();
+    await settle(() => explorer.lists.processing.state.error?.kind === 'rateLimited');
+    const processing = () => mock.requests.filter((r) => r.path.endsWith('/processing'));
+    await settle(() => explorer.lists.processing.state.refreshKeptUntil !== undefined);
+    assert.equal(processing().length, 1, 'only the load that was answered 429');
+    assert.equal(explorer.lists.processing.state.refreshKeptUntil, clock.now() + 7_000);
+    await clock.advance(6_999);
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(processing().length, 1, 'nothing inside the wait the service asked for');
+    await clock.advance(1);
+    await refreshed;
+    assert.equal(processing().length, 2, 'one request once the wait ended');
+    assert.deepEqual(loads, [false, true], "the kept refresh is still a person's: it asks the service");
+    assert.ok(explorer.lists.processing.state.items!.length > 0);
+  });
+
   it('a team filter reloads both lists with team_id and remembers every team', async () => {
     explorer.configure(base());
     explorer.want('connections');

@@ -235,15 +235,93 @@ describe('ListRefresher', () => {
     assert.equal(r.state.nextAttemptAt, clock.now() + FOCUSED_MS, 'back to the normal schedule');
   });
 
-  it('waits for Retry-After when rate limited', async () => {
+  it('waits for Retry-After when rate limited, then up to one interval more (issue #49: never sooner)', async () => {
     const r = new ListRefresher(loader.load, clock, poll30s, half);
     loader.answers = [new ApiError('rateLimited', 'slow down', { status: 429, retryAfterMs: 42_000 }), ok([1])];
     await r.refresh();
-    assert.equal(r.state.nextAttemptAt, clock.now() + 42_000);
-    await clock.advance(41_999);
+    assert.equal(r.state.nextAttemptAt, clock.now() + 42_000 + FOCUSED_MS / 2, 'the asked wait, then half an interval');
+    await clock.advance(42_000 + FOCUSED_MS / 2 - 1);
     assert.equal(loader.calls, 1);
     await clock.advance(1);
     assert.equal(loader.calls, 2);
+  });
+
+  it('windows told to come back at the same moment come back spread over the interval after it (issue #49)', () => {
+    let seed = 49;
+    const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    const asked = 30_000;
+    const perSecond = new Array<number>(FOCUSED_MS / 1000).fill(0);
+    const windows = 10_000;
+    for (let w = 0; w < windows; w++) {
+      const delay = retryDelay('rateLimited', asked, 1, random, FOCUSED_MS)!;
+      assert.ok(delay >= asked && delay < asked + FOCUSED_MS, `within the interval after the asked moment: ${delay}`);
+      perSecond[Math.floor((delay - asked) / 1000)]++;
+    }
+    const mean = windows / perSecond.length;
+    assert.ok(Math.max(...perSecond) <= 1.5 * mean, `busiest second ${Math.max(...perSecond)}, mean ${mean}`);
+  });
+
+  it('a refused certificate is retried with backoff like a network error: the trusted server back, the next poll within the backoff (issue #49)', async () => {
+    const r = new ListRefresher(loader.load, clock, poll30s, half);
+    loader.answers = [new ApiError('certificate', 'not trusted'), ok([3])];
+    await r.refresh();
+    assert.equal(r.state.error?.kind, 'certificate');
+    assert.equal(r.state.nextAttemptAt, clock.now() + 5_000, 'planned like a network error: 5 s, doubling');
+    await clock.advance(5_000);
+    assert.equal(loader.calls, 2);
+    assert.equal(r.state.error, undefined);
+    assert.deepEqual(values(r), [3]);
+    assert.equal(r.state.nextAttemptAt, clock.now() + FOCUSED_MS, 'back to the normal schedule');
+  });
+
+  it('a connection that failed (certificate, network) is tried again at once when the window comes back to the front (issue #49)', async () => {
+    const r = new ListRefresher(loader.load, clock, poll30s, half);
+    const refused = new ApiError('certificate', 'not trusted');
+    loader.answers = [refused, refused, refused, refused, refused, ok([4])];
+    await r.refresh();
+    for (let i = 0; i < 4; i++) await clock.advance(r.state.nextAttemptAt! - clock.now());
+    assert.equal(loader.calls, 5);
+    assert.ok(r.state.nextAttemptAt! - clock.now() >= 60_000, 'a long backoff by now');
+    r.setFocused(false);
+    r.setFocused(true);
+    assert.equal(loader.calls, 5, 'not again at once: the last attempt was just now');
+    await clock.advance(10_000);
+    r.setFocused(false);
+    r.setFocused(true);
+    await flushPromises();
+    assert.equal(loader.calls, 6, 'back to the front: tried at once');
+    assert.deepEqual(values(r), [4]);
+    const http = new ListRefresher(loader.load, clock, poll30s, half);
+    loader.answers = [new ApiError('http', 'boom', { status: 500 }), ok([5])];
+    await http.refresh();
+    await clock.advance(2_000);
+    const calls = loader.calls;
+    http.setFocused(false);
+    http.setFocused(true);
+    await flushPromises();
+    assert.equal(loader.calls, calls, "a service's own failure keeps its backoff");
+    http.dispose();
+  });
+
+  it("a person's refresh inside the wait the service asked for is kept until the wait ends, and says so (issue #49)", async () => {
+    const r = new ListRefresher(loader.load, clock, poll30s, () => 0.9);
+    loader.answers = [new ApiError('rateLimited', 'wait', { status: 429, retryAfterMs: 7_000 }), ok([8])];
+    await r.refresh();
+    const waitEnds = clock.now() + 7_000;
+    let done = false;
+    const kept = r.refresh().then(() => (done = true));
+    const again = r.refresh();
+    await flushPromises();
+    assert.equal(loader.calls, 1, 'nothing sent inside the wait');
+    assert.equal(r.state.refreshKeptUntil, waitEnds, 'the view can say when it refreshes');
+    await clock.advance(6_999);
+    assert.equal(loader.calls, 1);
+    assert.equal(done, false);
+    await clock.advance(1);
+    await Promise.all([kept, again]);
+    assert.equal(loader.calls, 2, 'one request when the wait ends, for both clicks');
+    assert.deepEqual(values(r), [8]);
+    assert.equal(r.state.refreshKeptUntil, undefined);
   });
 
   it('stops retrying after unauthorized until reset', async () => {
@@ -377,11 +455,16 @@ describe('backoff', () => {
       undefined,
     );
     assert.equal(
-      retryDelay('rateLimited', 12_000, 1, () => 0.5),
+      retryDelay('rateLimited', 12_000, 1, () => 0, 30_000),
       12_000,
     );
     assert.equal(
-      retryDelay('rateLimited', 10 * 24 * 3600_000, 1, () => 0.5),
+      retryDelay('rateLimited', 12_000, 1, () => 0.5, 30_000),
+      27_000,
+      'spread over the interval after the wait asked for',
+    );
+    assert.equal(
+      retryDelay('rateLimited', 10 * 24 * 3600_000, 1, () => 0, 30_000),
       3600_000,
       'absurd Retry-After is bounded',
     );
@@ -394,9 +477,9 @@ describe('backoff', () => {
       20_000,
     );
     assert.equal(
-      retryDelay('certificate', undefined, 1, () => 0.5),
-      undefined,
-      'a refused certificate fails the same way until the person acts (issue #39)',
+      retryDelay('certificate', undefined, 2, () => 0.5),
+      10_000,
+      'a refused certificate is tried again like a network error: the network may change (issue #49)',
     );
   });
 });
@@ -496,7 +579,9 @@ describe('ListRefresher.refreshIfDue (what a link may ask for)', () => {
     const r = new ListRefresher(loader.load, clock, poll30s, half);
     loader.answers = [new ApiError('rateLimited', 'slow down', { status: 429, retryAfterMs: 3600_000 }), ok([1])];
     await r.refresh();
-    await clock.advance(3600_000 - 1);
+    const planned = r.state.nextAttemptAt!;
+    assert.ok(planned >= clock.now() + 3600_000, 'never sooner than asked');
+    await clock.advance(planned - clock.now() - 1);
     assert.deepEqual(new Set(await asks(r, 50)), new Set(['waiting']));
     assert.equal(loader.calls, 1);
     await clock.advance(1);

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
+import { clockTime } from '../../../src/base/format';
 import { viewMessage } from '../../../src/lists/viewMessage';
 import { NOW, sync } from '../helpers/items';
 
@@ -30,6 +31,31 @@ describe('viewMessage', () => {
       viewMessage({ items: [item(1, 'A')], dropped: 0, loading: false, failures: 0 }, 'empty', now),
       undefined,
     );
+  });
+
+  it("a person's refresh kept for the service's wait: the view says when it refreshes (issue #49)", () => {
+    const error = new ApiError('rateLimited', 'The service is limiting requests (HTTP 429) and asked to wait 7 s.');
+    const keptUntil = now + 7_000;
+    const msg = viewMessage(
+      {
+        items: [],
+        dropped: 0,
+        loading: false,
+        failures: 1,
+        error,
+        loadedAt: now,
+        nextAttemptAt: now + 20_000,
+        refreshKeptUntil: keptUntil,
+      },
+      'empty',
+      now,
+    )!;
+    assert.match(
+      msg,
+      /asked to wait 7 s\. Showing data from .+\. Your refresh waits as the service asked: refreshing at .+\.$/,
+    );
+    assert.ok(msg.includes(clockTime(keptUntil)), msg);
+    assert.ok(!msg.includes('Retrying at'), 'one time, the one that comes first');
   });
 
   it('an error before any data: the error alone, no "showing data from"', () => {

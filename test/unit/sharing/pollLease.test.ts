@@ -504,6 +504,43 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
     assert.equal(processingRequests().length, met.failures + 1);
   });
 
+  it('a refused certificate in the polling window: every window shows it, and once the trusted server is back every window has its answer within the backoff (issue #49)', async () => {
+    let refusing = false; // a captive portal or an intercepting proxy in front of the service
+    for (const id of ['A', 'B', 'C']) {
+      const view = store.view();
+      let sharing!: PollCoordinator;
+      const explorer = new Explorer(clock, {
+        random: () => 0.5,
+        sharing: (e) => {
+          sharing = new PollCoordinator(e, view, id, clock);
+          const load = sharing.load.bind(sharing);
+          sharing.load = ((list, explicit, request) =>
+            load(list, explicit, () =>
+              refusing ? Promise.reject(new ApiError('certificate', 'The certificate is not trusted.')) : request(),
+            )) as typeof sharing.load;
+          return sharing;
+        },
+      });
+      explorer.configure(config());
+      windows.push({ id, explorer, sharing, store: view });
+    }
+    await advance(2_000);
+    const holder = windows.find((w) => w.sharing.isHolder('processing'))!;
+    const stateOf = (w: (typeof windows)[number]) => w.explorer.lists.processing.state;
+    refusing = true;
+    for (let i = 0; i < INTERVAL / 1_000 && !stateOf(holder).error; i++) await advance(1_000);
+    assert.equal(stateOf(holder).error?.kind, 'certificate');
+    const retry = stateOf(holder).nextAttemptAt;
+    assert.ok(retry !== undefined && retry - clock.now() <= 6_000, 'the holder plans a retry: 5 s, doubling');
+    await advance(1_000);
+    for (const w of windows) assert.equal(stateOf(w).error?.kind, 'certificate', `${w.id} shows it`);
+    refusing = false;
+    mock.clearRequests();
+    await advance(retry! - clock.now() + 1_000);
+    for (const w of windows) assert.equal(stateOf(w).error, undefined, `${w.id} has the answer again`);
+    assert.equal(processingRequests().length, 1, "one request: the holder's retry");
+  });
+
   it("a failure file from earlier (older than two intervals) or about another window's older news is not shown", async () => {
     const a = open('A');
     const errorOf = () => a.explorer.lists.processing.state.error;
