@@ -18,6 +18,8 @@ const { values: opts } = parseArgs({
   options: {
     installations: { type: 'string', default: '10000' },
     minutes: { type: 'string', default: '5' },
+    /** Only the rows after an interval of 429s (`node bench/fleet.mjs --only-429`), e.g. to compare two builds. */
+    'only-429': { type: 'boolean', default: false },
   },
 });
 const INSTALLATIONS = Number(opts.installations);
@@ -228,7 +230,7 @@ const scenarios = [
   [20, 'restart'],
 ];
 const results = {};
-for (const [services, start] of scenarios) {
+for (const [services, start] of opts['only-429'] ? [] : scenarios) {
   const now = await simulate(services, start, 'now');
   results[`${services}-${start}`] = now;
   const label = `${services} service${services > 1 ? 's' : ''}, ${start === 'random' ? 'started at random' : 'after a common restart (10 s)'}`;
@@ -244,11 +246,13 @@ for (const [services, start] of scenarios) {
     }),
   );
 }
-for (const [services, start] of [
-  [1, 'restart'],
-  [2, 'random'],
-  [2, 'restart'],
-]) {
+for (const [services, start] of opts['only-429']
+  ? []
+  : [
+      [1, 'restart'],
+      [2, 'random'],
+      [2, 'restart'],
+    ]) {
   const old = await simulate(services, start, 'before');
   rows.push(
     row(
@@ -270,6 +274,10 @@ for (const services of [1, 2]) {
       { target: { max: 1.5, text: '≤ 1.5x (issue #49; before: every window at that second)' } },
     ),
   );
+}
+if (opts['only-429']) {
+  emitRows(rows);
+  process.exit(0);
 }
 const plain = await bytesPerPoll(false);
 const tagged = await bytesPerPoll(true);

@@ -32,6 +32,19 @@ export function pollDueAt(loadedAt: number, intervalMs: number, fraction: number
   return spreadDueAt(loadedAt, intervalMs, fraction) + jitter;
 }
 
+/**
+ * Where a list comes back after a wait the service asked for (Retry-After) that ends at `notBefore`: the first time at
+ * its place in the interval (spreadDueAt's place) from that moment on, moved by the same jitter as a poll, and never
+ * before `notBefore` (a jitter that would land sooner takes the next place). So the windows the service told one
+ * moment come back over the interval after it, each at its own place, and poll on from there in their own rhythm.
+ */
+export function placeAfter(notBefore: number, intervalMs: number, fraction: number, random: () => number): number {
+  const offset = Math.round(unit(fraction) * intervalMs);
+  const at = offset + Math.ceil((notBefore - offset) / intervalMs) * intervalMs;
+  const jitter = Math.round((2 * unit(random()) - 1) * POLL_JITTER * intervalMs);
+  return at + jitter >= notBefore ? at + jitter : at + intervalMs + jitter;
+}
+
 /** A window's place in the interval from a draw: a number in [0, 1) (anything else counts as 0). */
 function unit(x: number): number {
   return x >= 0 && x < 1 ? x : 0;

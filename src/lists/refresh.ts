@@ -3,7 +3,7 @@ import type { Item, ListResult } from '../api/types';
 import { t } from '../base/l10n';
 import type { Clock, TimerHandle } from '../base/clock';
 import { Emitter, type Disposable, type Listener } from '../base/events';
-import { pollDueAt } from './pollSpread';
+import { placeAfter, pollDueAt } from './pollSpread';
 import type { ItemHolder } from './windowBudget';
 
 /** Backoff after failures: 5 s doubling to 5 min, with ±20 % jitter so many windows do not retry in step. */
@@ -409,13 +409,12 @@ export class ListRefresher<T> {
       error.kind === 'rateLimited' && error.retryAfterMs !== undefined
         ? now + boundedRetryAfter(error.retryAfterMs)
         : undefined;
-    const delay = retryDelay(
-      error.kind,
-      error.retryAfterMs,
-      failures,
-      this.random,
-      this.poll(this.focused) ?? RETRY_SPREAD_MS,
-    );
+    const interval = this.poll(this.focused);
+    const phase = this.window.pollPhase?.();
+    const delay =
+      this.serviceWaitEndsAt !== undefined && interval !== undefined && phase !== undefined
+        ? placeAfter(this.serviceWaitEndsAt, interval, phase, this.random) - now
+        : retryDelay(error.kind, error.retryAfterMs, failures, this.random, interval ?? RETRY_SPREAD_MS);
     this.update(
       {
         loading: false,

@@ -131,3 +131,45 @@ describe('pollDueAt (issue #38)', () => {
     }
   });
 });
+
+describe('placeAfter: where a list comes back after a wait the service asked for (issue #49)', () => {
+  const I = 30_000;
+  let seed = 7;
+  const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+
+  it('at its own place in the interval, never before the moment asked, at most one interval and its jitter after', () => {
+    const notBefore = 1_000_000;
+    for (let i = 0; i < 2_000; i++) {
+      const fraction = random();
+      const at = spreadModule.placeAfter(notBefore, I, fraction, random);
+      assert.ok(at >= notBefore, `not before the moment asked: ${at}`);
+      assert.ok(at <= notBefore + 1.05 * I, `within an interval and its jitter: ${at - notBefore}`);
+      const fromPlace = (((at - Math.round(fraction * I)) % I) + I) % I;
+      assert.ok(Math.min(fromPlace, I - fromPlace) <= 0.05 * I, `at its place, moved by the jitter: ${fromPlace}`);
+    }
+    assert.equal(
+      spreadModule.placeAfter(notBefore, I, 0.5, () => 0.5),
+      1_005_000,
+      'the next time at its place',
+    );
+    assert.equal(
+      spreadModule.placeAfter(notBefore, I, 0, () => 0.5),
+      1_020_000,
+    );
+    assert.equal(
+      spreadModule.placeAfter(1_020_000, I, 0, () => 0),
+      1_048_500,
+      'its place minus the jitter would be sooner than asked: the next one',
+    );
+  });
+
+  it('10,000 windows told one moment come back spread over the interval after it, each at its own place', () => {
+    const perSecond = new Array<number>(32).fill(0); // a jitter may land up to 5 % past the interval
+    for (let w = 0; w < 10_000; w++) {
+      const at = spreadModule.placeAfter(60_000, I, random(), random);
+      perSecond[Math.floor((at - 60_000) / 1_000)]++;
+    }
+    const mean = 10_000 / 30;
+    assert.ok(Math.max(...perSecond) <= 1.5 * mean, `busiest second ${Math.max(...perSecond)}, mean ${mean}`);
+  });
+});

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import type { ListResult } from '../../../src/api/types';
 import { MAX_ITEMS } from '../../../src/api/validate';
-import { PollSpread } from '../../../src/lists/pollSpread';
+import { PollSpread, placeAfter } from '../../../src/lists/pollSpread';
 import { BACKOFF_MAX_MS, ListRefresher, backoffDelay, retryDelay } from '../../../src/lists/refresh';
 import { MAX_WINDOW_ITEMS, WindowBudget } from '../../../src/lists/windowBudget';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
@@ -244,6 +244,15 @@ describe('ListRefresher', () => {
     assert.equal(loader.calls, 1);
     await clock.advance(1);
     assert.equal(loader.calls, 2);
+  });
+
+  it('with a place in the interval, the retry after a Retry-After comes at that place from the moment asked on (issue #49)', async () => {
+    const r = new ListRefresher(loader.load, clock, poll30s, half, undefined, { pollPhase: () => 0.25 });
+    loader.answers = [new ApiError('rateLimited', 'slow down', { status: 429, retryAfterMs: 42_000 }), ok([1])];
+    const asked = clock.now() + 42_000;
+    await r.refresh();
+    assert.equal(r.state.nextAttemptAt, placeAfter(asked, FOCUSED_MS, 0.25, half));
+    assert.ok(r.state.nextAttemptAt! >= asked && r.state.nextAttemptAt! < asked + FOCUSED_MS);
   });
 
   it('windows told to come back at the same moment come back spread over the interval after it (issue #49)', () => {
