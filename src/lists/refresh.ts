@@ -141,6 +141,11 @@ export class ListRefresher<T> {
     if (this.inFlight) return this.inFlight.promise;
     const waitEndsAt = this.serviceWaitEnd();
     if (waitEndsAt !== undefined) return this.keepUntil(waitEndsAt);
+    return this.startLoad();
+  }
+
+  /** Sends the request (the wait, if any, is over), answering a kept refresh with it. */
+  private startLoad(): Promise<void> {
     this.cancelTimer();
     const controller = new AbortController();
     const generation = this.generation;
@@ -198,7 +203,11 @@ export class ListRefresher<T> {
     if (this.kept) return this.kept.promise;
     let resolve!: () => void;
     const promise = new Promise<void>((r) => (resolve = r));
-    const timer = this.clock.setTimeout(() => void this.refresh(), at - this.clock.now());
+    // Its timer ends the wait: it loads even when the clock reads a millisecond short of `at` (Node's timers and
+    // Date.now do not agree to the millisecond), which a second check of the wait would keep for ever.
+    const timer = this.clock.setTimeout(() => {
+      if (!this.disposed && !this.inFlight) void this.startLoad();
+    }, at - this.clock.now());
     this.kept = { timer, promise, resolve };
     this.update({ refreshKeptUntil: at }, false);
     return promise;

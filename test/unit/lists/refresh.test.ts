@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import type { ListResult } from '../../../src/api/types';
+import type { Clock } from '../../../src/base/clock';
 import { MAX_ITEMS } from '../../../src/api/validate';
 import { PollSpread, placeAfter } from '../../../src/lists/pollSpread';
 import { BACKOFF_MAX_MS, ListRefresher, backoffDelay, retryDelay } from '../../../src/lists/refresh';
@@ -331,6 +332,23 @@ describe('ListRefresher', () => {
     assert.equal(loader.calls, 2, 'one request when the wait ends, for both clicks');
     assert.deepEqual(values(r), [8]);
     assert.equal(r.state.refreshKeptUntil, undefined);
+  });
+
+  it('a kept refresh loads when its timer fires, even a millisecond before the wait ends by the clock (issue #49)', async () => {
+    // Node's timers and Date.now do not agree to the millisecond: a timer may fire when now() is just short of its time.
+    const early: Clock = {
+      now: () => clock.now(),
+      setTimeout: (f, ms) => clock.setTimeout(f, ms - 1),
+      clearTimeout: (h) => clock.clearTimeout(h),
+    };
+    const r = new ListRefresher(loader.load, early, poll30s, half);
+    loader.answers = [new ApiError('rateLimited', 'wait', { status: 429, retryAfterMs: 7_000 }), ok([8])];
+    await r.refresh();
+    const kept = r.refresh();
+    await clock.advance(7_000);
+    await kept;
+    assert.equal(loader.calls, 2, 'the kept refresh was sent');
+    assert.deepEqual(values(r), [8]);
   });
 
   it('stops retrying after unauthorized until reset', async () => {
