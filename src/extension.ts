@@ -49,7 +49,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const jsonDocuments = registerJsonDocuments(services, loadFailed('The JSON documents'));
   const notifications = watchFailures(
     services,
-    { settings, json: jsonDocuments.json, clock },
+    { settings, json: jsonDocuments.json, clock, storage: context.globalStorageUri, log: (m) => log.warn(m) },
     loadFailed('Telling errors'),
   );
   const statusBar = new ProcessingStatusBar(services, clock);

@@ -3,6 +3,7 @@ import { inert } from '../base/inert';
 import { t } from '../base/l10n';
 import { flowLabel } from '../lists/grouping';
 import type { NotifyMode } from '../settings/settingValues';
+import { runOf, type AnnouncedMemory, type RunRef } from './announcedRuns';
 
 /** The least time between two errors announcements of one service: syncs that get errors meanwhile are said together. */
 export const ERRORS_QUIET_MS = 5 * 60_000;
@@ -10,6 +11,11 @@ export const ERRORS_QUIET_MS = 5 * 60_000;
 export const ERRORS_GRACE_MS = 60 * 60_000;
 /** The most syncs remembered (the longest processing list a service may answer): the oldest seen are forgotten first. */
 const MAX_REMEMBERED = 100_000;
+/**
+ * How often the runs listed with errors again are handed to the memory to be kept marked (AnnouncedMemory.keep): far
+ * within the time a mark is written again (12 h), so a poll costs the new runs only, not every run listed.
+ */
+const KEEP_EVERY_MS = 60 * 60_000;
 
 /** One look at a service's Processing list (a successful answer, this window's or one another window polled). */
 export interface ErrorsPoll {
@@ -23,6 +29,8 @@ export interface ErrorsPoll {
   readonly adopted: boolean;
   /** The service's name when there are several (user text: made inert here). */
   readonly service?: string;
+  /** The runs whose errors were dealt with, on disk (src/notifications/announcedRuns.ts); none: this window's memory only. */
+  readonly memory?: AnnouncedMemory;
 }
 
 /** What to say: the text (inert: service text in it is never markup) and the syncs it is about (newest id first). */
@@ -38,9 +46,16 @@ export interface ErrorsAnnouncement {
  *   the window whose poll saw it; every window remembers what it saw, so a window that takes over the polling does not
  *   say it again; a sync seen with errors while it was not to be said (`off`, not watched, another window's poll) is
  *   remembered as seen and never said later;
+ * - with the poll's `memory` (the runs dealt with, on disk: src/notifications/announcedRuns.ts), beyond this window's
+ *   life and across the windows of the profile: a run said, or seen with errors while it was not to be said, by this
+ *   window is marked there (by the window that polled: an adopted answer marks nothing); a run marked there is not
+ *   news (a reload, a restart, a window whose first answer was its own). A run held in the quiet period is marked when
+ *   it is said (or dropped by `off`): a reload before then says it. Runs still listed are kept marked (`keep`);
  * - at most one announcement per ERRORS_QUIET_MS: syncs that get errors meanwhile are said together when it ends (on
  *   the first poll after it that still lists them), "3 syncs of Production report errors";
  * - memory stays bounded: a sync not seen with errors for ERRORS_GRACE_MS is forgotten, and at most MAX_REMEMBERED.
+ * nextWithMemory() reads the memory before it decides, when the poll lists a sync with errors that neither this window
+ * nor the memory as last read knows (the first answer, a new run): a poll with nothing new touches no file.
  */
 export class ErrorAnnouncer {
   /** Sync id -> when it was last seen with errors (ms), oldest first (re-inserted when seen again). */
@@ -48,6 +63,10 @@ export class ErrorAnnouncer {
   /** Syncs to say that were not said yet (the quiet period was on), by id. */
   private readonly held = new Map<number, FlowSync>();
   private lastSaid = -Infinity;
+  /** The polls of nextWithMemory(), one after another. */
+  private queue: Promise<unknown> = Promise.resolve();
+  /** When the runs listed again were last handed to the memory (keep). */
+  private lastKept = -Infinity;
 
   /** `keyToHide`: the API key, masked in a flow name before it is cut (a service may echo it). `now`: the clock (ms). */
   constructor(
@@ -60,20 +79,86 @@ export class ErrorAnnouncer {
     return this.seen.size;
   }
 
+  /**
+   * next(), after the poll's memory has read what the windows marked since, when the poll lists a sync with errors that
+   * is new to this window and to the memory as last read, or the runs listed again are due to be kept marked (so it
+   * does not mark again what another window marked). A poll another window made is not judged here: nothing is read.
+   * Polls are taken one after another, in the order given.
+   */
+  nextWithMemory(poll: ErrorsPoll): Promise<ErrorsAnnouncement | undefined> {
+    const next = this.queue.then(async () => {
+      if (poll.memory && !poll.adopted && (this.keepDue(this.now()) || this.unknown(poll))) {
+        await poll.memory.refresh();
+      }
+      return this.next(poll);
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Whether the poll lists a sync with errors that neither this window nor the poll's memory knows. */
+  private unknown(poll: ErrorsPoll): boolean {
+    const hide = this.keyToHide();
+    return poll.processing.some(
+      (sync) => hasErrors(sync) && !this.seen.has(sync.id) && !poll.memory?.has(runOf(sync, hide)),
+    );
+  }
+
   /** The Processing list now; what to announce, or undefined when there is nothing new to say now. */
   next(poll: ErrorsPoll): ErrorsAnnouncement | undefined {
     const now = this.now();
+    const memory = poll.adopted ? undefined : poll.memory; // the window that polled marks, not those that adopt
+    const hide = memory && this.keyToHide();
     const withErrors = new Map<number, FlowSync>();
+    /** Runs dealt with by this poll (said, or not to be said): marked in the memory. */
+    const dealt: RunRef[] = [];
+    /** Runs listed with errors again: kept marked (once per KEEP_EVERY_MS). */
+    const again: RunRef[] = [];
+    const keep = memory !== undefined && this.keepDue(now);
     for (const sync of poll.processing) {
-      if (sync.errors === null || sync.errors === undefined) continue;
+      if (!hasErrors(sync)) continue;
       withErrors.set(sync.id, sync);
       const fresh = !this.seen.has(sync.id);
       if (!fresh) this.seen.delete(sync.id); // re-inserted below: the map stays ordered by last seen
       this.seen.set(sync.id, now);
-      if (fresh && !poll.adopted && wanted(poll, sync)) this.held.set(sync.id, sync);
+      if (!memory) {
+        if (fresh && !poll.adopted && wanted(poll, sync)) this.held.set(sync.id, sync);
+        continue;
+      }
+      if (!fresh) {
+        if (keep && !this.held.has(sync.id)) again.push(runOf(sync, hide));
+        continue;
+      }
+      const run = runOf(sync, hide);
+      if (memory.has(run)) {
+        if (keep) again.push(run); // dealt with before (a reload, another window): not news
+      } else if (wanted(poll, sync)) this.held.set(sync.id, sync);
+      else dealt.push(run);
     }
     this.forget(now);
-    if (poll.mode === 'off') this.held.clear();
+    if (poll.mode === 'off') {
+      if (memory) for (const sync of this.held.values()) dealt.push(runOf(sync, hide));
+      this.held.clear();
+    }
+    const said = this.say(poll, withErrors, now);
+    if (memory) {
+      for (const sync of said?.syncs ?? []) dealt.push(runOf(sync, hide));
+      memory.mark(dealt);
+      if (keep) {
+        memory.keep(again);
+        this.lastKept = now;
+      }
+    }
+    return said;
+  }
+
+  /** Whether the runs listed again are due to be handed to the memory (a clock that went back counts as due). */
+  private keepDue(now: number): boolean {
+    return !(now - this.lastKept < KEEP_EVERY_MS && now >= this.lastKept);
+  }
+
+  /** The held syncs still listed, when the quiet period is over (this window's poll only). */
+  private say(poll: ErrorsPoll, withErrors: ReadonlyMap<number, FlowSync>, now: number) {
     if (poll.adopted || this.held.size === 0 || now - this.lastSaid < ERRORS_QUIET_MS) return undefined;
     // Held syncs no longer listed (they left, or the list dropped them for a poll) stay held, said if seen again.
     const fresh = [...this.held.keys()].flatMap((id) => withErrors.get(id) ?? []);
@@ -106,6 +191,10 @@ export class ErrorAnnouncer {
       this.held.delete(id);
     }
   }
+}
+
+function hasErrors(sync: FlowSync): boolean {
+  return sync.errors !== null && sync.errors !== undefined;
 }
 
 function wanted(poll: ErrorsPoll, sync: FlowSync): boolean {

@@ -1,8 +1,13 @@
 /** Errors announced (issue #39, item 2) in the real extension host, against the mock's lifecycle. */
 import * as assert from 'node:assert/strict';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { systemClock } from '../../src/base/clock';
 import type { FlowSyncExplorerApi } from '../../src/extension';
+import { originFolder } from '../../src/history/storage';
 import type { MockFlowSyncServer } from '../../src/mock/server';
+import { watchErrors, type ErrorsDeps } from '../../src/notifications/vscode/errorNotifications';
 import { TEST_KEY, connect, processingLeaf, setUserSetting, startMockApi, testApi, waitFor } from './helpers';
 
 describe('Errors announced: a processing sync that reports errors', function () {
@@ -52,6 +57,87 @@ describe('Errors announced: a processing sync that reports errors', function () 
     await x.history.flushed();
     const run = x.history.snapshot.entries.find((e) => e.id === started.id);
     assert.ok(run?.hadErrors, 'History keeps that the run had errors');
+  });
+
+  it('said once per run across a reload and another window (issue #49, #7): the runs said are remembered in global storage', async () => {
+    // Windows of one profile, each a teller of its own (as a window after a reload, or another window, makes) over one
+    // temporary global storage, fed by this window's Processing list. Only one of them is open at a time: the one
+    // that polls (src/sharing/pollLease.ts), so none judges an answer while another's marks are on their way.
+    const storage = vscode.Uri.file(path.join(os.tmpdir(), `flowsync-errors-${process.pid}-${Date.now()}`));
+    const service = x.services.all[0];
+    const folder = vscode.Uri.joinPath(storage, 'errors-announced', originFolder(service.explorer.scope!));
+    /** The runs marked on disk (every window's files). */
+    const marked = async () => {
+      const files = await vscode.workspace.fs.readDirectory(folder).then(undefined, () => []);
+      let text = '';
+      for (const [name] of files) {
+        text += new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, name)));
+      }
+      return new Set(text.split('\n').flatMap((line) => (line ? [(JSON.parse(line) as [number])[0]] : [])));
+    };
+    const withErrors = () =>
+      (service.explorer.lists.processing.state.items ?? [])
+        .filter((i) => i.value.errors != null)
+        .map((i) => i.value.id);
+    const open = (windowId: string) => {
+      const texts: string[] = [];
+      const deps: ErrorsDeps = {
+        settings: { current: { notifyOnErrors: 'all', userHistoryDays: 7 } },
+        json: { open: async () => undefined },
+        clock: systemClock,
+        storage,
+        windowId,
+      };
+      const teller = watchErrors(
+        service,
+        deps,
+        () => undefined,
+        (text) => texts.push(text),
+        'flowsync.processing',
+      );
+      return { texts, dispose: () => teller.dispose() };
+    };
+    const flow = mock.dataset.flows[2];
+    try {
+      const first = open('window-1');
+      const three = mock.startSync(flow.id, { count: 3, runMs: 30 * 60_000 });
+      for (const s of three) mock.reportErrors(s.id);
+      await refresh();
+      await waitFor(() => first.texts.length === 1, { message: 'the first window says the syncs with errors' });
+      const said = withErrors();
+      assert.ok(three.every((s) => said.includes(s.id)));
+      await waitFor(
+        async () => {
+          const m = await marked();
+          return said.every((id) => m.has(id));
+        },
+        { message: 'what it said is on disk' },
+      );
+      first.dispose(); // the window reloads
+
+      const reloaded = open('window-2');
+      await refresh(); // the same runs, still processing with errors: nothing to say
+      const [fourth] = mock.startSync(flow.id, { runMs: 30 * 60_000 });
+      mock.reportErrors(fourth.id);
+      await refresh();
+      await waitFor(() => reloaded.texts.length > 0, { message: 'the new run is said after the reload' });
+      assert.deepEqual(reloaded.texts, [`Sync #${fourth.id} (${flow.name}) reports errors`], 'and only the new run');
+      await waitFor(async () => (await marked()).has(fourth.id), { message: 'the new run is on disk' });
+      reloaded.dispose(); // another window takes over the polling: its first answer is its own
+
+      const other = open('window-3');
+      await refresh();
+      const [fifth] = mock.startSync(flow.id, { runMs: 30 * 60_000 });
+      mock.reportErrors(fifth.id);
+      await refresh();
+      await waitFor(() => other.texts.length > 0, { message: 'the other window says the new run' });
+      assert.deepEqual(other.texts, [`Sync #${fifth.id} (${flow.name}) reports errors`], 'and nothing said before');
+      other.dispose();
+      for (const s of [...three, fourth, fifth]) mock.finish(s.id);
+      await refresh();
+    } finally {
+      await vscode.workspace.fs.delete(storage, { recursive: true }).then(undefined, () => undefined);
+    }
   });
 
   it('off: a watched sync that gets errors is not announced', async () => {
