@@ -6,7 +6,9 @@
 //   time of this process's main thread (the extension host's thread: /proc/<pid>/task/<pid>/schedstat, Linux) per
 //   round, over ROUNDS rounds, and how many polls start at the same moment;
 // - the heap (after gc()) with 20 services holding 10,000 connections each (200,000: the window's budget, exactly);
-// - 20 services offered 20,000 connections each (400,000): what the window holds, and its heap.
+// - 20 services offered 20,000 connections each (400,000): what the window holds, and its heap;
+// - 8 services offered 60,000 connections each with ETags (the mock's --etag): the items the clients keep for
+//   conditional requests (never more than the window holds, #5), and the heap.
 // Needs --expose-gc.
 //
 //   node --expose-gc bench/services.mjs [--no-window]   (--no-window: Explorers without the budget and the spread)
@@ -160,11 +162,43 @@ async function heldConnections(connections) {
   }
 }
 
+/**
+ * TAGGED services offered 60,000 connections each, with ETags, in one window (budget 200,000): the items the window
+ * holds and those its clients keep with their answers for conditional requests (Explorer.keptItems), and the heap.
+ */
+const TAGGED = 8;
+async function keptForConditionals() {
+  const mock = await startMock({ connections: 60_000, processing: 0, etag: true });
+  const base = await heapUsed();
+  const budget = new WindowBudget();
+  const explorers = Array.from({ length: TAGGED }, () => new Explorer(systemClock, { window: { budget } }));
+  try {
+    for (const e of explorers) {
+      e.configure(
+        explorerConfig(mock.url, API_KEY, { autoRefresh: false, timeoutMs: 60_000, userAgent: 'flowsync-bench' }),
+      );
+      e.want('connections');
+      await e.lists.connections.refresh(); // one at a time: the first two fit, the others are refused
+    }
+    const held = explorers.reduce((sum, e) => sum + (e.lists.connections.state.items?.length ?? 0), 0);
+    const kept = explorers.reduce((sum, e) => sum + e.keptItems, 0);
+    const heap = (await heapUsed()) - base;
+    say(
+      `${TAGGED} × 60,000 connections with ETags: ${held.toLocaleString('en-US')} held, ${kept.toLocaleString('en-US')} kept for conditional requests, ${(heap / 1048576).toFixed(1)} MB of heap`,
+    );
+    return { held, kept, heap };
+  } finally {
+    for (const e of explorers) e.dispose();
+    await mock.close();
+  }
+}
+
 const rounds = await pollRounds();
 const tenThousand = await heldConnections(10_000);
 if (tenThousand.held !== SERVICES * 10_000)
   throw new Error(`${tenThousand.held} connections held, ${SERVICES * 10_000} expected`);
 const over = await heldConnections(20_000);
+const tagged = await keptForConditionals();
 const mb = (bytes) => bytes / 1048576;
 const setup = opts.window ? 'one WindowBudget and PollSpread' : 'NO window budget or spread (--no-window)';
 emitRows([
@@ -182,4 +216,12 @@ emitRows([
     target: { max: 200_000, text: '≤ 200,000' },
   }),
   row('services', `heap, ${SERVICES} services offered 20,000 connections each`, 'MB', [mb(over.heap)]),
+  row(
+    'services',
+    `items kept for conditional requests, ${TAGGED} services offered 60,000 connections each with ETags`,
+    'items',
+    [tagged.kept],
+    { target: { max: tagged.held, text: '≤ the items held' } },
+  ),
+  row('services', `heap, ${TAGGED} services offered 60,000 connections each with ETags`, 'MB', [mb(tagged.heap)]),
 ]);

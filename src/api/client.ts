@@ -3,7 +3,7 @@ import { onFirstUse } from '../base/onFirstUse';
 import { ApiError } from './errors';
 import type { AnswerBytes } from './http';
 import { DEFAULT_MAX_BYTES, MAX_COMMAS, MAX_CONTAINERS } from './jsonBounds';
-import type { Connection, FlowSync, ListResult } from './types';
+import type { Connection, FlowSync, Item, ListResult } from './types';
 import { API_PREFIX, parseServiceUrl, type ServiceUrl } from './url';
 import { validateConnection, validateFlowSync, validateList, type Validator } from './validate';
 import type { Validators } from './validators';
@@ -67,12 +67,13 @@ export class FlowSyncClient {
   private readonly options: Required<Omit<FlowSyncClientOptions, 'onRequest' | 'allowHttp' | 'baseUrl'>> &
     Pick<FlowSyncClientOptions, 'onRequest'>;
   /** The last valid answer of each request path: the next identical answer is compared instead of counted and hashed. */
-  private readonly lastAnswers = new Map<string, AnswerBytes>();
+  private readonly lastAnswers = new Map<string, { endpoint: string; answer: AnswerBytes }>();
   /**
    * The validators (ETag, Last-Modified) of the last answer of each request path that had them, with that answer's
    * result: the next request for the path is conditional, and a 304 gives that result again. A path is a list and a
    * team filter, and a client is one base URL and key: a new key or URL is a new client, which reuses nothing. Only
-   * the current team filter's validators of a list are kept: a filter changed and changed back asks whole.
+   * the current team filter's validators of a list are kept: a filter changed and changed back asks whole. Only the
+   * answer its list holds is kept (keepOnly): one the window's budget refused is not.
    */
   private readonly lastValidated = new Map<
     string,
@@ -107,6 +108,31 @@ export class FlowSyncClient {
     };
   }
 
+  /** The items kept with the last answers for conditional requests, over every request path. */
+  get keptItems(): number {
+    let count = 0;
+    for (const kept of this.lastValidated.values()) count += kept.result.items.length;
+    return count;
+  }
+
+  /**
+   * The list of `endpoint` now holds `held` (its items and their fingerprint; none: nothing): of its last answers
+   * (their bytes, their validators with their items) only the one it holds is kept, with the list's own items. An
+   * answer is read and kept before the window's budget of items may refuse it (src/lists/windowBudget.ts); this drops
+   * it once refused, so the client never keeps more items than the lists hold, nor a second copy of them.
+   */
+  keepOnly(endpoint: string, held: { readonly fingerprint?: string; readonly items?: readonly Item<unknown>[] }): void {
+    const holds = (fingerprint: string) => held.items !== undefined && fingerprint === held.fingerprint;
+    for (const [path, kept] of this.lastAnswers) {
+      if (kept.endpoint === endpoint && !holds(kept.answer.fingerprint)) this.lastAnswers.delete(path);
+    }
+    for (const [path, kept] of this.lastValidated) {
+      if (kept.endpoint !== endpoint) continue;
+      if (!holds(kept.result.fingerprint)) this.lastValidated.delete(path);
+      else if (kept.result.items !== held.items) kept.result = { ...kept.result, items: held.items as Item<unknown>[] };
+    }
+  }
+
   listProcessing(options: ListOptions = {}): Promise<ListResult<FlowSync>> {
     return this.list('/flowsyncs/processing', t('processing flow syncs'), validateFlowSync, options);
   }
@@ -135,7 +161,7 @@ export class FlowSyncClient {
       const response = await getJson(`${this.service.baseUrl}${path}`, label, {
         ...this.options,
         signal,
-        previous: this.lastAnswers.get(path),
+        previous: this.lastAnswers.get(path)?.answer,
         conditional: validated?.validators,
       });
       /** Says the request and its result to onRequest, and returns the result. */
@@ -158,7 +184,7 @@ export class FlowSyncClient {
         fingerprint: response.fingerprint,
       };
       if (this.lastAnswers.size >= MAX_KEPT_ANSWERS && !this.lastAnswers.has(path)) this.lastAnswers.clear();
-      this.lastAnswers.set(path, response.answer);
+      this.lastAnswers.set(path, { endpoint, answer: response.answer });
       if (response.validators) {
         if (this.lastValidated.size >= MAX_KEPT_ANSWERS && !this.lastValidated.has(path)) this.lastValidated.clear();
         this.lastValidated.set(path, { endpoint, validators: response.validators, result });

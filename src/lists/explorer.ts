@@ -182,6 +182,11 @@ export class Explorer {
       );
     }
     this.lists = lists as unknown as ListRefreshers;
+    // The client keeps of each list's answers only the one the list holds: none the window's budget refused.
+    for (const list of ANY_LISTS) {
+      const refresher = lists[list.id];
+      refresher.onDidChange(() => this.client?.keepOnly(list.endpoint, refresher.state));
+    }
     this.sharing = sharing?.(this);
   }
 
@@ -206,6 +211,11 @@ export class Explorer {
   /** What this service's History, watches and Clear History marker are kept under (see ExplorerConfig.historyScope). */
   get historyScope(): string | undefined {
     return this.client && (this.config?.historyScope ?? this.scope);
+  }
+
+  /** The items the client keeps with its last answers for conditional requests (FlowSyncClient.keptItems). */
+  get keptItems(): number {
+    return this.client?.keptItems ?? 0;
   }
 
   /** The slot this service's key is kept in (see ExplorerConfig.keySlot); none without a client. */

@@ -1,6 +1,6 @@
 import { API_ERROR_KINDS, ApiError, type ApiErrorKind } from '../api/errors';
-import { ANSWER_BOUNDS, boundedJsonText, overBounds, type StoredBytes } from '../api/jsonBounds';
-import type { ListResult } from '../api/types';
+import { ANSWER_BOUNDS, boundedJsonText, overBounds, type JsonBounds, type StoredBytes } from '../api/jsonBounds';
+import type { Item, ListResult } from '../api/types';
 import { validateList } from '../api/validate';
 import { ANY_LISTS, type ListId } from '../lists';
 import type { ListDefinition } from '../lists/list';
@@ -29,6 +29,13 @@ import { bounded } from '../base/inert';
  * - After each answer the window that asked writes a snapshot (the answer's items as the service sent them, its
  *   fingerprint and when it was loaded); every other window checks it every second and adopts it as if it had loaded it
  *   (same change events, no request). A snapshot that would contain the API key is not written.
+ * - An answer the same as the snapshot (the same fingerprint: a 304, or the same bytes) is shared by a heartbeat
+ *   instead: when it was loaded and its fingerprint, at most MAX_HEARTBEAT_BYTES (#6). A window that holds that answer
+ *   takes the new time without reading the snapshot; one that does not (it has just started, or its budget refused the
+ *   answer) reads the snapshot. The writer sends a heartbeat only when the snapshot file is still the one it read with
+ *   that fingerprint (its stamp): else it writes the snapshot. Each file is whole by itself and replaced atomically,
+ *   and one answer writes one of them, never both: a heartbeat that names another answer than the snapshot (a write
+ *   that crashed, or raced) is ignored, and the snapshot is taken as it is.
  * - A failed load is shared too (kind, message, the next attempt): the other windows show the same warning over the
  *   data they hold, and only the window that met it notifies. The next answer clears it everywhere. Likewise news in
  *   an answer (a sync no longer processing) is announced by the window that loaded it, not by those that adopted it.
@@ -36,13 +43,15 @@ import { bounded } from '../base/inert';
  *   A load that is not explicit (a window's first load, a new filter) uses a snapshot from another window that is newer
  *   than one interval instead of asking.
  *
- * Files per context: coordination/<list>-<hash of list|origin|team>/lease.json, snapshot.json and failure.json. They hold the window
- * id (drawn per window), times, the origin and team id, and service data; never the key.
+ * Files per context: coordination/<list>-<hash of list|origin|team>/lease.json, snapshot.json, heartbeat.json and
+ * failure.json. They hold the window id (drawn per window), times, the origin and team id, and service data; never the
+ * key.
  *
  * The files are input like an answer from the service, and get its bounds (ANSWER_BOUNDS: bytes, objects and arrays,
- * values; then the list's validation: items, depth): the store refuses to read a file over the byte bound, the rest is
- * counted before it is parsed, and a file over them is set aside: ignored (not parsed, not adopted; a lease over them
- * counts as no lease), logged once, and replaced by the next write. A window does not write one over them either.
+ * values; then the list's validation: items, depth; a heartbeat has at most MAX_HEARTBEAT_BYTES): the store refuses to
+ * read a file over the byte bound, the rest is counted before it is parsed, and a file over them is set aside: ignored
+ * (not parsed, not adopted; a lease over them counts as no lease), logged once, and replaced by the next write. A
+ * window does not write one over them either.
  */
 
 const LEASE_VERSION = 1;
@@ -78,6 +87,22 @@ export interface Snapshot {
   items: unknown[];
 }
 
+/**
+ * An answer the same as the snapshot's, as the window that loaded it shares it: when, and the answer's fingerprint
+ * (#6). A window that holds the answer with that fingerprint takes the time; the items stay in the snapshot.
+ */
+export interface AnswerHeartbeat {
+  v: typeof LEASE_VERSION;
+  context: string;
+  writer: string;
+  loadedAt: number;
+  fingerprint: string;
+}
+
+/** The most bytes a heartbeat has (one with a longer context is not written: the snapshot is, as for a new answer). */
+export const MAX_HEARTBEAT_BYTES = 1024;
+const HEARTBEAT_BOUNDS: JsonBounds = { ...ANSWER_BOUNDS, maxBytes: MAX_HEARTBEAT_BYTES };
+
 /** A load that failed, as the window that met it shares it (the message is ours, with service text made inert). */
 export interface SharedFailure {
   v: typeof LEASE_VERSION;
@@ -94,7 +119,7 @@ export interface SharedFailure {
 export const MAX_SHARED_MESSAGE = 1_000;
 
 /** Where the files of a context live (a folder name of letters, digits and '-'). */
-export type SharedFile = 'lease' | 'snapshot' | 'failure';
+export type SharedFile = 'lease' | 'snapshot' | 'heartbeat' | 'failure';
 
 /** The shared files, by folder name. Reads resolve undefined for a missing file; writes replace the file whole. */
 export interface SharedStore {
@@ -201,6 +226,21 @@ export function parseSnapshot(text: string | undefined): Snapshot | undefined {
   return { v: LEASE_VERSION, context, writer, loadedAt, fingerprint, dropped, firstDropReason, items };
 }
 
+export function parseHeartbeat(text: string | undefined): AnswerHeartbeat | undefined {
+  const o = parseObject(text);
+  if (!o || o.v !== LEASE_VERSION) return undefined;
+  const { context, writer, loadedAt, fingerprint } = o;
+  if (
+    typeof context !== 'string' ||
+    typeof writer !== 'string' ||
+    !isTime(loadedAt) ||
+    typeof fingerprint !== 'string'
+  ) {
+    return undefined;
+  }
+  return { v: LEASE_VERSION, context, writer, loadedAt, fingerprint };
+}
+
 export function parseFailure(text: string | undefined): SharedFailure | undefined {
   const o = parseObject(text);
   if (!o || o.v !== LEASE_VERSION) return undefined;
@@ -239,6 +279,17 @@ function snapshotResult<T extends { id: number }>(
   }
 }
 
+/** What a list holds as an answer (the refresher's state), when it holds the answer with `fingerprint`. */
+function heldAnswer(state: SharedListState, fingerprint: string): ListResult<{ id: number }> | undefined {
+  if (state.items === undefined || state.fingerprint !== fingerprint) return undefined;
+  return {
+    items: state.items as Item<{ id: number }>[],
+    dropped: state.dropped ?? 0,
+    firstDropReason: state.firstDropReason,
+    fingerprint,
+  };
+}
+
 function parseObject(text: string | undefined): Record<string, unknown> | undefined {
   if (text === undefined) return undefined;
   try {
@@ -251,6 +302,19 @@ function parseObject(text: string | undefined): Record<string, unknown> | undefi
 
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
+/** A list's state as the coordinator reads it (the refresher's ListState). */
+interface SharedListState {
+  readonly items?: readonly Item<unknown>[];
+  readonly fingerprint?: string;
+  readonly dropped?: number;
+  readonly firstDropReason?: string;
+  readonly loadedAt?: number;
+  readonly error?: ApiError;
+  readonly errorShared?: boolean;
+  readonly overBudget?: boolean;
+  readonly nextAttemptAt?: number;
+}
+
 /** What the coordinator needs from the Explorer (it is one; an interface keeps the dependency one-way in tests). */
 export interface SharedExplorer {
   readonly status: string;
@@ -261,13 +325,7 @@ export interface SharedExplorer {
   /** The poll interval while autoRefresh is on (undefined when off), and the interval setting either way. */
   readonly pollSettings: { intervalMs: number; autoRefresh: boolean } | undefined;
   refresher(id: ListId): {
-    readonly state: {
-      readonly loadedAt?: number;
-      readonly error?: ApiError;
-      readonly errorShared?: boolean;
-      readonly overBudget?: boolean;
-      readonly nextAttemptAt?: number;
-    };
+    readonly state: SharedListState;
     adopt(result: ListResult<{ id: number }>, loadedAt: number): void;
     adoptFailure(error: ApiError, at: number, nextAttemptAt: number | undefined): void;
     reschedule(): void;
@@ -280,12 +338,23 @@ export interface SharedExplorer {
 }
 
 interface ListShare {
+  /** The context of the lease (taken, kept or released by the ticks). */
   context?: string;
   /** undefined: not known yet, or the storage failed (the window then polls on its own, as without sharing). */
   holding?: boolean;
+  /** The context the files were last read for: what follows is about its files (forgotten when it changes). */
+  readFor?: string;
   /** The stamps of the shared files as this window last read them. */
-  stamps: { snapshot?: string; failure?: string };
-  latest?: { snapshot: Snapshot; result: ListResult<{ id: number }> };
+  stamps: { snapshot?: string; heartbeat?: string; failure?: string };
+  /**
+   * The newest answer another window shared (its snapshot or a heartbeat): its fingerprint and when it was loaded. Not
+   * its items: the list holds them, or not (its budget refused them), and they are read again when wanted.
+   */
+  latest?: { fingerprint: string; loadedAt: number };
+  /** The last heartbeat of another window read here. */
+  heartbeat?: AnswerHeartbeat;
+  /** The snapshot file as this window last read it (any window's): its stamp and its answer's fingerprint. */
+  onDisk?: { stamp: string; fingerprint: string };
   /** The last error of this window's own that was shared (one file per failure, not per change event). */
   sharedError?: ApiError;
   writtenFocused?: boolean;
@@ -347,7 +416,7 @@ export class PollCoordinator implements ListSharing, Disposable {
       if (shared) return shared as unknown as ListResult<T>;
     }
     const result = await request();
-    if (this.contextOf(list.id as ListId) === context) void this.publish(context, result);
+    if (this.contextOf(list.id as ListId) === context) void this.publish(share, context, result);
     return result;
   }
 
@@ -380,9 +449,8 @@ export class PollCoordinator implements ListSharing, Disposable {
     if (context !== share.context) {
       if (share.holding && share.context) await this.release(share.context);
       share.context = context;
-      share.stamps = {};
-      share.latest = undefined;
       share.writtenFocused = undefined;
+      if (context === undefined) share.readFor = undefined; // back to a context later: its files are read afresh
       this.setHolding(id, share, undefined);
     }
     if (!context) return;
@@ -399,15 +467,47 @@ export class PollCoordinator implements ListSharing, Disposable {
     }
   }
 
-  /** Reads the snapshot when it changed; adopts one from another window into the list (`adopt`). */
-  private async watch(id: ListId, share: ListShare, context: string, adopt: boolean): Promise<void> {
+  /**
+   * Reads what changed of the shared answer: the heartbeat (small), then the snapshot (the whole list) when it changed
+   * or when a heartbeat names an answer this window does not hold. With `adopt`, another window's answer goes into the
+   * list: a heartbeat's time only, over the items the list holds, or the snapshot's items. Returns the answer of a
+   * snapshot of another window read now (for freshShared).
+   */
+  private async watch(
+    id: ListId,
+    share: ListShare,
+    context: string,
+    adopt: boolean,
+  ): Promise<ListResult<{ id: number }> | undefined> {
+    const refresher = this.explorer.refresher(id);
+    const beat = await this.readChanged(id, share, context, 'heartbeat', parseHeartbeat);
+    if (beat && beat.writer !== this.windowId) {
+      share.heartbeat = beat;
+      this.noteShared(share, beat.fingerprint, beat.loadedAt);
+      const held = heldAnswer(refresher.state, beat.fingerprint);
+      // An answer not held here (a window just started, or its budget refused it): the snapshot has it, read it again.
+      if (!held) share.stamps.snapshot = undefined;
+      else if (adopt) refresher.adopt(held, Math.min(beat.loadedAt, this.clock.now()));
+    }
     const snapshot = await this.readChanged(id, share, context, 'snapshot', parseSnapshot);
-    if (!snapshot) return;
+    if (!snapshot) return undefined;
+    share.onDisk = { stamp: share.stamps.snapshot!, fingerprint: snapshot.fingerprint };
+    if (snapshot.writer === this.windowId) return undefined;
     const list = ANY_LISTS.find((l) => l.id === id);
     const result = list && snapshotResult(snapshot, list);
-    if (!result) return;
-    share.latest = { snapshot, result };
-    if (adopt) this.explorer.refresher(id).adopt(result, Math.min(snapshot.loadedAt, this.clock.now()));
+    if (!result) return undefined;
+    const loadedAt = Math.max(
+      snapshot.loadedAt,
+      share.heartbeat?.fingerprint === snapshot.fingerprint ? share.heartbeat.loadedAt : 0,
+    );
+    this.noteShared(share, snapshot.fingerprint, loadedAt);
+    if (adopt) refresher.adopt(result, Math.min(loadedAt, this.clock.now()));
+    return result;
+  }
+
+  /** Another window loaded the answer `fingerprint` at `loadedAt`: the newest such is `latest`. */
+  private noteShared(share: ListShare, fingerprint: string, loadedAt: number): void {
+    if (!share.latest || loadedAt >= share.latest.loadedAt) share.latest = { fingerprint, loadedAt };
   }
 
   /**
@@ -417,31 +517,38 @@ export class PollCoordinator implements ListSharing, Disposable {
   private async watchFailure(id: ListId, share: ListShare, context: string): Promise<void> {
     const failure = await this.readChanged(id, share, context, 'failure', parseFailure);
     const intervalMs = this.explorer.pollSettings?.intervalMs;
-    if (!failure || intervalMs === undefined) return;
+    if (!failure || failure.writer === this.windowId || intervalMs === undefined) return;
     const now = this.clock.now();
     const at = Math.min(failure.at, now);
-    if (now - at > 2 * intervalMs || (share.latest && share.latest.snapshot.loadedAt >= at)) return;
+    if (now - at > 2 * intervalMs || (share.latest && share.latest.loadedAt >= at)) return;
     this.explorer.refresher(id).adoptFailure(new ApiError(failure.kind, failure.message), at, failure.nextAttemptAt);
   }
 
   /**
    * A shared file of the context, parsed, when it changed since this window last read it (a stat every tick; the read
-   * only on a change) and another window wrote it for the same context; else undefined.
+   * only on a change) and it is for the same context (any window's, this one's too); else undefined.
    */
   private async readChanged<F extends { context: string; writer: string }>(
     id: ListId,
     share: ListShare,
     context: string,
-    file: 'snapshot' | 'failure',
+    file: 'snapshot' | 'heartbeat' | 'failure',
     parse: (text: string | undefined) => F | undefined,
   ): Promise<F | undefined> {
+    if (share.readFor !== context) {
+      share.readFor = context;
+      share.stamps = {};
+      share.latest = undefined;
+      share.heartbeat = undefined;
+      share.onDisk = undefined;
+    }
     const folder = contextFolder(context);
     const stamp = await this.store.stamp(folder, file);
     if (stamp === undefined || stamp === share.stamps[file]) return undefined;
-    const parsed = parse(await this.readText(folder, file));
-    if (this.contextOf(id) !== context) return undefined;
+    const parsed = parse(await this.readText(folder, file, file === 'heartbeat' ? HEARTBEAT_BOUNDS : ANSWER_BOUNDS));
+    if (this.contextOf(id) !== context || share.readFor !== context) return undefined;
     share.stamps[file] = stamp;
-    return parsed && parsed.context === context && parsed.writer !== this.windowId ? parsed : undefined;
+    return parsed && parsed.context === context ? parsed : undefined;
   }
 
   /**
@@ -473,21 +580,31 @@ export class PollCoordinator implements ListSharing, Disposable {
       message: bounded(error.message, MAX_SHARED_MESSAGE, this.explorer.keyToHide),
       ...(state.nextAttemptAt !== undefined ? { nextAttemptAt: state.nextAttemptAt } : {}),
     };
-    void this.write(context, 'failure', JSON.stringify(failure), 'The failure');
+    const text = JSON.stringify(failure);
+    void this.write('The failure', () => this.writeUnlessKey(contextFolder(context), 'failure', text, 'The failure'));
   }
 
-  /** Another window's answer for this context, newer than ours and than one interval, if there is one. */
+  /**
+   * Another window's answer for this context, newer than ours and than one interval, if there is one: the items the
+   * list holds when it is the same answer (a heartbeat's), or the snapshot's, read now or read again.
+   */
   private async freshShared<T extends { id: number }>(list: ListDefinition<T>, share: ListShare, context: string) {
     const id = list.id as ListId;
-    if (share.context !== context) share.stamps.snapshot = undefined;
-    await this.watch(id, share, context, false);
+    let read = await this.watch(id, share, context, false);
     const latest = share.latest;
     const intervalMs = this.explorer.pollSettings?.intervalMs;
-    if (!latest || latest.snapshot.context !== context || intervalMs === undefined) return undefined;
-    const loadedAt = this.explorer.refresher(id).state.loadedAt;
+    if (!latest || share.readFor !== context || intervalMs === undefined) return undefined;
+    const state = this.explorer.refresher(id).state;
     const now = this.clock.now();
-    const fresh = now - latest.snapshot.loadedAt < intervalMs && latest.snapshot.loadedAt <= now;
-    return fresh && (loadedAt === undefined || latest.snapshot.loadedAt > loadedAt) ? latest.result : undefined;
+    const fresh = now - latest.loadedAt < intervalMs && latest.loadedAt <= now;
+    if (!fresh || (state.loadedAt !== undefined && latest.loadedAt <= state.loadedAt)) return undefined;
+    const held = heldAnswer(state, latest.fingerprint);
+    if (held) return held;
+    if (!read && share.onDisk?.fingerprint === latest.fingerprint) {
+      share.stamps.snapshot = undefined; // read before, and not kept: read again
+      read = await this.watch(id, share, context, false);
+    }
+    return read?.fingerprint === latest.fingerprint ? read : undefined;
   }
 
   /** Takes, keeps or gives up the lease; a window that does not poll (autoRefresh off) gives it up. */
@@ -554,41 +671,71 @@ export class PollCoordinator implements ListSharing, Disposable {
     }
   }
 
-  private publish(context: string, result: ListResult<{ id: number }>): Promise<void> {
-    const snapshot: Snapshot = {
-      v: LEASE_VERSION,
-      context,
-      writer: this.windowId,
-      loadedAt: this.clock.now(),
-      fingerprint: result.fingerprint,
-      dropped: result.dropped,
-      ...(result.firstDropReason !== undefined ? { firstDropReason: result.firstDropReason } : {}),
-      items: result.items.map((i) => i.raw),
-    };
-    return this.write(context, 'snapshot', JSON.stringify(snapshot), 'The answer');
+  /**
+   * Shares this window's answer: a heartbeat when the snapshot file is still the one this window read with the same
+   * answer (its stamp and fingerprint), else the snapshot (#6).
+   */
+  private publish(share: ListShare, context: string, result: ListResult<{ id: number }>): Promise<void> {
+    const loadedAt = this.clock.now();
+    const folder = contextFolder(context);
+    return this.write('The answer', async () => {
+      const onDisk = share.readFor === context ? share.onDisk : undefined;
+      if (onDisk?.fingerprint === result.fingerprint && (await this.store.stamp(folder, 'snapshot')) === onDisk.stamp) {
+        const heartbeat: AnswerHeartbeat = {
+          v: LEASE_VERSION,
+          context,
+          writer: this.windowId,
+          loadedAt,
+          fingerprint: result.fingerprint,
+        };
+        const text = JSON.stringify(heartbeat);
+        if (new TextEncoder().encode(text).length <= MAX_HEARTBEAT_BYTES) {
+          return this.writeUnlessKey(folder, 'heartbeat', text, 'The answer');
+        }
+      }
+      const snapshot: Snapshot = {
+        v: LEASE_VERSION,
+        context,
+        writer: this.windowId,
+        loadedAt,
+        fingerprint: result.fingerprint,
+        dropped: result.dropped,
+        ...(result.firstDropReason !== undefined ? { firstDropReason: result.firstDropReason } : {}),
+        items: result.items.map((i) => i.raw),
+      };
+      return this.writeUnlessKey(folder, 'snapshot', JSON.stringify(snapshot), 'The answer');
+    });
   }
 
-  /** Writes a shared file in order with the other writes; never one that contains the key. */
-  private write(context: string, file: SharedFile, text: string, what: string): Promise<void> {
-    if (this.explorer.mentionsKey(text)) {
-      this.log(`${what} contains the API key: it is not shared with other windows.`);
-      return this.writing;
-    }
-    this.writing = this.writing.then(() =>
-      this.writeText(contextFolder(context), file, text).catch((e: unknown) =>
-        this.log(`${what} could not be shared with other windows: ${(e as Error)?.message ?? e}`),
-      ),
-    );
+  /** Runs a write of shared files in order with the other writes; a failure is logged. */
+  private write(what: string, step: () => Promise<void>): Promise<void> {
+    this.writing = this.writing.then(step).catch((e: unknown) => {
+      this.log(`${what} could not be shared with other windows: ${(e as Error)?.message ?? e}`);
+    });
     return this.writing;
   }
 
-  /** A shared file's text, when it is within the bounds of an answer; one over them is set aside (undefined). */
-  private async readText(folder: string, file: SharedFile): Promise<string | undefined> {
-    const stored = await this.store.read(folder, file, ANSWER_BOUNDS.maxBytes);
+  /** Writes a shared file, never one that contains the key. */
+  private async writeUnlessKey(folder: string, file: SharedFile, text: string, what: string): Promise<void> {
+    if (this.explorer.mentionsKey(text)) {
+      this.log(`${what} contains the API key: it is not shared with other windows.`);
+      return;
+    }
+    await this.writeText(folder, file, text);
+  }
+
+  /** A shared file's text, when it is within `bounds` (an answer's); one over them is set aside (undefined). */
+  private async readText(
+    folder: string,
+    file: SharedFile,
+    bounds: JsonBounds = ANSWER_BOUNDS,
+  ): Promise<string | undefined> {
+    const stored = await this.store.read(folder, file, bounds.maxBytes);
     if (stored === undefined) return undefined;
-    const checked = boundedJsonText(stored);
+    const checked = boundedJsonText(stored, bounds);
     if ('text' in checked) return checked.text;
-    const note = `${folder}/${file}.json is over the bounds of an answer from the service (${checked.over}): set aside, not used.`;
+    const kind = file === 'heartbeat' ? 'a heartbeat' : 'an answer from the service';
+    const note = `${folder}/${file}.json is over the bounds of ${kind} (${checked.over}): set aside, not used.`;
     if (note !== this.setAside) this.log(note); // once, not every second
     this.setAside = note;
     return undefined;

@@ -338,6 +338,24 @@ describe('FlowSyncClient: ETag and Last-Modified (issue #38)', () => {
     );
   });
 
+  it("keeps only the answer its list holds (keepOnly): another is dropped, the held one is kept with the list's items", async () => {
+    const c = client();
+    const first = await c.listProcessing();
+    assert.equal(c.keptItems, first.items.length);
+    const held = first.items.map((i) => ({ ...i })); // the list's own copy: the same answer, other objects
+    c.keepOnly('/flowsyncs/processing', { fingerprint: first.fingerprint, items: held });
+    const again = await c.listProcessing();
+    assert.equal(mock.requests[1].status, 304);
+    assert.equal(again.items, held, "a 304 gives the list's own items back: the client keeps no second copy");
+    c.keepOnly('/connections/index', {}); // another list: nothing of this one is dropped
+    assert.equal(c.keptItems, first.items.length);
+    c.keepOnly('/flowsyncs/processing', { fingerprint: 'another answer', items: [] }); // e.g. the budget refused it
+    assert.equal(c.keptItems, 0);
+    await c.listProcessing();
+    assert.equal(mock.requests[2].headers['if-none-match'], undefined, 'asked whole: nothing was kept');
+    assert.equal(mock.requests[2].status, 200);
+  });
+
   it('where the service sends neither, nothing changes; a validator out of bounds is not sent back', async () => {
     const bad: Array<Record<string, string>> = [
       { etag: 'x'.repeat(300) }, // too long

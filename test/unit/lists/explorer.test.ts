@@ -255,6 +255,45 @@ describe('Explorer', () => {
     assert.equal(budget.held, 0);
   });
 
+  it("the clients keep no more items for conditional requests than the window's budget lets the lists hold (#5)", async () => {
+    // 8 services of 3,000 connections each, a budget of 6,000: two fit (first come), six are refused (over their share)
+    const tagged = await MockFlowSyncServer.start({ apiKey: KEY, connections: 3_000, processing: 0, etag: true });
+    const budget = new WindowBudget(6_000);
+    const services = Array.from({ length: 8 }, () => new Explorer(clock, { random: () => 0.5, window: { budget } }));
+    const kept = () => services.reduce((sum, e) => sum + e.keptItems, 0);
+    const loaded = (e: Explorer) =>
+      e.lists.connections.state.loadedAt !== undefined || e.lists.connections.state.error !== undefined;
+    try {
+      for (const e of services) {
+        e.configure(explorerConfig(tagged.url, KEY, { autoRefresh: false }));
+        e.want('connections');
+        await settle(() => loaded(e) && !e.lists.connections.isLoading);
+      }
+      const refused = services.filter((e) => e.lists.connections.state.overBudget);
+      assert.equal(refused.length, 6, 'six answers over the budget');
+      assert.equal(budget.held, 6_000);
+      assert.ok(kept() <= budget.held, `the clients keep ${kept()} items, the lists hold ${budget.held}`);
+      assert.equal(kept(), 6_000, 'the answers the lists hold are kept: their next request is conditional');
+      tagged.clearRequests();
+      await services[0].refresh('connections');
+      assert.equal(tagged.requests[0].status, 304, 'an answer held is asked again conditionally');
+      await refused[0].refresh('connections');
+      assert.equal(tagged.requests[1].status, 200, 'a refused answer is asked again whole: nothing of it was kept');
+      assert.equal(refused[0].lists.connections.state.overBudget, true);
+      assert.ok(kept() <= budget.held, `then ${kept()} kept, ${budget.held} held`);
+      // room is freed: the refused list takes it at its next attempt, and keeps its answer for conditional requests
+      services[0].configure(explorerConfig(tagged.url, KEY, { autoRefresh: false, baseUrl: '' }));
+      assert.ok(kept() <= budget.held, `a service without a URL keeps nothing: ${kept()} kept, ${budget.held} held`);
+      await refused[0].refresh('connections');
+      assert.equal(refused[0].lists.connections.state.items?.length, 3_000);
+      assert.equal(refused[0].keptItems, 3_000);
+      assert.equal(kept(), budget.held);
+    } finally {
+      for (const e of services) e.dispose();
+      await tagged.close();
+    }
+  });
+
   it("each service has a fair share of the window's budget: a 5-item answer fits while another service holds the maximum", async () => {
     const big = await MockFlowSyncServer.start({ apiKey: KEY, connections: 3_000, processing: 0 });
     const small = await MockFlowSyncServer.start({ apiKey: KEY, connections: 5, processing: 0 });

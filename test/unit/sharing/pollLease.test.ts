@@ -9,7 +9,9 @@ import {
   contextFolder,
   leaseContext,
   mayHold,
+  MAX_HEARTBEAT_BYTES,
   parseFailure,
+  parseHeartbeat,
   parseLease,
   parseSnapshot,
   pollsEvery,
@@ -677,6 +679,98 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
     });
   });
 
+  describe('an answer the same as the snapshot is shared by a heartbeat (#6)', () => {
+    const folder = () => contextFolder(leaseContext('processing', new URL(mock.url).origin, ''));
+    const fileOf = (file: string) => store.files.get(`${folder()}/${file}`);
+    const stateOf = (w: (typeof windows)[number]) => w.explorer.lists.processing.state;
+    /** A holds the lease and has written the snapshot; B shows it. The mock's list stands still until changed. */
+    async function two() {
+      mock.setNow(clock.now());
+      const a = open('A');
+      await advance(2_000);
+      const b = open('B');
+      await advance(2_000);
+      assert.equal(a.sharing.isHolder('processing'), true);
+      assert.equal(stateOf(b).fingerprint, stateOf(a).fingerprint);
+      return { a, b };
+    }
+    afterEach(() => mock.resetSyncs());
+
+    it('unchanged: a heartbeat, not the snapshot, and the follower takes its time without reading the list; changed: the snapshot, read once', async () => {
+      const { a, b } = await two();
+      const version = fileOf('snapshot')!.version;
+      const reads = b.store.reads.snapshot;
+      await advance(3 * INTERVAL);
+      assert.equal(fileOf('snapshot')!.version, version, 'the snapshot was not written again');
+      assert.equal(parseHeartbeat(fileOf('heartbeat')?.text)?.fingerprint, stateOf(a).fingerprint);
+      assert.ok(fileOf('heartbeat')!.bytes.length <= MAX_HEARTBEAT_BYTES);
+      assert.equal(b.store.reads.snapshot, reads, 'B did not read the list');
+      assert.equal(stateOf(b).loadedAt, stateOf(a).loadedAt, "B shows A's last poll");
+      assert.equal(stateOf(b).adopted, true);
+      mock.startSync(mock.dataset.flows[0].id, { count: 2 });
+      await advance(INTERVAL);
+      assert.notEqual(fileOf('snapshot')!.version, version, 'a changed answer is written whole');
+      assert.equal(b.store.reads.snapshot, reads + 1, 'and read once');
+      assert.equal(stateOf(b).fingerprint, stateOf(a).fingerprint);
+      assert.equal(stateOf(b).items?.length, stateOf(a).items?.length);
+      assert.equal(stateOf(b).loadedAt, stateOf(a).loadedAt);
+    });
+
+    it('the snapshot file replaced since the writer read it: the writer writes the snapshot again, not a heartbeat', async () => {
+      const { a } = await two();
+      const planted = parseSnapshot(fileOf('snapshot')!.text)!;
+      // another window writes the same answer's fingerprint over it (here with one item): A has not read it yet
+      await a.store.write(
+        folder(),
+        'snapshot',
+        JSON.stringify({ ...planted, writer: 'Z', items: planted.items.slice(0, 1) }),
+      );
+      const asked = a.explorer.refresh('processing');
+      await settle();
+      await asked;
+      await flushPromises();
+      const written = parseSnapshot(fileOf('snapshot')!.text)!;
+      assert.equal(written.writer, 'A', 'A wrote its answer whole');
+      assert.equal(written.items.length, stateOf(a).items?.length);
+    });
+
+    it('a heartbeat that names another answer than the snapshot (a write that crashed) is ignored; a new window takes the snapshot as it is', async () => {
+      const { a, b } = await two();
+      const context = leaseContext('processing', new URL(mock.url).origin, '');
+      const held = { ...stateOf(b) };
+      await b.store.write(
+        folder(),
+        'heartbeat',
+        JSON.stringify({ v: 1, context, writer: 'Z', loadedAt: clock.now(), fingerprint: 'another answer' }),
+      );
+      await advance(1_000);
+      assert.equal(stateOf(b).loadedAt, held.loadedAt, 'no time taken from a heartbeat of an answer not held');
+      assert.equal(stateOf(b).fingerprint, held.fingerprint);
+      assert.equal(stateOf(b).error, undefined);
+      const c = open('C');
+      await advance(1_000);
+      assert.equal(stateOf(c).fingerprint, stateOf(a).fingerprint, 'C shows the snapshot');
+      assert.equal(c.store.reads.snapshot, 1);
+    });
+
+    it('a heartbeat over MAX_HEARTBEAT_BYTES is set aside, not used', async () => {
+      const { a, b } = await two();
+      const context = leaseContext('processing', new URL(mock.url).origin, '');
+      const beat = { v: 1, context, writer: 'Z', fingerprint: stateOf(a).fingerprint };
+      await b.store.write(
+        folder(),
+        'heartbeat',
+        JSON.stringify({ ...beat, loadedAt: clock.now(), note: 'x'.repeat(MAX_HEARTBEAT_BYTES) }),
+      );
+      const before = stateOf(b).loadedAt;
+      await advance(1_000);
+      assert.equal(stateOf(b).loadedAt, before, 'an oversized heartbeat was used');
+      await b.store.write(folder(), 'heartbeat', JSON.stringify({ ...beat, loadedAt: clock.now() }));
+      await advance(1_000);
+      assert.equal(stateOf(b).loadedAt, clock.now() - 1_000, 'one within the bound is');
+    });
+  });
+
   it('a storage that fails: each window polls on its own, as without sharing', async () => {
     const a = open('A');
     a.store.failing = true;
@@ -737,5 +831,89 @@ describe('pollLease: windows sharing one poller (fake clock, the mock on loopbac
     );
     await assert.rejects(lazy.current(), /disposed/);
     assert.equal(created, 1);
+  });
+});
+
+describe('pollLease: an unchanged answer is shared by a heartbeat, not by the whole list again (#6)', function () {
+  this.timeout(120_000);
+  const T = Date.UTC(2026, 10, 27, 9, 0, 0);
+  const ITEMS = 70_000;
+  let mock: MockFlowSyncServer;
+
+  before(async () => {
+    // The mock's clock stands still: its list of about 70,000 processing syncs does not change; with ETags, a 304.
+    mock = await MockFlowSyncServer.start({ apiKey: KEY, processing: ITEMS, etag: true, now: () => T });
+  });
+  after(() => mock.close());
+
+  it(`2 windows, ${ITEMS.toLocaleString('en-US')} items, 10 unchanged intervals: at most 10 KB written, nothing parsed again; a new window still reads the list`, async () => {
+    const clock = new FakeClock();
+    const store = new MemoryStore();
+    const windows: Array<{ explorer: Explorer; sharing: PollCoordinator; view: ReturnType<MemoryStore['view']> }> = [];
+    const open = (id: string) => {
+      const view = store.view();
+      let sharing!: PollCoordinator;
+      const explorer = new Explorer(clock, {
+        random: () => 0.5,
+        sharing: (e) => (sharing = new PollCoordinator(e, view, id, clock)),
+      });
+      explorer.configure(explorerConfig(mock.url, KEY, { refreshIntervalMs: INTERVAL, timeoutMs: 60_000 }));
+      const w = { explorer, sharing, view };
+      windows.push(w);
+      return w;
+    };
+    const settle = async () => {
+      await flushPromises();
+      for (let i = 0; i < 2_000 && windows.some((w) => w.explorer.lists.processing.isLoading); i++) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      await flushPromises();
+    };
+    const stateOf = (w: (typeof windows)[number]) => w.explorer.lists.processing.state;
+    try {
+      const a = open('A');
+      await clock.advance(2_000, settle);
+      const b = open('B');
+      await clock.advance(2_000, settle);
+      assert.equal(a.sharing.isHolder('processing'), true);
+      assert.equal(b.sharing.isHolder('processing'), false);
+      assert.ok(stateOf(a).items!.length > ITEMS * 0.9, `${stateOf(a).items!.length} items`);
+      assert.equal(stateOf(b).fingerprint, stateOf(a).fingerprint, 'B shows the answer A shared');
+      assert.equal(b.view.reads.snapshot, 1, 'B read the list once');
+
+      mock.clearRequests();
+      const written = store.bytesWritten;
+      const parsed = b.view.reads.snapshot;
+      await clock.advance(10 * INTERVAL, settle);
+      const polls = mock.requests.filter((r) => r.path.endsWith('/flowsyncs/processing'));
+      assert.equal(polls.length, 10, 'one poll per interval');
+      assert.ok(
+        polls.every((r) => r.status === 304),
+        'each a 304: nothing on the wire',
+      );
+      const bytes = store.bytesWritten - written;
+      assert.ok(bytes <= 10_240, `${bytes.toLocaleString('en-US')} bytes written over 10 unchanged intervals`);
+      assert.equal(b.view.reads.snapshot - parsed, 0, 'B did not read (nor parse) the list again');
+      assert.equal(stateOf(b).error, undefined);
+      assert.ok(
+        stateOf(b).loadedAt! >= stateOf(a).loadedAt! - 1_000,
+        `B knows the answer is fresh: loaded at ${stateOf(b).loadedAt}, A's at ${stateOf(a).loadedAt}`,
+      );
+
+      // A window that starts now holds nothing: it reads the whole list once, fresh as of A's last poll, and asks nothing.
+      mock.clearRequests();
+      const c = open('C');
+      await clock.advance(1_000, settle);
+      assert.equal(stateOf(c).fingerprint, stateOf(a).fingerprint);
+      assert.equal(stateOf(c).items?.length, stateOf(a).items?.length);
+      assert.equal(c.view.reads.snapshot, 1);
+      assert.ok(stateOf(c).loadedAt! >= stateOf(a).loadedAt!, "as fresh as A's last poll");
+      assert.equal(mock.requests.length, 0, 'C asked the service nothing');
+    } finally {
+      for (const w of windows) {
+        w.sharing.dispose();
+        w.explorer.dispose();
+      }
+    }
   });
 });
