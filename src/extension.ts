@@ -31,13 +31,13 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const { clock, now, hurried } = extensionClock(context.extensionMode);
   const settings = windowSettings(log);
   const keys = new ApiKeyStore(context.secrets);
-  const globalState = new ReadYourWritesState(context.globalState); // what this window wrote, read back at once
+  const thisWindow = { clock, windowId: newWindowId(clock.now()) };
+  const globalState = new ReadYourWritesState(context.globalState, thisWindow); // never lost to another window's write
   const services = new ServiceRegistry({
     globalStorageUri: context.globalStorageUri,
     globalState,
     log,
-    clock,
-    windowId: newWindowId(clock.now()),
+    ...thisWindow,
     settings,
     keys,
     userAgent: userAgent(version, vscode.version),
@@ -47,11 +47,8 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   });
   const loadFailed = failedToLoad(log); // a chunk (esbuild.js CHUNKS) that could not be loaded
   const jsonDocuments = registerJsonDocuments(services, loadFailed('The JSON documents'));
-  const notifications = watchFailures(
-    services,
-    { settings, json: jsonDocuments.json, clock },
-    loadFailed('Telling errors'),
-  );
+  const failureDeps = { settings, json: jsonDocuments.json, clock };
+  const notifications = watchFailures(services, failureDeps, loadFailed('Telling errors'));
   const statusBar = new ProcessingStatusBar(services, clock);
   const historyView = new HistoryView(services, now, settings, views.processing.marker);
   const filtered = { processing: views.processing, connections: views.connections, history: historyView };
@@ -77,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
 
   context.subscriptions.push(
     log,
+    globalState,
     settings,
     new SettingsWarnings(settings, log),
     services,
