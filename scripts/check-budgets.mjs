@@ -33,8 +33,9 @@ export const BUDGETS = {
   // template checks, errors announced, rows that stand out, pinned flows: 9.4 KB at start as they landed), 82,000 once
   // errors announced and the rows' tints load on first use (81,308 B); Open in Browser's template checks are still
   // read at start, until they too load on first use. 83,000 for globalState read back as this window wrote it
-  // (src/base/readYourWrites.ts: every feature's globalState goes through it from the start; 82,152 B then).
-  bundle: 83_000,
+  // (src/base/readYourWrites.ts: every feature's globalState goes through it from the start; 82,152 B then). 84,000
+  // when it also keeps each key's version and writes again what another window's copy lost (issue 49 #4: 83,538 B).
+  bundle: 84_000,
   // The browser build is one file (see docs/performance.md): Find, Export and Insights (issues #30, #31) took it from
   // 194 KB to 236 KB. 260 KB for issue #38's bounds (the look-alike table of service names, 2 KB even as UTF-8; Go to's
   // index; Flow Insights' cache and throttle): the chunks of the Node build keep them out of its start, this file

@@ -4,6 +4,7 @@ import { useLocalize } from './base/l10n';
 import { ReadYourWritesState } from './base/readYourWrites';
 import { failedToLoad, onFirstUse } from './base/onFirstUse';
 import { registerCommands } from './commands/vscode/registerCommands';
+import { systemClock } from './base/clock';
 import { extensionClock, testApi, type FlowSyncExplorerApi } from './commands/vscode/testApi';
 import { removeExportLeftovers } from './export/vscode/exportLeftovers';
 import { findOnFirstUse } from './find/vscode/findOnFirstUse';
@@ -31,13 +32,14 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const { clock, now, hurried } = extensionClock(context.extensionMode);
   const settings = windowSettings(log);
   const keys = new ApiKeyStore(context.secrets);
-  const globalState = new ReadYourWritesState(context.globalState); // what this window wrote, read back at once
+  const thisWindow = { clock, windowId: newWindowId(clock.now()) };
+  // Never lost to another window's write; on the system's clock (a test's hurried timers are the product's polls only).
+  const globalState = new ReadYourWritesState(context.globalState, { ...thisWindow, clock: systemClock });
   const services = new ServiceRegistry({
     globalStorageUri: context.globalStorageUri,
     globalState,
     log,
-    clock,
-    windowId: newWindowId(clock.now()),
+    ...thisWindow,
     settings,
     keys,
     userAgent: userAgent(version, vscode.version),
@@ -47,11 +49,8 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   });
   const loadFailed = failedToLoad(log); // a chunk (esbuild.js CHUNKS) that could not be loaded
   const jsonDocuments = registerJsonDocuments(services, loadFailed('The JSON documents'));
-  const notifications = watchFailures(
-    services,
-    { settings, json: jsonDocuments.json, clock, storage: context.globalStorageUri, log: (m) => log.warn(m) },
-    loadFailed('Telling errors'),
-  );
+  const failureDeps = { ...thisWindow, settings, json: jsonDocuments.json, storage: context.globalStorageUri, log };
+  const notifications = watchFailures(services, failureDeps, loadFailed('Telling errors'));
   const statusBar = new ProcessingStatusBar(services, clock);
   const historyView = new HistoryView(services, now, settings, views.processing.marker);
   const filtered = { processing: views.processing, connections: views.connections, history: historyView };
@@ -77,6 +76,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
 
   context.subscriptions.push(
     log,
+    globalState,
     settings,
     new SettingsWarnings(settings, log),
     services,

@@ -54,7 +54,8 @@ export interface ErrorsDeps {
   readonly storage?: vscode.Uri;
   /** The id its files are written under (none: one drawn here, as src/sharing/windowId.ts draws a window's). */
   readonly windowId?: string;
-  readonly log?: (message: string) => void;
+  /** Where its troubles are told (the extension's log). */
+  readonly log?: { warn(message: string): void };
 }
 
 /** The folder of global storage under which the runs announced are kept, one folder per service scope. */
@@ -94,7 +95,7 @@ export function watchErrors(
         now: () => deps.clock.now(),
         days: () => deps.settings.current.userHistoryDays ?? HISTORY_DAYS.fallback,
         secret: (record) => service.explorer.mentionsKey(record),
-        log: deps.log,
+        log: deps.log && ((message) => deps.log?.warn(message)),
       });
       memory = { scope, runs };
     }
