@@ -39,12 +39,14 @@ export const BUDGETS = {
   // 194 KB to 236 KB. 260 KB for issue #38's bounds (the look-alike table of service names, 2 KB even as UTF-8; Go to's
   // index; Flow Insights' cache and throttle): the chunks of the Node build keep them out of its start, this file
   // cannot. 282 KB for issue #39's four features (Open in Browser, errors announced, rows that stand out, pinned flows);
-  // 283 KB for globalState read back as this window wrote it (289,250 B then).
-  webBundle: 283 * 1024,
+  // 283 KB for globalState read back as this window wrote it (289,250 B then); 286 KB for issue #49's legacy key move
+  // (every origin slot an earlier version could have written, remembered per origin, and the reads of a root's slot
+  // held back until decided: 292,105 B then).
+  webBundle: 286 * 1024,
   // 358,400 bytes for the insights page (its script and style) and the find and insights chunks; 365 KB with issue #39's
   // features in both bundles; 367 KB with globalState read back as this window wrote it in both (374,383 B then, and
-  // the CHANGELOG that ships in it grows with each release).
-  vsix: 367 * 1024,
+  // the CHANGELOG that ships in it grows with each release); 369 KB with issue #49's legacy key move (376,836 B then).
+  vsix: 369 * 1024,
 };
 const VSCE = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 
