@@ -123,17 +123,3 @@ function digits(text: string, at: number, length: number): number {
   }
   return n;
 }
-
-/**
- * The latest time that a departure recorded by our clock at `leftAt` (first seen at `firstSeenMs`) can have happened,
- * as far as the service's own clock vouches for it: its created_at, plus how long we saw the sync (a difference of our
- * clock, true even when our clock was off), plus clock skew. A clock that was ahead when the run was recorded gives a
- * `leftAt` ahead of this; the result is never later than `leftAt`. Undefined when created_at vouches for nothing: not a
- * plausible time, or more than MAX_UNSEEN_MS before the sync was first seen (a service's 2000-01-01, or our clock far
- * ahead of the service's).
- */
-export function vouchedLeftAt(createdAt: string, firstSeenMs: number, leftAtMs: number): number | undefined {
-  const created = parseTime(createdAt);
-  if (!isPlausibleTime(created, firstSeenMs) || created < firstSeenMs - MAX_UNSEEN_MS) return undefined;
-  return Math.min(leftAtMs, created + Math.max(0, leftAtMs - firstSeenMs) + MAX_CLOCK_SKEW_MS);
-}

@@ -1,4 +1,3 @@
-import { vouchedLeftAt } from '../base/plausibleTime';
 import { bounded } from '../settings/settingValues';
 import { DAY_MS, HISTORY_DAYS, type HistoryEntry } from './entry';
 import { MAX_SEGMENT_CHARS, fnv1a, mergeSegments, parseSegment } from './store';
@@ -502,11 +501,9 @@ export class LogStore {
     const now = this.now();
     this.prunedDay = dayOf(now);
     const listed = await this.files.list(this.folder);
-    // The days are counted back from the newest record when the clock is ahead of it: a clock that jumps ahead never
-    // deletes the newest historyDays of records. The newest record is the newest the service's clock vouches for
-    // (newestVouched): a run written while the clock was ahead sits in a day file ahead of the real ones and would
-    // otherwise become the horizon at the next start.
-    const until = Math.min(now, await this.newestVouched(listed));
+    // The days are counted back from the horizon (pruneHorizon): this installation's own day files, never a run's
+    // text, and never later than the clock.
+    const until = Math.min(now, pruneHorizon(listed.flatMap((f) => LOG_NAME.exec(f.name)?.[1] ?? [])));
     const keepFrom = dayOf(until - bounded(userDays, HISTORY_DAYS) * DAY_MS);
     const keepMtime = until - bounded(userDays, HISTORY_DAYS) * DAY_MS;
     let deleted = 0;
@@ -525,35 +522,6 @@ export class LogStore {
     return deleted;
   }
 
-  /**
-   * The newest time a record on disk can have been written, as the service's clock vouches for it (vouchedLeftAt:
-   * its created_at plus how long it was seen), read newest day first until no older day can hold a newer one; at most
-   * MAX_READ_BYTES. Where no record vouches (no files, or a service whose created_at says nothing), the end of the
-   * newest day file's day, as before.
-   */
-  private async newestVouched(listed: readonly FileInfo[]): Promise<number> {
-    const logs = listed.flatMap((f) => {
-      const day = LOG_NAME.exec(f.name)?.[1];
-      const end = day === undefined ? NaN : Date.parse(`${day}T00:00:00.000Z`) + DAY_MS - 1;
-      return Number.isFinite(end) && f.size <= MAX_LOG_BYTES ? [{ ...f, end }] : [];
-    });
-    if (!logs.length) return Infinity;
-    logs.sort((a, b) => b.end - a.end);
-    let vouched = -Infinity;
-    let bytes = 0;
-    for (const f of logs) {
-      if (f.end <= vouched) break; // no record of this day or an older one can be newer
-      if (bytes + f.size > MAX_READ_BYTES) break;
-      bytes += f.size;
-      const data = await this.files.read(this.path(f.name), 0, f.size).catch(() => new Uint8Array());
-      for (const e of parseLogBytes(data).entries) {
-        const at = vouchedLeftAt(e.createdAt, e.firstSeen, e.leftAt);
-        if (at !== undefined && at > vouched) vouched = at;
-      }
-    }
-    return vouched === -Infinity ? logs[0].end : vouched;
-  }
-
   /** Clear History for every window: the marker first (others honour it), then the files. */
   async clear(): Promise<void> {
     const at = Math.max(this.now(), (await this.cleared()) + 1); // never after a marker ahead of the clock
@@ -561,6 +529,25 @@ export class LogStore {
     await this.files.delete(this.folder);
     await this.cleared();
   }
+}
+
+/**
+ * Where pruning counts the user's days back from: the end of the newest day of records that the day before it
+ * confirms (both hold records: the day files' own names, as this installation wrote them by its clock), else of the
+ * second newest day of records, else of the only one; Infinity with none (the caller bounds it by the clock). A day
+ * written while the clock was ahead stands apart from the real ones: it is never the horizon unless the clock stayed
+ * ahead across a midnight while recording, so one start or one reload with a clock ahead deletes no real day, whatever
+ * a run's created_at says (issue #49). After a real gap (time did pass), the old days go once two days in a row have
+ * records.
+ */
+function pruneHorizon(days: readonly string[]): number {
+  const ends = [...new Set(days)]
+    .map((day) => Date.parse(`${day}T00:00:00.000Z`) + DAY_MS - 1)
+    .filter(Number.isFinite)
+    .sort((a, b) => b - a);
+  if (ends.length === 0) return Infinity;
+  if (ends.length === 1 || ends[0] - ends[1] === DAY_MS) return ends[0];
+  return ends[1];
 }
 
 /** Records of one file not on disk yet: `cut` bytes of the first are (a write cut short), when the file is `size` bytes long. */

@@ -8,7 +8,6 @@ import {
   parseTime,
   plausibleStart,
 } from '../../../src/history/index';
-import { vouchedLeftAt } from '../../../src/base/plausibleTime';
 import { FakeClock } from '../helpers/fakeClock';
 
 const MIN = 60_000;
@@ -137,19 +136,5 @@ describe('parseTime', () => {
         (d) => parseTime(d.toISOString()) === d.getTime(),
       ),
     );
-  });
-
-  it('vouchedLeftAt: a departure as late as the service clock vouches for, never later than our own record', () => {
-    const now = Date.UTC(2026, 10, 22, 12);
-    const created = new Date(now - 10 * 60_000).toISOString();
-    // Our clock right: the run's own leftAt.
-    assert.equal(vouchedLeftAt(created, now - 9 * 60_000, now), now);
-    // Our clock 3 days ahead while we saw it: created_at plus the 9 minutes seen plus skew, not 3 days later.
-    const ahead = 3 * 24 * 3600_000;
-    assert.equal(vouchedLeftAt(created, now + ahead - 9 * 60_000, now + ahead), now - 60_000 + MAX_CLOCK_SKEW_MS);
-    // 30 days ahead (created_at more than MAX_UNSEEN_MS before first seen), or a created_at that is no time: no vouching.
-    assert.equal(vouchedLeftAt(created, now + 30 * ahead, now + 30 * ahead), undefined);
-    assert.equal(vouchedLeftAt('2000-01-01T00:00:00.000Z', now, now), undefined);
-    assert.equal(vouchedLeftAt('not a time', now, now), undefined);
   });
 });

@@ -380,7 +380,65 @@ describe('historyLog (the append-only store)', () => {
     now = NOW + 8 * DAY;
     const later = open('later');
     await later.append([run(500, -8 * DAY + MIN)]);
-    assert.equal(await later.pruneDisk(7), 7, 'the real days older than 7 days before the newest vouched record');
+    assert.equal(
+      await later.pruneDisk(7),
+      7,
+      'the real days older than 7 days before the clock, right again (the day written ahead stands alone)',
+    );
+  });
+
+  // A run's created_at is the service's text: it never moves the prune horizon, whatever it says (issue #49 item 9).
+  for (const [what, createdAt] of [
+    ['not a time ("n/a")', () => 'n/a'],
+    ['not ISO ("22.11.2026 11:50")', () => '22.11.2026 11:50'],
+    ['ISO, from a clock as far ahead as ours', (at: number) => new Date(at).toISOString()],
+    ['ISO, from a clock that is right', (at: number) => new Date(Math.min(at, NOW)).toISOString()],
+  ] as const) {
+    it(`a clock 30 days ahead writes one run, every created_at ${what}: the reload still ahead keeps all 7 real days`, async () => {
+      const a = open('a');
+      await a.append(
+        Array.from({ length: 7 }, (_, d) =>
+          run(200 + d, d * DAY + MIN, { createdAt: createdAt(NOW - d * DAY - 11 * MIN) }),
+        ),
+      );
+      now = NOW + 30 * DAY;
+      const ahead = open('ahead');
+      await ahead.pruneDisk(7);
+      await ahead.append([
+        makeEntry({
+          id: 400,
+          flowId: 3,
+          flowName: 'Payroll',
+          createdAt: createdAt(now - 10 * MIN),
+          firstSeen: now - 9 * MIN,
+          lastSeen: now - 15 * SEC,
+          leftAt: now - 10 * SEC,
+        }),
+      ]);
+      now += MIN;
+      const deleted = await open('reload').pruneDisk(7);
+      const left = (await files.list(FOLDER)).map((f) => f.name).filter((n) => n.includes(windowTag('a')));
+      assert.deepEqual([deleted, left.length], [0, 7], 'no real day deleted');
+    });
+  }
+
+  it('the horizon is the newest day of records that the day before it confirms, bounded by the clock', async () => {
+    const a = open('a');
+    await a.append(Array.from({ length: 7 }, (_, d) => run(200 + d, d * DAY + MIN)));
+    // Time really passes: 30 days later, one day of records. Alone it is no horizon (it could be a clock ahead).
+    now = NOW + 30 * DAY;
+    const back = open('back');
+    await back.append([run(600, -30 * DAY + MIN)]);
+    assert.equal(await back.pruneDisk(7), 0, 'one day alone after a gap moves nothing');
+    // The next day's records confirm it: the days older than 7 days before it go.
+    now = NOW + 31 * DAY;
+    const next = open('next');
+    await next.append([run(601, -31 * DAY + MIN)]);
+    assert.equal(await next.pruneDisk(7), 7, 'the 7 old days go once two days in a row have records');
+    // A day file ahead of the clock (planted, or written with the clock ahead) never deletes a newer one.
+    files.put(`${FOLDER}/${logFileName('2099-01-01', windowTag('x'))}`, '');
+    files.put(`${FOLDER}/${logFileName('2099-01-02', windowTag('x'))}`, '');
+    assert.equal(await open('r').pruneDisk(7), 0, 'the clock bounds the horizon');
   });
 
   // ------------------------------------------------------------ under faults: writes that fail

@@ -45,8 +45,10 @@ const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
   ['src/export/export.ts', 'text.slice(0, 11)'], // an ISO time of the extension's own making
   ['src/export/export.ts', '.slice(0, 40)'], // a file name from the service's name in the settings, only [\w.-] left
   ['src/history/log.ts', ".replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 40)"], // a file name from the window id
-  ['src/keys/legacyKeys.ts', '].slice(0, MAX_LEGACY_ORIGINS);'], // a list of origins
-  ['src/services/vscode/legacyKey.ts', '.slice(0, MAX_LEGACY_ORIGINS)'], // a list of origins
+  ['src/keys/legacyKeys.ts', '.filter((o) => !decided.has(o)).slice(0, MAX_LEGACY_ORIGINS)'], // a list of origins
+  ['src/services/legacyKeyState.ts', 'Object.keys(v).slice(0, MAX_LEGACY_ORIGINS)'], // a list of URLs (the keys)
+  ['src/services/legacyKeyState.ts', 'historyFolders.slice(0, 4 * MAX_LEGACY_ORIGINS)'], // a list of folder names
+  ['src/services/legacyKeyState.ts', '[...new Set(origins)].slice(0, MAX_LEGACY_ORIGINS)'], // a list of origins
   ['src/services/vscode/legacyKey.ts', 'targets.slice(0, 3)'], // a list of services, each name then inert()
 ];
 
