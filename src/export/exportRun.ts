@@ -1,3 +1,4 @@
+import { own } from '../base/own';
 import type { PieceFile } from '../env/types';
 import type { HistoryEntry } from '../history/entry';
 import {
@@ -42,9 +43,9 @@ export interface ExportSource {
 /** The rows of every source, in order, each made when its chunk is written (never all at once). */
 export function* exportRows(sources: readonly ExportSource[], mask: ExportMask): Generator<ExportRow> {
   // A mask of this export's own: the cells it remembers (see exportRow) are forgotten with it.
-  const own: ExportMask = (text, max) => mask(text, max);
+  const ownMask: ExportMask = (text, max) => mask(text, max);
   for (const { service, entries, filter } of sources) {
-    for (const entry of entries) if (!filter || filter(entry)) yield exportRow(service, entry, own);
+    for (const entry of entries) if (!filter || filter(entry)) yield exportRow(service, entry, ownMask);
   }
 }
 
@@ -128,26 +129,29 @@ const MAX_SERVICE = 200;
 const MAX_FILTER = 200;
 
 /**
- * The command's argument: undefined when it was not given as an object with a `uri` (a palette run, a view's title
- * button: the command asks); a problem sentence's key when it is malformed (the command says so and writes nothing).
+ * The command's argument: undefined when it was not given as an object with a `uri` of its own (a palette run, a
+ * view's title button: the command asks; anything else given is refused before the command runs,
+ * src/commands/commandArgs.ts); a problem sentence's key when it is malformed (the command says so and writes nothing).
  */
 export function exportArgument(
   raw: unknown,
 ): ExportArgument | { readonly problem: 'format' | 'uri' | 'service' | 'filter' } | undefined {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || !('uri' in raw)) return undefined;
-  const o = raw as Record<string, unknown>;
-  if (typeof o.uri !== 'string' || !o.uri.trim() || o.uri.length > MAX_URI) return { problem: 'uri' };
-  if (o.format !== 'csv' && o.format !== 'jsonl') return { problem: 'format' };
-  if (o.service !== undefined && (typeof o.service !== 'string' || o.service.length > MAX_SERVICE)) {
+  // Only the object's own fields (a polluted prototype adds none), each read once.
+  const uri = own(raw, 'uri');
+  if (uri === undefined) return undefined;
+  const [format, service, filter] = [own(raw, 'format'), own(raw, 'service'), own(raw, 'filter')];
+  if (typeof uri !== 'string' || !uri.trim() || uri.length > MAX_URI) return { problem: 'uri' };
+  if (format !== 'csv' && format !== 'jsonl') return { problem: 'format' };
+  if (service !== undefined && (typeof service !== 'string' || service.length > MAX_SERVICE)) {
     return { problem: 'service' };
   }
-  if (o.filter !== undefined && (typeof o.filter !== 'string' || o.filter.length > MAX_FILTER)) {
+  if (filter !== undefined && (typeof filter !== 'string' || filter.length > MAX_FILTER)) {
     return { problem: 'filter' };
   }
   return {
-    uri: o.uri.trim(),
-    format: o.format,
-    ...(typeof o.service === 'string' && o.service.trim() ? { service: o.service.trim() } : {}),
-    ...(typeof o.filter === 'string' && o.filter.trim() ? { filter: o.filter.trim() } : {}),
+    uri: uri.trim(),
+    format,
+    ...(typeof service === 'string' && service.trim() ? { service: service.trim() } : {}),
+    ...(typeof filter === 'string' && filter.trim() ? { filter: filter.trim() } : {}),
   };
 }

@@ -101,6 +101,9 @@ export const connectionsList = defineList<Connection>()({
     icon: 'plug',
     label: (c: Connection) => c.name,
     description: (c: Connection) => `${c.type} · ${teamLabel(c)} · #${c.id}`,
+    otherId: (c: Connection) => c.team_id,
+    name: (c: Connection) => c.name,
+    otherName: (c: Connection) => `${teamLabel(c)} · ${c.type}`,
   },
   onLoaded: ({ teams }, connections, complete) => teams.learn(connections, complete),
 });

@@ -47,8 +47,19 @@ export interface ListDefinition<T extends { id: number }> {
     groupTitle(grouping: string, key: GroupKey): string;
     itemsTitle(count: number): string;
   };
-  /** How its items appear in a quick pick (Open as JSON without a selection); texts from the service are made inert there. */
-  readonly pick: { title(): string; icon: string; label(value: T): string; description(value: T): string };
+  /**
+   * How its items appear in a quick pick (Open as JSON without a selection); texts from the service are made inert
+   * there. An item is found there by its id, `otherId` and its names as they are typed (src/filter/pickRows.ts).
+   */
+  readonly pick: {
+    title(): string;
+    icon: string;
+    label(value: T): string;
+    description(value: T): string;
+    otherId(value: T): number | undefined;
+    name(value: T): string | undefined;
+    otherName(value: T): string | undefined;
+  };
   /** Called after each successful load, e.g. to learn the teams. `complete`: the answer was not filtered by team. */
   onLoaded?(context: ListContext, values: readonly T[], complete: boolean): void;
 }

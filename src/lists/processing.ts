@@ -97,5 +97,8 @@ export const processingList = defineList<FlowSync>()({
     icon: 'sync',
     label: (s: FlowSync) => t('Sync #{0}', s.id),
     description: (s: FlowSync) => `${flowLabel(s)} · ${s.status}`,
+    otherId: (s: FlowSync) => s.flow_id,
+    name: (s: FlowSync) => s.flow?.name,
+    otherName: (s: FlowSync) => s.status,
   },
 });

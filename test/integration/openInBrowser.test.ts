@@ -90,6 +90,24 @@ describe('Open in Browser', function () {
     assert.equal(asked(), 'https://app.example.com/flows/7/syncs/900123');
   });
 
+  it('an argument that is no row of the views does nothing (#49 finding 11): no page, no error, nothing asked', async () => {
+    await setUserSetting('webUrl', pages);
+    const before = x.browser.asked.length;
+    for (const hostile of [
+      { kind: 'historyEntry', entry: null },
+      null,
+      { kind: 'leaf' },
+      { kind: 'leaf', list: 'processing', item: { value: { id: 5, flow_id: 7 } } },
+      { kind: 'historyEntry', entry: { id: '5/../../admin?x=', flowId: 7 }, service: x.services.all[0].id },
+      { kind: 'historyEntry', entry: { id: 5, flowId: 7 }, service: 'no such service' },
+      42,
+      '../../admin',
+    ]) {
+      await open(hostile); // resolves: the command neither throws nor asks anything
+    }
+    assert.equal(x.browser.asked.length, before, 'nothing was asked to open');
+  });
+
   it('a refused template (javascript:) is not offered, and nothing is opened', async () => {
     await setUserSetting('webUrl', { sync: 'javascript:alert({id})', flow: 'command:workbench.action.quit' });
     const { flow, sync } = flowAndSync();

@@ -1,7 +1,6 @@
 import { COMMAND, type CommandId } from '../../base/commandIds';
-import { LISTS, type AnyList } from '../../lists';
-import { isHistoryNode, type HistoryNode } from '../../history/vscode/historyNodes';
-import type { ExplorerNode } from '../../lists/vscode/chosenRows';
+import { LISTS, type AnyList, type ListId } from '../../lists';
+import { checkArguments, type Row } from '../commandArgs';
 import { showActivity } from '../../activity/vscode/activityCommand';
 import { showInsights } from '../../insights/vscode/insightsCommand';
 import { clearApiKey, setApiKey } from '../../keys/vscode/apiKeyCommands';
@@ -52,7 +51,6 @@ export function deps(ctx: CommandContext) {
 /** What every handler of this chunk gets (deps). */
 export type CommandDeps = ReturnType<typeof deps>;
 
-type Row = ExplorerNode | HistoryNode;
 /** `arg`: the command's first argument as given (a command link's, e.g. Clear Filter's view; a task's or key binding's argument object; a view's row). */
 type Handler = (deps: CommandDeps, node?: Row, nodes?: readonly Row[], arg?: unknown) => Promise<void> | void;
 
@@ -109,20 +107,26 @@ const HANDLERS: Record<CommandId, Handler> = {
 
 /**
  * Runs a command: `node` and `nodes` are what VS Code passed (a view's row and the selected rows, or anything a key
- * binding, a task or a command link gives); only rows of our views reach a handler as rows.
+ * binding, a task, a command link or another extension gives). Each is checked against the argument the command takes
+ * (src/commands/commandArgs.ts) and a row against the views (a list's row must be one a view handed out; a History
+ * row's service must be shown) before anything else: a command given anything else does nothing but log one line.
  */
-export function runCommand(id: CommandId, ctx: CommandContext, node?: unknown, nodes?: unknown): Promise<void> | void {
-  return HANDLERS[id](
-    deps(ctx),
-    isNode(node) ? node : undefined,
-    Array.isArray(nodes) && nodes.every(isNode) ? nodes : undefined,
-    node,
-  );
+export async function runCommand(id: CommandId, ctx: CommandContext, node?: unknown, nodes?: unknown): Promise<void> {
+  const checked = checkArguments(id, node, nodes);
+  if ('ignored' in checked) return ctx.log.warn(checked.ignored);
+  const rows = [...(checked.node ? [checked.node] : []), ...(checked.nodes ?? [])];
+  if (rows.length) {
+    await ctx.services.whenMade();
+    if (!rows.every((row) => shownRow(ctx, row))) {
+      return ctx.log.warn(`${id}: ignored its argument, a row that no view shows.`);
+    }
+  }
+  if (checked.log) ctx.log.warn(checked.log);
+  await HANDLERS[id](deps(ctx), checked.node, checked.nodes, checked.arg);
 }
 
-/** Commands run from a keybinding or the palette may get an unrelated argument (e.g. a URI): ignore it. */
-function isNode(value: unknown): value is Row {
-  if (isHistoryNode(value)) return true;
-  const node = value as { kind?: unknown; list?: unknown } | undefined;
-  return (node?.kind === 'group' || node?.kind === 'leaf') && LISTS.some((list) => list.id === node.list);
+/** Whether a row is one the views show: a list's row a view handed out, a History row of a service shown. */
+function shownRow(ctx: CommandContext, row: Row): boolean {
+  if (row.kind === 'leaf' || row.kind === 'group') return ctx.views[row.list as ListId].ownerOf(row) !== undefined;
+  return ctx.services.byId(row.service) !== undefined;
 }

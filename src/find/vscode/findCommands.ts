@@ -3,7 +3,8 @@ import { t } from '../../base/l10n';
 import { parseFilter, type Filter, type FilterView } from '../../filter/filterQuery';
 import { filterPrompt, matchCountText, shownFilter, viewLink } from '../../filter/filterTexts';
 import { FILTER_VIEWS } from '../../filter/viewFilters';
-import { GoToSearch, type GoToPick, type GoToTarget } from '../goTo';
+import { goToRows, type GoToTarget } from '../goTo';
+import { pickRow } from '../../filter/vscode/rowPick';
 import { HISTORY_VIEW, type HistoryView, type HistoryViewNode } from '../../history/vscode/historyView';
 import type { HistoryService } from '../../history/vscode/historyService';
 import type { Explorer } from '../../lists/explorer';
@@ -135,9 +136,9 @@ async function pickView(
 }
 
 /**
- * Go to Flow Sync or Connection...: a quick pick of what is held (no request), bounded however much is loaded: at most
- * GO_TO_ROWS rows at first (every processing sync, then the newest History runs, then connections), and as the person
- * types, any held item found by its id or name (GoToSearch), at most GO_TO_ROWS again, made anew for each text. Enter
+ * Go to Flow Sync or Connection...: a quick pick of what is held (no request), bounded however much is loaded (pickRow):
+ * at most GO_TO_ROWS rows at first (every processing sync, then the newest History runs, then connections), and as the
+ * person types, any held item found by its id or name (goToRows), a step at a time, at most GO_TO_ROWS again. Enter
  * reveals and selects the row in its view and opens it as JSON, as a link does. A row the view's filter hides is shown
  * by clearing that view's filter first.
  */
@@ -149,37 +150,15 @@ export async function goTo(deps: FindCommandDeps): Promise<void> {
     connections: s.explorer.status === 'ready' ? (s.explorer.lists.connections.state.items ?? []) : [],
     history: s.history.snapshot.entries,
   }));
-  const search = new GoToSearch(services);
   const browse = { iconPath: new vscode.ThemeIcon('link-external'), tooltip: t('Open in Browser') };
   const { web } = deps;
-  const shown = (picks: readonly GoToPick[]) =>
-    picks.map((pick) => ({ ...pick, alwaysShow: true, buttons: web?.has(pick.target) ? [browse] : undefined }));
-  const quickPick = vscode.window.createQuickPick<GoToPick & vscode.QuickPickItem>();
-  quickPick.title = t('Go to Flow Sync or Connection');
-  quickPick.matchOnDescription = true;
-  quickPick.items = shown(search.find(''));
-  quickPick.placeholder = quickPick.items.length
-    ? t('Type an id, a flow, a connection or a team')
-    : t('Nothing is loaded yet: open the Processing and Connections views first');
-  const picked = await new Promise<GoToPick | undefined>((resolve) => {
-    let chosen: GoToPick | undefined;
-    const subscriptions = [
-      quickPick.onDidChangeValue((value) => (quickPick.items = shown(search.find(value)))),
-      // Open in Browser, the row's item button: its page opens, the pick stays.
-      quickPick.onDidTriggerItemButton(({ item }) => void web?.open(item.target)),
-      quickPick.onDidAccept(() => {
-        // Enter pressed while the rows of the last keystroke replace those shown can name a row no longer held (no
-        // selection): the first row for the text typed is then the one the person saw at the top.
-        chosen = quickPick.selectedItems[0] ?? quickPick.activeItems[0] ?? search.find(quickPick.value)[0];
-        quickPick.hide();
-      }),
-      quickPick.onDidHide(() => {
-        for (const d of subscriptions) d.dispose();
-        quickPick.dispose();
-        resolve(chosen);
-      }),
-    ];
-    quickPick.show();
+  const picked = await pickRow(goToRows(services), {
+    title: t('Go to Flow Sync or Connection'),
+    placeholder: t('Type an id, a flow, a connection or a team'),
+    emptyPlaceholder: t('Nothing is loaded yet: open the Processing and Connections views first'),
+    // Open in Browser, the row's item button: its page opens, the pick stays.
+    buttons: (pick) => (web?.has(pick.target) ? [browse] : undefined),
+    onButton: (pick) => void web?.open(pick.target),
   });
   if (picked) await goToTarget(deps, picked.target);
 }

@@ -7,7 +7,9 @@ import type { Explorer } from '../../lists/explorer';
 import { chosenNodes, type ExplorerNode } from '../../lists/vscode/chosenRows';
 import type { ListViews } from '../../lists/vscode/listView';
 import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
-import type { HistoryNode } from './historyNodes';
+import type { HistoryNode } from '../historyNode';
+import { PickRows, pickSegment } from '../../filter/pickRows';
+import { pickRow } from '../../filter/vscode/rowPick';
 import type { HistoryService } from './historyService';
 
 /** A service as History's commands see it: its id and name, its Explorer (what is processing) and its History. */
@@ -51,29 +53,41 @@ async function pickWatchable<S extends HistoryCommandService>(
   if (!connection) return [];
   const service = connection.id;
   const items = (connection.explorer.lists.processing.state.items ?? []) as readonly Item<FlowSync>[];
-  if (!items.length) {
-    void vscode.window.showInformationMessage(t('No flow syncs are processing.'));
-    return [];
-  }
-  type Pick = vscode.QuickPickItem & { target?: Watchable };
-  const flows = new Map<number, string>();
-  for (const { value } of items) flows.set(value.flow_id, flowLabel(value));
-  const picks: Pick[] = [
-    { label: t('Flows'), kind: vscode.QuickPickItemKind.Separator },
-    ...[...flows].map(([id, name]) => ({
-      label: `$(git-merge) ${inert(name)}`,
-      description: t('every sync of this flow'),
-      target: { kind: 'flow' as const, id, service },
-    })),
-    { label: t('Flow syncs'), kind: vscode.QuickPickItemKind.Separator },
-    ...items.map(({ value }) => ({
-      label: `$(sync) #${value.id}`,
-      description: inert(`${flowLabel(value)} · ${value.status}`),
-      target: { kind: 'sync' as const, id: value.id, service },
-    })),
-  ];
-  const picked = await vscode.window.showQuickPick(picks, { title, matchOnDescription: true });
-  return picked?.target ? [picked.target] : [];
+  type Row = { label: string; description: string; section: string; target: Watchable };
+  const flows = t('Flows');
+  const syncs = t('Flow syncs');
+  // A pick of loaded rows (pickRow): bounded however many syncs are processing.
+  const picked = await pickRow(
+    new PickRows([
+      pickSegment({
+        items,
+        row: ({ value }): Row => ({
+          label: `$(git-merge) ${inert(flowLabel(value))}`,
+          description: t('every sync of this flow'),
+          section: flows,
+          target: { kind: 'flow', id: value.flow_id, service },
+        }),
+        id: ({ value }) => value.flow_id,
+        name: ({ value }) => value.flow?.name,
+        distinct: { among: 'flows', key: ({ value }) => value.flow_id },
+      }),
+      pickSegment({
+        items,
+        row: ({ value }): Row => ({
+          label: `$(sync) #${value.id}`,
+          description: inert(`${flowLabel(value)} · ${value.status}`),
+          section: syncs,
+          target: { kind: 'sync', id: value.id, service },
+        }),
+        id: ({ value }) => value.id,
+        otherId: ({ value }) => value.flow_id,
+        name: ({ value }) => value.flow?.name,
+        otherName: ({ value }) => value.status,
+      }),
+    ]),
+    { title, nothing: () => void vscode.window.showInformationMessage(t('No flow syncs are processing.')) },
+  );
+  return picked ? [picked.target] : [];
 }
 
 async function setWatch<S extends HistoryCommandService>(

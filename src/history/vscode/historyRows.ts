@@ -7,7 +7,8 @@ import { themeIcon } from '../../lists/vscode/groupedTree';
 import { rowKey } from '../../lists/vscode/servicesTree';
 import type { RowMarker } from '../../lists/vscode/rowDecorations';
 import { historyRow, historyTooltip } from '../index';
-import type { HistoryNode, HistoryViewService } from './historyNodes';
+import type { HistoryNode } from '../historyNode';
+import type { HistoryViewService } from './historyNodes';
 
 /**
  * The rows of the History view: what a service, a day and a sync that left processing look like. Its own chunk

@@ -7,7 +7,9 @@ import { chosenNodes, type ExplorerNode } from '../../lists/vscode/chosenRows';
 import { entryFlowLabel } from '../entry';
 import { MAX_PINS } from '../pins';
 import type { HistoryCommandDeps, HistoryCommandService } from './historyCommands';
-import { isHistoryNode, type HistoryNode } from './historyNodes';
+import { isHistoryNode, type HistoryNode } from '../historyNode';
+import { PickRows, pickSegment } from '../../filter/pickRows';
+import { pickRow } from '../../filter/vscode/rowPick';
 
 /** A flow of one service (by its id). */
 interface FlowOf {
@@ -45,23 +47,49 @@ async function pickFlow<S extends HistoryCommandService>(
 ): Promise<FlowOf[]> {
   const connection = await deps.pickService(title);
   if (!connection) return [];
-  const flows = new Map<number, string>();
   const items = (connection.explorer.lists.processing.state.items ?? []) as readonly Item<FlowSync>[];
-  for (const { value } of items) if (!flows.has(value.flow_id)) flows.set(value.flow_id, flowLabel(value));
-  for (const entry of connection.history.snapshot.entries) {
-    if (!flows.has(entry.flowId)) flows.set(entry.flowId, entryFlowLabel(entry));
-  }
   const pinned = new Set(connection.history.pins.ids());
-  for (const id of pinned) if (!flows.has(id)) flows.set(id, t('Flow {0}', id));
-  const offered = [...flows].filter(([id]) => pinned.has(id) !== on);
-  if (!offered.length) {
-    void vscode.window.showInformationMessage(
-      on ? t('No flow is known yet: none is processing and History has none.') : t('No flow is pinned.'),
-    );
-    return [];
-  }
-  const picks = offered.map(([id, name]) => ({ label: `$(git-merge) ${inert(name)}`, description: `#${id}`, id }));
-  const picked = await vscode.window.showQuickPick(picks, { title, matchOnDescription: true });
+  type Row = { label: string; description: string; id: number };
+  const row = (id: number, name: string): Row => ({ label: `$(git-merge) ${inert(name)}`, description: `#${id}`, id });
+  // Each flow once (processing first, then History, then the pinned ones neither knows): to pin, those not pinned;
+  // to unpin, the pinned ones.
+  const among = 'flows';
+  const skip = (id: number) => pinned.has(id) === on;
+  // A pick of loaded rows (pickRow): bounded however many syncs and runs are held.
+  const picked = await pickRow(
+    new PickRows([
+      pickSegment({
+        items,
+        row: ({ value }) => row(value.flow_id, flowLabel(value)),
+        id: ({ value }) => value.flow_id,
+        name: ({ value }) => value.flow?.name,
+        distinct: { among, key: ({ value }) => value.flow_id },
+        skip: ({ value }) => skip(value.flow_id),
+      }),
+      pickSegment({
+        items: connection.history.snapshot.entries,
+        row: (entry) => row(entry.flowId, entryFlowLabel(entry)),
+        id: (entry) => entry.flowId,
+        name: (entry) => entry.flowName,
+        distinct: { among, key: (entry) => entry.flowId },
+        skip: (entry) => skip(entry.flowId),
+      }),
+      pickSegment({
+        items: [...pinned],
+        row: (id) => row(id, t('Flow {0}', id)),
+        id: (id) => id,
+        distinct: { among, key: (id) => id },
+        skip,
+      }),
+    ]),
+    {
+      title,
+      nothing: () =>
+        void vscode.window.showInformationMessage(
+          on ? t('No flow is known yet: none is processing and History has none.') : t('No flow is pinned.'),
+        ),
+    },
+  );
   return picked ? [{ id: picked.id, service: connection.id }] : [];
 }
 

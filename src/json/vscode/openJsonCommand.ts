@@ -9,7 +9,9 @@ import type { JsonDocuments } from './jsonDocuments';
 import { chosenNodes, type ExplorerNode } from '../../lists/vscode/chosenRows';
 import type { ListViews } from '../../lists/vscode/listView';
 import type { HistoryEntry } from '../../history/index';
-import { isHistoryNode, type HistoryNode } from '../../history/vscode/historyNodes';
+import { isHistoryNode, type HistoryNode } from '../../history/historyNode';
+import { PickRows, pickSegment } from '../../filter/pickRows';
+import { pickRow } from '../../filter/vscode/rowPick';
 
 /** What Open as JSON, Copy ID and Copy Link use. */
 export interface JsonCommandDeps {
@@ -88,35 +90,34 @@ export async function openJson(
   if (target) await deps.json.open(target);
 }
 
+/** Asks which loaded item to open (every list of every service): a pick of loaded rows (pickRow), bounded however much is loaded. */
 async function pickItem(deps: JsonCommandDeps): Promise<JsonTarget | undefined> {
-  type Pick = vscode.QuickPickItem & { target?: JsonTarget };
-  const picks: Pick[] = [];
-  for (const service of deps.services.all) {
+  type Row = { label: string; description: string; section: string; target: JsonTarget };
+  const segments = deps.services.all.flatMap((service) => {
     const name = serviceName(deps.services, service);
     const named = name === undefined ? '' : `${name} · `;
-    for (const list of ANY_LISTS) {
-      const items = (service.explorer.refresher(list.id as ListId).state.items ?? []) as readonly Item<{
-        id: number;
-      }>[];
-      if (items.length) picks.push({ label: `${named}${list.pick.title()}`, kind: vscode.QuickPickItemKind.Separator });
-      for (const { value } of items) {
+    return ANY_LISTS.map((list) =>
+      pickSegment({
+        items: (service.explorer.refresher(list.id as ListId).state.items ?? []) as readonly Item<{ id: number }>[],
         // Quick picks render $(icon) syntax: every service text in them is inert.
-        picks.push({
+        row: ({ value }): Row => ({
           label: `$(${list.pick.icon}) ${inert(list.pick.label(value))}`,
           description: inert(list.pick.description(value)),
+          section: `${named}${list.pick.title()}`,
           target: { list: list.id as ListId, kind: 'item', id: value.id, service: service.id },
-        });
-      }
-    }
-  }
-  if (!picks.length) {
-    void vscode.window.showInformationMessage(t('Nothing is loaded yet. Open the Flow Sync views or refresh first.'));
-    return undefined;
-  }
-  const picked = await vscode.window.showQuickPick(picks, {
+        }),
+        id: ({ value }) => value.id,
+        otherId: ({ value }) => list.pick.otherId(value),
+        name: ({ value }) => list.pick.name(value),
+        otherName: ({ value }) => list.pick.otherName(value),
+      }),
+    );
+  });
+  const picked = await pickRow(new PickRows(segments), {
     title: t('Open as JSON'),
-    placeHolder: t('Choose a flow sync or connection'),
-    matchOnDescription: true,
+    placeholder: t('Choose a flow sync or connection'),
+    nothing: () =>
+      void vscode.window.showInformationMessage(t('Nothing is loaded yet. Open the Flow Sync views or refresh first.')),
   });
   return picked?.target;
 }

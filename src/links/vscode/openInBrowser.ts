@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
-import type { Connection, FlowSync } from '../../api/types';
-import { inert } from '../../base/inert';
+import type { Connection, FlowSync, Item } from '../../api/types';
 import { t } from '../../base/l10n';
-import { serviceName } from '../../base/serviceSet';
+import { pickRow } from '../../filter/vscode/rowPick';
 import type { SettingsFeed } from '../../settings/settingsFeed';
-import { isHistoryNode, type HistoryNode } from '../../history/vscode/historyNodes';
+import { isHistoryNode, type HistoryNode } from '../../history/historyNode';
 import { chosenNodes, type ExplorerNode } from '../../lists/vscode/chosenRows';
 import type { ListViews } from '../../lists/vscode/listView';
 import type { Explorer } from '../../lists/explorer';
-import { expandWebUrl, type WebKind, type WebSection, type WebValues } from '../../weblinks/webUrl';
+import { expandWebUrl, type WebKind, type WebSection } from '../../weblinks/webUrl';
+import { connectionTarget, flowTarget, syncTarget, teamTarget, webPicks, type WebTarget } from '../webPicks';
 
 /** What Open in Browser uses. */
 export interface BrowserCommandDeps {
@@ -26,14 +26,6 @@ export interface BrowserCommandDeps {
   readonly browser: { open(url: string): Promise<boolean> };
 }
 
-/** One thing that has a web page: its service, its kind, the values of its template and its name in messages. */
-interface WebTarget {
-  readonly service: string;
-  readonly kind: WebKind;
-  readonly values: WebValues;
-  readonly name: string;
-}
-
 /** Names a kind in messages. */
 function kindWords(kind: WebKind): string {
   switch (kind) {
@@ -46,21 +38,6 @@ function kindWords(kind: WebKind): string {
     case 'team':
       return t('a team');
   }
-}
-
-/** A sync's page (a Processing row, a History run, a finished or stuck sync's notification). */
-function syncTarget(service: string, sync: { id: number; flowId: number }): WebTarget {
-  return { service, kind: 'sync', values: { id: sync.id, flow_id: sync.flowId }, name: t('Flow sync #{0}', sync.id) };
-}
-
-/** A connection's page. */
-function connectionTarget(service: string, connection: Connection): WebTarget {
-  return {
-    service,
-    kind: 'connection',
-    values: { id: connection.id, team_id: connection.team_id },
-    name: t('Connection #{0}', connection.id),
-  };
 }
 
 /** What a row of a list stands for: a sync, a connection, a flow or a team row; undefined for other groups. */
@@ -78,10 +55,10 @@ function rowTarget(views: ListViews, node: ExplorerNode): WebTarget | undefined 
   const key = typeof node.group.key === 'number' ? node.group.key : Number(node.group.key);
   const grouping = views[list].currentArrangement.groupBy;
   if (list === 'processing' && grouping === 'flow') {
-    return { service, kind: 'flow', values: { id: key, flow_id: key }, name: t('Flow #{0}', key) };
+    return flowTarget(service, key);
   }
   if (list === 'connections' && grouping === 'team') {
-    return { service, kind: 'team', values: { id: key, team_id: key }, name: t('Team #{0}', key) };
+    return teamTarget(service, key);
   }
   return undefined;
 }
@@ -151,65 +128,30 @@ function sayHowToSet(kind: WebKind | undefined): void {
   });
 }
 
-/** Asks which row to open among those loaded that have a page (syncs, flows, connections, teams), service by service. */
+/**
+ * Asks which row to open among those loaded that have a page (syncs, flows, connections, teams), service by service:
+ * a pick of loaded rows (webPicks, pickRow), bounded however much is loaded.
+ */
 async function pickTarget(deps: BrowserCommandDeps): Promise<WebTarget | undefined> {
-  type Pick = vscode.QuickPickItem & { target?: WebTarget };
-  const picks: Pick[] = [];
-  for (const service of deps.services.all) {
-    const templates = deps.settings.current.webUrls.get(service.id) ?? {};
-    const items = webItems(service.id, service.explorer).filter((item) => templates[item.target.kind]);
-    if (!items.length) continue;
-    const name = serviceName(deps.services, service);
-    if (name !== undefined) picks.push({ label: inert(name), kind: vscode.QuickPickItemKind.Separator });
-    // Quick picks render $(icon) syntax: every service text in them is inert.
-    picks.push(
-      ...items.map(({ target, icon, label }) => ({
-        label: `$(${icon}) ${inert(label)}`,
-        description: target.name,
-        target,
-      })),
-    );
-  }
-  if (!picks.length) {
-    sayHowToSet(undefined);
-    return undefined;
-  }
-  const picked = await vscode.window.showQuickPick(picks, {
-    title: t('Open in Browser'),
-    placeHolder: t('Choose a flow sync, flow, connection or team'),
-    matchOnDescription: true,
-  });
+  const { webUrls } = deps.settings.current;
+  const services = {
+    several: deps.services.several,
+    all: deps.services.all.map((s) => ({
+      id: s.id,
+      name: s.name,
+      syncs: (s.explorer.refresher('processing').state.items ?? []) as readonly Item<FlowSync>[],
+      connections: (s.explorer.refresher('connections').state.items ?? []) as readonly Item<Connection>[],
+    })),
+  };
+  const picked = await pickRow(
+    webPicks(services, (id) => webUrls.get(id)),
+    {
+      title: t('Open in Browser'),
+      placeholder: t('Choose a flow sync, flow, connection or team'),
+      nothing: () => sayHowToSet(undefined),
+    },
+  );
   return picked?.target;
-}
-
-/** The loaded rows of a service that may have a page: each sync and its flow, each connection and its team. */
-function webItems(service: string, explorer: Explorer): Array<{ target: WebTarget; icon: string; label: string }> {
-  const syncs = (explorer.refresher('processing').state.items ?? []).map((i) => i.value as FlowSync);
-  const connections = (explorer.refresher('connections').state.items ?? []).map((i) => i.value as Connection);
-  const flows = new Map(syncs.map((s) => [s.flow_id, s.flow?.name ?? t('Flow #{0}', s.flow_id)]));
-  const teams = new Map(connections.map((c) => [c.team_id, c.team?.name ?? t('Team #{0}', c.team_id)]));
-  return [
-    ...syncs.map((s) => ({
-      target: syncTarget(service, { id: s.id, flowId: s.flow_id }),
-      icon: 'sync',
-      label: s.flow?.name ?? t('Flow #{0}', s.flow_id),
-    })),
-    ...[...flows].map(([id, label]) => ({
-      target: { service, kind: 'flow' as const, values: { id, flow_id: id }, name: t('Flow #{0}', id) },
-      icon: 'symbol-event',
-      label,
-    })),
-    ...connections.map((c) => ({
-      target: connectionTarget(service, c),
-      icon: 'plug',
-      label: c.name,
-    })),
-    ...[...teams].map(([id, label]) => ({
-      target: { service, kind: 'team' as const, values: { id, team_id: id }, name: t('Team #{0}', id) },
-      icon: 'organization',
-      label,
-    })),
-  ];
 }
 
 /** A row Go to... offers: a processing sync, a connection or a History run of a service. */

@@ -127,6 +127,11 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     return this.tree.serviceOf(node);
   }
 
+  /** The service of a row this view handed to VS Code, by identity; undefined for any other value (ServicesTree.ownerOf). */
+  ownerOf(node: unknown): string | undefined {
+    return this.tree.ownerOf(node);
+  }
+
   /** Shows only the rows of every service that `filter` keeps (undefined: every row); no request. */
   setFilter(filter: RowFind<Item<T>> | undefined): void {
     if (filter === this.filter) return;

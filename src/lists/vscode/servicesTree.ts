@@ -119,6 +119,14 @@ export class ServicesTree<T extends { id: number }>
     return this.owner.get(node) ?? (this.trees.length === 1 ? this.trees[0].service : undefined);
   }
 
+  /**
+   * The service of an item or group row this tree handed to VS Code, by identity: undefined for any other value,
+   * however it is shaped (a command's argument from elsewhere).
+   */
+  ownerOf(node: unknown): string | undefined {
+    return typeof node === 'object' && node !== null ? this.owner.get(node) : undefined;
+  }
+
   /** The tree of one service. */
   treeOf(service: string): GroupedTree<T> | undefined {
     return this.byService.get(service)?.tree;

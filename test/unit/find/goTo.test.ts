@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { GoToSearch, goToPicks } from '../../../src/find/goTo';
+import { goToPicks, goToRows, type GoToService } from '../../../src/find/goTo';
+import type { GoToPick } from '../../../src/find/goTo';
+import type { PickRows } from '../../../src/filter/pickRows';
 import { makeEntry } from '../../../src/history/index';
 import { NOW, conn, sync } from '../helpers/items';
 
@@ -83,7 +85,22 @@ describe('goToPicks: every sync, History run and connection of every service, at
   });
 });
 
-describe('GoToSearch: any loaded item by id or name as the person types, at most GO_TO_ROWS rows', () => {
+/** Go to's search as the pick runs it, a step at a time, to its end: the rows it shows. */
+class GoToSearch {
+  readonly rows: PickRows<GoToPick>;
+  constructor(services: readonly GoToService[], max?: number) {
+    this.rows = goToRows(services, max);
+  }
+  find(text: string): GoToPick[] {
+    const search = this.rows.search(text);
+    for (;;) {
+      const step = search.step();
+      if (step.done) return [...step.rows];
+    }
+  }
+}
+
+describe('goToRows: any loaded item by id or name as the person types, at most GO_TO_ROWS rows', () => {
   const services = () =>
     Array.from({ length: 20 }, (_, k) => ({
       id: `s${k}`,
