@@ -206,16 +206,9 @@ export function parseLease(text: string | undefined): Lease | undefined {
 
 export function parseSnapshot(text: string | undefined): Snapshot | undefined {
   const o = parseObject(text);
-  if (!o || o.v !== LEASE_VERSION) return undefined;
-  const { context, writer, loadedAt, fingerprint, dropped, firstDropReason, items } = o;
-  if (
-    typeof context !== 'string' ||
-    typeof writer !== 'string' ||
-    !isTime(loadedAt) ||
-    typeof fingerprint !== 'string'
-  ) {
-    return undefined;
-  }
+  const heartbeat = heartbeatOf(o);
+  if (!o || !heartbeat) return undefined;
+  const { dropped, firstDropReason, items } = o;
   if (
     !isTime(dropped) ||
     (firstDropReason !== undefined && typeof firstDropReason !== 'string') ||
@@ -223,11 +216,15 @@ export function parseSnapshot(text: string | undefined): Snapshot | undefined {
   ) {
     return undefined;
   }
-  return { v: LEASE_VERSION, context, writer, loadedAt, fingerprint, dropped, firstDropReason, items };
+  return { ...heartbeat, dropped, firstDropReason, items };
 }
 
 export function parseHeartbeat(text: string | undefined): AnswerHeartbeat | undefined {
-  const o = parseObject(text);
+  return heartbeatOf(parseObject(text));
+}
+
+/** What a snapshot and a heartbeat both say of an answer (its context, writer, time and fingerprint), checked once. */
+function heartbeatOf(o: Record<string, unknown> | undefined): AnswerHeartbeat | undefined {
   if (!o || o.v !== LEASE_VERSION) return undefined;
   const { context, writer, loadedAt, fingerprint } = o;
   if (
