@@ -35,19 +35,25 @@ export const BUDGETS = {
   // read at start, until they too load on first use. 83,000 for globalState read back as this window wrote it
   // (src/base/readYourWrites.ts: every feature's globalState goes through it from the start; 82,152 B then). 84,000
   // when it also keeps each key's version and writes again what another window's copy lost (issue 49 #4: 83,538 B).
-  bundle: 84_000,
+  // 86,000 for the rest of issue #49 at start (the legacy key guard of a root service's key, each command's argument
+  // checked before its handler's chunk loads, the window id and log handed to the errors' memory: 84,642 B then).
+  // Issue #50 brings it down by splitting the chunks by layer.
+  bundle: 86_000,
   // The browser build is one file (see docs/performance.md): Find, Export and Insights (issues #30, #31) took it from
   // 194 KB to 236 KB. 260 KB for issue #38's bounds (the look-alike table of service names, 2 KB even as UTF-8; Go to's
   // index; Flow Insights' cache and throttle): the chunks of the Node build keep them out of its start, this file
   // cannot. 282 KB for issue #39's four features (Open in Browser, errors announced, rows that stand out, pinned flows);
   // 283 KB for globalState read back as this window wrote it (289,250 B then). 289 KB for errors said once per run
   // across reloads and windows (issue #49, #7: the runs said, kept in files shared by the windows; 295,062 B then).
-  webBundle: 289 * 1024,
+  // 310 KB for the rest of issue #49 (the bounded pick of loaded rows and each command's argument check, the legacy key
+  // move's per-origin record, globalState's versions per key, the heartbeat of an unchanged answer, the kept refresh:
+  // 310,897 B before Flow Insights' changes-only updates).
+  webBundle: 310 * 1024,
   // 358,400 bytes for the insights page (its script and style) and the find and insights chunks; 365 KB with issue #39's
   // features in both bundles; 367 KB with globalState read back as this window wrote it in both (374,383 B then, and
   // the CHANGELOG that ships in it grows with each release); 372 KB with errors said once per run across reloads
-  // (issue #49, #7) in both bundles (379,915 B then).
-  vsix: 372 * 1024,
+  // (issue #49, #7) in both bundles (379,915 B then); 390 KB with the rest of issue #49 in both (392,337 B then).
+  vsix: 390 * 1024,
 };
 const VSCE = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 
