@@ -35,10 +35,12 @@ export class ApiKeyStore {
     /** How long a call may take (tests inject a short one, so the hang test takes milliseconds). */
     readonly timeoutMs = SECRET_TIMEOUT_MS,
   ) {
+    // Reads the fields at each call, as the calls did before the slots moved here (the integration suite swaps in a
+    // hanging or failing SecretStorage and a short timeout on the running store).
     this.bounded = {
-      get: (id) => withTimeout(secrets.get(id), timeoutMs),
-      store: (id, value) => withTimeout(Promise.resolve(secrets.store(id, value)), timeoutMs),
-      delete: (id) => withTimeout(Promise.resolve(secrets.delete(id)), timeoutMs),
+      get: (id) => withTimeout(this.secrets.get(id), this.timeoutMs),
+      store: (id, value) => withTimeout(Promise.resolve(this.secrets.store(id, value)), this.timeoutMs),
+      delete: (id) => withTimeout(Promise.resolve(this.secrets.delete(id)), this.timeoutMs),
     };
   }
 
