@@ -39,12 +39,15 @@ export const BUDGETS = {
   // 194 KB to 236 KB. 260 KB for issue #38's bounds (the look-alike table of service names, 2 KB even as UTF-8; Go to's
   // index; Flow Insights' cache and throttle): the chunks of the Node build keep them out of its start, this file
   // cannot. 282 KB for issue #39's four features (Open in Browser, errors announced, rows that stand out, pinned flows);
-  // 283 KB for globalState read back as this window wrote it (289,250 B then).
-  webBundle: 283 * 1024,
+  // 283 KB for globalState read back as this window wrote it (289,250 B then). 290 KB for issue #49's item 10: Flow
+  // Insights' updates (the page's part of it merged in the page, the flows computed again by flow and brought to the
+  // time) and the filter's folds by field and its table of Latin letters (296,212 B then).
+  webBundle: 290 * 1024,
   // 358,400 bytes for the insights page (its script and style) and the find and insights chunks; 365 KB with issue #39's
   // features in both bundles; 367 KB with globalState read back as this window wrote it in both (374,383 B then, and
-  // the CHANGELOG that ships in it grows with each release).
-  vsix: 367 * 1024,
+  // the CHANGELOG that ships in it grows with each release); 374 KB with issue #49's item 10 in both bundles and the
+  // insights page (381,838 B then).
+  vsix: 374 * 1024,
 };
 const VSCE = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 
