@@ -1,15 +1,18 @@
 import type { DurationField, FieldTerm, Filter, FilterTerm, FlagName } from './filterQuery';
-import { foldForSearch } from './foldText';
+import { foldForSearch, foldsToItself } from './foldText';
 
 /**
  * The texts a filter looks at in one row, as its list describes it (lists/, history/ each say what their rows show):
  * they do not change while the row object lives, so the matcher folds them once (see `FilterSubjects`).
  */
 export interface FilterSubject {
-  /** Text fields by term: `flow` holds the flow's name, `status` the status, ... */
-  readonly fields: Partial<Record<FieldTerm, readonly string[]>>;
-  /** Ids by term: `id` the row's own id, `flow` the flow's id, `team` the team's id. An id term compares numbers. */
-  readonly ids?: Partial<Record<FieldTerm, readonly number[]>>;
+  /** Text fields by term: `flow` holds the flow's name, `status` the status, ... (one text, or several). */
+  readonly fields: Partial<Record<FieldTerm, string | readonly string[]>>;
+  /**
+   * Ids by term: `id` the row's own id, `flow` the flow's id, `team` the team's id (one, or several). An id term
+   * compares numbers.
+   */
+  readonly ids?: Partial<Record<FieldTerm, number | readonly number[]>>;
   /** Every other text the row shows (error text, user, ...): words look in it and in every field. */
   readonly more?: readonly string[];
 }
@@ -37,7 +40,7 @@ function codeOf(name: string): number | undefined {
 }
 
 /**
- * One row's texts folded, made once per row object and kept while it lives (see FilterSubjects). Only what matching
+ * One row's texts folded, made once per row object and kept with its list (see FilterSubjects). Only what matching
  * reads is kept, in two strings (small, and near each other in memory): the row's text, and where its fields' texts
  * and ids are in it.
  */
@@ -58,82 +61,128 @@ const ID_KIND = 8;
 type TextTerm = Extract<FilterTerm, { kind: 'text' | 'field' }>;
 type LiveTerm = Extract<FilterTerm, { kind: 'flag' | 'duration' }>;
 
-function fold(subject: FilterSubject): Folded {
-  const texts: string[] = [];
-  const places: number[] = [];
-  let at = 0;
-  const add = (text: string, kind: number | undefined) => {
-    if (texts.length > 0) at += SEPARATOR.length;
-    const end = at + text.length;
-    if (kind !== undefined) places.push(kind, at & 0xffff, at >>> 16, end & 0xffff, end >>> 16);
-    texts.push(text);
-    at = end;
-  };
-  for (const [name, values] of Object.entries(subject.fields) as Array<[string, readonly string[]]>) {
-    const code = codeOf(name);
-    for (const value of values) add(foldForSearch(value), code);
-  }
-  for (const [name, values] of Object.entries(subject.ids ?? {}) as Array<[string, readonly number[] | undefined]>) {
-    const code = codeOf(name);
-    for (const id of values ?? []) add(String(id), code === undefined ? undefined : ID_KIND + code);
-  }
-  for (const text of subject.more ?? []) add(foldForSearch(text), undefined);
-  return { all: texts.join(SEPARATOR), places: charsOf(places) };
-}
+/** The name RowFolder keeps a subject's `more` texts under (no field is named so). */
+const MORE = ' more';
+
+/** Folded texts kept per generation of FoldedTexts: a list at the per-answer cap (100,000 rows) fits in one. */
+const TEXTS_KEPT = 131_072;
+/** How many texts FoldedTexts looks up before it decides whether its texts repeat. */
+const SAMPLE = 1_024;
+/** How many texts it then folds without looking them up, when most of the sample was new. */
+const UNCACHED = 15 * SAMPLE;
 
 /**
- * What a subject says, as one string: each text and id with its length before it (no two subjects share it), in the
- * subject's order. Two rows with the same key fold alike, so a new answer's row takes the fold of the row that said
- * the same before (FoldsByText) instead of folding again.
+ * One field's texts folded, by the text, across rows and answers: a new answer's rows are new objects, but most of
+ * their texts are what a row of the answer before said (a flow's name, an error, the service), and a row whose status
+ * changed folds its status alone, not its every text. A text that folds to itself (plain lower-case ASCII) is neither
+ * folded nor looked up. Bounded: two generations of at most TEXTS_KEPT each; a text used again moves to the current
+ * one, a text not used for a whole generation is dropped. A field whose texts are mostly new (a status with a count in
+ * it, new every answer) is folded without the look-up for a while (UNCACHED texts, then a SAMPLE is looked up again):
+ * keeping a text never asked for again costs more than folding it (measured: bench/bounds.mjs, fold rows).
  */
-function keyOf(subject: FilterSubject): string {
-  let key = '';
-  for (const name in subject.fields) {
-    key += `${name}:`;
-    for (const value of subject.fields[name as FieldTerm]!) key += `${value.length}:${value}`;
-    key += ';';
-  }
-  for (const name in subject.ids) {
-    key += `${name}#`;
-    for (const id of subject.ids[name as FieldTerm] ?? []) key += `${id},`;
-    key += ';';
-  }
-  for (const text of subject.more ?? []) key += `${text.length}:${text}`;
-  return key;
-}
+class FoldedTexts {
+  private current = new Map<string, string>();
+  private previous = new Map<string, string>();
+  private looked = 0;
+  private missed = 0;
+  private uncached = 0;
 
-/** Folds kept per generation of FoldsByText: a list at the per-answer cap (100,000 rows) fits in one. */
-const FOLDS_KEPT = 131_072;
-
-/**
- * Folded rows by what they say (keyOf), across answers: a new answer's rows are new objects, but most say what a row
- * of the answer before said, and take its fold (folding accented text costs several times what ASCII costs). Bounded:
- * two generations of at most FOLDS_KEPT each; a fold used again moves to the current one, a fold not used for a whole
- * generation is dropped.
- */
-class FoldsByText {
-  private current = new Map<string, Folded>();
-  private previous = new Map<string, Folded>();
-
-  get(key: string): Folded | undefined {
-    const found = this.current.get(key);
-    if (found !== undefined) return found;
-    const old = this.previous.get(key);
-    if (old !== undefined) this.set(key, old);
-    return old;
-  }
-
-  set(key: string, folded: Folded): void {
-    if (this.current.size >= FOLDS_KEPT) {
+  of(text: string): string {
+    if (foldsToItself(text)) return text;
+    if (this.uncached > 0) {
+      this.uncached--;
+      return foldForSearch(text);
+    }
+    let folded = this.current.get(text);
+    this.looked++;
+    if (folded !== undefined) return this.sampled(folded);
+    folded = this.previous.get(text);
+    if (folded === undefined) {
+      this.missed++;
+      folded = foldForSearch(text);
+    }
+    if (this.current.size >= TEXTS_KEPT) {
       this.previous = this.current;
       this.current = new Map();
     }
-    this.current.set(key, folded);
+    this.current.set(text, folded);
+    return this.sampled(folded);
+  }
+
+  /** Counts a look-up of the sample; at its end, folds the next UNCACHED texts without keeping them if most were new. */
+  private sampled(folded: string): string {
+    if (this.looked >= SAMPLE) {
+      if (this.missed * 2 > this.looked) this.uncached = UNCACHED;
+      this.looked = this.missed = 0;
+    }
+    return folded;
+  }
+}
+
+/**
+ * Folds rows: each text through its field's FoldedTexts (and the `more` texts through their own), each field's texts
+ * repeating, or not, in their own way. Its two lists are reused from row to row, written by index (emptying a list
+ * would free its storage, and each row's first push make it anew): a fold makes its two strings and little else.
+ */
+class RowFolder {
+  private readonly fields = new Map<string, { code: number | undefined; folds: FoldedTexts }>();
+  private readonly parts: string[] = [];
+  private readonly places: number[] = [];
+  private count = 0;
+  private placed = 0;
+  private at = 0;
+
+  fold(subject: FilterSubject): Folded {
+    this.count = this.placed = this.at = 0;
+    for (const name in subject.fields) {
+      const { code, folds } = this.field(name);
+      const values = subject.fields[name as FieldTerm]!;
+      if (typeof values === 'string') this.add(folds.of(values), code);
+      else for (const value of values) this.add(folds.of(value), code);
+    }
+    for (const name in subject.ids) {
+      const code = codeOf(name);
+      const kind = code === undefined ? undefined : ID_KIND + code;
+      const ids = subject.ids[name as FieldTerm];
+      if (typeof ids === 'number') this.add(String(ids), kind);
+      else for (const id of ids ?? []) this.add(String(id), kind);
+    }
+    if (subject.more?.length) {
+      const { folds } = this.field(MORE);
+      for (const text of subject.more) this.add(folds.of(text), undefined);
+    }
+    const { parts, places } = this;
+    if (parts.length !== this.count) parts.length = this.count;
+    if (places.length !== this.placed) places.length = this.placed;
+    return { all: parts.join(SEPARATOR), places: charsOf(places) };
+  }
+
+  private add(text: string, kind: number | undefined): void {
+    if (this.count > 0) this.at += SEPARATOR.length;
+    const at = this.at;
+    const end = at + text.length;
+    if (kind !== undefined) {
+      const { places } = this;
+      places[this.placed++] = kind;
+      places[this.placed++] = at & 0xffff;
+      places[this.placed++] = at >>> 16;
+      places[this.placed++] = end & 0xffff;
+      places[this.placed++] = end >>> 16;
+    }
+    this.parts[this.count++] = text;
+    this.at = end;
+  }
+
+  private field(name: string): { code: number | undefined; folds: FoldedTexts } {
+    let field = this.fields.get(name);
+    if (!field) this.fields.set(name, (field = { code: codeOf(name), folds: new FoldedTexts() }));
+    return field;
   }
 }
 
 /** Numbers below 65,536 as the characters of those codes. */
 function charsOf(codes: readonly number[]): string {
+  if (codes.length <= 4096) return String.fromCharCode.apply(null, codes as number[]);
   let text = '';
   for (let i = 0; i < codes.length; i += 4096) text += String.fromCharCode(...codes.slice(i, i + 4096));
   return text;
@@ -360,18 +409,19 @@ function sameRows(a: readonly object[], b: readonly object[]): boolean {
 const ROW_BY_ROW = 1 / 8;
 
 /**
- * The rows of one list as the filter sees them: each row's subject is made and folded on first use and kept while the
- * row object is alive (a WeakMap on the row), so typing a filter folds nothing twice, and a new answer folds only
- * its rows that say something new (the folds are kept by what the rows say too: FoldsByText); the folded rows of a
- * list are joined into one index (ListIndex) kept while that array of rows lives, so a filter looks through one text
- * per term instead of one per row. `describe` says what a row shows (it must not change for a row object that lives
+ * The rows of one list as the filter sees them: each row's subject is made and folded on first use and kept with its
+ * list while that array lives (a row matched alone: while the row object lives, a WeakMap on the row), so typing a
+ * filter folds nothing twice, a later list takes the rows it shares with the last one, and a new answer's rows fold
+ * only the texts no row said before (each text's fold is kept by field and text: FoldedTexts; a row whose status
+ * changed folds its status alone); the folded rows of a list are joined into one index (ListIndex) kept while that
+ * array of rows lives, so a filter looks through one text per term instead of one per row. `describe` says what a row shows (it must not change for a row object that lives
  * on); `live` what changes with time (read only for the rows the other terms keep, and only when a term asks: has:,
  * is:, age, ran).
  */
 export class FilterSubjects<Row extends object> {
   private readonly folded = new WeakMap<Row, Folded>();
-  /** The same folds by what the rows say: a new answer's row object that says what one before said takes its fold. */
-  private readonly byText = new FoldsByText();
+  /** Each text folded, by field and text: a new answer's row folds only the texts no row said before. */
+  private readonly folder = new RowFolder();
   /** A whole list's folded rows and index (the same array again: no lookup per row), while that array lives. */
   private readonly lists = new WeakMap<readonly Row[], Prepared>();
   /** The list filtered last, while its array lives: the next list's rows are looked for in it first. */
@@ -384,17 +434,16 @@ export class FilterSubjects<Row extends object> {
     private readonly live: (row: Row) => FilterLive = () => ({}),
   ) {}
 
-  private of(row: Row): Folded {
+  /**
+   * The row folded: kept by the row object when `keep` (a row matched alone, as History's filter does); a list's rows
+   * are kept by their list (Prepared) instead, which a later list takes them from (foldedOf): a WeakMap entry for each
+   * row of every new answer cost about 15 % of filtering it (measured: bench/bounds.mjs, fold rows).
+   */
+  private of(row: Row, keep: boolean): Folded {
     let folded = this.folded.get(row);
     if (!folded) {
-      const subject = this.describe(row);
-      const key = keyOf(subject);
-      folded = this.byText.get(key);
-      if (!folded) {
-        folded = fold(subject);
-        this.byText.set(key, folded);
-      }
-      this.folded.set(row, folded);
+      folded = this.folder.fold(this.describe(row));
+      if (keep) this.folded.set(row, folded);
     }
     return folded;
   }
@@ -434,7 +483,7 @@ export class FilterSubjects<Row extends object> {
         }
       }
       if (j < before.length && before[j] === row) folded[i] = last!.folded[j++];
-      else folded[i] = this.of(row);
+      else folded[i] = this.of(row, false);
     }
     return folded;
   }
@@ -452,7 +501,7 @@ export class FilterSubjects<Row extends object> {
   matches(filter: Filter, row: Row): boolean {
     if (filter.terms.length === 0) return true;
     const plan = this.planOf(filter);
-    const folded = this.of(row);
+    const folded = this.of(row, true);
     for (const { term, id } of plan.texts) if (textHolds(term, folded, id) === term.negated) return false;
     if (plan.live.length === 0) return true;
     const live = this.live(row);

@@ -5,67 +5,28 @@
  * src/history/insights.ts; this makes them the page's text (localized, flow names inert and bounded). The page
  * (src/insights/webview/insights.ts) sets every text as text, never as markup.
  *
- *   page → extension  { type: 'ready' }                  the script runs: send the page (again after a reload)
- *   extension → page  { type: 'page', page }             the words and the rows
+ *   page → extension  { type: 'ready' }                  the script runs: send the whole page (again after a reload,
+ *                                                         or when an update could not be applied)
+ *   extension → page  { type: 'insights', … }            the words and the rows: the whole page, then what changed
+ *                                                         (insightsState.ts; InsightsFeed in insightsUpdates.ts)
  *   page → extension  { type: 'rendered', … }            drawn: rows and Content Security Policy violations
  */
 import { inert } from '../base/inert';
 import { t } from '../base/l10n';
-import { SLOWER_FACTOR, SLOWER_MIN_RUNS, acrossServices, type FlowInsight } from '../history/insights';
+import { SLOWER_FACTOR, SLOWER_MIN_RUNS, type FlowInsight } from '../history/insights';
 import { span } from '../history/texts';
+import {
+  insightsGroups,
+  type InsightsGroup,
+  type InsightsPart,
+  type InsightsPartRow,
+  type InsightsStrings,
+  type InsightsUpdate,
+} from './insightsState';
 
 /** Most flows a page lists per service (the busiest), and longest flow name shown. */
 const MAX_PAGE_FLOWS = 200;
 const MAX_PAGE_NAME = 80;
-
-/** The columns of a flow's row, each a text: a row's values, and in the page's strings their headings. */
-interface InsightsColumns {
-  flow: string;
-  runs: string;
-  median: string;
-  p95: string;
-  p99: string;
-  perDay: string;
-  last24: string;
-  /** In a row: "Slower than usual: …" in words, or "As usual" / "Too few runs to tell". */
-  usual: string;
-}
-
-interface InsightsStrings extends InsightsColumns {
-  heading: string;
-  /** The sentence under the heading: what the numbers are over, and the rule of "slower than usual". */
-  intro: string;
-  caption: string;
-  service: string;
-  trendSummary: string;
-  trendCaption: string;
-  day: string;
-  perHourCaption: string;
-  hour: string;
-  empty: string;
-}
-
-interface InsightsDay {
-  day: string;
-  runs: string;
-  median: string;
-  p95: string;
-}
-
-export interface InsightsRow extends InsightsColumns {
-  /** The service's name (several services). */
-  service?: string;
-  slower: boolean;
-  days: InsightsDay[];
-  /** Runs finished in each of the last 24 hours, oldest first: [hour label, runs]. */
-  perHour: Array<[string, string]>;
-}
-
-/** A flow and its rows: one row, or one per service that has it (side by side). */
-export interface InsightsGroup {
-  flow: string;
-  rows: InsightsRow[];
-}
 
 export interface InsightsPage {
   strings: InsightsStrings;
@@ -75,7 +36,7 @@ export interface InsightsPage {
   slower: number;
 }
 
-export type InsightsPanelMessage = { type: 'page'; page: InsightsPage };
+export type InsightsPanelMessage = InsightsUpdate;
 export interface InsightsRenderReport {
   type: 'rendered';
   rows: number;
@@ -94,7 +55,7 @@ export function parseInsightsMessage(data: unknown): InsightsPageMessage | undef
   return { type: 'rendered', rows, violations };
 }
 
-function insightsStrings(historyDays: number): InsightsStrings {
+export function insightsStrings(historyDays: number): InsightsStrings {
   return {
     heading: t('Flow Insights'),
     intro: t(
@@ -119,43 +80,68 @@ function insightsStrings(historyDays: number): InsightsStrings {
     perHourCaption: t('Runs finished per hour, last 24 hours'),
     hour: t('Hour'),
     empty: t('No flow sync has left processing yet, so there is nothing to compare.'),
+    unnamed: t('(unnamed flow)'),
   };
 }
 
 /**
  * The page: `services` each with its flows (flowInsights); with several, the same flow side by side per service.
- * `hourLabel` names an hour (the page's locale; a test passes a fixed one); `now` the hour the last one ends.
+ * `hourLabel` names an hour (the page's locale; a test passes a fixed one); `now` the hour the last one ends. The
+ * panel posts the same as parts (insightsPart, through InsightsFeed) and the page groups them alike (insightsGroups).
  */
 export function insightsPage(
   services: ReadonlyArray<{ readonly service: string; readonly flows: readonly FlowInsight[] }>,
   several: boolean,
   historyDays: number,
   now: number,
-  hourLabel: (endMs: number) => string = (ms) => new Date(ms).toISOString().slice(11, 16),
+  hourLabel: (endMs: number) => string = isoHourLabel,
 ): InsightsPage {
-  const bounded = services.map((s) => ({ service: s.service, flows: s.flows.slice(0, MAX_PAGE_FLOWS) }));
-  const groups: InsightsGroup[] = acrossServices(bounded).map((g) => ({
-    flow: inert(g.label, MAX_PAGE_NAME) || t('(unnamed flow)'),
-    rows: g.services.map(({ service, insight }) =>
-      pageRow(insight, several ? inert(service, 60) : undefined, now, hourLabel),
-    ),
-  }));
-  const slower = groups.reduce((n, g) => n + g.rows.filter((r) => r.slower).length, 0);
-  return { strings: insightsStrings(historyDays), several, groups, slower };
+  const labels = hourLabels(now, hourLabel);
+  const keys = services.map((_, i) => String(i));
+  const parts: Record<string, InsightsPart> = {};
+  services.forEach((s, i) => {
+    parts[keys[i]] = insightsPart(s.flows, several ? inert(s.service, 60) : undefined, (f) => partRow(f, labels));
+  });
+  const strings = insightsStrings(historyDays);
+  return { strings, several, ...insightsGroups({ seq: 0, strings, several, services: keys, parts }) };
 }
 
-function pageRow(
-  f: FlowInsight,
+/** An hour's label as plain Node gives it (UTC, hh:mm). */
+const isoHourLabel = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+
+/** The labels of the last 24 hours, oldest first: the hours end on the hour, the last one at the hour `now` is in. */
+export function hourLabels(now: number, hourLabel: (endMs: number) => string = isoHourLabel): string[] {
+  const hourEnd = Math.floor(now / 3_600_000) * 3_600_000;
+  return Array.from({ length: 24 }, (_, i) => hourLabel(hourEnd - (23 - i) * 3_600_000));
+}
+
+/**
+ * A service's part of the page: its busiest MAX_PAGE_FLOWS flows' rows, keyed by flow id, and its name (several
+ * services). `row` makes a flow's row (partRow; the panel keeps them made).
+ */
+export function insightsPart(
+  flows: readonly FlowInsight[],
   service: string | undefined,
-  now: number,
-  hourLabel: (endMs: number) => string,
-): InsightsRow {
+  row: (f: FlowInsight) => InsightsPartRow,
+): InsightsPart {
+  const keys: string[] = [];
+  const rows: Record<string, InsightsPartRow> = {};
+  for (let i = 0; i < flows.length && i < MAX_PAGE_FLOWS; i++) {
+    const f = flows[i];
+    const key = String(f.flowId);
+    keys.push(key);
+    rows[key] = row(f);
+  }
+  return service === undefined ? { flows: keys, rows } : { service, flows: keys, rows };
+}
+
+/** A flow's row: its numbers as text, its group's key, the last 24 hours under `labels` (hourLabels). */
+export function partRow(f: FlowInsight, labels: readonly string[]): InsightsPartRow {
   const activeDays = f.days.filter((d) => d.runs > 0).length;
   const last24 = f.perHour.reduce((n, c) => n + c, 0);
-  const hourEnd = Math.floor(now / 3_600_000) * 3_600_000;
   return {
     flow: inert(f.label, MAX_PAGE_NAME),
-    ...(service !== undefined ? { service } : {}),
+    group: f.label.toLocaleLowerCase('en'),
     runs: String(f.runs),
     median: duration(f.medianMs),
     p95: duration(f.p95Ms),
@@ -170,7 +156,7 @@ function pageRow(
       median: duration(d.medianMs),
       p95: duration(d.p95Ms),
     })),
-    perHour: f.perHour.map((n, i) => [hourLabel(hourEnd - (23 - i) * 3_600_000), String(n)]),
+    perHour: f.perHour.map((n, i) => [labels[i], String(n)]),
   };
 }
 

@@ -19,9 +19,9 @@ export interface RowsForFilter<T> {
 /** "#1003", its status, "webhook", "has errors", the flow (group row, tooltip: name and id) and the errors (tooltip). */
 export const processingRows: RowsForFilter<FlowSync> = {
   subject: (s, service) => ({
-    fields: { status: [s.status], flow: [flowLabel(s)], service: [service] },
-    ids: { id: [s.id], flow: [s.flow_id] },
-    more: [...(s.webhook ? [t('webhook')] : []), ...(s.errors !== null ? [t('has errors'), errorsText(s.errors)] : [])],
+    fields: { status: s.status, flow: flowLabel(s), service },
+    ids: { id: s.id, flow: s.flow_id },
+    more: processingMore(s),
   }),
   live: (s, now) => {
     const start = plausibleStart(s.created_at, undefined, now);
@@ -32,11 +32,19 @@ export const processingRows: RowsForFilter<FlowSync> = {
   },
 };
 
+/** A sync's marks and errors, as its row shows them: "webhook", "has errors" and the errors. */
+function processingMore(s: FlowSync): string[] {
+  const more: string[] = [];
+  if (s.webhook) more.push(t('webhook'));
+  if (s.errors !== null) more.push(t('has errors'), errorsText(s.errors));
+  return more;
+}
+
 /** Its name and type, its team (group row, tooltip: name and id), its id and its user (tooltip). */
 export const connectionRows: RowsForFilter<Connection> = {
   subject: (c, service) => ({
-    fields: { team: [teamLabel(c)], type: [c.type], service: [service] },
-    ids: { id: [c.id], team: [c.team_id] },
+    fields: { team: teamLabel(c), type: c.type, service },
+    ids: { id: c.id, team: c.team_id },
     more: [c.name, `#${c.user_id}`],
   }),
   live: () => ({}),

@@ -6,13 +6,12 @@ import { t } from '../../base/l10n';
 import { WebviewHost } from '../../base/vscode/webviewHost';
 import type { HistoryService } from '../../history/vscode/historyService';
 import {
-  insightsPage,
   parseInsightsMessage,
   type InsightsPage,
   type InsightsPanelMessage,
   type InsightsRenderReport,
 } from '../insightsPage';
-import { FlowsByService, Throttle } from '../insightsUpdates';
+import { InsightsFeed, Throttle } from '../insightsUpdates';
 
 const INSIGHTS_VIEW_TYPE = 'flowsync.insights';
 
@@ -39,7 +38,9 @@ const CHANGE_DELAY_MS = 500;
  * same strict Content Security Policy: scripts by nonce, styles from the extension only). Its numbers come from the
  * day summaries and the runs History holds in memory, never from a log file, and are computed when the page asks
  * (it loads) or History changed while it is visible: only the services whose History changed are computed again
- * (FlowsByService), and a page is posted at most every 3 s however often History changes (Throttle). Its code is in the commands' chunk (esbuild.js CHUNKS: commands).
+ * (FlowsByService; the others' last 24 hours are brought to the time alone), the page gets the whole page when it
+ * loads and then only the services and flows whose rows changed (InsightsFeed; the page merges them), at most every
+ * 3 s however often History changes (Throttle). Its code is in the commands' chunk (esbuild.js CHUNKS: commands).
  */
 export class InsightsPanel implements vscode.Disposable {
   private static shown: InsightsPanel | undefined;
@@ -59,13 +60,13 @@ export class InsightsPanel implements vscode.Disposable {
 
   private readonly host: WebviewHost;
   private readonly perService = new DisposableStore();
-  private readonly flows = new FlowsByService<InsightsService>();
+  private readonly feed = new InsightsFeed<InsightsService>((ms) =>
+    new Date(ms).toLocaleTimeString(vscode.env.language, { hour: '2-digit', minute: '2-digit' }),
+  );
   private readonly throttle: Throttle;
   private readonly rendered = new vscode.EventEmitter<InsightsRenderReport>();
   /** The page drew the numbers (with any Content Security Policy violation it saw: expected none). */
   readonly onDidRender = this.rendered.event;
-  /** The last page sent (tests read its numbers). */
-  lastPage: InsightsPage | undefined;
 
   private constructor(
     extensionUri: vscode.Uri,
@@ -97,17 +98,9 @@ export class InsightsPanel implements vscode.Disposable {
     return this.host.panel;
   }
 
-  /** The page's numbers now: every service's flows from its summaries and runs in memory. */
-  page(): InsightsPage {
-    const now = this.source.clock.now();
-    // Named as everywhere (serviceName): only with several services; with one, the page names none.
-    const services = this.source.services.all.map((s) => ({
-      service: serviceName(this.source.services, s) ?? s.history.snapshot.origin ?? '',
-      flows: this.flows.flows(s, s.history.snapshot, now),
-    }));
-    return insightsPage(services, this.source.services.several, this.source.historyDays(), now, (ms) =>
-      new Date(ms).toLocaleTimeString(vscode.env.language, { hour: '2-digit', minute: '2-digit' }),
-    );
+  /** The page as the page has it: the updates posted so far, merged (tests read its numbers). */
+  get lastPage(): InsightsPage | undefined {
+    return this.feed.page();
   }
 
   dispose(): void {
@@ -127,16 +120,29 @@ export class InsightsPanel implements vscode.Disposable {
     if (!message) return;
     if (message.type === 'ready') {
       this.host.pageLoaded();
+      this.feed.reset();
       this.post();
     } else {
       this.rendered.fire(message);
     }
   }
 
+  /** Posts what changed since the last post (the whole page after the page loaded); nothing when nothing did. */
   private post(): void {
     if (!this.host.ready) return;
-    this.lastPage = this.page();
-    this.host.post({ type: 'page', page: this.lastPage } satisfies InsightsPanelMessage);
+    // Named as everywhere (serviceName): only with several services; with one, the page names none.
+    const services = this.source.services.all.map((s) => ({
+      service: s,
+      name: serviceName(this.source.services, s) ?? s.history.snapshot.origin ?? '',
+      snapshot: s.history.snapshot,
+    }));
+    const update = this.feed.next(
+      services,
+      this.source.services.several,
+      this.source.historyDays(),
+      this.source.clock.now(),
+    );
+    if (update) this.host.post(update satisfies InsightsPanelMessage);
   }
 }
 

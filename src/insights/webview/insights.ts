@@ -3,19 +3,22 @@
  * The page of the "Flow Insights" panel (a webview): a table per flow of runs, median, p95, p99, runs per day, the
  * last 24 hours and slower than usual in words; each flow's daily trend and runs per hour in a disclosure (a summary
  * the keyboard opens). Bundled by esbuild into dist/webview/insights.js and insights.css; the extension side is
- * src/insights/vscode/insightsPanel.ts, the page's data src/insights/insightsPage.ts.
+ * src/insights/vscode/insightsPanel.ts, the page's data src/insights/insightsPage.ts. It keeps the page it was sent
+ * (insightsState.ts): the whole page when it loads, then each update merged in (only what changed), and draws it.
  *
  * It holds no words of its own and treats every text as text: textContent only, never markup.
  */
 import '../../base/webviewPage.css';
 import './insights.css';
-import type {
-  InsightsGroup,
-  InsightsPage,
-  InsightsPageMessage,
-  InsightsPanelMessage,
-  InsightsRow,
-} from '../insightsPage';
+import type { InsightsPageMessage, InsightsPanelMessage } from '../insightsPage';
+import {
+  applyInsights,
+  insightsGroups,
+  type InsightsGroup,
+  type InsightsRow,
+  type InsightsState,
+  type InsightsStrings,
+} from '../insightsState';
 
 interface VsCodeApi {
   postMessage(message: InsightsPageMessage): void;
@@ -52,18 +55,44 @@ const th = (
   return cell;
 };
 
+/** The page as sent so far (undefined until the whole page arrives). */
+let state: InsightsState | undefined;
+
 window.addEventListener('message', (event: MessageEvent<InsightsPanelMessage>) => {
   const message = event.data;
-  if (message && typeof message === 'object' && message.type === 'page') render(message.page);
+  if (!message || typeof message !== 'object' || message.type !== 'insights') return;
+  const next = applyInsights(state, message);
+  if (!next) {
+    // An update of a page this one does not hold: ask for the whole page.
+    state = undefined;
+    vscode.postMessage({ type: 'ready' });
+    return;
+  }
+  state = next;
+  render(next);
 });
 vscode.postMessage({ type: 'ready' });
 
-function render(page: InsightsPage): void {
+/** Each trend's key: an open trend stays open, a focused one focused, when the page is drawn again (an update). */
+const trendKeys = new WeakMap<HTMLDetailsElement, string>();
+
+function render(page: InsightsState): void {
   const s = page.strings;
+  const { groups } = insightsGroups(page);
   document.title = s.heading;
+  const open = new Set<string>();
+  app.querySelectorAll('details').forEach((details) => {
+    const key = trendKeys.get(details);
+    if (details.open && key !== undefined) open.add(key);
+  });
+  const focused = document.activeElement;
+  const focusedTrend =
+    focused?.tagName === 'SUMMARY' ? trendKeys.get(focused.parentElement as HTMLDetailsElement) : undefined;
+  const regionFocused = focused instanceof HTMLElement && focused.classList.contains('table-region');
+  let focusAgain: HTMLElement | undefined;
   const parts: Node[] = [el('h1', {}, s.heading), el('p', { className: 'intro' }, s.intro)];
   let rows = 0;
-  if (page.groups.length === 0) {
+  if (groups.length === 0) {
     parts.push(el('p', { className: 'empty' }, s.empty));
   } else {
     const head = el(
@@ -74,15 +103,28 @@ function render(page: InsightsPage): void {
       ...[s.runs, s.median, s.p95, s.p99, s.perDay, s.last24, s.usual].map((h) => th(h, 'col')),
     );
     const table = el('table', { className: 'flows' }, el('caption', {}, s.caption), el('thead', {}, head));
-    for (const group of page.groups) {
+    for (const group of groups) {
       table.append(groupBody(group, page.several));
       rows += group.rows.length;
     }
-    parts.push(el('div', { className: 'table-region', tabIndex: 0, role: 'region', ariaLabel: s.caption }, table));
+    const region = el('div', { className: 'table-region', tabIndex: 0, role: 'region', ariaLabel: s.caption }, table);
+    if (regionFocused) focusAgain = region;
+    parts.push(region);
     parts.push(el('h2', {}, s.trendSummary));
-    for (const group of page.groups) for (const row of group.rows) parts.push(trend(row, page));
+    groups.forEach((group) =>
+      group.rows.forEach((row) => {
+        const details = trend(row, s);
+        // The same trend while its flow and service are (an open one stays open as updates arrive).
+        const key = `${group.flow}\u0000${row.service ?? ''}`;
+        trendKeys.set(details, key);
+        details.open = open.has(key);
+        if (key === focusedTrend) focusAgain = details.querySelector('summary') ?? undefined;
+        parts.push(details);
+      }),
+    );
   }
   app.replaceChildren(...parts);
+  focusAgain?.focus();
   app.setAttribute('aria-busy', 'false');
   vscode.postMessage({ type: 'rendered', rows, violations: [...violations] });
 }
@@ -104,8 +146,7 @@ function groupBody(group: InsightsGroup, several: boolean): HTMLTableSectionElem
 }
 
 /** A flow's daily trend and runs per hour, in a disclosure the keyboard opens (Enter or Space on its summary). */
-function trend(row: InsightsRow, page: InsightsPage): HTMLDetailsElement {
-  const s = page.strings;
+function trend(row: InsightsRow, s: InsightsStrings): HTMLDetailsElement {
   const name = row.service !== undefined ? `${row.flow} · ${row.service}` : row.flow;
   const days = el(
     'table',

@@ -41,7 +41,6 @@ const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
   ['src/tools/toolResults.ts', '.slice(0, MAX_TEAMS_LISTED)'], // a list, each name then quote()d with the key masked
   ['src/sharing/pollLease.ts', "context.slice(0, context.indexOf('|'))"], // the extension's own context string
   ['src/history/log.ts', 'toISOString().slice(0, 10)'], // a day of the extension's own clock
-  ['src/insights/insightsPage.ts', 's.flows.slice(0, MAX_PAGE_FLOWS)'], // a list
   ['src/export/export.ts', 'text.slice(0, 11)'], // an ISO time of the extension's own making
   ['src/export/export.ts', '.slice(0, 40)'], // a file name from the service's name in the settings, only [\w.-] left
   ['src/history/log.ts', ".replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 40)"], // a file name from the window id
