@@ -47,13 +47,13 @@ export const BUDGETS = {
   // across reloads and windows (issue #49, #7: the runs said, kept in files shared by the windows; 295,062 B then).
   // 310 KB for the rest of issue #49 (the bounded pick of loaded rows and each command's argument check, the legacy key
   // move's per-origin record, globalState's versions per key, the heartbeat of an unchanged answer, the kept refresh:
-  // 310,897 B before Flow Insights' changes-only updates).
-  webBundle: 310 * 1024,
+  // 310,897 B), 316 KB with Flow Insights' changes-only updates and the filter's kept folds (317,811 B).
+  webBundle: 316 * 1024,
   // 358,400 bytes for the insights page (its script and style) and the find and insights chunks; 365 KB with issue #39's
   // features in both bundles; 367 KB with globalState read back as this window wrote it in both (374,383 B then, and
   // the CHANGELOG that ships in it grows with each release); 372 KB with errors said once per run across reloads
-  // (issue #49, #7) in both bundles (379,915 B then); 390 KB with the rest of issue #49 in both (392,337 B then).
-  vsix: 390 * 1024,
+  // (issue #49, #7) in both bundles (379,915 B then); 396 KB with the rest of issue #49 in both (399,686 B then).
+  vsix: 396 * 1024,
 };
 const VSCE = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 
