@@ -207,6 +207,29 @@ describe('Fault matrix: hostile service, workspace and input', function () {
     );
   });
 
+  it('a Refresh inside the wait the service asked for is kept until it ends, and the view says when (issue #49)', async () => {
+    const processing = () => mock.requests.filter((r) => r.path.endsWith('/flowsyncs/processing')).length;
+    mock.inject({ endpoint: 'processing', status: 429, headers: { 'Retry-After': '30' }, times: 1 });
+    await vscode.commands.executeCommand('flowsync.refreshProcessing');
+    assert.equal(x.explorer.lists.processing.state.error?.kind, 'rateLimited');
+    const asked = processing();
+    let done = false;
+    const kept = Promise.resolve(vscode.commands.executeCommand('flowsync.refreshProcessing')).then(
+      () => (done = true),
+    );
+    await waitFor(() => x.explorer.lists.processing.state.refreshKeptUntil !== undefined, { message: 'kept' });
+    const until = x.explorer.lists.processing.state.refreshKeptUntil!;
+    assert.match(x.views.processing.view.message ?? '', /Your refresh waits as the service asked: refreshing at /);
+    assert.equal(processing(), asked, 'nothing sent inside the wait');
+    assert.equal(done, false, 'the refresh is still running');
+    // The wait's end, run now instead of waiting 30 s: the kept refresh asks once.
+    assert.ok(x.clock.runTimersDueAt(until) >= 1, `a timer due at ${new Date(until).toISOString()}`);
+    await kept;
+    assert.equal(processing(), asked + 1);
+    assert.equal(x.explorer.lists.processing.state.error, undefined);
+    assert.ok(!(x.views.processing.view.message ?? '').includes('Your refresh waits'));
+  });
+
   it('a byte-order mark before the JSON, and statuses named like Object members: loaded, with the generic icon', async () => {
     const items = mock.dataset.processingAt(Date.now());
     const odd = [
