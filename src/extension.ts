@@ -45,7 +45,7 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     userAgent: userAgent(version, vscode.version),
   });
   const views = createListViews(services, clock, settings, {
-    processing: (s) => services.byId(s.id)!.history.processingMarks,
+    processing: (s) => services.byId(s.id)?.history.processingMarks,
   });
   const loadFailed = failedToLoad(log); // a chunk (esbuild.js CHUNKS) that could not be loaded
   const jsonDocuments = registerJsonDocuments(services, loadFailed('The JSON documents'));

@@ -448,7 +448,8 @@ export function createListViews(
   services: ListServices,
   clock: Clock,
   settings: SettingsFeed<ListsSection & Partial<WebSection>>,
-  decorations: { [D in AnyList as D['id']]?: (service: ListService) => RowDecorations<ValueOf<D>> } = {},
+  /** Each list's row decorations of a service (none: a service no longer shown, or none for that list). */
+  decorations: { [D in AnyList as D['id']]?: (service: ListService) => RowDecorations<ValueOf<D>> | undefined } = {},
 ): ListViews {
   const views: Record<string, ListView<{ id: number }>> = {};
   // The rows' tints (one provider for every view), owned by the Processing view: History's rows use it too.
@@ -459,7 +460,9 @@ export function createListViews(
       services,
       clock,
       settings,
-      (decorations as Record<string, ((s: ListService) => RowDecorations<{ id: number }>) | undefined>)[list.id],
+      (decorations as Record<string, ((s: ListService) => RowDecorations<{ id: number }> | undefined) | undefined>)[
+        list.id
+      ],
       list.id === processingList.id ? marker : undefined,
     );
   }
