@@ -18,7 +18,8 @@ import { emitRows, ms, outModule, progress, row, threadCpuMs, threadCpuSource } 
 const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: '9' } } });
 const RUNS = Number(opts.runs);
 const history = outModule('history/index.js');
-const store = outModule('history/storage.js');
+// The pure storage of History: the day logs (log.js) and the merge and prune of what a window holds (store.js).
+const store = { ...outModule('history/store.js'), ...outModule('history/log.js') };
 const { LogStore } = outModule('history/logStore.js');
 const { HeldRuns } = outModule('history/held.js');
 const { mulberry32 } = outModule('mock/data.js');

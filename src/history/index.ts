@@ -7,7 +7,6 @@
  * service that runs them is historyService.ts.
  * No vscode import; time comes from the caller.
  */
-export * from '../base/plausibleTime';
 export * from './entry';
 export * from './observer';
 export * from './stats';

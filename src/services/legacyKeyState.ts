@@ -1,4 +1,4 @@
-import { originFolder } from '../history/storage';
+import { originFolder } from '../history/store';
 import {
   LegacyKeyMove,
   MAX_LEGACY_ORIGINS,

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { systemClock } from '../../src/base/clock';
 import type { FlowSyncExplorerApi } from '../../src/extension';
-import { originFolder } from '../../src/history/storage';
+import { originFolder } from '../../src/history/store';
 import type { MockFlowSyncServer } from '../../src/mock/server';
 import { watchErrors, type ErrorsDeps } from '../../src/notifications/vscode/errorNotifications';
 import { TEST_KEY, connect, processingLeaf, setUserSetting, startMockApi, testApi, waitFor } from './helpers';

@@ -8,15 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { systemClock } from '../../src/base/clock';
 import { DURATION_STEPS, flowStats, makeEntry, type HistoryEntry } from '../../src/history/index';
-import {
-  HISTORY_CAP,
-  dayOf,
-  logFileName,
-  logRecord,
-  originFolder,
-  segmentFileName,
-  windowTag,
-} from '../../src/history/storage';
+import { HISTORY_CAP, originFolder, segmentFileName } from '../../src/history/store';
+import { dayOf, logFileName, logRecord, windowTag } from '../../src/history/log';
 import { HistoryService } from '../../src/history/vscode/historyService';
 import { LogStore } from '../../src/history/logStore';
 import { TEST_KEY, connect, processingLeaf, startMockApi, testApi, waitFor, setUserSetting } from './helpers';

@@ -6,7 +6,7 @@ import type { Explorer } from '../../lists/explorer';
 import type { RowDecorations } from '../../lists/vscode/groupedTree';
 import { HistoryCore, type HistoryNotice, type HistorySettings } from '../historyService';
 import { lazyLogStore } from '../lazyLogStore';
-import { originFolder } from '../storage';
+import { originFolder } from '../store';
 import { processingDecorations } from './historyUi';
 import { FlowPins, PINS_STATE_KEY, pinnedLines, pinnedStates } from '../pins';
 import type { FlowSync } from '../../api/types';

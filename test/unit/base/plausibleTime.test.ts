@@ -7,7 +7,7 @@ import {
   isPlausibleTime,
   parseTime,
   plausibleStart,
-} from '../../../src/history/index';
+} from '../../../src/base/plausibleTime';
 import { FakeClock } from '../helpers/fakeClock';
 
 const MIN = 60_000;

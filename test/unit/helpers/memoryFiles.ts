@@ -1,4 +1,4 @@
-import type { FileInfo, Files } from '../../../src/history/storage';
+import type { FileInfo, Files } from '../../../src/history/log';
 
 /**
  * History's files in memory, for the unit tests: a map of path → bytes and mtime (from `now`). Counts the bytes each

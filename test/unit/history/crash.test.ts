@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseLog } from '../../../src/history/storage';
+import { parseLog } from '../../../src/history/log';
 import { LogStore } from '../../../src/history/logStore';
 import { nodeFiles } from '../../../src/env/node/files';
 

@@ -10,7 +10,7 @@ import {
   type HistoryEntry,
   type OlderDays,
 } from '../../../src/history/index';
-import { mergeSegments, pruneEntries } from '../../../src/history/storage';
+import { mergeSegments, pruneEntries } from '../../../src/history/store';
 
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;

@@ -14,7 +14,7 @@ import {
   type HistoryEntry,
   type ProcessingAnswer,
 } from '../../../src/history/index';
-import { serializeSegment } from '../../../src/history/storage';
+import { serializeSegment } from '../../../src/history/store';
 import { FakeClock } from '../helpers/fakeClock';
 import { syncAt as item } from '../helpers/items';
 import { LONG_KEY, keyPiece } from '../helpers/keyPieces';

@@ -9,7 +9,8 @@ import {
   type HistoryNotice,
   type HistorySettings,
 } from '../../../src/history/historyService';
-import { HISTORY_CAP, dayOf, logFileName, logRecord, originFolder, windowTag } from '../../../src/history/storage';
+import { HISTORY_CAP, originFolder } from '../../../src/history/store';
+import { dayOf, logFileName, logRecord, windowTag } from '../../../src/history/log';
 import type { ListState } from '../../../src/lists/refresh';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
 import { syncAt as item } from '../helpers/items';

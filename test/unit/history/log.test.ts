@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { hideEverywhere, inert } from '../../../src/base/inert';
 import { MAX_FLOW_NAME, makeEntry, type HistoryEntry } from '../../../src/history/index';
+import { mergeSegments, parseSegment } from '../../../src/history/store';
 import {
   CLOCK_SKEW_MS,
   MAX_DAY_FILES,
@@ -13,13 +14,11 @@ import {
   dayOf,
   logFileName,
   logRecord,
-  mergeSegments,
   parseLog,
   parseLogBytes,
-  parseSegment,
   windowTag,
   withoutRepeats,
-} from '../../../src/history/storage';
+} from '../../../src/history/log';
 import { LogStore } from '../../../src/history/logStore';
 import { MemoryFiles } from '../helpers/memoryFiles';
 import { syncAt } from '../helpers/items';

@@ -13,7 +13,7 @@ import {
   sameRun,
   segmentFileName,
   serializeSegment,
-} from '../../../src/history/storage';
+} from '../../../src/history/store';
 import { FakeClock } from '../helpers/fakeClock';
 
 const SEC = 1000;

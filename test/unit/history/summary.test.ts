@@ -8,7 +8,8 @@ import {
   type HistoryEntry,
   type OlderDays,
 } from '../../../src/history/index';
-import { dayOf, logFileName, logRecord, mergeSegments, pruneEntries, windowTag } from '../../../src/history/storage';
+import { mergeSegments, pruneEntries } from '../../../src/history/store';
+import { dayOf, logFileName, logRecord, windowTag } from '../../../src/history/log';
 import { LogStore } from '../../../src/history/logStore';
 import { MemoryFiles } from '../helpers/memoryFiles';
 

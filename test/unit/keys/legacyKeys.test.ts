@@ -4,7 +4,7 @@ import type { KeyPlace } from '../../../src/keys/legacyKeys';
 import { ApiKeyStore } from '../../../src/keys/vscode/apiKeyStore';
 import { startLegacyKeyMove } from '../../../src/services/legacyKeyState';
 import type * as vscode from 'vscode';
-import { originFolder } from '../../../src/history/storage';
+import { originFolder } from '../../../src/history/store';
 import {
   A,
   Installation,

@@ -11,7 +11,7 @@
  * - 0.4.0: looked at the origins of the settings and of the remembered teams, and set the same flag; an origin it did
  *   not know kept its key (start040).
  */
-import { originFolder } from '../../../src/history/storage';
+import { originFolder } from '../../../src/history/store';
 import { FakeClock } from '../helpers/fakeClock';
 import { LaggingKeyring } from '../helpers/laggingKeyring';
 
