@@ -1,4 +1,5 @@
 import type { Clock, TimerHandle } from './clock';
+import { STATE_KEYS } from './stateKeys';
 
 /** What ReadYourWritesState needs of VS Code's globalState (a Memento): read a key, list them, write one. */
 export interface StateStore {
@@ -20,7 +21,7 @@ export interface ReadYourWritesOptions {
  * delivers carries each value with its version): { [key]: [ms, windowId] }. Written here only; not synced (Settings
  * Sync carries only the keys given to setKeysForSync: the pins).
  */
-export const VERSIONS_KEY = 'flowsync.stateVersions';
+export const VERSIONS_KEY = STATE_KEYS.stateVersions;
 
 /** A write's version: when (ms; later than every version of its key the writing window had seen) and by which window. */
 type Version = readonly [at: number, by: string];

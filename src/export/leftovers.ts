@@ -1,5 +1,6 @@
 import { isTemporaryName } from '../env/temporaryName';
 import type { ExportSink } from './exportRun';
+import { STATE_KEYS } from '../base/stateKeys';
 
 /*
  * An export's temporary file is remembered (VS Code's globalState) from before it exists until its commit or abort, so
@@ -8,7 +9,7 @@ import type { ExportSink } from './exportRun';
  */
 
 /** The globalState key of the temporary files being written: [{ where, at }]. */
-export const LEFTOVERS_STATE_KEY = 'flowsync.exportTemporaryFiles';
+export const LEFTOVERS_STATE_KEY = STATE_KEYS.exportTemporaryFiles;
 /** A temporary file touched within this long may be another window's export still being written: looked at again. */
 export const LEFTOVER_QUIET_MS = 60_000;
 /** The most temporary files remembered (several windows exporting at once; a bound on what globalState holds). */

@@ -1,7 +1,8 @@
+import { STATE_KEYS } from '../base/stateKeys';
 /** The workspace state key that keeps each view's filter across reloads. */
-export const FILTERS_STATE_KEY = 'flowsync.filters';
+export const FILTERS_STATE_KEY = STATE_KEYS.filters;
 /** The workspace state key of the filters a link set ({ view: its text }): they are not kept across restarts. */
-const LINK_FILTERS_STATE_KEY = 'flowsync.filtersFromLinks';
+const LINK_FILTERS_STATE_KEY = STATE_KEYS.filtersFromLinks;
 
 /** A workspace's state, as the filters keep theirs (VS Code's workspaceState). */
 export interface FilterState {

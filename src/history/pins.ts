@@ -6,6 +6,7 @@ import { entryFlowLabel, type HistoryEntry } from './entry';
 import { eta } from './eta';
 import type { FlowStats } from './stats';
 import { durationText, flowStatsText } from './texts';
+import { STATE_KEYS } from '../base/stateKeys';
 
 /**
  * Pinned flows: a pinned flow stays in the Processing view (first) while nothing of it is processing, with its last
@@ -13,7 +14,7 @@ import { durationText, flowStatsText } from './texts';
  * one globalState value that Settings Sync carries to the person's other machines, so it is small and bounded: at most
  * MAX_PINS flow ids per service, at most MAX_PIN_SCOPES services, each id a positive safe integer. Pure: no vscode.
  */
-export const PINS_STATE_KEY = 'flowsync.pins';
+export const PINS_STATE_KEY = STATE_KEYS.pins;
 /** The most flows pinned per service. */
 export const MAX_PINS = 50;
 /** The most services whose pins are kept (the oldest written gives way). */

@@ -7,13 +7,14 @@ import {
   type LegacyQuestion,
 } from '../keys/legacyKeys';
 import { legacyKeyring, type SecretStore } from '../keys/keySlots';
+import { STATE_KEYS } from '../base/stateKeys';
 
 /** Which origins the legacy move has decided (src/keys/legacyKeys.ts LegacyRecord). */
-const RECORD_KEY = 'flowsync.legacyKeyOrigins';
+const RECORD_KEY = STATE_KEYS.legacyKeyOrigins;
 /** The teams remembered per origin (src/lists/vscode/teamMemory.ts): origins this installation used before. */
-const TEAMS_STATE_KEY = 'flowsync.knownTeamsByOrigin';
+const TEAMS_STATE_KEY = STATE_KEYS.knownTeamsByOrigin;
 /** The watches, kept per origin by 0.2 (src/history/vscode/historyService.ts). */
-const WATCHES_STATE_KEY = 'flowsync.watches';
+const WATCHES_STATE_KEY = STATE_KEYS.watches;
 
 /** The keys as the move needs them (ApiKeyStore). */
 export interface GuardedKeys {

@@ -10,9 +10,10 @@ import { originFolder } from '../store';
 import { processingDecorations } from './historyUi';
 import { FlowPins, PINS_STATE_KEY, pinnedLines, pinnedStates } from '../pins';
 import type { FlowSync } from '../../api/types';
+import { STATE_KEYS } from '../../base/stateKeys';
 
 /** Watches kept per service (its History scope: see historyScope), in globalState, bounded. */
-const WATCHES_KEY = 'flowsync.watches';
+const WATCHES_KEY = STATE_KEYS.watches;
 
 /** What a service's History is made of (see HistoryService). */
 export interface HistoryServiceOptions {
