@@ -31,6 +31,31 @@ describe('Explorer', () => {
   });
   afterEach(() => explorer.dispose());
 
+  /**
+   * The Explorer again, sharing as src/sharing/pollLease.ts does it: each load's `explicit` is recorded; a load nobody
+   * asked for waits for `release()`, then takes another window's answer (no request) or asks the service; a person's
+   * refresh (explicit) always asks the service.
+   */
+  function shareLoads(heldLoadAnswers: 'another window' | 'the service') {
+    const loads: boolean[] = [];
+    const held = { release: () => undefined as void };
+    explorer.dispose();
+    explorer = new Explorer(clock, {
+      random: () => 0.5,
+      sharing: () => ({
+        mayPoll: () => true,
+        load: async (_list, explicit, request) => {
+          loads.push(explicit);
+          if (explicit) return request();
+          await new Promise<void>((resolve) => (held.release = resolve));
+          if (heldLoadAnswers === 'the service') return request();
+          return { items: [], dropped: 0, fingerprint: 'another window' } as never;
+        },
+      }),
+    });
+    return { loads, release: () => held.release() };
+  }
+
   it('the write check refuses a text holding any 8-character piece of the key, in any letter case', () => {
     explorer.configure({ ...base(), apiKey: LONG_KEY, autoRefresh: false });
     for (let i = 0; i + 8 <= LONG_KEY.length; i++) {
@@ -123,22 +148,7 @@ describe('Explorer', () => {
   it("a person's refresh during a load that may take another window's answer still asks the service, once", async () => {
     // Sharing as src/sharing/pollLease.ts does it: a load nobody asked for may answer from another window's snapshot
     // (no request); a refresh command (explicit) always asks the service.
-    const loads: boolean[] = [];
-    let answerFromSnapshot!: () => void;
-    const shared = explorer;
-    shared.dispose();
-    explorer = new Explorer(clock, {
-      random: () => 0.5,
-      sharing: () => ({
-        mayPoll: () => true,
-        load: async (_list, explicit, request) => {
-          loads.push(explicit);
-          if (explicit) return request();
-          await new Promise<void>((resolve) => (answerFromSnapshot = resolve));
-          return { items: [], dropped: 0, fingerprint: 'another window' } as never;
-        },
-      }),
-    });
+    const { loads, release: answerFromSnapshot } = shareLoads('another window');
     explorer.configure({ ...base(), autoRefresh: false }); // the load of a new configuration: not a person's
     await flushPromises();
     assert.deepEqual(loads, [false]);
@@ -155,20 +165,7 @@ describe('Explorer', () => {
   });
 
   it("a person's refresh that waited for a load answered 429: nothing more is sent until the service's wait ends, then it asks (issue #49)", async () => {
-    const loads: boolean[] = [];
-    let release!: () => void;
-    explorer.dispose();
-    explorer = new Explorer(clock, {
-      random: () => 0.5,
-      sharing: () => ({
-        mayPoll: () => true,
-        load: async (_list, explicit, request) => {
-          loads.push(explicit);
-          if (!explicit) await new Promise<void>((resolve) => (release = resolve));
-          return request();
-        },
-      }),
-    });
+    const { loads, release } = shareLoads('the service');
     mock.inject({ endpoint: 'processing', status: 429, headers: { 'Retry-After': '7' }, times: 1 });
     explorer.configure({ ...base(), autoRefresh: false }); // a scheduled load, not a person's
     await flushPromises();
