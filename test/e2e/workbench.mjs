@@ -231,7 +231,13 @@ export async function runCommand(title, { timeout = 15000, opensInput = false } 
   for (;;) {
     await closeQuickInput();
     await p.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout });
+    // A key press can land while the workbench moves the focus (a quick pick closing, a view drawn): no palette then.
+    // A person presses F1 again; so do we, until the whole timeout is spent.
+    if (!(await becomes(input, 'visible', 3000))) {
+      if (Date.now() > until) throw new Error(`the command palette did not open for "${title}" in ${timeout} ms`);
+      console.log(`      [e2e] F1 opened no command palette for "${title}": again`);
+      continue;
+    }
     await input.fill(`>${title}`);
     const row = await waitFor(
       async () => {
@@ -431,7 +437,13 @@ export async function runCommandByKeyboard(title, { timeout = 15000, opensInput 
   for (;;) {
     if (await p.locator('.quick-input-widget').isVisible()) await p.keyboard.press('Escape');
     await p.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout });
+    // A key press can land while the workbench moves the focus (a quick pick closing, a view drawn): no palette then.
+    // A person presses F1 again; so do we, until the whole timeout is spent.
+    if (!(await becomes(input, 'visible', 3000))) {
+      if (Date.now() > until) throw new Error(`the command palette did not open for "${title}" in ${timeout} ms`);
+      console.log(`      [e2e] F1 opened no command palette for "${title}": again`);
+      continue;
+    }
     await p.keyboard.press('ControlOrMeta+A');
     // The whole text as one input (what a paste or an IME sends), not a key press per character: the palette filters
     // and redraws its list of every command once, not once per character (a cost a loaded 2-core machine feels).
