@@ -10,7 +10,7 @@ import { TOOL_NAMES } from './toolNames';
 import { FilterSubjects, type FilterLive } from '../filter/filterMatch';
 import { MAX_FILTER_LENGTH, parseFilter, type Filter, type FilterView } from '../filter/filterQuery';
 import { connectionRows, processingRows } from '../lists/findRows';
-import { historyFilterLive, historyFilterSubject } from '../history/findRows';
+import { historyRunSubjects } from '../history/findRows';
 import { SLOWER_FACTOR, SLOWER_MIN_RUNS, type FlowInsight } from '../history/insights';
 import { span } from '../history/texts';
 import { MAX_WEB_URL_CHARS, expandWebUrl, type WebKind, type WebTemplates, type WebValues } from '../weblinks/webUrl';
@@ -349,10 +349,7 @@ export function historyResult(input: HistoryInput, h: HistoryToolData): string {
         return { flags: { ...own.flags, watched: watched(sync.id) }, seconds: { ran: own.seconds?.age } };
       },
     );
-    const entrySubjects = new FilterSubjects<HistoryEntry>(
-      (entry) => historyFilterSubject(entry, h.service ?? ''),
-      (entry) => historyFilterLive(entry, watched(entry.id)),
-    );
+    const entrySubjects = historyRunSubjects(() => h.service ?? '', watched);
     stuck = stuckSubjects.filter(filter, stuck);
     entries = entrySubjects.filter(filter, entries);
     a.say(
