@@ -13,7 +13,7 @@ import { connectionRows, processingRows } from '../lists/findRows';
 import { historyRunSubjects } from '../history/findRows';
 import { SLOWER_FACTOR, SLOWER_MIN_RUNS, type FlowInsight } from '../history/insights';
 import { span } from '../history/texts';
-import { MAX_WEB_URL_CHARS, expandWebUrl, type WebKind, type WebTemplates, type WebValues } from '../weblinks/webUrl';
+import { MAX_WEB_URL_CHARS, expandWebUrl, type WebKind, type WebTemplates, type WebValues } from '../webPages/webUrl';
 
 /**
  * What the language model tools (src/tools) answer: compact, localized text built from what the extension already

@@ -24,7 +24,7 @@ import { flowInsights } from '../../history/insights';
 import type { TOOL_NAMES } from '../toolNames';
 import type { Clock } from '../../base/clock';
 import type { SettingValues } from '../../settings/settingValues';
-import type { WebSection, WebTemplates } from '../../weblinks/webUrl';
+import type { WebSection, WebTemplates } from '../../webPages/webUrl';
 import type { ServiceSet } from '../../base/serviceSet';
 import type { FilterLive } from '../../filter/filterMatch';
 import type { HistoryService } from '../../history/vscode/historyService';

@@ -25,7 +25,7 @@ import {
   type ToolSnapshot,
 } from '../../../src/tools/toolResults';
 import { dataRows, notes, outside } from '../helpers/toolAnswer';
-import { parseWebTemplates } from '../../../src/weblinks/webUrl';
+import { parseWebTemplates } from '../../../src/webPages/webUrl';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const iso = (msAgo: number) => new Date(NOW - msAgo).toISOString();
