@@ -8,8 +8,7 @@ import { Answer, computed, quote, t, type Data, type Own } from './dataBlock';
 
 /** The answer while the extension cannot load anything: how to set it up (for the service named, with several). */
 export function notSetUpText(status: ExplorerStatus, detail?: string, hide?: string, service?: string): string {
-  const a = new Answer();
-  if (service !== undefined) a.note(serviceLine(service, hide));
+  const a = serviceAnswer(service, hide);
   switch (status) {
     case 'noUrl':
       return a
@@ -52,8 +51,32 @@ export function notSetUpText(status: ExplorerStatus, detail?: string, hide?: str
   return a.text();
 }
 
+/** What a tool's answer reads of its service: whether it can load anything (why not), its key, its name. */
+interface AnswerService {
+  readonly status: ExplorerStatus;
+  readonly detail?: string;
+  readonly hide?: string;
+  readonly service?: string;
+}
+
+/**
+ * How one service's answer begins: while the service cannot load anything, the whole answer is how to set it up (a
+ * string); else an Answer that says `header`, its block's "service" line naming the service (with several services).
+ */
+export function beginAnswer(s: AnswerService, header: Own): Answer | string {
+  if (s.status !== 'ready') return notSetUpText(s.status, s.detail, s.hide, s.service);
+  return serviceAnswer(s.service, s.hide).say(header);
+}
+
+/** An answer of one service: the block's "service" line names it (with several services). */
+function serviceAnswer(service: string | undefined, hide: string | undefined): Answer {
+  const a = new Answer();
+  if (service !== undefined) a.note(serviceLine(service, hide));
+  return a;
+}
+
 /** The block's "service" line: the name of the service its rows are from (settings text, so data). */
-export function serviceLine(service: string, hide?: string): Data {
+function serviceLine(service: string, hide?: string): Data {
   return t('service: {0}', quote(service, hide, 60));
 }
 

@@ -5,7 +5,7 @@ import { connectionRows } from '../lists/findRows';
 import { sortKey, teamLabel } from '../lists/grouping';
 import type { WebTemplates } from '../webPages/webUrl';
 import { cells, computed, joined, quote, t, type Answer, type Data } from './dataBlock';
-import { idQuery, matcher, notSetUpText, pageCell, readFilter } from './answerParts';
+import { idQuery, matcher, pageCell, readFilter } from './answerParts';
 import { finish, loadedOrExplained, scoped, scopeText, teamIdText, type ToolSnapshot } from './listAnswer';
 import { filterInput, inputLimit, inputRecord, inputText } from './toolInput';
 
@@ -34,8 +34,8 @@ export function connectionsInput(raw: unknown): ConnectionsInput {
 }
 
 export function connectionsResult(input: ConnectionsInput, s: ToolSnapshot<Connection>): string {
-  if (s.status !== 'ready') return notSetUpText(s.status, s.detail, s.hide, s.service);
   const a = scoped(s, t('Flow Sync: connections ({0}).', scopeText(s)));
+  if (typeof a === 'string') return a;
   if (!loadedOrExplained(s, t('connections'), a)) return a.text();
 
   let items = s.state.items!;

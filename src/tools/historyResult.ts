@@ -5,8 +5,8 @@ import { historyRunSubjects } from '../history/findRows';
 import type { ExplorerStatus } from '../lists/explorer';
 import { processingRows } from '../lists/findRows';
 import type { WebTemplates } from '../webPages/webUrl';
-import { Answer, cells, computed, quote, t, type Data } from './dataBlock';
-import { ago, notSetUpText, pageCell, readFilter, serviceLine } from './answerParts';
+import { cells, computed, quote, t, type Data } from './dataBlock';
+import { ago, beginAnswer, pageCell, readFilter } from './answerParts';
 import { syncRow } from './processingResult';
 import { filterInput, inputLimit, inputRecord } from './toolInput';
 
@@ -51,15 +51,14 @@ export interface HistoryToolData {
  * `limit` (at most MAX_ROWS), not by the size of History (up to tens of thousands of entries).
  */
 export function historyResult(input: HistoryInput, h: HistoryToolData): string {
-  if (h.status !== 'ready') return notSetUpText(h.status, h.detail, h.hide, h.service);
-  const a = new Answer();
-  if (h.service !== undefined) a.note(serviceLine(h.service, h.hide));
-  a.say(
+  const a = beginAnswer(
+    h,
     t(
       'Flow Sync: history of the last {0} days as this VS Code saw it. "No longer processing" does not say whether a sync succeeded: the service does not tell.',
       h.historyDays,
     ),
   );
+  if (typeof a === 'string') return a;
   let stuck = input.kind === 'finished' ? [] : h.stuck;
   let entries = input.kind === 'stuck' ? [] : h.entries;
   if (input.filter !== undefined) {

@@ -3,8 +3,8 @@ import { parseFilter } from '../filter/filterQuery';
 import { SLOWER_FACTOR, SLOWER_MIN_RUNS, type FlowInsight } from '../history/insights';
 import { span } from '../history/texts';
 import type { ExplorerStatus } from '../lists/explorer';
-import { Answer, cells, computed, quote, t, type Data, type Own } from './dataBlock';
-import { matcher, notSetUpText, serviceLine } from './answerParts';
+import { cells, computed, quote, t, type Data, type Own } from './dataBlock';
+import { beginAnswer, matcher } from './answerParts';
 import { inputLimit, inputRecord, inputText } from './toolInput';
 
 /** The flowsync_insights tool's answer: per flow, its runs, durations and whether it is slower than usual. Pure. */
@@ -48,10 +48,8 @@ const TREND_DAYS = 7;
  * the trend of the daily median, and whether it is slower than usual; those slower than usual first, then the busiest.
  */
 export function insightsResult(input: InsightsInput, h: InsightsToolData): string {
-  if (h.status !== 'ready') return notSetUpText(h.status, h.detail, h.hide, h.service);
-  const a = new Answer();
-  if (h.service !== undefined) a.note(serviceLine(h.service, h.hide));
-  a.say(
+  const a = beginAnswer(
+    h,
     t(
       "Flow Sync: flow insights over the last {0} days as this VS Code saw them: runs, median, p95 and p99 durations, runs per day, and whether a flow is slower than usual (the median of its last 24 hours at least {1} times its median over the days before, with at least {2} runs on each side). Durations count from the service's start of a sync to when it was no longer listed as processing.",
       h.historyDays,
@@ -59,6 +57,7 @@ export function insightsResult(input: InsightsInput, h: InsightsToolData): strin
       SLOWER_MIN_RUNS,
     ),
   );
+  if (typeof a === 'string') return a;
   let flows = h.flows;
   if (input.flow !== undefined) {
     a.filter(t('flow {0}', quote(input.flow, h.hide)));

@@ -5,7 +5,7 @@ import type { WebTemplates } from '../webPages/webUrl';
 import type { Item } from '../api/types';
 import { asSentence } from '../base/format';
 import { Answer, computed, quote, t, type Data, type Own } from './dataBlock';
-import { ago, serviceLine } from './answerParts';
+import { ago, beginAnswer } from './answerParts';
 
 /**
  * What the list tools' answers (flowsync_processing, flowsync_connections) share: a list's snapshot, its scope, its
@@ -36,10 +36,13 @@ export interface ToolSnapshot<T> {
   pages?: WebTemplates;
 }
 
-/** An answer that starts with `header`; the name of the team the lists were loaded with goes into the block. */
-export function scoped(s: ToolSnapshot<unknown>, header: Own): Answer {
-  const a = new Answer().say(header);
-  if (s.service !== undefined) a.note(serviceLine(s.service, s.hide));
+/**
+ * An answer that starts with `header`; the name of the team the lists were loaded with goes into the block. How to
+ * set it up instead (the whole answer) while the service cannot load anything.
+ */
+export function scoped(s: ToolSnapshot<unknown>, header: Own): Answer | string {
+  const a = beginAnswer(s, header);
+  if (typeof a === 'string') return a;
   const id = teamIdText(s.teamId);
   const name = s.teamId ? s.teams.find((team) => team.id === s.teamId)?.name : undefined;
   if (id && name) a.note(t('name of team #{0}: {1}', id, quote(name, s.hide)));

@@ -6,7 +6,7 @@ import { processingRows } from '../lists/findRows';
 import { flowLabel } from '../lists/grouping';
 import type { WebTemplates } from '../webPages/webUrl';
 import { cells, computed, quote, t, type Data } from './dataBlock';
-import { matcher, notSetUpText, pageCell, readFilter } from './answerParts';
+import { matcher, pageCell, readFilter } from './answerParts';
 import { finish, loadedOrExplained, scoped, scopeText, type ToolSnapshot } from './listAnswer';
 import { filterInput, inputLimit, inputRecord, inputText } from './toolInput';
 
@@ -26,8 +26,8 @@ export function processingInput(raw: unknown): ProcessingInput {
 }
 
 export function processingResult(input: ProcessingInput, s: ToolSnapshot<FlowSync>): string {
-  if (s.status !== 'ready') return notSetUpText(s.status, s.detail, s.hide, s.service);
   const a = scoped(s, t('Flow Sync: flow syncs processing now ({0}).', scopeText(s)));
+  if (typeof a === 'string') return a;
   if (!loadedOrExplained(s, t('processing flow syncs'), a)) return a.text();
 
   let items = s.state.items!;

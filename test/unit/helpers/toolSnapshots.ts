@@ -2,28 +2,20 @@
 import type { Connection, FlowSync, Item } from '../../../src/api/types';
 import type { ListState } from '../../../src/lists/refresh';
 import type { ToolSnapshot } from '../../../src/tools/listAnswer';
-import { NOW, iso } from './items';
+import { NOW, iso, syncAt } from './items';
 
+/** A flow sync created `id` minutes before NOW, updated then; without `flowName` it has no flow summary. */
 export function sync(
   id: number,
   flowId: number,
   flowName: string | undefined,
   extra: Partial<FlowSync> = {},
 ): Item<FlowSync> {
-  const value: FlowSync = {
-    id,
-    flow_id: flowId,
-    status: 'pending',
-    created_at: iso(id * 60_000),
-    updated_at: iso(0),
-    errors: null,
-    webhook: false,
-    flow: flowName === undefined ? undefined : { id: flowId, name: flowName },
-    ...extra,
-  };
-  return { value, raw: { ...value } };
+  const flow = flowName === undefined ? undefined : { id: flowId, name: flowName };
+  return syncAt(id, flowId, NOW, id * 60_000, { flow, ...extra });
 }
 
+/** A connection updated an hour before NOW; without `teamName` it has no team summary. */
 export function conn(
   id: number,
   name: string,
@@ -45,13 +37,16 @@ export function conn(
   return { value, raw: { ...value } };
 }
 
+/** A list loaded 5 s before NOW. */
 export function loaded<T>(items: Item<T>[], extra: Partial<ListState<T>> = {}): ListState<T> {
   return { items, loadedAt: NOW - 5_000, dropped: 0, loading: false, failures: 0, ...extra };
 }
 
+/** A ready service's snapshot of the list, for all teams. */
 export function snapshot<T>(state: ListState<T>, extra: Partial<ToolSnapshot<T>> = {}): ToolSnapshot<T> {
   return { status: 'ready', state, teamId: '', teams: [], now: NOW, ...extra };
 }
 
+/** `n` flow syncs of three flows. */
 export const manySyncs = (n: number) =>
   Array.from({ length: n }, (_, i) => sync(i + 1, 100 + (i % 3), `Flow ${i % 3}`));
