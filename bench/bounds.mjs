@@ -260,7 +260,7 @@ if (!only || only === 'browser') {
   };
   useVscode(vscode, 'vscode-stand-in-bench');
   const { openInBrowser } = outModule('links/vscode/openInBrowser.js');
-  const { parseWebTemplates } = outModule('weblinks/webUrl.js');
+  const { parseWebTemplates } = outModule('webPages/webUrl.js');
   const templates = parseWebTemplates({
     sync: 'https://app.example.com/flows/{flow_id}/syncs/{id}',
     flow: 'https://app.example.com/flows/{id}',

@@ -3,7 +3,7 @@ import { inert } from '../base/inert';
 import { t } from '../base/l10n';
 import { serviceName } from '../base/serviceSet';
 import { PickRows, pickSegment, type PickSegment } from '../filter/pickRows';
-import type { WebKind, WebTemplates, WebValues } from '../weblinks/webUrl';
+import type { WebKind, WebTemplates, WebValues } from '../webPages/webUrl';
 
 /** One thing that has a web page: its service, its kind, the values of its template and its name in messages. */
 export interface WebTarget {

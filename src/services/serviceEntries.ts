@@ -5,7 +5,7 @@ import { lazyRegExp } from '../base/lazyRegExp';
 import { MAX_SERVICE_NAME } from '../base/serviceSet';
 import { t } from '../base/l10n';
 import { teamIdOf } from '../settings/settingValues';
-import { parseWebTemplates } from '../weblinks/webUrl';
+import { parseWebTemplates } from '../webPages/webUrl';
 import type { ServiceEntryLike } from './serviceTargets';
 
 /** At most this many services are shown; later entries are skipped with a warning. */
@@ -111,7 +111,7 @@ function nameProblem(name: string, key: string, taken: ReadonlyMap<string, strin
  * URL the service rules refuse, has a team id that is not digits, or has the URL and team filter of an earlier entry
  * (each entry has its own History, watches and Clear History, kept by its URL and team filter: two entries of one URL
  * and one team would show the same data twice and share them); beyond 20 entries the rest are skipped. Skipping
- * one never costs the others. Its `webUrl` (Open in Browser) is read with weblinks' rules: a refused template is a
+ * one never costs the others. Its `webUrl` (Open in Browser) is read with webPages' rules: a refused template is a
  * warning naming it, and the entry is kept without it. At most MAX_SERVICE_WARNINGS warnings, the last counting the
  * rest. Never throws. `nameKey` compares names: serviceNameKey at start; the services' code passes the full look-alike
  * skeleton (src/services/confusables.ts, its own chunk) and refuses what only that tells apart before it makes a service.

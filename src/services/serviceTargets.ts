@@ -3,7 +3,7 @@ import { parseServiceUrl, type ServiceUrl, type ServiceUrlRead } from '../api/ur
 import type { ExplorerConfig } from '../lists/explorer';
 import { field, sameFields, type Field } from '../lists/rowFields';
 import { teamKey, type SettingValues } from '../settings/settingValues';
-import type { WebTemplates } from '../weblinks/webUrl';
+import type { WebTemplates } from '../webPages/webUrl';
 
 /**
  * One service a window shows: the one of `flowsync.baseUrl` (while `flowsync.services` is empty, exactly as before

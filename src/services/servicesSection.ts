@@ -1,5 +1,5 @@
 import { userOwnValue, type APPLICATION_SCOPED, type Settings, type SettingsReader } from '../settings/settingsFeed';
-import { parseWebTemplates, type WebSection, type WebTemplates } from '../weblinks/webUrl';
+import { parseWebTemplates, type WebSection, type WebTemplates } from '../webPages/webUrl';
 import { parseServiceEntries } from './serviceEntries';
 import { SINGLE_SERVICE_ID, type ServiceEntryLike } from './serviceTargets';
 

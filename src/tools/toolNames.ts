@@ -1,7 +1,7 @@
 /**
  * The language model tools' names: a stable contract (package.json `languageModelTools`, prompts, other extensions).
- * Apart from src/tools/toolResults.ts, which is loaded on the first tool call (its own chunk, esbuild.js CHUNKS): the
- * tools are registered under these names at activation.
+ * Apart from the tools' answers (src/tools/<tool>Result.ts), which are loaded on the first tool call (the chunk of
+ * src/tools/vscode/toolAnswers.ts, esbuild.js CHUNKS): the tools are registered under these names at activation.
  */
 export const TOOL_NAMES = {
   processing: 'flowsync_processing',

@@ -186,6 +186,24 @@ describe('Export History (two services, both formats, the argument form)', funct
     );
   });
 
+  it('a filter keeps the runs the History view keeps: is:watched exports the run History watches', async () => {
+    const production = (await testApi()).services.byName('Production')!;
+    await production.history.watch('sync', [700_003], true);
+    try {
+      const rows = fs
+        .readFileSync(await exportTo('watched.jsonl', 'jsonl', { filter: 'is:watched' }), 'utf8')
+        .split('\n')
+        .filter((line) => line.trim())
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      assert.deepEqual(
+        rows.map((r) => [r.service, r.sync_id]),
+        [['Production', 700_003]],
+      );
+    } finally {
+      await production.history.watch('sync', [700_003], false);
+    }
+  });
+
   it('the argument form refuses a file that exists and leaves it as it was', async () => {
     const file = path.join(dir, 'kept.csv');
     fs.writeFileSync(file, 'mine');

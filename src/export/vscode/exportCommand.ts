@@ -94,7 +94,9 @@ export async function exportHistory(deps: ExportDeps, arg?: unknown): Promise<vo
     if (given.filter !== undefined) {
       const tests = new Map<ExportService, (entry: HistoryEntry) => boolean>();
       for (const service of services) {
-        const made = historyEntryFilter(given.filter, exportServiceColumn(service));
+        const made = historyEntryFilter(given.filter, exportServiceColumn(service), (id) =>
+          service.history.isWatched('sync', id),
+        );
         if ('problem' in made) {
           void vscode.window.showErrorMessage(t('Export History: the filter cannot be used. {0}', made.problem));
           return;

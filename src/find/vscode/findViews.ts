@@ -3,13 +3,13 @@ import type { Connection, FlowSync, Item } from '../../api/types';
 import { DisposableStore } from '../../base/events';
 import { t } from '../../base/l10n';
 import { ContextKeys } from '../../base/vscode/contextKeys';
-import { historyFilterLive, historyFilterSubject } from '../../history/findRows';
+import { historyRunSubjects } from '../../history/findRows';
 import type { HistoryEntry } from '../../history/entry';
 import type { HistoryView } from '../../history/vscode/historyView';
 import type { RowsForFilter } from '../../lists/findRows';
 import { connectionRows, processingRows } from '../../lists/findRows';
 import type { ListView } from '../../lists/vscode/listView';
-import { FilterSubjects, type FilterLive, type FilterSubject } from '../../filter/filterMatch';
+import { FilterSubjects } from '../../filter/filterMatch';
 import type { Filter, FilterView } from '../../filter/filterQuery';
 import { filterDescription, noMatchText, serviceMatchText } from '../../filter/filterTexts';
 import type { RowFind } from '../../filter/rowFind';
@@ -49,18 +49,13 @@ export function filteredView<Row extends object>(target: FindTarget<Row>, finder
 export class Finder<Row extends object> {
   private readonly subjects = new Map<string, FilterSubjects<Row>>();
 
-  constructor(
-    private readonly describe: (row: Row, service: string) => FilterSubject,
-    private readonly live: (row: Row, service: string) => FilterLive,
-  ) {}
+  /** `subjectsFor`: a service's rows as the filter sees them (made once per service). */
+  constructor(private readonly subjectsFor: (service: string) => FilterSubjects<Row>) {}
 
   subjectsOf(service: string): FilterSubjects<Row> {
     let subjects = this.subjects.get(service);
     if (!subjects) {
-      subjects = new FilterSubjects<Row>(
-        (row) => this.describe(row, service),
-        (row) => this.live(row, service),
-      );
+      subjects = this.subjectsFor(service);
       this.subjects.set(service, subjects);
     }
     return subjects;
@@ -107,21 +102,28 @@ export function listFinder<T extends { id: number }>(
   now: () => number,
 ): Finder<Item<T>> {
   return new Finder<Item<T>>(
-    (item, service) => rows.subject(item.value, view.filterContext(service).name),
-    (item, service) => {
-      const at = now();
-      const own = rows.live(item.value, at);
-      const extra = view.filterContext(service).live?.(item.value, at);
-      return extra ? { flags: { ...own.flags, ...extra.flags }, seconds: { ...own.seconds, ...extra.seconds } } : own;
-    },
+    (service) =>
+      new FilterSubjects<Item<T>>(
+        (item) => rows.subject(item.value, view.filterContext(service).name),
+        (item) => {
+          const at = now();
+          const own = rows.live(item.value, at);
+          const extra = view.filterContext(service).live?.(item.value, at);
+          return extra
+            ? { flags: { ...own.flags, ...extra.flags }, seconds: { ...own.seconds, ...extra.seconds } }
+            : own;
+        },
+      ),
   );
 }
 
-/** The Finder of the History view. */
+/** The Finder of the History view: History's one matcher of runs (the tools and Export keep the same runs). */
 export function historyFinder(view: Pick<HistoryView, 'filterContext'>): Finder<HistoryEntry> {
-  return new Finder<HistoryEntry>(
-    (entry, service) => historyFilterSubject(entry, view.filterContext(service).name),
-    (entry, service) => historyFilterLive(entry, view.filterContext(service).watched(entry.id)),
+  return new Finder<HistoryEntry>((service) =>
+    historyRunSubjects(
+      () => view.filterContext(service).name,
+      (id) => view.filterContext(service).watched(id),
+    ),
   );
 }
 

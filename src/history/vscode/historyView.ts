@@ -10,7 +10,7 @@ import type * as HistoryRows from './historyRows';
 import type { RowFind } from '../../filter/rowFind';
 import { COMMAND } from '../../base/commandIds';
 import type { SettingsFeed } from '../../settings/settingsFeed';
-import { webContextSuffix, type WebSection } from '../../weblinks/webUrl';
+import { webContextSuffix, type WebSection } from '../../webPages/webUrl';
 import type { RowMarker } from '../../lists/vscode/rowDecorations';
 
 /** The one row of the view while its filter matches nothing: it clears the filter. */

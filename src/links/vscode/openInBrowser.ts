@@ -7,7 +7,7 @@ import { isHistoryNode, type HistoryNode } from '../../history/historyNode';
 import { chosenNodes, type ExplorerNode } from '../../lists/vscode/chosenRows';
 import type { ListViews } from '../../lists/vscode/listView';
 import type { Explorer } from '../../lists/explorer';
-import { expandWebUrl, type WebKind, type WebSection } from '../../weblinks/webUrl';
+import { expandWebUrl, type WebKind, type WebSection } from '../../webPages/webUrl';
 import { connectionTarget, flowTarget, syncTarget, teamTarget, webPicks, type WebTarget } from '../webPicks';
 
 /** What Open in Browser uses. */

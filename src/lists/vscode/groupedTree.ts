@@ -11,7 +11,7 @@ import { TreeModel, groupsStartExpanded, type GroupNode, type TreeNode } from '.
 import { arrangedTree, type Arrangement } from '../arrange';
 import type { ListDefinition } from '../list';
 import type { FilterLive } from '../../filter/filterMatch';
-import { webContextSuffix, type WebTemplates } from '../../weblinks/webUrl';
+import { webContextSuffix, type WebTemplates } from '../../webPages/webUrl';
 
 /**
  * What another feature adds to a list's rows (e.g. History marks stuck and watched syncs and puts a flow's typical

@@ -21,7 +21,7 @@ import type { FilterLive } from '../../filter/filterMatch';
 import type { RowFind } from '../../filter/rowFind';
 import { COMMAND } from '../../base/commandIds';
 import type { ServiceSet } from '../../base/serviceSet';
-import type { WebSection } from '../../weblinks/webUrl';
+import type { WebSection } from '../../webPages/webUrl';
 
 /** How often a view whose rows say "… ago" checks whether those texts have aged (while it is visible). */
 const AGE_TICK_MS = 30_000;

@@ -10,7 +10,7 @@ import { originFolder } from '../../history/store';
 import type { Explorer } from '../../lists/explorer';
 import type { Settings } from '../../settings/settingsFeed';
 import { newWindowId } from '../../sharing/windowId';
-import type { WebSection } from '../../weblinks/webUrl';
+import type { WebSection } from '../../webPages/webUrl';
 import { AnnouncedRuns } from '../announcedRuns';
 import { ErrorAnnouncer, type ErrorsAnnouncement } from '../errorAnnouncer';
 

@@ -5,7 +5,7 @@ import type { OpenRunAsJson } from '../../history/vscode/announceFinished';
 import { eachService } from '../../services/vscode/eachService';
 import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
 import type { SettingsFeed } from '../../settings/settingsFeed';
-import type { WebSection } from '../../weblinks/webUrl';
+import type { WebSection } from '../../webPages/webUrl';
 
 /**
  * Says what each service's History tells (syncs that left, became stuck or slower, History not written), named by its

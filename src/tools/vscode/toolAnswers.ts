@@ -2,21 +2,12 @@ import * as vscode from 'vscode';
 import type { Connection, FlowSync } from '../../api/types';
 import type { Explorer } from '../../lists/explorer';
 import type { ListState } from '../../lists/refresh';
-import {
-  connectionsInput,
-  connectionsResult,
-  historyInput,
-  historyResult,
-  insightsInput,
-  insightsResult,
-  invocationMessage,
-  needsLoad,
-  processingInput,
-  processingResult,
-  serviceInput,
-  severalServicesResult,
-  unknownServiceResult,
-} from '../toolResults';
+import { connectionsInput, connectionsResult } from '../connectionsResult';
+import { historyInput, historyResult } from '../historyResult';
+import { insightsInput, insightsResult } from '../insightsResult';
+import { processingInput, processingResult } from '../processingResult';
+import { invocationMessage, needsLoad, severalServicesResult, unknownServiceResult } from '../toolCall';
+import { serviceInput } from '../toolInput';
 import type { ListId } from '../../lists';
 import type { ApiKeyStore } from '../../keys/vscode/apiKeyStore';
 import { NO_OLDER_DAYS, type HistoryEntry, type OlderDays } from '../../history/index';
@@ -24,7 +15,7 @@ import { flowInsights } from '../../history/insights';
 import type { TOOL_NAMES } from '../toolNames';
 import type { Clock } from '../../base/clock';
 import type { SettingValues } from '../../settings/settingValues';
-import type { WebSection, WebTemplates } from '../../weblinks/webUrl';
+import type { WebSection, WebTemplates } from '../../webPages/webUrl';
 import type { ServiceSet } from '../../base/serviceSet';
 import type { FilterLive } from '../../filter/filterMatch';
 import type { HistoryService } from '../../history/vscode/historyService';
@@ -134,7 +125,7 @@ export function toolSource({ services, keys, clock, settings }: ToolDeps): ToolS
 
 /**
  * What the language model tools do when called (see tools.ts): the chunk dist/chunks/toolAnswers.js (esbuild.js
- * CHUNKS), with the answers' text (src/tools/toolResults.ts), loaded on the first tool call. A call answers for the
+ * CHUNKS), with the answers' text (src/tools/: one file per tool's answer, dataBlock.ts their fence), loaded on the first tool call. A call answers for the
  * service its `service` input names, else for every service; with several, each service's answer names it.
  */
 export function toolFor(id: ToolId, source: ToolSource): vscode.LanguageModelTool<unknown> {

@@ -7,7 +7,7 @@ import type { ToolDeps, ToolId } from './toolAnswers';
  * The read-only language model tools (package.json `languageModelTools`): Copilot's agent mode or any chat
  * participant can ask what is processing, which connections there are, and what finished or is stuck. They answer
  * from what the Explorer holds and load only when nothing is loaded or it is older than the refresh interval (joining
- * a load in flight). The text is built in src/tools/toolResults.ts: outside its one data block only the extension's own
+ * a load in flight). The text is built in src/tools/ (one file per tool's answer, fenced by dataBlock.ts): outside its one data block only the extension's own
  * fixed sentences; every text from the service, a shared file or the settings is inert and quoted inside the block.
  * It never holds the key: with `keys`, the current service's key is read for each answer only to be removed from it,
  * should the service echo it in a name (results often go to a remote model). Read-only, so no confirmation is asked.

@@ -1,9 +1,9 @@
 /**
- * Reading a language model tool's answer (src/tools/toolResults.ts) in tests: its one data block, the block's notes
+ * Reading a language model tool's answer (src/tools/: each tool's answer, fenced by dataBlock.ts) in tests: its one data block, the block's notes
  * (the service's or the caller's text the sentences outside refer to) and rows, and what stands outside the block.
  */
 import * as assert from 'node:assert/strict';
-import { DATA_END, DATA_START } from '../../../src/tools/toolResults';
+import { DATA_END, DATA_START } from '../../../src/tools/dataBlock';
 
 /** A note of the block: "last error: …", "filters: …", "known teams: …", "problem: …", "name of team #3: …", "service: …" (several services), "asked: …" and "services: …" (a service not set up). */
 const NOTE = /^(name of team #\d+|last error|problem|known teams|filters|filter problem|service|asked|services): (.*)$/;

@@ -569,7 +569,7 @@ describe('historyLog: whether a run had errors', () => {
   };
   const hadErrors = (e: HistoryEntry) => ({
     filter: historyFilterLive(e, false).flags?.errors === true,
-    text: (historyEntryFilter('has:errors', 'S') as { test: (e: HistoryEntry) => boolean }).test(e),
+    text: (historyEntryFilter('has:errors', 'S', () => false) as { test: (e: HistoryEntry) => boolean }).test(e),
     exported: exportRow('S', e, (s) => s).had_errors,
   });
   const longErrors = Array.from({ length: 40 }, (_, i) => ({ message: `E_VALIDATION: record ${i} rejected` }));

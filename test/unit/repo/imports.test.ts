@@ -18,7 +18,7 @@ const FOLDER_ORDER: ReadonlyArray<readonly [layer: number, folders: readonly str
   [0, ['base', 'env']],
   [1, ['api', 'mock']],
   [2, ['settings']],
-  [3, ['filter', 'weblinks']],
+  [3, ['filter', 'webPages']],
   [4, ['lists']],
   [5, ['keys', 'sharing', 'history']],
   [6, ['services']],

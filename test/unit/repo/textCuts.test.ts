@@ -33,12 +33,12 @@ const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
   ['src/history/pins.ts', 'ids.slice(0, MAX_PINS * 4)'], // flow ids (numbers)
   ['src/history/pins.ts', 'scopes.slice(0, Math.max(0, scopes.length - MAX_PIN_SCOPES))'], // a list of scopes
   ['src/status/statusSummary.ts', 'withErrors.slice(0, ERRORS_NAMED)'], // a list, each name then escaped
-  ['src/tools/toolResults.ts', 's?.trim().slice(0, MAX_FILTER)'], // the model's filter input, not service text
-  ['src/tools/toolResults.ts', 'stuck.slice(0, input.limit)'], // a list
-  ['src/tools/toolResults.ts', 'entries.slice(0, input.limit - shownStuck.length)'], // a list
-  ['src/tools/toolResults.ts', 'matching.slice(0, max)'], // a list
-  ['src/tools/toolResults.ts', 'sorted.slice(0, input.limit)'], // a list of flows
-  ['src/tools/toolResults.ts', '.slice(0, MAX_TEAMS_LISTED)'], // a list, each name then quote()d with the key masked
+  ['src/tools/toolInput.ts', 's?.trim().slice(0, MAX_FILTER)'], // the model's filter input, not service text
+  ['src/tools/historyResult.ts', 'stuck.slice(0, input.limit)'], // a list
+  ['src/tools/historyResult.ts', 'entries.slice(0, input.limit - shownStuck.length)'], // a list
+  ['src/tools/listAnswer.ts', 'matching.slice(0, max)'], // a list
+  ['src/tools/insightsResult.ts', 'sorted.slice(0, input.limit)'], // a list of flows
+  ['src/tools/connectionsResult.ts', '.slice(0, MAX_TEAMS_LISTED)'], // a list, each name then quote()d with the key masked
   ['src/sharing/pollLease.ts', "context.slice(0, context.indexOf('|'))"], // the extension's own context string
   ['src/history/log.ts', 'toISOString().slice(0, 10)'], // a day of the extension's own clock
   ['src/export/export.ts', 'text.slice(0, 11)'], // an ISO time of the extension's own making

@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { NO_OLDER_DAYS, makeEntry, type HistoryEntry } from '../../../src/history/index';
 import { flowInsights } from '../../../src/history/insights';
-import { DATA_END, DATA_START, invocationMessage, insightsInput, insightsResult } from '../../../src/tools/toolResults';
+import { DATA_END, DATA_START } from '../../../src/tools/dataBlock';
+import { insightsInput, insightsResult } from '../../../src/tools/insightsResult';
+import { invocationMessage } from '../../../src/tools/toolCall';
 import { leftRun as run } from '../helpers/historyRuns';
 import { NOW } from '../helpers/items';
 import { dataRows, notes, outside } from '../helpers/toolAnswer';

@@ -6,7 +6,7 @@ import {
   parseWebTemplates,
   webContextSuffix,
   type WebTemplate,
-} from '../../../src/weblinks/webUrl';
+} from '../../../src/webPages/webUrl';
 
 function template(text: string): WebTemplate {
   const parsed = parseWebTemplate(text);
@@ -20,7 +20,7 @@ function problem(raw: unknown): string {
   return parsed.problem;
 }
 
-describe('weblinks: web page templates (Open in Browser)', () => {
+describe('webPages: web page templates (Open in Browser)', () => {
   describe('a template is refused, with a sentence that says why', () => {
     it('another scheme (ftp:, ws:, mailto:)', () => {
       for (const text of ['ftp://files.example.com/{id}', 'ws://app.example.com/{id}', 'mailto:a@example.com?x={id}']) {

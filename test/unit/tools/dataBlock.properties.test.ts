@@ -1,5 +1,5 @@
 /**
- * Property tests (fast-check) for the language model tools' answers (src/tools/toolResults.ts): whatever text the
+ * Property tests (fast-check) for the language model tools' answers (src/tools/*Result.ts, fenced by src/tools/dataBlock.ts): whatever text the
  * service sends (names, statuses, errors, the last error message, team names), whatever a shared file or the
  * settings hold (another window's failure, the reason a URL cannot be used), and whatever filter the model asks for,
  * the answer's text outside the one `<flowsync-data>` block is the extension's own fixed wording: exactly the text it
@@ -17,19 +17,12 @@ import type { ExplorerStatus } from '../../../src/lists/explorer';
 import { NO_OLDER_DAYS, makeEntry } from '../../../src/history/index';
 import { flowInsights } from '../../../src/history/insights';
 import type { ListState } from '../../../src/lists/refresh';
-import {
-  DATA_END,
-  DATA_START,
-  connectionsInput,
-  connectionsResult,
-  historyInput,
-  historyResult,
-  insightsInput,
-  insightsResult,
-  processingInput,
-  processingResult,
-  type ToolSnapshot,
-} from '../../../src/tools/toolResults';
+import { DATA_END, DATA_START } from '../../../src/tools/dataBlock';
+import { connectionsInput, connectionsResult } from '../../../src/tools/connectionsResult';
+import { historyInput, historyResult } from '../../../src/tools/historyResult';
+import { insightsInput, insightsResult } from '../../../src/tools/insightsResult';
+import type { ToolSnapshot } from '../../../src/tools/listAnswer';
+import { processingInput, processingResult } from '../../../src/tools/processingResult';
 import { BLOCK_LINE, blockLines, outside } from '../helpers/toolAnswer';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
