@@ -538,7 +538,7 @@ async function webContext() {
     sourcemap: false,
     metafile: false,
     write: false,
-    plugins: [vscodeOnce, webSplit('names'), browserPlatform],
+    plugins: [vscodeOnce, webSplit('names'), browserPlatform, jsoncScanner],
   });
   const report = () => {
     const size = (file) => `${(fs.statSync(path.join(__dirname, 'dist', 'web', file)).size / 1024).toFixed(1)} KB`;
@@ -585,6 +585,27 @@ async function webContext() {
   };
 }
 
+/**
+ * jsonc-parser in the web bundle: its scanner alone. The package's entry (lib/esm/main.js) keeps every enum and helper
+ * of the package whatever is used (2.2 KB of the web bundle); src takes only createScanner and SyntaxKind from it
+ * (src/settings/workspaceOverrides.ts), so there 'jsonc-parser' is the scanner's own module and the enum's values, read
+ * from the package as it builds. A name src took besides those would fail the build (no matching export).
+ */
+const jsoncScanner = {
+  name: 'jsonc-scanner',
+  setup(build) {
+    build.onResolve({ filter: /^jsonc-parser$/ }, () => ({ path: 'jsonc-parser', namespace: 'jsonc-scanner' }));
+    build.onLoad({ filter: /.*/, namespace: 'jsonc-scanner' }, () => {
+      const kinds = Object.entries(require('jsonc-parser').SyntaxKind).filter(([, value]) => typeof value === 'number');
+      return {
+        contents: `export { createScanner } from 'jsonc-parser/lib/esm/impl/scanner.js';\nexport const SyntaxKind = ${JSON.stringify(Object.fromEntries(kinds))};`,
+        loader: 'js',
+        resolveDir: __dirname,
+      };
+    });
+  },
+};
+
 /** Prints the errors of each build of the web bundle and its chunks. */
 const webErrors = { name: 'web-errors', setup: (build) => build.onEnd(printErrors) };
 
@@ -610,7 +631,7 @@ const webOptions = {
   // it as UTF-8 (fetch().text()); the look-alike letters of service names (src/services/confusableTable.ts) are 2 KB so.
   charset: 'utf8',
   logLevel: 'silent',
-  plugins: [vscodeOnce, webSplit('bundle'), browserPlatform, webErrors],
+  plugins: [vscodeOnce, webSplit('bundle'), browserPlatform, jsoncScanner, webErrors],
 };
 
 /** The web bundle's chunks, dist/web/chunks/<name>.js: each run by src/env/browser/webChunks.ts. */
@@ -619,7 +640,7 @@ const webChunkOptions = {
   entryPoints: Object.fromEntries(Object.keys(WEB_CHUNKS).map((name) => [name, `flowsync:web-chunk/${name}`])),
   outfile: undefined,
   outdir: 'dist/web/chunks',
-  plugins: [vscodeOnce, webSplit('chunks'), browserPlatform, webErrors],
+  plugins: [vscodeOnce, webSplit('chunks'), browserPlatform, jsoncScanner, webErrors],
 };
 
 /** A line per finished build of the webview page, and its errors. */
