@@ -373,7 +373,7 @@ function webLoaderText() {
  * module of WEB_CHUNKS becomes a call of the loader made in WEB_LOADER (src/env/vscode/webChunks.ts),
  * `loadWebChunk('./chunks/<chunk>.js').then((c) => c.<key>)`, and a static import of one fails the build (it would be
  * in the start). In the chunks, the modules of webShared are the bundle's, and a module of a chunk is bundled as any
- * other (webRound fails the build when it would be in two chunks).
+ * other (moreWebShared fails the build when it would be in two chunks).
  */
 const webSplit = (part) => ({
   name: 'web-split',
