@@ -16,9 +16,11 @@
 // chunk would be two instances; those with module-level state (SHARED: the translations, the sort-key cache, the key
 // every inert text masks) are taken from the eager bundle's `sharedModules` export at run time, and the build fails
 // when another module with module-level state would be copied into a chunk (checkSplit).
-// The web bundle stays one file: VS Code 1.139's web worker extension host fetches `browser` and evaluates it with
-// new Function(module, exports, require), where require() knows only `vscode` (npm run test:web runs it there), so a
-// second file would need a loader of our own; there the same import() calls only defer the modules' initialization.
+// The web bundle is split too, by what a person's action needs: VS Code 1.139's web worker extension host fetches
+// `browser` and evaluates it with new Function(module, exports, require), where require() knows only `vscode`; the
+// modules of WEB_CHUNKS are dist/web/chunks/<name>.js, which the bundle fetches beside itself and evaluates the same
+// way on first use (src/env/vscode/webChunks.ts; npm run test:web runs it there). Its other import() calls only defer
+// the modules' initialization.
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -316,13 +318,296 @@ const browserPlatform = {
   },
 };
 
-/** A line per finished build of the web bundle, and its errors (a Node built-in reaching it is one). */
-const webReporter = reporterFor('web-reporter', () => {
-  const bytes = fs.statSync(path.join(__dirname, 'dist', 'web', 'extension.js')).size;
-  console.log(
-    `[watch] build finished: dist/web/extension.js ${(bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`,
-  );
+/**
+ * The web bundle's chunks: name -> the modules it holds (key -> module), each loaded by a person's action (every
+ * command's handler with Export, Insights and the activity chart; the tools' answers; a vscode:// link's answer; the
+ * JSON documents; the views' filters). They are one chunk: loading them together costs one fetch, and no module is
+ * copied into two of them. dist/web/extension.js keeps the rest: it is the start, and the services it makes at once.
+ * How a chunk is loaded: src/env/vscode/webChunks.ts; why: docs/performance.md, "The web bundle".
+ */
+const WEB_CHUNKS = {
+  actions: {
+    commands: 'src/commands/vscode/handlers.ts',
+    toolAnswers: 'src/tools/vscode/toolAnswers.ts',
+    links: 'src/links/vscode/answerLink.ts',
+    json: 'src/json/vscode/jsonDocuments.ts',
+    find: 'src/find/vscode/findViews.ts',
+  },
+};
+/** The module of WEB_CHUNKS -> { chunk, key }. */
+const webChunkOf = new Map(
+  Object.entries(WEB_CHUNKS).flatMap(([chunk, modules]) =>
+    Object.entries(modules).map(([key, module]) => [module, { chunk, key }]),
+  ),
+);
+/**
+ * The web bundle's modules that its chunks take from it instead of a copy: file (repo path) -> the names the chunks use
+ * of it ('*': its namespace). A chunk requires one as `require('../extension.js')[index]` (index: its place among the
+ * files, sorted). Found by webContext's rounds, so no module is in the bundle and a chunk both: one instance of every
+ * module, the ones with state among them.
+ */
+let webShared = new Map();
+const WEB_LOADER = 'flowsync:web-chunks';
+const { publisher, name: extensionName } = require('./package.json');
+
+/** The text of WEB_LOADER: the loader of the web chunks, handed the values of the bundle that they take. */
+function webLoaderText() {
+  const imports = [`import { webChunks } from ${JSON.stringify(path.join(__dirname, 'src/env/vscode/webChunks.ts'))};`];
+  const values = [...webShared.keys()].sort().map((file, i) => {
+    const from = JSON.stringify(path.join(__dirname, file));
+    const names = webShared.get(file);
+    if (names === '*') {
+      imports.push(`import * as s${i} from ${from};`);
+      return `s${i}`;
+    }
+    imports.push(`import { ${names.map((name, j) => `${name} as s${i}_${j}`).join(', ')} } from ${from};`);
+    return `{ ${names.map((name, j) => `${name}: s${i}_${j}`).join(', ')} }`;
+  });
+  const id = JSON.stringify(`${publisher}.${extensionName}`);
+  return `${imports.join('\n')}\nexport const loadWebChunk = webChunks(${id}, (id) => require(id), () => [${values.join(', ')}]);`;
+}
+
+/**
+ * The web bundle ('bundle') and its chunks ('chunks'; 'names' is the chunks built once more as ES modules, with the
+ * bundle's modules left as imports, to read which names they take of each). In the bundle, each `import('./…')` of a
+ * module of WEB_CHUNKS becomes a call of the loader made in WEB_LOADER (src/env/vscode/webChunks.ts),
+ * `loadWebChunk('./chunks/<chunk>.js').then((c) => c.<key>)`, and a static import of one fails the build (it would be
+ * in the start). In the chunks, the modules of webShared are the bundle's, and a module of a chunk is bundled as any
+ * other (moreWebShared fails the build when it would be in two chunks).
+ */
+const webSplit = (part) => ({
+  name: 'web-split',
+  setup(build) {
+    const loaded = new Set();
+    build.onStart(() => loaded.clear());
+    build.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (part !== 'bundle' || !repoPath(args.path).startsWith('src/')) return undefined;
+      const text = await fs.promises.readFile(args.path, 'utf8');
+      const calls = [...text.matchAll(/(?<!\btypeof\s+)\bimport\(\s*'(\.{1,2}\/[^']*)'\s*\)/g)];
+      const targets = await Promise.all(
+        calls.map((m) =>
+          resolvedPath(build, {
+            path: m[1],
+            kind: 'dynamic-import',
+            resolveDir: path.dirname(args.path),
+            importer: args.path,
+          }),
+        ),
+      );
+      let contents = '';
+      let at = 0;
+      calls.forEach((m, i) => {
+        const target = webChunkOf.get(targets[i]);
+        if (!target) return;
+        loaded.add(targets[i]);
+        contents += `${text.slice(at, m.index)}__webChunk(${JSON.stringify(`./chunks/${target.chunk}.js`)}).then((c) => c.${target.key})`;
+        at = m.index + m[0].length;
+      });
+      if (!at) return undefined;
+      return {
+        contents: `import { loadWebChunk as __webChunk } from '${WEB_LOADER}'; ${contents}${text.slice(at)}`,
+        loader: 'ts',
+      };
+    });
+    build.onResolve({ filter: /^flowsync:web-chunks$/ }, () => ({ path: WEB_LOADER, namespace: 'web-loader' }));
+    build.onLoad({ filter: /.*/, namespace: 'web-loader' }, () => ({
+      contents: webLoaderText(),
+      loader: 'js',
+      resolveDir: __dirname,
+    }));
+    build.onResolve({ filter: /^flowsync:web-chunk\// }, (args) => ({
+      path: args.path.replace('flowsync:web-chunk/', ''),
+      namespace: 'web-chunk',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'web-chunk' }, (args) => ({
+      contents: Object.entries(WEB_CHUNKS[args.path])
+        .map(([key, module]) => `export * as ${key} from ${JSON.stringify(path.join(__dirname, module))};`)
+        .join('\n'),
+      loader: 'js',
+      resolveDir: __dirname,
+    }));
+    build.onResolve({ filter: /.*/, namespace: 'web-shared' }, (args) => ({ path: args.path, external: true }));
+    build.onLoad({ filter: /.*/, namespace: 'web-shared' }, (args) => ({
+      contents: `module.exports = require('../extension.js')[${args.path}];`,
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      const file = await resolvedPath(build, args);
+      if (!file) return undefined;
+      const target = webChunkOf.get(file);
+      if (target && part === 'bundle')
+        return {
+          errors: [
+            {
+              text: `${repoPath(args.importer)} imports ${args.path} statically, but it is in the web chunk "${target.chunk}" (esbuild.js WEB_CHUNKS), loaded on first use: import('./…') it where it is needed`,
+            },
+          ],
+        };
+      const shared = part === 'bundle' ? -1 : [...webShared.keys()].sort().indexOf(file);
+      if (shared < 0) return undefined;
+      return part === 'names'
+        ? { path: `shared:${shared}`, external: true }
+        : { path: String(shared), namespace: 'web-shared' };
+    });
+    build.onEnd((result) => {
+      if (part !== 'bundle' || result.errors.length) return;
+      for (const [module, { chunk }] of webChunkOf)
+        if (!loaded.has(module))
+          result.errors.push({ text: `no code loads ${module} (esbuild.js WEB_CHUNKS.${chunk})` });
+    });
+  },
 });
+
+/** The files of ours (not a plugin's virtual modules) that a build's output holds. */
+const filesOf = (output) => Object.keys(output.inputs).filter((input) => fs.existsSync(path.join(__dirname, input)));
+
+/**
+ * The names the chunks take of each module of the bundle (index -> names, or '*'), read from the chunks built as ES
+ * modules with those modules left as imports (`import { a, b as c } from "shared:3"`; esbuild keeps only what the code
+ * uses as a value, so no type is among them).
+ */
+function sharedNames(namesBuild) {
+  const names = new Map();
+  const take = (index, list) => {
+    const had = names.get(index) ?? [];
+    names.set(index, had === '*' || list === '*' ? '*' : [...new Set([...had, ...list])].sort());
+  };
+  for (const { text } of namesBuild.outputFiles) {
+    for (const m of text.matchAll(/^(?:import|export)\s+([^;]*?)\s*from\s*"shared:(\d+)";/gm)) {
+      const clause = m[1];
+      if (clause.includes('*')) take(Number(m[2]), '*');
+      else {
+        const list = (clause.match(/\{([^}]*)\}/)?.[1] ?? '').split(',').map((n) => n.trim().split(/\s+as\s+/)[0]);
+        if (/^\s*[\w$]+\s*(,|$)/.test(clause)) list.push('default');
+        take(Number(m[2]), list.filter(Boolean));
+      }
+    }
+  }
+  return names;
+}
+
+/**
+ * One round's verdict: the bundle's modules the chunks must take from it that they do not yet (those that a module only
+ * in a chunk imports). Fails when a module is in two chunks, when the bundle and a chunk hold one that no module only in
+ * a chunk imports, or when the chunks would take a default export (a CommonJS module has none) or a module's `let`
+ * (they take its value once, when they load).
+ */
+function moreWebShared(bundleMeta, chunksMeta) {
+  const inBundle = new Set(filesOf(bundleMeta.outputs['dist/web/extension.js']));
+  const inChunks = Object.values(chunksMeta.outputs)
+    .filter((output) => output.entryPoint)
+    .flatMap(filesOf);
+  const twice = inChunks.filter((file, i) => inChunks.indexOf(file) !== i);
+  if (twice.length) throw new Error(`in two web chunks: ${twice.join(', ')} (esbuild.js WEB_CHUNKS)`);
+  const more = new Set();
+  for (const file of inChunks)
+    if (!inBundle.has(file))
+      for (const { path: imported } of chunksMeta.inputs[file].imports)
+        if (inBundle.has(imported) && !webShared.has(imported)) more.add(imported);
+  const copied = inChunks.filter((file) => inBundle.has(file));
+  if (copied.length && !more.size) throw new Error(`in the web bundle and a chunk: ${copied.join(', ')}`);
+  for (const file of inBundle)
+    if (
+      (file.startsWith('src/') || webShared.has(file)) &&
+      /^export\s+(?:let|var)\s/m.test(fs.readFileSync(path.join(__dirname, file), 'utf8'))
+    )
+      throw new Error(`${file} exports a let or var: a web chunk would keep its value of when it loaded`);
+  for (const [file, names] of webShared)
+    if (names !== '*' && names.includes('default'))
+      throw new Error(`a web chunk takes the default export of ${file}: a CommonJS module has none`);
+  return [...more];
+}
+
+/** An error as esbuild's build errors are (main() prints `errors`). */
+const buildError = (text) => Object.assign(new Error(text), { errors: [{ text }] });
+
+/**
+ * The web bundle and its chunks, built together and shaped as an esbuild context for main(). rebuild() builds them in
+ * rounds until no module is in both: each round builds the chunks (and reads which names they take of the bundle's
+ * modules they share), then the bundle with those names, and the chunks take from the bundle what their own modules
+ * import of it that they did not yet; two or three rounds. watch() builds again after each change under src/.
+ */
+async function webContext() {
+  fs.rmSync(path.join(__dirname, 'dist', 'web', 'chunks'), { recursive: true, force: true });
+  const bundle = await esbuild.context(webOptions);
+  const chunks = await esbuild.context(webChunkOptions);
+  const names = await esbuild.context({
+    ...webChunkOptions,
+    format: 'esm',
+    minify: false,
+    sourcemap: false,
+    metafile: false,
+    write: false,
+    plugins: [vscodeOnce, webSplit('names'), browserPlatform, jsoncScanner],
+  });
+  const report = () => {
+    const size = (file) => `${(fs.statSync(path.join(__dirname, 'dist', 'web', file)).size / 1024).toFixed(1)} KB`;
+    const files = ['extension.js', ...Object.keys(WEB_CHUNKS).map((name) => `chunks/${name}.js`)];
+    console.log(
+      `[watch] build finished: dist/web/ ${files.map((f) => `${f} ${size(f)}`).join(', ')}${production ? ' (production)' : ''}`,
+    );
+  };
+  const rebuild = async () => {
+    try {
+      webShared = new Map();
+      for (let round = 1; ; round++) {
+        const [split, taken] = await Promise.all([chunks.rebuild(), names.rebuild()]);
+        const files = [...webShared.keys()].sort();
+        for (const [index, list] of sharedNames(taken)) webShared.set(files[index], list);
+        const main = await bundle.rebuild();
+        const more = moreWebShared(main.metafile, split.metafile);
+        if (!more.length) break;
+        if (round === 5) throw buildError(`the web chunks still take more of the bundle after ${round} rounds`);
+        for (const file of more) webShared.set(file, []);
+      }
+    } catch (error) {
+      // esbuild's own errors are printed as each build ends (webErrors)
+      if (!error.errors) printErrors({ errors: [{ text: String(error.message ?? error) }] });
+      throw error.errors ? error : buildError(String(error.message ?? error));
+    }
+    if (production)
+      for (const name of Object.keys(WEB_CHUNKS))
+        fs.rmSync(path.join(__dirname, 'dist', 'web', 'chunks', `${name}.js.map`), { force: true });
+    report();
+    return { errors: [] };
+  };
+  return {
+    rebuild,
+    async watch() {
+      await rebuild().catch(() => undefined);
+      let timer;
+      fs.watch(path.join(__dirname, 'src'), { recursive: true }, () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => rebuild().catch(() => undefined), 100);
+      });
+    },
+    dispose: () => Promise.all([bundle.dispose(), chunks.dispose(), names.dispose()]),
+  };
+}
+
+/**
+ * jsonc-parser in the web bundle: its scanner alone. The package's entry (lib/esm/main.js) keeps every enum and helper
+ * of the package whatever is used (2.2 KB of the web bundle); src takes only createScanner and SyntaxKind from it
+ * (src/settings/workspaceOverrides.ts), so there 'jsonc-parser' is the scanner's own module and the enum's values, read
+ * from the package as it builds. A name src took besides those would fail the build (no matching export).
+ */
+const jsoncScanner = {
+  name: 'jsonc-scanner',
+  setup(build) {
+    build.onResolve({ filter: /^jsonc-parser$/ }, () => ({ path: 'jsonc-parser', namespace: 'jsonc-scanner' }));
+    build.onLoad({ filter: /.*/, namespace: 'jsonc-scanner' }, () => {
+      const kinds = Object.entries(require('jsonc-parser').SyntaxKind).filter(([, value]) => typeof value === 'number');
+      return {
+        contents: `export { createScanner } from 'jsonc-parser/lib/esm/impl/scanner.js';\nexport const SyntaxKind = ${JSON.stringify(Object.fromEntries(kinds))};`,
+        loader: 'js',
+        resolveDir: __dirname,
+      };
+    });
+  },
+};
+
+/** Prints the errors of each build of the web bundle and its chunks. */
+const webErrors = { name: 'web-errors', setup: (build) => build.onEnd(printErrors) };
 
 /**
  * The web worker extension host's bundle (package.json "browser"): CommonJS too (the worker loads it with its own
@@ -340,12 +625,22 @@ const webOptions = {
   minify: production,
   sourcemap: !production,
   sourcesContent: false,
+  metafile: true,
   legalComments: production ? 'none' : 'inline',
   // Text as UTF-8, not \u escapes, as in the Node bundle: the web worker extension host fetches the file and decodes
   // it as UTF-8 (fetch().text()); the look-alike letters of service names (src/services/confusableTable.ts) are 2 KB so.
   charset: 'utf8',
   logLevel: 'silent',
-  plugins: [vscodeOnce, browserPlatform, webReporter],
+  plugins: [vscodeOnce, webSplit('bundle'), browserPlatform, jsoncScanner, webErrors],
+};
+
+/** The web bundle's chunks, dist/web/chunks/<name>.js: each run by src/env/browser/webChunks.ts. */
+const webChunkOptions = {
+  ...webOptions,
+  entryPoints: Object.fromEntries(Object.keys(WEB_CHUNKS).map((name) => [name, `flowsync:web-chunk/${name}`])),
+  outfile: undefined,
+  outdir: 'dist/web/chunks',
+  plugins: [vscodeOnce, webSplit('chunks'), browserPlatform, jsoncScanner, webErrors],
 };
 
 /** A line per finished build of the webview page, and its errors. */
@@ -442,7 +737,7 @@ async function main() {
   fs.rmSync(path.join(__dirname, 'dist', 'chunks'), { recursive: true, force: true });
   const webview = await esbuild.context(webviewOptions);
   const insightsPage = await esbuild.context(insightsWebviewOptions);
-  const web = await esbuild.context(webOptions);
+  const web = await webContext();
   const ctx = await esbuild.context({
     ...nodeOptions,
     stdin: eagerEntry,

@@ -8,6 +8,9 @@
 //     LocalWebWorker", and the web worker extension host's iframe in the page;
 //   - activation (the status bar offers Set API Key), the Processing tree (sync rows), the Connections tree (team
 //     rows), the status bar ("N processing");
+//   - the web bundle's chunk (dist/web/chunks/actions.js, esbuild.js WEB_CHUNKS): not fetched at start, fetched once
+//     with the first command, and what a person's action needs from it works: the command table (Set API Key,
+//     Refresh), the views' filters (Filter Processing...), the JSON documents (Go to... opens a sync as JSON);
 //   - History in global storage (vscode.workspace.fs) and the key in SecretStorage, both kept over a page reload;
 //   - that the requests came from the browser's fetch: a CORS preflight each, an Origin header, the browser's own
 //     User-Agent (a page cannot set it).
@@ -137,6 +140,20 @@ async function main() {
     browser = await launchBrowser(rig);
     wb = await openWorkbench({ server, browser, folder: workspace, name: 'web' });
     Object.assign(session, { page: wb.page, server, browser, workbench: wb, workspace, mock });
+    // The chunks of the web bundle that the extension host's worker fetched (its resource timing entries).
+    const chunkFetches = async () => {
+      const names = [];
+      for (const worker of wb.page.workers()) {
+        const fetched = await worker
+          .evaluate(() => globalThis.performance.getEntriesByType('resource').map((entry) => entry.name))
+          .catch(() => []);
+        // a vscode-remote: file is fetched as /vscode-remote-resource?path=<the path, percent-encoded>
+        names.push(
+          ...fetched.map((name) => decodeURIComponent(name)).filter((name) => name.includes('/dist/web/chunks/')),
+        );
+      }
+      return names;
+    };
     const deadline = t0 + Number(opts.timeout) * 1000;
     const within = (ms) => Math.max(1000, Math.min(ms, deadline - Date.now()));
     await check('runs in the web worker extension host', async () => {
@@ -157,6 +174,7 @@ async function main() {
       });
       await openView('Flow Sync');
       await screenshot('web-activated');
+      assert.deepEqual(await chunkFetches(), [], 'a start fetches no chunk of the web bundle');
     });
     await check('sets the API key through the command palette (password box)', async () => {
       await runCommand('Flow Sync: Set API Key...', { opensInput: true, timeout: within(15000) });
@@ -164,6 +182,9 @@ async function main() {
       assert.equal(await input.getAttribute('type'), 'password');
       await input.fill(DEMO_API_KEY);
       await input.press('Enter');
+      const fetched = await chunkFetches();
+      assert.equal(fetched.length, 1, `the first command fetched the chunk once: ${fetched}`);
+      assert.match(fetched[0], /\/dist\/web\/chunks\/actions\.js(&|$)/);
     });
     await check('the Processing tree shows flows and sync rows', async () => {
       const rows = await waitForSyncRows({ timeout: within(20000) });
@@ -202,6 +223,42 @@ async function main() {
       assert.equal(shown, mock.dataset.processingAt(last.at).length, `status bar: ${text}`);
       await screenshot('web-sidebar');
     });
+    await check(
+      "a person's actions from the chunk: Filter Processing... filters, Go to... opens a sync as JSON",
+      async () => {
+        const id = (await treeRows())
+          .map((r) => r.label.match(/^#(\d+)$/)?.[1])
+          .find((x) => x && x !== String(mock.dataset.stuckSyncId));
+        assert.ok(id, 'a sync row');
+        await runCommand('Flow Sync: Filter Processing...', { opensInput: true, timeout: within(15000) });
+        await wb.page.keyboard.type(`id:${id}`);
+        await wb.page.keyboard.press('Enter');
+        const header = wb.page.locator('.part.sidebar .pane-header', { hasText: 'Processing' }).first();
+        await waitFor(async () => (await header.innerText()).includes(`filter: id:${id}`), {
+          timeout: within(15000),
+          message: 'the filter in the Processing header',
+        });
+        await runCommand('Flow Sync: Clear Filter', { timeout: within(15000) });
+        await waitFor(async () => !(await header.innerText()).includes('filter:'), {
+          timeout: within(15000),
+          message: 'the filter cleared',
+        });
+        await runCommand('Flow Sync: Go to Flow Sync or Connection...', { opensInput: true, timeout: within(15000) });
+        await wb.page.keyboard.type(`#${id}`);
+        await waitFor(async () => (await wb.page.locator('.quick-input-list .monaco-list-row').count()) > 0, {
+          timeout: within(15000),
+          message: 'a row to go to',
+        });
+        await wb.page.keyboard.press('Enter');
+        await waitFor(
+          async () =>
+            (await wb.page.locator('.tabs-container .tab .label-name').allInnerTexts()).some((t) => t.includes(id)),
+          { timeout: within(15000), message: `#${id} open as JSON` },
+        );
+        await screenshot('web-actions');
+        assert.equal((await chunkFetches()).length, 1, `the chunk was fetched once: ${await chunkFetches()}`);
+      },
+    );
     await check(
       'History (global storage through workspace.fs) records a sync that left, and keeps it over a reload',
       async () => {

@@ -44,6 +44,7 @@ describe('VSIX package', function () {
     // `npm run package` builds the production bundle first; a test run normally follows `npm run build` already.
     if (
       !fs.existsSync(path.join(root, 'dist', 'chunks')) ||
+      !fs.existsSync(path.join(root, 'dist', 'web', 'chunks')) ||
       ['extension.js', 'web/extension.js', 'webview/activity.js', 'webview/activity.css'].some(
         (f) => !fs.existsSync(path.join(root, 'dist', f)),
       )
@@ -115,9 +116,25 @@ describe('VSIX package', function () {
       'chunks missing from the VSIX',
     );
     const web = fs.readFileSync(path.join(root, 'dist', 'web', 'extension.js'), 'utf8');
-    const required = [...new Set([...web.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) => m[1]))];
-    assert.deepEqual(required, ['vscode'], 'the web bundle may require only vscode');
+    const requiredBy = (text: string) => [
+      ...new Set([...text.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) => m[1])),
+    ];
+    assert.deepEqual(requiredBy(web), ['vscode'], 'the web bundle may require only vscode');
     assert.doesNotMatch(web, /node-fetch|node:crypto/, 'the Node platform is not in the web bundle');
+    // the web bundle's chunks, fetched on first use (esbuild.js WEB_CHUNKS): each one it loads is in the VSIX, and a
+    // chunk requires only vscode and the bundle's modules it shares
+    const webChunks = [...new Set([...web.matchAll(/\(["']\.\/chunks\/(\w+\.js)["']\)/g)].map((m) => m[1]))];
+    assert.ok(webChunks.length > 0, 'dist/web/extension.js loads no chunk');
+    for (const name of webChunks) {
+      assert.ok(files.includes(`dist/web/chunks/${name}`), `dist/web/chunks/${name} is missing from the VSIX`);
+      const chunk = fs.readFileSync(path.join(root, 'dist', 'web', 'chunks', name), 'utf8');
+      assert.deepEqual(
+        requiredBy(chunk).sort(),
+        ['../extension.js', 'vscode'],
+        `what dist/web/chunks/${name} requires`,
+      );
+      assert.doesNotMatch(chunk, /node-fetch|node:crypto/, `the Node platform is not in dist/web/chunks/${name}`);
+    }
   });
 
   it('requires the VS Code API once per file, as it is (esbuild.js vscodeOnce): no copy of its properties per module', () => {
@@ -125,6 +142,7 @@ describe('VSIX package', function () {
       'dist/extension.js',
       'dist/web/extension.js',
       ...fs.readdirSync(path.join(root, 'dist', 'chunks')).map((name) => `dist/chunks/${name}`),
+      ...fs.readdirSync(path.join(root, 'dist', 'web', 'chunks')).map((name) => `dist/web/chunks/${name}`),
     ]) {
       const text = fs.readFileSync(path.join(root, file), 'utf8');
       const requires = [...text.matchAll(/(\w+\()?require\(\s*["'`]vscode["'`]\s*\)/g)];
@@ -186,6 +204,7 @@ describe('VSIX package', function () {
       f === 'dist/extension.js' ||
       /^dist\/chunks\/\w+\.js$/.test(f) ||
       f === 'dist/web/extension.js' ||
+      /^dist\/web\/chunks\/\w+\.js$/.test(f) ||
       f === 'dist/webview/activity.js' ||
       f === 'dist/webview/activity.css' ||
       f === 'dist/webview/insights.js' ||
