@@ -62,6 +62,17 @@ interface Flow {
   totalMs: number;
 }
 
+/** A range's buckets up to now (the last one holds now) and each flow's processing time in them. */
+interface Buckets {
+  readonly now: number;
+  readonly bucketMs: number;
+  readonly count: number;
+  /** Start of the first and of the last bucket (ms). */
+  readonly first: number;
+  readonly last: number;
+  readonly flows: Map<number, Flow>;
+}
+
 /**
  * How many syncs were processing over the last hour, day or week, stacked by flow: per bucket, the time-weighted
  * average count (so 15-minute and hourly buckets show load, not throughput; the last, partial bucket is averaged over
@@ -81,57 +92,75 @@ export function activitySeries(
   const { spanMs, bucketMs } = ACTIVITY_RANGES[range];
   const count = spanMs / bucketMs;
   const last = Math.floor((now - 1) / bucketMs) * bucketMs;
-  const first = last - (count - 1) * bucketMs;
-  const flows = new Map<number, Flow>();
-
-  const flowOf = (flowId: number, label: string, labelAt: number) => {
-    let flow = flows.get(flowId);
-    if (!flow) flows.set(flowId, (flow = { label, labelAt, ms: new Float64Array(count), totalMs: 0 }));
-    else if (labelAt > flow.labelAt) [flow.label, flow.labelAt] = [label, labelAt];
-    return flow;
-  };
-  const add = (flowId: number, label: string, labelAt: number, start: number, end: number) => {
-    const s = Math.max(start, first);
-    const e = Math.min(end, now);
-    if (!(e > s)) return;
-    const flow = flowOf(flowId, label, labelAt);
-    const i1 = Math.min(count - 1, Math.floor((e - first - 1) / bucketMs));
-    for (let i = Math.floor((s - first) / bucketMs); i <= i1; i++) {
-      const b = first + i * bucketMs;
-      const overlap = Math.min(e, b + bucketMs) - Math.max(s, b);
-      flow.ms[i] += overlap;
-      flow.totalMs += overlap;
-    }
-  };
+  const buckets: Buckets = { now, bucketMs, count, first: last - (count - 1) * bucketMs, last, flows: new Map() };
   for (const e of entries) {
-    if (e.leftAt < first || e.leftAt < older.before) continue;
+    if (e.leftAt < buckets.first || e.leftAt < older.before) continue;
     const span = processingSpan(e);
-    add(e.flowId, entryFlowLabel(e), e.leftAt, span.start, span.end);
+    addSpan(buckets, e.flowId, entryFlowLabel(e), e.leftAt, span.start, span.end);
   }
   // Days not all in memory: their summaries' processing time per hour (the week's bucket; shorter ranges are in memory).
-  if (bucketMs === HOUR) {
-    for (const day of older.days) {
-      for (const f of day.flows) {
-        for (let k = 0; k < f.hours.length; k += 2) {
-          const hour = f.hours[k];
-          const ms = f.hours[k + 1];
-          const i = (hour * HOUR - first) / bucketMs;
-          if (!(ms > 0 && i >= 0 && i < count - 1)) continue; // the last bucket holds now: never a closed day's
-          const flow = flowOf(f.flowId, f.label, f.labelAt);
-          flow.ms[i] += ms;
-          flow.totalMs += ms;
-        }
+  if (bucketMs === HOUR) addOlderHours(buckets, older);
+  for (const p of processing) {
+    const start = Math.min(plausibleStart(p.createdAt, p.firstSeen, now).ms, p.firstSeen);
+    addSpan(buckets, p.flowId, entryFlowLabel(p), now, start, now);
+  }
+  const times = Array.from({ length: count }, (_, i) => buckets.first + i * bucketMs);
+  const bands = rankedBands(buckets, topN);
+  const total = times.map((_, i) => bands.reduce((acc, band) => acc + band.values[i], 0));
+  return { range, bucketMs, times, bands, total };
+}
+
+/** A flow's processing time per bucket, made when first met; its label is the one of its latest run. */
+function flowIn(buckets: Buckets, flowId: number, label: string, labelAt: number): Flow {
+  let flow = buckets.flows.get(flowId);
+  if (!flow) buckets.flows.set(flowId, (flow = { label, labelAt, ms: new Float64Array(buckets.count), totalMs: 0 }));
+  else if (labelAt > flow.labelAt) [flow.label, flow.labelAt] = [label, labelAt];
+  return flow;
+}
+
+/** Adds a sync processing from `start` to `end` to each bucket it overlaps (the part from the first bucket to now). */
+function addSpan(buckets: Buckets, flowId: number, label: string, labelAt: number, start: number, end: number): void {
+  const { bucketMs, count, first } = buckets;
+  const s = Math.max(start, first);
+  const e = Math.min(end, buckets.now);
+  if (!(e > s)) return;
+  const flow = flowIn(buckets, flowId, label, labelAt);
+  const i1 = Math.min(count - 1, Math.floor((e - first - 1) / bucketMs));
+  for (let i = Math.floor((s - first) / bucketMs); i <= i1; i++) {
+    const b = first + i * bucketMs;
+    const overlap = Math.min(e, b + bucketMs) - Math.max(s, b);
+    flow.ms[i] += overlap;
+    flow.totalMs += overlap;
+  }
+}
+
+/** Adds the processing time per hour of the days' summaries to the hourly buckets (the week's) they fall in. */
+function addOlderHours(buckets: Buckets, older: OlderDays): void {
+  const { bucketMs, count, first } = buckets;
+  for (const day of older.days) {
+    for (const f of day.flows) {
+      for (let k = 0; k < f.hours.length; k += 2) {
+        const hour = f.hours[k];
+        const ms = f.hours[k + 1];
+        const i = (hour * HOUR - first) / bucketMs;
+        if (!(ms > 0 && i >= 0 && i < count - 1)) continue; // the last bucket holds now: never a closed day's
+        const flow = flowIn(buckets, f.flowId, f.label, f.labelAt);
+        flow.ms[i] += ms;
+        flow.totalMs += ms;
       }
     }
   }
-  for (const p of processing) {
-    add(p.flowId, entryFlowLabel(p), now, Math.min(plausibleStart(p.createdAt, p.firstSeen, now).ms, p.firstSeen), now);
-  }
+}
 
-  const times = Array.from({ length: count }, (_, i) => first + i * bucketMs);
+/**
+ * The flows as bands of average counts per bucket: the `topN` with the most processing time first (the lower flow id
+ * first on a tie), then the rest summed into one band, named by its flow when it is one, else "N other flows".
+ */
+function rankedBands(buckets: Buckets, topN: number): ActivityBand[] {
+  const { bucketMs, count, now, last } = buckets;
   const length = (i: number) => (i === count - 1 ? now - last : bucketMs);
   const averages = (ms: Float64Array) => Array.from(ms, (v, i) => v / length(i));
-  const ranked = [...flows.entries()].sort(([ka, a], [kb, b]) => b.totalMs - a.totalMs || ka - kb);
+  const ranked = [...buckets.flows.entries()].sort(([ka, a], [kb, b]) => b.totalMs - a.totalMs || ka - kb);
   const bands: ActivityBand[] = ranked
     .slice(0, Math.max(0, topN))
     .map(([key, f]) => ({ key, label: f.label, values: averages(f.ms) }));
@@ -145,8 +174,7 @@ export function activitySeries(
       values: averages(sum),
     });
   }
-  const total = times.map((_, i) => bands.reduce((acc, band) => acc + band.values[i], 0));
-  return { range, bucketMs, times, bands, total };
+  return bands;
 }
 
 const BLOCKS = '▁▂▃▄▅▆▇█';

@@ -64,11 +64,17 @@ class Histogram {
   }
 }
 
+/** A flow's day: the histogram of durations from the service's start, and every run of the day. */
+interface DayTotals {
+  readonly histogram: Histogram;
+  runs: number;
+}
+
 interface FlowAccumulator {
   label: string;
   labelAt: number;
-  /** Per UTC day: the histogram of durations from the service's start, and every run of the day. */
-  readonly days: Map<string, { histogram: Histogram; runs: number }>;
+  /** Per UTC day (yyyy-mm-dd). */
+  readonly days: Map<string, DayTotals>;
   readonly recent: Histogram;
   readonly before: Histogram;
   readonly perHour: number[];
@@ -81,33 +87,49 @@ interface FlowAccumulator {
  */
 export function flowInsights(entries: Iterable<HistoryEntry>, older: OlderDays, now: number): FlowInsight[] {
   const flows = new Map<number, FlowAccumulator>();
-  const flowOf = (flowId: number, label: string, at: number) => {
-    let f = flows.get(flowId);
-    if (!f) {
-      flows.set(
-        flowId,
-        (f = {
-          label,
-          labelAt: at,
-          days: new Map(),
-          recent: new Histogram(),
-          before: new Histogram(),
-          perHour: new Array<number>(24).fill(0),
-        }),
-      );
-    } else if (at > f.labelAt) [f.label, f.labelAt] = [label, at];
-    return f;
-  };
-  const dayFigures = (f: FlowAccumulator, day: string) => {
-    let d = f.days.get(day);
-    if (!d) f.days.set(day, (d = { histogram: new Histogram(), runs: 0 }));
-    return d;
-  };
-  const recentFrom = now - DAY_MS;
+  addSummaries(flows, older);
+  addRuns(flows, entries, older.before, now);
+  const insights = [...flows].map(([flowId, f]) => insightOf(flowId, f));
+  return insights.sort((a, b) => b.runs - a.runs || a.flowId - b.flowId);
+}
+
+/** A flow's accumulator, made when first met; its label is the one of its latest run (or summary). */
+function accumulatorOf(
+  flows: Map<number, FlowAccumulator>,
+  flowId: number,
+  label: string,
+  at: number,
+): FlowAccumulator {
+  let f = flows.get(flowId);
+  if (!f) {
+    flows.set(
+      flowId,
+      (f = {
+        label,
+        labelAt: at,
+        days: new Map(),
+        recent: new Histogram(),
+        before: new Histogram(),
+        perHour: new Array<number>(24).fill(0),
+      }),
+    );
+  } else if (at > f.labelAt) [f.label, f.labelAt] = [label, at];
+  return f;
+}
+
+/** A flow's figures of one UTC day, made when first met. */
+function dayTotalsOf(f: FlowAccumulator, day: string): DayTotals {
+  let d = f.days.get(day);
+  if (!d) f.days.set(day, (d = { histogram: new Histogram(), runs: 0 }));
+  return d;
+}
+
+/** Adds the day summaries' runs and durations: to their day, and to "before" (a summarized day is never recent). */
+function addSummaries(flows: Map<number, FlowAccumulator>, older: OlderDays): void {
   for (const summary of older.days) {
     for (const flow of summary.flows) {
-      const f = flowOf(flow.flowId, flow.label, flow.labelAt);
-      const d = dayFigures(f, summary.day);
+      const f = accumulatorOf(flows, flow.flowId, flow.label, flow.labelAt);
+      const d = dayTotalsOf(f, summary.day);
       for (let i = 0; i < flow.durations.length; i += 2) {
         d.histogram.add(flow.durations[i], flow.durations[i + 1]);
         // A summarized day is older than the last 24 hours (the newest days are held in memory whole).
@@ -116,10 +138,23 @@ export function flowInsights(entries: Iterable<HistoryEntry>, older: OlderDays, 
       }
     }
   }
+}
+
+/**
+ * Adds the runs in memory that left from `from` on: each to its day's runs and, in the last 24 hours, its hour's; its
+ * duration (when it counts from the service's start) to its day and to the recent or the before histogram.
+ */
+function addRuns(
+  flows: Map<number, FlowAccumulator>,
+  entries: Iterable<HistoryEntry>,
+  from: number,
+  now: number,
+): void {
+  const recentFrom = now - DAY_MS;
   for (const e of entries) {
-    if (e.leftAt < older.before) continue;
-    const f = flowOf(e.flowId, entryFlowLabel(e), e.leftAt);
-    const d = dayFigures(f, dayOf(e.leftAt));
+    if (e.leftAt < from) continue;
+    const f = accumulatorOf(flows, e.flowId, entryFlowLabel(e), e.leftAt);
+    const d = dayTotalsOf(f, dayOf(e.leftAt));
     d.runs++;
     const hoursAgo = Math.floor((now - e.leftAt) / HOUR);
     if (hoursAgo >= 0 && hoursAgo < 24) f.perHour[23 - hoursAgo]++;
@@ -128,34 +163,34 @@ export function flowInsights(entries: Iterable<HistoryEntry>, older: OlderDays, 
     d.histogram.add(bucket);
     (e.leftAt >= recentFrom ? f.recent : f.before).add(bucket);
   }
-  const insights: FlowInsight[] = [];
-  for (const [flowId, f] of flows) {
-    const all = new Histogram();
-    const days: DayFigures[] = [];
-    let runs = 0;
-    for (const day of [...f.days.keys()].sort()) {
-      const d = f.days.get(day)!;
-      all.addAll(d.histogram);
-      runs += d.runs;
-      days.push({ day, runs: d.runs, medianMs: d.histogram.percentile(50), p95Ms: d.histogram.percentile(95) });
-    }
-    const recent = { runs: f.recent.runs, medianMs: f.recent.percentile(50) };
-    const before = { runs: f.before.runs, medianMs: f.before.percentile(50) };
-    insights.push({
-      flowId,
-      label: f.label,
-      runs,
-      medianMs: all.percentile(50),
-      p95Ms: all.percentile(95),
-      p99Ms: all.percentile(99),
-      days,
-      perHour: f.perHour,
-      recent,
-      before,
-      slower: slowerThanUsual(recent, before),
-    });
+}
+
+/** A flow's insight from what was added up: its days oldest first, its percentiles over all of them. */
+function insightOf(flowId: number, f: FlowAccumulator): FlowInsight {
+  const all = new Histogram();
+  const days: DayFigures[] = [];
+  let runs = 0;
+  for (const day of [...f.days.keys()].sort()) {
+    const d = f.days.get(day)!;
+    all.addAll(d.histogram);
+    runs += d.runs;
+    days.push({ day, runs: d.runs, medianMs: d.histogram.percentile(50), p95Ms: d.histogram.percentile(95) });
   }
-  return insights.sort((a, b) => b.runs - a.runs || a.flowId - b.flowId);
+  const recent = { runs: f.recent.runs, medianMs: f.recent.percentile(50) };
+  const before = { runs: f.before.runs, medianMs: f.before.percentile(50) };
+  return {
+    flowId,
+    label: f.label,
+    runs,
+    medianMs: all.percentile(50),
+    p95Ms: all.percentile(95),
+    p99Ms: all.percentile(99),
+    days,
+    perHour: f.perHour,
+    recent,
+    before,
+    slower: slowerThanUsual(recent, before),
+  };
 }
 
 /** The rule: the recent median at least SLOWER_FACTOR times the median before, with SLOWER_MIN_RUNS runs each. */

@@ -138,25 +138,10 @@ function safeJson(value: unknown): string | undefined {
  * another service is refused.
  */
 export function parseSegment(text: string, origin?: string): ParsedSegment {
-  if (typeof text !== 'string') return { ok: false, reason: 'notJson' };
-  if (text.length > MAX_SEGMENT_CHARS) return { ok: false, reason: 'tooLarge' };
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    return { ok: false, reason: 'notJson' };
-  }
-  if (!isObject(doc) || own(doc, 'format') !== HISTORY_FORMAT) return { ok: false, reason: 'notHistory' };
-  const version = own(doc, 'version');
-  if (!Number.isSafeInteger(version) || (version as number) < 1) return { ok: false, reason: 'notHistory' };
-  if ((version as number) > HISTORY_VERSION) return { ok: false, reason: 'newerVersion' };
-  if (origin !== undefined && own(doc, 'origin') !== origin) return { ok: false, reason: 'otherOrigin' };
-  const base = own(doc, 'base');
-  const columns = ['flows', 'id', 'flow', 'createdAt', 'firstSeen', 'seenFor', 'leftAfter'].map((k) =>
-    own(doc as Record<string, unknown>, k),
-  );
-  if (!isInt(base) || !columns.every(Array.isArray)) return { ok: false, reason: 'notHistory' };
-  const [flowRows, ids, flowRefs, createdAts, firstSeens, seenFors, leftAfters] = columns as unknown[][];
+  const segment = segmentColumns(text, origin);
+  if (!segment.ok) return segment;
+  const { base, columns, raw } = segment;
+  const [flowRows, ids, flowRefs, createdAts, firstSeens, seenFors, leftAfters] = columns;
 
   const flows = new Array<[number, string] | null | undefined>(Math.min(flowRows.length, HISTORY_CAP)); // checked when first used
   const n = Math.max(
@@ -168,7 +153,7 @@ export function parseSegment(text: string, origin?: string): ParsedSegment {
     leftAfters.length,
   );
   const read = Math.min(n, HISTORY_CAP);
-  const raws = rawsOf(own(doc, 'raw'), read);
+  const raws = rawsOf(raw, read);
   const entries: HistoryEntry[] = [];
   let rejected = n - read;
   for (let i = 0; i < read; i++) {
@@ -210,6 +195,37 @@ export function parseSegment(text: string, origin?: string): ParsedSegment {
     );
   }
   return { ok: true, entries, rejected };
+}
+
+/** A segment's columns in the order SEGMENT_COLUMNS names them, each an array whose items are not checked yet. */
+type SegmentColumns = [unknown[], unknown[], unknown[], unknown[], unknown[], unknown[], unknown[]];
+const SEGMENT_COLUMNS = ['flows', 'id', 'flow', 'createdAt', 'firstSeen', 'seenFor', 'leftAfter'];
+
+/**
+ * The header of a segment checked (its size, JSON, format, version, origin, base and that every column is an array):
+ * its base, columns and raw items (unchecked), or why the file is not read at all.
+ */
+function segmentColumns(
+  text: string,
+  origin: string | undefined,
+): { ok: true; base: number; columns: SegmentColumns; raw: unknown } | Extract<ParsedSegment, { ok: false }> {
+  if (typeof text !== 'string') return { ok: false, reason: 'notJson' };
+  if (text.length > MAX_SEGMENT_CHARS) return { ok: false, reason: 'tooLarge' };
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'notJson' };
+  }
+  if (!isObject(doc) || own(doc, 'format') !== HISTORY_FORMAT) return { ok: false, reason: 'notHistory' };
+  const version = own(doc, 'version');
+  if (!Number.isSafeInteger(version) || (version as number) < 1) return { ok: false, reason: 'notHistory' };
+  if ((version as number) > HISTORY_VERSION) return { ok: false, reason: 'newerVersion' };
+  if (origin !== undefined && own(doc, 'origin') !== origin) return { ok: false, reason: 'otherOrigin' };
+  const base = own(doc, 'base');
+  const columns = SEGMENT_COLUMNS.map((k) => own(doc as Record<string, unknown>, k));
+  if (!isInt(base) || !columns.every(Array.isArray)) return { ok: false, reason: 'notHistory' };
+  return { ok: true, base, columns: columns as SegmentColumns, raw: own(doc, 'raw') };
 }
 
 /** The raw items of a segment by entry index: plain objects, not too deep, not too long; the first for an index wins. */

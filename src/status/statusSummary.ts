@@ -41,29 +41,10 @@ export function statusSummary(
   extras: (() => StatusExtras) | undefined,
   now: number,
 ): StatusSummary {
-  extras ??= () => ({ stuck: [] });
-  if (status === 'noUrl' || status === 'invalidUrl') {
-    const text = t('Flow Sync: set up');
-    return {
-      text: `$(gear) ${text}`,
-      tooltip: escapeMarkdown(detail ?? t('Set the Flow Sync service URL to start.')),
-      action: 'setBaseUrl',
-      warning: status === 'invalidUrl',
-      accessibleLabel: text,
-    };
-  }
-  if (status === 'noKey' || status === 'secretsUnavailable') {
-    const text = t('Flow Sync: Set API Key');
-    return {
-      text: `$(key) ${text}`,
-      tooltip: escapeMarkdown(detail ?? t('Enter your Flow Sync API key to see what is processing.')),
-      action: 'setApiKey',
-      warning: status === 'secretsUnavailable',
-      accessibleLabel: text,
-    };
-  }
+  const setUp = setUpSummary(status, detail);
+  if (setUp) return setUp;
   const count = state.items?.length;
-  const { stuck: stuckNow, sparkline, pinned = [] } = extras();
+  const { stuck: stuckNow, sparkline, pinned = [] } = extras?.() ?? { stuck: [] };
   const stuck = state.items ? stuckNow : [];
   const spinning = count !== undefined && count > 0;
   const counted =
@@ -73,22 +54,7 @@ export function statusSummary(
         ? t('{0} processing, {1} stuck', count, stuck.length)
         : t('{0} processing', count);
   const icon = state.error || stuck.length ? 'warning' : count === undefined || spinning ? 'sync~spin' : 'check';
-  const lines: string[] = [];
-  if (state.items) {
-    const groups = groupByFlow(state.items);
-    lines.push(groups.length ? `**${t('Processing now')}**` : t('No flow syncs are processing.'));
-    for (const g of groups.slice(0, 10)) lines.push(`- ${escapeMarkdown(g.label)}: ${g.items.length}`);
-    if (groups.length > 10) lines.push(t('- and {0} more flows', groups.length - 10));
-  }
-  if (stuck.length) {
-    lines.push('', `**${t('Stuck')}**`);
-    for (const s of stuck.slice(0, 10)) {
-      lines.push(
-        `- #${s.id} (${escapeMarkdown(flowLabel(s))}), ${t('started {0}', serviceTimeAgo(s.created_at, now))}`,
-      );
-    }
-    if (stuck.length > 10) lines.push(t('- and {0} more', stuck.length - 10));
-  }
+  const lines = [...processingLines(state.items), ...stuckLines(stuck, now)];
   if (state.items) lines.push(...errorLines(state.items.map((i) => i.value)));
   if (pinned.length) lines.push('', `**${t('Pinned')}**`, ...pinned);
   if (sparkline) lines.push('', `${t('Last hour:')} ${escapeMarkdown(sparkline)}`);
@@ -106,6 +72,47 @@ export function statusSummary(
     warning: state.error !== undefined || stuck.length > 0,
     accessibleLabel: statusWords(count, stuck.length, state, now),
   };
+}
+
+/**
+ * The service is not set up: the summary that asks for what is missing (the URL, else the key; a refused URL or an
+ * unreadable keyring is a warning), or undefined when it is ready.
+ */
+function setUpSummary(status: ExplorerStatus, detail: string | undefined): StatusSummary | undefined {
+  if (status === 'ready') return undefined;
+  const url = status === 'noUrl' || status === 'invalidUrl';
+  const text = url ? t('Flow Sync: set up') : t('Flow Sync: Set API Key');
+  const missing = url
+    ? t('Set the Flow Sync service URL to start.')
+    : t('Enter your Flow Sync API key to see what is processing.');
+  return {
+    text: `$(${url ? 'gear' : 'key'}) ${text}`,
+    tooltip: escapeMarkdown(detail ?? missing),
+    action: url ? 'setBaseUrl' : 'setApiKey',
+    warning: status === 'invalidUrl' || status === 'secretsUnavailable',
+    accessibleLabel: text,
+  };
+}
+
+/** The hover's lines of the syncs processing, by flow (the first 10 flows named); none before the first load. */
+function processingLines(items: Readonly<ListState<FlowSync>>['items']): string[] {
+  if (!items) return [];
+  const groups = groupByFlow(items);
+  const lines = [groups.length ? `**${t('Processing now')}**` : t('No flow syncs are processing.')];
+  for (const g of groups.slice(0, 10)) lines.push(`- ${escapeMarkdown(g.label)}: ${g.items.length}`);
+  if (groups.length > 10) lines.push(t('- and {0} more flows', groups.length - 10));
+  return lines;
+}
+
+/** The hover's lines of the stuck syncs (the first 10 named, with when they started); none when none is stuck. */
+function stuckLines(stuck: readonly FlowSync[], now: number): string[] {
+  if (!stuck.length) return [];
+  const lines = ['', `**${t('Stuck')}**`];
+  for (const s of stuck.slice(0, 10)) {
+    lines.push(`- #${s.id} (${escapeMarkdown(flowLabel(s))}), ${t('started {0}', serviceTimeAgo(s.created_at, now))}`);
+  }
+  if (stuck.length > 10) lines.push(t('- and {0} more', stuck.length - 10));
+  return lines;
 }
 
 /** The status bar in words: "7 flow syncs processing, 1 stuck, refresh failed, updated 20 seconds ago". */

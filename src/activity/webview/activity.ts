@@ -199,18 +199,79 @@ function chartSize(): { width: number; height: number } {
   return { width, height };
 }
 
+/** The theme's font and colours the chart draws with (VS Code's, or fallbacks outside a themed page). */
+interface ChartTheme {
+  font: string;
+  foreground: string;
+  grid: string;
+  background: string;
+}
+
+function chartTheme(): ChartTheme {
+  const style = getComputedStyle(document.body);
+  return {
+    font: `${style.fontSize || '13px'} ${style.fontFamily || 'sans-serif'}`,
+    foreground: cssVar(['--vscode-foreground', '#cccccc']),
+    grid: cssVar(['--vscode-charts-lines', 'rgba(128, 128, 128, 0.35)']),
+    background: cssVar(['--vscode-editor-background', '#1e1e1e']),
+  };
+}
+
+/** The time axis below and the count axis beside the chart, in the theme's font and colours. */
+function chartAxes(series: ActivitySeries, strings: ActivityStrings, fmt: Formatters, theme: ChartTheme): uPlot.Axis[] {
+  const { font, foreground, grid } = theme;
+  return [
+    {
+      font,
+      stroke: foreground,
+      grid: { stroke: grid, width: 1 },
+      ticks: { stroke: grid, width: 1 },
+      // as far apart as the widest label needs, so labels never overlap in a narrow panel
+      space: labelSpace(
+        font,
+        series.times.map((v) => fmt.axis(v)),
+      ),
+      values: (_u, splits) => splits.map((v) => fmt.axis(v)),
+    },
+    {
+      font,
+      labelFont: font,
+      label: strings.yAxis,
+      stroke: foreground,
+      grid: { stroke: grid, width: 1 },
+      ticks: { stroke: grid, width: 1 },
+      // counts may be averages over a bucket: tenths are the finest step (the table shows one decimal too)
+      incrs: [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000],
+      values: (_u, splits) => splits.map((v) => fmt.number(v)),
+    },
+  ];
+}
+
+/** uPlot's series: the time, then one stacked bar series per flow in its colour (the legend shows its own count). */
+function chartSeries(series: ActivitySeries, strings: ActivityStrings, fmt: Formatters, gap: string): uPlot.Series[] {
+  const fills = colours(series);
+  return [
+    { label: strings.time, value: (_u, v) => (v == null ? '' : fmt.full(v)) },
+    ...series.flows.map((flow, f) => ({
+      label: flow.name,
+      fill: fills[f],
+      stroke: gap, // a thin gap between the stacked parts
+      width: 1,
+      points: { show: false },
+      paths: uPlot.paths.bars!({ size: [0.9, Infinity, 1], align: 1 }),
+      // the legend shows each flow's own count, not the stacked sum
+      value: (_u: uPlot, _v: number | null, _s: number, i: number | null) =>
+        i == null ? '' : fmt.number(flow.counts[i] ?? 0),
+    })),
+  ];
+}
+
 function drawChart(): void {
   if (!state) return;
   const { series, strings } = state;
   const fmt = formatters(state.locale, series.range);
-  const style = getComputedStyle(document.body);
-  const font = `${style.fontSize || '13px'} ${style.fontFamily || 'sans-serif'}`;
-  const foreground = cssVar(['--vscode-foreground', '#cccccc']);
-  const grid = cssVar(['--vscode-charts-lines', 'rgba(128, 128, 128, 0.35)']);
-  const background = cssVar(['--vscode-editor-background', '#1e1e1e']);
-  const fills = colours(series);
+  const theme = chartTheme();
   const step = bucketMs(series);
-  const sums = stacked(series);
   const last = series.times.length - 1;
 
   const options: uPlot.Options = {
@@ -222,47 +283,8 @@ function drawChart(): void {
       x: { time: true, range: () => [series.times[0], series.times[last] + step] },
       y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.08 : 1] },
     },
-    axes: [
-      {
-        font,
-        stroke: foreground,
-        grid: { stroke: grid, width: 1 },
-        ticks: { stroke: grid, width: 1 },
-        // as far apart as the widest label needs, so labels never overlap in a narrow panel
-        space: labelSpace(
-          font,
-          series.times.map((v) => fmt.axis(v)),
-        ),
-        values: (_u, splits) => splits.map((v) => fmt.axis(v)),
-      },
-      {
-        font,
-        labelFont: font,
-        label: strings.yAxis,
-        stroke: foreground,
-        grid: { stroke: grid, width: 1 },
-        ticks: { stroke: grid, width: 1 },
-        // counts may be averages over a bucket: tenths are the finest step (the table shows one decimal too)
-        incrs: [
-          0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000,
-        ],
-        values: (_u, splits) => splits.map((v) => fmt.number(v)),
-      },
-    ],
-    series: [
-      { label: strings.time, value: (_u, v) => (v == null ? '' : fmt.full(v)) },
-      ...series.flows.map((flow, f) => ({
-        label: flow.name,
-        fill: fills[f],
-        stroke: background, // a thin gap between the stacked parts
-        width: 1,
-        points: { show: false },
-        paths: uPlot.paths.bars!({ size: [0.9, Infinity, 1], align: 1 }),
-        // the legend shows each flow's own count, not the stacked sum
-        value: (_u: uPlot, _v: number | null, _s: number, i: number | null) =>
-          i == null ? '' : fmt.number(flow.counts[i] ?? 0),
-      })),
-    ],
+    axes: chartAxes(series, strings, fmt, theme),
+    series: chartSeries(series, strings, fmt, theme.background),
     // each flow's bars span from the sum of the flows below it to its own sum
     bands: series.flows.slice(1).map((_flow, f) => ({ series: [f + 2, f + 1] as [number, number] })),
     // Nothing hovered: the legend names the flows only, without empty "Name:" slots (activity.css, .legend-idle).
@@ -271,7 +293,7 @@ function drawChart(): void {
   chart?.destroy();
   chartBox.replaceChildren();
   lastSize = `${options.width}x${options.height}`;
-  chart = new uPlot(options, [series.times, ...sums], chartBox);
+  chart = new uPlot(options, [series.times, ...stacked(series)], chartBox);
   chart.root.querySelector('.u-legend')?.setAttribute('aria-hidden', 'true'); // the table says the same
   idleLegend(chart);
 }

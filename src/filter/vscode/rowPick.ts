@@ -36,18 +36,11 @@ export async function pickRow<R extends PickRow>(
     options.nothing();
     return undefined;
   }
-  const quickPick = vscode.window.createQuickPick<Item<R>>();
-  quickPick.title = options.title;
-  quickPick.matchOnDescription = true;
-  quickPick.placeholder =
-    first.done && first.rows.length === 0 && options.emptyPlaceholder !== undefined
-      ? options.emptyPlaceholder
-      : options.placeholder;
+  const quickPick = createRowQuickPick(first, options);
+  const show = rowShower(quickPick, options);
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** The rows the text typed last has found so far. */
   let found = first.rows;
-  let shownAt = 0;
-  let shownCount = -1;
   /** Enter was pressed before the text's first row was shown: the first row found is the one picked. */
   let acceptFirst = false;
   let resolve!: (row: R | undefined) => void;
@@ -57,20 +50,12 @@ export async function pickRow<R extends PickRow>(
     quickPick.hide();
   };
 
-  const show = (step: PickStep<R>, fresh: boolean) => {
-    if (!fresh && step.rows.length === shownCount) return;
-    // Rows added to those of the same text keep the person's place; a new text starts at its first row.
-    quickPick.keepScrollPosition = !fresh;
-    quickPick.items = items(step.rows, options);
-    shownCount = step.rows.length;
-    shownAt = Date.now();
-  };
   const run = (current: PickSearch<R>, fresh: boolean) => {
     timer = undefined;
     const step = current.step();
     if (current !== search) return;
     found = step.rows;
-    if (fresh || step.done || Date.now() - shownAt >= SHOW_EVERY_MS) show(step, fresh);
+    show(step, fresh);
     quickPick.busy = !step.done;
     if (acceptFirst && (step.rows.length > 0 || step.done)) finish(step.rows[0]);
     else if (!step.done) timer = setTimeout(() => run(current, false), 0);
@@ -105,6 +90,44 @@ export async function pickRow<R extends PickRow>(
   ];
   quickPick.show();
   return picked;
+}
+
+/** The quick pick, not shown yet: its title, and the placeholder for the first rows (when there are none, its own). */
+function createRowQuickPick<R extends PickRow>(
+  first: PickStep<R>,
+  options: RowPickOptions<R>,
+): vscode.QuickPick<Item<R>> {
+  const quickPick = vscode.window.createQuickPick<Item<R>>();
+  quickPick.title = options.title;
+  quickPick.matchOnDescription = true;
+  quickPick.placeholder =
+    first.done && first.rows.length === 0 && options.emptyPlaceholder !== undefined
+      ? options.emptyPlaceholder
+      : options.placeholder;
+  return quickPick;
+}
+
+/**
+ * Shows a step's rows in the quick pick: a new text's (`fresh`) and a last step's always, those a text adds between at
+ * most every SHOW_EVERY_MS and only when the step found more rows. `now` is the clock (Date.now; a test's own).
+ */
+export function rowShower<R extends PickRow>(
+  quickPick: Pick<vscode.QuickPick<Item<R>>, 'items' | 'keepScrollPosition'>,
+  options: RowPickOptions<R>,
+  now: () => number = Date.now,
+): (step: PickStep<R>, fresh: boolean) => void {
+  let shownAt = 0;
+  let shownCount = -1;
+  return (step, fresh) => {
+    // A text's next steps: shown only when they found more rows, and then at most this often but for its last step.
+    const due = step.done || now() - shownAt >= SHOW_EVERY_MS;
+    if (!fresh && (step.rows.length === shownCount || !due)) return;
+    // Rows added to those of the same text keep the person's place; a new text starts at its first row.
+    quickPick.keepScrollPosition = !fresh;
+    quickPick.items = items(step.rows, options);
+    shownCount = step.rows.length;
+    shownAt = now();
+  };
 }
 
 /** The quick pick's items of rows: each always shown (the rows are what the text found), a separator per section. */

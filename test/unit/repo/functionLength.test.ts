@@ -11,10 +11,18 @@ const { listSources } = require(
 ) as typeof import('../../../scripts/lib/sourceFiles');
 
 /** The longest a function of src may be, in lines from its first line to its last (nested functions included). */
-const MAX_FUNCTION_LINES = 80;
+const MAX_FUNCTION_LINES = 70;
 
-/** Functions over the limit left for another change, each named by `file name` as longFunctions says it (none). */
-const LEFT: readonly string[] = [];
+/**
+ * Functions over the limit left for another change, each named by `file name` as longFunctions says it. These four are
+ * being rewritten in other branches (issue #50): drop each when its rewrite is merged.
+ */
+const LEFT: readonly string[] = [
+  'src/env/node/files.ts nodeFiles',
+  'src/export/vscode/exportCommand.ts exportHistory',
+  'src/services/serviceEntries.ts parseServiceEntries',
+  'src/extension.ts activate',
+];
 
 /** A function's name as a reader finds it: `Class.method`, `name`, or `<arrow>` at its line. */
 function nameOf(node: ts.FunctionLikeDeclaration, file: ts.SourceFile): string {

@@ -105,6 +105,7 @@ const rows = () =>
 
 describe('pickRow: a quick pick of loaded rows, a bounded step per task (src/filter/vscode/rowPick.ts)', () => {
   let pickRow: typeof import('../../../../src/filter/vscode/rowPick').pickRow;
+  let rowShower: typeof import('../../../../src/filter/vscode/rowPick').rowShower;
   let quickPick: FakeQuickPick;
   let stopUsing: () => void;
 
@@ -116,7 +117,7 @@ describe('pickRow: a quick pick of loaded rows, a bounded step per task (src/fil
     const modulePath = require.resolve('../../../../src/filter/vscode/rowPick');
     delete require.cache[modulePath];
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the 'vscode' stand-in is in place
-    pickRow = (require(modulePath) as typeof import('../../../../src/filter/vscode/rowPick')).pickRow;
+    ({ pickRow, rowShower } = require(modulePath) as typeof import('../../../../src/filter/vscode/rowPick'));
   });
 
   after(() => stopUsing());
@@ -179,5 +180,38 @@ describe('pickRow: a quick pick of loaded rows, a bounded step per task (src/fil
     assert.equal(picked, undefined);
     assert.equal(said, 1);
     assert.equal(quickPick, undefined, 'no quick pick made');
+  });
+
+  it("rowShower: a new text's rows at once; a text's next steps only with more rows, at most every 100 ms, its last always", () => {
+    let clock = 10_000;
+    const pick = new FakeQuickPick();
+    const show = rowShower<Row>(pick as never, { title: 'Pick' }, () => clock);
+    const step = (count: number, done = false) => ({
+      rows: Array.from({ length: count }, (_, id): Row => ({ label: `Item ${id}`, id })),
+      done,
+      examined: { indexed: 0, scanned: 0, names: 0 },
+    });
+    const shown = () => pick.shown.map((items) => items.length);
+
+    show(step(1), true);
+    assert.deepEqual(shown(), [1], 'a new text: its first step at once');
+    assert.equal(pick.keepScrollPosition, false, 'a new text starts at its first row');
+    clock += 99;
+    show(step(2), false);
+    assert.deepEqual(shown(), [1], 'more rows 99 ms after: not yet');
+    clock += 1;
+    show(step(2), false);
+    assert.deepEqual(shown(), [1, 2], 'more rows 100 ms after: shown');
+    assert.equal(pick.keepScrollPosition, true, "rows added to the same text's keep the person's place");
+    clock += 1;
+    show(step(3, true), false);
+    assert.deepEqual(shown(), [1, 2, 3], 'the last step with more rows: at once, however soon');
+    clock += 500;
+    show(step(3), false);
+    show(step(3, true), false);
+    assert.deepEqual(shown(), [1, 2, 3], 'no row more: the list is not set again, not even for the last step');
+    show(step(3), true);
+    assert.deepEqual(shown(), [1, 2, 3, 3], 'a new text with as many rows: shown all the same');
+    assert.equal(pick.keepScrollPosition, false);
   });
 });
