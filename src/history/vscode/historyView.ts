@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { DisposableStore } from '../../base/events';
 import { onFirstUse } from '../../base/onFirstUse';
 import type { HistoryEntry, HistoryGroup } from '../index';
-import type { ServiceSet } from '../../base/serviceSet';
+import { eachService, type ServiceSet } from '../../base/serviceSet';
 import type { HistoryNode } from '../historyNode';
 import type { HistoryViewService } from './historyNodes';
 import { ContextKeys } from '../../base/vscode/contextKeys';
@@ -32,7 +32,6 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   readonly onDidChangeTreeData = this.changeEmitter.event;
   readonly view: vscode.TreeView<HistoryViewNode>;
   private readonly disposables = new DisposableStore();
-  private readonly perService = new DisposableStore();
   /** The days of each service, grouped when VS Code asks for them (absent: its History changed since). */
   private readonly groups = new Map<string, HistoryGroup[]>();
   /** The row of each service, kept so a change re-renders just that service. */
@@ -62,14 +61,17 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     this.disposables.add(
       this.changeEmitter,
       this.view,
-      this.perService,
-      services.onDidChange(() => this.watch()),
+      eachService(
+        services,
+        (service) => service.history.onDidChange(() => this.update(service.id)),
+        () => this.update(undefined),
+      ),
       settings?.onDidChange((s) => this.webPagesChanged(s)) ?? { dispose: () => undefined },
       this.view.onDidChangeVisibility(
         () => this.view.visible && this.services.all.forEach((s) => void s.history.reload()),
       ),
     );
-    this.watch();
+    this.update(undefined);
   }
 
   /** The templates the rows were drawn with, as one text (webPagesChanged). */
@@ -218,15 +220,6 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     let row = this.serviceRows.get(id);
     if (!row) this.serviceRows.set(id, (row = { kind: 'historyService', service: id }));
     return row;
-  }
-
-  private watch(): void {
-    this.perService.clear();
-    this.groups.clear();
-    for (const service of this.services.all) {
-      this.perService.add(service.history.onDidChange(() => this.update(service.id)));
-    }
-    this.update(undefined);
   }
 
   /** A service's History changed: its days are grouped again when next shown; the context key is set only when it flips. */

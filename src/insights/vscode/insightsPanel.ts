@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { Clock } from '../../base/clock';
-import { DisposableStore } from '../../base/events';
-import { serviceName, type ServiceSet } from '../../base/serviceSet';
+import { eachService, serviceName, type ServiceSet } from '../../base/serviceSet';
 import { t } from '../../base/l10n';
 import { WebviewHost } from '../../base/vscode/webviewHost';
 import type { HistoryService } from '../../history/vscode/historyService';
@@ -59,7 +58,6 @@ export class InsightsPanel implements vscode.Disposable {
   }
 
   private readonly host: WebviewHost;
-  private readonly perService = new DisposableStore();
   private readonly feed = new InsightsFeed<InsightsService>((ms) =>
     new Date(ms).toLocaleTimeString(vscode.env.language, { hour: '2-digit', minute: '2-digit' }),
   );
@@ -85,13 +83,13 @@ export class InsightsPanel implements vscode.Disposable {
       (data) => this.receive(data),
       () => this.dispose(),
     );
+    const changed = () => this.throttle.request(() => this.host.changed(() => this.post()));
     this.host.add(
       this.rendered,
-      this.perService,
       this.throttle,
-      source.services.onDidChange(() => this.watchServices()),
+      eachService(source.services, (s) => s.history.onDidChange(changed), changed),
     );
-    this.watchServices();
+    changed();
   }
 
   get panel(): vscode.WebviewPanel {
@@ -106,13 +104,6 @@ export class InsightsPanel implements vscode.Disposable {
   dispose(): void {
     if (InsightsPanel.shown === this) InsightsPanel.shown = undefined;
     this.host.dispose();
-  }
-
-  private watchServices(): void {
-    this.perService.clear();
-    const changed = () => this.throttle.request(() => this.host.changed(() => this.post()));
-    for (const s of this.source.services.all) this.perService.add(s.history.onDidChange(changed));
-    changed();
   }
 
   private receive(data: unknown): void {

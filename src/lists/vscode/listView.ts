@@ -20,7 +20,7 @@ import type { Item } from '../../api/types';
 import type { FilterLive } from '../../filter/filterMatch';
 import type { RowFind } from '../../filter/rowFind';
 import { COMMAND } from '../../base/commandIds';
-import type { ServiceSet } from '../../base/serviceSet';
+import { eachService, type ServiceSet } from '../../base/serviceSet';
 import type { WebSection } from '../../weblinks/webUrl';
 
 /** How often a view whose rows say "… ago" checks whether those texts have aged (while it is visible). */
@@ -57,7 +57,10 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   readonly tree: ServicesTree<T>;
   readonly view: vscode.TreeView<ServicesTreeNode<T>>;
   private readonly disposables = new DisposableStore();
+  /** Each service's part, in the order of the settings. */
   private parts: ServicePart<T>[] = [];
+  /** The part of each service followed (eachService). */
+  private readonly partOfService = new Map<ListService, ServicePart<T>>();
   private progress?: () => void;
   /** What decorate() set last (a new view shows none of them). */
   private readonly shown: { message?: string; description?: string; badge?: vscode.ViewBadge } = {};
@@ -96,7 +99,15 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       this.view.onDidExpandElement((e) => this.partOf(e.element)?.tree.rememberExpansion(e.element as never, true)),
       this.view.onDidCollapseElement((e) => this.partOf(e.element)?.tree.rememberExpansion(e.element as never, false)),
       settings.onDidChange(() => this.rearrange()),
-      services.onDidChange(() => this.useServices()),
+      eachService(
+        services,
+        (service) => {
+          const part = this.makePart(service);
+          this.partOfService.set(service, part);
+          return { dispose: () => (this.partOfService.delete(service), part.disposables.dispose()) };
+        },
+        () => this.useServices(),
+      ),
     );
     if (list.rows.descriptionAges) {
       // Only while the view is visible: a hidden view costs nothing.
@@ -293,7 +304,6 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
 
   dispose(): void {
     this.progress?.();
-    for (const part of this.parts) part.disposables.dispose();
     this.disposables.dispose();
   }
 
@@ -335,18 +345,9 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     };
   }
 
-  /** Makes (or keeps) the tree of each service, in the order of the settings, and drops those of services gone. */
+  /** Shows the tree of each service, in the order of the settings (eachService made those of new services). */
   private useServices(): void {
-    const previous = new Map(this.parts.map((p) => [p.service, p]));
-    this.parts = this.services.all.map((service) => {
-      const kept = previous.get(service);
-      if (kept) {
-        previous.delete(service);
-        return kept;
-      }
-      return this.makePart(service);
-    });
-    for (const gone of previous.values()) gone.disposables.dispose();
+    this.parts = this.services.all.flatMap((service) => this.partOfService.get(service) ?? []);
     this.tree.setTrees(this.parts.map((p) => ({ service: p.service.id, tree: p.tree })));
     this.loadShown();
     this.decorate(this.now());
