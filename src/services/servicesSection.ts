@@ -39,3 +39,11 @@ export function readServicesSection(read: SettingsReader, settings: Pick<Setting
     webUrls,
   };
 }
+
+/**
+ * The web page templates of every service as one text, to tell two reads apart (a few hundred characters): the one
+ * comparison behind the event of the templates (src/services/vscode/settingsSource.ts), which the views' menus follow.
+ */
+export function webPagesText(webUrls: WebSection['webUrls']): string {
+  return JSON.stringify([...webUrls]);
+}

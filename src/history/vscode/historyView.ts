@@ -9,7 +9,7 @@ import { ContextKeys } from '../../base/vscode/contextKeys';
 import type * as HistoryRows from './historyRows';
 import type { RowFind } from '../../filter/rowFind';
 import { COMMAND } from '../../base/commandIds';
-import type { SettingsFeed } from '../../settings/settingsFeed';
+import type { SettingsPartFeed } from '../../settings/settingsFeed';
 import { webContextSuffix, type WebSection } from '../../weblinks/webUrl';
 import type { RowMarker } from '../../lists/vscode/rowDecorations';
 
@@ -49,7 +49,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     private readonly services: ServiceSet<HistoryViewService>,
     private readonly now: () => number,
     /** The web page templates of each service (Open in Browser: a run's context value ends `.web` when set). */
-    private readonly settings?: SettingsFeed<Partial<WebSection>>,
+    private readonly settings?: { readonly webPages: SettingsPartFeed<WebSection['webUrls']> },
     /** Tints the runs that stand out (the Processing view's: src/lists/vscode/rowDecorations.ts). */
     private readonly marker?: RowMarker,
   ) {
@@ -66,23 +66,13 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
         (service) => service.history.onDidChange(() => this.update(service.id)),
         () => this.update(undefined),
       ),
-      settings?.onDidChange((s) => this.webPagesChanged(s)) ?? { dispose: () => undefined },
+      // Which runs offer Open in Browser changed: every row renders again.
+      settings?.webPages.onDidChange(() => this.changeEmitter.fire(undefined)) ?? { dispose: () => undefined },
       this.view.onDidChangeVisibility(
         () => this.view.visible && this.services.all.forEach((s) => void s.history.reload()),
       ),
     );
     this.update(undefined);
-  }
-
-  /** The templates the rows were drawn with, as one text (webPagesChanged). */
-  private webPages = '';
-
-  /** Which runs offer Open in Browser changed: every row renders again. */
-  private webPagesChanged(settings: Readonly<Partial<WebSection>>): void {
-    const webPages = JSON.stringify([...(settings.webUrls ?? [])]);
-    if (webPages === this.webPages) return;
-    this.webPages = webPages;
-    this.changeEmitter.fire(undefined);
   }
 
   /** Before the rows' code is loaded, each answer waits for it once. */
@@ -117,7 +107,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     const rows = this.rows;
     if (!rows) return this.loadRows().then(() => this.getTreeItem(node));
     const service = node.kind !== 'historyDay' ? this.services.all.find((s) => s.id === node.service) : undefined;
-    const webSuffix = webContextSuffix('flowsync.historyEntry', this.settings?.current.webUrls?.get(node.service));
+    const webSuffix = webContextSuffix('flowsync.historyEntry', this.settings?.webPages.current.get(node.service));
     const context = { several: this.services.several, now: this.now(), service, webSuffix, marker: this.marker };
     const item = rows.historyTreeItem(node, context);
     if (node.kind === 'historyService' && this.filter && service) {

@@ -10,7 +10,7 @@ import { ANY_LISTS, type AnyList, type ListId, type ValueOf } from '..';
 import type { ListDefinition } from '../list';
 import { t } from '../../base/l10n';
 import type { Arrangement } from '../arrange';
-import type { SettingsFeed } from '../../settings/settingsFeed';
+import type { SettingsFeed, SettingsPartFeed } from '../../settings/settingsFeed';
 import type { ListsSection } from '../listsSection';
 import { GroupedTree, type RowDecorations } from './groupedTree';
 import { ServicesTree, type ServicesTreeNode } from './servicesTree';
@@ -37,6 +37,9 @@ export interface ListService {
   readonly name?: string;
   readonly explorer: Explorer;
 }
+
+/** The settings a list view reads: its arrangement, and the web page templates (which rows offer Open in Browser). */
+type ListSettings = SettingsFeed<ListsSection> & { readonly webPages: SettingsPartFeed<WebSection['webUrls']> };
 
 /** What a list view needs of the services: which there are (in order), and when that changes. */
 export type ListServices = Pick<ServiceSet<ListService>, 'all' | 'onDidChange'>;
@@ -70,8 +73,6 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   private static selections = 0;
   /** The view's filter (src/find); undefined while none is on. */
   private filter?: RowFind<Item<T>>;
-  /** The web page templates the rows were drawn with (Open in Browser), to tell when they change. */
-  private webUrls = '';
   /** Counts the times flags and durations may have changed (a clock tick, History's news): kept rows are then stale. */
   private live = 0;
 
@@ -79,7 +80,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     readonly list: ListDefinition<T>,
     private readonly services: ListServices,
     private readonly clock: Clock,
-    private readonly settings: SettingsFeed<ListsSection & Partial<WebSection>>,
+    private readonly settings: ListSettings,
     private readonly decorations: (service: ListService) => RowDecorations<T> | undefined = () => undefined,
     /** Tints the rows that stand out (one for every view: the Processing view's, History's). */
     readonly marker?: RowMarker,
@@ -99,6 +100,8 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       this.view.onDidExpandElement((e) => this.partOf(e.element)?.tree.rememberExpansion(e.element as never, true)),
       this.view.onDidCollapseElement((e) => this.partOf(e.element)?.tree.rememberExpansion(e.element as never, false)),
       settings.onDidChange(() => this.rearrange()),
+      // Which rows offer Open in Browser (their context value) changed: every row renders again.
+      settings.webPages.onDidChange(() => this.parts.forEach((part) => part.tree.refreshAll())),
       eachService(
         services,
         (service) => {
@@ -186,12 +189,6 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   /** Takes how the rows are grouped and sorted from the settings (they changed); regroups without a request when it differs. */
   rearrange(): void {
     const wanted = this.settings.current.arrangements[this.list.id as ListId];
-    const webUrls = webUrlsText(this.settings.current.webUrls);
-    if (webUrls !== this.webUrls) {
-      // Which rows offer Open in Browser (their context value) changed: every row renders again.
-      this.webUrls = webUrls;
-      for (const part of this.parts) part.tree.refreshAll();
-    }
     if (wanted.groupBy === this.arrangement.groupBy && wanted.sortBy === this.arrangement.sortBy) return;
     this.arrangement = wanted;
     for (const part of this.parts) part.tree.arrange(wanted);
@@ -364,7 +361,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       arrangement: this.arrangement,
       isVisible: () => this.view.visible,
       decorations,
-      webPages: () => this.settings.current.webUrls?.get(service.id),
+      webPages: () => this.settings.webPages.current.get(service.id),
     });
     const disposables = new DisposableStore();
     disposables.add(
@@ -437,18 +434,13 @@ function statusWords(status: string): string {
   }
 }
 
-/** The templates of every service as one text, to compare two snapshots' (a few hundred characters). */
-function webUrlsText(webUrls: WebSection['webUrls'] | undefined): string {
-  return JSON.stringify([...(webUrls ?? [])]);
-}
-
 /** One view per list of the registry, by list id. */
 export type ListViews = { [D in AnyList as D['id']]: ListView<ValueOf<D>> };
 
 export function createListViews(
   services: ListServices,
   clock: Clock,
-  settings: SettingsFeed<ListsSection & Partial<WebSection>>,
+  settings: ListSettings,
   /** Each list's row decorations of a service (none: a service no longer shown, or none for that list). */
   decorations: { [D in AnyList as D['id']]?: (service: ListService) => RowDecorations<ValueOf<D>> | undefined } = {},
 ): ListViews {
