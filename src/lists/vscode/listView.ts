@@ -352,7 +352,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
 
   private makePart(service: ListService): ServicePart<T> {
     const { explorer } = service;
-    const refresher = this.refresherOf(explorer) as unknown as ListRefresher<T>;
+    const refresher = this.refresherOf(explorer) as ListRefresher<T>;
     const now = () => this.now();
     const decorations = this.decorations(service);
     const tree = new GroupedTree(this.list, refresher, {
@@ -444,7 +444,7 @@ export function createListViews(
   /** Each list's row decorations of a service (none: a service no longer shown, or none for that list). */
   decorations: { [D in AnyList as D['id']]?: (service: ListService) => RowDecorations<ValueOf<D>> | undefined } = {},
 ): ListViews {
-  const views: Record<string, ListView<{ id: number }>> = {};
+  const views: Record<string, unknown> = {};
   // The rows' tints (one provider for every view), owned by the Processing view: History's rows use it too.
   const marker = new RowTintDecorations();
   for (const list of ANY_LISTS) {
@@ -459,10 +459,13 @@ export function createListViews(
       list.id === processingList.id ? marker : undefined,
     );
   }
-  return views as unknown as ListViews;
+  return views as ListViews;
 }
 
+/** A list view as code that works on any list reads it: its tree view, when it was used, and its end. */
+type AnyListView = Pick<ListView<{ id: number }>, 'view' | 'selectedAt' | 'dispose'>;
+
 /** Every view, for code that works on any list. */
-export function allViews(views: ListViews): ListView<{ id: number }>[] {
-  return Object.values(views) as unknown as ListView<{ id: number }>[];
+export function allViews(views: ListViews): AnyListView[] {
+  return Object.values(views);
 }
