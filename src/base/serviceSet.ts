@@ -1,4 +1,4 @@
-import type { Event } from './events';
+import type { Disposable, Event } from './events';
 import { inert } from './inert';
 
 /** The longest name of a service (flowsync.services refuses longer ones; a name is shown at most this long). */
@@ -28,4 +28,40 @@ export interface ServiceSet<S> {
  */
 export function serviceName(services: Pick<ServiceSet<unknown>, 'several'>, service: { readonly name?: string }) {
   return services.several && service.name !== undefined ? inert(service.name, MAX_SERVICE_NAME) : undefined;
+}
+
+/**
+ * The one way to follow the set of services: `setup` runs for every service, now and whenever one is added; what it
+ * returns (its subscriptions) is disposed when that service is removed, and all of it on dispose. `changed`, when
+ * given, runs after each change of the set, once the services gone are let go and the new ones set up (not now: the
+ * caller does at once what it does on a change). A service is one object for its life (the registry keeps it until
+ * it leaves the settings), so it is known by identity.
+ */
+export function eachService<S>(
+  services: Pick<ServiceSet<S>, 'all' | 'onDidChange'>,
+  setup: (service: S) => Disposable,
+  changed?: () => void,
+): Disposable {
+  const followed = new Map<S, Disposable>();
+  const sync = () => {
+    const now = new Set(services.all);
+    for (const [service, subscriptions] of followed) {
+      if (now.has(service)) continue;
+      followed.delete(service);
+      subscriptions.dispose();
+    }
+    for (const service of now) if (!followed.has(service)) followed.set(service, setup(service));
+  };
+  const subscription = services.onDidChange(() => {
+    sync();
+    changed?.();
+  });
+  sync();
+  return {
+    dispose: () => {
+      subscription.dispose();
+      for (const subscriptions of followed.values()) subscriptions.dispose();
+      followed.clear();
+    },
+  };
 }

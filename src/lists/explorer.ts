@@ -181,7 +181,7 @@ export class Explorer {
         },
       );
     }
-    this.lists = lists as unknown as ListRefreshers;
+    this.lists = lists as ListRefreshers; // one refresher per list of ANY_LISTS, each of its list's values
     // The client keeps of each list's answers only the one the list holds: none the window's budget refused.
     for (const list of ANY_LISTS) {
       const refresher = lists[list.id];
@@ -251,7 +251,7 @@ export class Explorer {
 
   /** The refresher of a list, for code that works on any list. */
   refresher(id: ListId): ListRefresher<unknown> {
-    return (this.lists as unknown as Record<string, ListRefresher<unknown>>)[id];
+    return this.lists[id];
   }
 
   onDidChangeStatus(listener: Listener<ExplorerStatus>): Disposable {

@@ -10,7 +10,7 @@ export const LISTS = [processingList, connectionsList] as const;
 export type AnyList = (typeof LISTS)[number];
 export type ListId = AnyList['id'];
 /** The same lists, typed for code that works on any list (their value types erased to "has an id"). */
-export const ANY_LISTS = LISTS as unknown as readonly ListDefinition<{ id: number }>[];
+export const ANY_LISTS: readonly ListDefinition<{ id: number }>[] = [...LISTS];
 
 /** The value type of a list definition. */
 export type ValueOf<D extends AnyList> = D['validate'] extends Validator<infer T extends { id: number }> ? T : never;

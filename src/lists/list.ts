@@ -115,8 +115,9 @@ interface ListContext {
 
 /**
  * Declares a list of values of type T, keeping its literal types (so the Explorer's `lists` are typed per id):
- * `defineList<FlowSync>()({ id: 'processing', … })`.
+ * `defineList<FlowSync>()({ id: 'processing', … })`. It is a ListDefinition<T> too, so code that works on any list
+ * takes it as one of "has an id" (ANY_LISTS) without a cast.
  */
 export function defineList<T extends { id: number }>() {
-  return <const D extends ListDefinition<T>>(definition: D): D => definition;
+  return <const D extends ListDefinition<T>>(definition: D): D & ListDefinition<T> => definition;
 }

@@ -1,6 +1,6 @@
-import { bounded as boundedText } from '../base/inert';
 import type { FileInfo, Files } from '../env/types';
 import { DAY_MS, HISTORY_DAYS, MAX_CREATED_AT } from '../history/entry';
+import type { AnnouncedMemory, RunRef } from '../history/errorAnnouncer';
 import { dayOf, isLeftover, windowTag } from '../history/log';
 import { bounded } from '../settings/settingValues';
 
@@ -27,32 +27,6 @@ import { bounded } from '../settings/settingValues';
  *   atomically (temporary file, then rename): small, as a day of one window's marks is.
  * Only service data (ids and created_at, the key masked): a record that holds the key is not written.
  */
-
-/** A run of one service: its sync id and created_at as the service sent it (bounded, the key masked). */
-export interface RunRef {
-  readonly id: number;
-  readonly createdAt: string;
-}
-
-/** What the announcer needs of the runs remembered (AnnouncedRuns; tests may give their own). */
-export interface AnnouncedMemory {
-  /** Reads what the windows marked since the last read (bounded). Never rejects: a failure is logged, not thrown. */
-  refresh(): Promise<void>;
-  /** Whether a window (this one, an earlier life of it, another) dealt with the run's errors, as last read. */
-  has(run: RunRef): boolean;
-  /** Remembers that the runs' errors were dealt with now (written in the background, in order). */
-  mark(runs: readonly RunRef[]): void;
-  /**
-   * The runs are still listed with errors and not news: a mark about to run out is written again, a missing one (a run
-   * first seen in another window's answer) written; the others cost nothing.
-   */
-  keep(runs: readonly RunRef[]): void;
-}
-
-/** A sync's run as remembered: its id and its created_at, bounded, with the key masked (as History keeps it). */
-export function runOf(sync: { readonly id: number; readonly created_at: string }, hide?: string): RunRef {
-  return { id: sync.id, createdAt: boundedText(String(sync.created_at ?? ''), MAX_CREATED_AT, hide) };
-}
 
 const MARK_NAME = /^e1-(\d{4}-\d{2}-\d{2})-([A-Za-z0-9_-]{1,80})\.log$/;
 /** A file longer than this is not read (100,000 marks of one window in a day are about 4 MB). */

@@ -1,8 +1,7 @@
-import type { UrlPolicy } from '../api/url';
 import { inert } from '../base/inert';
 import { MAX_SERVICE_NAME } from '../base/serviceSet';
 import { CONFUSABLE_LINES } from './confusableTable';
-import { parseServiceEntries, serviceNameKey } from './serviceEntries';
+import { serviceNameKey, type ServiceEntriesRead } from './serviceEntries';
 import type { ServiceEntryLike } from './serviceTargets';
 
 /**
@@ -33,27 +32,26 @@ const LOOK_ALIKES: ReadonlyMap<string, string> = new Map(
   }),
 );
 
-/** What checkedEntries reads: `flowsync.services` as the user settings hold it, and what the settings said of it. */
-interface RawServices extends UrlPolicy {
+/** What checkedEntries reads: `flowsync.services` as the settings read it, and what the settings said of it. */
+interface RawServices {
   readonly services: readonly ServiceEntryLike[];
-  readonly servicesRaw?: unknown;
+  readonly servicesRead?: ServiceEntriesRead;
   readonly serviceWarnings?: readonly string[];
 }
 
 /**
- * Reads the settings' entries again with names compared by their skeleton (after serviceNameKey, so that whatever
- * the settings refused stays refused): an entry whose name looks like an earlier one's is skipped, and `warn` says
- * so once (the same sentence as every other skipped entry). Without the raw value, the settings' entries as they are.
+ * Chooses the settings' entries again with names compared by their skeleton (after serviceNameKey, so that whatever
+ * the settings refused stays refused), from the entries as the settings read them (no URL is parsed again): an entry
+ * whose name looks like an earlier one's is skipped, and `warn` says so once (the same sentence as every other skipped
+ * entry). Without the read, the settings' entries as they are.
  */
 export function checkedEntries(
   warn: (message: string) => void,
 ): (settings: RawServices) => readonly ServiceEntryLike[] {
   const said = new Set(['']);
   return (settings) => {
-    if (settings.servicesRaw === undefined) return settings.services;
-    const read = parseServiceEntries(settings.servicesRaw, settings, (name) =>
-      confusableSkeleton(serviceNameKey(name)),
-    );
+    if (settings.servicesRead === undefined) return settings.services;
+    const read = settings.servicesRead.choose((name) => confusableSkeleton(serviceNameKey(name)));
     for (const warning of read.warnings) {
       if (!said.has(warning) && !settings.serviceWarnings?.includes(warning)) warn(warning);
       said.add(warning);

@@ -1,5 +1,5 @@
 import { ApiError } from '../api/errors';
-import { parseServiceUrl, type UrlPolicy } from '../api/url';
+import { parseServiceUrl, type ServiceUrl, type UrlPolicy } from '../api/url';
 import { inert } from '../base/inert';
 import { lazyRegExp } from '../base/lazyRegExp';
 import { MAX_SERVICE_NAME } from '../base/serviceSet';
@@ -105,97 +105,149 @@ function nameProblem(name: string, key: string, taken: ReadonlyMap<string, strin
 
 /**
  * Reads the raw value of `flowsync.services` (from the user settings: anything at all) into the valid entries, in
- * order, and one warning per skipped entry, naming it by its position and, when it has one, its name (inert: settings
- * text is data). An entry is skipped when it is not an object, has no name or a name over 60 characters, repeats a
- * name (as serviceNameKey compares them: "Staging" and "staging" would be told apart by nobody), has no URL or a
- * URL the service rules refuse, has a team id that is not digits, or has the URL and team filter of an earlier entry
- * (each entry has its own History, watches and Clear History, kept by its URL and team filter: two entries of one URL
- * and one team would show the same data twice and share them); beyond 20 entries the rest are skipped. Skipping
- * one never costs the others. Its `webUrl` (Open in Browser) is read with webPages' rules: a refused template is a
- * warning naming it, and the entry is kept without it. At most MAX_SERVICE_WARNINGS warnings, the last counting the
- * rest. Never throws. `nameKey` compares names: serviceNameKey at start; the services' code passes the full look-alike
- * skeleton (src/services/confusables.ts, its own chunk) and refuses what only that tells apart before it makes a service.
- *
- * An entry's id is its name and its base URL: what views, documents and links know a service by. Renaming a service
- * or pointing it elsewhere makes it a new one (its rows, documents and poller start again); its key is kept by base
- * URL, so a rename keeps the key.
+ * order, and one warning per skipped entry (see ServiceEntriesRead.choose). Never throws.
  */
 export function parseServiceEntries(
   raw: unknown,
   policy: UrlPolicy,
   nameKey: (name: string) => string = serviceNameKey,
 ): { entries: ServiceEntry[]; warnings: string[] } {
-  const entries: ServiceEntry[] = [];
-  const warnings: string[] = [];
-  if (raw === undefined || raw === null) return { entries, warnings };
-  if (!Array.isArray(raw)) {
-    warnings.push(
-      t(
-        'flowsync.services must be a list of services, each {0}; it is ignored until fixed.',
-        '{ "name": …, "url": … }',
-      ),
-    );
-    return { entries, warnings };
-  }
-  /** The name of each entry taken, by its key. */
-  const taken = new Map<string, string>();
-  /** The name of the entry of each base URL and team filter: one entry each (its own History, watches and Clear). */
-  const places = new Map<string, string>();
-  raw.forEach((item: unknown, index) => {
-    const position = index + 1;
-    const rawName = typeof item === 'object' && item !== null ? (item as { name?: unknown }).name : undefined;
-    const name = typeof rawName === 'string' ? rawName.trim() : '';
-    const label = name
-      ? t('service {0} ("{1}")', position, inert(name, MAX_SERVICE_NAME + 1))
-      : t('service {0}', position);
-    const skip = (why: string) => warnings.push(t('Skipped {0} of flowsync.services: {1}', label, why));
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      return skip(t('it is not an object with a name and a url.'));
-    }
-    if (entries.length >= MAX_SERVICES) return skip(t('at most {0} services are shown.', MAX_SERVICES));
-    const key = nameKey(name);
-    const nameRefused = nameProblem(name, key, taken);
-    if (nameRefused !== undefined) return skip(nameRefused);
-    const url = (item as { url?: unknown }).url;
-    if (typeof url !== 'string' || !url.trim()) return skip(t('it has no url.'));
-    let parsed;
-    try {
-      parsed = parseServiceUrl(url, policy);
-    } catch (e) {
-      return skip(e instanceof ApiError ? e.message : t('its url is not usable.'));
-    }
-    const teamId = teamIdOf((item as { teamId?: unknown }).teamId);
-    if (teamId === undefined) return skip(t('its teamId must be digits only, such as 42.'));
-    const place = `${parsed.baseUrl}\u0000${teamId}`;
-    const same = places.get(place);
-    if (same !== undefined) {
-      return skip(
+  return new ServiceEntriesRead(raw, policy).choose(nameKey);
+}
+
+/** What an item of `flowsync.services` says of itself, read once: its URL and team filter, or why it is skipped. */
+type ItemTarget = { readonly url: ServiceUrl; readonly teamId: string } | { readonly problem: string };
+
+/**
+ * `flowsync.services` as read once per settings change: each item's URL, team filter and web pages parsed at most once,
+ * when first needed, however often the entries are chosen (the settings' read at start, and the registry's again with
+ * the full look-alike table once the services' code is loaded: src/services/confusables.ts). The settings snapshot
+ * hands it on (ServicesSection.servicesRead), as it hands on a ServiceUrl parsed.
+ */
+export class ServiceEntriesRead {
+  private readonly targets = new Map<number, ItemTarget>();
+  private readonly webPages = new Map<number, ReturnType<typeof parseWebTemplates>>();
+
+  constructor(
+    private readonly raw: unknown,
+    private readonly policy: UrlPolicy,
+  ) {}
+
+  /**
+   * The valid entries, in order, and one warning per skipped entry, naming it by its position and, when it has one,
+   * its name (inert: settings text is data). An entry is skipped when it is not an object, has no name or a name over
+   * 60 characters, repeats a name (as `nameKey` compares them: "Staging" and "staging" would be told apart by nobody),
+   * has no URL or a URL the service rules refuse, has a team id that is not digits, or has the URL and team filter of
+   * an earlier entry (each entry has its own History, watches and Clear History, kept by its URL and team filter: two
+   * entries of one URL and one team would show the same data twice and share them); beyond 20 entries the rest are
+   * skipped. Skipping one never costs the others. Its `webUrl` (Open in Browser) is read with webPages' rules: a
+   * refused template is a warning naming it, and the entry is kept without it. At most MAX_SERVICE_WARNINGS warnings,
+   * the last counting the rest. Never throws. `nameKey` compares names: serviceNameKey at start; the services' code
+   * passes the full look-alike skeleton (src/services/confusables.ts, its own chunk) and refuses what only that tells
+   * apart before it makes a service.
+   *
+   * An entry's id is its name and its base URL: what views, documents and links know a service by. Renaming a service
+   * or pointing it elsewhere makes it a new one (its rows, documents and poller start again); its key is kept by base
+   * URL, so a rename keeps the key.
+   */
+  choose(nameKey: (name: string) => string = serviceNameKey): { entries: ServiceEntry[]; warnings: string[] } {
+    const { raw } = this;
+    const entries: ServiceEntry[] = [];
+    const warnings: string[] = [];
+    if (raw === undefined || raw === null) return { entries, warnings };
+    if (!Array.isArray(raw)) {
+      warnings.push(
         t(
-          'it has the same url and team filter as "{0}" (one entry per team of a service).',
-          inert(same, MAX_SERVICE_NAME + 1),
+          'flowsync.services must be a list of services, each {0}; it is ignored until fixed.',
+          '{ "name": …, "url": … }',
         ),
       );
+      return { entries, warnings };
     }
-    places.set(place, name);
-    taken.set(key, name);
-    // Its web pages: a refused template is a warning of its own and never costs the entry.
-    const web = parseWebTemplates((item as { webUrl?: unknown }).webUrl, t('flowsync.services ({0}): webUrl', label));
-    warnings.push(...web.warnings);
-    entries.push({
-      id: `${name}\u0000${parsed.baseUrl}`,
-      name,
-      url: parsed,
-      ...(teamId ? { teamId } : {}),
-      ...(Object.keys(web.templates).length ? { web: web.templates } : {}),
+    /** The name of each entry taken, by its key. */
+    const taken = new Map<string, string>();
+    /** The name of the entry of each base URL and team filter: one entry each (its own History, watches and Clear). */
+    const places = new Map<string, string>();
+    raw.forEach((item: unknown, index) => {
+      const position = index + 1;
+      const rawName = typeof item === 'object' && item !== null ? (item as { name?: unknown }).name : undefined;
+      const name = typeof rawName === 'string' ? rawName.trim() : '';
+      const label = name
+        ? t('service {0} ("{1}")', position, inert(name, MAX_SERVICE_NAME + 1))
+        : t('service {0}', position);
+      const skip = (why: string) => warnings.push(t('Skipped {0} of flowsync.services: {1}', label, why));
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+        return skip(t('it is not an object with a name and a url.'));
+      }
+      if (entries.length >= MAX_SERVICES) return skip(t('at most {0} services are shown.', MAX_SERVICES));
+      const key = nameKey(name);
+      const nameRefused = nameProblem(name, key, taken);
+      if (nameRefused !== undefined) return skip(nameRefused);
+      const target = this.targetOf(index, item);
+      if ('problem' in target) return skip(target.problem);
+      const place = `${target.url.baseUrl}\u0000${target.teamId}`;
+      const same = places.get(place);
+      if (same !== undefined) {
+        return skip(
+          t(
+            'it has the same url and team filter as "{0}" (one entry per team of a service).',
+            inert(same, MAX_SERVICE_NAME + 1),
+          ),
+        );
+      }
+      places.set(place, name);
+      taken.set(key, name);
+      // Its web pages: a refused template is a warning of its own and never costs the entry.
+      const web = this.webPagesOf(index, item, label);
+      warnings.push(...web.warnings);
+      entries.push({
+        id: `${name}\u0000${target.url.baseUrl}`,
+        name,
+        url: target.url,
+        ...(target.teamId ? { teamId: target.teamId } : {}),
+        ...(Object.keys(web.templates).length ? { web: web.templates } : {}),
+      });
     });
-  });
-  if (warnings.length > MAX_SERVICE_WARNINGS) {
-    const rest = warnings.length - (MAX_SERVICE_WARNINGS - 1);
-    warnings.splice(
-      MAX_SERVICE_WARNINGS - 1,
-      rest,
-      t('Skipped {0} more entries of flowsync.services.', rest.toLocaleString('en-US')),
-    );
+    if (warnings.length > MAX_SERVICE_WARNINGS) {
+      const rest = warnings.length - (MAX_SERVICE_WARNINGS - 1);
+      warnings.splice(
+        MAX_SERVICE_WARNINGS - 1,
+        rest,
+        t('Skipped {0} more entries of flowsync.services.', rest.toLocaleString('en-US')),
+      );
+    }
+    return { entries, warnings };
   }
-  return { entries, warnings };
+
+  /** An item's URL and team filter (an object's), read the first time they are needed. */
+  private targetOf(index: number, item: object): ItemTarget {
+    let target = this.targets.get(index);
+    if (!target) this.targets.set(index, (target = readTarget(item, this.policy)));
+    return target;
+  }
+
+  /** An item's web pages (an entry's), read the first time they are needed; `label` names it in a warning. */
+  private webPagesOf(index: number, item: object, label: string): ReturnType<typeof parseWebTemplates> {
+    let web = this.webPages.get(index);
+    if (!web) {
+      web = parseWebTemplates((item as { webUrl?: unknown }).webUrl, t('flowsync.services ({0}): webUrl', label));
+      this.webPages.set(index, web);
+    }
+    return web;
+  }
+}
+
+/** An item's URL, parsed by the service rules, and its team filter: digits only. */
+function readTarget(item: object, policy: UrlPolicy): ItemTarget {
+  const url = (item as { url?: unknown }).url;
+  if (typeof url !== 'string' || !url.trim()) return { problem: t('it has no url.') };
+  let parsed: ServiceUrl;
+  try {
+    parsed = parseServiceUrl(url, policy);
+  } catch (e) {
+    return { problem: e instanceof ApiError ? e.message : t('its url is not usable.') };
+  }
+  const teamId = teamIdOf((item as { teamId?: unknown }).teamId);
+  if (teamId === undefined) return { problem: t('its teamId must be digits only, such as 42.') };
+  return { url: parsed, teamId };
 }

@@ -5,7 +5,7 @@ import { t } from '../base/l10n';
 import type { ServiceSet } from '../base/serviceSet';
 import type { ExplorerStatus } from '../lists/explorer';
 import { untilFirstRead } from './firstRead';
-import { serviceNameKey } from './serviceEntries';
+import { serviceNameKey, type ServiceEntriesRead } from './serviceEntries';
 import { sameTarget, serviceTargets, type ServiceEntryLike, type ServiceTarget } from './serviceTargets';
 
 /** What the registry needs of one service it made (src/services/vscode/serviceConnection.ts is the real one). */
@@ -55,8 +55,8 @@ export interface RegistrySettings {
   readonly baseUrl: string;
   readonly teamId: string;
   readonly services: readonly ServiceEntryLike[];
-  /** `flowsync.services` as the user settings hold it, and the rest the factory's entries() reads it with. */
-  readonly servicesRaw?: unknown;
+  /** `flowsync.services` as the settings read it (each URL parsed once): what the factory's entries() choose from. */
+  readonly servicesRead?: ServiceEntriesRead;
   readonly allowHttp?: boolean;
   readonly serviceWarnings?: readonly string[];
 }

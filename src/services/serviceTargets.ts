@@ -84,10 +84,17 @@ export type WindowSettings = Pick<SettingValues, 'autoRefresh' | 'refreshInterva
  */
 export type ServiceSettings = Readonly<Omit<ExplorerConfig, 'apiKey' | 'secretsError' | 'userAgent'>>;
 
-/** A service's settings (see ServiceSettings): what its Explorer is configured with, but its key. */
-export function serviceSettings(target: ServiceTarget, settings: WindowSettings): ServiceSettings {
+/**
+ * A service's settings (see ServiceSettings): what its Explorer is configured with, but its key. The URL of an entry of
+ * `flowsync.services` is taken as the settings parsed it (`services`: the snapshot's entries), never parsed again.
+ */
+export function serviceSettings(
+  target: ServiceTarget,
+  settings: WindowSettings & { readonly services?: readonly ServiceEntryLike[] },
+): ServiceSettings {
   const { allowHttp } = settings;
-  const service = readUrl(target.baseUrl, allowHttp);
+  const entry = settings.services?.find((e) => e.id === target.id && e.url.baseUrl === target.baseUrl);
+  const service: ServiceUrlRead = entry ? { kind: 'ok', service: entry.url } : readUrl(target.baseUrl, allowHttp);
   return {
     baseUrl: target.baseUrl,
     service,

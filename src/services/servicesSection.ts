@@ -1,6 +1,6 @@
 import { userOwnValue, type APPLICATION_SCOPED, type Settings, type SettingsReader } from '../settings/settingsFeed';
 import { parseWebTemplates, type WebSection, type WebTemplates } from '../webPages/webUrl';
-import { parseServiceEntries } from './serviceEntries';
+import { ServiceEntriesRead } from './serviceEntries';
 import { SINGLE_SERVICE_ID, type ServiceEntryLike } from './serviceTargets';
 
 /** `flowsync.services`: read from the user settings only (a workspace can never add a service or send a key elsewhere). */
@@ -14,13 +14,16 @@ export interface ServicesSection extends WebSection {
   serviceWarnings: readonly string[];
   /** `flowsync.services` as the user settings hold it (edits keep every entry they do not change). */
   servicesRaw: unknown;
+  /** Its entries as read (each URL and web pages parsed once): the registry chooses from them again (confusables.ts). */
+  servicesRead: ServiceEntriesRead;
 }
 
 /** Reads `flowsync.services` (the user's own value) into its valid entries and one warning per skipped entry. */
 export function readServicesSection(read: SettingsReader, settings: Pick<Settings, 'allowHttp'>): ServicesSection {
   // Application-scoped (settingsFeed.ts APPLICATION_SCOPED): never a workspace's, nor another extension's default.
   const raw = userOwnValue(read, SERVICES_SETTING) ?? [];
-  const { entries, warnings } = parseServiceEntries(raw, settings);
+  const servicesRead = new ServiceEntriesRead(raw, settings);
+  const { entries, warnings } = servicesRead.choose();
   const webUrls = new Map<string, WebTemplates>();
   if (entries.length === 0) {
     // flowsync.webUrl: the pages of the service of flowsync.baseUrl; application-scoped like it (never a workspace's).
@@ -32,6 +35,15 @@ export function readServicesSection(read: SettingsReader, settings: Pick<Setting
     services: Object.freeze(entries),
     serviceWarnings: Object.freeze(warnings),
     servicesRaw: raw,
+    servicesRead,
     webUrls,
   };
+}
+
+/**
+ * The web page templates of every service as one text, to tell two reads apart (a few hundred characters): the one
+ * comparison behind the event of the templates (src/services/vscode/settingsSource.ts), which the views' menus follow.
+ */
+export function webPagesText(webUrls: WebSection['webUrls']): string {
+  return JSON.stringify([...webUrls]);
 }

@@ -1,4 +1,4 @@
-import type { Disposable, Listener } from '../base/events';
+import { Emitter, type Disposable, type Event, type Listener } from '../base/events';
 import type { SettingKey } from './settingKeys';
 import { normalizeSettings, teamIdOf, type SettingValues } from './settingValues';
 
@@ -139,4 +139,48 @@ export type SettingsSections<Extra extends object> = (read: SettingsReader, sett
 export interface SettingsFeed<S extends object = Settings> {
   readonly current: Readonly<S>;
   onDidChange(listener: Listener<Readonly<S>>): Disposable;
+}
+
+/** One part of the settings as its readers hold it: the part as last read, and when a settings change changed it. */
+export interface SettingsPartFeed<P> {
+  readonly current: P;
+  readonly onDidChange: Event<P>;
+}
+
+/**
+ * One part of the settings with its own change event, for every reader of it: the part as last read, and an event
+ * that fires once per settings change that changed it, compared in one place (`key`: two reads of it with the same key
+ * are the same part), however many listen.
+ */
+export class SettingsPart<S extends object, P> implements SettingsPartFeed<P>, Disposable {
+  private readonly changes = new Emitter<P>();
+  private readonly subscription: Disposable;
+  private last: string;
+  /** Fires with the part as now read, when a settings change changed it. */
+  readonly onDidChange: Event<P> = this.changes.event;
+
+  constructor(
+    private readonly feed: SettingsFeed<S>,
+    private readonly read: (settings: Readonly<S>) => P,
+    key: (part: P) => string,
+  ) {
+    this.last = key(read(feed.current));
+    this.subscription = feed.onDidChange((settings) => {
+      const part = read(settings);
+      const now = key(part);
+      if (now === this.last) return;
+      this.last = now;
+      this.changes.fire(part);
+    });
+  }
+
+  /** The part as last read. */
+  get current(): P {
+    return this.read(this.feed.current);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changes.dispose();
+  }
 }

@@ -410,7 +410,7 @@ export class PollCoordinator implements ListSharing, Disposable {
     if (!share || !context || this.disposed) return request();
     if (!explicit) {
       const shared = await this.freshShared(list, share, context).catch(() => undefined);
-      if (shared) return shared as unknown as ListResult<T>;
+      if (shared) return shared as ListResult<T>; // read for this list: its items passed its validator
     }
     const result = await request();
     if (this.contextOf(list.id as ListId) === context) void this.publish(share, context, result);

@@ -1,10 +1,17 @@
 import * as vscode from 'vscode';
 import type { ActivityRange, ActivitySeries } from '../activityData';
-import { normalizeSeries, parsePageMessage, type PanelMessage, type RenderReport } from '../activityMessages';
+import {
+  normalizeSeries,
+  parsePageMessage,
+  type PageMessage,
+  type PanelMessage,
+  type RenderReport,
+} from '../activityMessages';
 import { inert } from '../../base/inert';
 import { t } from '../../base/l10n';
 import { activityStrings } from '../activityStrings';
 import { WebviewHost } from '../../base/vscode/webviewHost';
+import { OnePanel } from '../../base/webviewPanel';
 
 export const ACTIVITY_VIEW_TYPE = 'flowsync.activity';
 
@@ -23,11 +30,11 @@ const CHANGE_DELAY_MS = 200;
  * when shown.
  */
 export class ActivityPanel implements vscode.Disposable {
-  private static shown: ActivityPanel | undefined;
+  private static readonly shown = new OnePanel<ActivityPanel>();
 
   /** The open panel, if any (for tests and the command). */
   static get current(): ActivityPanel | undefined {
-    return ActivityPanel.shown;
+    return ActivityPanel.shown.current;
   }
 
   /** Shows the panel (creating it when none is open); `range` switches the range, else it stays (first: the hour). */
@@ -37,17 +44,14 @@ export class ActivityPanel implements vscode.Disposable {
     onDidChange: ActivityChangeEvent,
     range?: ActivityRange,
   ): ActivityPanel {
-    const open = ActivityPanel.shown;
-    if (open) {
-      open.panel.reveal();
-      if (range && range !== open.range) open.setRange(range);
-      return open;
-    }
-    ActivityPanel.shown = new ActivityPanel(extensionUri, getSeries, onDidChange, range ?? 'hour');
-    return ActivityPanel.shown;
+    return WebviewHost.show(
+      ActivityPanel.shown,
+      () => new ActivityPanel(extensionUri, getSeries, onDidChange, range ?? 'hour'),
+      (open) => range && range !== open.range && open.setRange(range),
+    );
   }
 
-  private readonly host: WebviewHost;
+  private readonly host: WebviewHost<PageMessage>;
   private readonly rendered = new vscode.EventEmitter<RenderReport>();
   /** The page drew a series (with the CSP violations it has seen, expected none). For tests and diagnostics. */
   readonly onDidRender = this.rendered.event;
@@ -67,8 +71,11 @@ export class ActivityPanel implements vscode.Disposable {
         enableFindWidget: false,
         changeDelayMs: CHANGE_DELAY_MS,
       },
-      (data) => this.receive(data),
-      () => this.dispose(),
+      {
+        parse: parsePageMessage,
+        ready: () => this.post('init'), // its words and the series
+        receive: (message) => this.receive(message),
+      },
     );
     this.host.add(
       this.rendered,
@@ -91,21 +98,12 @@ export class ActivityPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (ActivityPanel.shown === this) ActivityPanel.shown = undefined;
     this.host.dispose();
   }
 
-  private receive(data: unknown): void {
-    const message = parsePageMessage(data);
-    if (!message) return;
-    if (message.type === 'ready') {
-      this.host.pageLoaded();
-      this.post('init');
-    } else if (message.type === 'range') {
-      this.setRange(message.range);
-    } else {
-      this.rendered.fire(message);
-    }
+  private receive(message: PageMessage): void {
+    if (message.type === 'range') this.setRange(message.range);
+    else if (message.type === 'rendered') this.rendered.fire(message);
   }
 
   private post(kind: 'init' | 'series'): void {

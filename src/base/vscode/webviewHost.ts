@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { DisposableStore } from '../events';
 import { makeNonce } from '../nonce';
 import { webviewHtml } from '../webviewPage';
+import { PageHandshake, type OnePanel, type PageMessages } from '../webviewPanel';
 
 /** What a webview panel of this extension is: its type, title, page (dist/webview/<page>.js and .css) and find widget. */
 export interface WebviewHostOptions {
@@ -16,28 +17,47 @@ export interface WebviewHostOptions {
 }
 
 /**
- * The one host of the extension's webview panels (the activity chart, Flow Insights): the panel in the active column,
- * with scripts from dist/webview only, its page (webviewPage.ts: the strict Content Security Policy, a nonce per
- * load), whether the page (this load of it) is ready for messages, and the changes of data gathered before a post.
- * The page is dropped while the panel is hidden (no retainContextWhenHidden) and says 'ready' again when shown.
- * Each panel keeps what is its own: its messages and its data.
+ * The one host of the extension's webview panels (the activity chart, Flow Insights): the one open panel of each kind
+ * (shown again, not duplicated: `show`), the panel in the active column, with scripts from dist/webview only, its page
+ * (webviewPage.ts: the strict Content Security Policy, a nonce per load), the page's ready handshake (webviewPanel.ts:
+ * messages before the page, this load of it, said 'ready' are lost, so nothing is posted until then), and the changes
+ * of data gathered before a post. The page is dropped while the panel is hidden (no retainContextWhenHidden) and says
+ * 'ready' again when shown. Each panel keeps what is its own: its messages and its data.
  */
-export class WebviewHost implements vscode.Disposable {
+export class WebviewHost<M extends { readonly type: string }> implements vscode.Disposable {
+  /**
+   * The open panel of a kind, revealed (then `again`), or the one `make` makes (it makes its host), open until its
+   * panel closes.
+   */
+  static show<P extends { readonly panel: vscode.WebviewPanel }>(
+    kind: OnePanel<P>,
+    make: () => P,
+    again?: (open: P) => void,
+  ): P {
+    return kind.show(
+      () => {
+        const made = make();
+        made.panel.onDidDispose(() => kind.closed(made));
+        return made;
+      },
+      (open) => {
+        open.panel.reveal();
+        again?.(open);
+      },
+    );
+  }
+
   readonly panel: vscode.WebviewPanel;
   private readonly disposables = new DisposableStore();
-  /** Whether the page (this load of it) has said it is ready: messages before that are lost. */
-  private pageReady = false;
+  private readonly handshake: PageHandshake<M>;
+  private readonly changeDelayMs: number;
   private changeTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
 
-  /** `receive`: each message of the page; `onDispose`: the panel was closed (or disposed). */
-  constructor(
-    extensionUri: vscode.Uri,
-    private readonly options: WebviewHostOptions,
-    receive: (data: unknown) => void,
-    onDispose: () => void,
-  ) {
+  /** `messages`: the page's messages as the panel reads them; the host is disposed when the panel is closed. */
+  constructor(extensionUri: vscode.Uri, options: WebviewHostOptions, messages: PageMessages<M>) {
     const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+    this.handshake = new PageHandshake(messages);
     this.panel = vscode.window.createWebviewPanel(
       options.viewType,
       options.title,
@@ -49,16 +69,17 @@ export class WebviewHost implements vscode.Disposable {
         enableFindWidget: options.enableFindWidget,
       },
     );
+    this.changeDelayMs = options.changeDelayMs;
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'flowsync.svg');
     this.disposables.add(
-      this.panel.webview.onDidReceiveMessage(receive),
+      this.panel.webview.onDidReceiveMessage((data) => this.handshake.receive(data)),
       this.panel.onDidChangeViewState(() => {
         // hidden: the page is gone; it says 'ready' when it loads again
-        if (!this.panel.visible) this.pageReady = false;
+        if (!this.panel.visible) this.handshake.dropped();
       }),
       { dispose: () => clearTimeout(this.changeTimer) },
     );
-    this.panel.onDidDispose(onDispose);
+    this.panel.onDidDispose(() => this.dispose());
     const webview = this.panel.webview;
     const file = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(root, name)).toString();
     webview.html = webviewHtml({
@@ -73,12 +94,7 @@ export class WebviewHost implements vscode.Disposable {
 
   /** True while the page (this load of it) takes messages. */
   get ready(): boolean {
-    return this.pageReady && !this.disposed;
-  }
-
-  /** The page said it is ready. */
-  pageLoaded(): void {
-    this.pageReady = true;
+    return this.handshake.ready && !this.disposed;
   }
 
   /** Sends a message to the page, when it is ready. */
@@ -92,7 +108,7 @@ export class WebviewHost implements vscode.Disposable {
     this.changeTimer = setTimeout(() => {
       this.changeTimer = undefined;
       if (this.panel.visible) send();
-    }, this.options.changeDelayMs);
+    }, this.changeDelayMs);
   }
 
   /** Disposes with the panel. */

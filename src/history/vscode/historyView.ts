@@ -2,14 +2,14 @@ import * as vscode from 'vscode';
 import { DisposableStore } from '../../base/events';
 import { onFirstUse } from '../../base/onFirstUse';
 import type { HistoryEntry, HistoryGroup } from '../index';
-import type { ServiceSet } from '../../base/serviceSet';
+import { eachService, type ServiceSet } from '../../base/serviceSet';
 import type { HistoryNode } from '../historyNode';
 import type { HistoryViewService } from './historyNodes';
 import { ContextKeys } from '../../base/vscode/contextKeys';
 import type * as HistoryRows from './historyRows';
 import type { RowFind } from '../../filter/rowFind';
 import { COMMAND } from '../../base/commandIds';
-import type { SettingsFeed } from '../../settings/settingsFeed';
+import type { SettingsPartFeed } from '../../settings/settingsFeed';
 import { webContextSuffix, type WebSection } from '../../webPages/webUrl';
 import type { RowMarker } from '../../lists/vscode/rowDecorations';
 
@@ -32,7 +32,6 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   readonly onDidChangeTreeData = this.changeEmitter.event;
   readonly view: vscode.TreeView<HistoryViewNode>;
   private readonly disposables = new DisposableStore();
-  private readonly perService = new DisposableStore();
   /** The days of each service, grouped when VS Code asks for them (absent: its History changed since). */
   private readonly groups = new Map<string, HistoryGroup[]>();
   /** The row of each service, kept so a change re-renders just that service. */
@@ -50,7 +49,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     private readonly services: ServiceSet<HistoryViewService>,
     private readonly now: () => number,
     /** The web page templates of each service (Open in Browser: a run's context value ends `.web` when set). */
-    private readonly settings?: SettingsFeed<Partial<WebSection>>,
+    private readonly settings?: { readonly webPages: SettingsPartFeed<WebSection['webUrls']> },
     /** Tints the runs that stand out (the Processing view's: src/lists/vscode/rowDecorations.ts). */
     private readonly marker?: RowMarker,
   ) {
@@ -62,25 +61,18 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     this.disposables.add(
       this.changeEmitter,
       this.view,
-      this.perService,
-      services.onDidChange(() => this.watch()),
-      settings?.onDidChange((s) => this.webPagesChanged(s)) ?? { dispose: () => undefined },
+      eachService(
+        services,
+        (service) => service.history.onDidChange(() => this.update(service.id)),
+        () => this.update(undefined),
+      ),
+      // Which runs offer Open in Browser changed: every row renders again.
+      settings?.webPages.onDidChange(() => this.changeEmitter.fire(undefined)) ?? { dispose: () => undefined },
       this.view.onDidChangeVisibility(
         () => this.view.visible && this.services.all.forEach((s) => void s.history.reload()),
       ),
     );
-    this.watch();
-  }
-
-  /** The templates the rows were drawn with, as one text (webPagesChanged). */
-  private webPages = '';
-
-  /** Which runs offer Open in Browser changed: every row renders again. */
-  private webPagesChanged(settings: Readonly<Partial<WebSection>>): void {
-    const webPages = JSON.stringify([...(settings.webUrls ?? [])]);
-    if (webPages === this.webPages) return;
-    this.webPages = webPages;
-    this.changeEmitter.fire(undefined);
+    this.update(undefined);
   }
 
   /** Before the rows' code is loaded, each answer waits for it once. */
@@ -115,7 +107,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     const rows = this.rows;
     if (!rows) return this.loadRows().then(() => this.getTreeItem(node));
     const service = node.kind !== 'historyDay' ? this.services.all.find((s) => s.id === node.service) : undefined;
-    const webSuffix = webContextSuffix('flowsync.historyEntry', this.settings?.current.webUrls?.get(node.service));
+    const webSuffix = webContextSuffix('flowsync.historyEntry', this.settings?.webPages.current.get(node.service));
     const context = { several: this.services.several, now: this.now(), service, webSuffix, marker: this.marker };
     const item = rows.historyTreeItem(node, context);
     if (node.kind === 'historyService' && this.filter && service) {
@@ -218,15 +210,6 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     let row = this.serviceRows.get(id);
     if (!row) this.serviceRows.set(id, (row = { kind: 'historyService', service: id }));
     return row;
-  }
-
-  private watch(): void {
-    this.perService.clear();
-    this.groups.clear();
-    for (const service of this.services.all) {
-      this.perService.add(service.history.onDidChange(() => this.update(service.id)));
-    }
-    this.update(undefined);
   }
 
   /** A service's History changed: its days are grouped again when next shown; the context key is set only when it flips. */

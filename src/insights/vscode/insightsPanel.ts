@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
 import type { Clock } from '../../base/clock';
-import { DisposableStore } from '../../base/events';
-import { serviceName, type ServiceSet } from '../../base/serviceSet';
+import { eachService, serviceName, type ServiceSet } from '../../base/serviceSet';
 import { t } from '../../base/l10n';
 import { WebviewHost } from '../../base/vscode/webviewHost';
+import { OnePanel } from '../../base/webviewPanel';
 import type { HistoryService } from '../../history/vscode/historyService';
 import {
   parseInsightsMessage,
   type InsightsPage,
+  type InsightsPageMessage,
   type InsightsPanelMessage,
   type InsightsRenderReport,
 } from '../insightsPage';
@@ -43,23 +44,17 @@ const CHANGE_DELAY_MS = 500;
  * 3 s however often History changes (Throttle). Its code is in the commands' chunk (esbuild.js CHUNKS: commands).
  */
 export class InsightsPanel implements vscode.Disposable {
-  private static shown: InsightsPanel | undefined;
+  private static readonly shown = new OnePanel<InsightsPanel>();
 
   static get current(): InsightsPanel | undefined {
-    return InsightsPanel.shown;
+    return InsightsPanel.shown.current;
   }
 
   static show(extensionUri: vscode.Uri, source: InsightsSource): InsightsPanel {
-    const open = InsightsPanel.shown;
-    if (open) {
-      open.panel.reveal();
-      return open;
-    }
-    return (InsightsPanel.shown = new InsightsPanel(extensionUri, source));
+    return WebviewHost.show(InsightsPanel.shown, () => new InsightsPanel(extensionUri, source));
   }
 
-  private readonly host: WebviewHost;
-  private readonly perService = new DisposableStore();
+  private readonly host: WebviewHost<InsightsPageMessage>;
   private readonly feed = new InsightsFeed<InsightsService>((ms) =>
     new Date(ms).toLocaleTimeString(vscode.env.language, { hour: '2-digit', minute: '2-digit' }),
   );
@@ -82,16 +77,22 @@ export class InsightsPanel implements vscode.Disposable {
         enableFindWidget: true,
         changeDelayMs: CHANGE_DELAY_MS,
       },
-      (data) => this.receive(data),
-      () => this.dispose(),
+      {
+        parse: parseInsightsMessage,
+        ready: () => {
+          this.feed.reset(); // the whole page
+          this.post();
+        },
+        receive: (message) => message.type === 'rendered' && this.rendered.fire(message),
+      },
     );
+    const changed = () => this.throttle.request(() => this.host.changed(() => this.post()));
     this.host.add(
       this.rendered,
-      this.perService,
       this.throttle,
-      source.services.onDidChange(() => this.watchServices()),
+      eachService(source.services, (s) => s.history.onDidChange(changed), changed),
     );
-    this.watchServices();
+    changed();
   }
 
   get panel(): vscode.WebviewPanel {
@@ -104,27 +105,7 @@ export class InsightsPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (InsightsPanel.shown === this) InsightsPanel.shown = undefined;
     this.host.dispose();
-  }
-
-  private watchServices(): void {
-    this.perService.clear();
-    const changed = () => this.throttle.request(() => this.host.changed(() => this.post()));
-    for (const s of this.source.services.all) this.perService.add(s.history.onDidChange(changed));
-    changed();
-  }
-
-  private receive(data: unknown): void {
-    const message = parseInsightsMessage(data);
-    if (!message) return;
-    if (message.type === 'ready') {
-      this.host.pageLoaded();
-      this.feed.reset();
-      this.post();
-    } else {
-      this.rendered.fire(message);
-    }
   }
 
   /** Posts what changed since the last post (the whole page after the page loaded); nothing when nothing did. */

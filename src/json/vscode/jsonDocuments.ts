@@ -7,7 +7,7 @@ import { LISTS, listById, type ListId } from '../../lists';
 import { t } from '../../base/l10n';
 import { documentName } from '../documentName';
 import { JSON_SCHEME } from '../jsonScheme';
-import { serviceName, type ServiceSet } from '../../base/serviceSet';
+import { eachService, serviceName, type ServiceSet } from '../../base/serviceSet';
 
 /** Most items one "Open as JSON" of a selection shows (and carries in its document URI). */
 export const MAX_JSON_ITEMS = 1000;
@@ -45,8 +45,6 @@ export interface JsonService {
 export class JsonDocuments implements vscode.Disposable {
   private readonly lastContent = new Map<string, string>();
   private readonly disposables = new DisposableStore();
-  /** The subscriptions to each service's lists, by service id. */
-  private readonly watched = new Map<string, { dispose(): void }>();
 
   /** With several services a document's title names its service. */
   constructor(
@@ -55,10 +53,15 @@ export class JsonDocuments implements vscode.Disposable {
     private readonly changed: Pick<vscode.EventEmitter<vscode.Uri>, 'fire'>,
   ) {
     this.disposables.add(
-      services.onDidChange(() => this.watchServices()),
+      // Each service's lists: an open document of one follows its refreshes.
+      eachService(services, (service) => {
+        const subscriptions = LISTS.map((list) =>
+          service.explorer.refresher(list.id).onDidChange((c) => c.itemsChanged && this.fireOpen(list.id, service.id)),
+        );
+        return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
+      }),
       vscode.workspace.onDidCloseTextDocument((doc) => this.lastContent.delete(doc.uri.toString())),
     );
-    this.watchServices();
   }
 
   /** The document of a target; with several services its title starts with the service's name. */
@@ -108,24 +111,7 @@ export class JsonDocuments implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const w of this.watched.values()) w.dispose();
     this.disposables.dispose();
-  }
-
-  private watchServices(): void {
-    const ids = new Set(this.services.all.map((s) => s.id));
-    for (const [id, w] of this.watched) {
-      if (ids.has(id)) continue;
-      w.dispose();
-      this.watched.delete(id);
-    }
-    for (const service of this.services.all) {
-      if (this.watched.has(service.id)) continue;
-      const subscriptions = LISTS.map((list) =>
-        service.explorer.refresher(list.id).onDidChange((c) => c.itemsChanged && this.fireOpen(list.id, service.id)),
-      );
-      this.watched.set(service.id, { dispose: () => subscriptions.forEach((s) => s.dispose()) });
-    }
   }
 
   private serviceOf(target: JsonTarget): JsonService | undefined {

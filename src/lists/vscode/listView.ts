@@ -10,7 +10,7 @@ import { ANY_LISTS, type AnyList, type ListId, type ValueOf } from '..';
 import type { ListDefinition } from '../list';
 import { t } from '../../base/l10n';
 import type { Arrangement } from '../arrange';
-import type { SettingsFeed } from '../../settings/settingsFeed';
+import type { SettingsFeed, SettingsPartFeed } from '../../settings/settingsFeed';
 import type { ListsSection } from '../listsSection';
 import { GroupedTree, type RowDecorations } from './groupedTree';
 import { ServicesTree, type ServicesTreeNode } from './servicesTree';
@@ -20,7 +20,7 @@ import type { Item } from '../../api/types';
 import type { FilterLive } from '../../filter/filterMatch';
 import type { RowFind } from '../../filter/rowFind';
 import { COMMAND } from '../../base/commandIds';
-import type { ServiceSet } from '../../base/serviceSet';
+import { eachService, type ServiceSet } from '../../base/serviceSet';
 import type { WebSection } from '../../webPages/webUrl';
 
 /** How often a view whose rows say "… ago" checks whether those texts have aged (while it is visible). */
@@ -37,6 +37,9 @@ export interface ListService {
   readonly name?: string;
   readonly explorer: Explorer;
 }
+
+/** The settings a list view reads: its arrangement, and the web page templates (which rows offer Open in Browser). */
+type ListSettings = SettingsFeed<ListsSection> & { readonly webPages: SettingsPartFeed<WebSection['webUrls']> };
 
 /** What a list view needs of the services: which there are (in order), and when that changes. */
 export type ListServices = Pick<ServiceSet<ListService>, 'all' | 'onDidChange'>;
@@ -57,7 +60,10 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   readonly tree: ServicesTree<T>;
   readonly view: vscode.TreeView<ServicesTreeNode<T>>;
   private readonly disposables = new DisposableStore();
+  /** Each service's part, in the order of the settings. */
   private parts: ServicePart<T>[] = [];
+  /** The part of each service followed (eachService). */
+  private readonly partOfService = new Map<ListService, ServicePart<T>>();
   private progress?: () => void;
   /** What decorate() set last (a new view shows none of them). */
   private readonly shown: { message?: string; description?: string; badge?: vscode.ViewBadge } = {};
@@ -67,8 +73,6 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   private static selections = 0;
   /** The view's filter (src/find); undefined while none is on. */
   private filter?: RowFind<Item<T>>;
-  /** The web page templates the rows were drawn with (Open in Browser), to tell when they change. */
-  private webUrls = '';
   /** Counts the times flags and durations may have changed (a clock tick, History's news): kept rows are then stale. */
   private live = 0;
 
@@ -76,7 +80,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     readonly list: ListDefinition<T>,
     private readonly services: ListServices,
     private readonly clock: Clock,
-    private readonly settings: SettingsFeed<ListsSection & Partial<WebSection>>,
+    private readonly settings: ListSettings,
     private readonly decorations: (service: ListService) => RowDecorations<T> | undefined = () => undefined,
     /** Tints the rows that stand out (one for every view: the Processing view's, History's). */
     readonly marker?: RowMarker,
@@ -96,7 +100,17 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       this.view.onDidExpandElement((e) => this.partOf(e.element)?.tree.rememberExpansion(e.element as never, true)),
       this.view.onDidCollapseElement((e) => this.partOf(e.element)?.tree.rememberExpansion(e.element as never, false)),
       settings.onDidChange(() => this.rearrange()),
-      services.onDidChange(() => this.useServices()),
+      // Which rows offer Open in Browser (their context value) changed: every row renders again.
+      settings.webPages.onDidChange(() => this.parts.forEach((part) => part.tree.refreshAll())),
+      eachService(
+        services,
+        (service) => {
+          const part = this.makePart(service);
+          this.partOfService.set(service, part);
+          return { dispose: () => (this.partOfService.delete(service), part.disposables.dispose()) };
+        },
+        () => this.useServices(),
+      ),
     );
     if (list.rows.descriptionAges) {
       // Only while the view is visible: a hidden view costs nothing.
@@ -175,12 +189,6 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   /** Takes how the rows are grouped and sorted from the settings (they changed); regroups without a request when it differs. */
   rearrange(): void {
     const wanted = this.settings.current.arrangements[this.list.id as ListId];
-    const webUrls = webUrlsText(this.settings.current.webUrls);
-    if (webUrls !== this.webUrls) {
-      // Which rows offer Open in Browser (their context value) changed: every row renders again.
-      this.webUrls = webUrls;
-      for (const part of this.parts) part.tree.refreshAll();
-    }
     if (wanted.groupBy === this.arrangement.groupBy && wanted.sortBy === this.arrangement.sortBy) return;
     this.arrangement = wanted;
     for (const part of this.parts) part.tree.arrange(wanted);
@@ -293,7 +301,6 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
 
   dispose(): void {
     this.progress?.();
-    for (const part of this.parts) part.disposables.dispose();
     this.disposables.dispose();
   }
 
@@ -335,18 +342,9 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     };
   }
 
-  /** Makes (or keeps) the tree of each service, in the order of the settings, and drops those of services gone. */
+  /** Shows the tree of each service, in the order of the settings (eachService made those of new services). */
   private useServices(): void {
-    const previous = new Map(this.parts.map((p) => [p.service, p]));
-    this.parts = this.services.all.map((service) => {
-      const kept = previous.get(service);
-      if (kept) {
-        previous.delete(service);
-        return kept;
-      }
-      return this.makePart(service);
-    });
-    for (const gone of previous.values()) gone.disposables.dispose();
+    this.parts = this.services.all.flatMap((service) => this.partOfService.get(service) ?? []);
     this.tree.setTrees(this.parts.map((p) => ({ service: p.service.id, tree: p.tree })));
     this.loadShown();
     this.decorate(this.now());
@@ -354,7 +352,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
 
   private makePart(service: ListService): ServicePart<T> {
     const { explorer } = service;
-    const refresher = this.refresherOf(explorer) as unknown as ListRefresher<T>;
+    const refresher = this.refresherOf(explorer) as ListRefresher<T>;
     const now = () => this.now();
     const decorations = this.decorations(service);
     const tree = new GroupedTree(this.list, refresher, {
@@ -363,7 +361,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       arrangement: this.arrangement,
       isVisible: () => this.view.visible,
       decorations,
-      webPages: () => this.settings.current.webUrls?.get(service.id),
+      webPages: () => this.settings.webPages.current.get(service.id),
     });
     const disposables = new DisposableStore();
     disposables.add(
@@ -436,22 +434,17 @@ function statusWords(status: string): string {
   }
 }
 
-/** The templates of every service as one text, to compare two snapshots' (a few hundred characters). */
-function webUrlsText(webUrls: WebSection['webUrls'] | undefined): string {
-  return JSON.stringify([...(webUrls ?? [])]);
-}
-
 /** One view per list of the registry, by list id. */
 export type ListViews = { [D in AnyList as D['id']]: ListView<ValueOf<D>> };
 
 export function createListViews(
   services: ListServices,
   clock: Clock,
-  settings: SettingsFeed<ListsSection & Partial<WebSection>>,
+  settings: ListSettings,
   /** Each list's row decorations of a service (none: a service no longer shown, or none for that list). */
   decorations: { [D in AnyList as D['id']]?: (service: ListService) => RowDecorations<ValueOf<D>> | undefined } = {},
 ): ListViews {
-  const views: Record<string, ListView<{ id: number }>> = {};
+  const views: Record<string, unknown> = {};
   // The rows' tints (one provider for every view), owned by the Processing view: History's rows use it too.
   const marker = new RowTintDecorations();
   for (const list of ANY_LISTS) {
@@ -466,10 +459,13 @@ export function createListViews(
       list.id === processingList.id ? marker : undefined,
     );
   }
-  return views as unknown as ListViews;
+  return views as ListViews;
 }
 
+/** A list view as code that works on any list reads it: its tree view, when it was used, and its end. */
+type AnyListView = Pick<ListView<{ id: number }>, 'view' | 'selectedAt' | 'dispose'>;
+
 /** Every view, for code that works on any list. */
-export function allViews(views: ListViews): ListView<{ id: number }>[] {
-  return Object.values(views) as unknown as ListView<{ id: number }>[];
+export function allViews(views: ListViews): AnyListView[] {
+  return Object.values(views);
 }

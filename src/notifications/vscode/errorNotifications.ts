@@ -12,7 +12,7 @@ import type { Settings } from '../../settings/settingsFeed';
 import { newWindowId } from '../../sharing/windowId';
 import type { WebSection } from '../../webPages/webUrl';
 import { AnnouncedRuns } from '../announcedRuns';
-import { ErrorAnnouncer, type ErrorsAnnouncement } from '../errorAnnouncer';
+import { ErrorAnnouncer, type ErrorsAnnouncement } from '../../history/errorAnnouncer';
 
 /** Opens processing syncs as JSON (the JSON documents: src/json/vscode/jsonDocuments.ts, a folder of the same layer). */
 interface OpenAsJson {
@@ -63,7 +63,7 @@ const ANNOUNCED_FOLDER = 'errors-announced';
 
 /**
  * Tells that a service's processing syncs report errors (`flowsync.notifyOnErrors`; the decisions are
- * src/notifications/errorAnnouncer.ts's): a warning, which a screen reader reads out without taking the focus. The runs
+ * src/history/errorAnnouncer.ts's): a warning, which a screen reader reads out without taking the focus. The runs
  * dealt with are remembered in global storage (errors-announced/<folder of the service's scope>/: the append-only
  * files of src/notifications/announcedRuns.ts, shared by the windows of the profile), so a reload, a restart or another
  * window does not say them again.

@@ -9,7 +9,7 @@ import { LISTS } from '../../lists';
 import { processingList } from '../../lists/processing';
 import { t } from '../../base/l10n';
 import { showMessageWithAction } from '../../base/vscode/messages';
-import { serviceName, type ServiceSet } from '../../base/serviceSet';
+import { eachService, serviceName, type ServiceSet } from '../../base/serviceSet';
 
 /** Tells the person about failures: once per kind of trouble, with the action that fixes it. */
 export interface FailureNotifications extends vscode.Disposable {
@@ -39,46 +39,30 @@ export function watchFailures(
   const errorsCode = onFirstUse(() => import('./errorNotifications'), { onError: loadFailed });
   const shown: string[] = [];
   const texts: string[] = [];
-  const watched = new Map<string, { dispose(): void }>();
   const say = (kind: string, text: string) => {
     shown.push(kind);
     texts.push(text);
   };
-  const watch = () => {
-    const ids = new Set(services.all.map((s) => s.id));
-    for (const [id, w] of watched) {
-      if (ids.has(id)) continue;
-      w.dispose();
-      watched.delete(id);
+  const following = eachService(services, (service) => {
+    const named = () => serviceName(services, service);
+    const failures = watchService(service, named, say);
+    let told: { dispose(): void } | undefined;
+    let gone = false;
+    if (errors) {
+      void errorsCode.get().then(
+        ({ watchErrors }) => {
+          if (!gone) told = watchErrors(service, errors, named, (text) => say('errors', text), processingList.viewId);
+        },
+        () => undefined,
+      );
     }
-    for (const service of services.all) {
-      if (!watched.has(service.id)) {
-        const named = () => serviceName(services, service);
-        const failures = watchService(service, named, say);
-        let told: { dispose(): void } | undefined;
-        let gone = false;
-        if (errors) {
-          void errorsCode.get().then(
-            ({ watchErrors }) => {
-              if (!gone) {
-                told = watchErrors(service, errors, named, (text) => say('errors', text), processingList.viewId);
-              }
-            },
-            () => undefined,
-          );
-        }
-        watched.set(service.id, { dispose: () => ((gone = true), failures.dispose(), told?.dispose()) });
-      }
-    }
-  };
-  const subscription = services.onDidChange(watch);
-  watch();
+    return { dispose: () => ((gone = true), failures.dispose(), told?.dispose()) };
+  });
   return {
     shown,
     texts,
     dispose: () => {
-      subscription.dispose();
-      for (const w of watched.values()) w.dispose();
+      following.dispose();
       errorsCode.dispose();
     },
   };

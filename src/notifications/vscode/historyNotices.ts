@@ -1,8 +1,7 @@
 import type { Disposable } from 'vscode';
 import { onFirstUse } from '../../base/onFirstUse';
-import { serviceName } from '../../base/serviceSet';
+import { eachService, serviceName } from '../../base/serviceSet';
 import type { OpenRunAsJson } from '../../history/vscode/announceFinished';
-import { eachService } from '../../services/vscode/eachService';
 import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
 import type { SettingsFeed } from '../../settings/settingsFeed';
 import type { WebSection } from '../../webPages/webUrl';

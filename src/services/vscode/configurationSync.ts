@@ -3,6 +3,7 @@ import { DisposableStore } from '../../base/events';
 import type { Explorer } from '../../lists/explorer';
 import { secretStoreProblem, type ApiKeyStore } from '../../keys/vscode/apiKeyStore';
 import type { SettingsSource } from '../../settings/vscode/settings';
+import type { ServicesSection } from '../servicesSection';
 import { serviceSettings, type ServiceTarget } from '../serviceTargets';
 
 /** What feeds one service's Explorer: where its settings and key come from. */
@@ -10,7 +11,8 @@ export interface ConfigurationSyncOptions {
   readonly explorer: Explorer;
   /** The service as the settings describe it now. */
   readonly target: () => ServiceTarget;
-  readonly settings: SettingsSource;
+  /** The settings with the services' section (an entry's URL as they parsed it). */
+  readonly settings: SettingsSource<Pick<ServicesSection, 'services'>>;
   readonly keys: ApiKeyStore;
   readonly log: vscode.LogOutputChannel;
   /** The User-Agent of every request. */

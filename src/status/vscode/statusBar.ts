@@ -8,7 +8,7 @@ import { servicesSummary, statusSummary, type StatusExtras } from '../statusSumm
 import { t } from '../../base/l10n';
 import { COMMAND } from '../../base/commandIds';
 import { processingList } from '../../lists/processing';
-import type { ServiceSet } from '../../base/serviceSet';
+import { eachService, type ServiceSet } from '../../base/serviceSet';
 
 const ACTION_COMMANDS = {
   focus: `${processingList.viewId}.focus`,
@@ -37,17 +37,27 @@ export class ProcessingStatusBar implements vscode.Disposable {
   /** Created at the first render: undefined until an Explorer has been configured. */
   private shownItem?: vscode.StatusBarItem;
   private readonly disposables = new DisposableStore();
-  private readonly perService = new DisposableStore();
 
   constructor(
     private readonly services: StatusServices,
     private readonly clock: Clock,
   ) {
     this.disposables.add(
-      this.perService,
-      services.onDidChange(() => this.watch()),
+      eachService(
+        services,
+        ({ explorer, history }) => {
+          const subscriptions = new DisposableStore();
+          subscriptions.add(
+            explorer.lists.processing.onDidChange(() => this.render()),
+            explorer.onDidChangeStatus(() => this.render()),
+          );
+          if (history) subscriptions.add(history.onDidChange(() => this.render()));
+          return subscriptions;
+        },
+        () => this.render(),
+      ),
     );
-    this.watch();
+    this.render();
   }
 
   /**
@@ -96,18 +106,6 @@ export class ProcessingStatusBar implements vscode.Disposable {
 
   dispose(): void {
     this.disposables.dispose();
-  }
-
-  private watch(): void {
-    this.perService.clear();
-    for (const { explorer, history } of this.services.all) {
-      this.perService.add(
-        explorer.lists.processing.onDidChange(() => this.render()),
-        explorer.onDidChangeStatus(() => this.render()),
-      );
-      if (history) this.perService.add(history.onDidChange(() => this.render()));
-    }
-    this.render();
   }
 
   private createItem(): vscode.StatusBarItem {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { STUCK_GRACE_MS, STUCK_QUIET_MS, StuckAnnouncer } from '../../../src/history/stuckAnnouncer';
+import { GRACE_MS as STUCK_GRACE_MS, QUIET_MS as STUCK_QUIET_MS } from '../../../src/history/quietAnnouncer';
+import { StuckAnnouncer } from '../../../src/history/stuckAnnouncer';
 import { LONG_KEY, keyPiece } from '../helpers/keyPieces';
 
 const sync = (id: number, name = 'Invoices') => ({

@@ -1,12 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { FlowSync } from '../../../src/api/types';
-import { AnnouncedRuns, MAX_FILE_BYTES, MAX_MARKS, REMARK_MS, runOf } from '../../../src/notifications/announcedRuns';
-import {
-  ERRORS_GRACE_MS,
-  ERRORS_QUIET_MS,
-  ErrorAnnouncer,
-  type ErrorsPoll,
-} from '../../../src/notifications/errorAnnouncer';
+import { ErrorAnnouncer, runOf, type ErrorsPoll } from '../../../src/history/errorAnnouncer';
+import { GRACE_MS as ERRORS_GRACE_MS, QUIET_MS as ERRORS_QUIET_MS } from '../../../src/history/quietAnnouncer';
+import { AnnouncedRuns, MAX_FILE_BYTES, MAX_MARKS, REMARK_MS } from '../../../src/notifications/announcedRuns';
 import { MemoryFiles } from '../helpers/memoryFiles';
 import { LONG_KEY, keyPiece } from '../helpers/keyPieces';
 

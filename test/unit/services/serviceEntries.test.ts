@@ -6,6 +6,7 @@ import {
   MAX_SERVICE_WARNINGS,
   mixesScripts,
   parseServiceEntries,
+  ServiceEntriesRead,
   serviceNameKey,
 } from '../../../src/services/serviceEntries';
 
@@ -250,6 +251,35 @@ describe('serviceEntries: reading flowsync.services', () => {
         }
       }),
       { seed: 20261123, numRuns: 300 },
+    );
+  });
+
+  it('entries chosen again from one read (another way of comparing names) are those of a fresh read: nothing is read twice', () => {
+    const entry = fc.record(
+      {
+        name: fc.constantFrom('A', 'a', 'B', 'C', 'Ꭺ', 'D'),
+        url: fc.constantFrom('https://a.example.com', 'https://b.example.com/x', 'http://127.0.0.1:9', 'nope'),
+        teamId: fc.constantFrom(undefined, '1', 'x'),
+        webUrl: fc.constantFrom(undefined, { sync: 'https://app.example/{id}' }, { flow: 'javascript:x' }),
+      },
+      { requiredKeys: ['name'] },
+    );
+    /** Compares names by their first letter only: it refuses entries the settings' key took, and so admits later ones. */
+    const firstLetter = (name: string) => serviceNameKey(name).slice(0, 1);
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: MAX_SERVICES + 5 }), (raw) => {
+        const read = new ServiceEntriesRead(raw, {});
+        const first = read.choose();
+        assert.deepEqual(first, parseServiceEntries(raw, {}));
+        assert.deepEqual(read.choose(firstLetter), parseServiceEntries(raw, {}, firstLetter));
+        const again = read.choose();
+        assert.deepEqual(again, first);
+        again.entries.forEach((e, i) => {
+          assert.equal(e.url, first.entries[i].url, 'the URL as first parsed');
+          assert.equal(e.web, first.entries[i].web, 'the web pages as first read');
+        });
+      }),
+      { seed: 20261124, numRuns: 200 },
     );
   });
 });

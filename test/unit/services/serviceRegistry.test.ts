@@ -9,7 +9,7 @@ import {
   type ServiceFactory,
 } from '../../../src/services/serviceRegistry';
 import { checkedEntries } from '../../../src/services/confusables';
-import { parseServiceEntries } from '../../../src/services/serviceEntries';
+import { ServiceEntriesRead } from '../../../src/services/serviceEntries';
 import { SINGLE_SERVICE_ID, type ServiceTarget } from '../../../src/services/serviceTargets';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
 import { deferred } from '../helpers/deferred';
@@ -157,12 +157,13 @@ describe('ServiceRegistry (pure: start, retry, reconcile, whenMade/whenRead, fai
       { name: '\u13e2roduction', url: 'https://evil.example.net' }, // Cherokee "Ꮲ"
       { name: 'Staging', url: 'https://staging.example.com' },
     ];
-    const read = parseServiceEntries(raw, {});
+    const servicesRead = new ServiceEntriesRead(raw, {});
+    const read = servicesRead.choose();
     assert.equal(read.entries.length, 3, "the settings' own read at start (serviceNameKey) lets it pass");
     settings.current = {
       ...settings.current,
       services: read.entries,
-      servicesRaw: raw,
+      servicesRead,
       serviceWarnings: read.warnings,
     };
     const warned: string[] = [];

@@ -1,5 +1,9 @@
 import * as assert from 'node:assert/strict';
+import * as url from '../../../src/api/url';
+import { checkedEntries } from '../../../src/services/confusables';
 import { readServicesSection } from '../../../src/services/servicesSection';
+import { serviceSettings, serviceTargets } from '../../../src/services/serviceTargets';
+import * as webUrl from '../../../src/webPages/webUrl';
 import type { SettingsReader } from '../../../src/settings/settingsFeed';
 
 /** What VS Code's inspect() says of flowsync.services: its default (the manifest's, or another extension's), the user's. */
@@ -94,5 +98,57 @@ describe("services: web page templates (Open in Browser) from the user's own set
     assert.deepEqual(section.serviceWarnings, [
       'flowsync.services (service 2 ("Staging")): webUrl.team is ignored: a javascript: address is never opened; give an https: address.',
     ]);
+  });
+});
+
+describe('services: an entry of flowsync.services is parsed once per settings change', () => {
+  it("its URL and its web pages are parsed once, for the section, the registry's check of names and each service's settings", () => {
+    const services = [
+      { name: 'Production', url: 'https://flowsync.example', webUrl: { sync: 'https://app.example/{id}' } },
+      {
+        name: 'Staging',
+        url: 'https://staging.example/eu',
+        teamId: '7',
+        webUrl: { flow: 'https://app.example/f/{id}' },
+      },
+      { name: 'Local', url: 'http://localhost:8080' },
+    ];
+    const read: SettingsReader = {
+      get: (key) => (key === 'services' ? services : undefined),
+      inspect: (key) => (key === 'services' ? { globalValue: services } : undefined),
+    };
+    const urlParses: string[] = [];
+    const webParses: unknown[] = [];
+    const realUrl = url.parseServiceUrl;
+    const realWeb = webUrl.parseWebTemplates;
+    (url as { parseServiceUrl: typeof realUrl }).parseServiceUrl = (input, policy) => (
+      urlParses.push(input),
+      realUrl(input, policy)
+    );
+    (webUrl as { parseWebTemplates: typeof realWeb }).parseWebTemplates = (raw, setting) => (
+      webParses.push(raw),
+      realWeb(raw, setting)
+    );
+    try {
+      // One settings change, as the window goes through it: the snapshot (the services' section), the registry (its
+      // entries checked by the full look-alike table, the targets), each service's settings (configurationSync).
+      const window = { allowHttp: false, autoRefresh: true, refreshIntervalSeconds: 30, requestTimeoutSeconds: 15 };
+      const snapshot = { ...window, baseUrl: '', teamId: '', ...readServicesSection(read, window) };
+      const entries = checkedEntries(() => assert.fail('no warning'))(snapshot);
+      const settings = serviceTargets(snapshot, entries).map((target) => serviceSettings(target, snapshot));
+      assert.deepEqual(
+        settings.map((s) => s.keySlot),
+        ['https://flowsync.example', 'https://staging.example/eu', 'http://localhost:8080'],
+      );
+      assert.deepEqual(
+        urlParses,
+        services.map((s) => s.url),
+        'each URL parsed once',
+      );
+      assert.deepEqual(webParses, [services[0].webUrl, services[1].webUrl, undefined], "each entry's web pages once");
+    } finally {
+      (url as { parseServiceUrl: typeof realUrl }).parseServiceUrl = realUrl;
+      (webUrl as { parseWebTemplates: typeof realWeb }).parseWebTemplates = realWeb;
+    }
   });
 });

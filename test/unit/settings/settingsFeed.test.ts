@@ -1,10 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Emitter } from '../../../src/base/events';
 import {
   APPLICATION_SCOPED,
   readSnapshot,
+  SettingsPart,
   userOnlySettings,
+  type SettingsFeed,
   type SettingsReader,
 } from '../../../src/settings/settingsFeed';
 
@@ -148,5 +151,49 @@ describe('settings: one snapshot from one read', () => {
       ['', false, [], {}],
       "the manifest's defaults choose nothing",
     );
+  });
+});
+
+describe('SettingsPart: one part of the settings, compared once per change for every reader', () => {
+  /** A settings feed a test changes, telling its listeners as the settings source does. */
+  function feed(first: { pages: readonly string[]; other: number }) {
+    const changes = new Emitter<typeof first>();
+    const source = {
+      current: first,
+      onDidChange: changes.event,
+      set(next: typeof first) {
+        source.current = next;
+        changes.fire(next);
+      },
+      get listeners() {
+        return changes.listenerCount;
+      },
+    };
+    return source satisfies SettingsFeed<typeof first>;
+  }
+
+  it('fires once per settings change that changed the part, with it; not for a change of anything else', () => {
+    const settings = feed({ pages: ['a'], other: 1 });
+    let compared = 0;
+    const part = new SettingsPart(
+      settings,
+      (s) => s.pages,
+      (pages) => (compared++, pages.join()),
+    );
+    const seen: (readonly string[])[][] = [[], []];
+    part.onDidChange((pages) => seen[0].push(pages));
+    part.onDidChange((pages) => seen[1].push(pages));
+    assert.deepEqual(part.current, ['a']);
+    compared = 0;
+    settings.set({ pages: ['a'], other: 2 });
+    settings.set({ pages: ['a', 'b'], other: 2 });
+    settings.set({ pages: ['a', 'b'], other: 3 });
+    assert.deepEqual(seen, [[['a', 'b']], [['a', 'b']]], 'each listener told once, of the one change of the part');
+    assert.equal(compared, 3, 'compared once per settings change, however many listen');
+    assert.deepEqual(part.current, ['a', 'b']);
+    part.dispose();
+    assert.equal(settings.listeners, 0, 'disposed: it no longer follows the settings');
+    settings.set({ pages: [], other: 3 });
+    assert.equal(seen[0].length, 1);
   });
 });

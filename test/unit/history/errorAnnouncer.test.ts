@@ -1,11 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { FlowSync } from '../../../src/api/types';
-import {
-  ERRORS_GRACE_MS,
-  ERRORS_QUIET_MS,
-  ErrorAnnouncer,
-  type ErrorsPoll,
-} from '../../../src/notifications/errorAnnouncer';
+import { ErrorAnnouncer, type ErrorsPoll } from '../../../src/history/errorAnnouncer';
+import { GRACE_MS as ERRORS_GRACE_MS, QUIET_MS as ERRORS_QUIET_MS } from '../../../src/history/quietAnnouncer';
 import type { NotifyMode } from '../../../src/settings/settingValues';
 import { LONG_KEY, keyPiece } from '../helpers/keyPieces';
 

@@ -1,21 +1,41 @@
 import type { FlowSync } from '../api/types';
-import { inert } from '../base/inert';
+import { bounded, inert } from '../base/inert';
 import { t } from '../base/l10n';
 import { flowLabel } from '../lists/grouping';
 import type { NotifyMode } from '../settings/settingValues';
-import { runOf, type AnnouncedMemory, type RunRef } from './announcedRuns';
-
-/** The least time between two errors announcements of one service: syncs that get errors meanwhile are said together. */
-export const ERRORS_QUIET_MS = 5 * 60_000;
-/** How long a sync seen with errors is remembered after it was last seen so: a list that drops it for a poll does not make it new. */
-export const ERRORS_GRACE_MS = 60 * 60_000;
-/** The most syncs remembered (the longest processing list a service may answer): the oldest seen are forgotten first. */
-const MAX_REMEMBERED = 100_000;
+import { MAX_CREATED_AT } from './entry';
+import { QuietAnnouncer } from './quietAnnouncer';
 /**
  * How often the runs listed with errors again are handed to the memory to be kept marked (AnnouncedMemory.keep): far
  * within the time a mark is written again (12 h), so a poll costs the new runs only, not every run listed.
  */
 const KEEP_EVERY_MS = 60 * 60_000;
+
+/** A run of one service: its sync id and created_at as the service sent it (bounded, the key masked). */
+export interface RunRef {
+  readonly id: number;
+  readonly createdAt: string;
+}
+
+/** What the announcer needs of the runs remembered (src/notifications/announcedRuns.ts; tests may give their own). */
+export interface AnnouncedMemory {
+  /** Reads what the windows marked since the last read (bounded). Never rejects: a failure is logged, not thrown. */
+  refresh(): Promise<void>;
+  /** Whether a window (this one, an earlier life of it, another) dealt with the run's errors, as last read. */
+  has(run: RunRef): boolean;
+  /** Remembers that the runs' errors were dealt with now (written in the background, in order). */
+  mark(runs: readonly RunRef[]): void;
+  /**
+   * The runs are still listed with errors and not news: a mark about to run out is written again, a missing one (a run
+   * first seen in another window's answer) written; the others cost nothing.
+   */
+  keep(runs: readonly RunRef[]): void;
+}
+
+/** A sync's run as remembered: its id and its created_at, bounded, with the key masked (as History keeps it). */
+export function runOf(sync: { readonly id: number; readonly created_at: string }, hide?: string): RunRef {
+  return { id: sync.id, createdAt: bounded(String(sync.created_at ?? ''), MAX_CREATED_AT, hide) };
+}
 
 /** One look at a service's Processing list (a successful answer, this window's or one another window polled). */
 export interface ErrorsPoll {
@@ -51,18 +71,15 @@ export interface ErrorsAnnouncement {
  *   window is marked there (by the window that polled: an adopted answer marks nothing); a run marked there is not
  *   news (a reload, a restart, a window whose first answer was its own). A run held in the quiet period is marked when
  *   it is said (or dropped by `off`): a reload before then says it. Runs still listed are kept marked (`keep`);
- * - at most one announcement per ERRORS_QUIET_MS: syncs that get errors meanwhile are said together when it ends (on
+ * - at most one announcement per QUIET_MS (the quiet announcer, quietAnnouncer.ts, as for stuck syncs): syncs that get errors meanwhile are said together when it ends (on
  *   the first poll after it that still lists them), "3 syncs of Production report errors";
- * - memory stays bounded: a sync not seen with errors for ERRORS_GRACE_MS is forgotten, and at most MAX_REMEMBERED.
+ * - memory stays bounded: a sync not seen with errors for GRACE_MS is forgotten, and the oldest beyond a bound.
  * nextWithMemory() reads the memory before it decides, when the poll lists a sync with errors that neither this window
  * nor the memory as last read knows (the first answer, a new run): a poll with nothing new touches no file.
  */
 export class ErrorAnnouncer {
-  /** Sync id -> when it was last seen with errors (ms), oldest first (re-inserted when seen again). */
-  private readonly seen = new Map<number, number>();
-  /** Syncs to say that were not said yet (the quiet period was on), by id. */
-  private readonly held = new Map<number, FlowSync>();
-  private lastSaid = -Infinity;
+  /** The syncs seen with errors, and those to say that were not said yet (the quiet period was on). */
+  private readonly runs = new QuietAnnouncer<FlowSync>();
   /** The polls of nextWithMemory(), one after another. */
   private queue: Promise<unknown> = Promise.resolve();
   /** When the runs listed again were last handed to the memory (keep). */
@@ -76,7 +93,7 @@ export class ErrorAnnouncer {
 
   /** How many syncs are remembered (for tests: memory stays bounded). */
   get remembered(): number {
-    return this.seen.size;
+    return this.runs.remembered;
   }
 
   /**
@@ -100,7 +117,7 @@ export class ErrorAnnouncer {
   private unknown(poll: ErrorsPoll): boolean {
     const hide = this.keyToHide();
     return poll.processing.some(
-      (sync) => hasErrors(sync) && !this.seen.has(sync.id) && !poll.memory?.has(runOf(sync, hide)),
+      (sync) => hasErrors(sync) && !this.runs.knows(sync.id) && !poll.memory?.has(runOf(sync, hide)),
     );
   }
 
@@ -118,27 +135,25 @@ export class ErrorAnnouncer {
     for (const sync of poll.processing) {
       if (!hasErrors(sync)) continue;
       withErrors.set(sync.id, sync);
-      const fresh = !this.seen.has(sync.id);
-      if (!fresh) this.seen.delete(sync.id); // re-inserted below: the map stays ordered by last seen
-      this.seen.set(sync.id, now);
+      const fresh = this.runs.see(sync.id, now);
       if (!memory) {
-        if (fresh && !poll.adopted && wanted(poll, sync)) this.held.set(sync.id, sync);
+        if (fresh && !poll.adopted && wanted(poll, sync)) this.runs.hold(sync);
         continue;
       }
       if (!fresh) {
-        if (keep && !this.held.has(sync.id)) again.push(runOf(sync, hide));
+        if (keep && !this.runs.isHeld(sync.id)) again.push(runOf(sync, hide));
         continue;
       }
       const run = runOf(sync, hide);
       if (memory.has(run)) {
         if (keep) again.push(run); // dealt with before (a reload, another window): not news
-      } else if (wanted(poll, sync)) this.held.set(sync.id, sync);
+      } else if (wanted(poll, sync)) this.runs.hold(sync);
       else dealt.push(run);
     }
-    this.forget(now);
+    this.runs.forget(now);
     if (poll.mode === 'off') {
-      if (memory) for (const sync of this.held.values()) dealt.push(runOf(sync, hide));
-      this.held.clear();
+      const dropped = this.runs.release();
+      if (memory) for (const sync of dropped) dealt.push(runOf(sync, hide));
     }
     const said = this.say(poll, withErrors, now);
     if (memory) {
@@ -159,12 +174,11 @@ export class ErrorAnnouncer {
 
   /** The held syncs still listed, when the quiet period is over (this window's poll only). */
   private say(poll: ErrorsPoll, withErrors: ReadonlyMap<number, FlowSync>, now: number) {
-    if (poll.adopted || this.held.size === 0 || now - this.lastSaid < ERRORS_QUIET_MS) return undefined;
+    if (poll.adopted) return undefined;
     // Held syncs no longer listed (they left, or the list dropped them for a poll) stay held, said if seen again.
-    const fresh = [...this.held.keys()].flatMap((id) => withErrors.get(id) ?? []);
-    if (fresh.length === 0) return undefined;
-    for (const sync of fresh) this.held.delete(sync.id);
-    this.lastSaid = now;
+    const held = this.runs.say((id) => withErrors.has(id), now);
+    if (!held) return undefined;
+    const fresh = held.flatMap((sync) => withErrors.get(sync.id) ?? []); // as listed now
     fresh.sort((a, b) => b.id - a.id);
     return { text: this.textOf(fresh, poll.service), syncs: fresh };
   }
@@ -180,16 +194,6 @@ export class ErrorAnnouncer {
     return name === undefined
       ? t('Sync #{0} ({1}) reports errors', syncs[0].id, flow)
       : t('{0}: Sync #{1} ({2}) reports errors', name, syncs[0].id, flow);
-  }
-
-  /** Forgets the syncs last seen with errors more than ERRORS_GRACE_MS ago, and the oldest beyond MAX_REMEMBERED. */
-  private forget(now: number): void {
-    for (const [id, at] of this.seen) {
-      // A clock that went back counts as now: only a sync not seen for the grace period is forgotten.
-      if (now - at <= ERRORS_GRACE_MS && this.seen.size <= MAX_REMEMBERED) break;
-      this.seen.delete(id);
-      this.held.delete(id);
-    }
   }
 }
 
