@@ -20,7 +20,6 @@ const MAX_FUNCTION_LINES = 70;
 const LEFT: readonly string[] = [
   'src/env/node/files.ts nodeFiles',
   'src/export/vscode/exportCommand.ts exportHistory',
-  'src/services/serviceEntries.ts parseServiceEntries',
   'src/extension.ts activate',
 ];
 
