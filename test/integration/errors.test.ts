@@ -144,6 +144,41 @@ describe('Errors announced: a processing sync that reports errors', function () 
     }
   });
 
+  it('watched: a sync that had errors before it was watched is announced once it is watched (issue #52, item 4)', async () => {
+    // A teller of its own (its quiet period not taken by the tests before), over the real service and its watches.
+    const texts: string[] = [];
+    const deps: ErrorsDeps = {
+      settings: { current: { notifyOnErrors: 'watched' } },
+      json: { open: async () => undefined },
+      clock: systemClock,
+    };
+    const teller = watchErrors(
+      x.services.all[0],
+      deps,
+      () => undefined,
+      (text) => texts.push(text),
+      'flowsync.processing',
+    );
+    const flow = mock.dataset.flows[3];
+    const [started] = mock.startSync(flow.id, { runMs: 30 * 60_000 });
+    try {
+      mock.reportErrors(started.id);
+      await refresh();
+      await refresh();
+      assert.deepEqual(texts, [], 'not watched: nothing said');
+      await vscode.commands.executeCommand('flowsync.watch', leaf(started.id));
+      await refresh();
+      await waitFor(() => texts.length > 0, { message: 'said once watched' });
+      assert.deepEqual(texts, [`Sync #${started.id} (${flow.name}) reports errors`]);
+      await refresh();
+      assert.equal(texts.length, 1, 'once');
+    } finally {
+      teller.dispose();
+      mock.finish(started.id);
+      await refresh();
+    }
+  });
+
   it('off: a watched sync that gets errors is not announced', async () => {
     await setUserSetting('notifyOnErrors', 'off');
     const [started] = mock.startSync(mock.dataset.flows[1].id, { runMs: 30 * 60_000 });
