@@ -90,3 +90,19 @@ describe("Pin Flow and Unpin Flow in the rows' menus (package.json menus view/it
     }
   });
 });
+
+describe("Copy as Markdown in the rows' menus (package.json menus view/item/context)", () => {
+  it('on every row it says: a processing sync, a flow, a connection, a team and a History run, whatever their marks', () => {
+    const rows = [
+      ...contexts('flowsync.sync', ['.watched', '.web']),
+      ...contexts('flowsync.flow', ['.watched', '.pinned', '.web']),
+      ...contexts('flowsync.connection', ['.web']),
+      ...contexts('flowsync.team', ['.web']),
+      ...contexts('flowsync.historyEntry', ['.pinned', '.web']),
+    ];
+    for (const context of rows) assert.ok(offered(context).has('flowsync.copyAsMarkdown'), context);
+    for (const context of ['flowsync.service', 'flowsync.historyDay', 'flowsync.status', 'flowsync.type']) {
+      assert.ok(!offered(context).has('flowsync.copyAsMarkdown'), `not on ${context}`);
+    }
+  });
+});
