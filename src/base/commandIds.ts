@@ -34,6 +34,7 @@ export const COMMAND = {
   pinFlow: 'flowsync.pinFlow',
   unpinFlow: 'flowsync.unpinFlow',
   openInBrowser: 'flowsync.openInBrowser',
+  copyAsMarkdown: 'flowsync.copyAsMarkdown',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

@@ -31,6 +31,7 @@ const TAKES: Readonly<Partial<Record<CommandId, Exclude<ArgumentKind, 'none'>>>>
   [COMMAND.pinFlow]: 'rows',
   [COMMAND.unpinFlow]: 'rows',
   [COMMAND.openInBrowser]: 'rows',
+  [COMMAND.copyAsMarkdown]: 'rows',
   [COMMAND.clearFilter]: 'view',
   [COMMAND.exportHistory]: 'export',
 };

@@ -64,8 +64,12 @@ export interface ErrorsAnnouncement {
  * service, pure (time from `now`):
  * - each sync (a run: an id never comes back once it ended) at most once, the first time it is seen with errors, by
  *   the window whose poll saw it; every window remembers what it saw, so a window that takes over the polling does not
- *   say it again; a sync seen with errors while it was not to be said (`off`, not watched, another window's poll) is
- *   remembered as seen and never said later;
+ *   say it again; a sync seen with errors while it was not to be said (`off`, another window's poll) is remembered as
+ *   seen and never said later;
+ * - in `watched`, a sync with errors that is not watched is not dealt with: it waits (unmarked) and is said at the first
+ *   answer that lists it once it is watched (itself or its flow), or once the mode is `all`; `off` drops it. A window
+ *   that adopted another's answers (with the memory) keeps what it saw waiting too: when it polls itself, a run the
+ *   memory does not know is judged as new, so a watch made after the poller's window closed is still said;
  * - with the poll's `memory` (the runs dealt with, on disk: src/notifications/announcedRuns.ts), beyond this window's
  *   life and across the windows of the profile: a run said, or seen with errors while it was not to be said, by this
  *   window is marked there (by the window that polled: an adopted answer marks nothing); a run marked there is not
@@ -80,6 +84,8 @@ export interface ErrorsAnnouncement {
 export class ErrorAnnouncer {
   /** The syncs seen with errors, and those to say that were not said yet (the quiet period was on). */
   private readonly runs = new QuietAnnouncer<FlowSync>();
+  /** Syncs seen with errors and not dealt with: not watched in `watched`, or seen in another window's poll (by id). */
+  private readonly waiting = new Set<number>();
   /** The polls of nextWithMemory(), one after another. */
   private queue: Promise<unknown> = Promise.resolve();
   /** When the runs listed again were last handed to the memory (keep). */
@@ -113,11 +119,17 @@ export class ErrorAnnouncer {
     return next;
   }
 
-  /** Whether the poll lists a sync with errors that neither this window nor the poll's memory knows. */
+  /**
+   * Whether the poll lists a sync with errors that neither this window nor the poll's memory knows, or one waiting
+   * that is to be said now.
+   */
   private unknown(poll: ErrorsPoll): boolean {
     const hide = this.keyToHide();
     return poll.processing.some(
-      (sync) => hasErrors(sync) && !this.runs.knows(sync.id) && !poll.memory?.has(runOf(sync, hide)),
+      (sync) =>
+        hasErrors(sync) &&
+        (!this.runs.knows(sync.id) || (this.waiting.has(sync.id) && wanted(poll, sync))) &&
+        !poll.memory?.has(runOf(sync, hide)),
     );
   }
 
@@ -136,21 +148,31 @@ export class ErrorAnnouncer {
       if (!hasErrors(sync)) continue;
       withErrors.set(sync.id, sync);
       const fresh = this.runs.see(sync.id, now);
-      if (!memory) {
-        if (fresh && !poll.adopted && wanted(poll, sync)) this.runs.hold(sync);
-        continue;
-      }
-      if (!fresh) {
+      const waits = this.waiting.has(sync.id);
+      if (!fresh && !waits) {
         if (keep && !this.runs.isHeld(sync.id)) again.push(runOf(sync, hide));
         continue;
       }
-      const run = runOf(sync, hide);
-      if (memory.has(run)) {
+      if (poll.adopted) {
+        if (fresh && poll.memory) this.waiting.add(sync.id); // judged when this window polls (the memory decides)
+        continue;
+      }
+      const want = wanted(poll, sync);
+      if (waits && !want && poll.mode === 'watched') continue; // still not watched
+      this.waiting.delete(sync.id);
+      const run = memory && runOf(sync, hide);
+      if (run && memory.has(run)) {
         if (keep) again.push(run); // dealt with before (a reload, another window): not news
-      } else if (wanted(poll, sync)) this.runs.hold(sync);
-      else dealt.push(run);
+      } else if (want) {
+        this.runs.hold(sync);
+      } else if (poll.mode === 'watched') {
+        this.waiting.add(sync.id); // not watched yet: said once it is
+      } else if (run) {
+        dealt.push(run);
+      }
     }
     this.runs.forget(now);
+    for (const id of this.waiting) if (!this.runs.knows(id)) this.waiting.delete(id); // forgotten with its run
     if (poll.mode === 'off') {
       const dropped = this.runs.release();
       if (memory) for (const sync of dropped) dealt.push(runOf(sync, hide));

@@ -29,18 +29,29 @@ export interface Eta {
 }
 
 export function eta(stats: FlowStats | undefined, ageMs: number | undefined, stuck: boolean): Eta | undefined {
-  if (stuck || ageMs === undefined || !Number.isFinite(ageMs) || ageMs < 0) return undefined;
-  if (!stats || stats.runs < ETA_MIN_RUNS || !Number.isFinite(stats.medianMs) || !Number.isFinite(stats.p95Ms)) {
-    return undefined;
-  }
+  const phase = etaPhase(stats, ageMs, stuck);
+  if (!phase || !stats) return undefined;
   const usual = t('{0}, {1} runs', rangeText(stats.medianMs, stats.p95Ms), stats.runs);
   const about = t('usually done after about {0}', span(stats.medianMs));
   const detail = t('Usually done after about {0} ({1}).', span(stats.medianMs), usual);
-  if (ageMs < stats.medianMs) return { phase: 'usual', short: about, detail };
-  if (ageMs <= stats.p95Ms) return { phase: 'late', short: t('usually done within {0}', span(stats.p95Ms)), detail };
+  if (phase === 'usual') return { phase, short: about, detail };
+  if (phase === 'late') return { phase, short: t('usually done within {0}', span(stats.p95Ms)), detail };
   return {
     phase: 'longer',
     short: t('running longer than usual'),
     detail: `${t('Running longer than usual.')} ${detail}`,
   };
+}
+
+/** eta()'s phase alone, without its words (a flow row asks it of each of its syncs: src/history/vscode/historyUi.ts). */
+export function etaPhase(
+  stats: FlowStats | undefined,
+  ageMs: number | undefined,
+  stuck: boolean,
+): EtaPhase | undefined {
+  if (stuck || ageMs === undefined || !Number.isFinite(ageMs) || ageMs < 0) return undefined;
+  if (!stats || stats.runs < ETA_MIN_RUNS || !Number.isFinite(stats.medianMs) || !Number.isFinite(stats.p95Ms)) {
+    return undefined;
+  }
+  return ageMs < stats.medianMs ? 'usual' : ageMs <= stats.p95Ms ? 'late' : 'longer';
 }

@@ -70,21 +70,19 @@ export function flowStatsText(stats: FlowStats | undefined): string | undefined 
 
 // ------------------------------------------------------------ the History view
 
-/** One row of the History view: label = the flow, description = "#1003 · ran about 12 min · 5 min ago". */
+/**
+ * One row of the History view: label = the flow, description = "#1003 · ran about 12 min · 5 min ago"; `said`: what
+ * the description says after the id (Copy as Markdown says it after the run's title).
+ */
 export function historyRow(
   entry: HistoryEntry,
   now: number,
   stats?: FlowStats,
-): { label: string; description: string; states: RowStates } {
+): { label: string; description: string; said: string[]; states: RowStates } {
   const states = historyRowStates(entry, stats);
   const marks = [...(states.errors ? [t('had errors')] : []), ...(states.longer ? [t('ran longer than usual')] : [])];
-  return {
-    label: entryFlowLabel(entry),
-    description: [`#${entry.id}`, t('ran {0}', durationText(entry.duration)), agoMs(entry.leftAt, now), ...marks].join(
-      ' · ',
-    ),
-    states,
-  };
+  const said = [t('ran {0}', durationText(entry.duration)), agoMs(entry.leftAt, now), ...marks];
+  return { label: entryFlowLabel(entry), description: [`#${entry.id}`, ...said].join(' · '), said, states };
 }
 
 /**

@@ -66,6 +66,21 @@ export const TEAM_ICON: IconSpec = { id: 'organization', words: () => t('team') 
 export const PINNED_ICON: IconSpec = { id: 'pinned', words: () => t('pinned') };
 export const SERVICE_ICON: IconSpec = { id: 'server-environment', words: () => t('service') };
 
+/**
+ * What a group row (a flow) says of the strongest state of its rows (src/lists/groupStates.ts), with how many of its
+ * rows are in it: its description and accessible name say in words what its tint (src/lists/rowTints.ts) shows.
+ */
+export function groupStateWords(state: 'errors' | 'stuck' | 'longer', count: number): string {
+  switch (state) {
+    case 'errors':
+      return count === 1 ? t('1 with errors') : t('{0} with errors', count);
+    case 'stuck':
+      return count === 1 ? t('1 stuck') : t('{0} stuck', count);
+    case 'longer':
+      return count === 1 ? t('1 longer than usual') : t('{0} longer than usual', count);
+  }
+}
+
 /** A table lookup by a name from the service: own entries only ("constructor" is not an icon). */
 function ownEntry(table: Record<string, IconSpec>, name: string): IconSpec | undefined {
   return Object.hasOwn(table, name) ? table[name] : undefined;

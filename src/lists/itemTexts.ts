@@ -25,10 +25,15 @@ export function syncLabel(sync: FlowSync): string {
 
 /** Tree description of a sync: status, how long ago it started, and marks for webhook and errors. */
 export function syncDescription(sync: FlowSync, nowMs: number): string {
+  return syncDescriptionParts(sync, nowMs).join(' · ');
+}
+
+/** The parts of a sync's description (Copy as Markdown says them after its title). */
+export function syncDescriptionParts(sync: FlowSync, nowMs: number): string[] {
   const parts = [sync.status, t('started {0}', serviceTimeAgo(sync.created_at, nowMs))];
   if (sync.webhook) parts.push(t('webhook'));
   if (sync.errors !== null) parts.push(t('has errors'));
-  return parts.join(' · ');
+  return parts;
 }
 
 /** Markdown tooltip of a flow sync with every documented field. Values from the service are escaped. */

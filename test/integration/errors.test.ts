@@ -144,6 +144,70 @@ describe('Errors announced: a processing sync that reports errors', function () 
     }
   });
 
+  it('watched: a sync that had errors before it was watched is announced once it is watched (issue #52, item 4)', async () => {
+    // A teller of its own (its quiet period not taken by the tests before), over the real service and its watches.
+    const texts: string[] = [];
+    const deps: ErrorsDeps = {
+      settings: { current: { notifyOnErrors: 'watched' } },
+      json: { open: async () => undefined },
+      clock: systemClock,
+    };
+    const teller = watchErrors(
+      x.services.all[0],
+      deps,
+      () => undefined,
+      (text) => texts.push(text),
+      'flowsync.processing',
+    );
+    const flow = mock.dataset.flows[3];
+    const [started] = mock.startSync(flow.id, { runMs: 30 * 60_000 });
+    try {
+      mock.reportErrors(started.id);
+      await refresh();
+      await refresh();
+      assert.deepEqual(texts, [], 'not watched: nothing said');
+      await vscode.commands.executeCommand('flowsync.watch', leaf(started.id));
+      await refresh();
+      await waitFor(() => texts.length > 0, { message: 'said once watched' });
+      assert.deepEqual(texts, [`Sync #${started.id} (${flow.name}) reports errors`]);
+      await refresh();
+      assert.equal(texts.length, 1, 'once');
+    } finally {
+      teller.dispose();
+      mock.finish(started.id);
+      await refresh();
+    }
+  });
+
+  it('a flow row wears the strongest tint of its syncs (errors), with its words in its description and accessible name', async () => {
+    const flow = mock.dataset.flows[4];
+    const [plain, failing] = mock.startSync(flow.id, { count: 2, runMs: 30 * 60_000 });
+    try {
+      mock.reportErrors(failing.id);
+      await refresh();
+      const tree = x.views.processing.tree;
+      const row = tree.getChildren().find((node) => node.kind === 'group' && Number(node.group.key) === flow.id);
+      assert.ok(row, 'the flow row (grouped by flow)');
+      const item = tree.getTreeItem(row);
+      assert.match(String(item.description), /^2 syncs · 1 with errors/);
+      assert.match(String(item.accessibilityInformation?.label), /1 with errors/);
+      assert.ok(item.resourceUri, 'the row is marked (its decoration URI)');
+      const decorations = x.views.processing.marker as unknown as vscode.FileDecorationProvider;
+      const tint = await waitFor(
+        async () => decorations.provideFileDecoration(item.resourceUri!, new vscode.CancellationTokenSource().token),
+        { message: "the row's tint" },
+      );
+      assert.equal(tint?.badge, 'E');
+      assert.equal(tint?.tooltip, 'errors');
+      assert.equal((tint?.color as vscode.ThemeColor | undefined)?.id, 'list.errorForeground');
+      assert.ok(plain, 'and a sync without errors beside it');
+    } finally {
+      mock.finish(plain.id);
+      mock.finish(failing.id);
+      await refresh();
+    }
+  });
+
   it('off: a watched sync that gets errors is not announced', async () => {
     await setUserSetting('notifyOnErrors', 'off');
     const [started] = mock.startSync(mock.dataset.flows[1].id, { runMs: 30 * 60_000 });

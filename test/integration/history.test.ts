@@ -260,6 +260,10 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     assert.match(String(stuck.description), /stuck/);
     assert.equal((stuck.iconPath as vscode.ThemeIcon).id, 'warning');
     assert.doesNotMatch(String(x.views.processing.tree.getTreeItem(leaf(900_032)).description), /stuck/);
+    // Its flow's row wears the strongest state of its syncs, in words (issue #52, item 4).
+    const tree = x.views.processing.tree;
+    const flow = tree.getChildren().find((node) => node.kind === 'group' && Number(node.group.key) === 5);
+    assert.match(String(flow && tree.getTreeItem(flow).description), /^2 syncs · 1 stuck/);
     await setUserSetting('stuckAfterMinutes', undefined);
   });
 

@@ -3,7 +3,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FlowSyncExplorerApi } from '../../src/extension';
 import type { MockFlowSyncServer } from '../../src/mock/server';
-import { TEST_KEY, connect, startMockApi, testApi, waitFor } from './helpers';
+import type { HistoryViewNode } from '../../src/history/vscode/historyView';
+import { EXTENSION_ID, TEST_KEY, connect, startMockApi, testApi, waitFor } from './helpers';
 
 describe('Pinned flows', function () {
   this.timeout(60_000);
@@ -72,5 +73,61 @@ describe('Pinned flows', function () {
       false,
       'no idle row once unpinned',
     );
+  });
+
+  /** Whether a row of context value `context` offers `command` in its context menu (the manifest's view/item/context). */
+  const offers = (command: string, context: string): boolean => {
+    const menus = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.menus['view/item/context'];
+    return (menus as Array<{ command: string; when: string }>).some(
+      (m) => m.command === command && new RegExp(/viewItem =~ \/(.+)\/$/.exec(m.when)?.[1] ?? '$.').test(context),
+    );
+  };
+
+  it('a History run offers Pin Flow while its flow is not pinned and Unpin Flow once it is; the palette pins the selected run’s flow', async () => {
+    mock.setNow(mock.now());
+    await connect(x, mock);
+    await x.explorer.refresh('processing');
+    const [sync] = (x.explorer.lists.processing.state.items ?? []).map((i) => i.value);
+    assert.ok(sync, 'a sync processing');
+    await x.history.pins.set([sync.flow_id], false);
+    mock.finish(sync.id);
+    await x.explorer.refresh('processing');
+    const run = (await waitFor(
+      async () => {
+        for (const day of await x.historyView.getChildren()) {
+          const found = (await x.historyView.getChildren(day)).find(
+            (row) => row.kind === 'historyEntry' && row.entry.id === sync.id,
+          );
+          if (found) return found;
+        }
+        return undefined;
+      },
+      { message: `sync #${sync.id} in History` },
+    ))!;
+    const context = async (row: HistoryViewNode) => String((await x.historyView.getTreeItem(row)).contextValue);
+    const menu = async () => ({
+      pin: offers('flowsync.pinFlow', await context(run)),
+      unpin: offers('flowsync.unpinFlow', await context(run)),
+    });
+    assert.deepEqual(await menu(), { pin: true, unpin: false }, `not pinned: ${await context(run)}`);
+
+    await vscode.commands.executeCommand('flowsync.pinFlow', run);
+    await waitFor(() => x.history.pins.ids().includes(sync.flow_id), { message: 'pinned' });
+    assert.deepEqual(await menu(), { pin: false, unpin: true }, `pinned: ${await context(run)}`);
+    await vscode.commands.executeCommand('flowsync.unpinFlow', run);
+    await waitFor(() => !x.history.pins.ids().includes(sync.flow_id), { message: 'unpinned' });
+    assert.deepEqual(await menu(), { pin: true, unpin: false }, `unpinned again: ${await context(run)}`);
+
+    // The palette with the run selected in History: its flow, not a question.
+    await x.historyView.view.reveal(run, { select: true, focus: true });
+    void vscode.commands.executeCommand('flowsync.pinFlow');
+    try {
+      await waitFor(() => x.history.pins.ids().includes(sync.flow_id), {
+        message: 'the selected run’s flow pinned from the palette',
+        timeoutMs: 5000,
+      });
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    }
   });
 });

@@ -9,6 +9,7 @@ import { clearHistory, unwatch, watch } from '../../history/vscode/historyComman
 import { pinFlow, unpinFlow } from '../../history/vscode/pinCommands';
 import { exportHistory } from '../../export/vscode/exportCommand';
 import { goToPages, openInBrowser } from '../../links/vscode/openInBrowser';
+import { copyAsMarkdown } from '../../links/vscode/copyMarkdown';
 import { copyId, copyLink, openJson } from '../../json/vscode/openJsonCommand';
 import { refreshAll, refreshList } from '../../lists/vscode/refreshCommand';
 import { setServiceUrl } from '../../services/vscode/serviceUrlCommand';
@@ -102,6 +103,7 @@ const HANDLERS: Record<CommandId, Handler> = {
     [COMMAND.pinFlow]: whenMade(pinFlow),
     [COMMAND.unpinFlow]: whenMade(unpinFlow),
     [COMMAND.openInBrowser]: whenMade(openInBrowser),
+    [COMMAND.copyAsMarkdown]: whenMade(copyAsMarkdown),
   } satisfies Record<Exclude<CommandId, ListCommand>, Handler>),
 };
 

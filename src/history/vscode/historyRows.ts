@@ -24,13 +24,15 @@ export interface HistoryRowContext {
   service?: HistoryViewService;
   /** What a run's context value ends with: `.web` when its service has a page for syncs (Open in Browser). */
   webSuffix?: string;
+  /** The run's flow is pinned: its context value says `.pinned` (its menu offers Unpin Flow, not Pin Flow). */
+  pinned?: boolean;
   /** Tints the runs that stand out (src/lists/vscode/rowDecorations.ts). */
   marker?: RowMarker;
 }
 
 export function historyTreeItem(
   node: HistoryNode,
-  { several, now, service, webSuffix = '', marker }: HistoryRowContext,
+  { several, now, service, webSuffix = '', pinned = false, marker }: HistoryRowContext,
 ): vscode.TreeItem {
   const prefix = several ? `${rowKey(node.service)}|` : '';
   if (node.kind === 'historyService') {
@@ -58,7 +60,7 @@ export function historyTreeItem(
   item.id = `${prefix}left:${node.entry.id}:${node.entry.leftAt}`;
   item.description = inert(description);
   item.iconPath = themeIcon({ ...FLOW_ICON, id: 'history' });
-  item.contextValue = 'flowsync.historyEntry' + webSuffix;
+  item.contextValue = 'flowsync.historyEntry' + (pinned ? '.pinned' : '') + webSuffix;
   marker?.mark(item, 'history', states); // tinted when it had errors or ran longer than usual
   return item;
 }

@@ -1,5 +1,6 @@
-import type { FlowSync } from '../../api/types';
-import { eta, flowStatsText, processingAgeMs } from '../index';
+import type { FlowSync, Item } from '../../api/types';
+import { eta, etaPhase, flowStatsText, processingAgeMs } from '../index';
+import { groupMarks } from '../../lists/groupStates';
 import { slowerText } from '../texts';
 import { PINNED_ICON, STUCK_ICON } from '../../lists/icons';
 import { PinnedRows } from '../../lists/pinnedRows';
@@ -36,7 +37,7 @@ export function processingDecorations(
         processingAgeMs(sync, at, history.tracked.get(sync.id)?.firstSeen),
         stuck,
       );
-      const errors = sync.errors !== null && sync.errors !== undefined;
+      const errors = hasErrors(sync);
       // What makes the row stand out (tinted: src/lists/rowTints.ts); its words are in the description (errors: the list's own).
       const states = { errors, stuck, longer: expected?.phase === 'longer' };
       if (!stuck && !watched && !expected) return { states };
@@ -54,7 +55,8 @@ export function processingDecorations(
     },
     // What a filter reads of a sync that History knows: is:stuck, is:watched, is:longer, and its age from first seen.
     live: (sync, at) => history.live(sync, at),
-    group: (group, grouping) => (grouping === 'flow' ? flowMarks(history, pins, Number(group.key), now()) : undefined),
+    group: (group, grouping) =>
+      grouping === 'flow' ? flowMarks(history, pins, Number(group.key), group.items, now()) : undefined,
     arrangeRoots: (roots, grouping) => {
       const ids = grouping === 'flow' ? pins.ids() : [];
       const { entries, stats } = history.snapshot;
@@ -64,11 +66,16 @@ export function processingDecorations(
   };
 }
 
+function hasErrors(sync: FlowSync): boolean {
+  return sync.errors !== null && sync.errors !== undefined;
+}
+
 /**
- * A flow row's marks (grouped by flow): its typical durations in the tooltip, "watched", "pinned" and "slower than
- * usual" in words; a pinned flow with nothing processing (an idle row): "idle" and its last run, its usual duration.
+ * A flow row's marks (grouped by flow): the strongest state of its syncs (tinted, and in words: "1 with errors"), its
+ * typical durations in the tooltip, "watched", "pinned" and "slower than usual" in words; a pinned flow with nothing
+ * processing (an idle row): "idle" and its last run, its usual duration.
  */
-function flowMarks(history: HistoryCore, pins: PinsView, flowId: number, at: number) {
+function flowMarks(history: HistoryCore, pins: PinsView, flowId: number, syncs: readonly Item<FlowSync>[], at: number) {
   const watched = history.isWatched('flow', flowId);
   const pinned = pins.ids().includes(flowId);
   const contextSuffix = `${watched ? '.watched' : ''}${pinned ? '.pinned' : ''}` || undefined;
@@ -83,7 +90,15 @@ function flowMarks(history: HistoryCore, pins: PinsView, flowId: number, at: num
       icon: PINNED_ICON, // "pinned" in words too (the row's accessible name)
     };
   }
-  const typical = flowStatsText(history.snapshot.stats.get(flowId));
+  const stats = history.snapshot.stats.get(flowId);
+  // The same states as each sync's row (leaf above), the strongest one only; stuck and longer asked only when needed.
+  const stands = groupMarks(syncs, {
+    errors: ({ value }) => hasErrors(value),
+    stuck: ({ value }) => history.isStuck(value, at),
+    longer: ({ value }) =>
+      etaPhase(stats, processingAgeMs(value, at, history.tracked.get(value.id)?.firstSeen), false) === 'longer',
+  });
+  const typical = flowStatsText(stats);
   const threshold = history.stuckThreshold(flowId);
   const slower = history.slowerFlows(at).get(flowId); // computed at most every few minutes
   const lines = [
@@ -97,9 +112,15 @@ function flowMarks(history: HistoryCore, pins: PinsView, flowId: number, at: num
   ];
   // "slower than usual" in words: in the description (so in the row's accessible name) and the tooltip, not an icon alone
   const descriptions = [
+    ...(stands ? [stands.words] : []),
     ...(slower ? [t('slower than usual')] : []),
     ...(watched ? [t('watched')] : []),
     ...(pinned ? [t('pinned')] : []),
   ];
-  return { tooltip: lines.join('\n\n'), descriptions: descriptions.length ? descriptions : undefined, contextSuffix };
+  return {
+    tooltip: lines.join('\n\n'),
+    descriptions: descriptions.length ? descriptions : undefined,
+    contextSuffix,
+    states: stands?.states,
+  };
 }

@@ -108,7 +108,15 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     if (!rows) return this.loadRows().then(() => this.getTreeItem(node));
     const service = node.kind !== 'historyDay' ? this.services.all.find((s) => s.id === node.service) : undefined;
     const webSuffix = webContextSuffix('flowsync.historyEntry', this.settings?.webPages.current.get(node.service));
-    const context = { several: this.services.several, now: this.now(), service, webSuffix, marker: this.marker };
+    const pinned = node.kind === 'historyEntry' && service?.history.pins.ids().includes(node.entry.flowId) === true;
+    const context = {
+      several: this.services.several,
+      now: this.now(),
+      service,
+      webSuffix,
+      pinned,
+      marker: this.marker,
+    };
     const item = rows.historyTreeItem(node, context);
     if (node.kind === 'historyService' && this.filter && service) {
       item.description = this.filter.serviceText(this.keptOf(service).length, String(item.description ?? ''));

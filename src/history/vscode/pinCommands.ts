@@ -17,16 +17,24 @@ interface FlowOf {
   service: string;
 }
 
+/** What Pin Flow and Unpin Flow use: History's commands' deps, and the History view (its selection, from the palette). */
+interface PinCommandDeps<S extends HistoryCommandService> extends HistoryCommandDeps<S> {
+  readonly historyView?: { readonly view: { readonly selection: readonly unknown[]; readonly visible: boolean } };
+}
+
 /**
  * The flows of the rows a command acts on: a flow row of Processing (grouped by flow, an idle pinned flow too), a
- * sync's flow, a History run's flow.
+ * sync's flow, a History run's flow. From the palette (no row given): the runs selected in History while it is shown,
+ * else the selection of the Processing view.
  */
 function chosenFlows<S extends HistoryCommandService>(
-  deps: HistoryCommandDeps<S>,
+  deps: PinCommandDeps<S>,
   node?: ExplorerNode | HistoryNode,
   nodes?: readonly (ExplorerNode | HistoryNode)[],
 ): FlowOf[] {
-  const rows = nodes?.length ? nodes : node ? [node] : [];
+  const history = deps.historyView?.view;
+  const selected = !node && !nodes?.length && history?.visible ? history.selection : [];
+  const rows = nodes?.length ? nodes : node ? [node] : selected;
   const runs = rows.filter(isHistoryNode).flatMap((row) => (row.kind === 'historyEntry' ? [row] : []));
   if (runs.length) return runs.map((row) => ({ id: row.entry.flowId, service: row.service }));
   const views = deps.views;
@@ -93,13 +101,28 @@ async function pickFlow<S extends HistoryCommandService>(
   return picked ? [{ id: picked.id, service: connection.id }] : [];
 }
 
+/**
+ * Pins (`on`) or unpins the flows of the rows given, else of the selection, else of a flow picked. Only the flows not
+ * in that state yet change (a menu offers Pin Flow only where its flow is not pinned; the palette may be run on any
+ * selection): when every flow chosen is already so, it says so and changes nothing.
+ */
 async function setPins<S extends HistoryCommandService>(
-  deps: HistoryCommandDeps<S>,
+  deps: PinCommandDeps<S>,
   on: boolean,
   node?: ExplorerNode | HistoryNode,
   nodes?: readonly (ExplorerNode | HistoryNode)[],
 ): Promise<void> {
-  let targets = chosenFlows(deps, node, nodes);
+  const chosen = chosenFlows(deps, node, nodes);
+  const pinned = (flow: FlowOf) =>
+    deps.services.all
+      .find((s) => s.id === flow.service)
+      ?.history.pins.ids()
+      .includes(flow.id) === true;
+  let targets = chosen.filter((flow) => pinned(flow) !== on);
+  if (chosen.length && !targets.length) {
+    vscode.window.setStatusBarMessage(on ? t('Already pinned.') : t('Not pinned.'), 3000);
+    return;
+  }
   if (!targets.length) targets = await pickFlow(deps, on, on ? t('Pin Flow') : t('Unpin Flow'));
   if (!targets.length) return;
   let refused = 0;
@@ -124,7 +147,7 @@ async function setPins<S extends HistoryCommandService>(
 /** A command: Pin Flow (`on`) or Unpin Flow, on the rows given, else the selection, else a flow picked. */
 function pinCommand(on: boolean) {
   return <S extends HistoryCommandService>(
-    deps: HistoryCommandDeps<S>,
+    deps: PinCommandDeps<S>,
     node?: ExplorerNode | HistoryNode,
     nodes?: readonly (ExplorerNode | HistoryNode)[],
   ) => setPins(deps, on, node, nodes);

@@ -41,7 +41,7 @@ function kindWords(kind: WebKind): string {
 }
 
 /** What a row of a list stands for: a sync, a connection, a flow or a team row; undefined for other groups. */
-function rowTarget(views: ListViews, node: ExplorerNode): WebTarget | undefined {
+export function rowTarget(views: ListViews, node: ExplorerNode): WebTarget | undefined {
   const list = node.list as keyof ListViews;
   const service = views[list].serviceOf(node);
   if (service === undefined) return undefined;

@@ -24,10 +24,13 @@ export interface RowDecorations<T> {
   ):
     | { descriptions?: string[]; icon?: IconSpec; contextSuffix?: string; tooltip?: string; states?: RowStates }
     | undefined;
+  /** `states`: the strongest of its rows' (a flow: src/lists/groupStates.ts), its words among `descriptions` too. */
   group?(
     group: Group<T>,
     grouping: string,
-  ): { tooltip?: string; descriptions?: string[]; contextSuffix?: string; icon?: IconSpec } | undefined;
+  ):
+    | { tooltip?: string; descriptions?: string[]; contextSuffix?: string; icon?: IconSpec; states?: RowStates }
+    | undefined;
   /** The flags and durations a filter reads that this feature knows (History: is:stuck, is:watched, is:longer, age). */
   live?(value: T, now: number): FilterLive;
   /** The group rows in the order shown (History: pinned flows first, and an idle row for each with nothing processing). */
@@ -83,7 +86,7 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   private readonly isVisible: () => boolean;
   private readonly decorations: RowDecorations<T>;
   private readonly webPages: () => WebTemplates | undefined;
-  /** The states of each leaf row drawn (the list has decorations): the view tints it once its id is final. */
+  /** The states of each row drawn (the list has decorations): the view tints it once its id is final. */
   private readonly drawnStates = new WeakMap<vscode.TreeItem, RowStates>();
 
   constructor(
@@ -208,6 +211,7 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
       item.iconPath = themeIcon(icon);
       item.contextValue = rows.context + (marks?.contextSuffix ?? '') + webContextSuffix(rows.context, this.webPages());
       item.accessibilityInformation = { label: rowAccessibleName({ label, icon, descriptions, stale: this.stale_ }) };
+      if (this.decorations.group) this.drawnStates.set(item, marks?.states ?? {});
       return item;
     }
     const value = node.item.value;

@@ -43,6 +43,7 @@ function assertIgnored(id: CommandId, value: unknown, what: string, nodes?: unkn
 describe("commands' arguments: each checked for its shape before any handler runs (#49 finding 11)", () => {
   it('the commands that take an argument: the row commands, Clear Filter (a view) and Export History', () => {
     assert.deepEqual(byKind('rows').sort(), [
+      COMMAND.copyAsMarkdown,
       COMMAND.copyId,
       COMMAND.copyLink,
       COMMAND.openInBrowser,

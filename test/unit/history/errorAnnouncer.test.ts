@@ -84,8 +84,46 @@ describe('ErrorAnnouncer: a processing sync that reports errors is said once', (
       return { first: first?.syncs.map((s) => s.id), later: later?.syncs.map((s) => s.id) };
     };
     assert.deepEqual(modes('off'), { first: undefined, later: undefined });
-    assert.deepEqual(modes('watched'), { first: [3, 2], later: undefined });
+    // watched: #1 was not said, it waits for its watch; "all" watches every sync, so it is said then (issue #52, 4)
+    assert.deepEqual(modes('watched'), { first: [3, 2], later: [1] });
     assert.deepEqual(modes('all'), { first: [3, 2, 1], later: undefined });
+  });
+
+  it('watched: a sync that had errors before it was watched is said once it is watched (its flow too), once', () => {
+    const { clock, poll } = announcer();
+    const watchedIds = new Set<number>();
+    const watchedFlows = new Set<number>();
+    const more = {
+      mode: 'watched' as const,
+      watched: (s: FlowSync) => watchedIds.has(s.id) || watchedFlows.has(s.flow_id),
+    };
+    const listed = () => [sync(1, ERR), sync(2, ERR, 'Payroll', 8), sync(3)];
+    const ids = (processing: FlowSync[]) => poll(processing, more)?.syncs.map((s) => s.id);
+    assert.equal(ids(listed()), undefined, 'none watched');
+    clock.now += ERRORS_QUIET_MS;
+    assert.equal(ids(listed()), undefined, 'still none watched: nothing');
+    watchedIds.add(1);
+    clock.now += 30 * SEC;
+    assert.deepEqual(ids(listed()), [1], 'watched now: said at the next answer');
+    watchedFlows.add(8);
+    clock.now += 30 * SEC;
+    assert.equal(ids(listed()), undefined, 'its flow watched within the quiet period: held');
+    clock.now += ERRORS_QUIET_MS;
+    assert.deepEqual(ids(listed()), [2], 'said when the quiet period ends; #1 once');
+    clock.now += ERRORS_QUIET_MS;
+    assert.equal(ids(listed()), undefined, 'once');
+    watchedIds.add(3);
+    assert.equal(ids(listed()), undefined, 'a watched sync without errors: nothing');
+  });
+
+  it('watched: a sync waiting for its watch is dropped when notifications are turned off, and never said later', () => {
+    const { clock, poll } = announcer();
+    const watched = () => true;
+    assert.equal(poll([sync(1, ERR)], { mode: 'watched', watched: () => false }), undefined);
+    clock.now += SEC;
+    assert.equal(poll([sync(1, ERR)], { mode: 'off', watched }), undefined);
+    clock.now += ERRORS_QUIET_MS;
+    assert.equal(poll([sync(1, ERR)], { mode: 'watched', watched }), undefined, 'seen while off: not news');
   });
 
   it('turned off while held: the held syncs are dropped, never said later', () => {

@@ -69,6 +69,7 @@ describe('history texts', () => {
     assert.deepEqual(historyRow(e, now), {
       label: 'Invoices',
       description: '#1003 · ran about 12 min · 5 min ago',
+      said: ['ran about 12 min', '5 min ago'],
       states: { errors: false, longer: false },
     });
     assert.equal(historyRow(entry(1, 9, '', now), now).label, 'Flow 9');
@@ -87,6 +88,7 @@ describe('history texts', () => {
     assert.deepEqual(historyRow(e, now, usual), {
       label: 'Invoices',
       description: '#1003 · ran about 12 min · 5 min ago · had errors · ran longer than usual',
+      said: ['ran about 12 min', '5 min ago', 'had errors', 'ran longer than usual'],
       states: { errors: true, longer: true },
     });
     assert.equal(historyRow(e, now, { ...usual, p95Ms: 20 * MIN }).states.longer, false, 'within the usual');

@@ -133,13 +133,56 @@ describe('Errors said once per run across reloads and windows (issue #49, #7)', 
     assert.equal(await p.window().says([sync(1), sync(2)]), 0);
   });
 
-  it('seen while not to be said (off, not watched) stays not news after a reload, as in one window', async () => {
-    for (const more of [{ mode: 'off' }, { mode: 'watched' }] as Partial<ErrorsPoll>[]) {
+  it('seen while off stays not news after a reload; not watched in watched, it waits for its watch, as in one window', async () => {
+    for (const [more, after] of [
+      [{ mode: 'off' }, 0],
+      [{ mode: 'watched' }, 3], // "all" watches every sync
+    ] as Array<[Partial<ErrorsPoll>, number]>) {
       const p = profile();
       assert.equal(await p.window().says(many(3), more), 0);
-      assert.equal(await p.window().says(many(3)), 0, `${more.mode}, then all after a reload`);
+      assert.equal(await p.window().says(many(3)), after, `${more.mode}, then all after a reload`);
       assert.equal(await p.window().says([...many(3), sync(77)]), 1);
     }
+  });
+
+  it('watched: a run with errors before its watch is said once watched, once across reloads and windows (issue #52, 4)', async () => {
+    const p = profile();
+    const watchedIds = new Set<number>();
+    const watched = { mode: 'watched', watched: (s: FlowSync) => watchedIds.has(s.id) } as Partial<ErrorsPoll>;
+    const listed = [sync(1), sync(2)];
+    assert.equal(await p.window().says(listed, watched), 0, 'none watched');
+    const reloaded = p.window();
+    assert.equal(await reloaded.says(listed, watched), 0, 'after a reload, still none watched');
+    watchedIds.add(2);
+    p.clock.now += 30 * SEC;
+    assert.equal((await reloaded.poll(listed, watched))?.text, 'Sync #2 (Invoices) reports errors');
+    p.clock.now += ERRORS_QUIET_MS;
+    assert.equal(await reloaded.says(listed, watched), 0, 'once');
+    assert.equal(await p.window().says(listed, watched), 0, 'a reload: not again');
+    watchedIds.add(1);
+    assert.equal(await p.window().says(listed, watched), 1, '#1 watched now: said, once');
+    assert.equal(await p.window().says(listed, watched), 0);
+  });
+
+  it('watched: a window that adopted the answers says a run once watched when it polls itself, unless the poller did', async () => {
+    const p = profile();
+    const watchedIds = new Set<number>();
+    const watched = { mode: 'watched', watched: (s: FlowSync) => watchedIds.has(s.id) } as Partial<ErrorsPoll>;
+    const poller = p.window();
+    const adopter = p.window();
+    const listed = [sync(1), sync(2)];
+    assert.equal(await poller.says(listed, watched), 0);
+    assert.equal(await adopter.says(listed, { ...watched, adopted: true }), 0);
+    watchedIds.add(1);
+    p.clock.now += 30 * SEC;
+    assert.equal(await poller.says(listed, watched), 1, 'the poller says #1');
+    assert.equal(await adopter.says(listed, { ...watched, adopted: true }), 0, 'said there');
+    // The poller's window closes; the adopter polls from now on.
+    watchedIds.add(2);
+    p.clock.now += ERRORS_QUIET_MS;
+    assert.equal((await adopter.poll(listed, watched))?.text, 'Sync #2 (Invoices) reports errors', '#1 was said');
+    p.clock.now += ERRORS_QUIET_MS;
+    assert.equal(await adopter.says(listed, watched), 0, 'once');
   });
 
   it('turned off while held: not said after a reload either', async () => {

@@ -46,3 +46,63 @@ describe("the views' title bars (package.json menus view/title)", () => {
     }
   });
 });
+
+const itemMenu = manifest.contributes.menus['view/item/context'] as Array<{ command: string; when: string }>;
+
+/** Whether a row menu's `when` holds for a row of context value `context` (its `viewItem =~ /…/` or `viewItem == …`). */
+function onRow(when: string, context: string): boolean {
+  const equal = /\bviewItem == ([\w.]+)/.exec(when)?.[1];
+  if (equal) return equal === context;
+  const pattern = /\bviewItem =~ \/(.+?)\/(?:\s|$)/.exec(when)?.[1];
+  return pattern ? new RegExp(pattern).test(context) : false;
+}
+
+/** The commands a row's context menu offers. */
+const offered = (context: string) => new Set(itemMenu.filter((m) => onRow(m.when, context)).map((m) => m.command));
+
+/** Every context value a row of a flow can have: `base`, then each of `marks` or not, in order. */
+function contexts(base: string, marks: readonly string[]): string[] {
+  return marks.reduce((all, mark) => all.flatMap((c) => [c, c + mark]), [base]);
+}
+
+describe("Pin Flow and Unpin Flow in the rows' menus (package.json menus view/item/context)", () => {
+  // A Processing flow row (grouped by flow): watched, pinned, with a web page; a History run: its flow pinned, a page.
+  const rows = [
+    ...contexts('flowsync.flow', ['.watched', '.pinned', '.web']),
+    ...contexts('flowsync.historyEntry', ['.pinned', '.web']),
+  ];
+
+  it('Pin Flow only where the flow is not pinned, Unpin Flow only where it is: on flow rows and History runs', () => {
+    for (const context of rows) {
+      const pinned = context.includes('.pinned');
+      const menu = offered(context);
+      assert.equal(menu.has('flowsync.pinFlow'), !pinned, `Pin Flow on ${context}`);
+      assert.equal(menu.has('flowsync.unpinFlow'), pinned, `Unpin Flow on ${context}`);
+    }
+  });
+
+  it("a row's other commands are the same whether its flow is pinned or not", () => {
+    const others = (context: string) =>
+      [...offered(context)].filter((c) => c !== 'flowsync.pinFlow' && c !== 'flowsync.unpinFlow').sort();
+    for (const context of rows.filter((c) => !c.includes('.pinned'))) {
+      const pinned = context.replace(/^(flowsync\.\w+(?:\.watched)?)/, '$1.pinned');
+      assert.deepEqual(others(pinned), others(context), `${pinned} and ${context}`);
+    }
+  });
+});
+
+describe("Copy as Markdown in the rows' menus (package.json menus view/item/context)", () => {
+  it('on every row it says: a processing sync, a flow, a connection, a team and a History run, whatever their marks', () => {
+    const rows = [
+      ...contexts('flowsync.sync', ['.watched', '.web']),
+      ...contexts('flowsync.flow', ['.watched', '.pinned', '.web']),
+      ...contexts('flowsync.connection', ['.web']),
+      ...contexts('flowsync.team', ['.web']),
+      ...contexts('flowsync.historyEntry', ['.pinned', '.web']),
+    ];
+    for (const context of rows) assert.ok(offered(context).has('flowsync.copyAsMarkdown'), context);
+    for (const context of ['flowsync.service', 'flowsync.historyDay', 'flowsync.status', 'flowsync.type']) {
+      assert.ok(!offered(context).has('flowsync.copyAsMarkdown'), `not on ${context}`);
+    }
+  });
+});
