@@ -131,7 +131,8 @@ function join(a: Cluster, b: Cluster): Cluster {
   a.lastSeen = Math.max(a.lastSeen, b.lastSeen);
   a.end = Math.max(a.end, b.end);
   const absences = [...a.absences, ...b.absences].filter((t) => t > a.lastSeen).sort((x, y) => x - y);
-  a.absences = absences.filter((t, i) => i === 0 || t !== absences[i - 1]).slice(0, MAX_ABSENCES);
+  a.absences = absences.filter((t, i) => i === 0 || t !== absences[i - 1]);
+  if (a.absences.length > MAX_ABSENCES) a.absences.length = MAX_ABSENCES; // the earliest ones
   for (const o of b.observers) if (!a.observers.includes(o)) a.observers.push(o);
   a.hadErrors ||= b.hadErrors;
   a.local ||= b.local;

@@ -259,8 +259,8 @@ export async function startPostgres() {
   return server;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const command = process.argv[2] ?? 'prepare';
+/** The command line (no top-level await: the unit tests require() this module). */
+async function main(command) {
   if (command === 'prepare') {
     const bin = await preparePostgres();
     log(`server programs in ${bin}`);
@@ -273,6 +273,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     log(`stopped and deleted in ${Date.now() - s} ms`);
   } else {
     console.error('usage: node test/rig/postgres.mjs [prepare|try]');
-    process.exit(2);
+    process.exitCode = 2;
   }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv[2] ?? 'prepare').catch((e) => {
+    console.error(`[postgres] ${e.message}`);
+    process.exitCode = 1;
+  });
 }
