@@ -1,4 +1,4 @@
-import { compareNewestFirst, makeEntry, type HistoryEntry } from '../history/entry';
+import { compareNewestFirst, durationOf, itemHasErrors, type HistoryEntry } from '../history/entry';
 import { MAX_RUN_MS, type TeamRun } from './teamRows';
 
 /*
@@ -23,26 +23,19 @@ type Sighting = Pick<
   'observer' | 'id' | 'flowId' | 'flowName' | 'createdAt' | 'firstSeen' | 'lastSeen' | 'leftAt' | 'hadErrors'
 >;
 
-/** A run of the merged History: a HistoryEntry, and who saw it. */
-export interface TeamEntry extends HistoryEntry {
+/** Who saw a run of the merged History. */
+interface SeenBy {
   /** This installation saw it (its History has it, or its own rows in the store do). */
   readonly seenHere: boolean;
   /** How many installations saw it (this one included). */
   readonly observers: number;
 }
 
+/** A run of the merged History: a HistoryEntry, and who saw it. */
+export interface TeamEntry extends HistoryEntry, SeenBy {}
+
 /** A run no installation saw leave: still processing, or it left while nobody who had seen it was watching. */
-interface OpenRun {
-  readonly id: number;
-  readonly flowId: number;
-  readonly flowName: string;
-  readonly createdAt: string;
-  readonly firstSeen: number;
-  readonly lastSeen: number;
-  readonly hadErrors: boolean;
-  readonly seenHere: boolean;
-  readonly observers: number;
-}
+type OpenRun = Omit<Sighting, 'observer' | 'leftAt'> & SeenBy;
 
 export interface MergedHistory {
   /** Every run that left, each once, newest first (compareNewestFirst). */
@@ -76,7 +69,8 @@ interface Cluster {
   end: number;
   /** Absences after lastSeen, ascending, distinct, at most MAX_ABSENCES. */
   absences: number[];
-  observers: string[];
+  /** Who saw it: a bit per installation (SELF_BIT this one; TeamRuns numbers the others). */
+  seen: number;
   hadErrors: boolean;
   /** The raw item of this window's own entry, when one is part of the run. */
   raw?: Readonly<Record<string, unknown>>;
@@ -85,8 +79,18 @@ interface Cluster {
 }
 
 const keyOf = (s: { id: number; createdAt: string }) => `${s.id}\u0000${s.createdAt}`;
+/** This installation's bit in Cluster.seen; the others' are the next ones (at most MAX_OBSERVER_BITS). */
+const SELF_BIT = 1;
+const MAX_OBSERVER_BITS = 30;
 
-function clusterOf(s: Sighting): Cluster {
+/** The installations of a `seen` (bits set). */
+function count(seen: number): number {
+  let n = 0;
+  for (let bits = seen; bits; bits &= bits - 1) n++;
+  return n;
+}
+
+function clusterOf(s: Omit<Sighting, 'observer'>, seen: number): Cluster {
   return {
     id: s.id,
     createdAt: s.createdAt,
@@ -96,7 +100,7 @@ function clusterOf(s: Sighting): Cluster {
     lastSeen: s.lastSeen,
     end: s.leftAt ?? s.lastSeen,
     absences: s.leftAt === undefined || s.leftAt <= s.lastSeen ? [] : [s.leftAt],
-    observers: [s.observer],
+    seen,
     hadErrors: s.hadErrors,
     local: false,
   };
@@ -107,10 +111,9 @@ function clusterOf(s: Sighting): Cluster {
  * together span at most MAX_RUN_MS: what no honest sightings exceed, so hostile rows cannot stretch a run past it
  * (beyond it, which sightings make the run may depend on their order; no run exceeds it).
  */
-const meets = (a: Cluster, b: Cluster) =>
-  a.firstSeen <= b.end &&
-  b.firstSeen <= a.end &&
-  Math.max(a.end, b.end) - Math.min(a.firstSeen, b.firstSeen) <= MAX_RUN_MS;
+const meets = (a: Cluster, b: Cluster) => meetsSpan(a, b.firstSeen, b.end);
+const meetsSpan = (a: Cluster, firstSeen: number, end: number) =>
+  a.firstSeen <= end && firstSeen <= a.end && Math.max(a.end, end) - Math.min(a.firstSeen, firstSeen) <= MAX_RUN_MS;
 
 /**
  * Whether `a`'s name is the one the run keeps: the latest sighting's; at the same instant the same for every order
@@ -119,6 +122,23 @@ const meets = (a: Cluster, b: Cluster) =>
 function namesRun(a: Cluster, b: Cluster): boolean {
   if (a.lastSeen !== b.lastSeen) return a.lastSeen > b.lastSeen;
   return a.flowName < b.flowName || (a.flowName === b.flowName && a.flowId <= b.flowId);
+}
+
+/** Drops the absences at or before `after` (they are ascending). */
+function absencesAfter(absences: number[], after: number): void {
+  let k = 0;
+  while (k < absences.length && absences[k] <= after) k++;
+  if (k) absences.splice(0, k);
+}
+
+/** Adds an absence to ascending, distinct absences, keeping the MAX_ABSENCES earliest. */
+function addAbsence(absences: number[], t: number): void {
+  let i = absences.length;
+  while (i > 0 && absences[i - 1] > t) i--;
+  if (i > 0 && absences[i - 1] === t) return;
+  if (i >= MAX_ABSENCES) return;
+  absences.splice(i, 0, t);
+  if (absences.length > MAX_ABSENCES) absences.length = MAX_ABSENCES;
 }
 
 /** `b` merged into `a` (a is changed): the earliest first sighting, the latest last, the absences after it. */
@@ -130,14 +150,31 @@ function join(a: Cluster, b: Cluster): Cluster {
   a.firstSeen = Math.min(a.firstSeen, b.firstSeen);
   a.lastSeen = Math.max(a.lastSeen, b.lastSeen);
   a.end = Math.max(a.end, b.end);
-  const absences = [...a.absences, ...b.absences].filter((t) => t > a.lastSeen).sort((x, y) => x - y);
-  a.absences = absences.filter((t, i) => i === 0 || t !== absences[i - 1]);
-  if (a.absences.length > MAX_ABSENCES) a.absences.length = MAX_ABSENCES; // the earliest ones
-  for (const o of b.observers) if (!a.observers.includes(o)) a.observers.push(o);
+  absencesAfter(a.absences, a.lastSeen);
+  for (const t of b.absences) if (t > a.lastSeen) addAbsence(a.absences, t);
+  a.seen |= b.seen;
   a.hadErrors ||= b.hadErrors;
   a.local ||= b.local;
   a.raw ??= b.raw;
   return a;
+}
+
+/** join(c, clusterOf(s, bit)) without making the cluster: the common case of a row of a run already held. */
+function absorb(c: Cluster, s: Sighting, bit: number): void {
+  if (
+    s.lastSeen > c.lastSeen ||
+    (s.lastSeen === c.lastSeen && (s.flowName < c.flowName || (s.flowName === c.flowName && s.flowId < c.flowId)))
+  ) {
+    c.flowId = s.flowId;
+    c.flowName = s.flowName;
+  }
+  c.firstSeen = Math.min(c.firstSeen, s.firstSeen);
+  c.lastSeen = Math.max(c.lastSeen, s.lastSeen);
+  c.end = Math.max(c.end, s.leftAt ?? s.lastSeen);
+  absencesAfter(c.absences, c.lastSeen);
+  if (s.leftAt !== undefined && s.leftAt > c.lastSeen) addAbsence(c.absences, s.leftAt);
+  c.seen |= bit;
+  c.hadErrors ||= s.hadErrors;
 }
 
 function pushMerged(group: Cluster[], kept: number, merged: Cluster, maxPerSync: number): boolean {
@@ -150,7 +187,8 @@ function pushMerged(group: Cluster[], kept: number, merged: Cluster, maxPerSync:
 /** The team's sightings of one service, merged as they are read (see the top of this file). */
 export class TeamRuns {
   private readonly groups = new Map<string, Cluster[]>();
-  private readonly others = new Set<string>();
+  /** The other installations whose rows are taken, each with its bit. */
+  private readonly others = new Map<string, number>();
   private runs = 0;
   private refusedRows = 0;
 
@@ -158,7 +196,9 @@ export class TeamRuns {
   constructor(
     private readonly self: string,
     private readonly limits: TeamRunsLimits = TEAM_LIMITS,
-  ) {}
+  ) {
+    if (limits.maxObservers > MAX_OBSERVER_BITS) throw new RangeError(`at most ${MAX_OBSERVER_BITS} observers`);
+  }
 
   /** Runs held (each once). */
   get size(): number {
@@ -172,22 +212,37 @@ export class TeamRuns {
 
   /** Takes one sighting; false (and counted) when a bound refuses it. Idempotent: the same row again changes nothing. */
   add(s: Sighting): boolean {
-    if (s.observer !== this.self && !this.others.has(s.observer)) {
+    let bit = s.observer === this.self ? SELF_BIT : this.others.get(s.observer);
+    if (bit === undefined) {
       if (this.others.size >= this.limits.maxObservers) return this.refuse();
-      this.others.add(s.observer);
+      this.others.set(s.observer, (bit = SELF_BIT << (this.others.size + 1)));
     }
     const key = keyOf(s);
     const group = this.groups.get(key);
     if (!group) {
       if (this.runs >= this.limits.maxRuns) return this.refuse();
-      this.groups.set(key, [clusterOf(s)]);
+      this.groups.set(key, [clusterOf(s, bit)]);
       this.runs++;
       return true;
     }
+    const end = s.leftAt ?? s.lastSeen;
+    let met = -1;
+    let meeting = 0;
+    for (let i = 0; i < group.length; i++) {
+      if (meetsSpan(group[i], s.firstSeen, end)) {
+        meeting++;
+        met = i;
+      }
+    }
+    if (meeting === 1) {
+      absorb(group[met], s, bit);
+      return true;
+    }
+    if (meeting === 0 && (this.runs >= this.limits.maxRuns || group.length >= this.limits.maxPerSync)) {
+      return this.refuse();
+    }
     const before = group.length;
-    const fresh = clusterOf(s);
-    if (this.runs >= this.limits.maxRuns && !group.some((c) => meets(c, fresh))) return this.refuse();
-    if (!mergeInto(group, fresh, this.limits.maxPerSync)) return this.refuse();
+    mergeInto(group, clusterOf(s, bit), this.limits.maxPerSync);
     this.runs += group.length - before;
     return true;
   }
@@ -202,11 +257,6 @@ export class TeamRuns {
     }
   }
 
-  /** The installations whose rows were taken, this one excluded. */
-  get observers(): ReadonlySet<string> {
-    return this.others;
-  }
-
   /** The runs of one sync (copies), for mergeHistory. */
   copiesOf(key: string): Cluster[] | undefined {
     return this.groups.get(key)?.map(copyOf);
@@ -215,11 +265,6 @@ export class TeamRuns {
   /** Every run (read only). */
   *all(): IterableIterator<[string, readonly Cluster[]]> {
     yield* this.groups;
-  }
-
-  /** Whether this is this installation's id. */
-  isSelf(observer: string): boolean {
-    return observer === this.self;
   }
 
   private refuse(): false {
@@ -259,16 +304,14 @@ export function mergeHistory(local: readonly HistoryEntry[], team: TeamRuns): Me
       }
       touched.set(key, group);
     }
-    const c = clusterOf({ ...e, observer: '' });
+    const c = clusterOf(e, 0);
     c.local = true;
-    c.observers = [];
     c.raw = e.raw;
     mergeInto(group, c, Infinity);
   }
   const emit = (c: Cluster) => {
-    const selfSaw = c.local || c.observers.some((o) => team.isSelf(o));
-    const others = c.observers.filter((o) => !team.isSelf(o)).length;
-    const observers = others + (selfSaw ? 1 : 0);
+    const selfSaw = c.local || (c.seen & SELF_BIT) !== 0;
+    const observers = count(c.seen | (c.local ? SELF_BIT : 0));
     if (c.absences.length) entries.push(teamEntry(c, selfSaw, observers));
     else open.push(openRun(c, selfSaw, observers));
   };
@@ -297,12 +340,12 @@ function withOpenFolded(group: readonly Cluster[]): readonly Cluster[] {
 }
 
 function copyOf(c: Cluster): Cluster {
-  return { ...c, absences: [...c.absences], observers: [...c.observers] };
+  return { ...c, absences: [...c.absences] };
 }
 
 function teamEntry(e: HistoryEntry | Cluster, seenHere: boolean, observers: number): TeamEntry {
   const leftAt = 'absences' in e ? e.absences[0] : e.leftAt;
-  const entry = makeEntry({
+  return {
     id: e.id,
     flowId: e.flowId,
     flowName: e.flowName,
@@ -310,10 +353,12 @@ function teamEntry(e: HistoryEntry | Cluster, seenHere: boolean, observers: numb
     firstSeen: e.firstSeen,
     lastSeen: e.lastSeen,
     leftAt,
+    duration: durationOf({ createdAt: e.createdAt, firstSeen: e.firstSeen, lastSeen: e.lastSeen, leftAt }),
     raw: e.raw,
-    hadErrors: e.hadErrors,
-  });
-  return { ...entry, seenHere, observers };
+    hadErrors: e.hadErrors || itemHasErrors(e.raw),
+    seenHere,
+    observers,
+  };
 }
 
 function openRun(c: Cluster, seenHere: boolean, observers: number): OpenRun {

@@ -11,23 +11,22 @@ import { DAY_MS, HISTORY_DAYS, MAX_CREATED_AT, MAX_FLOW_NAME, type HistoryEntry 
  * Pure: time comes from the caller.
  */
 
+/** The fields of a run that History keeps and the team's rows share. */
+type RunFields = Pick<
+  HistoryEntry,
+  'id' | 'flowId' | 'flowName' | 'createdAt' | 'firstSeen' | 'lastSeen' | 'hadErrors'
+>;
+
 /** One installation's sighting of one run. */
-export interface TeamRun {
+export interface TeamRun extends RunFields {
   /** The installation that saw it (an id drawn once per installation, never a user name). */
   readonly observer: string;
   /** The service it ran on: its key (TeamRun rows of one service share it, whatever each person named it). */
   readonly service: string;
   /** The team filter of the window that saw it: '' for every team, else the team's id (digits). */
   readonly team: string;
-  readonly id: number;
-  readonly flowId: number;
-  readonly flowName: string;
-  readonly createdAt: string;
-  readonly firstSeen: number;
-  readonly lastSeen: number;
   /** The first answer without it after lastSeen; undefined when this installation did not see it leave. */
   readonly leftAt: number | undefined;
-  readonly hadErrors: boolean;
 }
 
 /** A span of time when one installation was watching a service (its first and last complete answers). */

@@ -35,17 +35,9 @@ function row(
   };
 }
 
+/** A run this window's History kept: the same, as a HistoryEntry. */
 function local(id: number, first: number, last: number, left: number, extra: Partial<HistoryEntry> = {}): HistoryEntry {
-  return makeEntry({
-    id,
-    flowId: 7,
-    flowName: 'Invoices',
-    createdAt: CREATED,
-    firstSeen: T0 + first * SEC,
-    lastSeen: T0 + last * SEC,
-    leftAt: T0 + left * SEC,
-    ...extra,
-  });
+  return makeEntry({ ...row(SELF, id, first, last), leftAt: T0 + left * SEC, ...extra });
 }
 
 function team(...rows: TeamRun[]): TeamRuns {
@@ -172,6 +164,37 @@ describe('teamHistory merge: the runs of one sync seen by several installations 
       assert.ok(runs.add(row(BEN, 2, 1, 2, 3)), 'Ben saw run 2 too');
       assert.equal(runs.size, 3);
       assert.equal(runs.refused, 2);
+    });
+
+    it('at the caps (20 installations, 50,000 runs of a service, and a flood past them) a read costs a bounded amount', function () {
+      this.timeout(60_000);
+      const runs = new TeamRuns(SELF);
+      const observers = Array.from({ length: 20 }, (_, o) => `installation-${o}-of-the-team`);
+      (global as { gc?: () => void }).gc?.();
+      const before = process.memoryUsage().heapUsed;
+      const started = Date.now();
+      // Every installation saw every run (at its own times); then a 21st floods rows, and one of the 20 too.
+      for (let i = 0; i < 50_000; i++) {
+        for (let o = 0; o < 20; o += i < 100 ? 1 : 4) {
+          runs.add(row(observers[o], i, i * 60 + o, i * 60 + 30, i * 60 + 45 + o));
+        }
+      }
+      for (let i = 0; i < 1_000; i++) {
+        assert.equal(runs.add(row('the-21st-installation', i, i * 60, i * 60 + 1, i * 60 + 2)), false);
+      }
+      for (let i = 50_000; i < 60_000; i++) {
+        assert.equal(runs.add(row(observers[1], i, i * 60, i * 60 + 1, i * 60 + 2)), false);
+      }
+      const took = Date.now() - started;
+      (global as { gc?: () => void }).gc?.();
+      const heap = process.memoryUsage().heapUsed - before;
+      assert.equal(runs.size, 50_000);
+      assert.equal(runs.refused, 11_000);
+      assert.ok(heap < 64 * 1024 * 1024, `${Math.round(heap / 1e6)} MB for 50,000 runs`);
+      assert.ok(took < 20_000, `${took} ms for 261,000 rows`);
+      const merged = mergeHistory([], runs);
+      assert.equal(merged.entries.length, 50_000);
+      assert.ok(merged.entries.every((e) => e.observers === (e.id < 100 ? 20 : 5)));
     });
 
     it('forgets runs that ended before a time', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { makeEntry } from '../../../src/history/entry';
+import { makeEntry, type HistoryEntry } from '../../../src/history/entry';
 import { flowStats, stuckThresholdMs, STUCK_P95_FACTOR } from '../../../src/history/stats';
 import { TeamRuns, mergeHistory } from '../../../src/teamHistory/merge';
 import { MAX_RUN_MS, readRunRow, readSpanRow, runOfEntry } from '../../../src/teamHistory/teamRows';
@@ -27,22 +27,33 @@ function dbRow(extra: Record<string, unknown> = {}): Record<string, unknown> {
   };
 }
 
+/** A run of flow 7 "Invoices" as History keeps it (by default seen 10 to 2 minutes ago, gone a minute ago). */
+function entry(
+  fields: Pick<HistoryEntry, 'id' | 'createdAt'> &
+    Partial<Pick<HistoryEntry, 'firstSeen' | 'lastSeen' | 'leftAt' | 'hadErrors'>>,
+): HistoryEntry {
+  return makeEntry({
+    flowId: 7,
+    flowName: 'Invoices',
+    firstSeen: NOW - 10 * MIN,
+    lastSeen: NOW - 2 * MIN,
+    leftAt: NOW - MIN,
+    ...fields,
+  });
+}
+
 describe('teamHistory rows: what the store sends is untrusted', () => {
   it('reads a row this extension writes', () => {
     const run = readRunRow(dbRow(), NOW);
-    assert.deepEqual(run, {
-      observer: '3f1c2a9e-5b7d-4c1e-9a2b-7d8e9f0a1b2c',
-      service: 'https://flowsync.example.com',
-      team: '',
-      id: 1001,
-      flowId: 7,
-      flowName: 'Invoices',
-      createdAt: new Date(NOW - 30 * MIN).toISOString(),
-      firstSeen: NOW - 29 * MIN,
-      lastSeen: NOW - 10 * MIN,
-      leftAt: NOW - 9 * MIN,
-      hadErrors: false,
-    });
+    const fields = { id: 1001, createdAt: new Date(NOW - 30 * MIN).toISOString(), hadErrors: false };
+    const times = { firstSeen: NOW - 29 * MIN, lastSeen: NOW - 10 * MIN, leftAt: NOW - 9 * MIN };
+    const written = runOfEntry(
+      entry({ ...fields, ...times }),
+      '3f1c2a9e-5b7d-4c1e-9a2b-7d8e9f0a1b2c',
+      'https://flowsync.example.com',
+      '',
+    );
+    assert.deepEqual(run, written);
     assert.equal(readRunRow(dbRow({ left_at: null }), NOW)?.leftAt, undefined, 'a run not seen leaving');
   });
 
@@ -126,43 +137,15 @@ describe('teamHistory rows: what the store sends is untrusted', () => {
     }
   });
 
-  it('a row of a run this installation kept is its History entry', () => {
-    const entry = makeEntry({
-      id: 5,
-      flowId: 7,
-      flowName: 'Invoices',
-      createdAt: 'x',
-      firstSeen: NOW - 3 * MIN,
-      lastSeen: NOW - 2 * MIN,
-      leftAt: NOW - MIN,
-      hadErrors: true,
-    });
-    const row = runOfEntry(entry, 'installation-1', 'svc', '3');
-    assert.deepEqual(row, {
-      observer: 'installation-1',
-      service: 'svc',
-      team: '3',
-      id: 5,
-      flowId: 7,
-      flowName: 'Invoices',
-      createdAt: 'x',
-      firstSeen: NOW - 3 * MIN,
-      lastSeen: NOW - 2 * MIN,
-      leftAt: NOW - MIN,
-      hadErrors: true,
-    });
+  it('a row of a run this installation kept is its History entry, with who saw it and how', () => {
+    const kept = entry({ id: 5, createdAt: 'x', hadErrors: true });
+    const row = runOfEntry(kept, 'installation-1', 'svc', '3');
+    const { duration: _duration, raw: _raw, ...fields } = kept;
+    assert.deepEqual(row, { observer: 'installation-1', service: 'svc', team: '3', ...fields });
   });
 
   it('a chain of hostile rows, each within bounds, cannot stretch a run past MAX_RUN_MS', () => {
-    const honest = makeEntry({
-      id: 1,
-      flowId: 7,
-      flowName: 'Invoices',
-      createdAt: 'c',
-      firstSeen: NOW - 10 * MIN,
-      lastSeen: NOW - 2 * MIN,
-      leftAt: NOW - MIN,
-    });
+    const honest = entry({ id: 1, createdAt: 'c' });
     const runs = new TeamRuns('self-installation');
     // Each row 6 days long, each meeting the one after it: 8 of them reach back 48 days.
     for (let i = 1; i <= 8; i++) {
@@ -187,17 +170,17 @@ describe('teamHistory rows: what the store sends is untrusted', () => {
 
   it('a few hostile rows cannot move what is learned from runs past its bounds', () => {
     // 40 honest runs of flow 7 take 10 minutes; hostile rows of the same flow claim anything they like.
-    const honest = Array.from({ length: 40 }, (_, i) =>
-      makeEntry({
+    const honest = Array.from({ length: 40 }, (_, i) => {
+      const start = NOW - (i + 1) * 60 * MIN;
+      const createdAt = new Date(start).toISOString();
+      return entry({
         id: i,
-        flowId: 7,
-        flowName: 'Invoices',
-        createdAt: new Date(NOW - (i + 1) * 60 * MIN).toISOString(),
-        firstSeen: NOW - (i + 1) * 60 * MIN,
-        lastSeen: NOW - (i + 1) * 60 * MIN + 10 * MIN,
-        leftAt: NOW - (i + 1) * 60 * MIN + 10 * MIN + 15_000,
-      }),
-    );
+        createdAt,
+        firstSeen: start,
+        lastSeen: start + 10 * MIN,
+        leftAt: start + 10 * MIN + 15_000,
+      });
+    });
     const anyTime = fc.oneof(
       fc.integer({ min: NOW - 4000 * DAY, max: NOW + 4000 * DAY }).map(String),
       fc.constantFrom('0', '-1', '9007199254740991', '1e30', ''),
