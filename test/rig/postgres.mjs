@@ -77,6 +77,22 @@ function run(cmd, args, { env, cwd } = {}) {
 }
 
 /**
+ * apt-get, waiting its turn: `npm test` prepares the code-server rig (which may apt-get Chromium) beside the unit tests,
+ * and apt takes one lock at a time. Waits for dpkg's lock itself, and tries again (every 5 s, 10 min at most) while
+ * another apt holds the lists' lock.
+ */
+async function aptGet(args, env) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run('apt-get', ['-o', 'DPkg::Lock::Timeout=600', ...args], { env });
+    } catch (e) {
+      if (attempt >= 120 || !/Could not get lock|Unable to lock/i.test(e.message)) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+    }
+  }
+}
+
+/**
  * Makes sure PostgreSQL's server programs are on this machine: where initdb is absent, installs Debian's
  * postgresql-15 (root and apt-get only; without creating or starting the package's own cluster). Returns the bin folder.
  */
@@ -95,8 +111,8 @@ export async function preparePostgres() {
   const started = Date.now();
   log(`apt-get install ${DEBIAN_PACKAGE} (initdb not found)`);
   const env = { DEBIAN_FRONTEND: 'noninteractive' };
-  await run('apt-get', ['update'], { env });
-  await run('apt-get', ['install', '-y', '--no-install-recommends', DEBIAN_PACKAGE], { env });
+  await aptGet(['update'], env);
+  await aptGet(['install', '-y', '--no-install-recommends', DEBIAN_PACKAGE], env);
   log(`installed in ${Math.round((Date.now() - started) / 1000)} s`);
   const bin = findPostgresBin();
   if (!bin) throw new Error(`${DEBIAN_PACKAGE} was installed but its initdb was not found`);
