@@ -1,4 +1,5 @@
 import { compareNewestFirst, durationOf, itemHasErrors, type HistoryEntry } from '../history/entry';
+import { HISTORY_CAP } from '../history/store';
 import { MAX_RUN_MS, type TeamRun } from './teamRows';
 
 /*
@@ -11,7 +12,7 @@ import { MAX_RUN_MS, type TeamRun } from './teamRows';
  * absence was seen between them. A run nobody saw leave stays open ("last seen processing at …").
  *
  * TeamRuns keeps the team's sightings of one service merged as they are read, page after page: each run once, with
- * what a later sighting needs to merge exactly (the absences at or after its latest sighting, its observers), so
+ * what a later sighting needs to merge exactly (the absences after its latest sighting, who saw it), so
  * the order rows arrive in, and rows that arrive twice, change nothing. mergeHistory then merges this window's own
  * History into it for the views. Bounded: at most `maxRuns` runs, `maxPerSync` runs of one sync, `maxObservers`
  * installations besides this one; what a bound refuses is counted.
@@ -53,9 +54,9 @@ export interface TeamRunsLimits {
   readonly maxObservers: number;
 }
 
-/** History's own cap on runs (HISTORY_CAP), the issue's 20 observers. */
-const TEAM_LIMITS: TeamRunsLimits = { maxRuns: 50_000, maxPerSync: 64, maxObservers: 20 };
-/** Absences kept per run (the smallest at or after its latest sighting): an honest run has one per observer. */
+/** History's own cap on runs, the issue's 20 observers. */
+const TEAM_LIMITS: TeamRunsLimits = { maxRuns: HISTORY_CAP, maxPerSync: 64, maxObservers: 20 };
+/** Absences kept per run (the earliest after its latest sighting): an honest run has one per observer. */
 const MAX_ABSENCES = 32;
 
 interface Cluster {
@@ -294,6 +295,10 @@ export function mergeHistory(local: readonly HistoryEntry[], team: TeamRuns): Me
   const open: OpenRun[] = [];
   const touched = new Map<string, Cluster[]>();
   for (const e of local) {
+    if (e.leftAt <= e.lastSeen) {
+      entries.push(teamEntry(e, true, 1)); // answers at one instant: no absence after the sighting to merge by
+      continue;
+    }
     const key = keyOf(e);
     let group = touched.get(key);
     if (!group) {

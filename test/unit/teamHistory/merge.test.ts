@@ -126,6 +126,14 @@ describe('teamHistory merge: the runs of one sync seen by several installations 
     assert.equal(merged.entries[0].hadErrors, true);
   });
 
+  it('a run of this window that left at the instant of its last sighting stays in its History', () => {
+    const merged = mergeHistory([local(1, 0, 10, 10)], team(row(ANNA, 1, 5, 20, 30)));
+    assert.deepEqual(merged.entries.map(times).sort(), [
+      [1, 0, 10, 10],
+      [1, 5, 20, 30],
+    ]);
+  });
+
   it("keeps this window's raw item for Open as JSON", () => {
     const raw = { id: 1, flow_id: 7, errors: null };
     const merged = mergeHistory([local(1, 0, 10, 30, { raw })], team(row(ANNA, 1, 5, 20, 30)));

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { unwatched, watchedBy } from '../../../src/teamHistory/spans';
 
 const H = 3_600_000;
@@ -41,6 +42,41 @@ describe('teamHistory spans: when nobody was watching', () => {
       { from: 3 * H, to: 5 * H, teams: ['4'] },
       { from: 5 * H, to: 6 * H, teams: [] },
     ]);
+  });
+
+  it('(property) is, minute by minute, the minutes no span of every team covered, with the teams that did', () => {
+    const spanArb = fc
+      .record({
+        team: fc.constantFrom('', '', '3', '5'),
+        a: fc.integer({ min: -5, max: 65 }),
+        b: fc.integer({ min: -5, max: 65 }),
+      })
+      .map(({ team, a, b }) => span('o', team, Math.min(a, b), Math.max(a, b)));
+    fc.assert(
+      fc.property(
+        fc.array(spanArb, { maxLength: 8 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 0, max: 30 }),
+        (spans, a, len) => {
+          const from = a;
+          const to = a + len;
+          const gaps = unwatched(spans, from, to);
+          for (let m = from; m < to; m++) {
+            const covering = spans.filter((s) => s.from <= m && m < s.to);
+            const gap = gaps.find((g) => g.from <= m && m < g.to);
+            if (covering.some((s) => s.team === '')) assert.equal(gap, undefined, `minute ${m} was watched`);
+            else assert.deepEqual(gap?.teams, [...new Set(covering.map((s) => s.team))].sort(), `minute ${m}`);
+          }
+          for (let i = 1; i < gaps.length; i++) {
+            assert.ok(gaps[i - 1].to <= gaps[i].from, 'in time order, apart');
+            if (gaps[i - 1].to === gaps[i].from) {
+              assert.notDeepEqual(gaps[i - 1].teams, gaps[i].teams, 'the same gap is one');
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('counts the installations that watched some of a day', () => {
