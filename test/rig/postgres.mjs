@@ -9,7 +9,7 @@
 // `startPostgres()` (imported by test/unit/teamHistory/pgServer.ts): initdb as the `postgres` user when run as root
 // (initdb refuses root) into a fresh folder under the system's temporary folder, a free port on 127.0.0.1, a unix
 // socket in that folder (nothing under /var/run), no fsync (a test server); a superuser with a password drawn per
-// run, a database `flowsync`, and two login roles: `fs_owner` (owns the database: may create the schema) and
+// run, a database `flowsync`, TLS with a self-signed certificate for localhost (plain TCP too), and two login roles: `fs_owner` (owns the database: may create the schema) and
 // `fs_reader` (may only connect: a test grants it SELECT). `stop()` stops the server and deletes the folder; a process
 // that exits without calling it stops the server and deletes the folder on its way out.
 import { spawn, spawnSync } from 'node:child_process';
@@ -189,6 +189,32 @@ export async function startPostgres() {
   ]);
   fs.rmSync(pwfile);
   timings.initdb = Date.now() - t;
+  // A self-signed certificate for "localhost": clients that ask for TLS get it (sslmode=require works, verify-full
+  // refuses it as unverified); the others stay plain.
+  t = Date.now();
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=DNS:localhost',
+    '-keyout',
+    path.join(data, 'server.key'),
+    '-out',
+    path.join(data, 'server.crt'),
+  ]);
+  fs.chmodSync(path.join(data, 'server.key'), 0o600);
+  if (asPostgres)
+    spawnSync('chown', ['postgres:postgres', path.join(data, 'server.key'), path.join(data, 'server.crt')]);
+  timings.certificate = Date.now() - t;
   const port = await freePort();
   fs.appendFileSync(
     path.join(data, 'postgresql.conf'),
@@ -203,6 +229,7 @@ export async function startPostgres() {
       'full_page_writes = off',
       'shared_buffers = 16MB',
       'max_connections = 40',
+      'ssl = on',
       '',
     ].join('\n'),
   );
@@ -215,11 +242,13 @@ export async function startPostgres() {
     port,
     host: '127.0.0.1',
     timings,
+    /** The server's self-signed certificate (for localhost): a client that trusts it can verify the server. */
+    certificate: path.join(data, 'server.crt'),
     users: { admin: 'fs_admin', owner: 'fs_owner', reader: 'fs_reader' },
     /** A connection string of one of the roles (admin: the superuser, on the database `flowsync`). */
-    url(role = 'owner', database = 'flowsync') {
+    url(role = 'owner', database = 'flowsync', { host = '127.0.0.1', sslmode = 'disable' } = {}) {
       const user = server.users[role];
-      return `postgres://${user}:${encodeURIComponent(secrets[role])}@127.0.0.1:${port}/${database}?sslmode=disable`;
+      return `postgres://${user}:${encodeURIComponent(secrets[role])}@${host}:${port}/${database}?sslmode=${sslmode}`;
     },
     password(role) {
       return secrets[role];

@@ -9,7 +9,8 @@ export type Role = 'admin' | 'owner' | 'reader';
 export interface PostgresServer {
   readonly port: number;
   readonly timings: Record<string, number>;
-  url(role?: Role, database?: string): string;
+  readonly certificate: string;
+  url(role?: Role, database?: string, options?: { host?: string; sslmode?: string }): string;
   password(role: Role): string;
   stopServer(): Promise<void>;
   startServer(): Promise<void>;

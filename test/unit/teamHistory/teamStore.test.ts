@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
 import { parseConnectionString, type StoreTarget } from '../../../src/teamHistory/connectionString';
 import { Outbox } from '../../../src/teamHistory/outbox';
 import { postgresSql } from '../../../src/teamHistory/postgres/postgresSql';
@@ -443,6 +445,46 @@ describe('teamHistory store against a real PostgreSQL', function () {
     assert.ok(![...bidi].some((c) => c < ' ' || '\u202e<>'.includes(c)) && !bidi.includes(']('), bidi);
     for (const id of [3, 4, 5]) assert.equal(byId.has(id), false, `row ${id} refused`);
     assert.equal(page.refused, 3);
+  });
+
+  describe('TLS as the connection string asks', () => {
+    /** Whether the connection of `sslmode` is encrypted, or the problem that refused it. */
+    async function tlsOf(sslmode: string): Promise<boolean | string> {
+      const sql = postgresSql(targetOf(pg.url('owner', 'flowsync', { host: 'localhost', sslmode })), {
+        connectTimeoutSeconds: 5,
+      });
+      opened.push(sql);
+      try {
+        const [row] = await sql.query('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()');
+        return row?.ssl === true;
+      } catch (e) {
+        return e instanceof StoreError ? e.problem : String(e);
+      }
+    }
+
+    it('verify-full refuses a certificate nobody trusts; require encrypts without verifying; disable is plain', async () => {
+      assert.equal(await tlsOf('verify-full'), 'certificate');
+      assert.equal(await tlsOf('verify-ca'), 'certificate');
+      assert.equal(await tlsOf('require'), true);
+      assert.equal(await tlsOf('disable'), false);
+    });
+
+    it('verify-full trusts what NODE_EXTRA_CA_CERTS adds, and checks the host name', async function () {
+      this.timeout(30_000);
+      const child = path.join(__dirname, '..', 'helpers', 'tlsChild.js');
+      const connectAs = (host: string) =>
+        new Promise<string>((resolve, reject) => {
+          const url = pg.url('owner', 'flowsync', { host, sslmode: 'verify-full' });
+          execFile(
+            process.execPath,
+            [child, url],
+            { env: { ...process.env, NODE_EXTRA_CA_CERTS: pg.certificate }, timeout: 20_000 },
+            (error, stdout) => (error ? reject(error) : resolve(stdout)),
+          );
+        });
+      assert.equal(await connectAs('localhost'), 'encrypted');
+      assert.equal(await connectAs('127.0.0.1'), 'certificate', 'the certificate names localhost, not 127.0.0.1');
+    });
   });
 
   describe('errors never hold the password', () => {
