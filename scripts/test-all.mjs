@@ -47,7 +47,8 @@ const STAGES = [
   { name: 'budgets', command: 'node scripts/check-budgets.mjs --no-build', needs: ['build'] },
   // Beside lint and typecheck, before the suites in a real VS Code: its property tests have 10 s timeouts, which two
   // runs at load 20-29 on 2 cores met with e2e running beside them (the slowest test takes 1.2 s alone).
-  { name: 'unit', command: 'npx mocha', needs: ['build'] },
+  // The store tests of team History need a PostgreSQL (test/rig/postgres.mjs starts one): installed first where missing.
+  { name: 'unit', command: 'node test/rig/postgres.mjs prepare && npx mocha', needs: ['build'] },
   // ~2-3 min on a clean machine, mostly downloads; instant after.
   { name: 'rig', command: 'npm run rig:prepare --silent', needs: [] },
   {
