@@ -37,8 +37,9 @@ export const BUDGETS = {
   // when it also keeps each key's version and writes again what another window's copy lost (issue 49 #4: 83,538 B).
   // 86,000 for the rest of issue #49 at start (the legacy key guard of a root service's key, each command's argument
   // checked before its handler's chunk loads, the window id and log handed to the errors' memory: 84,642 B then).
-  // Issue #50 brings it down by splitting the chunks by layer.
-  bundle: 86_000,
+  // Issue #50 brings it down by splitting the chunks by layer: 90,000 while the build in layers holds in the start
+  // bundle whole what the chunks take from it (89,573 B), for the commits that move what is not registration out.
+  bundle: 90_000,
   // The browser build is one file (see docs/performance.md): Find, Export and Insights (issues #30, #31) took it from
   // 194 KB to 236 KB. 260 KB for issue #38's bounds (the look-alike table of service names, 2 KB even as UTF-8; Go to's
   // index; Flow Insights' cache and throttle): the chunks of the Node build keep them out of its start, this file

@@ -96,5 +96,5 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   log.info(`Flow Sync Explorer ${version} activated`);
   if (!hurried) return undefined; // ExtensionMode.Test only
   const parts = { clock: hurried, statusBar, json: jsonDocuments.documents, notifications, links };
-  return testApi(commandContext, commandTable, { ...parts, logUri: context.logUri });
+  return testApi(commandContext, { ...parts, logUri: context.logUri });
 }

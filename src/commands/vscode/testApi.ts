@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { hurryClock, systemClock, type Clock, type HurryClock } from '../../base/clock';
-import type { OnFirstUse } from '../../base/onFirstUse';
+import { onFirstUse, type OnFirstUse } from '../../base/onFirstUse';
 import type { FindViews } from '../../find/vscode/findViews';
 import type { HistoryService } from '../../history/vscode/historyService';
 import type { HistoryView } from '../../history/vscode/historyView';
@@ -65,20 +65,18 @@ export function extensionClock(mode: vscode.ExtensionMode): { clock: Clock; now:
   return { clock: hurried, now: () => hurried.now(), hurried };
 }
 
-/** The command table's module (the `commands` chunk), as registerCommands loads it. */
-type CommandTable = OnFirstUse<Pick<typeof import('./handlers'), 'removeServiceNow' | 'addServiceNow'>>;
-
 /**
  * The test API over the live objects: what the start gives the command table, the command table, and the parts
  * only the tests look at. The first service's parts are read anew on each access (services come and go).
  */
 export function testApi(
   context: CommandContext,
-  commands: CommandTable,
   parts: Pick<FlowSyncExplorerApi, 'clock' | 'statusBar' | 'json' | 'notifications' | 'logUri' | 'links'>,
 ): FlowSyncExplorerApi {
   const { services, keys, views, historyView, find, browser } = context;
   const first = () => services.all[0];
+  // Add/Remove Service's own code (the commands' chunk, esbuild.js CHUNKS), without their questions
+  const serviceCommands = onFirstUse(() => import('../../services/vscode/serviceCommands'));
   return {
     ...parts,
     services,
@@ -99,8 +97,8 @@ export function testApi(
     reconfigure: () => services.reconfigure(),
     removeService: async (name) => {
       const service = services.byName(name);
-      if (service) await (await commands.get()).removeServiceNow(context, service);
+      if (service) await (await serviceCommands.get()).removeServiceNow(context, service);
     },
-    addService: async (answers) => (await commands.get()).addServiceNow(context, answers),
+    addService: async (answers) => (await serviceCommands.get()).addServiceNow(context, answers),
   };
 }

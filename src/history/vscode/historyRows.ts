@@ -10,11 +10,10 @@ import { historyRow, historyTooltip } from '../index';
 import type { HistoryNode } from '../historyNode';
 import type { HistoryViewService } from './historyNodes';
 
-/**
- * The rows of the History view: what a service, a day and a sync that left processing look like. Its own chunk
- * (esbuild.js CHUNKS: historyRows), loaded when the view first asks for a row.
+/*
+ * The rows of the History view: what a service, a day and a sync that left processing look like. In the services'
+ * chunk (esbuild.js CHUNKS), loaded when the view first asks for a row.
  */
-export { historyGroups } from '../index';
 
 export interface HistoryRowContext {
   /** Several services: rows are kept apart by their service in their ids. */

@@ -6,7 +6,6 @@ import type { ServiceSet } from '../../base/serviceSet';
 import type { HistoryNode } from '../historyNode';
 import type { HistoryViewService } from './historyNodes';
 import { ContextKeys } from '../../base/vscode/contextKeys';
-import type * as HistoryRows from './historyRows';
 import type { RowFind } from '../../filter/rowFind';
 import { COMMAND } from '../../base/commandIds';
 import type { SettingsFeed } from '../../settings/settingsFeed';
@@ -19,6 +18,9 @@ interface NoMatchRow {
 }
 
 export type HistoryViewNode = HistoryNode | NoMatchRow;
+
+/** The code of the rows (the services' chunk, esbuild.js CHUNKS): what a row looks like, and the days of the runs. */
+type HistoryRows = typeof import('./historyRows') & Pick<typeof import('../texts'), 'historyGroups'>;
 
 export const HISTORY_VIEW = 'flowsync.history';
 
@@ -39,7 +41,10 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   private readonly serviceRows = new Map<string, HistoryNode>();
   private readonly contextKeys = new ContextKeys();
   /** The code of the rows (historyRows.ts, its own chunk: esbuild.js CHUNKS), loaded when the view first asks. */
-  private readonly rowsCode = onFirstUse(() => import('./historyRows'));
+  private readonly rowsCode = onFirstUse(async (): Promise<HistoryRows> => {
+    const [rows, texts] = await Promise.all([import('./historyRows'), import('../texts')]);
+    return { ...rows, historyGroups: texts.historyGroups };
+  });
   /** The view's filter (src/find); undefined while none is on. */
   private filter?: RowFind<HistoryEntry>;
   private readonly noMatchRow: NoMatchRow = { kind: 'noMatch' };
@@ -164,19 +169,19 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   }
 
   /** The code of the rows, once loaded. */
-  private get rows(): typeof HistoryRows | undefined {
+  private get rows(): HistoryRows | undefined {
     return this.rowsCode.made;
   }
 
-  private loadRows(): Promise<typeof HistoryRows> {
+  private loadRows(): Promise<HistoryRows> {
     return this.rowsCode.get();
   }
 
-  private days(rows: typeof HistoryRows, service: HistoryViewService): HistoryNode[] {
+  private days(rows: HistoryRows, service: HistoryViewService): HistoryNode[] {
     return this.groupsOf(rows, service).map((group) => ({ kind: 'historyDay', group, service: service.id }));
   }
 
-  private groupsOf(rows: typeof HistoryRows, service: HistoryViewService): HistoryGroup[] {
+  private groupsOf(rows: HistoryRows, service: HistoryViewService): HistoryGroup[] {
     let groups = this.groups.get(service.id);
     if (!groups) this.groups.set(service.id, (groups = rows.historyGroups(this.keptOf(service), this.now())));
     return groups;

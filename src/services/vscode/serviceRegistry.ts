@@ -7,12 +7,17 @@ import { ServiceRegistry as Registry, type ServiceFactory } from '../serviceRegi
 import type { ServiceConnection, ServiceConnectionDeps } from './serviceConnection';
 
 /**
- * The code of a connection (Explorer, client, History, their feed): its own chunk (esbuild.js CHUNKS), loaded by
- * start(). Without createServiceWindow (a test's stand-in) the services share no budget and do not spread their polls;
- * without moveLegacyKey no earlier version's key is moved (src/services/vscode/legacyKey.ts).
+ * The code of a connection (Explorer, client, History, their feed), from the services' chunk (esbuild.js CHUNKS), loaded
+ * by start(). Without createServiceWindow (a test's stand-in) the services share no budget and do not spread their
+ * polls; without moveLegacyKey no earlier version's key is moved (src/services/vscode/legacyKey.ts); without
+ * checkedEntries the entries are not compared by the full look-alike skeleton (src/services/confusables.ts).
  */
 export type ConnectionCode = Pick<typeof import('./serviceConnection'), 'createServiceConnection'> &
-  Partial<Pick<typeof import('./serviceConnection'), 'createServiceWindow' | 'moveLegacyKey' | 'checkedEntries'>>;
+  Partial<
+    Pick<typeof import('./serviceConnection'), 'createServiceWindow'> &
+      Pick<typeof import('./legacyKey'), 'moveLegacyKey'> &
+      Pick<typeof import('../confusables'), 'checkedEntries'>
+  >;
 
 /**
  * The services of the settings (src/services/serviceRegistry.ts, pure, holds how they are started, made, retried and
@@ -29,7 +34,14 @@ export class ServiceRegistry extends Registry<ServiceConnection> implements vsco
     loadCode?: () => Promise<ConnectionCode>,
   ) {
     const contextKeys = new ContextKeys();
-    const code = onFirstUse(() => import('./serviceConnection'));
+    const code = onFirstUse(async (): Promise<ConnectionCode> => {
+      const [connection, legacyKey, confusables] = await Promise.all([
+        import('./serviceConnection'),
+        import('./legacyKey'),
+        import('../confusables'),
+      ]);
+      return { ...connection, moveLegacyKey: legacyKey.moveLegacyKey, checkedEntries: confusables.checkedEntries };
+    });
     super({
       loadFactory: async () => factoryOf(await (loadCode ?? code.get)(), deps),
       settings: deps.settings,
