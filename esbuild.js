@@ -122,11 +122,14 @@ const CHUNKS = {
       './src/services/vscode/serviceConnection.ts',
       './src/services/vscode/legacyKey.ts',
       './src/services/confusables.ts',
+      './src/lists/vscode/groupedTree.ts',
+      './src/lists/vscode/rowDecorations.ts',
       './src/history/vscode/historyRows.ts',
       './src/history/texts.ts',
       './src/history/vscode/announceFinished.ts',
-      './src/lists/rowTints.ts',
-      './src/notifications/vscode/errorNotifications.ts',
+      './src/notifications/vscode/failureWatch.ts',
+      './src/status/vscode/statusBar.ts',
+      './src/services/vscode/settingsWarnings.ts',
       './src/json/vscode/jsonDocuments.ts',
     ],
   },
@@ -135,7 +138,11 @@ const CHUNKS = {
   // Every command's handler (the activity chart, Flow Insights and Export among them): when the first command runs.
   commands: {
     after: ['services', 'find'],
-    modules: ['./src/commands/vscode/handlers.ts', './src/services/vscode/serviceCommands.ts'],
+    modules: [
+      './src/commands/vscode/handlers.ts',
+      './src/export/vscode/leftoverSweep.ts',
+      './src/commands/vscode/testApi.ts',
+    ],
   },
   // What the language model tools and vscode:// links answer: when the first tool is called or link opened.
   answers: {

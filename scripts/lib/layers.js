@@ -9,10 +9,10 @@
 // files above it import from its modules (found by reading each importer's imports as esbuild itself reads them:
 // esbuild.transform drops what TypeScript only uses as a type), and the module's import in the higher file resolves to
 // a stub `export const name = require('<lower file>').shared[i]`. esbuild checks each name against the stub ("No
-// matching export" fails the build), so a name missed here cannot become undefined at run time. An import() of a
-// module of a chunk (the way the start, or a lower chunk, reaches it) resolves to `require('<chunk>').shared[i]`, the
-// module's namespace: esbuild turns the import() into that require() (dynamic import is off: VS Code's `vscode`
-// module is found by require()).
+// matching export" fails the build), so a name missed here cannot become undefined at run time. A chunk also exports
+// every name of the modules code import()s from it (no two of them may export one name: the build says which), so an
+// import() of one of them is `require('./chunks/<name>.js')` (dynamic import is off: VS Code's `vscode` module is
+// found by require()).
 //
 // Why not esbuild's own code splitting: it needs ES module output, and VS Code (^1.95, engines) loads `main` as
 // CommonJS; its shared chunks would also be one file per set of importers (many small files at start).
@@ -117,6 +117,57 @@ function importedNames(code) {
 }
 
 /**
+ * The names a compiled module exports, as esbuild emits it (one `export { … }` at the end); undefined when it re-exports
+ * a whole module (`export * from`), whose names are not read here.
+ */
+function exportedNames(code) {
+  const names = [];
+  if (/^export\s*\*\s*from/m.test(code)) return undefined;
+  for (const m of code.matchAll(/^export\s*\{([^}]*)\}/gm)) {
+    for (const part of m[1].split(',')) {
+      const name = part
+        .trim()
+        .split(/\s+as\s+/)
+        .at(-1);
+      if (name) names.push(name);
+    }
+  }
+  for (const m of code.matchAll(/^export\s*\*\s*as\s+([\w$]+)/gm)) names.push(m[1]);
+  for (const m of code.matchAll(/^export\s+(?:async\s+)?(?:function\*?|class|const|let|var)\s+([\w$]+)/gm))
+    names.push(m[1]);
+  if (/^export\s+default\b/m.test(code)) names.push('default');
+  return names;
+}
+
+/**
+ * The modules a chunk exports whole (what code import()s from it) must not export one name twice, nor `shared`: the
+ * chunk's exports are theirs side by side. Returns esbuild-style errors.
+ */
+function checkChunkExports(files, compiled) {
+  const errors = [];
+  for (const file of files.slice(1)) {
+    const owner = new Map([['shared', 'the chunk itself']]);
+    for (const module of file.modules.map((m) => m.replace(/^\.\//, ''))) {
+      const names = exportedNames(compiled(module));
+      if (!names) {
+        errors.push({
+          text: `${module} (a module of the chunk "${file.name}") re-exports a whole module: export its own names`,
+        });
+        continue;
+      }
+      for (const name of names) {
+        if (owner.has(name)) {
+          errors.push({
+            text: `${module} and ${owner.get(name)} both export "${name}", and both are modules of the chunk "${file.name}" (esbuild.js CHUNKS), whose exports are theirs side by side: rename one`,
+          });
+        } else owner.set(name, module);
+      }
+    }
+  }
+  return errors;
+}
+
+/**
  * What each file takes from the files below it, and what each file shares. `imports`: module -> [{ path, original }]
  * (the metafile's), `compiled`: module -> its code as esbuild emits it alone. Returns { takes: file name -> Map(module
  * -> Set of names), shared: file name -> [module, name][] in a fixed order } ('*': the module's namespace).
@@ -138,10 +189,6 @@ function sharedBindings(files, home, imports, compiled) {
       for (const name of names.get(original) ?? []) take(owner, target, name);
     }
   }
-  // a chunk's modules as import() gives them: whole
-  for (const file of files.slice(1)) {
-    for (const module of file.modules) shared.get(file.name).add(`${module.replace(/^\.\//, '')}\0*`);
-  }
   return {
     takes,
     shared: new Map([...shared].map(([name, set]) => [name, [...set].sort().map((key) => key.split('\0'))])),
@@ -156,10 +203,10 @@ function requirePath(files, from, to) {
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
-/** The entry of a file: what it exports (the start: src/extension.ts's exports), and `shared`. */
+/** The entry of a file: what it exports (its modules' names: the start's is src/extension.ts), and `shared`. */
 function entryContents(file, shared) {
   const bindings = shared.get(file.name);
-  const lines = file.name === 'start' ? ["export * from './src/extension';"] : [];
+  const lines = file.modules.map((module) => `export * from '${module.replace(/\.ts$/, '')}';`);
   const byModule = new Map();
   bindings.forEach(([module, name], i) => {
     if (!byModule.has(module)) byModule.set(module, []);
@@ -224,17 +271,13 @@ function layersPlugin({ files, file, root, layout }) {
             const text = `${repoPath(root, args.importer)} import()s ${module}, which is in the same file (dist/${file.name === 'start' ? '' : 'chunks/'}${file.name}.js): import it statically`;
             return { errors: [{ text }] };
           }
-          return { path: module, namespace: 'layers-load', pluginData: chunk };
+          return { path: requirePath(files, file.name, chunk), external: true };
         }
         const owner = layout?.home.get(module);
         if (owner === undefined || !file.below.has(owner)) return undefined;
         return { path: module, namespace: 'layers-take', pluginData: owner };
       });
       if (!layout) return;
-      build.onLoad({ filter: /.*/, namespace: 'layers-load' }, (args) => ({
-        loader: 'js',
-        contents: `module.exports = require(${fileBelow(args.pluginData)}).shared[${index(args.pluginData, args.path, '*')}];`,
-      }));
       build.onLoad({ filter: /.*/, namespace: 'layers-take' }, (args) => {
         const owner = args.pluginData;
         const names = [...(layout.takes.get(file.name).get(args.path) ?? [])].sort();
@@ -315,7 +358,8 @@ async function layOut({ esbuild, files, options, plugins, root }) {
     return code.get(module);
   };
   const { home, errors: placing } = placeModules(files, reached, root, (module) => compiled(module).trim() === '');
-  if (placing.length) return { errors: placing };
+  const clashes = checkChunkExports(files, compiled);
+  if (placing.length || clashes.length) return { errors: [...placing, ...clashes] };
   return { home, ...sharedBindings(files, home, imports, compiled), errors: [] };
 }
 

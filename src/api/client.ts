@@ -5,7 +5,8 @@ import { getJson, type AnswerBytes } from './http';
 import { DEFAULT_MAX_BYTES, MAX_COMMAS, MAX_CONTAINERS } from './jsonBounds';
 import type { Connection, FlowSync, Item, ListResult } from './types';
 import { API_PREFIX, parseServiceUrl, type ServiceUrl } from './url';
-import { validateConnection, validateFlowSync, validateList, type Validator } from './validate';
+import { validateConnection, validateFlowSync, type Validator } from './validate';
+import { validateList } from './validateList';
 import type { Validators } from './validators';
 
 const DEFAULT_TIMEOUT_MS = 15_000;

@@ -53,7 +53,8 @@ describe('activate() exports', () => {
     useLocalize(fillPlaceholders); // activate() installed the stand-in's t for every module
   });
 
-  function activateIn(mode: number) {
+  /** activate() in `mode`: what it returned, and the exports VS Code makes of it (a promise's value, in ExtensionMode.Test). */
+  async function activateIn(mode: number) {
     const secrets = {
       get: async () => KEY,
       store: async () => undefined,
@@ -70,14 +71,16 @@ describe('activate() exports', () => {
       extension: { packageJSON: { version: '0.2.0' } },
       logUri: { fsPath: '/tmp/flowsync-unit-log' },
     };
-    const exports = extension.activate(context);
-    return { exports, secrets, dispose: () => subscriptions.forEach((s) => s.dispose()) };
+    const returned = extension.activate(context);
+    const dispose = () => subscriptions.forEach((s) => s.dispose());
+    return { returned, exports: await returned, secrets, dispose };
   }
 
-  it('returns nothing in production, so no other extension can reach the key', () => {
+  it('returns nothing in production, so no other extension can reach the key', async () => {
     for (const mode of [MODE.Production, MODE.Development]) {
-      const { exports, secrets, dispose } = activateIn(mode);
+      const { returned, exports, secrets, dispose } = await activateIn(mode);
       try {
+        assert.equal(returned, undefined);
         assert.equal(exports, undefined);
         assert.equal(reaches(exports, secrets), undefined);
       } finally {
@@ -86,17 +89,18 @@ describe('activate() exports', () => {
     }
   });
 
-  it('the production bundle (dist/extension.js) loads and activates the same way: every dependency is bundled', () => {
+  it('the production bundle (dist/extension.js) loads and activates the same way: every dependency is bundled', async () => {
     const bundle = path.join(__dirname, '..', '..', '..', 'dist', 'extension.js');
     assert.ok(fs.existsSync(bundle), `${bundle} is missing: npm run build (npm test builds it before this stage)`);
     const saved = extension;
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the 'vscode' stand-in is in place
     extension = require(bundle) as typeof extension;
     try {
-      const test = activateIn(MODE.Test);
+      const test = await activateIn(MODE.Test);
       assert.equal(typeof (test.exports as { reconfigure?: unknown }).reconfigure, 'function');
       test.dispose();
-      const production = activateIn(MODE.Production);
+      const production = await activateIn(MODE.Production);
+      assert.equal(production.returned, undefined);
       assert.equal(production.exports, undefined);
       production.dispose();
     } finally {
@@ -113,12 +117,11 @@ describe('activate() exports', () => {
       chunks.includes('answers.js') && chunks.includes('services.js'),
       `dist/chunks holds ${chunks.join(', ') || 'nothing'}: npm run build`,
     );
-    /** The module of a chunk that exports `name` (a chunk shares the modules code import()s: esbuild.js CHUNKS). */
+    /** A chunk, as import() of one of its modules gives it (it exports their names: esbuild.js CHUNKS). */
     const moduleOf = <T>(chunk: string, name: string): T => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- as the bundle does on first use
-      const { shared } = require(path.join(dist, 'chunks', chunk)) as { shared: unknown[] };
-      const found = shared.find((m) => typeof (m as Record<string, unknown> | undefined)?.[name] === 'function');
-      assert.ok(found, `dist/chunks/${chunk} shares no module with ${name}`);
+      const found = require(path.join(dist, 'chunks', chunk)) as Record<string, unknown>;
+      assert.equal(typeof found[name], 'function', `dist/chunks/${chunk} exports no ${name}`);
       return found as T;
     };
     const saved = extension;
@@ -127,7 +130,7 @@ describe('activate() exports', () => {
     l10n.t = (message, ...args) => `«${fillPlaceholders(message, ...args)}»`;
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the 'vscode' stand-in is in place
     extension = require(path.join(dist, 'extension.js')) as typeof extension;
-    const test = activateIn(MODE.Test);
+    const test = await activateIn(MODE.Test);
     try {
       const api = test.exports as {
         reconfigure(): Promise<void>;
@@ -174,8 +177,8 @@ describe('activate() exports', () => {
       for (const chunk of chunks) {
         assert.ok(
           // eslint-disable-next-line @typescript-eslint/no-require-imports
-          ((require(path.join(dist, 'chunks', chunk)) as { shared?: unknown[] }).shared?.length ?? 0) > 0,
-          `${chunk} shares nothing`,
+          Object.keys(require(path.join(dist, 'chunks', chunk)) as object).length > 1,
+          `${chunk} exports nothing but what the files above take from it`,
         );
       }
     } finally {
@@ -185,8 +188,8 @@ describe('activate() exports', () => {
     }
   });
 
-  it('returns the test API in ExtensionMode.Test only (where the walk does find the secret store: the walk works)', () => {
-    const { exports, secrets, dispose } = activateIn(MODE.Test);
+  it('returns the test API in ExtensionMode.Test only (where the walk does find the secret store: the walk works)', async () => {
+    const { exports, secrets, dispose } = await activateIn(MODE.Test);
     try {
       assert.equal(typeof (exports as { reconfigure?: unknown }).reconfigure, 'function');
       assert.match(reaches(exports, secrets) ?? '', /^exports\.keys\.secrets$/);

@@ -3,7 +3,7 @@ import { markdownHover } from '../../base/vscode/hover';
 import { inert } from '../../base/inert';
 import { t } from '../../base/l10n';
 import { FLOW_ICON, SERVICE_ICON } from '../../lists/icons';
-import { themeIcon } from '../../lists/vscode/groupedTree';
+import { themeIcon } from '../../lists/vscode/themeIcon';
 import { rowKey } from '../../lists/vscode/servicesTree';
 import type { RowMarker } from '../../lists/vscode/rowDecorations';
 import { historyRow, historyTooltip } from '../index';

@@ -10,7 +10,7 @@ import type { RowFind } from '../../filter/rowFind';
 import { COMMAND } from '../../base/commandIds';
 import type { SettingsFeed } from '../../settings/settingsFeed';
 import { webContextSuffix, type WebSection } from '../../weblinks/webUrl';
-import type { RowMarker } from '../../lists/vscode/rowDecorations';
+import type { RowTintDecorations } from '../../lists/vscode/rowDecorations';
 
 /** The one row of the view while its filter matches nothing: it clears the filter. */
 interface NoMatchRow {
@@ -19,8 +19,12 @@ interface NoMatchRow {
 
 export type HistoryViewNode = HistoryNode | NoMatchRow;
 
-/** The code of the rows (the services' chunk, esbuild.js CHUNKS): what a row looks like, and the days of the runs. */
-type HistoryRows = typeof import('./historyRows') & Pick<typeof import('../texts'), 'historyGroups'>;
+/**
+ * The code of the rows (the services' chunk, esbuild.js CHUNKS): what a row looks like, the days of the runs, and the
+ * view's tints of the runs that stand out (src/lists/vscode/rowDecorations.ts), made with them.
+ */
+type HistoryRows = typeof import('./historyRows') &
+  Pick<typeof import('../texts'), 'historyGroups'> & { readonly marker: RowTintDecorations };
 
 export const HISTORY_VIEW = 'flowsync.history';
 
@@ -41,10 +45,17 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   private readonly serviceRows = new Map<string, HistoryNode>();
   private readonly contextKeys = new ContextKeys();
   /** The code of the rows (historyRows.ts, its own chunk: esbuild.js CHUNKS), loaded when the view first asks. */
-  private readonly rowsCode = onFirstUse(async (): Promise<HistoryRows> => {
-    const [rows, texts] = await Promise.all([import('./historyRows'), import('../texts')]);
-    return { ...rows, historyGroups: texts.historyGroups };
-  });
+  private readonly rowsCode = onFirstUse(
+    async (): Promise<HistoryRows> => {
+      const [rows, texts, tints] = await Promise.all([
+        import('./historyRows'),
+        import('../texts'),
+        import('../../lists/vscode/rowDecorations'),
+      ]);
+      return { ...rows, historyGroups: texts.historyGroups, marker: new tints.RowTintDecorations() };
+    },
+    { dispose: (rows) => rows.marker.dispose() },
+  );
   /** The view's filter (src/find); undefined while none is on. */
   private filter?: RowFind<HistoryEntry>;
   private readonly noMatchRow: NoMatchRow = { kind: 'noMatch' };
@@ -56,8 +67,6 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     private readonly now: () => number,
     /** The web page templates of each service (Open in Browser: a run's context value ends `.web` when set). */
     private readonly settings?: SettingsFeed<Partial<WebSection>>,
-    /** Tints the runs that stand out (the Processing view's: src/lists/vscode/rowDecorations.ts). */
-    private readonly marker?: RowMarker,
   ) {
     this.view = vscode.window.createTreeView(HISTORY_VIEW, {
       treeDataProvider: this,
@@ -121,7 +130,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     if (!rows) return this.loadRows().then(() => this.getTreeItem(node));
     const service = node.kind !== 'historyDay' ? this.services.all.find((s) => s.id === node.service) : undefined;
     const webSuffix = webContextSuffix('flowsync.historyEntry', this.settings?.current.webUrls?.get(node.service));
-    const context = { several: this.services.several, now: this.now(), service, webSuffix, marker: this.marker };
+    const context = { several: this.services.several, now: this.now(), service, webSuffix, marker: rows.marker };
     const item = rows.historyTreeItem(node, context);
     if (node.kind === 'historyService' && this.filter && service) {
       item.description = this.filter.serviceText(this.keptOf(service).length, String(item.description ?? ''));
@@ -165,6 +174,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   }
 
   dispose(): void {
+    this.rowsCode.dispose();
     this.disposables.dispose();
   }
 

@@ -9,12 +9,13 @@ import { viewMessage } from '../viewMessage';
 import { ANY_LISTS, type AnyList, type ListId, type ValueOf } from '..';
 import type { ListDefinition } from '../list';
 import { t } from '../../base/l10n';
-import type { Arrangement } from '../arrange';
+import type { Arrangement } from '../arrangement';
 import type { SettingsFeed } from '../../settings/settingsFeed';
 import type { ListsSection } from '../listsSection';
-import { GroupedTree, type RowDecorations } from './groupedTree';
+import { onFirstUse } from '../../base/onFirstUse';
+import type { GroupedTree, RowDecorations } from './groupedTree';
 import { ServicesTree, type ServicesTreeNode } from './servicesTree';
-import { RowTintDecorations, type RowMarker } from './rowDecorations';
+import type { RowTintDecorations } from './rowDecorations';
 import { processingList } from '../processing';
 import type { Item } from '../../api/types';
 import type { FilterLive } from '../../filter/filterMatch';
@@ -71,6 +72,16 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   private webUrls = '';
   /** Counts the times flags and durations may have changed (a clock tick, History's news): kept rows are then stale. */
   private live = 0;
+  /**
+   * The code of a service's rows (its tree, the tints): in the services' chunk (esbuild.js CHUNKS), which is loaded
+   * before there is a service; the view takes its services once it is loaded.
+   */
+  private readonly rowsCode = onFirstUse(async () => {
+    const [trees, tints] = await Promise.all([import('./groupedTree'), import('./rowDecorations')]);
+    return { GroupedTree: trees.GroupedTree, RowTintDecorations: tints.RowTintDecorations };
+  });
+  /** Tints the rows that stand out (a view that has them: Processing), made with the rows' code. */
+  private tints?: RowTintDecorations;
 
   constructor(
     readonly list: ListDefinition<T>,
@@ -78,17 +89,20 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     private readonly clock: Clock,
     private readonly settings: SettingsFeed<ListsSection & Partial<WebSection>>,
     private readonly decorations: (service: ListService) => RowDecorations<T> | undefined = () => undefined,
-    /** Tints the rows that stand out (one for every view: the Processing view's, History's). */
-    readonly marker?: RowMarker,
+    /** Whether its rows that stand out are tinted (the Processing view's). */
+    private readonly tinted = false,
   ) {
     this.arrangement = settings.current.arrangements[list.id as ListId];
-    this.tree = new ServicesTree<T>(list.id, (id) => this.serviceRowText(id), marker);
+    this.tree = new ServicesTree<T>(
+      list.id,
+      (id) => this.serviceRowText(id),
+      () => this.tints,
+    );
     this.view = vscode.window.createTreeView(list.viewId, {
       treeDataProvider: this.tree,
       showCollapseAll: true,
       canSelectMany: true,
     });
-    if (marker instanceof RowTintDecorations) this.disposables.add(marker); // the Processing view owns it
     this.disposables.add(
       this.tree,
       this.view,
@@ -293,6 +307,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
 
   dispose(): void {
     this.progress?.();
+    this.rowsCode.dispose(); // a load in flight makes nothing more
     for (const part of this.parts) part.disposables.dispose();
     this.disposables.dispose();
   }
@@ -335,29 +350,39 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     };
   }
 
-  /** Makes (or keeps) the tree of each service, in the order of the settings, and drops those of services gone. */
+  /**
+   * Makes (or keeps) the tree of each service, in the order of the settings, and drops those of services gone. The
+   * first service waits for the rows' code (its chunk is loaded by then: the registry made the service with it).
+   */
   private useServices(): void {
+    const rows = this.rowsCode.made;
+    if (!rows && this.services.all.length) {
+      void this.rowsCode.get().then(
+        () => this.useServices(),
+        () => undefined, // tried again with the next change of services
+      );
+      return;
+    }
+    if (rows && this.tinted && !this.tints) this.disposables.add((this.tints = new rows.RowTintDecorations()));
     const previous = new Map(this.parts.map((p) => [p.service, p]));
-    this.parts = this.services.all.map((service) => {
+    const parts = (service: ListService, Tree: typeof GroupedTree) => {
       const kept = previous.get(service);
-      if (kept) {
-        previous.delete(service);
-        return kept;
-      }
-      return this.makePart(service);
-    });
+      previous.delete(service);
+      return kept ?? this.makePart(service, Tree);
+    };
+    this.parts = rows ? this.services.all.map((service) => parts(service, rows.GroupedTree)) : [];
     for (const gone of previous.values()) gone.disposables.dispose();
     this.tree.setTrees(this.parts.map((p) => ({ service: p.service.id, tree: p.tree })));
     this.loadShown();
     this.decorate(this.now());
   }
 
-  private makePart(service: ListService): ServicePart<T> {
+  private makePart(service: ListService, Tree: typeof GroupedTree): ServicePart<T> {
     const { explorer } = service;
     const refresher = this.refresherOf(explorer) as unknown as ListRefresher<T>;
     const now = () => this.now();
     const decorations = this.decorations(service);
-    const tree = new GroupedTree(this.list, refresher, {
+    const tree = new Tree(this.list, refresher, {
       now,
       isActive: () => explorer.status === 'ready',
       arrangement: this.arrangement,
@@ -452,8 +477,6 @@ export function createListViews(
   decorations: { [D in AnyList as D['id']]?: (service: ListService) => RowDecorations<ValueOf<D>> | undefined } = {},
 ): ListViews {
   const views: Record<string, ListView<{ id: number }>> = {};
-  // The rows' tints (one provider for every view), owned by the Processing view: History's rows use it too.
-  const marker = new RowTintDecorations();
   for (const list of ANY_LISTS) {
     views[list.id] = new ListView(
       list,
@@ -463,7 +486,7 @@ export function createListViews(
       (decorations as Record<string, ((s: ListService) => RowDecorations<{ id: number }> | undefined) | undefined>)[
         list.id
       ],
-      list.id === processingList.id ? marker : undefined,
+      list.id === processingList.id, // its rows that stand out are tinted
     );
   }
   return views as unknown as ListViews;

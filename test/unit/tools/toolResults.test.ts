@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { makeEntry } from '../../../src/history/index';
-import { ApiError, errorBodyOf } from '../../../src/api/errors';
+import { errorBodyOf } from '../../../src/api/errorAnswers';
+import { ApiError } from '../../../src/api/errors';
 import type { Connection, FlowSync, Item } from '../../../src/api/types';
 import type { ExplorerStatus } from '../../../src/lists/explorer';
 import type { ListState } from '../../../src/lists/refresh';
