@@ -119,18 +119,23 @@ const CHUNKS = {
   services: {
     after: [],
     modules: [
+      // the registry's: a connection per service, an earlier version's key moved, the entries' look-alike names
       './src/services/vscode/serviceConnection.ts',
       './src/services/vscode/legacyKey.ts',
       './src/services/confusables.ts',
+      // the views': a service's rows and their tints, History's rows and days
       './src/lists/vscode/groupedTree.ts',
       './src/lists/vscode/rowDecorations.ts',
       './src/history/vscode/historyRows.ts',
       './src/history/texts.ts',
+      // made with the services (the registry's withServices), or by what they do
       './src/history/vscode/announceFinished.ts',
       './src/notifications/vscode/failureWatch.ts',
       './src/status/vscode/statusBar.ts',
       './src/services/vscode/settingsWarnings.ts',
       './src/json/vscode/jsonDocuments.ts',
+      // ExtensionMode.Test only
+      './src/commands/vscode/testApi.ts',
     ],
   },
   // The views' filters and the Find language: when a filter is first set, or at start when the workspace kept one.
@@ -141,7 +146,7 @@ const CHUNKS = {
     modules: [
       './src/commands/vscode/handlers.ts',
       './src/export/vscode/leftoverSweep.ts',
-      './src/commands/vscode/testApi.ts',
+      './src/services/vscode/serviceCommands.ts',
     ],
   },
   // What the language model tools and vscode:// links answer: when the first tool is called or link opened.

@@ -1,7 +1,6 @@
 import type * as vscode from 'vscode';
 import type { HurryClock } from '../../base/clock';
-import type { OnFirstUse } from '../../base/onFirstUse';
-import { addServiceNow, removeServiceNow } from '../../services/vscode/serviceCommands';
+import { onFirstUse, type OnFirstUse } from '../../base/onFirstUse';
 import type { FindViews } from '../../find/vscode/findViews';
 import type { HistoryService } from '../../history/vscode/historyService';
 import type { HistoryView } from '../../history/vscode/historyView';
@@ -60,7 +59,7 @@ export interface FlowSyncExplorerApi {
 /**
  * The test API over the live objects: what the start gives the command table, and the parts only the tests look at.
  * The first service's parts are read anew on each access (services come and go). Loaded in ExtensionMode.Test only
- * (the commands' chunk, esbuild.js CHUNKS): activate() then answers a promise of it.
+ * (with the services' chunk, esbuild.js CHUNKS, which a start loads anyway): activate() then answers a promise of it.
  */
 export function testApi(
   context: CommandContext,
@@ -73,6 +72,8 @@ export function testApi(
 ): FlowSyncExplorerApi {
   const { services, keys, views, historyView, find, browser } = context;
   const first = () => services.all[0];
+  // Add/Remove Service's own code (the commands' chunk, esbuild.js CHUNKS), without their questions
+  const serviceCommands = onFirstUse(() => import('../../services/vscode/serviceCommands'));
   return {
     ...parts,
     services,
@@ -97,8 +98,8 @@ export function testApi(
     reconfigure: () => services.reconfigure(),
     removeService: async (name) => {
       const service = services.byName(name);
-      if (service) await removeServiceNow(context, service);
+      if (service) await (await serviceCommands.get()).removeServiceNow(context, service);
     },
-    addService: async (answers) => addServiceNow(context, answers),
+    addService: async (answers) => (await serviceCommands.get()).addServiceNow(context, answers),
   };
 }
