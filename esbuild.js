@@ -7,15 +7,15 @@
 //   node esbuild.js --production  minified, no source maps
 //   node esbuild.js --watch       rebuild on change
 // Always writes dist/meta.json (the esbuild metafile of dist/extension.js and its chunks) so bundle size can be checked
-// per package.
+// per package, and what is copied into two files (npm run check:budgets).
 //
-// The Node bundle is split: dist/extension.js holds what a start needs, and each module of CHUNKS below is its own file
-// dist/chunks/<name>.js, required on first use. VS Code loads `main` as CommonJS and esbuild splits only ES modules, so
-// the split is by entry points: in the eager bundle, an `import()` of a chunk's module becomes require('./chunks/…')
-// (a static import of it fails the build: it would load the chunk at start). A module in both the eager bundle and a
-// chunk would be two instances; those with module-level state (SHARED: the translations, the sort-key cache, the key
-// every inert text masks) are taken from the eager bundle's `sharedModules` export at run time, and the build fails
-// when another module with module-level state would be copied into a chunk (checkSplit).
+// The Node bundle is in layers (scripts/lib/layers.js says how): dist/extension.js holds what a start registers, and
+// each chunk of CHUNKS below is one file dist/chunks/<name>.js, loaded whole when code first import()s one of its
+// modules (through onFirstUse, src/base/onFirstUse.ts), and holding by static imports everything of its own that
+// those modules use. Every module of src/ is in one file only: a chunk takes what the start bundle, or a chunk it is
+// `after`, already holds from that file at run time, so a module with state exists once. The build fails on a static
+// import of a chunk's module from below it (it would load at start) and on a module two chunks would hold when neither
+// is loaded before the other.
 // The web bundle is split too, by what a person's action needs: VS Code 1.139's web worker extension host fetches
 // `browser` and evaluates it with new Function(module, exports, require), where require() knows only `vscode`; the
 // modules of WEB_CHUNKS are dist/web/chunks/<name>.js, which the bundle fetches beside itself and evaluates the same
@@ -24,11 +24,26 @@
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
+const { entryContents, layOut, layersPlugin, nodeFiles } = require('./scripts/lib/layers');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
-/** Prints build errors the way VS Code's esbuild problem matcher expects, and a line per finished build. */
+const SKIP = Symbol('resolving');
+const repoPath = (file) => path.relative(__dirname, file).split(path.sep).join('/');
+
+/** The repository path of the file an import resolves to (undefined: an entry point, external, or unresolved). */
+async function resolvedPath(build, args) {
+  if (args.pluginData === SKIP || args.kind === 'entry-point') return undefined;
+  const r = await build.resolve(args.path, {
+    kind: args.kind,
+    resolveDir: args.resolveDir,
+    importer: args.importer,
+    pluginData: SKIP,
+  });
+  return r.errors.length || r.external ? undefined : repoPath(r.path);
+}
+
 /** Prints a build's errors, the way esbuild's own CLI does. */
 function printErrors(result) {
   for (const { text, location } of result.errors) {
@@ -49,36 +64,6 @@ function reporterFor(name, finished) {
     },
   };
 }
-
-/** The metafiles of the last builds of the eager bundle and of the chunks; dist/meta.json holds both. */
-let eagerMeta;
-let chunksMeta;
-function writeMeta() {
-  const both = [eagerMeta, chunksMeta].filter(Boolean);
-  const meta = {
-    inputs: Object.assign({}, ...both.map((m) => m.inputs)),
-    outputs: Object.assign({}, ...both.map((m) => m.outputs)),
-  };
-  fs.writeFileSync(path.join(__dirname, 'dist', 'meta.json'), JSON.stringify(meta));
-}
-
-const reporter = {
-  name: 'reporter',
-  setup(build) {
-    build.onStart(() => console.log('[watch] build started'));
-    build.onEnd((result) => {
-      printErrors(result);
-      if (result.metafile) {
-        eagerMeta = result.metafile;
-        writeMeta();
-        const bytes = fs.statSync(path.join(__dirname, 'dist', 'extension.js')).size;
-        console.log(
-          `[watch] build finished: dist/extension.js ${(bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`,
-        );
-      }
-    });
-  },
-};
 
 /**
  * node-fetch v3 → fetch-blob falls back to web-streams-polyfill (60 KB) only when Node lacks `node:stream/web`. Every
@@ -139,169 +124,55 @@ const vscodeOnce = {
 };
 
 /**
- * The modules loaded on first use (Node bundle): name -> the module. Each is reached from the eager code only through
- * import(), and is built into dist/chunks/<name>.js.
+ * The chunks of the Node bundle, by layer (docs/architecture.md, "What loads late"): name -> the modules code reaches
+ * by import() (each loads the whole chunk), the chunks it is `after` (loaded before it: it takes their modules from
+ * them, and loading it loads them), and when it loads. The start bundle is below every chunk.
  */
 const CHUNKS = {
-  services: './src/services/vscode/serviceConnection.ts', // each service's Explorer, client, History, feed and sharing between windows: started by ServiceRegistry.start() after activate()
-  fetch: './src/env/node/nodeHttp.ts', // node-fetch and the GET made with it: the first request, after activate()
-  http: './src/api/http.ts', // the GET with its caps, the answer's bytes: the first request (src/api/client.ts)
-  json: './src/json/vscode/jsonDocuments.ts', // "Open as JSON": when the first document is opened or restored
-  announce: './src/history/vscode/announceFinished.ts', // what History says (a sync that left, became stuck or slower): when it first says something
-  historyRows: './src/history/vscode/historyRows.ts', // the History view's rows: when the view is first shown
-  disk: './src/env/node/files.ts', // node:fs: the files in global storage, on the first read or write (src/env/node/diskOnDemand.ts)
-  pieceFile: './src/env/node/pieceFile.ts', // node:fs: a file written in pieces, on the first export (src/env/node/diskOnDemand.ts)
-  workspaceFiles: './src/env/vscode/workspaceFiles.ts', // the files in global storage through vscode.workspace.fs, where it is not a local disk
-  logStore: './src/history/logStore.ts', // History's logs on disk: once a service is set (src/history/lazyLogStore.ts)
-  workspaceOverrides: './src/settings/workspaceOverrides.ts', // jsonc-parser: only when a workspace has a settings file
-  toolAnswers: './src/tools/vscode/toolAnswers.ts', // the tools' answers: when a language model tool is first called
-  links: './src/links/vscode/answerLink.ts', // the answer to a vscode:// link: when one is first opened
-  commands: './src/commands/vscode/handlers.ts', // every command's handler, the activity chart and Flow Insights among them: when the first command runs
-  errors: './src/notifications/vscode/errorNotifications.ts', // telling that syncs report errors: when the first service is made (its answers come later)
-  rowTints: './src/lists/rowTints.ts', // how the rows that stand out are tinted: when the first Processing or History row is drawn
-  find: './src/find/vscode/findViews.ts', // the views' filters: when one is first set, or at start when the workspace kept one
-};
-
-/**
- * Modules with module-level state that chunks take from the eager bundle instead of a copy of their own: the
- * translations (useLocalize), the sort-key cache, and the key every inert text masks (hideEverywhere, set by
- * the service registry at activation: a copy in a chunk would not mask it). name -> file; the eager bundle exports them as `sharedModules`.
- */
-const SHARED = {
-  l10n: 'src/base/l10n.ts',
-  grouping: 'src/lists/grouping.ts',
-  inert: 'src/base/inert.ts',
-  listView: 'src/lists/vscode/listView.ts', // a counter of selections (static): which view was used last
-  errors: 'src/api/errors.ts', // ApiError: `instanceof` across a chunk's boundary needs one class, not two copies
-  apiKeyStore: 'src/keys/vscode/apiKeyStore.ts', // SecretTimeout, likewise
-};
-
-/** The eager bundle's entry: src/extension.ts, and the SHARED modules for the chunks (not part of the API). */
-const eagerEntry = {
-  contents: [
-    "export * from './src/extension';",
-    ...Object.entries(SHARED).map(([name, file]) => `import * as ${name} from './${file.replace(/\.ts$/, '')}';`),
-    `export const sharedModules = { ${Object.keys(SHARED).join(', ')} };`,
-  ].join('\n'),
-  resolveDir: __dirname,
-  sourcefile: 'eager-entry.ts',
-  loader: 'ts',
-};
-
-const SKIP = Symbol('resolving');
-const repoPath = (file) => path.relative(__dirname, file).split(path.sep).join('/');
-
-/** Resolves an import the way esbuild would without these plugins; the repo-relative path, or undefined. */
-async function resolvedPath(build, args) {
-  if (args.pluginData === SKIP || args.kind === 'entry-point') return undefined;
-  const r = await build.resolve(args.path, {
-    kind: args.kind,
-    resolveDir: args.resolveDir,
-    importer: args.importer,
-    pluginData: SKIP,
-  });
-  return r.errors.length || r.external ? undefined : repoPath(r.path);
-}
-
-/**
- * import() of a chunk's module -> require('<dir><name>.js') (dir: from the eager bundle './chunks/', from a chunk './');
- * a static import of one is an error.
- */
-const lazyChunks = (dir) => ({
-  name: 'lazy-chunks',
-  setup(build) {
-    const byPath = new Map();
-    build.onStart(async () => {
-      for (const [name, module] of Object.entries(CHUNKS)) {
-        const r = await build.resolve(module, { kind: 'import-statement', resolveDir: __dirname, pluginData: SKIP });
-        if (r.errors.length) return { errors: r.errors };
-        byPath.set(repoPath(r.path), name);
-      }
-      return undefined;
-    });
-    build.onResolve({ filter: /.*/ }, async (args) => {
-      const name = byPath.get(await resolvedPath(build, args));
-      if (!name) return undefined;
-      if (args.kind !== 'dynamic-import') {
-        return {
-          errors: [
-            {
-              text: `${repoPath(args.importer)} imports ${args.path} statically, but it is the chunk "${name}" (esbuild.js CHUNKS), loaded on first use: import() it where it is needed`,
-            },
-          ],
-        };
-      }
-      return { path: `${dir}${name}.js`, external: true };
-    });
+  // What every configured start needs within seconds, loaded by the registry's start() once activate() has returned
+  // and the host has had its turn: each service's connection (Explorer, client, HTTP with node-fetch, History and its
+  // log store on disk, sharing between windows), the views' rows and tints, what History and the errors announce.
+  services: {
+    after: [],
+    modules: [
+      // the registry's: a connection per service, an earlier version's key moved, the entries' look-alike names
+      './src/services/vscode/serviceConnection.ts',
+      './src/services/vscode/legacyKey.ts',
+      './src/services/confusables.ts',
+      // the views': a service's rows and their tints, History's rows and days
+      './src/lists/vscode/groupedTree.ts',
+      './src/lists/vscode/rowDecorations.ts',
+      './src/history/vscode/historyRows.ts',
+      './src/history/texts.ts',
+      // made with the services (the registry's withServices), or by what they do
+      './src/history/vscode/announceFinished.ts',
+      './src/notifications/vscode/failureWatch.ts',
+      './src/status/vscode/statusBar.ts',
+      './src/services/vscode/settingsWarnings.ts',
+      './src/json/vscode/jsonDocuments.ts',
+      // ExtensionMode.Test only
+      './src/commands/vscode/testApi.ts',
+    ],
   },
-});
-
-/** Chunks: SHARED modules are not copied but taken from the eager bundle (required by then: it loads the chunks). */
-const sharedFromEager = {
-  name: 'shared-from-eager',
-  setup(build) {
-    const byPath = new Map(Object.entries(SHARED).map(([name, file]) => [file, name]));
-    build.onResolve({ filter: /.*/ }, async (args) => {
-      if (args.namespace === 'shared-module') return { path: args.path, external: true };
-      const name = byPath.get(await resolvedPath(build, args));
-      return name ? { path: name, namespace: 'shared-module' } : undefined;
-    });
-    build.onLoad({ filter: /.*/, namespace: 'shared-module' }, (args) => ({
-      loader: 'js',
-      contents: `const eager = require('../extension.js');
-const shared = eager.sharedModules && eager.sharedModules[${JSON.stringify(args.path)}];
-if (!shared) throw new Error('dist/extension.js does not export sharedModules.${args.path}');
-module.exports = shared;
-`,
-    }));
+  // The views' filters and the Find language: when a filter is first set, or at start when the workspace kept one.
+  find: { after: ['services'], modules: ['./src/find/vscode/findViews.ts'] },
+  // Every command's handler (the activity chart, Flow Insights and Export among them): when the first command runs.
+  commands: {
+    after: ['services', 'find'],
+    modules: [
+      './src/commands/vscode/handlers.ts',
+      './src/export/vscode/leftoverSweep.ts',
+      './src/services/vscode/serviceCommands.ts',
+    ],
   },
+  // What the language model tools and vscode:// links answer: when the first tool is called or link opened.
+  answers: {
+    after: ['services', 'find'],
+    modules: ['./src/tools/vscode/toolAnswers.ts', './src/links/vscode/answerLink.ts'],
+  },
+  // jsonc-parser: only when a workspace has a settings file.
+  settingsFile: { after: [], modules: ['./src/settings/workspaceOverrides.ts'] },
 };
-
-/**
- * Module-level state: a top-level let/var, a top-level const made with `new` (a cache, an emitter; not a RegExp), or a
- * class with a static field that is not readonly.
- */
-const MODULE_STATE =
-  /^(?:export\s+)?(?:let|var)\s|^(?:export\s+)?const\s+\w+(?:\s*:[^=]+)?\s*=\s*new\s+(?!RegExp\b)|^\s+(?:private\s+|protected\s+|public\s+)?static\s+(?!readonly\b)(?!(?:async\s+)?\w+\s*[(<])(?!get\s|set\s)\w+/m;
-
-/**
- * The check that no state is split silently: every module of ours in more than one output (the eager bundle and a
- * chunk, or two chunks: the services', the commands' and the tools' chunks all hold History's modules) must be free of
- * module-level state (or be SHARED, and then it is not copied). Returns esbuild-style errors.
- */
-function checkSplit(eagerMeta, chunksMeta) {
-  const outputs = [['dist/extension.js', Object.keys(eagerMeta.outputs['dist/extension.js'].inputs)]];
-  for (const [output, { inputs, entryPoint }] of Object.entries(chunksMeta.outputs))
-    if (entryPoint) outputs.push([output, Object.keys(inputs)]);
-  const holders = new Map();
-  for (const [output, inputs] of outputs) {
-    for (const input of inputs)
-      if (input.startsWith('src/')) holders.set(input, [...(holders.get(input) ?? []), output]);
-  }
-  const text = (input) => fs.readFileSync(path.join(__dirname, input), 'utf8');
-  // A class that code tests with \`instanceof\` must be one class: a copy in a chunk makes its errors look foreign.
-  const tested = new Set();
-  for (const input of holders.keys())
-    for (const m of text(input).matchAll(/instanceof\s+([A-Z]\w*)/g)) tested.add(m[1]);
-  const definesTested = (source) =>
-    [...source.matchAll(/^(?:export\s+)?class\s+([A-Z]\w*)/gm)].some((m) => tested.has(m[1]));
-  const errors = [];
-  for (const [input, held] of holders) {
-    if (held.length < 2) continue;
-    const source = text(input);
-    const where = held.join(' and ');
-    if (MODULE_STATE.test(source)) {
-      errors.push({
-        text: `${input} has module-level state and is copied into ${where}: add it to SHARED in esbuild.js (or keep it out of all but one)`,
-      });
-    } else if (definesTested(source)) {
-      errors.push({
-        text: `${input} defines a class that code tests with instanceof, and is copied into ${where}: add it to SHARED in esbuild.js (or keep it out of all but one)`,
-      });
-    }
-  }
-  return errors;
-}
 
 /**
  * The browser bundle's platform: every import of the seam's `platform` module (src/env/platform.ts, Node) resolves to
@@ -690,25 +561,7 @@ const insightsWebviewOptions = {
   ],
 };
 
-/** The chunks' build: a line per finished build and dist/meta.json. */
-const chunksReporter = {
-  name: 'chunks-reporter',
-  setup(build) {
-    build.onEnd((result) => {
-      printErrors(result);
-      if (!result.metafile) return;
-      chunksMeta = result.metafile;
-      writeMeta();
-      const sizes = Object.keys(CHUNKS).map(
-        (name) =>
-          `${name} ${(fs.statSync(path.join(__dirname, 'dist', 'chunks', `${name}.js`)).size / 1024).toFixed(1)} KB`,
-      );
-      console.log(`[watch] build finished: dist/chunks/ ${sizes.join(', ')}${production ? ' (production)' : ''}`);
-    });
-  },
-};
-
-/** Options shared by the Node bundle and its chunks. */
+/** Options of every file of the Node build. */
 const nodeOptions = {
   bundle: true,
   format: 'cjs',
@@ -719,6 +572,8 @@ const nodeOptions = {
   // follow (the bundle then fails at run time with "Cannot find module './impl/format'").
   mainFields: ['module', 'main'],
   minify: production,
+  // import() of a chunk becomes require() (synchronous, and found by VS Code's `vscode` interception like the bundle)
+  supported: { 'dynamic-import': false },
   // FLOWSYNC_SOURCEMAP=1 (bench/activation.mjs --cpu-profile): a production build with dist/*.js.map beside it but no
   // sourceMappingURL comment, so samples of the minified code can be told by module.
   sourcemap: production ? (process.env.FLOWSYNC_SOURCEMAP === '1' ? 'external' : false) : true,
@@ -730,57 +585,94 @@ const nodeOptions = {
   logLevel: 'silent',
 };
 
+/**
+ * Builds the Node bundle, its layers laid out anew (scripts/lib/layers.js), and writes dist/meta.json (the metafiles of
+ * every file). Returns the errors.
+ */
+async function buildNode() {
+  const started = Date.now();
+  const files = nodeFiles(CHUNKS);
+  const plugins = [vscodeOnce, builtinWebStreams];
+  const layout = await layOut({ esbuild, files, options: nodeOptions, plugins, root: __dirname });
+  if (layout.errors.length) return layout.errors;
+  // no chunk left over from an earlier layout: each file of dist/chunks goes into the VSIX
+  fs.rmSync(path.join(__dirname, 'dist', 'chunks'), { recursive: true, force: true });
+  const results = await Promise.all(
+    files.map((file) =>
+      esbuild
+        .build({
+          ...nodeOptions,
+          stdin: {
+            contents: entryContents(file, layout.shared),
+            resolveDir: __dirname,
+            sourcefile: `${file.name}-entry.ts`,
+            loader: 'ts',
+          },
+          outfile: file.file,
+          plugins: [...plugins, layersPlugin({ files, file, root: __dirname, layout })],
+        })
+        .catch((error) => ({ errors: error.errors ?? [error] })),
+    ),
+  );
+  const errors = results.flatMap((r) => r.errors);
+  if (errors.length) return errors;
+  const meta = { inputs: {}, outputs: {} };
+  for (const { metafile } of results) {
+    Object.assign(meta.inputs, metafile.inputs);
+    Object.assign(meta.outputs, metafile.outputs);
+  }
+  fs.writeFileSync(path.join(__dirname, 'dist', 'meta.json'), JSON.stringify(meta));
+  if (production) {
+    for (const file of files) {
+      if (file.name === 'start' && process.env.FLOWSYNC_SOURCEMAP === '1') continue;
+      fs.rmSync(path.join(__dirname, `${file.file}.map`), { force: true }); // not packaged
+    }
+  }
+  const sizes = files.map(
+    (f) => `${path.basename(f.file)} ${(fs.statSync(path.join(__dirname, f.file)).size / 1024).toFixed(1)} KB`,
+  );
+  console.log(
+    `[watch] build finished: ${sizes.join(', ')}${production ? ' (production)' : ''} in ${Date.now() - started} ms`,
+  );
+  return [];
+}
+
 async function main() {
   fs.mkdirSync(path.join(__dirname, 'dist', 'webview'), { recursive: true });
   fs.mkdirSync(path.join(__dirname, 'dist', 'web'), { recursive: true });
-  // no chunk left over from an earlier split: each file of dist/chunks goes into the VSIX
-  fs.rmSync(path.join(__dirname, 'dist', 'chunks'), { recursive: true, force: true });
   const webview = await esbuild.context(webviewOptions);
   const insightsPage = await esbuild.context(insightsWebviewOptions);
   const web = await webContext();
-  const ctx = await esbuild.context({
-    ...nodeOptions,
-    stdin: eagerEntry,
-    outfile: 'dist/extension.js',
-    // import() of a chunk becomes require() (synchronous, and found by VS Code's `vscode` interception like the bundle)
-    supported: { 'dynamic-import': false },
-    plugins: [vscodeOnce, builtinWebStreams, lazyChunks('./chunks/'), reporter],
-  });
-  const chunks = await esbuild.context({
-    ...nodeOptions,
-    entryPoints: Object.fromEntries(Object.entries(CHUNKS).map(([name, module]) => [`chunks/${name}`, module])),
-    outdir: 'dist',
-    plugins: [vscodeOnce, builtinWebStreams, lazyChunks('./'), sharedFromEager, chunksReporter],
-  });
   if (watch) {
-    await Promise.all([ctx.watch(), chunks.watch(), webview.watch(), insightsPage.watch(), web.watch()]);
+    // The Node bundle's layout can change with any import: it is built whole again on every change of src/.
+    let building = Promise.resolve();
+    let timer;
+    const rebuild = () => {
+      console.log('[watch] build started');
+      building = building.then(buildNode).then(
+        (errors) => printErrors({ errors }),
+        (error) => console.error(error),
+      );
+    };
+    fs.watch(path.join(__dirname, 'src'), { recursive: true }, () => {
+      clearTimeout(timer);
+      timer = setTimeout(rebuild, 100);
+    });
+    rebuild();
+    await Promise.all([webview.watch(), insightsPage.watch(), web.watch()]);
   } else {
     const failed = (error) => ({ errors: error.errors ?? [error] });
-    const [result, split, page, worker, insights] = await Promise.all([
-      ctx.rebuild().catch(failed),
-      chunks.rebuild().catch(failed),
+    const [nodeErrors, page, worker, insights] = await Promise.all([
+      buildNode().catch((error) => failed(error).errors),
       webview.rebuild().catch(failed),
       web.rebuild().catch(failed),
       insightsPage.rebuild().catch(failed),
     ]);
-    await Promise.all([ctx.dispose(), chunks.dispose(), webview.dispose(), web.dispose(), insightsPage.dispose()]);
-    const splitErrors = result.metafile && split.metafile ? checkSplit(result.metafile, split.metafile) : [];
-    printErrors({ errors: splitErrors });
-    if (
-      result.errors.length ||
-      split.errors.length ||
-      page.errors.length ||
-      worker.errors.length ||
-      insights.errors.length ||
-      splitErrors.length
-    )
-      process.exit(1);
+    await Promise.all([webview.dispose(), web.dispose(), insightsPage.dispose()]);
+    printErrors({ errors: nodeErrors });
+    if (nodeErrors.length || page.errors.length || worker.errors.length || insights.errors.length) process.exit(1);
     if (production) {
-      if (process.env.FLOWSYNC_SOURCEMAP !== '1')
-        fs.rmSync(path.join(__dirname, 'dist', 'extension.js.map'), { force: true });
       fs.rmSync(path.join(__dirname, 'dist', 'web', 'extension.js.map'), { force: true });
-      for (const name of Object.keys(CHUNKS))
-        fs.rmSync(path.join(__dirname, 'dist', 'chunks', `${name}.js.map`), { force: true }); // not packaged
       for (const map of ['activity.js.map', 'activity.css.map', 'insights.js.map', 'insights.css.map'])
         fs.rmSync(path.join(__dirname, 'dist', 'webview', map), { force: true });
     }

@@ -9,7 +9,7 @@
 // (bench/activation/index.js, run by the smoke-test driver) gets there first, it calls ext.activate() and also times
 // that from outside.
 //
-//   node bench/activation.mjs [--starts 5]      builds dist/extension.js (production); needs the rig (npm run rig:prepare);
+//   node bench/activation.mjs [--starts 10]     builds dist/extension.js (production); needs the rig (npm run rig:prepare);
 //                                               each start twice, alternately: no settings, and a service URL set
 //   node bench/activation.mjs --profile         also says, per start, which VS Code API calls activate() spent its time in
 //                                               (the timing wrappers cost a little: not for the figures of record)
@@ -34,7 +34,7 @@ import { REPO_ROOT, emitRows, progress, row } from './lib/common.mjs';
 
 const { values: opts } = parseArgs({
   options: {
-    starts: { type: 'string', default: '5' },
+    starts: { type: 'string', default: '10' },
     profile: { type: 'boolean', default: false },
     'cpu-profile': { type: 'string' },
   },
@@ -159,7 +159,12 @@ async function oneStart(rig, browser, extDir, index, scenario) {
   return figures;
 }
 
+/** The load average (1 minute) of the machine now, and its cores: what the CPU rows ran under. */
+const loadNow = () => os.loadavg()[0];
+
 async function main() {
+  const loads = [loadNow()];
+  say(`load average ${loads[0].toFixed(2)} (1 min) on ${os.cpus().length} cores`);
   const rig = await prepareRig();
   const extDir = makeExtensionCopy();
   let browser;
@@ -170,6 +175,7 @@ async function main() {
     for (let i = 1; i <= STARTS; i++) {
       runs.push(await oneStart(rig, browser, extDir, i, SCENARIOS[0]));
       setUpRuns.push(await oneStart(rig, browser, extDir, i, SCENARIOS[1]));
+      loads.push(loadNow());
     }
   } finally {
     await browser?.close();
@@ -229,6 +235,11 @@ async function main() {
             '  code load + activate() on the CPU (main thread)',
             'ms',
             runs.map((r) => r.loadCpuMs + r.cpuMs),
+            {
+              // issue #50: a bench row, not a test (a loaded machine is slower, not wrong); the load it ran under is said
+              target: { max: 6, text: '<= 6 ms' },
+              note: `median of ${STARTS} fresh starts, under a load average (1 min) of ${Math.min(...loads).toFixed(2)} – ${Math.max(...loads).toFixed(2)} on ${os.cpus().length} cores (a quiet machine is under 1)`,
+            },
           ),
         ]
       : []),

@@ -10,7 +10,8 @@ if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose
 const { FilterSubjects } = outModule('filter/filterMatch.js');
 const { parseFilter } = outModule('filter/filterQuery.js');
 const { connectionRows } = outModule('lists/findRows.js');
-const { validateList, validateConnection } = outModule('api/validate.js');
+const { validateConnection } = outModule('api/validate.js');
+const { validateList } = outModule('api/validateList.js');
 const { MockDataset } = outModule('mock/data.js');
 
 const CONNECTIONS = 50_000;

@@ -8,7 +8,7 @@
 //
 //   npm run bench
 //   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network, worst, history, text, services, bounds, fleet
-//   npm run bench -- --starts 5 --memory-runs 3 --no-compile
+//   npm run bench -- --starts 10 --memory-runs 3 --no-compile
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,7 +19,7 @@ import { REPO_ROOT, RESULT_MARK, median } from './lib/common.mjs';
 const { values: opts } = parseArgs({
   options: {
     only: { type: 'string' },
-    starts: { type: 'string', default: '5' },
+    starts: { type: 'string', default: '10' },
     'memory-runs': { type: 'string', default: '3' },
     compile: { type: 'boolean', default: true },
   },

@@ -5,7 +5,8 @@ import { ReadYourWritesState } from './base/readYourWrites';
 import { failedToLoad, onFirstUse } from './base/onFirstUse';
 import { registerCommands } from './commands/vscode/registerCommands';
 import { systemClock } from './base/clock';
-import { extensionClock, testApi, type FlowSyncExplorerApi } from './commands/vscode/testApi';
+import { extensionClock } from './base/vscode/extensionClock';
+import type { FlowSyncExplorerApi } from './commands/vscode/testApi';
 import { removeExportLeftovers } from './export/vscode/exportLeftovers';
 import { findOnFirstUse } from './find/vscode/findOnFirstUse';
 import { HistoryView } from './history/vscode/historyView';
@@ -17,15 +18,14 @@ import { watchFailures } from './notifications/vscode/failureNotifications';
 import { announceHistoryNotices } from './notifications/vscode/historyNotices';
 import { ServiceRegistry } from './services/vscode/serviceRegistry';
 import { windowSettings } from './services/vscode/settingsSource';
-import { SettingsWarnings } from './services/vscode/settingsWarnings';
 import { newWindowId } from './sharing/windowId';
-import { ProcessingStatusBar } from './status/vscode/statusBar';
+import { statusBarWithServices } from './status/vscode/statusOnFirstUse';
 import { registerTools } from './tools/vscode/tools';
 
 export type { FlowSyncExplorerApi } from './commands/vscode/testApi';
 
 /** Wires the pieces (all disposed with context.subscriptions: no deactivate). The test API in ExtensionMode.Test only. */
-export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi | undefined {
+export function activate(context: vscode.ExtensionContext): Promise<FlowSyncExplorerApi> | undefined {
   useLocalize(vscode.l10n.t);
   const log = vscode.window.createOutputChannel('Flow Sync', { log: true });
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
@@ -51,8 +51,8 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   const jsonDocuments = registerJsonDocuments(services, loadFailed('The JSON documents'));
   const failureDeps = { ...thisWindow, settings, json: jsonDocuments.json, storage: context.globalStorageUri, log };
   const notifications = watchFailures(services, failureDeps, loadFailed('Telling errors'));
-  const statusBar = new ProcessingStatusBar(services, clock);
-  const historyView = new HistoryView(services, now, settings, views.processing.marker);
+  const statusBar = statusBarWithServices(services, clock, loadFailed('The status bar'));
+  const historyView = new HistoryView(services, now, settings);
   const filtered = { processing: views.processing, connections: views.connections, history: historyView };
   const find = findOnFirstUse(filtered, context.workspaceState, now, loadFailed("The views' filters"));
   const commandContext = {
@@ -78,12 +78,9 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
     log,
     globalState,
     settings,
-    new SettingsWarnings(settings, log),
     services,
     ...allViews(views),
     jsonDocuments,
-    statusBar,
-    notifications,
     historyView,
     find,
     announceHistoryNotices(services, jsonDocuments.json, loadFailed("History's notifications"), settings),
@@ -96,5 +93,6 @@ export function activate(context: vscode.ExtensionContext): FlowSyncExplorerApi 
   log.info(`Flow Sync Explorer ${version} activated`);
   if (!hurried) return undefined; // ExtensionMode.Test only
   const parts = { clock: hurried, statusBar, json: jsonDocuments.documents, notifications, links };
-  return testApi(commandContext, commandTable, { ...parts, logUri: context.logUri });
+  const api = onFirstUse(() => import('./commands/vscode/testApi'));
+  return api.get().then((m) => m.testApi(commandContext, { ...parts, logUri: context.logUri }));
 }

@@ -1,11 +1,12 @@
 import { t } from '../base/l10n';
-import { onFirstUse } from '../base/onFirstUse';
+import { apiKeyProblem } from './apiKey';
 import { ApiError } from './errors';
-import type { AnswerBytes } from './http';
+import { getJson, type AnswerBytes } from './http';
 import { DEFAULT_MAX_BYTES, MAX_COMMAS, MAX_CONTAINERS } from './jsonBounds';
 import type { Connection, FlowSync, Item, ListResult } from './types';
 import { API_PREFIX, parseServiceUrl, type ServiceUrl } from './url';
-import { validateConnection, validateFlowSync, validateList, type Validator } from './validate';
+import { validateConnection, validateFlowSync, type Validator } from './validate';
+import { validateList } from './validateList';
 import type { Validators } from './validators';
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -15,16 +16,6 @@ export { MAX_ITEMS } from './validate';
 
 /** Request paths whose last answer is kept (the lists, with and without a team filter): a bound on the memory held. */
 const MAX_KEPT_ANSWERS = 4;
-
-/** Why a key cannot be used (it must travel in an HTTP header: visible ASCII only), or undefined when it can. */
-export function apiKeyProblem(key: string): string | undefined {
-  if (!key) return t('Enter the API key.');
-  if (/\s/.test(key)) return t('An API key has no spaces.');
-  if (!/^[\x21-\x7e]+$/.test(key)) {
-    return t('An API key holds only letters, digits and punctuation (ASCII); check that it was pasted whole.');
-  }
-  return undefined;
-}
 
 /** One line per request for the log. Holds the path and query only: never the key, never the host. */
 export interface RequestRecord {
@@ -79,8 +70,6 @@ export class FlowSyncClient {
     string,
     { endpoint: string; validators: Validators; result: ListResult<unknown> }
   >();
-  /** The request code (http.ts, its own chunk: esbuild.js CHUNKS), loaded by the first request. */
-  private readonly http = onFirstUse(() => import('./http'));
 
   /** Throws ApiError('invalidUrl') for a base URL that may not carry the key (see parseServiceUrl). */
   constructor(options: FlowSyncClientOptions) {
@@ -157,7 +146,6 @@ export class FlowSyncClient {
     }
     const validated = this.lastValidated.get(path);
     try {
-      const { getJson } = await this.http.get();
       const response = await getJson(`${this.service.baseUrl}${path}`, label, {
         ...this.options,
         signal,

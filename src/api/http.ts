@@ -6,15 +6,15 @@ import { bounded, inert } from '../base/inert';
 import { JsonCounter, countsOver } from './jsonBounds';
 import { countsAfterEdit, fingerprintBlocks, joinChunks, sharedEnds, type AnswerBytes } from './answerBytes';
 import { conditionalHeaders, readValidators, type Validators } from './validators';
+import { ApiError } from './errors';
 import {
-  ApiError,
   MAX_RETRY_AFTER_MS,
   UNAUTHORIZED_CODE,
   boundedRetryAfter,
   errorBodyOf,
   parseErrorBody,
   parseRetryAfter,
-} from './errors';
+} from './errorAnswers';
 
 export interface GetJsonOptions {
   apiKey: string;

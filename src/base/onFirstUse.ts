@@ -1,9 +1,9 @@
 import { inert } from './inert';
 
 /**
- * What is loaded late, and how. A module that a start does not need is its own chunk: esbuild.js CHUNKS names each
- * one (name → module, and when it loads), the build fails on a static import of one, and code reaches it only as
- * `onFirstUse(() => import('…'))` where it is first needed (test/unit/repo/chunks.test.ts checks both).
+ * What is loaded late, and how. What a start does not need is in a chunk (esbuild.js CHUNKS: the chunks by layer, each
+ * with the modules code may import() and when it loads), the build fails on a static import of one from below it, and
+ * code reaches it only as `onFirstUse(() => import('…'))` where it is first needed (test/unit/repo/chunks.test.ts).
  */
 export interface OnFirstUse<T> {
   /** What `load` made: loaded on the first call, and the same promise for every call after; a failed load is tried again. */
@@ -66,25 +66,4 @@ export function onFirstUse<T>(load: () => Promise<T>, options: OnFirstUseOptions
  */
 export function failedToLoad(log: { error(message: string): void }): (what: string) => (error: unknown) => void {
   return (what) => (error) => log.error(`${what} could not be loaded: ${inert(String(error), 300)}`);
-}
-
-/** The names of `T`'s methods that answer a promise. */
-export type AsyncMethodOf<T> = {
-  [K in keyof T]-?: T[K] extends (...args: never[]) => Promise<unknown> ? K : never;
-}[keyof T];
-
-/**
- * The one proxy around what a chunk makes, for code that calls it before it is loaded: an object with `made`'s
- * methods `names`, each of which waits for `made` (loading it on the first call, as onFirstUse does: once, and again
- * after a failed load) and then calls the one made, with its arguments, in the order called.
- */
-export function callsOnFirstUse<T, K extends AsyncMethodOf<T>>(made: OnFirstUse<T>, names: readonly K[]): Pick<T, K> {
-  const proxy: Partial<Record<K, (...args: unknown[]) => Promise<unknown>>> = {};
-  for (const name of names) {
-    proxy[name] = async (...args) => {
-      const target = await made.get();
-      return (target[name] as (...args: unknown[]) => Promise<unknown>).apply(target, args);
-    };
-  }
-  return proxy as unknown as Pick<T, K>;
 }

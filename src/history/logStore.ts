@@ -24,7 +24,7 @@ import {
   withoutRepeats,
 } from './log';
 
-/** History's store on disk (format 2, see log.ts): reading, appending, summarizing and pruning its logs. Its own chunk, dist/chunks/logStore.js (esbuild.js CHUNKS), loaded by lazyLogStore.ts once a service is set. */
+/** History's store on disk (format 2, see log.ts): reading, appending, summarizing and pruning its logs. */
 export interface LogStoreOptions {
   readonly files: Files;
   /** The origin's folder (originFolder). */

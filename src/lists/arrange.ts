@@ -3,29 +3,7 @@ import { groupBy, type Group } from './grouping';
 import { joinPlacement } from './rowFields';
 import type { TreeAdapter } from './treeModel';
 import type { ListDefinition } from './list';
-
-/** A choice of grouping and sorting for a list (names from its `arrangements`). */
-export interface Arrangement {
-  groupBy: string;
-  sortBy: string;
-}
-
-/** The list's default arrangement. */
-export function defaultArrangement<T extends { id: number }>(list: ListDefinition<T>): Arrangement {
-  return { groupBy: list.arrangements.defaultGroupBy, sortBy: list.arrangements.defaultSortBy };
-}
-
-/** A known arrangement of the list: unknown names (from settings) fall back to the defaults, each on its own. */
-export function validArrangement<T extends { id: number }>(
-  list: ListDefinition<T>,
-  wanted: Partial<Arrangement>,
-): Arrangement {
-  const { groupings, sortings, defaultGroupBy, defaultSortBy } = list.arrangements;
-  return {
-    groupBy: wanted.groupBy !== undefined && Object.hasOwn(groupings, wanted.groupBy) ? wanted.groupBy : defaultGroupBy,
-    sortBy: wanted.sortBy !== undefined && Object.hasOwn(sortings, wanted.sortBy) ? wanted.sortBy : defaultSortBy,
-  };
-}
+import { defaultArrangement, validArrangement, type Arrangement } from './arrangement';
 
 /** The tree of a list under an arrangement: its rows, grouped and sorted as chosen. */
 export function arrangedTree<T extends { id: number }>(

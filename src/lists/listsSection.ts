@@ -1,6 +1,6 @@
 import type { SettingKey } from '../settings/settingKeys';
 import type { SettingsReader } from '../settings/settingsFeed';
-import { validArrangement, type Arrangement } from './arrange';
+import { validArrangement, type Arrangement } from './arrangement';
 import { ANY_LISTS, type ListId } from './index';
 
 /** The lists' section of the settings snapshot (read with the rest, once per change: SettingsSections). */

@@ -1,4 +1,5 @@
-import { ApiError, boundedRetryAfter, type ApiErrorKind } from '../api/errors';
+import { boundedRetryAfter } from '../api/errorAnswers';
+import { ApiError, type ApiErrorKind } from '../api/errors';
 import type { Item, ListResult } from '../api/types';
 import { t } from '../base/l10n';
 import type { Clock, TimerHandle } from '../base/clock';

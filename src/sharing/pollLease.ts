@@ -1,7 +1,7 @@
 import { API_ERROR_KINDS, ApiError, type ApiErrorKind } from '../api/errors';
 import { ANSWER_BOUNDS, boundedJsonText, overBounds, type JsonBounds, type StoredBytes } from '../api/jsonBounds';
 import type { Item, ListResult } from '../api/types';
-import { validateList } from '../api/validate';
+import { validateList } from '../api/validateList';
 import { ANY_LISTS, type ListId } from '../lists';
 import type { ListDefinition } from '../lists/list';
 import { every, type Clock } from '../base/clock';

@@ -192,7 +192,8 @@ describe('Errors announced: a processing sync that reports errors', function () 
       assert.match(String(item.description), /^2 syncs · 1 with errors/);
       assert.match(String(item.accessibilityInformation?.label), /1 with errors/);
       assert.ok(item.resourceUri, 'the row is marked (its decoration URI)');
-      const decorations = x.views.processing.marker as unknown as vscode.FileDecorationProvider;
+      // The Processing view's tints provider (private: made with the rows' code, in the services' chunk).
+      const decorations = (x.views.processing as unknown as { tints: vscode.FileDecorationProvider }).tints;
       const tint = await waitFor(
         async () => decorations.provideFileDecoration(item.resourceUri!, new vscode.CancellationTokenSource().token),
         { message: "the row's tint" },

@@ -22,13 +22,10 @@ import type { ServiceConnection } from '../../services/vscode/serviceConnection'
 import { saveServiceTeam } from '../../services/vscode/saveServices';
 import type { CommandContext } from './commandContext';
 
-/**
- * The command table: what each command does. Its own chunk, dist/chunks/commands.js (esbuild.js CHUNKS), loaded when
- * the first command runs (registerCommands.ts registers every id at activation).
+/*
+ * The command table: what each command does. The commands' chunk, dist/chunks/commands.js (esbuild.js CHUNKS), loaded
+ * when the first command runs (registerCommands.ts registers every id at activation).
  */
-
-/** The test API's Add Service... and Remove Service... without their questions. */
-export { addServiceNow, removeServiceNow } from '../../services/vscode/serviceCommands';
 
 /**
  * What every handler gets: the start's context and the ports that features' commands ask for, made from the services

@@ -1,6 +1,6 @@
-import * as vscode from 'vscode';
-import { hurryClock, systemClock, type Clock, type HurryClock } from '../../base/clock';
-import type { OnFirstUse } from '../../base/onFirstUse';
+import type * as vscode from 'vscode';
+import type { HurryClock } from '../../base/clock';
+import { onFirstUse, type OnFirstUse } from '../../base/onFirstUse';
 import type { FindViews } from '../../find/vscode/findViews';
 import type { HistoryService } from '../../history/vscode/historyService';
 import type { HistoryView } from '../../history/vscode/historyView';
@@ -30,7 +30,8 @@ export interface FlowSyncExplorerApi {
   keys: ApiKeyStore;
   /** The view of each list, by list id. */
   views: ListViews;
-  statusBar: ProcessingStatusBar;
+  /** Made with the services' code (before the services: src/status/vscode/statusOnFirstUse.ts). */
+  readonly statusBar: ProcessingStatusBar;
   /** The JSON documents, made when the first is opened or restored. */
   json: OnFirstUse<JsonDocuments>;
   notifications: FailureNotifications;
@@ -56,29 +57,23 @@ export interface FlowSyncExplorerApi {
 }
 
 /**
- * The extension's clock: in ExtensionMode.Test one whose timers a test can run before their time (a retry's wait), the
- * test API's `clock`; else the system's. `now`: its time (what the views and commands read).
- */
-export function extensionClock(mode: vscode.ExtensionMode): { clock: Clock; now: () => number; hurried?: HurryClock } {
-  if (mode !== vscode.ExtensionMode.Test) return { clock: systemClock, now: () => systemClock.now() };
-  const hurried = hurryClock(systemClock);
-  return { clock: hurried, now: () => hurried.now(), hurried };
-}
-
-/** The command table's module (the `commands` chunk), as registerCommands loads it. */
-type CommandTable = OnFirstUse<Pick<typeof import('./handlers'), 'removeServiceNow' | 'addServiceNow'>>;
-
-/**
- * The test API over the live objects: what the start gives the command table, the command table, and the parts
- * only the tests look at. The first service's parts are read anew on each access (services come and go).
+ * The test API over the live objects: what the start gives the command table, and the parts only the tests look at.
+ * The first service's parts are read anew on each access (services come and go). Loaded in ExtensionMode.Test only
+ * (with the services' chunk, esbuild.js CHUNKS, which a start loads anyway): activate() then answers a promise of it.
  */
 export function testApi(
   context: CommandContext,
-  commands: CommandTable,
-  parts: Pick<FlowSyncExplorerApi, 'clock' | 'statusBar' | 'json' | 'notifications' | 'logUri' | 'links'>,
+  {
+    statusBar,
+    ...parts
+  }: Pick<FlowSyncExplorerApi, 'clock' | 'json' | 'notifications' | 'logUri' | 'links'> & {
+    statusBar: OnFirstUse<ProcessingStatusBar>;
+  },
 ): FlowSyncExplorerApi {
   const { services, keys, views, historyView, find, browser } = context;
   const first = () => services.all[0];
+  // Add/Remove Service's own code (the commands' chunk, esbuild.js CHUNKS), without their questions
+  const serviceCommands = onFirstUse(() => import('../../services/vscode/serviceCommands'));
   return {
     ...parts,
     services,
@@ -90,6 +85,10 @@ export function testApi(
     get explorer() {
       return first().explorer;
     },
+    get statusBar() {
+      if (!statusBar.made) throw new Error('The status bar is made with the services: await services.whenMade() first');
+      return statusBar.made;
+    },
     get history() {
       return first().history;
     },
@@ -99,8 +98,8 @@ export function testApi(
     reconfigure: () => services.reconfigure(),
     removeService: async (name) => {
       const service = services.byName(name);
-      if (service) await (await commands.get()).removeServiceNow(context, service);
+      if (service) await (await serviceCommands.get()).removeServiceNow(context, service);
     },
-    addService: async (answers) => (await commands.get()).addServiceNow(context, answers),
+    addService: async (answers) => (await serviceCommands.get()).addServiceNow(context, answers),
   };
 }

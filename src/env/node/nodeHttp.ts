@@ -4,8 +4,7 @@ import type { HttpAnswer, Platform } from '../types';
 
 /**
  * The GET of Node's extension hosts (desktop, remote, code-server): node-fetch, which goes through VS Code's proxy
- * support. Its own chunk (esbuild.js CHUNKS: fetch, a third of the Node bundle's bytes), loaded on the first request,
- * which comes after activate() (src/env/node/platform.ts).
+ * support (src/env/node/platform.ts).
  */
 export const httpGet: Platform['httpGet'] = async (url, { headers, signal }): Promise<HttpAnswer> => {
   const response = await fetch(url, { method: 'GET', redirect: 'manual', signal, headers });

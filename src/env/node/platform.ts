@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
-import { onFirstUse } from '../../base/onFirstUse';
 import type { Platform } from '../types';
-import { filesOnDemand, pieceFileOnDemand } from './diskOnDemand';
+import { nodeFiles } from './files';
+import { httpGet } from './nodeHttp';
+import { nodePieceFile } from './pieceFile';
 
-/** node-fetch and its parts, loaded on the first request, not at activation (esbuild.js CHUNKS: fetch). */
-const http = onFirstUse(() => import('./nodeHttp'));
-
-/** Node (desktop, remote and code-server extension hosts): node-fetch, which goes through VS Code's proxy support. */
+/**
+ * Node (desktop, remote and code-server extension hosts): node-fetch, which goes through VS Code's proxy support, and
+ * node:fs. Part of the services' chunk (esbuild.js CHUNKS), which every configured start loads once activate() has
+ * returned: the first request and the first read of History come within seconds of it.
+ */
 export const nodePlatform: Platform = {
-  httpGet: async (url, options) => (await http.get()).httpGet(url, options),
+  httpGet,
   createHasher() {
     const hash = createHash('sha1');
     return { update: (chunk) => hash.update(chunk), digest: () => hash.digest('base64') };
@@ -19,7 +21,6 @@ export const nodePlatform: Platform = {
       : Buffer.concat(chunks as Uint8Array[], totalBytes)
     ).toString('utf8'),
   sameBytes: (a, b) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b),
-  // node:fs code is its own chunk, loaded on the first read or write (esbuild.js CHUNKS: disk).
-  files: filesOnDemand,
-  pieceFile: pieceFileOnDemand,
+  files: nodeFiles,
+  pieceFile: nodePieceFile,
 };

@@ -1,15 +1,12 @@
 import type * as vscode from 'vscode';
-import { onFirstUse } from '../../base/onFirstUse';
 import { platform } from '../platform';
-import { storeFilesOnFirstUse } from '../storeFilesOnFirstUse';
 import type { Files } from '../types';
+import { workspaceFiles } from './workspaceFiles';
 
 /**
  * The files under a folder of the extension's storage (see Files): node:fs on a local disk (with append, never through
- * a symbolic link), else vscode.workspace.fs (the browser: no append), each one's code loaded on first use.
+ * a symbolic link), else vscode.workspace.fs (the browser: no append).
  */
 export function storageFiles(root: vscode.Uri): Files {
-  if (root.scheme === 'file' && platform.files) return platform.files(root.fsPath);
-  const files = onFirstUse(async () => (await import('./workspaceFiles')).workspaceFiles(root));
-  return storeFilesOnFirstUse(files, { append: false });
+  return root.scheme === 'file' && platform.files ? platform.files(root.fsPath) : workspaceFiles(root);
 }

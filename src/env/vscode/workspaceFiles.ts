@@ -6,15 +6,14 @@ import { temporaryPath } from '../temporaryName';
  * How much longer than the end of a range (from + length) a file read for that range may be: workspace.fs reads only
  * whole files, and a file may grow a little between the caller's stat and the read (another window's appends).
  */
-export const READ_GROWTH_BYTES = 1024 * 1024;
+const READ_GROWTH_BYTES = 1024 * 1024;
 
 /**
  * The files under `root` through vscode.workspace.fs (the browser build, or a global storage that is not on a local
  * disk; see Files). No append there: a caller rewrites a file whole (replace: a temporary file beside it, named by
  * the one rule, then a rename over it). Reads read the whole file, so every read is bounded by its size, checked with
  * a stat before and by the length after: readCapped by its maxBytes, read by the end of its range plus
- * READ_GROWTH_BYTES (a file longer is refused). Its own chunk (esbuild.js CHUNKS: workspaceFiles), loaded on the
- * first call.
+ * READ_GROWTH_BYTES (a file longer is refused).
  */
 export function workspaceFiles(root: vscode.Uri): Files {
   const fs = vscode.workspace.fs;

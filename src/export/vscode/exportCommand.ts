@@ -18,7 +18,7 @@ import { historyEntryFilter } from '../../history/historyFilter';
 import { temporaryPath } from '../../env/temporaryName';
 import { isTooLarge, WHOLE_FILE_BYTES, wholeFileSink } from '../wholeFile';
 import { rememberedSink } from '../leftovers';
-import { leftoverMemory } from './exportLeftovers';
+import { leftoverMemory } from './leftoverSweep';
 
 /** A service as Export History sees it: its name, its base URL (the one service's host names it) and its History. */
 interface ExportService {

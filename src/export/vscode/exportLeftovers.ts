@@ -1,33 +1,17 @@
-import * as vscode from 'vscode';
-import { LEFTOVERS_STATE_KEY, removeLeftovers, type LeftoverMemory } from '../leftovers';
-
-/** The temporary files of exports, remembered in globalState (leftovers.ts). */
-export function leftoverMemory(state: vscode.Memento): LeftoverMemory {
-  return { get: () => state.get(LEFTOVERS_STATE_KEY), update: (value) => state.update(LEFTOVERS_STATE_KEY, value) };
-}
+import type * as vscode from 'vscode';
+import { onFirstUse } from '../../base/onFirstUse';
+import { STATE_KEYS } from '../../base/stateKeys';
 
 /**
- * At the start: removes the temporary files killed exports left (leftovers.ts), and looks again a minute later at one
- * that may be another window's export in progress. Costs one globalState read when there is none (almost always).
+ * At the start: removes the temporary files killed exports left (leftoverSweep.ts, with the export's code, loaded only
+ * when one is remembered). Costs one globalState read when there is none (almost always).
  */
 export function removeExportLeftovers(state: vscode.Memento, log: vscode.LogOutputChannel): vscode.Disposable {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const done = { dispose: () => clearTimeout(timer) };
-  const remembered = state.get(LEFTOVERS_STATE_KEY);
-  if (!Array.isArray(remembered) || remembered.length === 0) return done;
-  const files = {
-    modifiedAt: async (where: string) =>
-      Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.parse(where, true))).then(
-        (s) => s.mtime,
-        () => undefined,
-      ),
-    remove: async (where: string) => vscode.workspace.fs.delete(vscode.Uri.parse(where, true)),
-  };
-  const sweep = async (): Promise<void> => {
-    const { removed, again } = await removeLeftovers(leftoverMemory(state), files, Date.now());
-    if (removed) log.info(`Removed ${removed} temporary file(s) left by an export that did not finish`);
-    if (again !== undefined) timer = setTimeout(() => void sweep().catch(() => undefined), again);
-  };
-  void sweep().catch(() => undefined);
-  return done;
+  const remembered = state.get(STATE_KEYS.exportTemporaryFiles);
+  if (!Array.isArray(remembered) || remembered.length === 0) return { dispose: () => undefined };
+  const sweep = onFirstUse(async () => (await import('./leftoverSweep')).sweepLeftovers(state, log), {
+    dispose: (made) => made.dispose(),
+  });
+  void sweep.get().catch(() => undefined);
+  return { dispose: () => sweep.dispose() };
 }

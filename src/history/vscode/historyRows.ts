@@ -3,18 +3,17 @@ import { markdownHover } from '../../base/vscode/hover';
 import { inert } from '../../base/inert';
 import { t } from '../../base/l10n';
 import { FLOW_ICON, SERVICE_ICON } from '../../lists/icons';
-import { themeIcon } from '../../lists/vscode/groupedTree';
+import { themeIcon } from '../../lists/vscode/themeIcon';
 import { rowKey } from '../../lists/vscode/servicesTree';
 import type { RowMarker } from '../../lists/vscode/rowDecorations';
 import { historyRow, historyTooltip } from '../index';
 import type { HistoryNode } from '../historyNode';
 import type { HistoryViewService } from './historyNodes';
 
-/**
- * The rows of the History view: what a service, a day and a sync that left processing look like. Its own chunk
- * (esbuild.js CHUNKS: historyRows), loaded when the view first asks for a row.
+/*
+ * The rows of the History view: what a service, a day and a sync that left processing look like. In the services'
+ * chunk (esbuild.js CHUNKS), loaded when the view first asks for a row.
  */
-export { historyGroups } from '../index';
 
 export interface HistoryRowContext {
   /** Several services: rows are kept apart by their service in their ids. */

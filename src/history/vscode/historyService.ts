@@ -5,7 +5,7 @@ import { storageFiles } from '../../env/vscode/storageFiles';
 import type { Explorer } from '../../lists/explorer';
 import type { RowDecorations } from '../../lists/vscode/groupedTree';
 import { HistoryCore, type HistoryNotice, type HistorySettings } from '../historyService';
-import { lazyLogStore } from '../lazyLogStore';
+import { LogStore } from '../logStore';
 import { originFolder } from '../store';
 import { processingDecorations } from './historyUi';
 import { FlowPins, PINS_STATE_KEY, pinnedLines, pinnedStates } from '../pins';
@@ -62,7 +62,7 @@ export class HistoryService extends HistoryCore implements vscode.Disposable {
       notify: (notice) => notices.fire(notice),
       watches: { read: () => state.get(WATCHES_KEY), write: async (all) => state.update(WATCHES_KEY, all) },
       openLog: (folder) =>
-        lazyLogStore({
+        new LogStore({
           files,
           folder,
           windowId,

@@ -6,12 +6,11 @@ import { eachService, type ServiceSet } from '../../base/serviceSet';
 import type { HistoryNode } from '../historyNode';
 import type { HistoryViewService } from './historyNodes';
 import { ContextKeys } from '../../base/vscode/contextKeys';
-import type * as HistoryRows from './historyRows';
 import type { RowFind } from '../../filter/rowFind';
 import { COMMAND } from '../../base/commandIds';
 import type { SettingsPartFeed } from '../../settings/settingsFeed';
 import { webContextSuffix, type WebSection } from '../../webPages/webUrl';
-import type { RowMarker } from '../../lists/vscode/rowDecorations';
+import type { RowTintDecorations } from '../../lists/vscode/rowDecorations';
 
 /** The one row of the view while its filter matches nothing: it clears the filter. */
 interface NoMatchRow {
@@ -19,6 +18,13 @@ interface NoMatchRow {
 }
 
 export type HistoryViewNode = HistoryNode | NoMatchRow;
+
+/**
+ * The code of the rows (the services' chunk, esbuild.js CHUNKS): what a row looks like, the days of the runs, and the
+ * view's tints of the runs that stand out (src/lists/vscode/rowDecorations.ts), made with them.
+ */
+type HistoryRows = typeof import('./historyRows') &
+  Pick<typeof import('../texts'), 'historyGroups'> & { readonly marker: RowTintDecorations };
 
 export const HISTORY_VIEW = 'flowsync.history';
 
@@ -38,7 +44,17 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   private readonly serviceRows = new Map<string, HistoryNode>();
   private readonly contextKeys = new ContextKeys();
   /** The code of the rows (historyRows.ts, its own chunk: esbuild.js CHUNKS), loaded when the view first asks. */
-  private readonly rowsCode = onFirstUse(() => import('./historyRows'));
+  private readonly rowsCode = onFirstUse(
+    async (): Promise<HistoryRows> => {
+      const [rows, texts, tints] = await Promise.all([
+        import('./historyRows'),
+        import('../texts'),
+        import('../../lists/vscode/rowDecorations'),
+      ]);
+      return { ...rows, historyGroups: texts.historyGroups, marker: new tints.RowTintDecorations() };
+    },
+    { dispose: (rows) => rows.marker.dispose() },
+  );
   /** The view's filter (src/find); undefined while none is on. */
   private filter?: RowFind<HistoryEntry>;
   private readonly noMatchRow: NoMatchRow = { kind: 'noMatch' };
@@ -50,8 +66,6 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     private readonly now: () => number,
     /** The web page templates of each service (Open in Browser: a run's context value ends `.web` when set). */
     private readonly settings?: { readonly webPages: SettingsPartFeed<WebSection['webUrls']> },
-    /** Tints the runs that stand out (the Processing view's: src/lists/vscode/rowDecorations.ts). */
-    private readonly marker?: RowMarker,
   ) {
     this.view = vscode.window.createTreeView(HISTORY_VIEW, {
       treeDataProvider: this,
@@ -115,7 +129,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
       service,
       webSuffix,
       pinned,
-      marker: this.marker,
+      marker: rows.marker,
     };
     const item = rows.historyTreeItem(node, context);
     if (node.kind === 'historyService' && this.filter && service) {
@@ -160,23 +174,24 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   }
 
   dispose(): void {
+    this.rowsCode.dispose();
     this.disposables.dispose();
   }
 
   /** The code of the rows, once loaded. */
-  private get rows(): typeof HistoryRows | undefined {
+  private get rows(): HistoryRows | undefined {
     return this.rowsCode.made;
   }
 
-  private loadRows(): Promise<typeof HistoryRows> {
+  private loadRows(): Promise<HistoryRows> {
     return this.rowsCode.get();
   }
 
-  private days(rows: typeof HistoryRows, service: HistoryViewService): HistoryNode[] {
+  private days(rows: HistoryRows, service: HistoryViewService): HistoryNode[] {
     return this.groupsOf(rows, service).map((group) => ({ kind: 'historyDay', group, service: service.id }));
   }
 
-  private groupsOf(rows: typeof HistoryRows, service: HistoryViewService): HistoryGroup[] {
+  private groupsOf(rows: HistoryRows, service: HistoryViewService): HistoryGroup[] {
     let groups = this.groups.get(service.id);
     if (!groups) this.groups.set(service.id, (groups = rows.historyGroups(this.keptOf(service), this.now())));
     return groups;

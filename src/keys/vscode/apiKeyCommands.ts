@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { apiKeyProblem } from '../../api/client';
+import { apiKeyProblem } from '../../api/apiKey';
 import { t } from '../../base/l10n';
 import { secretStoreProblem, type ApiKeyStore } from './apiKeyStore';
 

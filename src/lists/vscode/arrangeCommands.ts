@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { ListId } from '..';
 import { listById } from '..';
 import { t } from '../../base/l10n';
-import { saveWhereSet } from '../../settings/vscode/settings';
-import type { Arrangement } from '../arrange';
+import { saveWhereSet } from '../../settings/vscode/settingsEdits';
+import type { Arrangement } from '../arrangement';
 import type { ListDefinition } from '../list';
 import type { ListViews } from './listView';
 

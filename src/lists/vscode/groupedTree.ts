@@ -8,10 +8,12 @@ import type { RowStates } from '../rowTints';
 import { inert } from '../../base/inert';
 import type { ListRefresher } from '../refresh';
 import { TreeModel, groupsStartExpanded, type GroupNode, type TreeNode } from '../treeModel';
-import { arrangedTree, type Arrangement } from '../arrange';
+import { arrangedTree } from '../arrange';
+import type { Arrangement } from '../arrangement';
 import type { ListDefinition } from '../list';
 import type { FilterLive } from '../../filter/filterMatch';
 import { webContextSuffix, type WebTemplates } from '../../webPages/webUrl';
+import { themeIcon } from './themeIcon';
 
 /**
  * What another feature adds to a list's rows (e.g. History marks stuck and watched syncs and puts a flow's typical
@@ -37,10 +39,6 @@ export interface RowDecorations<T> {
   arrangeRoots?(roots: GroupNode<T>[], grouping: string): GroupNode<T>[];
   /** When what it adds may have changed (History: its runs, stats, watches, stuck syncs): the rows render again, once. */
   onDidChange?(listener: () => void): { dispose(): void };
-}
-
-export function themeIcon(spec: IconSpec): vscode.ThemeIcon {
-  return new vscode.ThemeIcon(spec.id, spec.color ? new vscode.ThemeColor(spec.color) : undefined);
 }
 
 /** How a list's tree is shown, besides its list and refresher. */

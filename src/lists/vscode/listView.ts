@@ -9,12 +9,13 @@ import { viewMessage } from '../viewMessage';
 import { ANY_LISTS, type AnyList, type ListId, type ValueOf } from '..';
 import type { ListDefinition } from '../list';
 import { t } from '../../base/l10n';
-import type { Arrangement } from '../arrange';
+import type { Arrangement } from '../arrangement';
 import type { SettingsFeed, SettingsPartFeed } from '../../settings/settingsFeed';
 import type { ListsSection } from '../listsSection';
-import { GroupedTree, type RowDecorations } from './groupedTree';
+import { onFirstUse } from '../../base/onFirstUse';
+import type { GroupedTree, RowDecorations } from './groupedTree';
 import { ServicesTree, type ServicesTreeNode } from './servicesTree';
-import { RowTintDecorations, type RowMarker } from './rowDecorations';
+import type { RowTintDecorations } from './rowDecorations';
 import { processingList } from '../processing';
 import type { Item } from '../../api/types';
 import type { FilterLive } from '../../filter/filterMatch';
@@ -37,6 +38,9 @@ export interface ListService {
   readonly name?: string;
   readonly explorer: Explorer;
 }
+
+/** The code of a service's rows, loaded with the services' chunk. */
+type RowsCode = { readonly GroupedTree: typeof GroupedTree; readonly RowTintDecorations: typeof RowTintDecorations };
 
 /** The settings a list view reads: its arrangement, and the web page templates (which rows offer Open in Browser). */
 type ListSettings = SettingsFeed<ListsSection> & { readonly webPages: SettingsPartFeed<WebSection['webUrls']> };
@@ -75,6 +79,16 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   private filter?: RowFind<Item<T>>;
   /** Counts the times flags and durations may have changed (a clock tick, History's news): kept rows are then stale. */
   private live = 0;
+  /**
+   * The code of a service's rows (its tree, the tints): in the services' chunk (esbuild.js CHUNKS), which is loaded
+   * before there is a service; a service's part is made once it is loaded.
+   */
+  private readonly rowsCode = onFirstUse(async () => {
+    const [trees, tints] = await Promise.all([import('./groupedTree'), import('./rowDecorations')]);
+    return { GroupedTree: trees.GroupedTree, RowTintDecorations: tints.RowTintDecorations };
+  });
+  /** Tints the rows that stand out (a view that has them: Processing), made with the rows' code. */
+  private tints?: RowTintDecorations;
 
   constructor(
     readonly list: ListDefinition<T>,
@@ -82,17 +96,20 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     private readonly clock: Clock,
     private readonly settings: ListSettings,
     private readonly decorations: (service: ListService) => RowDecorations<T> | undefined = () => undefined,
-    /** Tints the rows that stand out (one for every view: the Processing view's, History's). */
-    readonly marker?: RowMarker,
+    /** Whether its rows that stand out are tinted (the Processing view's). */
+    private readonly tinted = false,
   ) {
     this.arrangement = settings.current.arrangements[list.id as ListId];
-    this.tree = new ServicesTree<T>(list.id, (id) => this.serviceRowText(id), marker);
+    this.tree = new ServicesTree<T>(
+      list.id,
+      (id) => this.serviceRowText(id),
+      () => this.tints,
+    );
     this.view = vscode.window.createTreeView(list.viewId, {
       treeDataProvider: this.tree,
       showCollapseAll: true,
       canSelectMany: true,
     });
-    if (marker instanceof RowTintDecorations) this.disposables.add(marker); // the Processing view owns it
     this.disposables.add(
       this.tree,
       this.view,
@@ -104,11 +121,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       settings.webPages.onDidChange(() => this.parts.forEach((part) => part.tree.refreshAll())),
       eachService(
         services,
-        (service) => {
-          const part = this.makePart(service);
-          this.partOfService.set(service, part);
-          return { dispose: () => (this.partOfService.delete(service), part.disposables.dispose()) };
-        },
+        (service) => this.followService(service),
         () => this.useServices(),
       ),
     );
@@ -301,6 +314,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
 
   dispose(): void {
     this.progress?.();
+    this.rowsCode.dispose(); // a load in flight makes nothing more
     this.disposables.dispose();
   }
 
@@ -342,6 +356,33 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     };
   }
 
+  /**
+   * Makes a service's part, in the services' chunk: the first service waits for the rows' code (its chunk is loaded
+   * by then: the registry made the service with it). Its end disposes the part.
+   */
+  private followService(service: ListService): { dispose(): void } {
+    let gone = false;
+    const made = (rows: RowsCode) => {
+      if (gone || this.partOfService.has(service)) return;
+      if (this.tinted && !this.tints) this.disposables.add((this.tints = new rows.RowTintDecorations()));
+      this.partOfService.set(service, this.makePart(service, rows.GroupedTree));
+    };
+    const rows = this.rowsCode.made;
+    if (rows) made(rows);
+    else
+      void this.rowsCode.get().then(
+        (loaded) => (made(loaded), this.useServices()),
+        () => undefined, // tried again with the next change of services
+      );
+    return {
+      dispose: () => {
+        gone = true;
+        this.partOfService.get(service)?.disposables.dispose();
+        this.partOfService.delete(service);
+      },
+    };
+  }
+
   /** Shows the tree of each service, in the order of the settings (eachService made those of new services). */
   private useServices(): void {
     this.parts = this.services.all.flatMap((service) => this.partOfService.get(service) ?? []);
@@ -350,12 +391,12 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     this.decorate(this.now());
   }
 
-  private makePart(service: ListService): ServicePart<T> {
+  private makePart(service: ListService, Tree: typeof GroupedTree): ServicePart<T> {
     const { explorer } = service;
     const refresher = this.refresherOf(explorer) as ListRefresher<T>;
     const now = () => this.now();
     const decorations = this.decorations(service);
-    const tree = new GroupedTree(this.list, refresher, {
+    const tree = new Tree(this.list, refresher, {
       now,
       isActive: () => explorer.status === 'ready',
       arrangement: this.arrangement,
@@ -445,8 +486,6 @@ export function createListViews(
   decorations: { [D in AnyList as D['id']]?: (service: ListService) => RowDecorations<ValueOf<D>> | undefined } = {},
 ): ListViews {
   const views: Record<string, unknown> = {};
-  // The rows' tints (one provider for every view), owned by the Processing view: History's rows use it too.
-  const marker = new RowTintDecorations();
   for (const list of ANY_LISTS) {
     views[list.id] = new ListView(
       list,
@@ -456,7 +495,7 @@ export function createListViews(
       (decorations as Record<string, ((s: ListService) => RowDecorations<{ id: number }> | undefined) | undefined>)[
         list.id
       ],
-      list.id === processingList.id ? marker : undefined,
+      list.id === processingList.id, // its rows that stand out are tinted
     );
   }
   return views as ListViews;

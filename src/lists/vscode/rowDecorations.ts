@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
-import { onFirstUse } from '../../base/onFirstUse';
-import type { RowStates, RowTints } from '../rowTints';
+import { RowTints, type RowStates } from '../rowTints';
 
-/** The scheme of the rows' decoration URIs: the provider answers for it alone (never for a file). */
+/** The scheme of the rows' decoration URIs: a provider answers for it alone (never for a file). */
 const ROW_SCHEME = 'flowsync-row';
 
 /** Gives a drawn row its decoration URI and tells its states (the Processing and History views' rows). */
@@ -11,25 +10,23 @@ export interface RowMarker {
 }
 
 /**
- * Tints the rows that stand out (src/lists/rowTints.ts says which and how: stuck, with errors, longer than usual): a
- * label colour of the theme and a short badge, through a FileDecorationProvider, as GitHub Pull Requests does. A row
- * gets a `resourceUri` of its own scheme that names it (`flowsync-row:/processing/<its tree item id>`: ids and our
- * words only); the views tell its states as they draw it, and the provider says changed only for the rows whose tint
- * changed, once per turn. Its description and accessible name say the same in words. The tints' code is loaded with
- * the first row marked (its own chunk, esbuild.js CHUNKS): the rows marked until then are told to it once it is.
+ * Tints the rows of a view that stand out (src/lists/rowTints.ts says which and how: stuck, with errors, longer than
+ * usual): a label colour of the theme and a short badge, through a FileDecorationProvider, as GitHub Pull Requests
+ * does. A row gets a `resourceUri` of its own scheme that names it (`flowsync-row:/processing/<its tree item id>`: ids
+ * and our words only); the view tells its states as it draws it, and the provider says changed only for the rows whose
+ * tint changed, once per turn. Its description and accessible name say the same in words. Each tinted view (Processing,
+ * History) makes its own with its rows, in the services' chunk (esbuild.js CHUNKS), before it draws the first one: a
+ * provider answers only for the rows it was told of.
  */
 export class RowTintDecorations implements vscode.FileDecorationProvider, RowMarker, vscode.Disposable {
-  private readonly tints = onFirstUse(async () => this.made(new (await import('../rowTints')).RowTints()), {
-    dispose: (tints) => tints.dispose(),
-  });
-  /** The rows marked before the tints' code was loaded, in order. */
-  private waiting: [string, RowStates][] = [];
+  private readonly tints = new RowTints();
   readonly onDidChangeFileDecorations: vscode.Event<vscode.Uri[]>;
   private readonly registration: vscode.Disposable;
   private readonly changes = new vscode.EventEmitter<vscode.Uri[]>();
 
   constructor() {
     this.onDidChangeFileDecorations = this.changes.event;
+    this.tints.onDidChange((keys) => this.changes.fire(keys.map((key) => vscode.Uri.parse(key))));
     this.registration = vscode.window.registerFileDecorationProvider(this);
   }
 
@@ -37,35 +34,18 @@ export class RowTintDecorations implements vscode.FileDecorationProvider, RowMar
     if (!item.id) return;
     const uri = vscode.Uri.from({ scheme: ROW_SCHEME, path: `/${view}/${encodeURIComponent(item.id)}` });
     item.resourceUri = uri;
-    const tints = this.tints.made;
-    if (tints) tints.set(uri.toString(), states);
-    else {
-      this.waiting.push([uri.toString(), states]);
-      void this.tints.get().catch(() => undefined);
-    }
+    this.tints.set(uri.toString(), states);
   }
 
   provideFileDecoration(uri: vscode.Uri): vscode.ProviderResult<vscode.FileDecoration> {
     if (uri.scheme !== ROW_SCHEME) return undefined;
-    const decoration = (tints: RowTints) => {
-      const tint = tints.get(uri.toString());
-      return tint && new vscode.FileDecoration(tint.badge, tint.words, new vscode.ThemeColor(tint.color));
-    };
-    const tints = this.tints.made;
-    return tints ? decoration(tints) : this.tints.get().then(decoration, () => undefined);
+    const tint = this.tints.get(uri.toString());
+    return tint && new vscode.FileDecoration(tint.badge, tint.words, new vscode.ThemeColor(tint.color));
   }
 
   dispose(): void {
     this.registration.dispose();
     this.tints.dispose();
     this.changes.dispose();
-  }
-
-  /** The tints, once loaded: told the rows marked so far, their changes forwarded as the provider's. */
-  private made(tints: RowTints): RowTints {
-    tints.onDidChange((keys) => this.changes.fire(keys.map((key) => vscode.Uri.parse(key))));
-    for (const [key, states] of this.waiting) tints.set(key, states);
-    this.waiting = [];
-    return tints;
   }
 }

@@ -5,7 +5,8 @@ import { t } from '../../base/l10n';
 import { SERVICE_ICON } from '../icons';
 import type { TreeNode } from '../treeModel';
 import { TurnRedraws, type Redraw } from '../redraws';
-import { themeIcon, type GroupedTree } from './groupedTree';
+import type { GroupedTree } from './groupedTree';
+import { themeIcon } from './themeIcon';
 import type { RowMarker } from './rowDecorations';
 
 /** The top-level row of one service, when the view shows several. */
@@ -78,8 +79,8 @@ export class ServicesTree<T extends { id: number }>
   constructor(
     private readonly list: string,
     private readonly rowText: (service: string) => ServiceRowText,
-    /** Tints the rows that stand out (src/lists/vscode/rowDecorations.ts), once their ids are final. */
-    private readonly marker?: RowMarker,
+    /** Tints the rows that stand out (src/lists/vscode/rowDecorations.ts), once their ids are final; made with the rows. */
+    private readonly marker: () => RowMarker | undefined = () => undefined,
   ) {
     this.disposables.add(this.changeEmitter);
   }
@@ -213,7 +214,7 @@ export class ServicesTree<T extends { id: number }>
     const item = tree.getTreeItem(node);
     if (this.several && item.id) item.id = `${rowKey(service!)}|${item.id}`;
     const states = tree.statesOf(item);
-    if (states) this.marker?.mark(item, this.list, states);
+    if (states) this.marker()?.mark(item, this.list, states);
     return item;
   }
 

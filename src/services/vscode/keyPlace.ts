@@ -3,7 +3,7 @@ import { inert } from '../../base/inert';
 import { t } from '../../base/l10n';
 import type { KeyPlace } from '../../keys/vscode/apiKeyCommands';
 import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
-import { configuredService } from '../../settings/vscode/settings';
+import { configuredService } from '../../settings/vscode/settingsEdits';
 import type { ServicesSection } from '../servicesSection';
 import { serviceScope } from '../serviceTargets';
 import { pickService } from './pickService';

@@ -1,4 +1,4 @@
-import { saveTeamId, saveUserSetting } from '../../settings/vscode/settings';
+import { saveTeamId, saveUserSetting } from '../../settings/vscode/settingsEdits';
 import type { SettingsFeed } from '../../settings/settingsFeed';
 import { withTeam } from '../serviceEdits';
 import { SERVICES_SETTING, type ServicesSection } from '../servicesSection';

@@ -18,10 +18,6 @@ import { PollCoordinator } from '../../sharing/pollLease';
 import { FileSharedStore } from '../../sharing/vscode/fileStore';
 import type { ServiceTarget } from '../serviceTargets';
 
-/** Part of this chunk (loaded once `activate()` has returned): the registry runs it once, before the services read their keys. */
-export { moveLegacyKey } from './legacyKey';
-export { checkedEntries } from '../confusables';
-
 /** What every service connection of a window shares: where things are kept, the log, the clock, settings and keys. */
 export interface ServiceConnectionDeps {
   readonly globalStorageUri: vscode.Uri;

@@ -1,18 +1,23 @@
 import * as vscode from 'vscode';
 import { hideEverywhere } from '../../base/inert';
-import { onFirstUse } from '../../base/onFirstUse';
+import { onFirstUse, type OnFirstUse } from '../../base/onFirstUse';
 import { ContextKeys } from '../../base/vscode/contextKeys';
 import { showMessageWithAction } from '../../base/vscode/messages';
 import { ServiceRegistry as Registry, type ServiceFactory } from '../serviceRegistry';
 import type { ServiceConnection, ServiceConnectionDeps } from './serviceConnection';
 
 /**
- * The code of a connection (Explorer, client, History, their feed): its own chunk (esbuild.js CHUNKS), loaded by
- * start(). Without createServiceWindow (a test's stand-in) the services share no budget and do not spread their polls;
- * without moveLegacyKey no earlier version's key is moved (src/services/vscode/legacyKey.ts).
+ * The code of a connection (Explorer, client, History, their feed), from the services' chunk (esbuild.js CHUNKS), loaded
+ * by start(). Without createServiceWindow (a test's stand-in) the services share no budget and do not spread their
+ * polls; without moveLegacyKey no earlier version's key is moved (src/services/vscode/legacyKey.ts); without
+ * checkedEntries the entries are not compared by the full look-alike skeleton (src/services/confusables.ts).
  */
 export type ConnectionCode = Pick<typeof import('./serviceConnection'), 'createServiceConnection'> &
-  Partial<Pick<typeof import('./serviceConnection'), 'createServiceWindow' | 'moveLegacyKey' | 'checkedEntries'>>;
+  Partial<
+    Pick<typeof import('./serviceConnection'), 'createServiceWindow'> &
+      Pick<typeof import('./legacyKey'), 'moveLegacyKey'> &
+      Pick<typeof import('../confusables'), 'checkedEntries'>
+  >;
 
 /**
  * The services of the settings (src/services/serviceRegistry.ts, pure, holds how they are started, made, retried and
@@ -22,6 +27,8 @@ export type ConnectionCode = Pick<typeof import('./serviceConnection'), 'createS
  */
 export class ServiceRegistry extends Registry<ServiceConnection> implements vscode.Disposable {
   private readonly focus: vscode.Disposable;
+  /** What is made with the services' code (withServices), before the services. */
+  private readonly alongside: OnFirstUse<unknown>[];
 
   constructor(
     deps: ServiceConnectionDeps,
@@ -29,9 +36,22 @@ export class ServiceRegistry extends Registry<ServiceConnection> implements vsco
     loadCode?: () => Promise<ConnectionCode>,
   ) {
     const contextKeys = new ContextKeys();
-    const code = onFirstUse(() => import('./serviceConnection'));
+    const alongside: OnFirstUse<unknown>[] = [];
+    const code = onFirstUse(async (): Promise<ConnectionCode> => {
+      const [connection, legacyKey, confusables] = await Promise.all([
+        import('./serviceConnection'),
+        import('./legacyKey'),
+        import('../confusables'),
+      ]);
+      return { ...connection, moveLegacyKey: legacyKey.moveLegacyKey, checkedEntries: confusables.checkedEntries };
+    });
     super({
-      loadFactory: async () => factoryOf(await (loadCode ?? code.get)(), deps),
+      loadFactory: async () => {
+        const loaded = await (loadCode ?? code.get)();
+        // a failed one is logged by its own onError, and tried again with its first use
+        await Promise.all(alongside.map((made) => made.get().catch(() => undefined)));
+        return factoryOf(loaded, deps);
+      },
       settings: deps.settings,
       keys: deps.keys,
       log: deps.log,
@@ -39,12 +59,30 @@ export class ServiceRegistry extends Registry<ServiceConnection> implements vsco
       notify: showMessageWithAction,
       setContext: (key, value) => contextKeys.set(key, value),
     });
+    this.alongside = alongside;
+    // what is wrong with the settings (a skipped entry, a team id not used, a workspace's user-only settings)
+    this.withServices(
+      onFirstUse(async () => new (await import('./settingsWarnings')).SettingsWarnings(deps.settings, deps.log), {
+        dispose: (warnings) => warnings.dispose(),
+      }),
+    );
     hideEverywhere(() => this.keysToHide());
     this.setFocused(vscode.window.state.focused);
     this.focus = vscode.window.onDidChangeWindowState((state) => this.setFocused(state.focused));
   }
 
+  /**
+   * Makes `made` (an import() of a module of the services' chunk, and what is made from it) with the services' code,
+   * before the services: for what follows the services but registers nothing at start (the status bar, the failure
+   * notifications). Its load and what it made are disposed with the registry.
+   */
+  withServices<T>(made: OnFirstUse<T>): OnFirstUse<T> {
+    this.alongside.push(made);
+    return made;
+  }
+
   override dispose(): void {
+    for (const made of this.alongside) made.dispose();
     this.focus.dispose();
     super.dispose();
   }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { ApiError } from '../../api/errors';
 import { parseServiceUrl, type ServiceUrl } from '../../api/url';
 import { t } from '../../base/l10n';
-import { saveBaseUrl } from '../../settings/vscode/settings';
+import { saveBaseUrl } from '../../settings/vscode/settingsEdits';
 import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
 import type { ServicesSection } from '../servicesSection';
 import type { ServiceRegistry } from './serviceRegistry';

@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
 import type { Disposable } from '../../base/events';
-import { describeIgnored, ignoredWorkspaceSettings } from '../../settings/vscode/settings';
+import { describeIgnored, ignoredWorkspaceSettings } from '../../settings/vscode/ignoredSettings';
 import { APPLICATION_SCOPED, type Settings, type SettingsFeed } from '../../settings/settingsFeed';
 import type { ServicesSection } from '../servicesSection';
 
 /**
  * Says what is wrong with the settings, once per distinct problem: a team id that is not used (a notification and the
  * log), an entry of `flowsync.services` that is skipped (one warning naming it), and user-only settings a workspace
- * tries to set (the log, once per session).
+ * tries to set (the log, once per session). Made by the registry with the services' code (their chunk, esbuild.js
+ * CHUNKS), before the services.
  */
 export class SettingsWarnings implements Disposable {
   /** The list of ignored workspace settings last said in the log (said again only when it changes). */

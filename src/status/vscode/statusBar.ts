@@ -32,6 +32,7 @@ export type StatusServices = Pick<ServiceSet<StatusService>, 'all' | 'several' |
 /**
  * The status bar item: the processing count (a feature of the processing list), or what to do to get one. With
  * several services, the total over those whose data is shown; its hover lists each service with its count or trouble.
+ * Made with the services' code, in their chunk (statusOnFirstUse.ts).
  */
 export class ProcessingStatusBar implements vscode.Disposable {
   /** Created at the first render: undefined until an Explorer has been configured. */

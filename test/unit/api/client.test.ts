@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { FlowSyncClient, apiKeyProblem, type FlowSyncClientOptions, type RequestRecord } from '../../../src/api/client';
+import { FlowSyncClient, type FlowSyncClientOptions, type RequestRecord } from '../../../src/api/client';
 import { ApiError, type ApiErrorKind } from '../../../src/api/errors';
 import { retryDelay } from '../../../src/lists/refresh';
 import { MockFlowSyncServer } from '../../../src/mock/server';
@@ -434,13 +434,10 @@ describe('FlowSyncClient: a service whose certificate this machine does not trus
 describe('API key check', () => {
   it('refuses characters that cannot travel in an HTTP header, with a message, before any request', () => {
     for (const bad of ['abc€def', 'ab\u0000c', 'ab\ncd', 'ab cd', 'ключ', '\uD800']) {
-      assert.match(apiKeyProblem(bad) ?? '', /letters, digits and punctuation|spaces/, JSON.stringify(bad));
       assert.throws(
         () => new FlowSyncClient({ baseUrl: 'https://flow.example.com', apiKey: bad }),
         (e: unknown) => e instanceof ApiError && e.kind === 'unauthorized' && !e.message.includes(bad),
       );
     }
-    assert.equal(apiKeyProblem('fs_live_0123456789abcdef-._~+/='), undefined);
-    assert.match(apiKeyProblem('') ?? '', /Enter the API key/);
   });
 });

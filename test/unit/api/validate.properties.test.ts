@@ -9,7 +9,8 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ApiError } from '../../../src/api/errors';
 import type { Connection, FlowSync } from '../../../src/api/types';
-import { validateConnection, validateFlowSync, validateList } from '../../../src/api/validate';
+import { validateConnection, validateFlowSync } from '../../../src/api/validate';
+import { validateList } from '../../../src/api/validateList';
 import { connectionLike, flowSyncLike, mixedList } from '../helpers/hostile';
 
 type Kind = 'flowSync' | 'connection';

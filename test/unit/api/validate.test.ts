@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
-import { validateConnection, validateFlowSync, validateList, MAX_ITEM_DEPTH } from '../../../src/api/validate';
+import { validateConnection, validateFlowSync, MAX_ITEM_DEPTH } from '../../../src/api/validate';
+import { validateList } from '../../../src/api/validateList';
 import { rawSync } from '../helpers/items';
 
 const sync = rawSync(1);

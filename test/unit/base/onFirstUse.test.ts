@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { callsOnFirstUse, failedToLoad, onFirstUse } from '../../../src/base/onFirstUse';
+import { failedToLoad, onFirstUse } from '../../../src/base/onFirstUse';
 import { deferred } from '../helpers/deferred';
 
 describe('onFirstUse (what is loaded late)', () => {
@@ -92,45 +92,5 @@ describe('failedToLoad (what the log says of a chunk that could not be loaded)',
     assert.match(lines[0], /^The JSON documents could not be loaded: Error: gone/);
     assert.ok(!lines[0].includes('\n'), 'one line');
     assert.ok(lines[0].length < 400, `bounded: ${lines[0].length} characters`);
-  });
-});
-
-describe('callsOnFirstUse (the one proxy around what a chunk makes)', () => {
-  class Made {
-    readonly calls: string[] = [];
-    async add(a: number, b: number): Promise<number> {
-      this.calls.push(`add(${a}, ${b})`);
-      return a + b;
-    }
-    async name(): Promise<string> {
-      return 'made';
-    }
-  }
-
-  it('loads nothing until a method is called, then once; each call reaches the one made, with its arguments and this', async () => {
-    let loads = 0;
-    const made = new Made();
-    const proxy = callsOnFirstUse(
-      onFirstUse(async () => (loads++, made)),
-      ['add', 'name'],
-    );
-    assert.equal(loads, 0);
-    assert.deepEqual(await Promise.all([proxy.add(1, 2), proxy.add(3, 4), proxy.name()]), [3, 7, 'made']);
-    assert.equal(loads, 1);
-    assert.deepEqual(made.calls, ['add(1, 2)', 'add(3, 4)'], 'in the order called');
-  });
-
-  it('a failed load fails the call, and the next call loads again', async () => {
-    let loads = 0;
-    const proxy = callsOnFirstUse(
-      onFirstUse(async () => {
-        if (loads++ === 0) throw new Error('chunk missing');
-        return new Made();
-      }),
-      ['name'],
-    );
-    await assert.rejects(proxy.name(), /chunk missing/);
-    assert.equal(await proxy.name(), 'made');
-    assert.equal(loads, 2);
   });
 });

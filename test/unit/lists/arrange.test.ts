@@ -1,9 +1,11 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Connection, FlowSync, Item } from '../../../src/api/types';
-import { validateConnection, validateFlowSync, validateList } from '../../../src/api/validate';
+import { validateConnection, validateFlowSync } from '../../../src/api/validate';
+import { validateList } from '../../../src/api/validateList';
 import { TreeModel } from '../../../src/lists/treeModel';
-import { arrangedTree, defaultArrangement, validArrangement } from '../../../src/lists/arrange';
+import { arrangedTree } from '../../../src/lists/arrange';
+import { defaultArrangement, validArrangement } from '../../../src/lists/arrangement';
 import { connectionsList } from '../../../src/lists/connections';
 import { sortKey } from '../../../src/lists/grouping';
 import { processingList } from '../../../src/lists/processing';

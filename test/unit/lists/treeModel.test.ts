@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Connection, FlowSync, Item } from '../../../src/api/types';
-import { validateConnection, validateList } from '../../../src/api/validate';
+import { validateConnection } from '../../../src/api/validate';
+import { validateList } from '../../../src/api/validateList';
 import { EXPANDED_ROWS_LIMIT, TreeModel, groupsStartExpanded, type TreeChange } from '../../../src/lists/treeModel';
 import { arrangedTree } from '../../../src/lists/arrange';
 import { connectionsList } from '../../../src/lists/connections';

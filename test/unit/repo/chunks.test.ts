@@ -1,6 +1,8 @@
 /**
- * What is loaded late reads plainly: esbuild.js CHUNKS is the one list of the modules loaded on first use, each a part
- * of its feature, and code reaches them only through onFirstUse (src/base/onFirstUse.ts).
+ * What is loaded late reads plainly: esbuild.js CHUNKS is the one list of the chunks, by layer, and of the modules code
+ * may import() (each a part of its feature); code reaches them only through onFirstUse (src/base/onFirstUse.ts). The
+ * build itself (scripts/lib/layers.js) fails on a static import of a chunk's module from below it, on an import() of a
+ * module the same file holds, and on a module two chunks would hold.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -13,7 +15,11 @@ const { listSources, stripComments } = require(
   path.join(root, 'scripts', 'lib', 'sourceFiles.js'),
 ) as typeof import('../../../scripts/lib/sourceFiles');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- reads CHUNKS; builds only when run as a script
-const { CHUNKS } = require(path.join(root, 'esbuild.js')) as { CHUNKS: Record<string, string> };
+const { CHUNKS } = require(path.join(root, 'esbuild.js')) as {
+  CHUNKS: Record<string, { after: string[]; modules: string[] }>;
+};
+/** The issue #50 cap: the start bundle and at most this many chunks (17 before it, split by first use). */
+const MAX_CHUNKS = 6;
 
 /**
  * Files this rule does not reach yet (issue #29 named eight; issue #37 brought them all under it): a file named here
@@ -74,12 +80,32 @@ function lateLoads(): LateLoad[] {
 }
 
 describe('what is loaded late (esbuild.js CHUNKS, src/base/onFirstUse.ts)', () => {
-  const chunkFiles = new Map(Object.entries(CHUNKS).map(([name, module]) => [rel(path.resolve(root, module)), name]));
+  const chunkFiles = new Map(
+    Object.entries(CHUNKS).flatMap(([name, { modules }]) =>
+      modules.map((module) => [rel(path.resolve(root, module)), name] as const),
+    ),
+  );
   const loads = lateLoads();
 
   it('finds the late loads it checks (the scan works)', () => {
     assert.ok(loads.length >= Object.keys(CHUNKS).length, `${loads.length} import() found`);
     assert.ok(loads.some((l) => l.file === 'src/extension.ts' && l.throughOnFirstUse));
+  });
+
+  it(`a few chunks by layer (at most ${MAX_CHUNKS}), each after chunks listed before it`, () => {
+    const names = Object.keys(CHUNKS);
+    assert.ok(names.length <= MAX_CHUNKS, `${names.length} chunks: ${names.join(', ')}`);
+    const late = Object.entries(CHUNKS).flatMap(([name, { after }]) =>
+      after.filter((below) => !(names.indexOf(below) >= 0 && names.indexOf(below) < names.indexOf(name))),
+    );
+    assert.deepEqual(late, [], 'a chunk is after chunks listed before it');
+  });
+
+  it('a module code import()s re-exports nothing: what another module of its chunk holds is import()ed itself, never made to ride along', () => {
+    const riders = [...chunkFiles.keys()].filter((file) =>
+      /^export\s+(?:\*|\{[^}]*\})\s+from\s/m.test(stripComments(fs.readFileSync(path.join(root, file), 'utf8'))),
+    );
+    assert.deepEqual(riders, []);
   });
 
   it('every import() in src loads a module of CHUNKS, and every module of CHUNKS is loaded by one', () => {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { ApiError, errorBodyOf } from '../../../src/api/errors';
+import { errorBodyOf } from '../../../src/api/errorAnswers';
+import { ApiError } from '../../../src/api/errors';
 import { connectionsInput, connectionsResult } from '../../../src/tools/connectionsResult';
 import { DATA_END, DATA_START } from '../../../src/tools/dataBlock';
 import { processingInput, processingResult } from '../../../src/tools/processingResult';

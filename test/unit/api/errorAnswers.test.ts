@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parseErrorBody, parseRetryAfter } from '../../../src/api/errors';
+import { parseErrorBody, parseRetryAfter } from '../../../src/api/errorAnswers';
 
 describe('error helpers', () => {
   it('parses the documented error body', () => {

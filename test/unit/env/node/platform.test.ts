@@ -2,15 +2,15 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { filesOnDemand } from '../../../../src/env/node/diskOnDemand';
+import { nodePlatform } from '../../../../src/env/node/platform';
 
-describe('the disk on demand (node:fs code loaded on the first read or write)', () => {
+describe("the Node platform's files (node:fs: History's logs, the shared files)", () => {
   let dir: string;
   beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-disk-'))));
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('the files append, read, list and delete on the disk, as nodeFiles does', async () => {
-    const files = filesOnDemand(dir);
+    const files = nodePlatform.files!(dir);
     assert.equal(typeof files.append, 'function', 'the store must know at once that it can append');
     await files.mkdir('o');
     await files.append!('o/a.log', new TextEncoder().encode('one\n'));
@@ -26,7 +26,7 @@ describe('the disk on demand (node:fs code loaded on the first read or write)', 
 
   it('the shared files are replaced whole and read within their cap, and a link is refused', async () => {
     const file = path.join(dir, 'lease.json');
-    const files = filesOnDemand(dir);
+    const files = nodePlatform.files!(dir);
     await files.replace('lease.json', new TextEncoder().encode('{"a":1}'));
     assert.equal(new TextDecoder().decode((await files.readCapped('lease.json', 100)) as Uint8Array), '{"a":1}');
     assert.equal(await files.readCapped('lease.json', 3), 'tooLarge');

@@ -1,0 +1,64 @@
+import { COMMAND } from '../../base/commandIds';
+import type { Disposable } from '../../base/events';
+import { failureText } from '../failureText';
+import { NotificationGate } from '../notificationGate';
+import { watchErrors, type ErrorsDeps, type ErrorsService } from './errorNotifications';
+import type { Explorer } from '../../lists/explorer';
+import { LISTS } from '../../lists';
+import { processingList } from '../../lists/processing';
+import { t } from '../../base/l10n';
+import { showMessageWithAction } from '../../base/vscode/messages';
+import { eachService, serviceName } from '../../base/serviceSet';
+import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
+
+/** A service whose failures are told, by name when there are several. */
+interface FailureService extends ErrorsService {
+  readonly name?: string;
+  readonly explorer: Explorer;
+}
+
+/**
+ * Tells each service's failures, once per kind of trouble and service, and (with `errors`) that its processing syncs
+ * report errors (kind 'errors': src/notifications/vscode/errorNotifications.ts); with several services, naming the
+ * service. `say`: each kind told and its text (FailureNotifications). Made with the services' code
+ * (failureNotifications.ts): before the services are made there is no answer to tell of.
+ */
+export function watchEachService(
+  services: ServiceRegistry,
+  say: (kind: string, text: string) => void,
+  errors?: ErrorsDeps,
+): Disposable {
+  return eachService(services, (service) => {
+    const named = () => serviceName(services, service);
+    const failures = watchService(service, named, say);
+    const told = errors && watchErrors(service, errors, named, (text) => say('errors', text), processingList.viewId);
+    return { dispose: () => (failures.dispose(), told?.dispose()) };
+  });
+}
+
+function watchService(
+  service: FailureService,
+  nameShown: () => string | undefined,
+  say: (kind: string, text: string) => void,
+): { dispose(): void } {
+  const gate = new NotificationGate();
+  const lists = LISTS.map((list) => service.explorer.refresher(list.id));
+  const check = () => {
+    // An error another window met is shown here but announced there (src/sharing/pollLease.ts): one notification, not one per window.
+    if (lists.every((l) => l.state.errorShared || !l.state.error)) {
+      if (lists.some((l) => l.state.loadedAt !== undefined)) gate.recovered();
+      return;
+    }
+    for (const list of lists) {
+      const error = list.state.errorShared ? undefined : list.state.error;
+      if (!error || error.kind === 'cancelled' || !gate.shouldNotify(error.kind)) continue;
+      const unauthorized = error.kind === 'unauthorized';
+      const text = failureText(error, nameShown(), list.state.nextAttemptAt !== undefined);
+      say(error.kind, text);
+      if (unauthorized) showMessageWithAction('error', text, t('Set API Key'), COMMAND.setApiKey);
+      else showMessageWithAction('warning', text, t('Show Log'), COMMAND.showLog);
+    }
+  };
+  const subscriptions = lists.map((l) => l.onDidChange(check));
+  return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
+}
