@@ -368,12 +368,14 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       this.partOfService.set(service, this.makePart(service, rows.GroupedTree));
     };
     const rows = this.rowsCode.made;
-    if (rows) made(rows);
-    else
+    if (rows) {
+      made(rows);
+    } else {
       void this.rowsCode.get().then(
         (loaded) => (made(loaded), this.useServices()),
         () => undefined, // tried again with the next change of services
       );
+    }
     return {
       dispose: () => {
         gone = true;
