@@ -4,24 +4,10 @@
 // screenshot per theme. Its own window on a fresh profile (no key yet), so it does not depend on the other suites.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
-import {
-  DEFAULT_THEMES,
-  axeInTheme,
-  axeViolations,
-  mousePresses,
-  openOwnWindow,
-  runCommandByKeyboard,
-  session,
-  screenshot,
-  setKeyByKeyboard,
-  tabInPage,
-  treeRows,
-  typeAndEnter,
-  waitFor,
-  webviewFrame,
-  chartDrawn,
-  themeDrawn,
-} from './workbench.mjs';
+import { mousePresses, openOwnWindow, screenshot, session, waitFor } from './workbench.mjs';
+import { DEFAULT_THEMES, runCommandByKeyboard, setKeyByKeyboard, typeAndEnter } from './palette.mjs';
+import { treeRows } from './views.mjs';
+import { axeInTheme, axeViolations, chartDrawn, tabInPage, themeDrawn, webviewFrame } from './webviews.mjs';
 
 describe('Accessible: keyboard alone, and axe in every default theme', function () {
   this.timeout(120000);

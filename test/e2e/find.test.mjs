@@ -4,18 +4,9 @@
 // key yet, as the accessibility suite does), so it leaves the session's window as the other suites expect it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
-import {
-  isSyncRow,
-  mousePresses,
-  openOwnWindow,
-  runCommandByKeyboard,
-  screenshot,
-  session,
-  setKeyByKeyboard,
-  treeRows,
-  typeAndEnter,
-  waitFor,
-} from './workbench.mjs';
+import { mousePresses, openOwnWindow, screenshot, session, waitFor } from './workbench.mjs';
+import { runCommandByKeyboard, setKeyByKeyboard, typeAndEnter } from './palette.mjs';
+import { isSyncRow, treeRows } from './views.mjs';
 
 describe('Find: filter, clear and go to with the keyboard alone', function () {
   this.timeout(120_000);

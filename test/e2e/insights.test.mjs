@@ -4,22 +4,10 @@
 // alone. Its own window on a fresh profile; the mock's clock moves so syncs leave processing and History has runs.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
-import {
-  DEFAULT_THEMES,
-  axeInTheme,
-  axeViolations,
-  extensionLogTail,
-  openOwnWindow,
-  runCommandByKeyboard,
-  screenshot,
-  session,
-  setKeyByKeyboard,
-  waitFor,
-  webviewFrame,
-  statusBarText,
-  tabInPage,
-  themeDrawn,
-} from './workbench.mjs';
+import { extensionLogTail, openOwnWindow, screenshot, session, waitFor } from './workbench.mjs';
+import { DEFAULT_THEMES, runCommandByKeyboard, setKeyByKeyboard } from './palette.mjs';
+import { statusBarText } from './views.mjs';
+import { axeInTheme, axeViolations, tabInPage, themeDrawn, webviewFrame } from './webviews.mjs';
 
 const processingRequests = () => session.mock.requests.filter((r) => r.path.endsWith('/flowsyncs/processing')).length;
 

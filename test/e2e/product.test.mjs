@@ -5,29 +5,20 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, it } from 'mocha';
+import { DEMO_API_KEY, screenshot, session, waitFor } from './workbench.mjs';
+import { runCommand, runCommandByKeyboard, setKeyByKeyboard } from './palette.mjs';
 import {
-  DEMO_API_KEY,
-  clickMenuItem,
   isSyncRow,
-  openContextMenu,
-  openMenu,
-  runFromContextMenu,
   notifications,
   openView,
   outputPanel,
-  runCommand,
-  runCommandByKeyboard,
-  screenshot,
-  session,
-  setKeyByKeyboard,
   statusBarText,
   treeRows,
-  waitFor,
   waitForRows,
   waitForSyncRows,
-  chartDrawn,
-  webviewFrame,
-} from './workbench.mjs';
+} from './views.mjs';
+import { clickMenuItem, openContextMenu, openMenu, runFromContextMenu } from './menus.mjs';
+import { chartDrawn, webviewFrame } from './webviews.mjs';
 import { REPO_ROOT } from '../rig/codeServer.mjs';
 
 /** The mock's sync that never finishes. */

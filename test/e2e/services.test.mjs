@@ -7,19 +7,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import { REPO_ROOT } from '../rig/codeServer.mjs';
-import {
-  DEMO_API_KEY,
-  isSyncRow,
-  openView,
-  outputPanel,
-  runCommand,
-  screenshot,
-  session,
-  statusBarText,
-  treeRows,
-  waitFor,
-  waitForSyncRows,
-} from './workbench.mjs';
+import { DEMO_API_KEY, screenshot, session, waitFor } from './workbench.mjs';
+import { runCommand } from './palette.mjs';
+import { isSyncRow, openView, outputPanel, statusBarText, treeRows, waitForSyncRows } from './views.mjs';
 
 const STAGING_KEY = 'fs_demo_staging_4d5e6f7a8b9c';
 

@@ -17,18 +17,9 @@ import {
   waitForWorkbench,
   workbenchUrl,
 } from '../rig/codeServer.mjs';
-import {
-  DEMO_API_KEY,
-  isSyncRow,
-  notifications,
-  openView,
-  runCommand,
-  screenshot,
-  session,
-  treeRows,
-  waitFor,
-  waitForExtensionsReady,
-} from './workbench.mjs';
+import { DEMO_API_KEY, screenshot, session, waitFor, waitForExtensionsReady } from './workbench.mjs';
+import { runCommand } from './palette.mjs';
+import { isSyncRow, notifications, openView, treeRows } from './views.mjs';
 
 const INTERVAL_S = 5;
 /** A window polls again half an interval after an answer at the soonest (0.45 with its jitter: src/lists/pollSpread.ts). */

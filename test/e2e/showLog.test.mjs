@@ -1,7 +1,9 @@
 // First UI tests: what a person sees when they run "Flow Sync: Show Log" from the command palette.
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { outputPanel, runCommand, statusBarText, waitFor } from './workbench.mjs';
+import { waitFor } from './workbench.mjs';
+import { runCommand } from './palette.mjs';
+import { outputPanel, statusBarText } from './views.mjs';
 
 describe('Flow Sync: Show Log', () => {
   it('runs from the command palette and shows the "Flow Sync" output channel', async () => {

@@ -26,17 +26,9 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  DEMO_API_KEY,
-  openView,
-  runCommand,
-  screenshot,
-  session,
-  statusBarText,
-  treeRows,
-  waitFor,
-  waitForSyncRows,
-} from '../e2e/workbench.mjs';
+import { DEMO_API_KEY, screenshot, session, waitFor } from '../e2e/workbench.mjs';
+import { runCommand } from '../e2e/palette.mjs';
+import { openView, statusBarText, treeRows, waitForSyncRows } from '../e2e/views.mjs';
 import {
   EXTENSION_ID,
   REPO_ROOT,
