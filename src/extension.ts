@@ -35,15 +35,8 @@ export function activate(context: vscode.ExtensionContext): Promise<FlowSyncExpl
   const thisWindow = { clock, windowId: newWindowId(clock.now()) };
   // Never lost to another window's write; on the system's clock (a test's hurried timers are the product's polls only).
   const globalState = new ReadYourWritesState(context.globalState, { ...thisWindow, clock: systemClock });
-  const services = new ServiceRegistry({
-    globalStorageUri: context.globalStorageUri,
-    globalState,
-    log,
-    ...thisWindow,
-    settings,
-    keys,
-    userAgent: userAgent(version, vscode.version),
-  });
+  const shared = { ...thisWindow, globalState, log, settings, keys, globalStorageUri: context.globalStorageUri };
+  const services = new ServiceRegistry({ ...shared, userAgent: userAgent(version, vscode.version) });
   const views = createListViews(services, clock, settings, {
     processing: (s) => services.byId(s.id)?.history.processingMarks,
   });
@@ -55,22 +48,9 @@ export function activate(context: vscode.ExtensionContext): Promise<FlowSyncExpl
   const historyView = new HistoryView(services, now, settings);
   const filtered = { processing: views.processing, connections: views.connections, history: historyView };
   const find = findOnFirstUse(filtered, context.workspaceState, now, loadFailed("The views' filters"));
-  const commandContext = {
-    services,
-    keys,
-    views,
-    historyView,
-    find,
-    json: jsonDocuments.json,
-    log,
-    settings,
-    extensionUri: context.extensionUri,
-    clock,
-    now,
-    extensionId: context.extension.id,
-    globalState,
-    browser: new BrowserOpener(),
-  };
+  const ofExtension = { extensionUri: context.extensionUri, extensionId: context.extension.id };
+  const shown = { services, views, historyView, find, json: jsonDocuments.json, browser: new BrowserOpener() };
+  const commandContext = { ...shared, ...shown, ...ofExtension, clock, now };
   const links = new LinkHandler(commandContext);
   const commandTable = onFirstUse(() => import('./commands/vscode/handlers'));
 

@@ -117,27 +117,9 @@ async function replaceWhole(target: string, bytes: Uint8Array): Promise<void> {
 export function nodeFiles(root: string): Files {
   const at = (p: string) => join(root, ...p.split('/'));
   const noLinkedFolder = (p: string) => noLinkedFolderUnder(root, p);
-  const info = (name: string, s: { size: number; mtimeMs: number }): FileInfo => ({
-    name,
-    size: s.size,
-    mtime: Math.round(s.mtimeMs),
-  });
   return {
-    async list(dir) {
-      let names: import('node:fs').Dirent[];
-      try {
-        await noLinkedFolder(`${dir}/.`); // the folder itself too
-        names = await fs.readdir(at(dir), { withFileTypes: true });
-      } catch {
-        return [];
-      }
-      const stats = await Promise.all(
-        names
-          .filter((d) => d.isFile())
-          .map(async (d) => [d.name, await fs.lstat(join(at(dir), d.name)).catch(() => undefined)] as const),
-      );
-      return stats.flatMap(([name, s]) => (s?.isFile() ? [info(name, s)] : []));
-    },
+    list: (dir) => listFiles(at(dir), () => noLinkedFolder(`${dir}/.`)), // the folder itself too
+
     async stat(p) {
       const s = await noLinkedFolder(p)
         .then(() => fs.lstat(at(p)))
@@ -145,7 +127,7 @@ export function nodeFiles(root: string): Files {
           if (e?.code === 'ENOENT' || e?.code === 'ENOTDIR' || e?.code === 'ELOOP') return undefined;
           throw e;
         });
-      return s?.isFile() ? info(basename(at(p)), s) : undefined;
+      return s?.isFile() ? fileInfo(basename(at(p)), s) : undefined;
     },
     async read(p, from, length) {
       await noLinkedFolder(p);
@@ -189,4 +171,29 @@ export function nodeFiles(root: string): Files {
       await fs.mkdir(at(dir), { recursive: true });
     },
   };
+}
+
+/** A file's name, size and time of its last change (whole milliseconds). */
+function fileInfo(name: string, s: { size: number; mtimeMs: number }): FileInfo {
+  return { name, size: s.size, mtime: Math.round(s.mtimeMs) };
+}
+
+/**
+ * The regular files of `folder` (no link, no folder), once `checked` (no linked folder on the way) holds; none when it
+ * cannot be read.
+ */
+async function listFiles(folder: string, checked: () => Promise<void>): Promise<FileInfo[]> {
+  let names: import('node:fs').Dirent[];
+  try {
+    await checked();
+    names = await fs.readdir(folder, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const stats = await Promise.all(
+    names
+      .filter((d) => d.isFile())
+      .map(async (d) => [d.name, await fs.lstat(join(folder, d.name)).catch(() => undefined)] as const),
+  );
+  return stats.flatMap(([name, s]) => (s?.isFile() ? [fileInfo(name, s)] : []));
 }

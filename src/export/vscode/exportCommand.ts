@@ -56,68 +56,8 @@ interface ExportRequest {
  */
 export async function exportHistory(deps: ExportDeps, arg?: unknown): Promise<void> {
   const given = exportArgument(arg);
-  if (given && 'problem' in given) {
-    void vscode.window.showErrorMessage(
-      t(
-        'Export History: the argument must be {0} (its "{1}" cannot be used).',
-        '{ uri, format: "csv" | "jsonl", service?, filter? }',
-        given.problem,
-      ),
-    );
-    return;
-  }
-  if (given) {
-    let uri: vscode.Uri;
-    try {
-      uri = vscode.Uri.parse(given.uri, true);
-    } catch {
-      void vscode.window.showErrorMessage(
-        t(
-          'Export History: the argument must be {0} (its "{1}" cannot be used).',
-          '{ uri, format: "csv" | "jsonl", service?, filter? }',
-          'uri',
-        ),
-      );
-      return;
-    }
-    const services =
-      given.service === undefined
-        ? deps.services.all
-        : [deps.services.byName(given.service)].filter((s): s is ExportService => s !== undefined);
-    if (services.length === 0) {
-      void vscode.window.showErrorMessage(
-        t('Export History: no service is named {0}.', inert(given.service ?? '', 60)),
-      );
-      return;
-    }
-    let filter: ExportRequest['filter'];
-    if (given.filter !== undefined) {
-      const tests = new Map<ExportService, (entry: HistoryEntry) => boolean>();
-      for (const service of services) {
-        const made = historyEntryFilter(given.filter, exportServiceColumn(service), (id) =>
-          service.history.isWatched('sync', id),
-        );
-        if ('problem' in made) {
-          void vscode.window.showErrorMessage(t('Export History: the filter cannot be used. {0}', made.problem));
-          return;
-        }
-        tests.set(service, made.test);
-      }
-      filter = (entry, service) => tests.get(service)?.(entry) ?? false;
-    }
-    if (await exists(uri)) {
-      void vscode.window.showErrorMessage(
-        t(
-          'Export History did not write {0}: the file exists. Given as an argument, a file is never replaced; choose a new name or delete it first.',
-          inert(uriName(uri), 200),
-        ),
-      );
-      return;
-    }
-    await exportTo({ uri, format: given.format, services, state: deps.globalState, replace: false, filter });
-    return;
-  }
-
+  if (given && 'problem' in given) return argumentRefused(given.problem);
+  if (given) return exportAsGiven(deps, given);
   const format = await pickFormat();
   if (!format) return;
   const services = await pickServices(deps);
@@ -133,6 +73,74 @@ export async function exportHistory(deps: ExportDeps, arg?: unknown): Promise<vo
   if (!uri) return;
   // The save dialog asked whether to replace a file that exists.
   await exportTo({ uri, format, services, state: deps.globalState, replace: true });
+}
+
+/** Says that the command's argument cannot be used, naming the field (`problem`). */
+function argumentRefused(problem: string): void {
+  void vscode.window.showErrorMessage(
+    t(
+      'Export History: the argument must be {0} (its "{1}" cannot be used).',
+      '{ uri, format: "csv" | "jsonl", service?, filter? }',
+      problem,
+    ),
+  );
+}
+
+/** Export History with its argument: asks nothing, and never replaces a file. */
+async function exportAsGiven(
+  deps: ExportDeps,
+  given: Exclude<ReturnType<typeof exportArgument>, undefined | { problem: string }>,
+): Promise<void> {
+  let uri: vscode.Uri;
+  try {
+    uri = vscode.Uri.parse(given.uri, true);
+  } catch {
+    return argumentRefused('uri');
+  }
+  const services =
+    given.service === undefined
+      ? deps.services.all
+      : [deps.services.byName(given.service)].filter((s): s is ExportService => s !== undefined);
+  if (services.length === 0) {
+    void vscode.window.showErrorMessage(t('Export History: no service is named {0}.', inert(given.service ?? '', 60)));
+    return;
+  }
+  const filter = given.filter === undefined ? undefined : filterOf(given.filter, services);
+  if (filter && 'problem' in filter) {
+    void vscode.window.showErrorMessage(t('Export History: the filter cannot be used. {0}', filter.problem));
+    return;
+  }
+  if (await exists(uri)) {
+    void vscode.window.showErrorMessage(
+      t(
+        'Export History did not write {0}: the file exists. Given as an argument, a file is never replaced; choose a new name or delete it first.',
+        inert(uriName(uri), 200),
+      ),
+    );
+    return;
+  }
+  await exportTo({
+    uri,
+    format: given.format,
+    services,
+    state: deps.globalState,
+    replace: false,
+    filter: filter?.test,
+  });
+}
+
+/** The argument's filter as a test of each service's runs (History's one matcher), or why it cannot be used. */
+function filterOf(
+  text: string,
+  services: readonly ExportService[],
+): { test: NonNullable<ExportRequest['filter']> } | { problem: string } {
+  const tests = new Map<ExportService, (entry: HistoryEntry) => boolean>();
+  for (const service of services) {
+    const made = historyEntryFilter(text, exportServiceColumn(service), (id) => service.history.isWatched('sync', id));
+    if ('problem' in made) return { problem: made.problem };
+    tests.set(service, made.test);
+  }
+  return { test: (entry, service) => tests.get(service)?.(entry) ?? false };
 }
 
 /** Writes one export under a cancellable progress notification, and says how it went. */

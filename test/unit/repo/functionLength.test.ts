@@ -13,15 +13,8 @@ const { listSources } = require(
 /** The longest a function of src may be, in lines from its first line to its last (nested functions included). */
 const MAX_FUNCTION_LINES = 70;
 
-/**
- * Functions over the limit left for another change, each named by `file name` as longFunctions says it. These four are
- * being rewritten in other branches (issue #50): drop each when its rewrite is merged.
- */
-const LEFT: readonly string[] = [
-  'src/env/node/files.ts nodeFiles',
-  'src/export/vscode/exportCommand.ts exportHistory',
-  'src/extension.ts activate',
-];
+/** Functions over the limit left for another change, each named by `file name` as longFunctions says it (none). */
+const LEFT: readonly string[] = [];
 
 /** A function's name as a reader finds it: `Class.method`, `name`, or `<arrow>` at its line. */
 function nameOf(node: ts.FunctionLikeDeclaration, file: ts.SourceFile): string {
@@ -89,11 +82,11 @@ describe('repo: functions of src are short', () => {
     }
   });
 
-  it('src/extension.ts only wires: at most 100 lines (issue #37), and every rule lives in the folder that owns it', () => {
+  it('src/extension.ts only wires: at most 90 lines (issue #37; 90 since issue #50), and every rule lives in the folder that owns it', () => {
     const lines = fs
       .readFileSync(path.join(root, 'src', 'extension.ts'), 'utf8')
       .trimEnd()
       .split('\n').length;
-    assert.ok(lines <= 100, `src/extension.ts has ${lines} lines`);
+    assert.ok(lines <= 90, `src/extension.ts has ${lines} lines`);
   });
 });
