@@ -26,6 +26,7 @@ describe('Copy as Markdown', function () {
     await setUserSetting('autoRefresh', false);
     await connect(x, mock);
     await x.explorer.refresh('connections');
+    await setUserSetting('webUrl', pages); // each test of the suite runs alone too (--grep)
   });
 
   after(async () => {
@@ -36,7 +37,6 @@ describe('Copy as Markdown', function () {
   });
 
   it('a sync, a flow, a connection and a team: one line each, linked where a page is set; several rows a list', async () => {
-    await setUserSetting('webUrl', pages);
     const processing = x.views.processing.tree;
     const flow = processing.getChildren()[0];
     const sync = processing.getChildren(flow)[0];
