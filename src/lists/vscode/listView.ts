@@ -89,6 +89,8 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   });
   /** Tints the rows that stand out (a view that has them: Processing), made with the rows' code. */
   private tints?: RowTintDecorations;
+  /** Services made before the rows' code was loaded: their parts are made together once it is. */
+  private readonly waitingForRows = new Set<ListService>();
 
   constructor(
     readonly list: ListDefinition<T>,
@@ -357,32 +359,40 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   }
 
   /**
-   * Makes a service's part, in the services' chunk: the first service waits for the rows' code (its chunk is loaded
-   * by then: the registry made the service with it). Its end disposes the part.
+   * Makes a service's part, in the services' chunk. Services that come before the rows' code (the first ones: their
+   * chunk is loaded by then, the registry made them with it) wait for it together and are shown at once when it is
+   * loaded, not once each. Its end disposes the part.
    */
   private followService(service: ListService): { dispose(): void } {
-    let gone = false;
-    const made = (rows: RowsCode) => {
-      if (gone || this.partOfService.has(service)) return;
-      if (this.tinted && !this.tints) this.disposables.add((this.tints = new rows.RowTintDecorations()));
-      this.partOfService.set(service, this.makePart(service, rows.GroupedTree));
-    };
     const rows = this.rowsCode.made;
-    if (rows) {
-      made(rows);
-    } else {
-      void this.rowsCode.get().then(
-        (loaded) => (made(loaded), this.useServices()),
-        () => undefined, // tried again with the next change of services
-      );
-    }
+    if (rows) this.makeServicePart(service, rows);
+    else this.waitForRows(service);
     return {
       dispose: () => {
-        gone = true;
+        this.waitingForRows.delete(service);
         this.partOfService.get(service)?.disposables.dispose();
         this.partOfService.delete(service);
       },
     };
+  }
+
+  private makeServicePart(service: ListService, rows: RowsCode): void {
+    if (this.tinted && !this.tints) this.disposables.add((this.tints = new rows.RowTintDecorations()));
+    this.partOfService.set(service, this.makePart(service, rows.GroupedTree));
+  }
+
+  /** A service made before the rows' code: made with the others waiting, and the view shown once, when it loads. */
+  private waitForRows(service: ListService): void {
+    this.waitingForRows.add(service);
+    if (this.waitingForRows.size > 1) return; // a load is under way
+    void this.rowsCode.get().then(
+      (rows) => {
+        for (const waiting of this.waitingForRows) this.makeServicePart(waiting, rows);
+        this.waitingForRows.clear();
+        this.useServices();
+      },
+      () => this.waitingForRows.clear(), // tried again with the next change of services
+    );
   }
 
   /** Shows the tree of each service, in the order of the settings (eachService made those of new services). */
