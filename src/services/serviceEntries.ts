@@ -5,7 +5,7 @@ import { lazyRegExp } from '../base/lazyRegExp';
 import { MAX_SERVICE_NAME } from '../base/serviceSet';
 import { t } from '../base/l10n';
 import { teamIdOf } from '../settings/settingValues';
-import { parseWebTemplates } from '../webPages/webUrl';
+import { parseWebTemplates, withTeamFilter } from '../webPages/webUrl';
 import type { ServiceEntryLike } from './serviceTargets';
 
 /** At most this many services are shown; later entries are skipped with a warning. */
@@ -198,8 +198,10 @@ export class ServiceEntriesRead {
       places.set(place, name);
       taken.set(key, name);
       // Its web pages: a refused template is a warning of its own and never costs the entry.
-      const web = this.webPagesOf(index, item, label);
-      warnings.push(...web.warnings);
+      const setting = t('flowsync.services ({0}): webUrl', label);
+      const parsed = this.webPagesOf(index, item, setting);
+      const web = withTeamFilter(parsed.templates, target.teamId, setting);
+      warnings.push(...parsed.warnings, ...web.warnings);
       entries.push({
         id: `${name}\u0000${target.url.baseUrl}`,
         name,
@@ -226,11 +228,11 @@ export class ServiceEntriesRead {
     return target;
   }
 
-  /** An item's web pages (an entry's), read the first time they are needed; `label` names it in a warning. */
-  private webPagesOf(index: number, item: object, label: string): ReturnType<typeof parseWebTemplates> {
+  /** An item's web pages (an entry's), read the first time they are needed; `setting` names it in a warning. */
+  private webPagesOf(index: number, item: object, setting: string): ReturnType<typeof parseWebTemplates> {
     let web = this.webPages.get(index);
     if (!web) {
-      web = parseWebTemplates((item as { webUrl?: unknown }).webUrl, t('flowsync.services ({0}): webUrl', label));
+      web = parseWebTemplates((item as { webUrl?: unknown }).webUrl, setting);
       this.webPages.set(index, web);
     }
     return web;

@@ -1,5 +1,5 @@
 import { userOwnValue, type APPLICATION_SCOPED, type Settings, type SettingsReader } from '../settings/settingsFeed';
-import { parseWebTemplates, type WebSection, type WebTemplates } from '../webPages/webUrl';
+import { parseWebTemplates, withTeamFilter, type WebSection, type WebTemplates } from '../webPages/webUrl';
 import { ServiceEntriesRead } from './serviceEntries';
 import { SINGLE_SERVICE_ID, type ServiceEntryLike } from './serviceTargets';
 
@@ -18,8 +18,14 @@ export interface ServicesSection extends WebSection {
   servicesRead: ServiceEntriesRead;
 }
 
-/** Reads `flowsync.services` (the user's own value) into its valid entries and one warning per skipped entry. */
-export function readServicesSection(read: SettingsReader, settings: Pick<Settings, 'allowHttp'>): ServicesSection {
+/**
+ * Reads `flowsync.services` (the user's own value) into its valid entries and one warning per skipped entry; the web
+ * pages of the service of `flowsync.baseUrl` by its team filter (`settings.teamId`), each entry's by its own.
+ */
+export function readServicesSection(
+  read: SettingsReader,
+  settings: Pick<Settings, 'allowHttp'> & Partial<Pick<Settings, 'teamId'>>,
+): ServicesSection {
   // Application-scoped (settingsFeed.ts APPLICATION_SCOPED): never a workspace's, nor another extension's default.
   const raw = userOwnValue(read, SERVICES_SETTING) ?? [];
   const servicesRead = new ServiceEntriesRead(raw, settings);
@@ -28,8 +34,9 @@ export function readServicesSection(read: SettingsReader, settings: Pick<Setting
   if (entries.length === 0) {
     // flowsync.webUrl: the pages of the service of flowsync.baseUrl; application-scoped like it (never a workspace's).
     const web = parseWebTemplates(userOwnValue(read, 'webUrl'), 'flowsync.webUrl');
-    warnings.push(...web.warnings);
-    webUrls.set(SINGLE_SERVICE_ID, web.templates);
+    const decided = withTeamFilter(web.templates, settings.teamId ?? '', 'flowsync.webUrl');
+    warnings.push(...web.warnings, ...decided.warnings);
+    webUrls.set(SINGLE_SERVICE_ID, decided.templates);
   } else for (const entry of entries) if (entry.web) webUrls.set(entry.id, entry.web);
   return {
     services: Object.freeze(entries),
@@ -46,4 +53,16 @@ export function readServicesSection(read: SettingsReader, settings: Pick<Setting
  */
 export function webPagesText(webUrls: WebSection['webUrls']): string {
   return JSON.stringify([...webUrls]);
+}
+
+/**
+ * The services' warnings a settings change brings (`said`: not among the last read's, `before`) and the read's own
+ * (`now`, the next `before`): a warning is said when a change brings it, not again while it stays, and again after a
+ * change took it away and another brought it back.
+ */
+export function warningsBrought(
+  before: ReadonlySet<string>,
+  warnings: readonly string[],
+): { said: string[]; now: ReadonlySet<string> } {
+  return { said: warnings.filter((w) => !before.has(w)), now: new Set(warnings) };
 }

@@ -148,6 +148,43 @@ export function parseWebTemplates(raw: unknown, setting: string): { templates: W
   return { templates: Object.freeze(templates), warnings };
 }
 
+/** The kinds whose rows carry no team in the API (a flow sync, its flow): their {team_id} is the service's team filter. */
+const TEAMLESS_KINDS: readonly WebKind[] = ['sync', 'flow'];
+
+/**
+ * A service's templates with `{team_id}` decided before any click: in a sync's or a flow's template it is the
+ * service's team filter (`teamId`, digits), written in; without a team filter such a template is not offered, and a
+ * warning names the setting (`setting`), the kind and why. Other kinds keep `{team_id}`: their rows carry their team.
+ */
+export function withTeamFilter(
+  templates: WebTemplates,
+  teamId: string,
+  setting: string,
+): { templates: WebTemplates; warnings: string[] } {
+  let decided: Partial<Record<WebKind, WebTemplate>> | undefined;
+  const warnings: string[] = [];
+  for (const kind of TEAMLESS_KINDS) {
+    const template = templates[kind];
+    if (!template?.text.includes('{team_id}')) continue;
+    decided ??= { ...templates };
+    if (/^\d+$/.test(teamId)) {
+      // Digits only, and never in the host (parseWebTemplate): the origin stays the template's.
+      decided[kind] = Object.freeze({ text: template.text.replaceAll('{team_id}', teamId), origin: template.origin });
+      continue;
+    }
+    delete decided[kind];
+    warnings.push(
+      t(
+        '{0}.{1} is not offered while its service has no team filter: a {1} carries no team to fill {2}. Filter by team, or take {2} out of the address.',
+        setting,
+        kind,
+        '{team_id}',
+      ),
+    );
+  }
+  return { templates: decided ? Object.freeze(decided) : templates, warnings };
+}
+
 /**
  * The address of one row: the template with each placeholder filled with the row's value, each a safe non-negative
  * integer (the API's ids), percent-encoded; the result parsed again and kept only when it has the template's origin

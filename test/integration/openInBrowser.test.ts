@@ -147,4 +147,30 @@ describe('Open in Browser', function () {
     await open(flowAndSync().sync);
     assert.match(asked() ?? '', /^https:\/\/app\.example\.com\/flows\/\d+\/syncs\/\d+$/, "the user's own address");
   });
+
+  it("{team_id} in a sync's address: not offered without a team filter, filled from it with one (#52 item 6)", async () => {
+    const team = (connections().getChildren()[0] as { group: { key: number } }).group.key;
+    await setUserSetting('webUrl', { sync: 'https://app.example.com/flows/{flow_id}/syncs/{id}?team={team_id}' });
+    await x.reconfigure();
+    const before = x.browser.asked.length;
+    await waitFor(() => !contextOf(processing(), flowAndSync().sync).endsWith('.web'), { message: 'not offered' });
+    await open(flowAndSync().sync);
+    assert.equal(x.browser.asked.length, before, 'nothing opened, nothing refused at the click');
+
+    await setUserSetting('teamId', String(team));
+    try {
+      await waitFor(
+        () => processing().getChildren().length > 0 && contextOf(processing(), flowAndSync().sync).endsWith('.web'),
+        {
+          message: 'offered with the team filter',
+        },
+      );
+      const { sync } = flowAndSync();
+      const value = (sync as { item: { value: { id: number; flow_id: number } } }).item.value;
+      await open(sync);
+      assert.equal(asked(), `https://app.example.com/flows/${value.flow_id}/syncs/${value.id}?team=${team}`);
+    } finally {
+      await setUserSetting('teamId', undefined);
+    }
+  });
 });

@@ -2,11 +2,12 @@ import * as vscode from 'vscode';
 import type { Disposable } from '../../base/events';
 import { describeIgnored, ignoredWorkspaceSettings } from '../../settings/vscode/ignoredSettings';
 import { APPLICATION_SCOPED, type Settings, type SettingsFeed } from '../../settings/settingsFeed';
-import type { ServicesSection } from '../servicesSection';
+import { warningsBrought, type ServicesSection } from '../servicesSection';
 
 /**
  * Says what is wrong with the settings, once per distinct problem: a team id that is not used (a notification and the
- * log), an entry of `flowsync.services` that is skipped (one warning naming it), and user-only settings a workspace
+ * log), an entry of `flowsync.services` that is skipped or a web page that is not offered (one warning naming it, said
+ * again only after a change took it away and another brought it back), and user-only settings a workspace
  * tries to set (the log, once per session). Made by the registry with the services' code (their chunk, esbuild.js
  * CHUNKS), before the services.
  */
@@ -14,7 +15,8 @@ export class SettingsWarnings implements Disposable {
   /** The list of ignored workspace settings last said in the log (said again only when it changes). */
   private warnedIgnored = '';
   private warnedTeamId?: string;
-  private readonly warnedServices = new Set<string>();
+  /** The services' warnings of the last read: a warning is said when a change brings it, not again while it stays. */
+  private warnedServices: ReadonlySet<string> = new Set<string>();
   private readonly subscription: Disposable;
 
   constructor(
@@ -32,11 +34,9 @@ export class SettingsWarnings implements Disposable {
   private check(settings: Readonly<Settings & ServicesSection>): void {
     void this.warnAboutWorkspaceOverrides();
     if (settings.services.length === 0) this.warnAboutTeamId(settings.teamIdProblem);
-    for (const warning of settings.serviceWarnings) {
-      if (this.warnedServices.has(warning)) continue;
-      this.warnedServices.add(warning);
-      this.warn(warning);
-    }
+    const { said, now } = warningsBrought(this.warnedServices, settings.serviceWarnings);
+    this.warnedServices = now;
+    for (const warning of said) this.warn(warning);
   }
 
   /** The log and a notification. */

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as url from '../../../src/api/url';
 import { checkedEntries } from '../../../src/services/confusables';
-import { readServicesSection } from '../../../src/services/servicesSection';
+import { readServicesSection, warningsBrought } from '../../../src/services/servicesSection';
 import { serviceSettings, serviceTargets } from '../../../src/services/serviceTargets';
 import * as webUrl from '../../../src/webPages/webUrl';
 import type { SettingsReader } from '../../../src/settings/settingsFeed';
@@ -150,5 +150,99 @@ describe('services: an entry of flowsync.services is parsed once per settings ch
       (url as { parseServiceUrl: typeof realUrl }).parseServiceUrl = realUrl;
       (webUrl as { parseWebTemplates: typeof realWeb }).parseWebTemplates = realWeb;
     }
+  });
+});
+
+describe('services: a web page address with {team_id} is decided when the settings are read (issue #52, item 6)', () => {
+  // A flow sync (and a flow) carries no team in the API: only the service's team filter can fill {team_id}.
+  const withTeam = {
+    sync: 'https://app.example.com/flows/{flow_id}/syncs/{id}?team={team_id}',
+    flow: 'https://app.example.com/t/{team_id}/flows/{id}',
+    connection: 'https://app.example.com/t/{team_id}/connections/{id}',
+  };
+  function single(teamId: string | undefined): ReturnType<typeof readServicesSection> {
+    const read: SettingsReader = {
+      get: (key) => (key === 'webUrl' ? withTeam : key === 'services' ? [] : undefined),
+      inspect: (key) =>
+        key === 'webUrl' ? { globalValue: withTeam } : key === 'services' ? { globalValue: [] } : undefined,
+    };
+    return readServicesSection(read, { allowHttp: false, ...(teamId === undefined ? {} : { teamId }) });
+  }
+
+  it('filled from the team filter of the service of flowsync.baseUrl: a sync and a flow need no team of their own', () => {
+    const templates = single('42').webUrls.get('default');
+    assert.ok(templates?.sync && templates.flow && templates.connection);
+    assert.equal(
+      webUrl.expandWebUrl(templates.sync, { id: 1003, flow_id: 7 }),
+      'https://app.example.com/flows/7/syncs/1003?team=42',
+    );
+    assert.equal(webUrl.expandWebUrl(templates.flow, { id: 7, flow_id: 7 }), 'https://app.example.com/t/42/flows/7');
+    // A connection carries its team: its {team_id} stays the row's.
+    assert.equal(
+      webUrl.expandWebUrl(templates.connection, { id: 5, team_id: 9 }),
+      'https://app.example.com/t/9/connections/5',
+    );
+    assert.deepEqual(single('42').serviceWarnings, []);
+  });
+
+  it('without a team filter a sync and a flow are not offered, and a warning names the setting, the kind and why', () => {
+    for (const teamId of ['', undefined]) {
+      const section = single(teamId);
+      assert.deepEqual(Object.keys(section.webUrls.get('default') ?? {}), ['connection'], String(teamId));
+      assert.deepEqual(section.serviceWarnings, [
+        'flowsync.webUrl.sync is not offered while its service has no team filter: a sync carries no team to fill {team_id}. Filter by team, or take {team_id} out of the address.',
+        'flowsync.webUrl.flow is not offered while its service has no team filter: a flow carries no team to fill {team_id}. Filter by team, or take {team_id} out of the address.',
+      ]);
+    }
+  });
+
+  it('each entry of flowsync.services by its own team filter', () => {
+    const services = [
+      { name: 'Production', url: 'https://flowsync.example', teamId: '42', webUrl: { sync: withTeam.sync } },
+      { name: 'Staging', url: 'https://staging.example', webUrl: { sync: withTeam.sync, flow: withTeam.flow } },
+    ];
+    const read: SettingsReader = {
+      get: (key) => (key === 'services' ? services : undefined),
+      inspect: (key) => (key === 'services' ? { globalValue: services } : undefined),
+    };
+    const section = readServicesSection(read, { allowHttp: false, teamId: '7' });
+    const production = section.webUrls.get(section.services[0].id);
+    assert.ok(production?.sync);
+    assert.equal(
+      webUrl.expandWebUrl(production.sync, { id: 1, flow_id: 2 }),
+      'https://app.example.com/flows/2/syncs/1?team=42',
+      "the entry's team, not flowsync.teamId",
+    );
+    assert.equal(section.webUrls.get(section.services[1].id), undefined, 'Staging has no team filter: nothing offered');
+    assert.deepEqual(section.serviceWarnings, [
+      'flowsync.services (service 2 ("Staging")): webUrl.sync is not offered while its service has no team filter: a sync carries no team to fill {team_id}. Filter by team, or take {team_id} out of the address.',
+      'flowsync.services (service 2 ("Staging")): webUrl.flow is not offered while its service has no team filter: a flow carries no team to fill {team_id}. Filter by team, or take {team_id} out of the address.',
+    ]);
+  });
+});
+
+describe('services: a settings warning is said when a change brings it (issue #52, item 6)', () => {
+  it('the {team_id} warning is said each time the team filter is taken away, never again while it stays', () => {
+    const pages = { sync: 'https://app.example.com/syncs/{id}?team={team_id}' };
+    const read: SettingsReader = {
+      get: (key) => (key === 'webUrl' ? pages : key === 'services' ? [] : undefined),
+      inspect: (key) =>
+        key === 'webUrl' ? { globalValue: pages } : key === 'services' ? { globalValue: [] } : undefined,
+    };
+    const said: string[][] = [];
+    let before: ReadonlySet<string> = new Set();
+    for (const teamId of ['', '', '42', '', '7', '']) {
+      const change = warningsBrought(before, readServicesSection(read, { allowHttp: false, teamId }).serviceWarnings);
+      before = change.now;
+      said.push(change.said.map((w) => w.slice(0, 24)));
+    }
+    assert.deepEqual(said, [
+      ['flowsync.webUrl.sync is '],
+      [],
+      [],
+      ['flowsync.webUrl.sync is '],
+      [],
+      ['flowsync.webUrl.sync is '],
+    ]);
   });
 });
