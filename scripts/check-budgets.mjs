@@ -66,8 +66,10 @@ export const BUDGETS = {
   // the CHANGELOG that ships in it grows with each release); 372 KB with errors said once per run across reloads
   // (issue #49, #7) in both bundles (379,915 B then); 396 KB with the rest of issue #49 in both (399,686 B then).
   // 350 KB with issue #50 (347,895 B then, 110,674 B of it the web bundle, compressed): the issue's 330 KB holds once
-  // the web bundle is about 260 KB, the cap of its own.
-  vsix: 350 * 1024,
+  // the web bundle is about 260 KB, the cap of its own. 330 KB, the issue's, with the Marketplace icon made smaller
+  // (10,710 -> 5,549 B) and the CHANGELOG's released sections written for users (18,464 -> 10,693 B compressed):
+  // 334,176 B then. Team History and the run timeline each get a line of their own, never a raised shared cap.
+  vsix: 330 * 1024,
   // Modules present in two or more files of the Node build, as a share of our code in them (issue #50: 28 % before
   // the chunks by layer, 107,146 of 387,860 bytes then; 0 after).
   copiedShare: 0.05,

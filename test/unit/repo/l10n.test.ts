@@ -141,6 +141,9 @@ describe('l10n', () => {
     it(`every key has a German translation with the same placeholders (${name})`, () => {
       const untranslated = Object.keys(source).filter((k) => typeof german[k] !== 'string' || !german[k].trim());
       assert.deepEqual(untranslated, [], 'missing German translations');
+      // A translation of a string the code no longer has ships in every VSIX for nothing.
+      const stale = Object.keys(german).filter((k) => !Object.hasOwn(source, k));
+      assert.deepEqual(stale, [], 'German translations of strings that are gone');
       const mismatched = Object.keys(source).filter(
         (k) => placeholders(source[k]).join() !== placeholders(german[k]).join(),
       );
