@@ -194,6 +194,7 @@ describe('VSIX package', function () {
     for (const views of Object.values(c.views ?? {}) as Array<Array<{ icon?: string }>>) {
       for (const v of views) if (v.icon) media.add(v.icon);
     }
+    for (const prompt of c.chatPromptFiles ?? []) media.add(prompt.path);
     for (const w of c.walkthroughs ?? []) {
       for (const s of w.steps ?? []) {
         for (const m of [s.media?.markdown, s.media?.image, s.media?.svg].flat()) {
