@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { FlowSyncExplorerApi } from '../../src/extension';
 import type { MockFlowSyncServer } from '../../src/mock/server';
 import { dataRows as rows, notes, outside } from '../unit/helpers/toolAnswer';
-import { keyChanges, startMockApi, testApi, waitFor, withSettings, setUserSetting } from './helpers';
+import { EXTENSION_ID, keyChanges, startMockApi, testApi, waitFor, withSettings, setUserSetting } from './helpers';
 
 const KEY = 'fs_it_SENTINEL_4c1d2e3f';
 const TOOLS = ['flowsync_processing', 'flowsync_connections', 'flowsync_history', 'flowsync_insights'];
@@ -234,5 +234,26 @@ describe('language model tools', function () {
     } finally {
       await keyChanges(x, 1, () => x.keys.set(origin, KEY));
     }
+  });
+});
+
+describe('the prompt "triage stuck syncs" (issue #52, item 8)', () => {
+  it('VS Code lists it among the prompt files of extensions, from this extension', async function () {
+    // The workbench's own listing of contributed prompt files (chatPromptFiles' handler registers them).
+    const listed =
+      await vscode.commands.executeCommand<Array<{ uri: { path: string }; type: string; extensionId: string }>>(
+        '_listExtensionPromptFiles',
+      );
+    const ours = (listed ?? []).filter((p) => p.extensionId.toLowerCase() === EXTENSION_ID);
+    assert.deepEqual(
+      ours.map((p) => [
+        p.type,
+        vscode.Uri.from(p.uri as vscode.Uri)
+          .path.split('/')
+          .slice(-3)
+          .join('/'),
+      ]),
+      [['prompt', 'media/prompts/triageStuckSyncs.prompt.md']],
+    );
   });
 });
