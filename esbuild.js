@@ -144,8 +144,7 @@ const CHUNKS = {
       './src/lists/vscode/rowDecorations.ts',
       './src/history/vscode/historyRows.ts',
       './src/history/texts.ts',
-      // made with the services (the registry's withServices), or by what they do
-      './src/history/vscode/announceFinished.ts',
+      // made with the services (the registry's withServices), or by what they do: failures, errors and History's news
       './src/notifications/vscode/failureWatch.ts',
       './src/status/vscode/statusBar.ts',
       './src/services/vscode/settingsWarnings.ts',

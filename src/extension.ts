@@ -15,7 +15,6 @@ import { ApiKeyStore } from './keys/vscode/apiKeyStore';
 import { BrowserOpener, LinkHandler } from './links/vscode/linkHandler';
 import { allViews, createListViews } from './lists/vscode/listView';
 import { watchFailures } from './notifications/vscode/failureNotifications';
-import { announceHistoryNotices } from './notifications/vscode/historyNotices';
 import { ServiceRegistry } from './services/vscode/serviceRegistry';
 import { windowSettings } from './services/vscode/settingsSource';
 import { newWindowId } from './sharing/windowId';
@@ -43,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): Promise<FlowSyncExpl
   const loadFailed = failedToLoad(log); // a chunk (esbuild.js CHUNKS) that could not be loaded
   const jsonDocuments = registerJsonDocuments(services, loadFailed('The JSON documents'));
   const failureDeps = { ...thisWindow, settings, json: jsonDocuments.json, storage: context.globalStorageUri, log };
-  const notifications = watchFailures(services, failureDeps, loadFailed('Telling errors'));
+  const notifications = watchFailures(services, failureDeps, loadFailed('Telling errors')); // History's news too
   const statusBar = statusBarWithServices(services, clock, loadFailed('The status bar'));
   const historyView = new HistoryView(services, now, settings);
   const filtered = { processing: views.processing, connections: views.connections, history: historyView };
@@ -63,7 +62,6 @@ export function activate(context: vscode.ExtensionContext): Promise<FlowSyncExpl
     jsonDocuments,
     historyView,
     find,
-    announceHistoryNotices(services, jsonDocuments.json, loadFailed("History's notifications"), settings),
     vscode.window.registerUriHandler(links),
     ...registerCommands(commandContext, commandTable),
     ...registerTools({ services, keys, clock, settings }),

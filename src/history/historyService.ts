@@ -85,8 +85,16 @@ export type HistoryNotice =
       readonly text: string;
       /** The one sync it names (its Open in Browser), undefined when it names several. */
       readonly sync?: { readonly id: number; readonly flowId: number };
+      /** How many syncs it names. */
+      readonly count?: number;
     }
-  | { readonly kind: 'slower' | 'cannotWrite'; readonly text: string };
+  | {
+      readonly kind: 'slower';
+      readonly text: string;
+      /** How many flows it names. */
+      readonly count?: number;
+    }
+  | { readonly kind: 'cannotWrite'; readonly text: string };
 
 export interface HistoryPorts {
   readonly explorer: HistoryExplorer;
@@ -345,25 +353,30 @@ export class HistoryCore implements Disposable {
     // The stuck syncs are counted on every change, said or not (a sync stuck while notifications were off is not news later).
     const stuck = this.stuckAnnouncer.next(this.stuckSyncs());
     if (this.settings().notifyWhenFinished === 'off' || this.explorer.lists.processing.state.adopted) return;
-    if (stuck) this.ports.notify({ kind: 'stuck', text: stuck, sync: this.stuckAnnouncer.saidOne });
+    if (stuck) {
+      const { saidOne: sync, saidCount: count } = this.stuckAnnouncer;
+      this.ports.notify({ kind: 'stuck', text: stuck, sync, count });
+    }
     const slower = this.nextSlowerAnnouncement();
-    if (slower) this.ports.notify({ kind: 'slower', text: slower });
+    if (slower) this.ports.notify({ kind: 'slower', text: slower.text, count: slower.count });
   }
 
-  /** What to announce now of the flows that became slower than usual (once per flow a day); undefined when nothing. */
-  private nextSlowerAnnouncement(): string | undefined {
+  /** What to announce now of the flows that became slower than usual (once per flow a day), and how many; undefined when nothing. */
+  private nextSlowerAnnouncement(): { text: string; count: number } | undefined {
     const now = this.clock.now();
     const fresh = this.slowerAnnouncer.next(this.slowerFlows(now).values(), now);
     if (fresh.length === 0) return undefined;
     const first = fresh[0];
-    return fresh.length === 1
-      ? t('{0} is slower than usual. {1}.', inert(first.label, 80), slowerText(first))
-      : t(
-          '{0} flows are slower than usual, {1} among them. {2}.',
-          fresh.length,
-          inert(first.label, 80),
-          slowerText(first),
-        );
+    const text =
+      fresh.length === 1
+        ? t('{0} is slower than usual. {1}.', inert(first.label, 80), slowerText(first))
+        : t(
+            '{0} flows are slower than usual, {1} among them. {2}.',
+            fresh.length,
+            inert(first.label, 80),
+            slowerText(first),
+          );
+    return { text, count: fresh.length };
   }
 
   private useOrigin(origin: string | undefined): Promise<void> {

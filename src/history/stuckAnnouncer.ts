@@ -18,6 +18,8 @@ export class StuckAnnouncer {
   private readonly runs = new QuietAnnouncer<FlowSync>();
   /** The one sync the last text named (its notification's Open in Browser), undefined when it named several. */
   saidOne?: { readonly id: number; readonly flowId: number };
+  /** How many syncs the last text named. */
+  saidCount = 0;
 
   /**
    * `keyToHide`: the API key, masked in a flow name before it is cut (a service may echo it). `now`: the clock (ms).
@@ -44,6 +46,7 @@ export class StuckAnnouncer {
     const fresh = this.runs.say((id) => stuckNow.has(id), now);
     if (!fresh) return undefined;
     this.saidOne = fresh.length === 1 ? { id: fresh[0].id, flowId: fresh[0].flow_id } : undefined;
+    this.saidCount = fresh.length;
     if (fresh.length === 1) {
       return t(
         'Sync #{0} ({1}) is stuck: it has been processing for longer than its flow allows.',

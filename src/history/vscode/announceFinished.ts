@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { COMMAND } from '../../base/commandIds';
 import { t } from '../../base/l10n';
-import type { HistoryEntry } from '../index';
 import type { HistoryNotice } from '../historyService';
+import { noticeActions, type NoticeAction } from '../noticeActions';
 import { HISTORY_VIEW } from './historyView';
 
 /*
@@ -16,8 +16,9 @@ export interface OpenRunAsJson {
 
 /**
  * Shows what History says (HistoryService.onDidNotify), its text named by `named` (the service's name when there are
- * several): a notification, which a screen reader reads out without taking the focus; a warning for a stuck sync or
- * History that cannot be written.
+ * several), with the buttons that fit it (src/history/noticeActions.ts): a notification, which a screen reader reads
+ * out without taking the focus; a warning for a stuck sync or History that cannot be written. `syncPage`: its service
+ * has a web page for syncs (Open in Browser).
  */
 export function announce(
   notice: HistoryNotice,
@@ -26,47 +27,44 @@ export function announce(
   service: string,
   syncPage = false,
 ): void {
-  if (notice.kind === 'finished') announceFinished(named(notice.text), notice.entries, json, service, syncPage);
-  else if (notice.kind === 'stuck' && notice.sync && syncPage) announceStuck(named(notice.text), notice.sync, service);
-  else if (notice.kind === 'slower') void vscode.window.showInformationMessage(named(notice.text));
-  else void vscode.window.showWarningMessage(named(notice.text));
-}
-
-/** A warning naming one stuck sync, with "Open in Browser" (its service has a page for syncs). */
-function announceStuck(text: string, sync: { id: number; flowId: number }, service: string): void {
-  const browse = t('Open in Browser');
-  void vscode.window.showWarningMessage(text, browse).then((choice) => {
-    if (choice === browse) openSyncPage(sync, service);
+  const actions = noticeActions(notice, syncPage);
+  const titles = actions.map(titleOf);
+  const show =
+    notice.kind === 'finished' || notice.kind === 'slower'
+      ? vscode.window.showInformationMessage
+      : vscode.window.showWarningMessage;
+  void show(named(notice.text), ...titles).then((choice) => {
+    const action = actions[titles.indexOf(choice ?? '')];
+    if (action) run(action, notice, json, service);
   });
 }
 
-/** Open in Browser of one sync: the command gets it as a History row (a run is a sync), and opens its page. */
-function openSyncPage(sync: { id: number; flowId: number }, service: string): void {
-  void vscode.commands.executeCommand(COMMAND.openInBrowser, { kind: 'historyEntry', entry: sync, service });
+function titleOf(action: NoticeAction): string {
+  switch (action) {
+    case 'openJson':
+      return t('Open as JSON');
+    case 'openInBrowser':
+      return t('Open in Browser');
+    case 'showHistory':
+      return t('Show History');
+    case 'showInsights':
+      return t('Show Flow Insights');
+    case 'showLog':
+      return t('Show Log');
+  }
 }
 
-/**
- * The one notification of a poll, with "Open as JSON" and "Open in Browser" (one sync; the latter when its service
- * has a page for syncs, `syncPage`) and "Show History".
- */
-export function announceFinished(
-  text: string,
-  entries: readonly HistoryEntry[],
-  json: OpenRunAsJson,
-  service: string,
-  syncPage = false,
-): void {
-  const open = t('Open as JSON');
-  const browse = t('Open in Browser');
-  const show = t('Show History');
-  const one = entries.length === 1 ? entries[0] : undefined;
-  const actions = [...(one?.raw ? [open] : []), ...(one && syncPage ? [browse] : []), show];
-  void vscode.window.showInformationMessage(text, ...actions).then((choice) => {
-    if (choice === open) {
-      void json.open({ list: 'processing', kind: 'history', id: entries[0].id, leftAt: entries[0].leftAt, service });
-    }
-    // The run as History's row is given: the command opens its service's page for it (or says why not).
-    if (choice === browse && one) openSyncPage(one, service);
-    if (choice === show) void vscode.commands.executeCommand(`${HISTORY_VIEW}.focus`);
-  });
+function run(action: NoticeAction, notice: HistoryNotice, json: OpenRunAsJson, service: string): void {
+  const one = notice.kind === 'finished' ? notice.entries[0] : notice.kind === 'stuck' ? notice.sync : undefined;
+  if (action === 'openJson' && notice.kind === 'finished') {
+    const entry = notice.entries[0];
+    void json.open({ list: 'processing', kind: 'history', id: entry.id, leftAt: entry.leftAt, service });
+  }
+  // The run as History's row is given: the command opens its service's page for it (or says why not).
+  if (action === 'openInBrowser' && one) {
+    void vscode.commands.executeCommand(COMMAND.openInBrowser, { kind: 'historyEntry', entry: one, service });
+  }
+  if (action === 'showHistory') void vscode.commands.executeCommand(`${HISTORY_VIEW}.focus`);
+  if (action === 'showInsights') void vscode.commands.executeCommand(COMMAND.showInsights);
+  if (action === 'showLog') void vscode.commands.executeCommand(COMMAND.showLog);
 }

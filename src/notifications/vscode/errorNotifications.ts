@@ -11,7 +11,9 @@ import type { Explorer } from '../../lists/explorer';
 import type { Settings } from '../../settings/settingsFeed';
 import { newWindowId } from '../../sharing/windowId';
 import type { WebSection } from '../../webPages/webUrl';
+import type { OpenRunAsJson } from '../../history/vscode/announceFinished';
 import { AnnouncedRuns } from '../announcedRuns';
+import type { AwaySummary } from '../awaySummary';
 import { ErrorAnnouncer, type ErrorsAnnouncement } from '../../history/errorAnnouncer';
 
 /** Opens processing syncs as JSON (the JSON documents: src/json/vscode/jsonDocuments.ts, a folder of the same layer). */
@@ -49,13 +51,15 @@ export interface ErrorsDeps {
   readonly settings: {
     readonly current: Pick<Settings, 'notifyOnErrors'> & Partial<Pick<Settings, 'userHistoryDays'> & WebSection>;
   };
-  readonly json: OpenAsJson;
+  readonly json: OpenAsJson & OpenRunAsJson;
   readonly clock: Clock;
   readonly storage?: vscode.Uri;
   /** The id its files are written under (none: one drawn here, as src/sharing/windowId.ts draws a window's). */
   readonly windowId?: string;
   /** Where its troubles are told (the extension's log). */
   readonly log?: { warn(message: string): void };
+  /** Holds what comes while the window has been away for more than 5 minutes, for one summary (awaySummary.ts). */
+  readonly away?: Pick<AwaySummary, 'offer'>;
 }
 
 /** The folder of global storage under which the runs announced are kept, one folder per service scope. */
@@ -119,6 +123,7 @@ export function watchErrors(
     };
     void announcer.nextWithMemory(poll).then((announcement) => {
       if (!announcement || disposed) return;
+      if (deps.away && !deps.away.offer('errors', announcement.syncs.length, named())) return;
       said(announcement.text);
       const syncPage = deps.settings.current.webUrls?.get(service.id)?.sync !== undefined;
       const actions = errorsActions(announcement, service.id, deps.json, syncPage, processingView);

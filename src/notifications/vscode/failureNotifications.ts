@@ -13,7 +13,7 @@ export interface FailureNotifications extends vscode.Disposable {
 
 /**
  * Tells each service's failures, once per kind of trouble and service, and (with `errors`) that its processing syncs
- * report errors (failureWatch.ts). Its code is made with the services' code (their chunk, esbuild.js CHUNKS), before
+ * report errors and what its History tells (failureWatch.ts). Its code is made with the services' code (their chunk, esbuild.js CHUNKS), before
  * the services: there is no answer to tell of before them.
  */
 export function watchFailures(

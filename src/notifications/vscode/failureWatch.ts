@@ -2,7 +2,9 @@ import { COMMAND } from '../../base/commandIds';
 import type { Disposable } from '../../base/events';
 import { failureText } from '../failureText';
 import { NotificationGate } from '../notificationGate';
+import { awayFromWindow } from './awayFromWindow';
 import { watchErrors, type ErrorsDeps, type ErrorsService } from './errorNotifications';
+import { announceHistoryNotices } from './historyNotices';
 import type { Explorer } from '../../lists/explorer';
 import { LISTS } from '../../lists';
 import { processingList } from '../../lists/processing';
@@ -28,12 +30,18 @@ export function watchEachService(
   say: (kind: string, text: string) => void,
   errors?: ErrorsDeps,
 ): Disposable {
-  return eachService(services, (service) => {
+  // What History tells and the errors are news: held while the window is away, said as one summary (awaySummary.ts).
+  const away = errors && awayFromWindow(errors.clock);
+  const withAway = errors && { ...errors, away };
+  const news = withAway && announceHistoryNotices(services, withAway.json, withAway.settings, away);
+  const each = eachService(services, (service) => {
     const named = () => serviceName(services, service);
     const failures = watchService(service, named, say);
-    const told = errors && watchErrors(service, errors, named, (text) => say('errors', text), processingList.viewId);
+    const told =
+      withAway && watchErrors(service, withAway, named, (text) => say('errors', text), processingList.viewId);
     return { dispose: () => (failures.dispose(), told?.dispose()) };
   });
+  return { dispose: () => (each.dispose(), news?.dispose(), away?.dispose()) };
 }
 
 function watchService(

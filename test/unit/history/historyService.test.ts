@@ -208,6 +208,7 @@ describe('HistoryCore: History of one service behind its ports (plain Node, fake
         kind: 'stuck',
         text: 'Sync #31 (Flow 1) is stuck: it has been processing for longer than its flow allows.',
         sync: { id: 31, flowId: 1 }, // the one sync it names: its Open in Browser
+        count: 1, // how many it names: a summary after an absence counts them
       },
     ]);
     await clock.advance(10 * MIN);
