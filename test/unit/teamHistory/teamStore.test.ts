@@ -18,6 +18,7 @@ import {
 } from '../../../src/teamHistory/teamStore';
 import { embeddedServer } from '../helpers/embeddedServer';
 import { postgresServer, type PostgresServer, type Role } from '../helpers/postgresServer';
+import { countRoundTrips } from '../helpers/roundTrips';
 
 /*
  * The store against a real PostgreSQL 15 (test/rig/postgres.mjs: loopback, a temporary folder, one server per run)
@@ -197,6 +198,31 @@ function storeSuite(this: Mocha.Suite) {
       svc,
     ]);
     assert.equal(n, '3');
+  });
+
+  it('a write after the first is one round trip: its statement is prepared once per connection', async () => {
+    const svc = newService();
+    const proxy = await countRoundTrips(targetOf(urlOf('owner', 'flowsync')).port);
+    const sql = postgresSql(
+      { ...targetOf(urlOf('owner', 'flowsync')), port: proxy.port },
+      { connectTimeoutSeconds: 5 },
+    );
+    try {
+      const anna = new TeamStore(sql, ANNA, () => NOW);
+      await anna.open();
+      await anna.write([run(svc, ANNA, 1, 30)], []);
+      const trips = proxy.trips();
+      for (let i = 2; i <= 6; i++) {
+        await anna.write(
+          [run(svc, ANNA, i, 30 - i)],
+          [{ observer: ANNA, service: svc, team: '', from: NOW - DAY, to: NOW - i }],
+        );
+      }
+      assert.equal(proxy.trips() - trips, 5, 'five writes, five round trips');
+    } finally {
+      await sql.close();
+      await proxy.close();
+    }
   });
 
   itReal('a row of a transaction still running while a read passed it is read by the next read', async () => {
