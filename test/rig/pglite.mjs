@@ -59,10 +59,10 @@ function splitMessages(buffer, started) {
 }
 
 /**
- * Starts the embedded store. Returns its port, `url()` (a connection string, sslmode=disable), `connections()` (how
+ * Starts the embedded store on `port` (0: a free one; `anyPortIfBusy`: a free one when that one is taken). Returns its port, `url()` (a connection string, sslmode=disable), `connections()` (how
  * many are open) and `stop()`.
  */
-export async function startPglite({ port = 0, host = '127.0.0.1' } = {}) {
+export async function startPglite({ port = 0, host = '127.0.0.1', anyPortIfBusy = false } = {}) {
   const timings = {};
   let t = Date.now();
   const { PGlite } = loadPglite();
@@ -188,10 +188,23 @@ export async function startPglite({ port = 0, host = '127.0.0.1' } = {}) {
   });
 
   t = Date.now();
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, resolve);
-  });
+  const listen = (at) =>
+    new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(at, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  try {
+    await listen(port).catch((e) => {
+      if (e.code === 'EADDRINUSE' && port !== 0 && anyPortIfBusy) return listen(0);
+      throw e;
+    });
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
   timings.listen = Date.now() - t;
   const bound = server.address().port;
   return {
