@@ -1,8 +1,5 @@
-/**
- * The embedded store of the store tests: PGlite served on loopback (test/rig/pglite.mjs), one per test run, started by
- * the first suite that asks for it and stopped after the last test.
- */
-import * as path from 'node:path';
+/** The embedded store of the store tests: PGlite served on loopback (test/rig/pglite.mjs), one per test run. */
+import { oncePerRun } from './rigServer';
 
 export interface EmbeddedServer {
   readonly port: number;
@@ -12,20 +9,6 @@ export interface EmbeddedServer {
   stop(): Promise<void>;
 }
 
-interface Rig {
-  startPglite(): Promise<EmbeddedServer>;
-}
-
-let server: Promise<EmbeddedServer> | undefined;
-
-/** The rig, an ES module of the repository (not compiled): from out/test/unit/helpers, four folders up. */
-const RIG = path.join(__dirname, '..', '..', '..', '..', 'test', 'rig', 'pglite.mjs');
-
-export function embeddedServer(): Promise<EmbeddedServer> {
-  server ??= (import(RIG) as Promise<Rig>).then((rig) => rig.startPglite());
-  return server;
-}
-
-after(async () => {
-  if (server) await (await server).stop();
-});
+export const embeddedServer = oncePerRun('pglite.mjs', (rig: { startPglite(): Promise<EmbeddedServer> }) =>
+  rig.startPglite(),
+);
