@@ -40,27 +40,21 @@ function loadPglite() {
 }
 
 /**
- * Splits what a client sent into whole messages: before the startup, untyped ones (length, code); after it, typed ones
- * (a byte, length). Returns the messages and what is left of an incomplete one.
+ * The first whole message of what a client sent, and the rest: before the startup, an untyped one (length, code); after
+ * it, a typed one (a byte, length). Undefined while it is incomplete; throws on what is not the protocol.
  */
-function splitMessages(buffer, started) {
-  const messages = [];
-  let at = 0;
-  for (;;) {
-    const headLength = started ? 5 : 4;
-    if (buffer.length - at < headLength) break;
-    const length = started ? 1 + buffer.readInt32BE(at + 1) : buffer.readInt32BE(at);
-    if (length < headLength - (started ? 1 : 0) || length > 1 << 30) throw new Error('not the PostgreSQL protocol');
-    if (buffer.length - at < length) break;
-    messages.push(buffer.subarray(at, at + length));
-    at += length;
-  }
-  return { messages, rest: buffer.subarray(at) };
+function nextMessage(buffer, started) {
+  const head = started ? 5 : 4;
+  if (buffer.length < head) return undefined;
+  const length = started ? 1 + buffer.readInt32BE(1) : buffer.readInt32BE(0);
+  if (length < 4 || length > 1 << 30) throw new Error('not the PostgreSQL protocol');
+  if (buffer.length < length) return undefined;
+  return { message: buffer.subarray(0, length), rest: buffer.subarray(length) };
 }
 
 /**
- * Starts the embedded store on `port` (0: a free one; `anyPortIfBusy`: a free one when that one is taken). Returns its port, `url()` (a connection string, sslmode=disable), `connections()` (how
- * many are open) and `stop()`.
+ * Starts the embedded store on `port` (0: a free one; `anyPortIfBusy`: a free one when that one is taken). Returns
+ * its port, `url()` (a connection string, sslmode=disable), `connections()` (how many are open) and `stop()`.
  */
 export async function startPglite({ port = 0, host = '127.0.0.1', anyPortIfBusy = false } = {}) {
   const timings = {};
@@ -137,15 +131,17 @@ export async function startPglite({ port = 0, host = '127.0.0.1', anyPortIfBusy 
     socket.setNoDelay(true);
     socket.on('data', (chunk) => {
       client.buffer = Buffer.concat([client.buffer, chunk]);
-      let split;
-      try {
-        split = splitMessages(client.buffer, client.started);
-      } catch {
-        socket.destroy();
-        return;
-      }
-      client.buffer = Buffer.from(split.rest);
-      for (const message of split.messages) {
+      for (;;) {
+        let next;
+        try {
+          next = nextMessage(client.buffer, client.started);
+        } catch {
+          socket.destroy();
+          return;
+        }
+        if (!next) break;
+        const { message } = next;
+        client.buffer = next.rest;
         if (!client.started) {
           const code = message.length >= 8 ? message.readInt32BE(4) : 0;
           if (code === SSL_REQUEST || code === GSS_REQUEST) {
