@@ -3,7 +3,9 @@
 //   - builds the extension and packages it (VSIX), compiles the mock API (npm run compile)
 //   - starts the mock API (in this process) and code-server (a real VS Code in the browser) with the extension
 //     installed and the user setting "flowsync.baseUrl" pointing at the mock
-//   - prints the URL to open and the demo API key; Ctrl+C stops everything
+//   - starts the embedded team History store beside it (PGlite on loopback, test/rig/pglite.mjs: in memory, several
+//     connections at once), so two windows can run Connect Team History with the same connection string
+//   - prints the URL to open, the demo API key and the store's connection string; Ctrl+C stops everything
 //
 // The mock runs its sync lifecycle DEMO_SPEED times faster (flows' typical run times ~30 s - 3 min instead of
 // 2 - 15 min, that many more starts), so History fills within the first minutes. Its clock stays the real one: the
@@ -15,6 +17,7 @@
 //   npm run demo -- --port 9000        another preferred port
 //   npm run demo -- --no-build         reuse dist/ and out/ as they are
 //   npm run demo -- --desktop          desktop VS Code (`code` on PATH) with --extensionDevelopmentPath instead
+//   npm run demo -- --store-port 5433  the embedded store's preferred port (54320; a free one if it is busy)
 //   npm run demo -- --services 2       two mock services, "Production" and "Staging" (flowsync.services), each with
 //                                      its own key (Set API Key... asks which service)
 import { spawn, spawnSync } from 'node:child_process';
@@ -31,6 +34,7 @@ import {
   prepareRig,
   startCodeServer,
 } from '../test/rig/codeServer.mjs';
+import { startPglite } from '../test/rig/pglite.mjs';
 import { onInterrupt } from '../test/rig/processes.mjs';
 
 const DEMO_API_KEY = 'fs_demo_0123456789abcdef';
@@ -44,6 +48,7 @@ const { values: opts } = parseArgs({
     desktop: { type: 'boolean', default: false },
     port: { type: 'string', default: '8080' },
     'mock-port': { type: 'string', default: '4010' },
+    'store-port': { type: 'string', default: '54320' },
     build: { type: 'boolean', default: true },
     services: { type: 'string', default: '1' },
   },
@@ -91,6 +96,19 @@ async function startMocks() {
   }
   return mocks;
 }
+
+/** The embedded team History store (PGlite in memory, on loopback): its rows last as long as the demo. */
+async function startStore() {
+  const store = await startPglite({ port: Number(opts['store-port']), anyPortIfBusy: true });
+  onInterrupt(() => store.stop());
+  return store;
+}
+
+/** What the banner says about the store. */
+const storeLines = (store) => [
+  `team store:   ${store.url()}`,
+  '              (embedded PGlite: run "Flow Sync: Connect Team History..." in each window with this string)',
+];
 
 /** The quickest flow: its burst finishes soon, so History shows it within the first minutes. */
 const quickestFlow = (mock) =>
@@ -143,7 +161,7 @@ function firstStep(mocks, where) {
 }
 
 /** A README in the demo folder (shown in the Explorer) with the first step and the keys. */
-function writeDemoReadme(workspace, mocks) {
+function writeDemoReadme(workspace, mocks, store) {
   const keys = mocks.map(({ name, key }) => (mocks.length === 1 ? `- API key: \`${key}\`` : `- ${name}: \`${key}\``));
   const text = [
     '# Flow Sync Explorer demo',
@@ -151,6 +169,9 @@ function writeDemoReadme(workspace, mocks) {
     `Next: ${firstStep(mocks, 'below')}, then open Flow Sync in the activity bar.`,
     '',
     ...keys,
+    '',
+    'Team History: run "Flow Sync: Connect Team History..." in two windows with the demo\'s embedded store,',
+    `\`${store.url()}\`, and watch History fill in both.`,
     '',
   ];
   fs.writeFileSync(path.join(workspace, 'README.md'), text.join('\n'));
@@ -167,7 +188,7 @@ async function desktop() {
   if (opts.build) {
     buildProject();
   }
-  const mocks = await startMocks();
+  const [mocks, store] = await Promise.all([startMocks(), startStore()]);
   const mock = mocks[0].mock;
   // A profile of its own so the demo's settings don't touch the user's.
   const profile = path.join(RIG_DIR, 'demo-desktop');
@@ -177,8 +198,9 @@ async function desktop() {
     JSON.stringify(settingsFor(mocks), null, 2) + '\n',
   );
   const workspace = freshWorkspace('demo');
-  writeDemoReadme(workspace, mocks);
+  writeDemoReadme(workspace, mocks, store);
   serviceLines(mocks).forEach((line) => say(line));
+  storeLines(store).forEach((line) => say(line));
   mockLines(mock).forEach((line) => say(line));
   say(`then:         ${firstStep(mocks, 'above')}`);
   say(`starting ${code} --extensionDevelopmentPath=${REPO_ROOT} (close the window or press Ctrl+C to stop)`);
@@ -194,7 +216,7 @@ async function desktop() {
     { stdio: 'inherit' },
   );
   const status = await new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 0)));
-  await Promise.all(mocks.map((m) => m.mock.close()));
+  await Promise.all([...mocks.map((m) => m.mock.close()), store.stop()]);
   fs.rmSync(workspace, { recursive: true, force: true });
   return status;
 }
@@ -206,7 +228,7 @@ async function browser() {
     buildProject({ production: true });
   }
   const vsix = packageVsix();
-  const mocks = await startMocks();
+  const [mocks, store] = await Promise.all([startMocks(), startStore()]);
   const mock = mocks[0].mock;
   const server = await startCodeServer({
     rig,
@@ -217,11 +239,12 @@ async function browser() {
     quiet: true,
   });
   const workspace = freshWorkspace('demo');
-  writeDemoReadme(workspace, mocks);
+  writeDemoReadme(workspace, mocks, store);
   onInterrupt(() => fs.rmSync(workspace, { recursive: true, force: true }));
   const url = `${server.url}/?folder=${encodeURIComponent(workspace)}`;
   console.log('');
   serviceLines(mocks).forEach((line) => say(line));
+  storeLines(store).forEach((line) => say(line));
   mockLines(mock).forEach((line) => say(line));
   say(`open:         ${url}`);
   say(`then:         ${firstStep(mocks, 'above')}`);
@@ -231,7 +254,7 @@ async function browser() {
   const how = await server.exited;
   if (interrupted) return new Promise(() => {}); // the interrupt handler (test/rig/processes.mjs) cleans up and exits
   console.error(`[demo] code-server stopped (${how}); log ${server.logFile}`);
-  await Promise.all(mocks.map((m) => m.mock.close()));
+  await Promise.all([...mocks.map((m) => m.mock.close()), store.stop()]);
   fs.rmSync(workspace, { recursive: true, force: true });
   return 1;
 }

@@ -58,7 +58,9 @@ export function postgresSql(target: StoreTarget, options: PostgresOptions = {}):
   });
   const run = async (query: postgres.Sql | postgres.TransactionSql, text: string, params: readonly SqlValue[]) => {
     try {
-      const rows = await query.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
+      // prepare: true per statement (`unsafe` leaves it off whatever the connection's option says: every statement
+      // with parameters was then a Parse/Describe round trip before its Bind/Execute one, measured 2 per write).
+      const rows = await query.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
       return Array.from(rows as Iterable<SqlRow>); // the rows alone, without the driver's result fields
     } catch (e) {
       throw storeErrorOf(e, secrets);

@@ -2,7 +2,7 @@
  * The real PostgreSQL of the store tests: one server per test run (test/rig/postgres.mjs), started by the first suite
  * that asks for it and stopped after the last test (or, should the run end otherwise, when the process exits).
  */
-import * as path from 'node:path';
+import { oncePerRun } from './rigServer';
 
 export type Role = 'admin' | 'owner' | 'reader';
 
@@ -17,20 +17,6 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
-interface Rig {
-  startPostgres(): Promise<PostgresServer>;
-}
-
-let server: Promise<PostgresServer> | undefined;
-
-/** The rig, an ES module of the repository (not compiled): from out/test/unit/helpers, four folders up. */
-const RIG = path.join(__dirname, '..', '..', '..', '..', 'test', 'rig', 'postgres.mjs');
-
-export function postgresServer(): Promise<PostgresServer> {
-  server ??= (import(RIG) as Promise<Rig>).then((rig) => rig.startPostgres());
-  return server;
-}
-
-after(async () => {
-  if (server) await (await server).stop();
-});
+export const postgresServer = oncePerRun('postgres.mjs', (rig: { startPostgres(): Promise<PostgresServer> }) =>
+  rig.startPostgres(),
+);

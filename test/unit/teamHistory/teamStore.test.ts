@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
+import postgres from 'postgres';
 import { parseConnectionString, type StoreTarget } from '../../../src/teamHistory/connectionString';
 import { Outbox } from '../../../src/teamHistory/outbox';
 import { postgresSql } from '../../../src/teamHistory/postgres/postgresSql';
@@ -15,11 +16,16 @@ import {
   type SqlPort,
   type Watermark,
 } from '../../../src/teamHistory/teamStore';
+import { embeddedServer } from '../helpers/embeddedServer';
 import { postgresServer, type PostgresServer, type Role } from '../helpers/postgresServer';
+import { countRoundTrips } from '../helpers/roundTrips';
 
 /*
- * The store against a real PostgreSQL 15 (test/rig/postgres.mjs: loopback, a temporary folder, one server per run).
- * Each test works on services of its own, so tests never see each other's rows.
+ * The store against a real PostgreSQL 15 (test/rig/postgres.mjs: loopback, a temporary folder, one server per run)
+ * and against the embedded store of the demo (test/rig/pglite.mjs: PGlite on loopback, one per run). Each test works on
+ * services of its own, so tests never see each other's rows. What needs a second role, two transactions at once, TLS,
+ * a password check or a server to stop runs against the real one only: PGlite has one superuser, one backend (its
+ * transactions take turns), no TLS, and runs in this process.
  */
 
 const MIN = 60_000;
@@ -82,14 +88,25 @@ async function readAll(
 const keys = (runs: readonly TeamRun[]) =>
   runs.map((r) => `${r.observer}|${r.service}|${r.id}|${r.firstSeen}|${r.lastSeen}|${r.leftAt}|${r.hadErrors}`).sort();
 
-describe('teamHistory store against a real PostgreSQL', function () {
+const REAL = 'a real PostgreSQL';
+describe(`teamHistory store against ${REAL}`, storeSuite);
+describe('teamHistory store against the embedded store (PGlite)', storeSuite);
+
+/** The suite, against the real server or the embedded one (its title says which). */
+function storeSuite(this: Mocha.Suite) {
+  const real = this.title.endsWith(REAL);
+  /** Only against the real PostgreSQL. */
+  const itReal = real ? it : () => undefined;
+  const describeReal = real ? describe : () => undefined;
   let pg: PostgresServer;
+  /** A connection string of a role on a database (the embedded store has one of each). */
+  let urlOf: (role: Role, database: string) => string;
   const opened: SqlPort[] = [];
   let admin: SqlPort;
 
   /** A SqlPort of one role (closed after the suite). */
   function connect(role: Role, database = 'flowsync'): SqlPort {
-    const sql = postgresSql(targetOf(pg.url(role, database)), { connectTimeoutSeconds: 5 });
+    const sql = postgresSql(targetOf(urlOf(role, database)), { connectTimeoutSeconds: 5 });
     opened.push(sql);
     return sql;
   }
@@ -102,10 +119,17 @@ describe('teamHistory store against a real PostgreSQL', function () {
 
   before(async function () {
     this.timeout(600_000); // the first run on a clean machine installs PostgreSQL (test/rig/postgres.mjs prepare)
-    pg = await postgresServer();
+    if (real) {
+      pg = await postgresServer();
+      urlOf = (role, database) => pg.url(role, database);
+    } else {
+      const embedded = await embeddedServer();
+      urlOf = () => embedded.url();
+    }
     admin = connect('admin');
     const owner = await openStore(ANNA);
     assert.deepEqual(owner.opened, { version: SCHEMA_VERSION, readOnly: undefined });
+    if (!real) return;
     await admin.query('GRANT USAGE ON SCHEMA flowsync_history TO fs_reader');
     await admin.query('GRANT SELECT ON ALL TABLES IN SCHEMA flowsync_history TO fs_reader');
   });
@@ -176,7 +200,32 @@ describe('teamHistory store against a real PostgreSQL', function () {
     assert.equal(n, '3');
   });
 
-  it('a row of a transaction still running while a read passed it is read by the next read', async () => {
+  it('a write after the first is one round trip: its statement is prepared once per connection', async () => {
+    const svc = newService();
+    const proxy = await countRoundTrips(targetOf(urlOf('owner', 'flowsync')).port);
+    const sql = postgresSql(
+      { ...targetOf(urlOf('owner', 'flowsync')), port: proxy.port },
+      { connectTimeoutSeconds: 5 },
+    );
+    try {
+      const anna = new TeamStore(sql, ANNA, () => NOW);
+      await anna.open();
+      await anna.write([run(svc, ANNA, 1, 30)], []);
+      const trips = proxy.trips();
+      for (let i = 2; i <= 6; i++) {
+        await anna.write(
+          [run(svc, ANNA, i, 30 - i)],
+          [{ observer: ANNA, service: svc, team: '', from: NOW - DAY, to: NOW - i }],
+        );
+      }
+      assert.equal(proxy.trips() - trips, 5, 'five writes, five round trips');
+    } finally {
+      await sql.close();
+      await proxy.close();
+    }
+  });
+
+  itReal('a row of a transaction still running while a read passed it is read by the next read', async () => {
     const svc = newService();
     const anna = await openStore(ANNA);
     const reader = await openStore(BEN);
@@ -226,62 +275,65 @@ describe('teamHistory store against a real PostgreSQL', function () {
     assert.deepEqual([...new Set(keys(all.runs))].sort(), keys(rows));
   });
 
-  it('replays after the server was stopped mid-run and started again: nothing lost, nothing doubled', async function () {
-    this.timeout(60_000);
-    const svc = newService();
-    const anna = await openStore(ANNA);
-    const outbox = new Outbox({ maxRuns: 50, maxSpans: 10 });
-    const history: TeamRun[] = []; // the local History: every run this window kept
-    const failures: StoreError[] = [];
-    let polls = 0;
-    /** One poll: the runs that left are kept locally and queued; a write is tried; the poll never waits for it. */
-    const poll = () => {
-      polls++;
-      const left = run(svc, ANNA, polls, 200 - polls);
-      history.push(left);
-      outbox.addRun(left);
-      outbox.addSpan({ observer: ANNA, service: svc, team: '', from: NOW - 300 * MIN, to: left.leftAt as number });
-    };
-    const flush = async () => {
-      while (outbox.size) {
-        const batch = outbox.take(20);
-        try {
-          await anna.write(batch.runs, batch.spans);
-        } catch (e) {
-          assert.ok(e instanceof StoreError);
-          failures.push(e);
-          return false;
+  itReal(
+    'replays after the server was stopped mid-run and started again: nothing lost, nothing doubled',
+    async function () {
+      this.timeout(60_000);
+      const svc = newService();
+      const anna = await openStore(ANNA);
+      const outbox = new Outbox({ maxRuns: 50, maxSpans: 10 });
+      const history: TeamRun[] = []; // the local History: every run this window kept
+      const failures: StoreError[] = [];
+      let polls = 0;
+      /** One poll: the runs that left are kept locally and queued; a write is tried; the poll never waits for it. */
+      const poll = () => {
+        polls++;
+        const left = run(svc, ANNA, polls, 200 - polls);
+        history.push(left);
+        outbox.addRun(left);
+        outbox.addSpan({ observer: ANNA, service: svc, team: '', from: NOW - 300 * MIN, to: left.leftAt as number });
+      };
+      const flush = async () => {
+        while (outbox.size) {
+          const batch = outbox.take(20);
+          try {
+            await anna.write(batch.runs, batch.spans);
+          } catch (e) {
+            assert.ok(e instanceof StoreError);
+            failures.push(e);
+            return false;
+          }
+          outbox.sent(batch);
+          outbox.replay(history);
         }
-        outbox.sent(batch);
-        outbox.replay(history);
+        return true;
+      };
+      for (let i = 0; i < 10; i++) poll();
+      assert.equal(await flush(), true);
+      await pg.stopServer();
+      try {
+        for (let i = 0; i < 80; i++) {
+          poll(); // more than the outbox holds: the oldest are dropped, and replayed from the local History later
+          if (i % 20 === 0) assert.equal(await flush(), false);
+        }
+      } finally {
+        await pg.startServer();
       }
-      return true;
-    };
-    for (let i = 0; i < 10; i++) poll();
-    assert.equal(await flush(), true);
-    await pg.stopServer();
-    try {
-      for (let i = 0; i < 80; i++) {
-        poll(); // more than the outbox holds: the oldest are dropped, and replayed from the local History later
-        if (i % 20 === 0) assert.equal(await flush(), false);
-      }
-    } finally {
-      await pg.startServer();
-    }
-    assert.ok(outbox.replaySince !== undefined, 'the outbox overflowed');
-    assert.ok(
-      failures.every((f) => f.problem === 'connectionLost' || f.problem === 'unreachable'),
-      failures.map((f) => f.problem).join(),
-    );
-    assert.equal(await flush(), true);
-    assert.equal(outbox.replaySince, undefined);
-    const stored = await readAll(anna, [svc]);
-    assert.deepEqual(keys(stored.runs), keys(history), 'each run once');
-    assert.equal(stored.spans.length, 1);
-    assert.equal(stored.spans[0].to, history[history.length - 1].leftAt);
-  });
+      assert.ok(outbox.replaySince !== undefined, 'the outbox overflowed');
+      assert.ok(
+        failures.every((f) => f.problem === 'connectionLost' || f.problem === 'unreachable'),
+        failures.map((f) => f.problem).join(),
+      );
+      assert.equal(await flush(), true);
+      assert.equal(outbox.replaySince, undefined);
+      const stored = await readAll(anna, [svc]);
+      assert.deepEqual(keys(stored.runs), keys(history), 'each run once');
+      assert.equal(stored.spans.length, 1);
+      assert.equal(stored.spans[0].to, history[history.length - 1].leftAt);
+    },
+  );
 
-  it('a connection cut mid-write loses nothing: the batch waits and is written once', async function () {
+  itReal('a connection cut mid-write loses nothing: the batch waits and is written once', async function () {
     this.timeout(30_000);
     const svc = newService();
     const anna = await openStore(ANNA);
@@ -325,7 +377,7 @@ describe('teamHistory store against a real PostgreSQL', function () {
     assert.equal((await readAll(ben, [svc])).runs.length, 30);
   });
 
-  it('a read-only role reads and never writes', async () => {
+  itReal('a read-only role reads and never writes', async () => {
     const svc = newService();
     await (await openStore(ANNA)).write([run(svc, ANNA, 1, 5)], []);
     const reader = await openStore('reader-installation', 'reader');
@@ -344,7 +396,7 @@ describe('teamHistory store against a real PostgreSQL', function () {
     assert.equal((await readAll(reader, [svc])).runs.length, 1);
   });
 
-  it('a role that may not create the tables says so', async function () {
+  itReal('a role that may not create the tables says so', async function () {
     this.timeout(20_000);
     await admin.query('DROP DATABASE IF EXISTS flowsync_empty');
     await admin.query('CREATE DATABASE flowsync_empty');
@@ -437,7 +489,8 @@ describe('teamHistory store against a real PostgreSQL', function () {
     const took = Date.now() - started;
     assert.equal(page.more, true, '20,005 rows: a page of them');
     assert.ok(page.runs.length + page.refused <= 5000);
-    assert.ok(took < 5000, `one page read in ${took} ms`);
+    // PGlite runs in this process and is slower (1.4 - 5.7 s measured on 2 cores at load 10 - 18): a wider bound.
+    assert.ok(took < (real ? 5000 : 20_000), `one page read in ${took} ms`);
     assert.ok(process.memoryUsage().heapUsed - before < 64 * 1024 * 1024);
     const byId = new Map(page.runs.map((r) => [r.id, r]));
     assert.ok((byId.get(1)?.flowName.length ?? 999) <= 120, 'the 10 MB name is cut (in SQL, then to 120)');
@@ -447,7 +500,7 @@ describe('teamHistory store against a real PostgreSQL', function () {
     assert.equal(page.refused, 3);
   });
 
-  describe('TLS as the connection string asks', () => {
+  describeReal('TLS as the connection string asks', () => {
     /** Whether the connection of `sslmode` is encrypted, or the problem that refused it. */
     async function tlsOf(sslmode: string): Promise<boolean | string> {
       const sql = postgresSql(targetOf(pg.url('owner', 'flowsync', { host: 'localhost', sslmode })), {
@@ -487,7 +540,7 @@ describe('teamHistory store against a real PostgreSQL', function () {
     });
   });
 
-  describe('errors never hold the password', () => {
+  describeReal('errors never hold the password', () => {
     const leaks = (e: unknown, secrets: string[]) => {
       const texts = [
         String(e),
@@ -526,5 +579,89 @@ describe('teamHistory store against a real PostgreSQL', function () {
       assert.ok(error instanceof StoreError && error.problem === 'unreachable', String(error));
       assert.deepEqual(leaks(error, [pg.password('owner'), url]), []);
     });
+  });
+}
+
+describe('the embedded store serves several connections at once (test/rig/pglite.mjs)', () => {
+  const opened: SqlPort[] = [];
+  let url: string;
+  before(async function () {
+    this.timeout(120_000);
+    url = (await embeddedServer()).url();
+  });
+  after(async () => {
+    await Promise.all(opened.map((sql) => sql.close()));
+  });
+  const connect = () => {
+    const sql = postgresSql(targetOf(url), { connectTimeoutSeconds: 5 });
+    opened.push(sql);
+    return sql;
+  };
+
+  it('four connections sending at once each get their own answers, errors included', async function () {
+    this.timeout(60_000);
+    // PGlite is one backend: its own socket server interleaves connections message by message (measured with this
+    // test: 318 of 4,000 answers wrong, 720 protocol errors); whole units of the protocol, in turns, answer each right.
+    const wrong: string[] = [];
+    let errors = 0;
+    await Promise.all(
+      [0, 1, 2, 3].map(async (k) => {
+        const sql = connect();
+        for (let round = 0; round < 10; round++) {
+          await Promise.all(
+            Array.from({ length: 25 }, async (_, j) => {
+              const value = `${k}-${round}-${j}`;
+              const failing = j % 7 === 3; // the value is not an integer: the server refuses it
+              const text = failing
+                ? 'SELECT $1::int AS v'
+                : j % 2
+                  ? 'SELECT $1::text AS v'
+                  : 'SELECT $1::text AS v, repeat($1, 100) AS more';
+              try {
+                const [row] = await sql.query(text, [value]);
+                if (failing || row?.v !== value) wrong.push(`${value}: ${String(row?.v)}`);
+              } catch (e) {
+                if (!failing) wrong.push(`${value}: ${String(e)}`);
+                else errors++;
+              }
+            }),
+          );
+        }
+      }),
+    );
+    assert.deepEqual(wrong.slice(0, 5), []);
+    assert.equal(errors, 4 * 10 * 4);
+  });
+
+  it('a transaction holds the others until it ends; a connection closed inside one is rolled back', async function () {
+    this.timeout(30_000);
+    const first = connect();
+    const second = connect();
+    await first.query('CREATE TABLE IF NOT EXISTS turns (n int)');
+    const order: string[] = [];
+    let inside!: () => void;
+    const started = new Promise<void>((resolve) => (inside = resolve));
+    const transaction = first.transaction(async (tx) => {
+      await tx.query('INSERT INTO turns VALUES (1)');
+      inside();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      order.push('transaction ends');
+    });
+    await started;
+    const [{ n }] = await second.query('SELECT count(*)::int AS n FROM turns');
+    order.push('second reads');
+    await transaction;
+    assert.deepEqual(order, ['transaction ends', 'second reads']);
+    assert.equal(n, 1, 'it read after the commit');
+    // A connection that goes away inside a transaction: rolled back, and the others go on.
+    const third = postgres(url, { max: 1, fetch_types: false, onnotice: () => undefined });
+    await third
+      .begin(async (tx) => {
+        await tx.unsafe('INSERT INTO turns VALUES (2)');
+        await third.end({ timeout: 0 });
+      })
+      .catch(() => undefined);
+    const [{ m }] = await second.query('SELECT count(*)::int AS m FROM turns');
+    assert.equal(m, 1, 'the abandoned insert was rolled back');
   });
 });
