@@ -8,17 +8,21 @@
 //   build -> package          (the VSIXs the UI stages install, packaged once: test/rig/package.mjs)
 //   build -> unit             (mocha --parallel, one worker per core; its slowest test takes 1.2 s of its 10 s)
 //   rig                       (code-server, Node 24, Chromium under .vscode-test/: installed from the start)
-//   rig + unit -> the suites in a real VS Code, one after another: integration, restricted, web, e2e (its session lane)
-//   rig + unit -> e2e-windows (the e2e suites' own-windows lane: mostly waiting, beside the integration suite)
+//   rig + unit -> the suites in a real VS Code, in two lanes:
+//                  integration -> e2e (its session lane)
+//                  e2e-windows (its own-windows lane: mostly waiting) -> restricted -> web
 // The stages nothing waits for (lint, typecheck, contract, budgets: `filler`) run at a lower CPU priority, so that the
 // build and then the unit tests (one mocha worker per core), which the suites in a real VS Code wait for, get the cores.
-// One after another, not side by side: each keeps a core busy drawing its workbench (Chromium's renderer is most of
-// their CPU), so on 2 cores two of them took as long together as one after the other (warm: 788 s side by side, load
-// 6-7; 740 s one after another; again on a faster machine: 299 s side by side, 324 s one after another, the machine 99 %
-// busy while they overlapped) and every UI step waited on a machine at twice the load. The e2e suites' own-windows
-// lane (test/e2e/run.mjs) is the exception: it mostly waits for the service's polls. The screenshot folder is emptied
-// once, at the start, when an e2e stage is part of the run. Each stage's output is kept and printed whole when it ends,
-// so the log
+// The suites in a real VS Code are never all side by side: each keeps a core busy drawing its workbench (Chromium's
+// renderer is most of their CPU), so on 2 cores the four heavy ones side by side took about as long as one after the
+// other (warm: 788 s side by side, load 6-7; 740 s one after another; again on a faster machine: 299 s side by side,
+// 324 s one after another, the machine 99 % busy while they overlapped) and every UI step waited on a machine at twice
+// the load. The second lane starts with the e2e suites' own-windows lane (test/e2e/run.mjs), which mostly waits for
+// the service's polls, beside the integration suite; the two short suites (Restricted Mode, the web build, about 30 s
+// of the ~2 minutes of that lane) follow it, beside the start of the e2e session lane, instead of holding up the e2e
+// lane after the integration suite (measured on the shared machine, the same stages at load 7-9: 308 s with the
+// short suites in the first lane, 281 s in the second). The screenshot folder is emptied once, at the start, when an
+// e2e stage is part of the run. Each stage's output is kept and printed whole when it ends, so the log
 // reads stage by stage; a line every 30 s says what is still running; the stage times close the run.
 //   node scripts/test-all.mjs                 everything
 //   node scripts/test-all.mjs unit e2e        only these stages (with the build and the rig when they need them)
@@ -81,12 +85,13 @@ const STAGES = [
     needs: ['build', 'rig'],
     after: ['unit'],
   },
-  // The same rig with workspace trust on: an untrusted folder (Restricted Mode), test/integration/restricted/.
+  // The same rig with workspace trust on: an untrusted folder (Restricted Mode), test/integration/restricted/. In the
+  // second lane, after the e2e own-windows lane.
   {
     name: 'restricted',
     command: 'node test/rig/run-integration.mjs --no-build --restricted',
     needs: ['build', 'rig'],
-    after: ['integration'],
+    after: ['e2e-windows'],
   },
   // The browser build (package.json "browser") alone, in code-server's web worker extension host.
   {
@@ -96,7 +101,8 @@ const STAGES = [
     after: ['restricted'],
   },
   // The e2e suites' two lanes (test/e2e/run.mjs) as two stages: the own-windows lane (the sharing suite, which mostly
-  // waits for the service's polls, and German) beside the integration suite; the session lane after the web stage.
+  // waits for the service's polls, and German) beside the integration suite; the session lane after the integration
+  // suite, beside the second lane's Restricted Mode and web stages.
   {
     name: 'e2e-windows',
     command: 'node test/e2e/run.mjs --lane own-windows',
@@ -108,7 +114,7 @@ const STAGES = [
     name: 'e2e',
     command: 'node test/e2e/run.mjs --lane session',
     needs: ['build', 'rig', 'package'],
-    after: ['web'],
+    after: ['integration'],
     env: { E2E_PACKAGED: '1' },
     with: ['e2e-windows'],
   },
