@@ -459,12 +459,15 @@ export function buildProject({ production = false } = {}) {
  */
 export const E2E_VSIX = path.join(REPO_ROOT, 'out', 'flowsync-explorer.vsix');
 
-/** Packages the extension (the production bundle must already be in dist/), by default into E2E_VSIX. */
-export function packageVsix({ out = E2E_VSIX } = {}) {
+/**
+ * Packages the extension (the production bundle must already be in dist/), by default into E2E_VSIX. `from`: the
+ * folder packaged (the repository; packageWebOnlyVsix's stage, which has no repository field or LICENSE: `flags`).
+ */
+export function packageVsix({ out = E2E_VSIX, from = REPO_ROOT, flags = [] } = {}) {
   // Exactly what `npm run package` ships (the project's .vscodeignore), so the UI tests run the released artifact.
   const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], {
-    cwd: REPO_ROOT,
+  const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', ...flags, '--out', out], {
+    cwd: from,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 120000,
@@ -512,19 +515,7 @@ export function packageWebOnlyVsix({ out = WEB_VSIX } = {}) {
     fs.rmSync(path.join(stage, 'dist', 'extension.js'), { force: true });
     // Written beside `out`, then renamed over it: a stage that installs it meanwhile gets a whole VSIX.
     const packaged = `${out}.${process.pid}`;
-    const r = spawnSync(
-      process.execPath,
-      [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', packaged],
-      {
-        cwd: stage,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-        timeout: 120000,
-        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-      },
-    );
-    if (r.status !== 0 || !fs.existsSync(packaged))
-      throw new Error(`vsce package (web-only) failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
+    packageVsix({ out: packaged, from: stage, flags: ['--allow-missing-repository', '--skip-license'] });
     fs.renameSync(packaged, out);
     return out;
   } finally {
