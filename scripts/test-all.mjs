@@ -5,17 +5,24 @@
 //   lint                      (ESLint and Prettier: on its own, from the start)
 //   typecheck -> contract     (the sources alone, without the test types)
 //   build -> budgets          (one production build and one compile of the tests: every later stage uses these)
-//   build -> unit             (beside lint and typecheck: one core each; its slowest test takes 1.2 s of its 10 s)
+//   build -> package          (the VSIXs the UI stages install, packaged once: test/rig/package.mjs)
+//   build -> unit             (mocha --parallel, one worker per core; its slowest test takes 1.2 s of its 10 s)
 //   rig                       (code-server, Node 24, Chromium under .vscode-test/: installed from the start)
-//   rig + unit -> the suites in a real VS Code, one after another: integration, restricted, web, e2e (its session lane)
-//   rig + unit -> e2e-windows (the e2e suites' own-windows lane: mostly waiting, beside the integration suite)
-// One after another, not side by side: each keeps a core busy drawing its workbench (Chromium's renderer is most of
-// their CPU), so on 2 cores two of them took as long together as one after the other (warm: 788 s side by side, load
-// 6-7; 740 s one after another; again on a faster machine: 299 s side by side, 324 s one after another, the machine 99 %
-// busy while they overlapped) and every UI step waited on a machine at twice the load. The e2e suites' own-windows
-// lane (test/e2e/run.mjs) is the exception: it mostly waits for the service's polls. The screenshot folder is emptied
-// once, at the start, when an e2e stage is part of the run. Each stage's output is kept and printed whole when it ends,
-// so the log
+//   rig + unit -> the suites in a real VS Code, in two lanes:
+//                  integration -> e2e (its session lane)
+//                  e2e-windows (its own-windows lane: mostly waiting) -> restricted -> web
+// The stages nothing waits for (lint, typecheck, contract, budgets: `filler`) run at a lower CPU priority, so that the
+// build and then the unit tests (one mocha worker per core), which the suites in a real VS Code wait for, get the cores.
+// The suites in a real VS Code are never all side by side: each keeps a core busy drawing its workbench (Chromium's
+// renderer is most of their CPU), so on 2 cores the four heavy ones side by side took about as long as one after the
+// other (warm: 788 s side by side, load 6-7; 740 s one after another; again on a faster machine: 299 s side by side,
+// 324 s one after another, the machine 99 % busy while they overlapped) and every UI step waited on a machine at twice
+// the load. The second lane starts with the e2e suites' own-windows lane (test/e2e/run.mjs), which mostly waits for
+// the service's polls, beside the integration suite; the two short suites (Restricted Mode, the web build, about 30 s
+// of the ~2 minutes of that lane) follow it, beside the start of the e2e session lane, instead of holding up the e2e
+// lane after the integration suite (measured on the shared machine, the same stages at load 7-9: 308 s with the
+// short suites in the first lane, 281 s in the second). The screenshot folder is emptied once, at the start, when an
+// e2e stage is part of the run. Each stage's output is kept and printed whole when it ends, so the log
 // reads stage by stage; a line every 30 s says what is still running; the stage times close the run.
 //   node scripts/test-all.mjs                 everything
 //   node scripts/test-all.mjs unit e2e        only these stages (with the build and the rig when they need them)
@@ -28,60 +35,87 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+/** TypeScript's compiler, run by node: `npx tsc` starts npm first (a second of CPU on a loaded 2-core machine). */
+const TSC = 'node node_modules/typescript/bin/tsc';
+/** The CPU priority of a filler stage (nice: 0 is the default, 19 the lowest). */
+const FILLER_NICE = 10;
+/** The unit tests' mocha workers: one per core, at least two (mocha's default, one less than the cores, is one here). */
+const UNIT_JOBS = Math.max(2, os.availableParallelism?.() ?? os.cpus().length);
+
 /**
  * Every stage: its name, its command, the stages it needs (run with it, and it starts once they have passed), `after`:
  * stages it waits for when they are part of the run (the one before it in its lane: integration, restricted, web and
  * e2e share one lane, after the unit tests), `with`: stages run with it when it is asked for alone, its env.
+ * `filler`: no later stage waits for it (but the end of the run), so it runs at a lower CPU priority (nice 10): on 2
+ * cores the build and the unit tests, which every suite in a real VS Code waits for, get a core whenever they want one,
+ * and the checks beside them take the rest.
  */
 const STAGES = [
-  { name: 'lint', command: 'npm run lint --silent', needs: [] },
+  { name: 'lint', command: 'npm run lint --silent', needs: [], filler: true },
   // The sources alone (tsconfig.json: no mocha types); the tests with them are type-checked by `compile` in `build`.
   // Incremental: a second run re-checks what changed (the state file is tsc's own; a clean clone has none).
   {
     name: 'typecheck',
-    command: 'npx tsc --noEmit -p tsconfig.json --incremental --tsBuildInfoFile out/.tsbuildinfo-src',
+    command: `${TSC} --noEmit -p tsconfig.json --incremental --tsBuildInfoFile out/.tsbuildinfo-src`,
     needs: [],
+    filler: true,
   },
-  { name: 'contract', command: 'node scripts/check-contract.mjs', needs: ['typecheck'] },
-  { name: 'build', command: 'npm run build --silent && npm run compile --silent', needs: [] },
+  { name: 'contract', command: 'node scripts/check-contract.mjs', needs: ['typecheck'], filler: true },
+  // `npm run build && npm run compile`, without npm's start-up on the critical path.
+  { name: 'build', command: `node esbuild.js --production && ${TSC} -p tsconfig.test.json`, needs: [] },
   // --check: docs/performance.md's now table must be what it measures (npm run check:budgets writes it)
-  { name: 'budgets', command: 'node scripts/check-budgets.mjs --no-build --check', needs: ['build'] },
-  // Beside lint and typecheck, before the suites in a real VS Code: its property tests have 10 s timeouts, which two
-  // runs at load 20-29 on 2 cores met with e2e running beside them (the slowest test takes 1.2 s alone).
-  // The store tests of team History need a PostgreSQL (test/rig/postgres.mjs starts one): installed first where missing.
-  { name: 'unit', command: 'node test/rig/postgres.mjs prepare && npx mocha', needs: ['build'] },
+  { name: 'budgets', command: 'node scripts/check-budgets.mjs --no-build --check', needs: ['build'], filler: true },
+  // The VSIXs the UI stages install (the e2e lanes' and the web stage's web-only one), packaged once beside the unit
+  // tests: no stage in a real VS Code packages one (test/rig/package.mjs). Not a filler: the UI stages wait for it.
+  { name: 'package', command: 'node test/rig/package.mjs', needs: ['build'] },
+  // Before the suites in a real VS Code, never beside them: its property tests have 10 s timeouts, which two runs at
+  // load 20-29 on 2 cores met with e2e running beside them (the slowest test takes 1.2 s alone). One mocha worker per
+  // core (the files spread over them), the fillers beside it at a lower priority. The store tests of team History need
+  // a PostgreSQL (test/rig/postgres.mjs starts one): installed first where missing.
+  {
+    name: 'unit',
+    command: `node test/rig/postgres.mjs prepare && node node_modules/mocha/bin/mocha.js --parallel --jobs ${UNIT_JOBS}`,
+    needs: ['build'],
+  },
   // ~2-3 min on a clean machine, mostly downloads; instant after.
-  { name: 'rig', command: 'npm run rig:prepare --silent', needs: [] },
+  { name: 'rig', command: 'node test/rig/prepare.mjs', needs: [] },
   {
     name: 'integration',
-    command: 'npm run test:integration --silent -- --no-build',
+    command: 'node test/rig/run-integration.mjs --no-build',
     needs: ['build', 'rig'],
     after: ['unit'],
   },
-  // The same rig with workspace trust on: an untrusted folder (Restricted Mode), test/integration/restricted/.
+  // The same rig with workspace trust on: an untrusted folder (Restricted Mode), test/integration/restricted/. In the
+  // second lane, after the e2e own-windows lane.
   {
     name: 'restricted',
-    command: 'npm run test:integration --silent -- --no-build --restricted',
+    command: 'node test/rig/run-integration.mjs --no-build --restricted',
     needs: ['build', 'rig'],
-    after: ['integration'],
+    after: ['e2e-windows'],
   },
   // The browser build (package.json "browser") alone, in code-server's web worker extension host.
-  { name: 'web', command: 'npm run test:web --silent -- --no-build', needs: ['build', 'rig'], after: ['restricted'] },
+  {
+    name: 'web',
+    command: 'node test/rig/run-web.mjs --no-build --no-package',
+    needs: ['build', 'rig', 'package'],
+    after: ['restricted'],
+  },
   // The e2e suites' two lanes (test/e2e/run.mjs) as two stages: the own-windows lane (the sharing suite, which mostly
-  // waits for the service's polls, and German) beside the integration suite; the session lane after the web stage.
+  // waits for the service's polls, and German) beside the integration suite; the session lane after the integration
+  // suite, beside the second lane's Restricted Mode and web stages.
   {
     name: 'e2e-windows',
-    command: 'npm run test:e2e --silent -- --lane own-windows',
-    needs: ['build', 'rig'],
+    command: 'node test/e2e/run.mjs --lane own-windows',
+    needs: ['build', 'rig', 'package'],
     after: ['unit'],
-    env: { E2E_NO_BUILD: '1' },
+    env: { E2E_PACKAGED: '1' },
   },
   {
     name: 'e2e',
-    command: 'npm run test:e2e --silent -- --lane session',
-    needs: ['build', 'rig'],
-    after: ['web'],
-    env: { E2E_NO_BUILD: '1' },
+    command: 'node test/e2e/run.mjs --lane session',
+    needs: ['build', 'rig', 'package'],
+    after: ['integration'],
+    env: { E2E_PACKAGED: '1' },
     with: ['e2e-windows'],
   },
 ];
@@ -144,7 +178,7 @@ function finish(failed) {
 }
 
 /** Runs one stage; its output in a file (printed whole when it ends), or as it comes with --serial. */
-function run({ name, command, env }) {
+function run({ name, command, env, filler }) {
   const logDir = serial ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-test-'));
   const logFile = logDir && path.join(logDir, `${name}.log`);
   const out = logFile ? fs.openSync(logFile, 'w') : 'inherit';
@@ -155,12 +189,15 @@ function run({ name, command, env }) {
     : '';
   if (serial) console.log(`\n=== ${name}: ${command}${envText}`);
   const start = Date.now();
-  const child = spawn(command, {
+  // A filler's command is one command, so `nice` runs all of it (and what it starts); Windows has no nice.
+  const niced = filler && !serial && process.platform !== 'win32';
+  const child = spawn(niced ? `nice -n ${FILLER_NICE} ${command}` : command, {
     shell: true,
     stdio: ['ignore', out, out],
     env: { ...process.env, ...env },
     detached: process.platform !== 'win32',
   });
+  if (filler && !serial && process.platform === 'win32') os.setPriority(child.pid, FILLER_NICE);
   children.add(child);
   return new Promise((resolve) =>
     child.on('exit', (code, signal) => {

@@ -6,7 +6,7 @@ import { failedToLoad, onFirstUse } from './base/onFirstUse';
 import { registerCommands } from './commands/vscode/registerCommands';
 import { systemClock } from './base/clock';
 import { extensionClock } from './base/vscode/extensionClock';
-import type { FlowSyncExplorerApi } from './commands/vscode/testApi';
+import type { FlowSyncExplorerApi, TestSeams } from './commands/vscode/testApi';
 import { removeExportLeftovers } from './export/vscode/exportLeftovers';
 import { findOnFirstUse } from './find/vscode/findOnFirstUse';
 import { HistoryView } from './history/vscode/historyView';
@@ -40,17 +40,23 @@ export function activate(context: vscode.ExtensionContext): Promise<FlowSyncExpl
     processing: (s) => services.byId(s.id)?.history.processingMarks,
   });
   const loadFailed = failedToLoad(log); // a chunk (esbuild.js CHUNKS) that could not be loaded
+  // ExtensionMode.Test only: the test API, whose ways out keep what they showed (loaded with the services' chunk)
+  const test = hurried && onFirstUse(() => import('./commands/vscode/testApi'), { onError: loadFailed('Test API') });
+  const seams = test && test.get().then((m) => m.testSeams());
+  const seam = <K extends keyof TestSeams>(key: K) => seams?.then((s) => s[key]);
   const jsonDocuments = registerJsonDocuments(services, loadFailed('The JSON documents'));
   const failureDeps = { ...thisWindow, settings, json: jsonDocuments.json, storage: context.globalStorageUri, log };
-  const notifications = watchFailures(services, failureDeps, loadFailed('Telling errors')); // History's news too
-  const statusBar = statusBarWithServices(services, clock, loadFailed('The status bar'));
+  // made with the services; History's news too
+  watchFailures(services, failureDeps, loadFailed('Telling errors'), seam('failures'));
+  statusBarWithServices(services, clock, loadFailed('The status bar'), seam('statusBar')); // made with the services
   const historyView = new HistoryView(services, now, settings);
   const filtered = { processing: views.processing, connections: views.connections, history: historyView };
   const find = findOnFirstUse(filtered, context.workspaceState, now, loadFailed("The views' filters"));
   const ofExtension = { extensionUri: context.extensionUri, extensionId: context.extension.id };
-  const shown = { services, views, historyView, find, json: jsonDocuments.json, browser: new BrowserOpener() };
+  const browser = new BrowserOpener(seam('browser'));
+  const shown = { services, views, historyView, find, json: jsonDocuments.json, browser };
   const commandContext = { ...shared, ...shown, ...ofExtension, clock, now };
-  const links = new LinkHandler(commandContext);
+  const links = new LinkHandler(commandContext, seam('links'));
   const commandTable = onFirstUse(() => import('./commands/vscode/handlers'));
 
   context.subscriptions.push(
@@ -69,8 +75,6 @@ export function activate(context: vscode.ExtensionContext): Promise<FlowSyncExpl
   );
   void services.start();
   log.info(`Flow Sync Explorer ${version} activated`);
-  if (!hurried) return undefined; // ExtensionMode.Test only
-  const parts = { clock: hurried, statusBar, json: jsonDocuments.documents, notifications, links };
-  const api = onFirstUse(() => import('./commands/vscode/testApi'));
-  return api.get().then((m) => m.testApi(commandContext, { ...parts, logUri: context.logUri }));
+  if (!test || !seams) return undefined; // ExtensionMode.Test only
+  return Promise.all([test.get(), seams]).then(([m, s]) => m.testApi(commandContext, s, { hurried, links, context }));
 }

@@ -176,9 +176,6 @@ export class HistoryCore implements Disposable {
   private readonly slowerAnnouncer = new SlowerAnnouncer();
   private readonly stuckAnnouncer: StuckAnnouncer;
 
-  /** The texts of the syncs that left, announced so far, in order (for tests and diagnostics). */
-  readonly announced: string[] = [];
-
   constructor(private readonly ports: HistoryPorts) {
     const { explorer, clock, log } = ports;
     this.explorer = explorer;
@@ -454,7 +451,6 @@ export class HistoryCore implements Disposable {
     this.changed();
     // Every window sees a sync leave; the one whose request saw it says so (one notification, not one per window).
     if (notice.text && !state.adopted) {
-      this.announced.push(notice.text);
       this.ports.notify({ kind: 'finished', text: notice.text, entries: notice.entries });
     }
     void this.persist(origin, left);

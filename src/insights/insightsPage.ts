@@ -37,7 +37,7 @@ export interface InsightsPage {
 }
 
 export type InsightsPanelMessage = InsightsUpdate;
-export interface InsightsRenderReport {
+interface InsightsRenderReport {
   type: 'rendered';
   rows: number;
   violations: string[];

@@ -8,7 +8,8 @@
 //                 German (a code-server in another display language). Side by side with the session lane, the
 //                 sharing suite's waits cost no time of their own.
 //
-// The build (unless E2E_NO_BUILD=1), the VSIX and the screenshot folder are made once, here, before the lanes start.
+// The build (unless E2E_NO_BUILD=1), the VSIX (unless E2E_PACKAGED=1: npm test's package stage made it) and the
+// screenshot folder are made once, here, before the lanes start.
 // Each lane's output is printed whole when it ends; the run fails when either lane fails.
 //   npm run test:e2e                          both lanes
 //   npm run test:e2e -- --grep "<title>"      mocha's options go to both lanes (a lane with no match passes with none)
@@ -73,7 +74,7 @@ await prepareRig();
 buildAndPackage();
 if (only === undefined) fs.rmSync(SCREENSHOT_DIR, { recursive: true, force: true });
 console.log(
-  `[e2e] VSIX packaged; lane${lanes.length > 1 ? 's' : ''} ${lanes.map((l) => `${l.name} (${l.files.length} suites)`).join(', ')} (${secs()})`,
+  `[e2e] VSIX ${process.env.E2E_PACKAGED ? 'of the package stage' : 'packaged'}; lane${lanes.length > 1 ? 's' : ''} ${lanes.map((l) => `${l.name} (${l.files.length} suites)`).join(', ')} (${secs()})`,
 );
 
 const mocha = path.join(REPO_ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js');

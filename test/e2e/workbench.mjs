@@ -108,9 +108,15 @@ export async function startSession({ settings = {}, window = true } = {}) {
 
 /**
  * Builds the extension (unless E2E_NO_BUILD=1) and packages it into E2E_VSIX: written beside it, then renamed over it,
- * so a window another process starts meanwhile (npm test's two e2e stages) installs a whole VSIX, never one being written.
+ * so a window another process starts meanwhile installs a whole VSIX, never one being written. E2E_PACKAGED=1: neither,
+ * E2E_VSIX is there already (npm test's package stage, test/rig/package.mjs, made it for both e2e stages).
  */
 export function buildAndPackage() {
+  if (process.env.E2E_PACKAGED) {
+    if (!fs.existsSync(E2E_VSIX))
+      throw new Error(`E2E_PACKAGED=1 but ${E2E_VSIX} is missing: node test/rig/package.mjs`);
+    return;
+  }
   if (!process.env.E2E_NO_BUILD) {
     console.log('    [e2e] building: npm run compile, node esbuild.js --production, vsce package');
     buildProject({ production: true });

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ActivityRange, ActivitySeries } from '../../src/activity/activityData';
-import type { RenderReport } from '../../src/activity/activityMessages';
-import { ACTIVITY_VIEW_TYPE, ActivityPanel, showActivityPanel } from '../../src/activity/vscode/activityPanel';
+import { parsePageMessage, type RenderReport } from '../../src/activity/activityMessages';
+import { ACTIVITY_VIEW_TYPE, showActivityPanel, type ActivityPanel } from '../../src/activity/vscode/activityPanel';
 import { EXTENSION_ID, activateExtension, waitFor } from './helpers';
 
 const MIN = 60_000;
@@ -45,7 +45,10 @@ class FakeHistory {
   }
 }
 
-/** The next render report of the panel that matches. */
+/**
+ * The next render report of the panel that matches: what its page posts when it has drawn a series (with the Content
+ * Security Policy violations it saw), read from the panel's webview as the panel reads its messages.
+ */
 function nextRender(
   panel: ActivityPanel,
   match: (r: RenderReport) => boolean = () => true,
@@ -56,8 +59,9 @@ function nextRender(
       sub.dispose();
       reject(new Error('the activity page did not report a render in time'));
     }, timeoutMs);
-    const sub = panel.onDidRender((r) => {
-      if (!match(r)) return;
+    const sub = panel.panel.webview.onDidReceiveMessage((data) => {
+      const r = parsePageMessage(data);
+      if (r?.type !== 'rendered' || !match(r)) return;
       clearTimeout(timer);
       sub.dispose();
       resolve(r);
@@ -80,14 +84,23 @@ describe('activity panel (Flow Sync Activity)', function () {
     extensionUri = vscode.extensions.getExtension(EXTENSION_ID)!.extensionUri;
   });
 
+  /** The panels a test opened (the test's own module: the extension's command opens the bundle's), closed after it. */
+  const opened = new Set<ActivityPanel>();
+  const show = (history: FakeHistory, range?: ActivityRange) => {
+    const panel = showActivityPanel({ extensionUri }, history.series, history.onDidChange, range);
+    if (!opened.has(panel)) panel.panel.onDidDispose(() => opened.delete(panel));
+    opened.add(panel);
+    return panel;
+  };
+
   afterEach(async () => {
-    ActivityPanel.current?.dispose();
+    for (const panel of opened) panel.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('opens one webview panel with the title, scripts on, resources limited to dist/webview and no retained context', async () => {
     const history = new FakeHistory();
-    const panel = showActivityPanel({ extensionUri }, history.series, history.onDidChange);
+    const panel = show(history);
     const rendered = nextRender(panel);
     assert.equal(panel.panel.title, vscode.l10n.t('Flow Sync Activity'));
     assert.equal(panel.panel.viewType, ACTIVITY_VIEW_TYPE);
@@ -98,7 +111,7 @@ describe('activity panel (Flow Sync Activity)', function () {
     );
     assert.equal(panel.panel.options.retainContextWhenHidden, false);
     assert.equal(panel.panel.options.enableFindWidget, false);
-    assert.equal(ActivityPanel.current, panel);
+    await waitFor(() => activityTabs().length === 1, { message: 'the panel open, in a tab' });
 
     const html = panel.panel.webview.html;
     const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1].replace(/&#39;/g, "'") ?? '';
@@ -110,7 +123,7 @@ describe('activity panel (Flow Sync Activity)', function () {
     assert.ok(csp.includes(`style-src ${panel.panel.webview.cspSource}`), csp);
 
     // a second call reveals the same panel
-    assert.equal(showActivityPanel({ extensionUri }, history.series, history.onDidChange), panel);
+    assert.equal(show(history), panel);
     await waitFor(() => activityTabs().length === 1, { message: 'one Flow Sync Activity tab' });
     assert.equal(activityTabs()[0].label, vscode.l10n.t('Flow Sync Activity'));
 
@@ -121,12 +134,12 @@ describe('activity panel (Flow Sync Activity)', function () {
 
   it('switches the range, follows data changes and shows the empty state', async () => {
     const history = new FakeHistory();
-    const panel = showActivityPanel({ extensionUri }, history.series, history.onDidChange, 'day');
+    const panel = show(history, 'day');
     assert.equal((await nextRender(panel)).range, 'day');
 
     const week = nextRender(panel, (r) => r.range === 'week');
-    showActivityPanel({ extensionUri }, history.series, history.onDidChange, 'week');
-    assert.equal(panel.currentRange, 'week');
+    show(history, 'week');
+    assert.equal(history.asked.at(-1), 'week', 'the panel shows the week: it asked for its series at once');
     assert.deepEqual(await week, {
       type: 'rendered',
       range: 'week',
@@ -154,7 +167,7 @@ describe('activity panel (Flow Sync Activity)', function () {
 
   it('asks for no data while hidden and redraws when shown again; disposing drops the listener', async () => {
     const history = new FakeHistory();
-    const panel = showActivityPanel({ extensionUri }, history.series, history.onDidChange);
+    const panel = show(history);
     await nextRender(panel);
     assert.equal(history.listenerCount, 1);
 
@@ -167,15 +180,19 @@ describe('activity panel (Flow Sync Activity)', function () {
     assert.equal(history.asked.length, asked, 'no series computed for a hidden panel');
 
     const again = nextRender(panel);
-    showActivityPanel({ extensionUri }, history.series, history.onDidChange);
+    show(history);
     assert.equal((await again).chart, true, 'the page, reloaded, asked for its data again');
 
     const closed = new Promise<void>((resolve) => panel.panel.onDidDispose(() => resolve()));
     panel.dispose();
     await closed;
-    assert.equal(ActivityPanel.current, undefined);
     assert.equal(history.listenerCount, 0);
     await waitFor(() => activityTabs().length === 0, { message: 'the tab closed' });
+    assert.notEqual(
+      show(new FakeHistory()),
+      panel,
+      'no longer the panel shown: showing the chart again makes a new one',
+    );
   });
 
   it('the Show Activity command opens the chart through the extension (its code is a chunk of the bundle, loaded on first use)', async () => {

@@ -26,6 +26,30 @@ const sync = (id: number, flowId: number, minutesAgo: number) => ({
   flow: { id: flowId, name: `Flow ${flowId}` },
 });
 
+const announcementsOf = new WeakMap<object, string[]>();
+
+/**
+ * The texts of `history`'s notices of syncs that left (kind 'finished'), in order, read through its public onDidNotify
+ * (what src/notifications/vscode/historyNotices.ts shows): kept from the first time a test asks on.
+ */
+function announcements(history: Pick<HistoryService, 'onDidNotify'>): readonly string[] {
+  let texts = announcementsOf.get(history);
+  if (!texts) {
+    const kept: string[] = [];
+    history.onDidNotify((notice) => {
+      if (notice.kind === 'finished') kept.push(notice.text);
+    });
+    announcementsOf.set(history, (texts = kept));
+  }
+  return texts;
+}
+
+/** The folder of the first service's History scope in the extension's global storage: its day files and summaries. */
+function historyFolder(x: FlowSyncExplorerApi): vscode.Uri | undefined {
+  const origin = x.history.snapshot.origin;
+  return origin ? vscode.Uri.joinPath(x.storage, 'history', originFolder(origin)) : undefined;
+}
+
 describe('History: syncs that left processing, watches, stuck, storage', function () {
   this.timeout(60_000);
   let mock: MockFlowSyncServer;
@@ -70,7 +94,7 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     await vscode.commands.executeCommand('flowsync.watch', leaf(900_001));
     assert.ok(x.history.isWatched('sync', 900_001));
     assert.match(String(x.views.processing.tree.getTreeItem(leaf(900_001)).description), /watched/);
-    const announced = x.history.announced.length;
+    const announced = announcements(x.history).length;
     await answer('fail'); // a failed answer between two good ones writes nothing
     assert.equal(x.history.snapshot.entries.length, 0);
     await answer([sync(900_002, 2, 3)]);
@@ -79,9 +103,9 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
       entries.map((e) => e.id),
       [900_001],
     );
-    assert.equal(x.history.announced.length - announced, 1, 'one notification');
+    assert.equal(announcements(x.history).length - announced, 1, 'one notification');
     assert.match(
-      x.history.announced.at(-1)!,
+      announcements(x.history).at(-1)!,
       /^Sync #900001 \(Flow 1\) is no longer processing, after about 1[23] min\.$/,
     );
     assert.equal(x.history.isWatched('sync', 900_001), false, 'a watch on a sync ends when it leaves');
@@ -134,7 +158,7 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
       x.history.snapshot.entries.some((e) => e.id === 900_021),
       'recorded in this window',
     );
-    const folder = x.history.storageFolder!;
+    const folder = historyFolder(x)!;
     const files = await vscode.workspace.fs.readDirectory(folder);
     assert.ok(files.length > 0, 'History was written');
     for (const [name] of files) {
@@ -146,7 +170,7 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
   it('an answer another window loaded is recorded here, and announced there: one notification for several windows', async () => {
     await answer([sync(900_011, 1, 12), sync(900_012, 2, 3)]);
     await vscode.commands.executeCommand('flowsync.watch', leaf(900_011));
-    const announced = x.history.announced.length;
+    const announced = announcements(x.history).length;
     const processing = x.explorer.lists.processing;
     const kept = processing.state.items!.filter((i) => i.value.id === 900_012);
     processing.adopt(
@@ -158,7 +182,11 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
       [900_011],
       'recorded',
     );
-    assert.equal(x.history.announced.length, announced, 'announced by the window that loaded the answer, not here');
+    assert.equal(
+      announcements(x.history).length,
+      announced,
+      'announced by the window that loaded the answer, not here',
+    );
   });
 
   it('watches are one set for every window: one set in another window counts from the next answer, and is never written over', async () => {
@@ -237,15 +265,15 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     const flow = x.views.processing.tree.getChildren().find((g) => g.kind === 'group' && g.group.key === 3)!;
     await vscode.commands.executeCommand('flowsync.watch', flow);
     assert.match(String(x.views.processing.tree.getTreeItem(flow).contextValue), /flowsync\.flow\.watched/);
-    const before = x.history.announced.length;
+    const before = announcements(x.history).length;
     await answer([sync(900_023, 4, 4)]);
-    assert.deepEqual(x.history.announced.slice(before), ['2 syncs of Flow 3 are no longer processing.']);
+    assert.deepEqual(announcements(x.history).slice(before), ['2 syncs of Flow 3 are no longer processing.']);
     assert.ok(x.history.isWatched('flow', 3), 'a watch on a flow lasts');
     await vscode.commands.executeCommand('flowsync.unwatch', flow);
     assert.equal(x.history.isWatched('flow', 3), false);
     await setUserSetting('notifyWhenFinished', 'all');
     await answer([]);
-    assert.equal(x.history.announced.length - before, 2);
+    assert.equal(announcements(x.history).length - before, 2);
     await setUserSetting('notifyWhenFinished', undefined);
   });
 
@@ -271,7 +299,7 @@ describe('History: syncs that left processing, watches, stuck, storage', functio
     await answer([sync(900_041, 6, 3)]);
     await answer([]);
     await x.history.flushed();
-    const folder = x.history.storageFolder!;
+    const folder = historyFolder(x)!;
     const files = (await vscode.workspace.fs.readDirectory(folder)).map(([name]) => name);
     assert.ok(
       files.some((f) => /^h2-\d{4}-\d{2}-\d{2}-.*\.log$/.test(f)),

@@ -67,6 +67,7 @@ describe('Flow Sync Explorer in the extension host', function () {
 
   it('the status bar shows nothing until the settings and key have been read: never "set up" to a person who has set up', () => {
     const explorer = new Explorer(systemClock);
+    let item: vscode.StatusBarItem | undefined; // the item the status bar made, as VS Code's window made it
     const bar = new ProcessingStatusBar(
       {
         all: [{ explorer, extras: () => ({ stuck: [] }) }],
@@ -74,11 +75,12 @@ describe('Flow Sync Explorer in the extension host', function () {
         onDidChange: () => ({ dispose: () => undefined }),
       },
       systemClock,
+      { createStatusBarItem: (...args) => (item = vscode.window.createStatusBarItem(...args)) },
     );
     try {
-      assert.equal(bar.item?.text, undefined, 'no item before the first configuration (the key is still being read)');
+      assert.equal(item?.text, undefined, 'no item before the first configuration (the key is still being read)');
       explorer.configure(explorerConfig('', KEY, { autoRefresh: false }));
-      assert.match(bar.item?.text ?? '', /set up/, 'then what the configuration says');
+      assert.match(item?.text ?? '', /set up/, 'then what the configuration says');
     } finally {
       bar.dispose();
       explorer.dispose();

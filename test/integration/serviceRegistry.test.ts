@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { systemClock } from '../../src/base/clock';
 import type { CommandContext } from '../../src/commands/vscode/commandContext';
+import { keptLinkAnswers } from '../../src/commands/vscode/testApi';
 import { ApiKeyStore } from '../../src/keys/vscode/apiKeyStore';
 import { LinkHandler } from '../../src/links/vscode/linkHandler';
 import * as connectionCode from '../../src/services/vscode/serviceConnection';
@@ -191,13 +192,14 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
     const code = deferred<ConnectionCode>();
     const services = registry(() => code.promise);
     void services.start();
-    const links = new LinkHandler({ services } as unknown as CommandContext);
+    const answers = keptLinkAnswers();
+    const links = new LinkHandler({ services } as unknown as CommandContext, Promise.resolve(answers));
     const answered = links.handleUri(vscode.Uri.parse('vscode://flowsync-tools.flowsync-explorer/sync?id=1'));
     setTimeout(() => code.resolve(connectionCode), 20);
     await answered;
-    assert.equal(links.said.length, 1, links.said.join('\n'));
+    assert.equal(answers.said.length, 1, answers.said.join('\n'));
     assert.match(
-      links.said[0],
+      answers.said[0],
       /not set up yet/,
       'answered for the one service (not set up in this test), once it exists',
     );
@@ -238,9 +240,10 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
         const services = registry(async () => connectionCode, keyringAfter(delayMs));
         void services.start();
         const opened: unknown[] = [];
-        const links = new LinkHandler(linkContext(services, opened));
+        const answers = keptLinkAnswers();
+        const links = new LinkHandler(linkContext(services, opened), Promise.resolve(answers));
         await links.handleUri(vscode.Uri.parse('vscode://flowsync-tools.flowsync-explorer/sync?id=1003'));
-        assert.deepEqual(links.said, [], 'nothing said');
+        assert.deepEqual(answers.said, [], 'nothing said');
         assert.equal(opened.length, 1, 'the item is opened');
       });
     }
@@ -248,11 +251,12 @@ describe('services made after activate() (ServiceRegistry.start)', () => {
     it('a keyring that does not answer: the link says so after the keyring timeout (not "not set up")', async () => {
       const services = registry(async () => connectionCode, keyringAfter(Infinity), 300);
       void services.start();
-      const links = new LinkHandler(linkContext(services, []));
+      const answers = keptLinkAnswers();
+      const links = new LinkHandler(linkContext(services, []), Promise.resolve(answers));
       await links.handleUri(vscode.Uri.parse('vscode://flowsync-tools.flowsync-explorer/sync?id=1003'));
-      assert.equal(links.said.length, 1, links.said.join('\n'));
-      assert.match(links.said[0], /keyring did not answer/);
-      assert.doesNotMatch(links.said[0], /not set up/);
+      assert.equal(answers.said.length, 1, answers.said.join('\n'));
+      assert.match(answers.said[0], /keyring did not answer/);
+      assert.doesNotMatch(answers.said[0], /not set up/);
     });
 
     it('a language model tool called at start answers with the data (the keyring answering in 150 ms)', async () => {

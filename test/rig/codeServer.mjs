@@ -18,6 +18,7 @@ import path from 'node:path';
 import { format } from 'node:util';
 import { chromium } from 'playwright-core';
 import { LOG_DIR, REPO_ROOT, RIG_DIR, prepareRig, rigEnv, xdgEnv } from './prepare.mjs';
+import { putExtensions } from './extensions.mjs';
 import { onInterrupt, stopGroup, trackGroup } from './processes.mjs';
 
 export { prepareRig, REPO_ROOT, RIG_DIR, LOG_DIR };
@@ -140,23 +141,6 @@ function codeServerArgs(dirs) {
   return ['--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir];
 }
 
-/** `code-server --install-extension <vsix>` into the given dirs (no server running needed). */
-export function installExtension(rig, dirs, vsix) {
-  const r = spawnSync(
-    rig.nodeBin,
-    [rig.codeServerEntry, ...codeServerArgs(dirs), '--install-extension', vsix, '--force'],
-    {
-      encoding: 'utf8',
-      env: rigEnv(xdgEnv(dirs.xdgDir)),
-      timeout: 120000,
-    },
-  );
-  if (r.status !== 0 || /failed/i.test(r.stdout + r.stderr)) {
-    throw new Error(`code-server --install-extension ${vsix} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
-  }
-  return r.stdout.trim();
-}
-
 /**
  * Starts code-server with a fresh user-data-dir and extensions dir.
  * @param {object} o
@@ -164,7 +148,8 @@ export function installExtension(rig, dirs, vsix) {
  * @param {string} o.name                used for dir and log names
  * @param {boolean} [o.smokeTestDriver]  `--vscode-option enable-smoke-test-driver`: needed to run an extensionTestsPath suite
  * @param {object} [o.settings]          user settings on top of BASE_SETTINGS
- * @param {string[]} [o.vsix]            VSIX files to install first
+ * @param {string[]} [o.vsix]            extensions to install first: VSIX files, or unpacked extension folders
+ *                                       (test/rig/extensions.mjs: a VSIX's CLI install is made once and copied)
  * @param {number} [o.port]              preferred port (falls back to a free one)
  * @param {boolean} [o.keepState]        keep the scratch dir on stop (also: RIG_KEEP_STATE=1)
  * @param {string} [o.locale]            display language (`--locale`, e.g. `de`)
@@ -206,10 +191,13 @@ export async function startCodeServer({
     fs.mkdirSync(path.dirname(path.join(dirs.userDataDir, relative)), { recursive: true });
     fs.writeFileSync(path.join(dirs.userDataDir, relative), content);
   }
-  for (const file of vsix) {
+  if (vsix.length) {
     const t0 = Date.now();
-    installExtension(rig, dirs, file);
-    if (!quiet) console.log(`[rig] installed ${path.relative(REPO_ROOT, file)} in ${Date.now() - t0} ms`);
+    const how = putExtensions(rig, dirs.extensionsDir, vsix);
+    if (!quiet) {
+      const what = vsix.map((file, i) => `${path.relative(REPO_ROOT, file)} (${how[i]})`);
+      console.log(`[rig] installed ${what.join(', ')} in ${Date.now() - t0} ms`);
+    }
   }
 
   const chosen = await freePort(port);
@@ -471,16 +459,66 @@ export function buildProject({ production = false } = {}) {
  */
 export const E2E_VSIX = path.join(REPO_ROOT, 'out', 'flowsync-explorer.vsix');
 
-/** Packages the extension (the production bundle must already be in dist/), by default into E2E_VSIX. */
-export function packageVsix({ out = E2E_VSIX } = {}) {
+/**
+ * Packages the extension (the production bundle must already be in dist/), by default into E2E_VSIX. `from`: the
+ * folder packaged (the repository; packageWebOnlyVsix's stage, which has no repository field or LICENSE: `flags`).
+ */
+export function packageVsix({ out = E2E_VSIX, from = REPO_ROOT, flags = [] } = {}) {
   // Exactly what `npm run package` ships (the project's .vscodeignore), so the UI tests run the released artifact.
   const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], {
-    cwd: REPO_ROOT,
+  const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', ...flags, '--out', out], {
+    cwd: from,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 120000,
   });
   if (r.status !== 0) throw new Error(`vsce package failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
   return out;
+}
+
+/** Where the web stage's web-only VSIX is packaged (packageWebOnlyVsix), beside E2E_VSIX. */
+export const WEB_VSIX = path.join(REPO_ROOT, 'out', 'flowsync-explorer-web.vsix');
+
+/**
+ * The VSIX of a web-only extension: exactly the files `vsce package` ships (the project's .vscodeignore), with
+ * package.json's "main", its "extensionKind" and dist/extension.js removed; by default into WEB_VSIX. The production
+ * build must already be in dist/.
+ */
+export function packageWebOnlyVsix({ out = WEB_VSIX } = {}) {
+  const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+  const ls = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 120000,
+  });
+  if (ls.status !== 0) throw new Error(`vsce ls failed (exit ${ls.status}):\n${ls.stdout}${ls.stderr}`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-web-vsix-'));
+  try {
+    const stage = path.join(dir, 'extension');
+    for (const file of ls.stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)) {
+      fs.mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
+      fs.copyFileSync(path.join(REPO_ROOT, file), path.join(stage, file));
+    }
+    const manifest = JSON.parse(fs.readFileSync(path.join(stage, 'package.json'), 'utf8'));
+    if (!manifest.browser) throw new Error('package.json has no "browser" entry');
+    if (!fs.existsSync(path.join(stage, manifest.browser)))
+      throw new Error(`${manifest.browser} is not in the packaged files: run npm run build`);
+    delete manifest.main;
+    // And its extensionKind, which names the Node hosts (["workspace", "ui"]): vscode.dev has none, so VS Code runs the
+    // browser entry in its web worker there; this rig's workbench has a remote Node host, which that order would pick
+    // even without "main" (measured: "extension kinds: [workspace, ui, web] ... => Remote").
+    delete manifest.extensionKind;
+    fs.writeFileSync(path.join(stage, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
+    fs.rmSync(path.join(stage, 'dist', 'extension.js'), { force: true });
+    // Written beside `out`, then renamed over it: a stage that installs it meanwhile gets a whole VSIX.
+    const packaged = `${out}.${process.pid}`;
+    packageVsix({ out: packaged, from: stage, flags: ['--allow-missing-repository', '--skip-license'] });
+    fs.renameSync(packaged, out);
+    return out;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

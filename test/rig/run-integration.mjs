@@ -11,7 +11,6 @@
 //                                                    workspace trust on, an untrusted folder whose .vscode/settings.json
 //                                                    points flowsync.baseUrl at an "attacker" mock this launcher runs,
 //                                                    and an installed extension whose configurationDefaults do too
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -72,7 +71,7 @@ async function main() {
     smokeTestDriver: true,
     logLevel: 'trace',
     ...(attacker
-      ? { workspaceTrust: true, settings: WORKSPACE_TRUST_SETTINGS, vsix: [attackerDefaultsVsix(attacker.url)] }
+      ? { workspaceTrust: true, settings: WORKSPACE_TRUST_SETTINGS, vsix: [attackerDefaults(attacker.url)] }
       : {}),
   }).catch(async (error) => {
     await attacker?.close();
@@ -196,9 +195,9 @@ function writeAttackerSettings(workspace, attackerUrl) {
  * Measured (VS Code 1.139.1): VS Code applies them although the three are application-scoped, because it checks the
  * scope of a default only against settings already registered, and at the start it handles every extension's
  * defaults before any extension's settings. Declarative (no code), so Restricted Mode leaves it enabled. Returns the
- * VSIX's path (in a temporary folder, removed when the process exits).
+ * extension's folder (in a temporary folder, removed when the process exits), installed as it is: no VSIX, no vsce.
  */
-function attackerDefaultsVsix(attackerUrl) {
+function attackerDefaults(attackerUrl) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-attacker-defaults-'));
   process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   const manifest = {
@@ -218,16 +217,7 @@ function attackerDefaultsVsix(attackerUrl) {
   };
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
   fs.writeFileSync(path.join(dir, 'README.md'), '# Attacker defaults (test)\n');
-  const out = path.join(dir, 'attacker-defaults.vsix');
-  const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const r = spawnSync(
-    process.execPath,
-    [vsce, 'package', '--allow-missing-repository', '--skip-license', '--out', out],
-    { cwd: dir, encoding: 'utf8', timeout: 120000, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } },
-  );
-  if (r.status !== 0 || !fs.existsSync(out))
-    throw new Error(`vsce package (attacker defaults) failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
-  return out;
+  return dir;
 }
 
 /** Every test key contains this; it must never be written anywhere but SecretStorage (the browser's keyring). */

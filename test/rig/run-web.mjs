@@ -18,12 +18,11 @@
 //
 //   npm run test:web                  build (production), compile the mock, run
 //   npm run test:web -- --no-build    use dist/ and out/ as they are
+//   npm run test:web -- --no-package  install the web-only VSIX test/rig/package.mjs packaged (npm test's package stage)
 //   npm run test:web -- --timeout 300 overall limit in seconds (default 180)
-import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEMO_API_KEY, screenshot, session, waitFor } from '../e2e/workbench.mjs';
@@ -32,10 +31,12 @@ import { openView, statusBarText, treeRows, waitForSyncRows } from '../e2e/views
 import {
   EXTENSION_ID,
   REPO_ROOT,
+  WEB_VSIX,
   buildProject,
   freshWorkspace,
   launchBrowser,
   openWorkbench,
+  packageWebOnlyVsix,
   prepareRig,
   startCodeServer,
 } from './codeServer.mjs';
@@ -43,6 +44,7 @@ import {
 const { values: opts } = parseArgs({
   options: {
     build: { type: 'boolean', default: true },
+    package: { type: 'boolean', default: true },
     timeout: { type: 'string', default: '180' },
   },
   allowNegative: true,
@@ -50,56 +52,6 @@ const { values: opts } = parseArgs({
 const t0 = Date.now();
 const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 const say = (msg) => console.log(`[web] ${msg}`);
-const VSCE = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-
-/**
- * The VSIX of a web-only extension: exactly the files `vsce package` ships (the project's .vscodeignore), with
- * package.json's "main", its "extensionKind" and dist/extension.js removed. Returns its path (in `dir`).
- */
-function packageWebOnlyVsix(dir) {
-  const ls = spawnSync(process.execPath, [VSCE, 'ls', '--no-dependencies'], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-    timeout: 120000,
-  });
-  if (ls.status !== 0) throw new Error(`vsce ls failed (exit ${ls.status}):\n${ls.stdout}${ls.stderr}`);
-  const stage = path.join(dir, 'extension');
-  for (const file of ls.stdout
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean)) {
-    fs.mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
-    fs.copyFileSync(path.join(REPO_ROOT, file), path.join(stage, file));
-  }
-  const manifest = JSON.parse(fs.readFileSync(path.join(stage, 'package.json'), 'utf8'));
-  assert.ok(manifest.browser, 'package.json has no "browser" entry');
-  assert.ok(
-    fs.existsSync(path.join(stage, manifest.browser)),
-    `${manifest.browser} is not in the packaged files: run npm run build`,
-  );
-  delete manifest.main;
-  // And its extensionKind, which names the Node hosts (["workspace", "ui"]): vscode.dev has none, so VS Code runs the
-  // browser entry in its web worker there; this rig's workbench has a remote Node host, which that order would pick
-  // even without "main" (measured: "extension kinds: [workspace, ui, web] ... => Remote").
-  delete manifest.extensionKind;
-  fs.writeFileSync(path.join(stage, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
-  fs.rmSync(path.join(stage, 'dist', 'extension.js'), { force: true });
-  const out = path.join(dir, 'flowsync-explorer-web.vsix');
-  const r = spawnSync(
-    process.execPath,
-    [VSCE, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out],
-    {
-      cwd: stage,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 120000,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-    },
-  );
-  if (r.status !== 0 || !fs.existsSync(out))
-    throw new Error(`vsce package (web-only) failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
-  return out;
-}
 
 async function main() {
   const rig = await prepareRig();
@@ -109,8 +61,10 @@ async function main() {
   }
   const mockModule = path.join(REPO_ROOT, 'out', 'src', 'mock', 'server.js');
   if (!fs.existsSync(mockModule)) throw new Error(`${mockModule} is missing: run npm run compile`);
-  const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-web-'));
-  const vsix = packageWebOnlyVsix(temp);
+  if (opts.package) packageWebOnlyVsix();
+  else if (!fs.existsSync(WEB_VSIX))
+    throw new Error(`${WEB_VSIX} is missing: node test/rig/package.mjs (--no-package)`);
+  const vsix = WEB_VSIX;
   say(`web-only VSIX (no "main", no dist/extension.js): ${(fs.statSync(vsix).size / 1024).toFixed(1)} KB`);
 
   const { MockFlowSyncServer } = createRequire(import.meta.url)(mockModule);
@@ -317,7 +271,6 @@ async function main() {
     await server?.stop();
     await mock.close();
     fs.rmSync(workspace, { recursive: true, force: true });
-    fs.rmSync(temp, { recursive: true, force: true });
   }
 }
 

@@ -1,12 +1,6 @@
 import * as vscode from 'vscode';
 import type { ActivityRange, ActivitySeries } from '../activityData';
-import {
-  normalizeSeries,
-  parsePageMessage,
-  type PageMessage,
-  type PanelMessage,
-  type RenderReport,
-} from '../activityMessages';
+import { normalizeSeries, parsePageMessage, type PageMessage, type PanelMessage } from '../activityMessages';
 import { inert } from '../../base/inert';
 import { t } from '../../base/l10n';
 import { activityStrings } from '../activityStrings';
@@ -32,11 +26,6 @@ const CHANGE_DELAY_MS = 200;
 export class ActivityPanel implements vscode.Disposable {
   private static readonly shown = new OnePanel<ActivityPanel>();
 
-  /** The open panel, if any (for tests and the command). */
-  static get current(): ActivityPanel | undefined {
-    return ActivityPanel.shown.current;
-  }
-
   /** Shows the panel (creating it when none is open); `range` switches the range, else it stays (first: the hour). */
   static show(
     extensionUri: vscode.Uri,
@@ -52,9 +41,6 @@ export class ActivityPanel implements vscode.Disposable {
   }
 
   private readonly host: WebviewHost<PageMessage>;
-  private readonly rendered = new vscode.EventEmitter<RenderReport>();
-  /** The page drew a series (with the CSP violations it has seen, expected none). For tests and diagnostics. */
-  readonly onDidRender = this.rendered.event;
 
   private constructor(
     extensionUri: vscode.Uri,
@@ -77,19 +63,11 @@ export class ActivityPanel implements vscode.Disposable {
         receive: (message) => this.receive(message),
       },
     );
-    this.host.add(
-      this.rendered,
-      onDidChange(() => this.host.changed(() => this.post('series'))),
-    );
+    this.host.add(onDidChange(() => this.host.changed(() => this.post('series'))));
   }
 
   get panel(): vscode.WebviewPanel {
     return this.host.panel;
-  }
-
-  /** The range shown. */
-  get currentRange(): ActivityRange {
-    return this.range;
   }
 
   setRange(range: ActivityRange): void {
@@ -101,9 +79,9 @@ export class ActivityPanel implements vscode.Disposable {
     this.host.dispose();
   }
 
+  /** The page's messages after 'ready': 'range' (a person's pick); what it drew ('rendered') asks for nothing. */
   private receive(message: PageMessage): void {
     if (message.type === 'range') this.setRange(message.range);
-    else if (message.type === 'rendered') this.rendered.fire(message);
   }
 
   private post(kind: 'init' | 'series'): void {

@@ -6,7 +6,6 @@ import type { Explorer } from '../../lists/explorer';
 import type { RowDecorations } from '../../lists/vscode/groupedTree';
 import { HistoryCore, type HistoryNotice, type HistorySettings } from '../historyService';
 import { LogStore } from '../logStore';
-import { originFolder } from '../store';
 import { processingDecorations } from './historyUi';
 import { FlowPins, PINS_STATE_KEY, pinnedLines, pinnedStates } from '../pins';
 import type { FlowSync } from '../../api/types';
@@ -44,7 +43,6 @@ export class HistoryService extends HistoryCore implements vscode.Disposable {
   /** History's marks on the Processing view's rows, and when they change (the view renders them once per change). */
   readonly processingMarks: RowDecorations<FlowSync>;
   private readonly notices: Emitter<HistoryNotice>;
-  private readonly storage: vscode.Uri;
   private readonly processingList: Explorer['lists']['processing'];
   /** The pinned flows of this service (src/history/pins.ts), kept in globalState and synced to the person's machines. */
   readonly pins: FlowPins;
@@ -70,7 +68,6 @@ export class HistoryService extends HistoryCore implements vscode.Disposable {
           log: (level, message) => log[level](message),
         }),
     });
-    this.storage = storage;
     this.processingList = explorer.lists.processing;
     this.notices = notices;
     this.onDidNotify = notices.event;
@@ -95,12 +92,6 @@ export class HistoryService extends HistoryCore implements vscode.Disposable {
     const items = this.processingList.state.items ?? [];
     const pinned = pinnedLines(pinnedStates(this.pins.ids(), items, this.snapshot.entries));
     return { ...super.statusExtras(now), pinned };
-  }
-
-  /** The folder of the current scope's History: its day files and summaries (undefined without a scope). */
-  get storageFolder(): vscode.Uri | undefined {
-    const origin = this.snapshot.origin;
-    return origin ? vscode.Uri.joinPath(this.storage, 'history', originFolder(origin)) : undefined;
   }
 
   override dispose(): void {

@@ -5,13 +5,7 @@ import { t } from '../../base/l10n';
 import { WebviewHost } from '../../base/vscode/webviewHost';
 import { OnePanel } from '../../base/webviewPanel';
 import type { HistoryService } from '../../history/vscode/historyService';
-import {
-  parseInsightsMessage,
-  type InsightsPage,
-  type InsightsPageMessage,
-  type InsightsPanelMessage,
-  type InsightsRenderReport,
-} from '../insightsPage';
+import { parseInsightsMessage, type InsightsPageMessage, type InsightsPanelMessage } from '../insightsPage';
 import { InsightsFeed, Throttle } from '../insightsUpdates';
 
 const INSIGHTS_VIEW_TYPE = 'flowsync.insights';
@@ -46,10 +40,6 @@ const CHANGE_DELAY_MS = 500;
 export class InsightsPanel implements vscode.Disposable {
   private static readonly shown = new OnePanel<InsightsPanel>();
 
-  static get current(): InsightsPanel | undefined {
-    return InsightsPanel.shown.current;
-  }
-
   static show(extensionUri: vscode.Uri, source: InsightsSource): InsightsPanel {
     return WebviewHost.show(InsightsPanel.shown, () => new InsightsPanel(extensionUri, source));
   }
@@ -59,9 +49,6 @@ export class InsightsPanel implements vscode.Disposable {
     new Date(ms).toLocaleTimeString(vscode.env.language, { hour: '2-digit', minute: '2-digit' }),
   );
   private readonly throttle: Throttle;
-  private readonly rendered = new vscode.EventEmitter<InsightsRenderReport>();
-  /** The page drew the numbers (with any Content Security Policy violation it saw: expected none). */
-  readonly onDidRender = this.rendered.event;
 
   private constructor(
     extensionUri: vscode.Uri,
@@ -83,12 +70,11 @@ export class InsightsPanel implements vscode.Disposable {
           this.feed.reset(); // the whole page
           this.post();
         },
-        receive: (message) => message.type === 'rendered' && this.rendered.fire(message),
+        receive: () => undefined, // what the page drew ('rendered') asks for nothing
       },
     );
     const changed = () => this.throttle.request(() => this.host.changed(() => this.post()));
     this.host.add(
-      this.rendered,
       this.throttle,
       eachService(source.services, (s) => s.history.onDidChange(changed), changed),
     );
@@ -97,11 +83,6 @@ export class InsightsPanel implements vscode.Disposable {
 
   get panel(): vscode.WebviewPanel {
     return this.host.panel;
-  }
-
-  /** The page as the page has it: the updates posted so far, merged (tests read its numbers). */
-  get lastPage(): InsightsPage | undefined {
-    return this.feed.page();
   }
 
   dispose(): void {

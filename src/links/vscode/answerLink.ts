@@ -40,7 +40,7 @@ export interface LinkDeps {
   readonly find: { get(): Promise<{ setFromLink(view: FilterView, text: string): { problem?: string } }> };
 }
 
-/** How a link's answer is said (LinkHandler keeps what was said, for tests). */
+/** How a link's answer is said (linkHandler.ts sayLinkAnswer: a notification). */
 export type SayLink = (level: 'info' | 'warning', message: string, action?: string, command?: CommandId) => void;
 
 /**

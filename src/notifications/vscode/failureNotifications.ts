@@ -1,37 +1,27 @@
 import type * as vscode from 'vscode';
 import type { ErrorsDeps } from './errorNotifications';
+import type { FailuresTold } from './failureWatch';
 import { onFirstUse } from '../../base/onFirstUse';
 import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
-
-/** Tells the person about failures: once per kind of trouble, with the action that fixes it. */
-export interface FailureNotifications extends vscode.Disposable {
-  /** Kinds announced so far, in order (for tests and diagnostics). */
-  readonly shown: readonly string[];
-  /** The texts shown, in the same order (inert: service text in them is never a link, icon or markup). */
-  readonly texts: readonly string[];
-}
 
 /**
  * Tells each service's failures, once per kind of trouble and service, and (with `errors`) that its processing syncs
  * report errors and what its History tells (failureWatch.ts). Its code is made with the services' code (their chunk, esbuild.js CHUNKS), before
- * the services: there is no answer to tell of before them.
+ * the services: there is no answer to tell of before them. `told`: told each notification's kind of trouble and text as
+ * it is shown (the test API's, in ExtensionMode.Test; the text is inert: service text in it is never a link, icon or
+ * markup).
  */
 export function watchFailures(
   services: ServiceRegistry,
   errors?: ErrorsDeps,
   loadFailed?: (error: unknown) => void,
-): FailureNotifications {
-  const shown: string[] = [];
-  const texts: string[] = [];
-  const say = (kind: string, text: string) => {
-    shown.push(kind);
-    texts.push(text);
-  };
+  told?: PromiseLike<FailuresTold>,
+): vscode.Disposable {
   const watching = services.withServices(
-    onFirstUse(async () => (await import('./failureWatch')).watchEachService(services, say, errors), {
+    onFirstUse(async () => (await import('./failureWatch')).watchEachService(services, await told, errors), {
       dispose: (made) => made.dispose(),
       onError: loadFailed,
     }),
   );
-  return { shown, texts, dispose: () => watching.dispose() };
+  return { dispose: () => watching.dispose() };
 }

@@ -13,6 +13,11 @@ import { showMessageWithAction } from '../../base/vscode/messages';
 import { eachService, serviceName } from '../../base/serviceSet';
 import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
 
+/** Told each failure notification's kind of trouble and text as it is shown (in ExtensionMode.Test: the test API's). */
+export interface FailuresTold {
+  said(kind: string, text: string): void;
+}
+
 /** A service whose failures are told, by name when there are several. */
 interface FailureService extends ErrorsService {
   readonly name?: string;
@@ -22,12 +27,12 @@ interface FailureService extends ErrorsService {
 /**
  * Tells each service's failures, once per kind of trouble and service, and (with `errors`) that its processing syncs
  * report errors (kind 'errors': src/notifications/vscode/errorNotifications.ts); with several services, naming the
- * service. `say`: each kind told and its text (FailureNotifications). Made with the services' code
+ * service. `told`: told each kind and its text as it is shown. Made with the services' code
  * (failureNotifications.ts): before the services are made there is no answer to tell of.
  */
 export function watchEachService(
   services: ServiceRegistry,
-  say: (kind: string, text: string) => void,
+  told: FailuresTold | undefined,
   errors?: ErrorsDeps,
 ): Disposable {
   // What History tells and the errors are news: held while the window is away, said as one summary (awaySummary.ts).
@@ -36,10 +41,10 @@ export function watchEachService(
   const news = withAway && announceHistoryNotices(services, withAway.json, withAway.settings, away);
   const each = eachService(services, (service) => {
     const named = () => serviceName(services, service);
-    const failures = watchService(service, named, say);
-    const told =
-      withAway && watchErrors(service, withAway, named, (text) => say('errors', text), processingList.viewId);
-    return { dispose: () => (failures.dispose(), told?.dispose()) };
+    const failures = watchService(service, named, told);
+    const errorsTold =
+      withAway && watchErrors(service, withAway, named, (text) => told?.said('errors', text), processingList.viewId);
+    return { dispose: () => (failures.dispose(), errorsTold?.dispose()) };
   });
   return { dispose: () => (each.dispose(), news?.dispose(), away?.dispose()) };
 }
@@ -47,7 +52,7 @@ export function watchEachService(
 function watchService(
   service: FailureService,
   nameShown: () => string | undefined,
-  say: (kind: string, text: string) => void,
+  told: FailuresTold | undefined,
 ): { dispose(): void } {
   const gate = new NotificationGate();
   const lists = LISTS.map((list) => service.explorer.refresher(list.id));
@@ -62,7 +67,7 @@ function watchService(
       if (!error || error.kind === 'cancelled' || !gate.shouldNotify(error.kind)) continue;
       const unauthorized = error.kind === 'unauthorized';
       const text = failureText(error, nameShown(), list.state.nextAttemptAt !== undefined);
-      say(error.kind, text);
+      told?.said(error.kind, text);
       if (unauthorized) showMessageWithAction('error', text, t('Set API Key'), COMMAND.setApiKey);
       else showMessageWithAction('warning', text, t('Show Log'), COMMAND.showLog);
     }

@@ -142,11 +142,6 @@ export class ServiceConnection implements vscode.Disposable {
     return this.configuration.apply();
   }
 
-  /** This window's side of sharing (made on first use, or now: the test API asks for it). */
-  get sharing(): Promise<PollCoordinator> {
-    return this.lazy.current();
-  }
-
   /**
    * Resolves once this service has read its key for the first time (or learnt it could not) and applied it. Never
    * starts a read: a caller that waits bounds it (see ServiceRegistry.whenRead).

@@ -29,6 +29,11 @@ interface StatusService {
 /** The services the status bar sums up, and when that changes (a service added or removed). */
 export type StatusServices = Pick<ServiceSet<StatusService>, 'all' | 'several' | 'onDidChange'>;
 
+/** Where the status bar's item is made: VS Code's window (in ExtensionMode.Test the test API's, which keeps it). */
+export interface StatusBarItems {
+  createStatusBarItem(id: string, alignment: vscode.StatusBarAlignment, priority: number): vscode.StatusBarItem;
+}
+
 /**
  * The status bar item: the processing count (a feature of the processing list), or what to do to get one. With
  * several services, the total over those whose data is shown; its hover lists each service with its count or trouble.
@@ -42,6 +47,7 @@ export class ProcessingStatusBar implements vscode.Disposable {
   constructor(
     private readonly services: StatusServices,
     private readonly clock: Clock,
+    private readonly items: StatusBarItems = vscode.window,
   ) {
     this.disposables.add(
       eachService(
@@ -100,17 +106,12 @@ export class ProcessingStatusBar implements vscode.Disposable {
     item.show(); // the text and colours above already send an update: showing again costs nothing more
   }
 
-  /** The item (for tests): undefined before the first configuration. */
-  get item(): vscode.StatusBarItem | undefined {
-    return this.shownItem;
-  }
-
   dispose(): void {
     this.disposables.dispose();
   }
 
   private createItem(): vscode.StatusBarItem {
-    const item = vscode.window.createStatusBarItem('flowsync.status', vscode.StatusBarAlignment.Left, 10);
+    const item = this.items.createStatusBarItem('flowsync.status', vscode.StatusBarAlignment.Left, 10);
     item.name = t('Flow Sync');
     this.disposables.add(item);
     return item;

@@ -1,19 +1,21 @@
 import type { Clock } from '../../base/clock';
 import { onFirstUse, type OnFirstUse } from '../../base/onFirstUse';
 import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
-import type { ProcessingStatusBar } from './statusBar';
+import type { ProcessingStatusBar, StatusBarItems } from './statusBar';
 
 /**
  * The status bar, made with the services' code (their chunk, esbuild.js CHUNKS) before the services: it has no item
- * before their first configuration anyway (statusBar.ts), so nothing of it is needed at start.
+ * before their first configuration anyway (statusBar.ts), so nothing of it is needed at start. `items`: where its item
+ * is made (in ExtensionMode.Test the test API's, which keeps it; else VS Code's window).
  */
 export function statusBarWithServices(
   services: ServiceRegistry,
   clock: Clock,
   onError: (error: unknown) => void,
+  items?: PromiseLike<StatusBarItems>,
 ): OnFirstUse<ProcessingStatusBar> {
   return services.withServices(
-    onFirstUse(async () => new (await import('./statusBar')).ProcessingStatusBar(services, clock), {
+    onFirstUse(async () => new (await import('./statusBar')).ProcessingStatusBar(services, clock, await items), {
       dispose: (bar) => bar.dispose(),
       onError,
     }),
