@@ -1,4 +1,4 @@
-import type { ListDefinition } from './list';
+import type { ListFace } from './list';
 
 /*
  * How a list's rows are arranged, as chosen (its two settings, src/lists/listsSection.ts): what the settings read at
@@ -12,18 +12,15 @@ export interface Arrangement {
 }
 
 /** The list's default arrangement. */
-export function defaultArrangement<T extends { id: number }>(list: ListDefinition<T>): Arrangement {
+export function defaultArrangement(list: ListFace): Arrangement {
   return { groupBy: list.arrangements.defaultGroupBy, sortBy: list.arrangements.defaultSortBy };
 }
 
 /** A known arrangement of the list: unknown names (from settings) fall back to the defaults, each on its own. */
-export function validArrangement<T extends { id: number }>(
-  list: ListDefinition<T>,
-  wanted: Partial<Arrangement>,
-): Arrangement {
-  const { groupings, sortings, defaultGroupBy, defaultSortBy } = list.arrangements;
+export function validArrangement(list: ListFace, wanted: Partial<Arrangement>): Arrangement {
+  const { groupingNames, sortingNames, defaultGroupBy, defaultSortBy } = list.arrangements;
   return {
-    groupBy: wanted.groupBy !== undefined && Object.hasOwn(groupings, wanted.groupBy) ? wanted.groupBy : defaultGroupBy,
-    sortBy: wanted.sortBy !== undefined && Object.hasOwn(sortings, wanted.sortBy) ? wanted.sortBy : defaultSortBy,
+    groupBy: wanted.groupBy !== undefined && groupingNames.includes(wanted.groupBy) ? wanted.groupBy : defaultGroupBy,
+    sortBy: wanted.sortBy !== undefined && sortingNames.includes(wanted.sortBy) ? wanted.sortBy : defaultSortBy,
   };
 }

@@ -1,24 +1,24 @@
 import type { Connection } from '../api/types';
 import { validateConnection } from '../api/validate';
 import { COMMAND } from '../base/commandIds';
-import { connectionCount, connectionTooltip } from './itemTexts';
-import { byText, newestFirst, teamLabel } from './grouping';
+import { connectionTooltip } from './itemTexts';
+import { connectionCount, connectionsFace } from './listFaces';
+import { byText, newestFirst, teamLabel, textField } from './grouping';
 import { TEAM_ICON, connectionIcon } from './icons';
 import { t } from '../base/l10n';
-import { field, placedBy, sameFields, textField } from './rowFields';
+import { field, placedBy, sameFields } from './rowFields';
 import { defineList } from './list';
 
 /** The configured connections, grouped by team; loaded when the view is shown; teaches the team filter its teams. */
 export const connectionsList = defineList<Connection>()({
-  id: 'connections',
-  viewId: 'flowsync.connections',
+  ...connectionsFace,
   refreshCommand: COMMAND.refreshConnections,
   label: () => t('connections'),
   itemName: (id) => t('Connection #{0}', id),
   endpoint: '/connections/index',
   validate: validateConnection,
-  polled: false,
   rows: {
+    ...connectionsFace.rows,
     leafIdPrefix: 'connection',
     leafContext: 'flowsync.connection',
     idOf: (c: Connection) => c.id,
@@ -36,11 +36,11 @@ export const connectionsList = defineList<Connection>()({
     ]),
     leafLabel: (c: Connection) => c.name,
     leafDescription: (c: Connection) => c.type,
-    descriptionAges: false,
     leafTooltip: connectionTooltip,
     leafIcon: connectionIcon,
   },
   arrangements: {
+    ...connectionsFace.arrangements,
     groupings: {
       team: {
         label: () => t('Team'),
@@ -80,16 +80,10 @@ export const connectionsList = defineList<Connection>()({
         ...placedBy<Connection>([field((c) => c.updated_at), field((c) => c.id)]),
       },
     },
-    groupBySetting: 'connections.groupBy',
-    sortBySetting: 'connections.sortBy',
-    defaultGroupBy: 'team',
-    defaultSortBy: 'name',
     command: COMMAND.groupConnections,
     title: () => t('Group Connections By'),
     noneLabel: () => t('None (a flat list)'),
   },
-  emptyText: () => t('No connections.'),
-  count: connectionCount,
   json: {
     itemTitle: (id) => t('Connection {0}', id),
     groupTitle: (grouping, key) =>

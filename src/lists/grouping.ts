@@ -1,5 +1,6 @@
 import type { Connection, FlowSync, Item } from '../api/types';
 import { t } from '../base/l10n';
+import type { Field } from './rowFields';
 
 /** A group of items under one key (a flow or team id, a status, a type), with the label it is shown by. */
 export interface Group<T> {
@@ -56,6 +57,14 @@ export function groupBy<T>(
  */
 export function sortKey(text: string): string {
   return sortEntry(text).key;
+}
+
+/**
+ * A text field (src/lists/rowFields.ts) that orders naturally and without regard to case, as byText sorts: its
+ * placement is its sort key.
+ */
+export function textField<T>(read: (value: T) => string): Field<T> {
+  return { read, place: (reading) => sortKey(String(reading)) };
 }
 
 /**

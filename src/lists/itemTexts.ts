@@ -11,14 +11,6 @@ function when(iso: string, nowMs: number): string {
   return `${escapeMarkdown(iso)} (${serviceTimeAgo(iso, nowMs)})`;
 }
 
-export function syncCount(n: number): string {
-  return n === 1 ? t('1 sync') : t('{0} syncs', n);
-}
-
-export function connectionCount(n: number): string {
-  return n === 1 ? t('1 connection') : t('{0} connections', n);
-}
-
 export function syncLabel(sync: FlowSync): string {
   return `#${sync.id}`;
 }

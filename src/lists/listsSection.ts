@@ -1,7 +1,8 @@
 import type { SettingKey } from '../settings/settingKeys';
 import type { SettingsReader } from '../settings/settingsFeed';
 import { validArrangement, type Arrangement } from './arrangement';
-import { ANY_LISTS, type ListId } from './index';
+import type { ListId } from './index';
+import { LIST_FACES } from './listFaces';
 
 /** The lists' section of the settings snapshot (read with the rest, once per change: SettingsSections). */
 export interface ListsSection {
@@ -15,7 +16,7 @@ export function readListsSection(read: SettingsReader): ListsSection {
     const value = read.get(key);
     return typeof value === 'string' ? value : undefined;
   };
-  const arranged = ANY_LISTS.map((list) => [
+  const arranged = LIST_FACES.map((list) => [
     list.id,
     validArrangement(list, {
       groupBy: text(list.arrangements.groupBySetting),

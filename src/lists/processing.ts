@@ -1,7 +1,8 @@
 import type { FlowSync } from '../api/types';
 import { validateFlowSync } from '../api/validate';
 import { COMMAND } from '../base/commandIds';
-import { syncCount, syncDescription, syncLabel, syncTooltip } from './itemTexts';
+import { syncDescription, syncLabel, syncTooltip } from './itemTexts';
+import { processingFace, syncCount } from './listFaces';
 import { byId, flowLabel, newestFirst } from './grouping';
 import { FLOW_ICON, flowSyncIcon } from './icons';
 import { sameJson } from '../base/sameJson';
@@ -11,15 +12,14 @@ import { field, placedBy, sameFields } from './rowFields';
 
 /** The flow syncs processing now, grouped by flow; polled; the status bar and the badge count them. */
 export const processingList = defineList<FlowSync>()({
-  id: 'processing',
-  viewId: 'flowsync.processing',
+  ...processingFace,
   refreshCommand: COMMAND.refreshProcessing,
   label: () => t('processing flow syncs'),
   itemName: (id) => t('Flow sync #{0}', id),
   endpoint: '/flowsyncs/processing',
   validate: validateFlowSync,
-  polled: true,
   rows: {
+    ...processingFace.rows,
     leafIdPrefix: 'sync',
     leafContext: 'flowsync.sync',
     idOf: (s: FlowSync) => s.id,
@@ -36,11 +36,11 @@ export const processingList = defineList<FlowSync>()({
     ]),
     leafLabel: syncLabel,
     leafDescription: syncDescription,
-    descriptionAges: true,
     leafTooltip: syncTooltip,
     leafIcon: flowSyncIcon,
   },
   arrangements: {
+    ...processingFace.arrangements,
     groupings: {
       flow: {
         label: () => t('Flow'),
@@ -73,20 +73,10 @@ export const processingList = defineList<FlowSync>()({
       },
       id: { label: () => t('ID'), sort: byId<FlowSync>((s) => s.id), ...placedBy<FlowSync>([field((s) => s.id)]) },
     },
-    groupBySetting: 'processing.groupBy',
-    sortBySetting: 'processing.sortBy',
-    defaultGroupBy: 'flow',
-    defaultSortBy: 'started',
     command: COMMAND.groupProcessing,
     title: () => t('Group Processing By'),
     noneLabel: () => t('None (a flat list)'),
   },
-  emptyText: () => t('No flow syncs are processing.'),
-  count: syncCount,
-  badge: (count) =>
-    count > 0
-      ? { value: count, tooltip: count === 1 ? t('1 flow sync processing') : t('{0} flow syncs processing', count) }
-      : undefined,
   json: {
     itemTitle: (id) => t('Flow sync {0}', id),
     groupTitle: (grouping, key) => (grouping === 'flow' ? t('Flow {0} syncs', key) : t('Syncs with status {0}', key)),

@@ -1,9 +1,8 @@
-import { sortKey } from './grouping';
-
 /**
  * One field of a list's item that a row shows or an order uses, declared once: the row's "looks the same" test and an
  * order's placement and "same place" test are all derived from the same declarations, so they can never name
- * different fields (a field a row shows but its test forgot would leave a changed row on screen). Pure.
+ * different fields (a field a row shows but its test forgot would leave a changed row on screen). A text field that
+ * orders naturally is `textField`, with the order it takes its placement from (src/lists/grouping.ts). Pure.
  */
 export interface Field<T> {
   /** Reads the field from an item. */
@@ -17,11 +16,6 @@ export interface Field<T> {
 /** A field compared with `===`, placed by its text. */
 export function field<T>(read: (value: T) => unknown): Field<T> {
   return { read };
-}
-
-/** A text field that orders naturally and without regard to case (its placement is its sort key). */
-export function textField<T>(read: (value: T) => string): Field<T> {
-  return { read, place: (reading) => sortKey(String(reading)) };
 }
 
 /** True when every field reads the same in both items. */

@@ -10,7 +10,8 @@ import type { ListRefresher } from '../refresh';
 import { TreeModel, groupsStartExpanded, type GroupNode, type TreeNode } from '../treeModel';
 import { arrangedTree } from '../arrange';
 import type { Arrangement } from '../arrangement';
-import type { ListDefinition } from '../list';
+import type { ListDefinition, ListFace } from '../list';
+import { listById } from '..';
 import type { FilterLive } from '../../filter/filterMatch';
 import { webContextSuffix, type WebTemplates } from '../../webPages/webUrl';
 import { themeIcon } from './themeIcon';
@@ -86,9 +87,12 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   private readonly webPages: () => WebTemplates | undefined;
   /** The states of each row drawn (the list has decorations): the view tints it once its id is final. */
   private readonly drawnStates = new WeakMap<vscode.TreeItem, RowStates>();
+  /** Its list, whole: the registry's list of the face's id. */
+  private readonly list: ListDefinition<T>;
 
   constructor(
-    private readonly list: ListDefinition<T>,
+    /** Its list's face, as its view knows it from the start (src/lists/listFaces.ts). */
+    face: ListFace,
     private readonly refresher: ListRefresher<T>,
     {
       now,
@@ -104,6 +108,7 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
     this.isVisible = isVisible;
     this.decorations = decorations;
     this.webPages = webPages;
+    const list = (this.list = listById(face.id) as unknown as ListDefinition<T>);
     this.current = new TreeModel(list.id, arrangedTree(list, arrangement));
     this.groupingName = arrangement?.groupBy ?? list.arrangements.defaultGroupBy;
     this.subscription = refresher.onDidChange((change) => {

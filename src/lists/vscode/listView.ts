@@ -6,8 +6,9 @@ import type { ListRefresher } from '../refresh';
 import { isStale } from '../../base/freshness';
 import { asSentence } from '../../base/format';
 import { viewMessage } from '../viewMessage';
-import { ANY_LISTS, type AnyList, type ListId, type ValueOf } from '..';
-import type { ListDefinition } from '../list';
+import type { AnyList, ListId, ValueOf } from '..';
+import type { ListFace } from '../list';
+import { LIST_FACES, processingFace } from '../listFaces';
 import { t } from '../../base/l10n';
 import type { Arrangement } from '../arrangement';
 import type { SettingsFeed, SettingsPartFeed } from '../../settings/settingsFeed';
@@ -16,7 +17,6 @@ import { onFirstUse } from '../../base/onFirstUse';
 import type { GroupedTree, RowDecorations } from './groupedTree';
 import { ServicesTree, type ServicesTreeNode } from './servicesTree';
 import type { RowTintDecorations } from './rowDecorations';
-import { processingList } from '../processing';
 import type { Item } from '../../api/types';
 import type { FilterLive } from '../../filter/filterMatch';
 import type { RowFind } from '../../filter/rowFind';
@@ -93,7 +93,8 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   private readonly waitingForRows = new Set<ListService>();
 
   constructor(
-    readonly list: ListDefinition<T>,
+    /** Its list's face (its rows' code takes the rest of the list from the registry, src/lists/index.ts). */
+    readonly list: ListFace,
     private readonly services: ListServices,
     private readonly clock: Clock,
     private readonly settings: ListSettings,
@@ -498,7 +499,7 @@ export function createListViews(
   decorations: { [D in AnyList as D['id']]?: (service: ListService) => RowDecorations<ValueOf<D>> | undefined } = {},
 ): ListViews {
   const views: Record<string, unknown> = {};
-  for (const list of ANY_LISTS) {
+  for (const list of LIST_FACES) {
     views[list.id] = new ListView(
       list,
       services,
@@ -507,7 +508,7 @@ export function createListViews(
       (decorations as Record<string, ((s: ListService) => RowDecorations<{ id: number }> | undefined) | undefined>)[
         list.id
       ],
-      list.id === processingList.id, // its rows that stand out are tinted
+      list.id === processingFace.id, // its rows that stand out are tinted
     );
   }
   return views as ListViews;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { connectionCount } from '../itemTexts';
+import { connectionCount } from '../listFaces';
 import { inert } from '../../base/inert';
 import { t } from '../../base/l10n';
 import { connectionsList } from '../connections';

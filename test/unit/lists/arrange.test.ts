@@ -65,7 +65,7 @@ describe('arrangements (group by, sort by)', () => {
       model.update(syncs);
       return model;
     };
-    assert.deepEqual(defaultArrangement<FlowSync>(processingList), { groupBy: 'flow', sortBy: 'started' });
+    assert.deepEqual(defaultArrangement(processingList), { groupBy: 'flow', sortBy: 'started' });
     assert.deepEqual(shape(tree('flow', 'started')), [
       ['Flow 1', [2, 3]],
       ['Flow 2', [1]],
@@ -192,15 +192,15 @@ describe('arrangements (group by, sort by)', () => {
   });
 
   it('unknown names from settings fall back to the defaults, each on its own; names like Object members are unknown', () => {
-    assert.deepEqual(validArrangement<Connection>(connectionsList, { groupBy: 'type', sortBy: 'nonsense' }), {
+    assert.deepEqual(validArrangement(connectionsList, { groupBy: 'type', sortBy: 'nonsense' }), {
       groupBy: 'type',
       sortBy: 'name',
     });
-    assert.deepEqual(validArrangement<Connection>(connectionsList, { groupBy: 'constructor', sortBy: 'updated' }), {
+    assert.deepEqual(validArrangement(connectionsList, { groupBy: 'constructor', sortBy: 'updated' }), {
       groupBy: 'team',
       sortBy: 'updated',
     });
-    assert.deepEqual(validArrangement<FlowSync>(processingList, {}), { groupBy: 'flow', sortBy: 'started' });
+    assert.deepEqual(validArrangement(processingList, {}), { groupBy: 'flow', sortBy: 'started' });
   });
 
   it('package.json offers exactly the arrangements each list knows, with the same defaults', () => {

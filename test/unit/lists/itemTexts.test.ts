@@ -1,12 +1,6 @@
 import * as assert from 'node:assert/strict';
-import {
-  connectionCount,
-  connectionTooltip,
-  syncCount,
-  syncDescription,
-  syncLabel,
-  syncTooltip,
-} from '../../../src/lists/itemTexts';
+import { connectionTooltip, syncDescription, syncLabel, syncTooltip } from '../../../src/lists/itemTexts';
+import { connectionCount, syncCount } from '../../../src/lists/listFaces';
 import { escapeMarkdown } from '../../../src/base/format';
 import { NOW, conn, iso, sync } from '../helpers/items';
 

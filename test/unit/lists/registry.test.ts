@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { COMMAND } from '../../../src/base/commandIds';
 import { ANY_LISTS, LISTS, listById } from '../../../src/lists';
+import { LIST_FACES } from '../../../src/lists/listFaces';
 
 const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8'));
 
@@ -19,6 +20,25 @@ describe('the list registry', () => {
     }
     assert.equal(new Set(LISTS.map((l) => l.id)).size, LISTS.length, 'ids are unique');
     assert.equal(new Set(ANY_LISTS.map((l) => l.rows.leafIdPrefix)).size, LISTS.length, 'tree id prefixes are unique');
+  });
+
+  it("each list's face is the start's, in the registry's order, and names exactly its groupings and sortings", () => {
+    assert.deepEqual(
+      LIST_FACES.map((face) => face.id),
+      LISTS.map((list) => list.id),
+    );
+    for (const face of LIST_FACES) {
+      const list = listById(face.id)!;
+      for (const key of ['viewId', 'polled', 'emptyText', 'count', 'badge'] as const) {
+        assert.equal(list[key], face[key], `${face.id}: ${key}`);
+      }
+      assert.equal(list.rows.descriptionAges, face.rows.descriptionAges, `${face.id}: rows.descriptionAges`);
+      for (const [key, value] of Object.entries(face.arrangements)) {
+        assert.equal(list.arrangements[key as keyof typeof face.arrangements], value, `${face.id}: ${key}`);
+      }
+      assert.deepEqual(Object.keys(list.arrangements.groupings), face.arrangements.groupingNames, face.id);
+      assert.deepEqual(Object.keys(list.arrangements.sortings), face.arrangements.sortingNames, face.id);
+    }
   });
 
   it("Copy ID and Copy Link are on every list's rows (their menus name each row context); a row context is no group's", () => {

@@ -7,10 +7,10 @@ import type { RowAdapter } from '../../../src/lists/treeModel';
 import { inert } from '../../../src/base/inert';
 import { sameJson } from '../../../src/base/sameJson';
 import { connectionsList } from '../../../src/lists/connections';
-import { sortKey } from '../../../src/lists/grouping';
+import { sortKey, textField } from '../../../src/lists/grouping';
 import type { ListDefinition } from '../../../src/lists/list';
 import { processingList } from '../../../src/lists/processing';
-import { field, placedBy, sameFields, textField } from '../../../src/lists/rowFields';
+import { field, placedBy, sameFields } from '../../../src/lists/rowFields';
 import { NOW, conn, sync } from '../helpers/items';
 
 /** What a row shows of an item: label, description, tooltip and icon (the accessible name is made of these). */
