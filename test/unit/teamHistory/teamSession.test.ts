@@ -1,0 +1,367 @@
+import * as assert from 'node:assert/strict';
+import { makeEntry, type HistoryEntry } from '../../../src/history/entry';
+import { TeamSlot, type TeamReader } from '../../../src/history/teamPort';
+import { Outbox } from '../../../src/teamHistory/outbox';
+import { StoreError } from '../../../src/teamHistory/storeErrors';
+import type { TeamEntry } from '../../../src/teamHistory/merge';
+import { PAGES_A_STEP, TeamSession, type TeamSessionPorts } from '../../../src/teamHistory/teamSession';
+import type { TeamRun, WatchSpan } from '../../../src/teamHistory/teamRows';
+import {
+  START,
+  type StoreState,
+  type TeamPage,
+  type TeamStore,
+  type Watermark,
+} from '../../../src/teamHistory/teamStore';
+import { FakeClock } from '../helpers/fakeClock';
+
+/*
+ * The team History session of one window on the fake clock, over a store in memory that a test makes fail, hang or
+ * answer page after page: nothing sleeps.
+ */
+
+const SEC = 1000;
+const MIN = 60 * SEC;
+const DAY = 24 * 60 * MIN;
+const SELF = 'self-installation-1';
+const ANNA = 'anna-installation-1';
+const SERVICE = 'https://flowsync.example.com';
+
+type Store = Pick<TeamStore, 'open' | 'write' | 'read' | 'deleteOwnBefore' | 'close'>;
+
+/** A store in memory: every row written, the team's rows to read, and what each call should do. */
+class MemoryStore implements Store {
+  readonly written: { runs: TeamRun[]; spans: WatchSpan[] }[] = [];
+  readonly reads: Watermark[] = [];
+  readonly deletes: number[] = [];
+  team: TeamRun[] = [];
+  spans: WatchSpan[] = [];
+  fail: StoreError | undefined;
+  state: StoreState = { version: 1, readOnly: undefined };
+  opens = 0;
+  /** Every read says more pages wait. */
+  endless = false;
+  closed = false;
+
+  async open(): Promise<StoreState> {
+    this.opens++;
+    if (this.fail) throw this.fail;
+    return this.state;
+  }
+  async write(runs: readonly TeamRun[], spans: readonly WatchSpan[]) {
+    if (this.fail) throw this.fail;
+    this.written.push({ runs: [...runs], spans: [...spans] });
+    return { runs: runs.length, spans: spans.length };
+  }
+  async read(_services: readonly string[], since: Watermark): Promise<TeamPage> {
+    this.reads.push(since);
+    if (this.fail) throw this.fail;
+    const n = this.reads.length;
+    return {
+      runs: since === START || this.endless ? this.team : [],
+      spans: since === START ? this.spans : [],
+      refused: 0,
+      watermark: { runs: { tx: String(n), row: '0' }, spans: { tx: String(n), row: '0' } },
+      more: this.endless,
+    };
+  }
+  async deleteOwnBefore(cutoff: number) {
+    if (this.fail) throw this.fail;
+    this.deletes.push(cutoff);
+    return { runs: 0, spans: 0 };
+  }
+  async close() {
+    this.closed = true;
+  }
+}
+
+function teamRun(
+  clock: FakeClock,
+  observer: string,
+  id: number,
+  minutesAgo: number,
+  extra: Partial<TeamRun> = {},
+): TeamRun {
+  const leftAt = clock.now() - minutesAgo * MIN;
+  return {
+    observer,
+    service: SERVICE,
+    team: '',
+    id,
+    flowId: 7,
+    flowName: 'Invoices',
+    createdAt: new Date(leftAt - 10 * MIN).toISOString(),
+    firstSeen: leftAt - 9 * MIN,
+    lastSeen: leftAt - MIN / 4,
+    leftAt,
+    hadErrors: false,
+    ...extra,
+  };
+}
+
+function entry(clock: FakeClock, id: number, minutesAgo: number): HistoryEntry {
+  const { leftAt, ...run } = teamRun(clock, SELF, id, minutesAgo);
+  return makeEntry({ ...run, leftAt: leftAt as number });
+}
+
+function setUp(options: { outbox?: Outbox; days?: number } = {}) {
+  const clock = new FakeClock();
+  const store = new MemoryStore();
+  const slot = new TeamSlot();
+  let local: HistoryEntry[] = [];
+  const reader: TeamReader = { service: () => SERVICE, team: () => '', shared: () => true, local: () => local };
+  slot.join(reader);
+  let retention: number | undefined = clock.now();
+  const logs: string[] = [];
+  const ports: TeamSessionPorts = {
+    store,
+    observer: SELF,
+    clock,
+    random: () => 0.5,
+    readers: () => slot.readers(),
+    retention: { last: () => retention, ran: (at) => (retention = at) },
+    pollIntervalMs: () => 30 * SEC,
+    historyDays: () => options.days ?? 7,
+    label: 'flowsync@db.example.com:5432/history',
+    log: (_level, line) => logs.push(line),
+    outbox: options.outbox,
+  };
+  const session = new TeamSession(ports);
+  slot.use(session);
+  return {
+    clock,
+    store,
+    slot,
+    session,
+    reader,
+    logs,
+    setLocal: (entries: HistoryEntry[]) => (local = entries),
+    retention: () => retention,
+    setRetention: (at: number | undefined) => (retention = at),
+  };
+}
+
+describe('teamHistory session: one window, one store, on the fake clock', () => {
+  it('opens at once, reads the team within 30 s of connecting and hands History the merge', async () => {
+    const s = setUp();
+    s.store.team = [teamRun(s.clock, ANNA, 41, 5)];
+    s.setLocal([entry(s.clock, 40, 3)]);
+    let changes = 0;
+    s.slot.onDidChange(() => changes++);
+    s.session.start();
+    assert.equal(s.session.status.kind, 'connecting');
+    assert.deepEqual(await Promise.race([s.session.opened, Promise.resolve('not yet')]), 'not yet');
+    await s.clock.advance(30 * SEC);
+    assert.deepEqual(await s.session.opened, { version: 1, readOnly: undefined });
+    assert.equal(s.session.status.kind, 'connected');
+    assert.equal(s.store.reads[0], START, 'the first read from the start, within 30 s');
+    assert.ok(changes > 0);
+    const merged = s.slot.merged(s.reader, [entry(s.clock, 40, 3)]) as TeamEntry[];
+    assert.deepEqual(
+      merged.map((e) => [e.id, e.seenHere]),
+      [
+        [40, true],
+        [41, false],
+      ],
+    );
+    assert.match(s.session.summary().status, /connected to flowsync@db\.example\.com:5432\/history/);
+  });
+
+  it('reads again every poll interval from its watermark', async () => {
+    const s = setUp();
+    s.session.start();
+    await s.clock.advance(SEC);
+    assert.equal(s.store.reads.length, 1);
+    await s.clock.advance(29 * SEC);
+    assert.equal(s.store.reads.length, 2);
+    assert.deepEqual(s.store.reads[1], { runs: { tx: '1', row: '0' }, spans: { tx: '1', row: '0' } });
+    await s.clock.advance(30 * SEC);
+    assert.equal(s.store.reads.length, 3);
+  });
+
+  it('a read at the caps costs a bounded amount: at most PAGES_A_STEP pages, then a wait', async () => {
+    const s = setUp();
+    s.store.endless = true;
+    s.session.start();
+    await s.clock.advance(1);
+    assert.equal(s.store.reads.length, PAGES_A_STEP);
+    await s.clock.advance(999);
+    assert.equal(s.store.reads.length, 2 * PAGES_A_STEP);
+  });
+
+  it('writes what the poller observed in one batch: the runs that left, its watch span, its open runs', async () => {
+    const s = setUp();
+    s.session.start();
+    await s.clock.advance(SEC);
+    const left = entry(s.clock, 40, 0);
+    const open = {
+      id: 42,
+      flowId: 7,
+      flowName: 'Orders',
+      createdAt: 'x',
+      firstSeen: s.clock.now() - MIN,
+      lastSeen: s.clock.now(),
+      hadErrors: false,
+    };
+    s.slot.observed(s.reader, { at: s.clock.now(), left: [left], open: () => [open] });
+    assert.equal(s.store.written.length, 0, 'observing only fills the outbox');
+    await s.clock.advance(2 * SEC);
+    assert.equal(s.store.written.length, 1, 'one statement');
+    const [batch] = s.store.written;
+    assert.deepEqual(
+      batch.runs.map((r) => [r.observer, r.id, r.leftAt]),
+      [
+        [SELF, 40, left.leftAt],
+        [SELF, 42, undefined],
+      ],
+    );
+    assert.deepEqual(batch.spans, [
+      { observer: SELF, service: SERVICE, team: '', from: s.clock.now() - 2 * SEC, to: s.clock.now() - 2 * SEC },
+    ]);
+    // the next answer extends the span; the open runs wait five minutes
+    s.slot.observed(s.reader, { at: s.clock.now(), left: [], open: () => assert.fail('open runs again too soon') });
+    await s.clock.advance(2 * SEC);
+    assert.deepEqual(
+      s.store.written[1].spans.map((x) => x.to - x.from),
+      [2 * SEC],
+    );
+  });
+
+  it('a service whose entry says "teamHistory": false is neither written nor merged', async () => {
+    const s = setUp();
+    const off: TeamReader = { ...s.reader, shared: () => false };
+    s.store.team = [teamRun(s.clock, ANNA, 41, 5)];
+    s.session.start();
+    await s.clock.advance(SEC);
+    s.slot.observed(off, { at: s.clock.now(), left: [entry(s.clock, 40, 0)], open: () => [] });
+    await s.clock.advance(5 * SEC);
+    assert.equal(s.store.written.length, 0);
+    assert.equal(s.slot.merged(off, []), undefined);
+  });
+
+  it('the store down: the status says it, retries with backoff and jitter, and then writes everything once', async () => {
+    const s = setUp();
+    s.store.fail = new StoreError('unreachable', 'ECONNREFUSED');
+    s.session.start();
+    const opened = await (async () => {
+      await s.clock.advance(1);
+      return s.session.opened;
+    })();
+    assert.ok(opened instanceof StoreError);
+    assert.equal(s.session.status.kind, 'problem');
+    assert.match(s.session.summary().status, /cannot be reached/);
+    const before = s.store.opens;
+    await s.clock.advance(4 * SEC);
+    assert.equal(s.store.opens, before, 'the first retry after 5 s (±20 %)');
+    await s.clock.advance(2 * SEC);
+    assert.equal(s.store.opens, before + 1);
+    s.slot.observed(s.reader, { at: s.clock.now(), left: [entry(s.clock, 40, 0)], open: () => [] });
+    s.store.fail = undefined;
+    await s.clock.advance(20 * SEC);
+    assert.equal(s.session.status.kind, 'connected');
+    assert.deepEqual(
+      s.store.written.flatMap((w) => w.runs.map((r) => r.id)),
+      [40],
+    );
+    await s.clock.advance(10 * MIN);
+    assert.deepEqual(
+      s.store.written.flatMap((w) => w.runs.map((r) => r.id)),
+      [40],
+      'nothing doubled',
+    );
+  });
+
+  it('a refused certificate is never a tight loop: a few attempts in ten minutes', async () => {
+    const s = setUp();
+    s.store.fail = new StoreError('certificate', 'DEPTH_ZERO_SELF_SIGNED_CERT');
+    s.session.start();
+    await s.clock.advance(10 * MIN);
+    assert.ok(s.store.opens <= 4, `${s.store.opens} attempts`);
+    assert.match(s.session.summary().status, /certificate was refused/);
+    assert.equal(s.logs.filter((l) => /certificate/.test(l)).length, 1, 'logged once, not on every attempt');
+  });
+
+  it('a write that fails keeps the rows waiting; the status recovers by itself', async () => {
+    const s = setUp();
+    s.session.start();
+    await s.clock.advance(SEC);
+    s.store.fail = new StoreError('connectionLost', '57P01');
+    s.slot.observed(s.reader, { at: s.clock.now(), left: [entry(s.clock, 40, 0)], open: () => [] });
+    await s.clock.advance(3 * SEC);
+    assert.equal(s.session.status.kind, 'problem');
+    assert.equal(s.session.waiting, 2, 'the run and the span wait');
+    s.store.fail = undefined;
+    await s.clock.advance(MIN);
+    assert.equal(s.session.status.kind, 'connected');
+    assert.equal(s.session.waiting, 0);
+  });
+
+  it('read-only: shows the team, writes nothing, says why', async () => {
+    const s = setUp();
+    s.store.state = { version: 2, readOnly: 'newerSchema' };
+    s.session.start();
+    await s.clock.advance(SEC);
+    s.slot.observed(s.reader, { at: s.clock.now(), left: [entry(s.clock, 40, 0)], open: () => [] });
+    await s.clock.advance(MIN);
+    assert.equal(s.store.written.length, 0);
+    assert.equal(s.store.deletes.length, 0);
+    assert.match(s.session.summary().status, /read-only \(its tables are of a newer version of this extension\)/);
+  });
+
+  it('replays the local History when the outbox had to drop runs', async () => {
+    const s = setUp({ outbox: new Outbox({ maxRuns: 2, maxSpans: 10 }) });
+    const local = [40, 41, 42].map((id, i) => entry(s.clock, id, 10 - i));
+    s.setLocal(local);
+    s.store.fail = new StoreError('unreachable', 'ECONNREFUSED');
+    s.session.start();
+    await s.clock.advance(SEC);
+    s.slot.observed(s.reader, { at: s.clock.now(), left: local, open: () => [] }); // three runs, room for two
+    s.store.fail = undefined;
+    await s.clock.advance(MIN);
+    const ids = [...new Set(s.store.written.flatMap((w) => w.runs.map((r) => r.id)))].sort();
+    assert.deepEqual(
+      ids,
+      [40, 41, 42],
+      'the dropped run offered again from the local History (an upsert: once in the store)',
+    );
+  });
+
+  it('deletes its own old rows once a day', async () => {
+    const s = setUp();
+    s.setRetention(undefined);
+    s.session.start();
+    await s.clock.advance(SEC);
+    assert.equal(s.store.deletes.length, 1);
+    assert.equal(s.store.deletes[0], s.clock.now() - SEC - 90 * DAY);
+    await s.clock.advance(DAY - 2 * SEC);
+    assert.equal(s.store.deletes.length, 1);
+    await s.clock.advance(MIN);
+    assert.equal(s.store.deletes.length, 2);
+  });
+
+  it('polling never waits for it: observing while a write hangs returns at once', async () => {
+    const s = setUp();
+    s.session.start();
+    await s.clock.advance(SEC);
+    s.store.write = () => new Promise(() => undefined);
+    s.slot.observed(s.reader, { at: s.clock.now(), left: [entry(s.clock, 40, 0)], open: () => [] });
+    await s.clock.advance(3 * SEC);
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < 100; i++)
+      s.slot.observed(s.reader, { at: s.clock.now(), left: [entry(s.clock, 100 + i, 0)], open: () => [] });
+    assert.ok(Number(process.hrtime.bigint() - started) / 1e6 < 50);
+  });
+
+  it('close writes what waits once, then closes the store', async () => {
+    const s = setUp();
+    s.session.start();
+    await s.clock.advance(SEC);
+    s.slot.observed(s.reader, { at: s.clock.now(), left: [entry(s.clock, 40, 0)], open: () => [] });
+    await s.session.close();
+    assert.deepEqual(
+      s.store.written.flatMap((w) => w.runs.map((r) => r.id)),
+      [40],
+    );
+    assert.ok(s.store.closed);
+  });
+});
