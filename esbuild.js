@@ -150,6 +150,8 @@ const CHUNKS = {
       './src/status/vscode/statusBar.ts',
       './src/services/vscode/settingsWarnings.ts',
       './src/json/vscode/jsonDocuments.ts',
+      // team History of the window: connects when a connection string is kept (its store's code is a chunk below)
+      './src/teamHistory/vscode/teamHistory.ts',
       // ExtensionMode.Test only
       './src/commands/vscode/testApi.ts',
     ],
@@ -170,21 +172,29 @@ const CHUNKS = {
     after: ['services', 'find'],
     modules: ['./src/tools/vscode/toolAnswers.ts', './src/links/vscode/answerLink.ts'],
   },
+  // Team History's store: src/teamHistory with the `postgres` driver, only when a store is connected (a connection
+  // string kept in SecretStorage, or Connect Team History...). Not in the web build (teamChunk.browser.ts).
+  teamHistory: { after: ['services', 'commands'], modules: ['./src/teamHistory/vscode/teamHistoryConnection.ts'] },
   // jsonc-parser: only when a workspace has a settings file.
   settingsFile: { after: [], modules: ['./src/settings/workspaceOverrides.ts'] },
 };
 
 /**
  * The browser bundle's platform: every import of the seam's `platform` module (src/env/platform.ts, Node) resolves to
- * src/env/platform.browser.ts instead, so node-fetch and node:crypto are not even reachable from it.
+ * src/env/platform.browser.ts instead, so node-fetch and node:crypto are not even reachable from it; and team
+ * History's store code (src/teamHistory/vscode/teamChunk.ts: the `postgres` driver, net and tls) to
+ * teamChunk.browser.ts, which has none.
  */
 const browserPlatform = {
   name: 'browser-platform',
   setup(build) {
-    const nodeModule = path.join(__dirname, 'src', 'env', 'platform');
-    build.onResolve({ filter: /(^|\/)env\/platform$|^\.\.?\/platform$/ }, (args) => {
+    const nodeModules = [
+      path.join(__dirname, 'src', 'env', 'platform'),
+      path.join(__dirname, 'src', 'teamHistory', 'vscode', 'teamChunk'),
+    ];
+    build.onResolve({ filter: /(^|\/)env\/platform$|^\.\.?\/platform$|^\.\/teamChunk$/ }, (args) => {
       const resolved = path.resolve(args.resolveDir, args.path);
-      return resolved === nodeModule ? { path: `${nodeModule}.browser.ts` } : undefined;
+      return nodeModules.includes(resolved) ? { path: `${resolved}.browser.ts` } : undefined;
     });
   },
 };

@@ -21,6 +21,7 @@ import { windowSettings } from './services/vscode/settingsSource';
 import { newWindowId } from './sharing/windowId';
 import { statusBarWithServices } from './status/vscode/statusOnFirstUse';
 import { registerTools } from './tools/vscode/tools';
+import { teamHistoryOnFirstUse } from './teamHistory/vscode/teamHistoryStart';
 
 export type { FlowSyncExplorerApi } from './commands/vscode/testApi';
 
@@ -35,12 +36,14 @@ export function activate(context: vscode.ExtensionContext): Promise<FlowSyncExpl
   const thisWindow = { clock, windowId: newWindowId(clock.now()) };
   // Never lost to another window's write; on the system's clock (a test's hurried timers are the product's polls only).
   const globalState = new ReadYourWritesState(context.globalState, { ...thisWindow, clock: systemClock });
+  const loadFailed = failedToLoad(log); // a chunk (esbuild.js CHUNKS) that could not be loaded
   const shared = { ...thisWindow, globalState, log, settings, keys, globalStorageUri: context.globalStorageUri };
-  const services = new ServiceRegistry({ ...shared, userAgent: userAgent(version, vscode.version) });
+  const teamHistory = teamHistoryOnFirstUse({ ...shared, secrets: context.secrets }, loadFailed);
+  const services = new ServiceRegistry({ ...shared, teamHistory, userAgent: userAgent(version, vscode.version) });
+  services.withServices(teamHistory); // made with the services' code, before the services
   const views = createListViews(services, clock, settings, {
     processing: (s) => services.byId(s.id)?.history.processingMarks,
   });
-  const loadFailed = failedToLoad(log); // a chunk (esbuild.js CHUNKS) that could not be loaded
   const jsonDocuments = registerJsonDocuments(services, loadFailed('The JSON documents'));
   const failureDeps = { ...thisWindow, settings, json: jsonDocuments.json, storage: context.globalStorageUri, log };
   const notifications = watchFailures(services, failureDeps, loadFailed('Telling errors'));
@@ -50,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): Promise<FlowSyncExpl
   const find = findOnFirstUse(filtered, context.workspaceState, now, loadFailed("The views' filters"));
   const ofExtension = { extensionUri: context.extensionUri, extensionId: context.extension.id };
   const shown = { services, views, historyView, find, json: jsonDocuments.json, browser: new BrowserOpener() };
-  const commandContext = { ...shared, ...shown, ...ofExtension, clock, now };
+  const commandContext = { ...shared, ...shown, ...ofExtension, clock, now, teamHistory };
   const links = new LinkHandler(commandContext);
   const commandTable = onFirstUse(() => import('./commands/vscode/handlers'));
 

@@ -16,7 +16,7 @@ import { ProcessingObserver, processingAnswer } from './observer';
 import { SlowerAnnouncer, SlowerFlows } from './slowerFlows';
 import { flowStats, isStuck, processingAgeMs, stuckThresholdMs, type FlowStats } from './stats';
 import { HISTORY_CAP, mergeSegments, originFolder, pruneEntries } from './store';
-import type { OpenSighting, TeamReader, TeamSlot } from './teamPort';
+import type { OpenSighting, TeamReader, TeamSlot, TeamSummary } from './teamPort';
 import { dayOf } from './log';
 import { StuckAnnouncer } from './stuckAnnouncer';
 import { NO_OLDER_DAYS, type OlderDays } from './summary';
@@ -272,6 +272,11 @@ export class HistoryCore implements Disposable {
     const all = entries ? flowStats(entries, this.older) : this.stats;
     this.merged = { local: this.entries, stats: this.stats, entries: entries ?? this.entries, all };
     return { entries: this.merged.entries, stats: all };
+  }
+
+  /** What team History says of itself (the History view's tooltip); undefined while no store is connected. */
+  teamSummary(): TeamSummary | undefined {
+    return this.ports.team?.slot.summary();
   }
 
   /** Resolves when the first read is done and the writes asked for so far are on disk. */

@@ -205,6 +205,7 @@ export class ServiceEntriesRead {
         name,
         url: target.url,
         ...(target.teamId ? { teamId: target.teamId } : {}),
+        ...((item as { teamHistory?: unknown }).teamHistory === false ? { teamHistory: false as const } : {}),
         ...(Object.keys(web.templates).length ? { web: web.templates } : {}),
       });
     });

@@ -65,6 +65,8 @@ export const PAGES_A_STEP = 4;
 /** Waits between steps while a read has more pages, and before a write after an observation (gathers a few). */
 const MORE_MS = 1_000;
 const WRITE_SOON_MS = 2_000;
+/** Without a shared service yet, looked at again this soon. */
+const NONE_YET_MS = 5_000;
 /** The open runs are written every few minutes (and at close), so a teammate sees them while they run. */
 const OPEN_EVERY_MS = 5 * 60_000;
 /** Complete answers further apart than this start a new watch span (the window was not watching between them). */
@@ -230,8 +232,10 @@ export class TeamSession implements TeamHistoryPort {
     this.setStatus(this.statusOfStore());
     let more = false;
     if (clock.now() >= this.nextReadAt) {
-      more = await this.read();
-      if (!more) this.nextReadAt = clock.now() + this.ports.pollIntervalMs();
+      const read = await this.read();
+      more = read === true;
+      // No service shared yet (the services are being made): read as soon as one is.
+      if (!more) this.nextReadAt = clock.now() + (read === 'none' ? NONE_YET_MS : this.ports.pollIntervalMs());
     }
     if (writable && retentionDue(this.ports.retention.last(), clock.now())) {
       await store.deleteOwnBefore(clock.now() - RETENTION_MS);
@@ -265,13 +269,14 @@ export class TeamSession implements TeamHistoryPort {
   /** This window's runs of every shared service from `since` on, as this installation's rows. */
   private *localRuns(since: number): Iterable<TeamRun> {
     for (const { reader, service, team } of this.shared()) {
-      for (const entry of reader.local())
+      for (const entry of reader.local()) {
         if (entry.leftAt >= since) yield runOfEntry(entry, this.ports.observer, service, team);
+      }
     }
   }
 
-  /** Reads up to PAGES_A_STEP pages of the team's rows; true when more wait. */
-  private async read(): Promise<boolean> {
+  /** Reads up to PAGES_A_STEP pages of the team's rows; true when more wait, 'none' without a service to read. */
+  private async read(): Promise<boolean | 'none'> {
     const now = this.ports.clock.now();
     const shared = this.shared();
     const keys = [...new Set(shared.map((s) => bucketOf(s.service, s.team)))].sort();
@@ -285,7 +290,7 @@ export class TeamSession implements TeamHistoryPort {
       this.spans = new Map();
       if (keys.length) this.changes.fire();
     }
-    if (!services.length) return false;
+    if (!services.length) return 'none';
     let changed = false;
     let more = false;
     for (let page = 0; page < PAGES_A_STEP; page++) {

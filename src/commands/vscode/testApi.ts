@@ -54,6 +54,8 @@ export interface FlowSyncExplorerApi {
   removeService(name: string): Promise<void>;
   /** Add Service... with its answers given (the current service's name the first time, the new one's name and URL). */
   addService(answers: { currentName?: string; name: string; url: string }): Promise<void>;
+  /** Team History (Connect Team History without its password box: `connect(text)`). */
+  teamHistory: CommandContext['teamHistory'];
 }
 
 /**
@@ -70,7 +72,7 @@ export function testApi(
     statusBar: OnFirstUse<ProcessingStatusBar>;
   },
 ): FlowSyncExplorerApi {
-  const { services, keys, views, historyView, find, browser } = context;
+  const { services, keys, views, historyView, find, browser, teamHistory } = context;
   const first = () => services.all[0];
   // Add/Remove Service's own code (the commands' chunk, esbuild.js CHUNKS), without their questions
   const serviceCommands = onFirstUse(() => import('../../services/vscode/serviceCommands'));
@@ -82,6 +84,7 @@ export function testApi(
     historyView,
     find,
     browser,
+    teamHistory,
     get explorer() {
       return first().explorer;
     },

@@ -347,8 +347,9 @@ describe('teamHistory session: one window, one store, on the fake clock', () => 
     s.slot.observed(s.reader, { at: s.clock.now(), left: [entry(s.clock, 40, 0)], open: () => [] });
     await s.clock.advance(3 * SEC);
     const started = process.hrtime.bigint();
-    for (let i = 0; i < 100; i++)
+    for (let i = 0; i < 100; i++) {
       s.slot.observed(s.reader, { at: s.clock.now(), left: [entry(s.clock, 100 + i, 0)], open: () => [] });
+    }
     assert.ok(Number(process.hrtime.bigint() - started) / 1e6 < 50);
   });
 
