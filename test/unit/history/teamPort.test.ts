@@ -1,14 +1,13 @@
 import * as assert from 'node:assert/strict';
-import type { FlowSync, Item } from '../../../src/api/types';
 import { Emitter } from '../../../src/base/events';
 import { makeEntry, type HistoryEntry } from '../../../src/history/entry';
-import { HistoryCore, type HistoryExplorer, type HistoryNotice } from '../../../src/history/historyService';
+import { HistoryCore, type HistoryNotice } from '../../../src/history/historyService';
 import { LogStore } from '../../../src/history/logStore';
 import { TeamSlot, type TeamHistoryPort, type TeamObservation, type TeamReader } from '../../../src/history/teamPort';
-import type { ListState } from '../../../src/lists/refresh';
 import { FakeClock } from '../helpers/fakeClock';
 import { syncAt as item } from '../helpers/items';
 import { MemoryFiles } from '../helpers/memoryFiles';
+import { FakeExplorer } from '../helpers/historyExplorer';
 
 /*
  * The merge point: HistoryCore hands every reader (the views' snapshot, stats and stuck, the tools' reads, the
@@ -17,31 +16,6 @@ import { MemoryFiles } from '../helpers/memoryFiles';
  */
 
 const MIN = 60_000;
-const SERVICE = 'https://flowsync.example.com';
-
-class Explorer implements HistoryExplorer {
-  historyScope = SERVICE;
-  serviceKey = SERVICE;
-  teamId = '';
-  keyToHide = undefined;
-  private readonly processingChanges = new Emitter<void>();
-  readonly lists: { processing: { state: ListState<FlowSync>; onDidChange: (l: () => void) => { dispose(): void } } };
-  constructor(private readonly clock: FakeClock) {
-    this.lists = {
-      processing: {
-        state: { dropped: 0, loading: false, failures: 0 },
-        onDidChange: (listener) => this.processingChanges.event(listener),
-      },
-    };
-  }
-  mentionsKey = () => false;
-  onDidChangeStatus = () => ({ dispose: () => undefined });
-  answer(items: Item<FlowSync>[], adopted = false): void {
-    const now = this.clock.now();
-    this.lists.processing.state = { items, loadedAt: now, dropped: 0, loading: false, failures: 0, adopted };
-    this.processingChanges.fire();
-  }
-}
 
 /** A port with the team's runs: another installation's run of flow 1 that took 20 minutes. */
 class Port implements TeamHistoryPort {
@@ -67,7 +41,7 @@ class Port implements TeamHistoryPort {
 describe('HistoryCore and team History: one History for every reader', () => {
   let clock: FakeClock;
   let history: HistoryCore;
-  let explorer: Explorer;
+  let explorer: FakeExplorer;
   let slot: TeamSlot;
   let port: Port;
   let notices: HistoryNotice[];
@@ -75,7 +49,7 @@ describe('HistoryCore and team History: one History for every reader', () => {
 
   beforeEach(async () => {
     clock = new FakeClock();
-    explorer = new Explorer(clock);
+    explorer = new FakeExplorer(clock);
     slot = new TeamSlot();
     port = new Port();
     notices = [];
@@ -161,7 +135,7 @@ describe('HistoryCore and team History: one History for every reader', () => {
     slot.use(port);
     explorer.answer([item(11, 1, clock.now(), 3 * MIN)]);
     await clock.advance(15_000);
-    explorer.answer([], true); // another window's answer, adopted here
+    explorer.answer([], { adopted: true }); // another window's answer, adopted here
     assert.equal(port.observations.length, 1, 'the first answer, polled here');
     await clock.advance(15_000);
     explorer.answer([item(12, 1, clock.now(), MIN)]);

@@ -14,6 +14,7 @@ import {
   type Watermark,
 } from '../../../src/teamHistory/teamStore';
 import { FakeClock } from '../helpers/fakeClock';
+import { teamRunAt } from '../helpers/teamRuns';
 
 /*
  * The team History session of one window on the fake clock, over a store in memory that a test makes fail, hang or
@@ -75,28 +76,8 @@ class MemoryStore implements Store {
   }
 }
 
-function teamRun(
-  clock: FakeClock,
-  observer: string,
-  id: number,
-  minutesAgo: number,
-  extra: Partial<TeamRun> = {},
-): TeamRun {
-  const leftAt = clock.now() - minutesAgo * MIN;
-  return {
-    observer,
-    service: SERVICE,
-    team: '',
-    id,
-    flowId: 7,
-    flowName: 'Invoices',
-    createdAt: new Date(leftAt - 10 * MIN).toISOString(),
-    firstSeen: leftAt - 9 * MIN,
-    lastSeen: leftAt - MIN / 4,
-    leftAt,
-    hadErrors: false,
-    ...extra,
-  };
+function teamRun(clock: FakeClock, observer: string, id: number, minutesAgo: number): TeamRun {
+  return teamRunAt(SERVICE, observer, id, clock.now() - minutesAgo * MIN);
 }
 
 function entry(clock: FakeClock, id: number, minutesAgo: number): HistoryEntry {
