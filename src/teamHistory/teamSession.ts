@@ -67,6 +67,8 @@ const MORE_MS = 1_000;
 const WRITE_SOON_MS = 2_000;
 /** Without a shared service yet, looked at again this soon. */
 const NONE_YET_MS = 5_000;
+/** While a pass reads on, History is told of the rows read at most this often (each time every History merges). */
+const SAY_EVERY_MS = 10_000;
 /** The open runs are written every few minutes (and at close), so a teammate sees them while they run. */
 const OPEN_EVERY_MS = 5 * 60_000;
 /** Complete answers further apart than this start a new watch span (the window was not watching between them). */
@@ -97,6 +99,9 @@ export class TeamSession implements TeamHistoryPort {
   /** The team's runs by service and team filter ('' takes every row of its service; a team, that team's rows only). */
   private buckets = new Map<string, TeamRuns>();
   private spans = new Map<string, WatchSpan>();
+  /** Rows read that History was not told of yet, and when it last was. */
+  private unsaid = false;
+  private saidAt = -Infinity;
   /** Each service and team filter's current watch span, and when its open runs were last written. */
   private readonly watching = new Map<string, { from: number; to: number; openAt: number }>();
   private firstOpen!: (result: StoreState | StoreError) => void;
@@ -310,7 +315,13 @@ export class TeamSession implements TeamHistoryPort {
       more = read.more;
       if (!more) break;
     }
-    if (changed) this.changes.fire();
+    // Every History merges again on a change: while a long pass reads on (a table at the caps), at most every 10 s.
+    if (changed) this.unsaid = true;
+    if (this.unsaid && (!more || now - this.saidAt >= SAY_EVERY_MS)) {
+      this.unsaid = false;
+      this.saidAt = now;
+      this.changes.fire();
+    }
     return more;
   }
 }

@@ -170,6 +170,19 @@ describe('teamHistory session: one window, one store, on the fake clock', () => 
     assert.equal(s.store.reads.length, 2 * PAGES_A_STEP);
   });
 
+  it('a long pass at the caps tells History of the change at most every 10 s, not after every step', async () => {
+    const s = setUp();
+    s.store.endless = true;
+    s.store.team = [teamRun(s.clock, ANNA, 41, 5)];
+    s.session.start();
+    await s.clock.advance(1);
+    let changes = 0;
+    s.slot.onDidChange(() => changes++);
+    await s.clock.advance(9 * SEC);
+    assert.ok(s.store.reads.length >= 9 * PAGES_A_STEP, 'it reads on');
+    assert.ok(changes <= 1, `${changes} changes in 9 s`);
+  });
+
   it('writes what the poller observed in one batch: the runs that left, its watch span, its open runs', async () => {
     const s = setUp();
     s.session.start();
