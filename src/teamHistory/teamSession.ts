@@ -224,7 +224,6 @@ export class TeamSession implements TeamHistoryPort {
       this.state = await store.open();
       this.firstOpen(this.state);
       this.nextReadAt = clock.now();
-      this.ports.log('info', `Team History: ${statusLine(this.statusOfStore(), this.ports.label, clock.now())}`);
     }
     const writable = !this.state.readOnly;
     if (writable && this.outbox.size) {
@@ -259,6 +258,10 @@ export class TeamSession implements TeamHistoryPort {
     const same =
       status.kind === this.current.kind &&
       (status.kind !== 'problem' || (this.current.kind === 'problem' && status.error === this.current.error));
+    // connected or read-only (at first, or back after a problem): said once in the log
+    if (!same && status.kind !== 'problem') {
+      this.ports.log('info', statusLine(status, this.ports.label, this.ports.clock.now()));
+    }
     this.current = status;
     if (!same) this.changes.fire();
   }

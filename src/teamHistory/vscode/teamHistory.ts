@@ -61,7 +61,7 @@ export class TeamHistory implements vscode.Disposable {
         this.store = store;
         this.text = text;
         await this.deps.secrets.store(TEAM_HISTORY_SECRET, text);
-      }
+      } else await this.followNow(); // not kept: the store kept before, if any, is open again
       return answer;
     });
   }
@@ -84,20 +84,23 @@ export class TeamHistory implements vscode.Disposable {
 
   /** Opens the store of the string kept (another window connected, or this start), or closes it (forgotten). */
   private follow(): Promise<void> {
-    return this.serially(async () => {
-      if (!this.code) return;
-      const text = await this.deps.secrets.get(TEAM_HISTORY_SECRET);
-      if (text === this.text) return;
-      await this.closeNow();
-      if (!text) return;
-      this.text = text;
-      this.store = (await (await this.code.get()).openTeamStore(this.deps, text, false)).store;
-    });
+    return this.serially(() => this.followNow());
+  }
+
+  private async followNow(): Promise<void> {
+    if (!this.code) return;
+    const text = await this.deps.secrets.get(TEAM_HISTORY_SECRET);
+    if (text === this.text) return;
+    await this.closeNow();
+    if (!text) return;
+    this.text = text;
+    this.store = (await (await this.code.get()).openTeamStore(this.deps, text, false)).store;
   }
 
   private async closeNow(): Promise<void> {
     const store = this.store;
     this.store = undefined;
+    this.text = undefined;
     this.deps.slot.use(undefined);
     await store?.close();
   }

@@ -254,6 +254,11 @@ describe('teamHistory session: one window, one store, on the fake clock', () => 
     await s.clock.advance(20 * SEC);
     assert.equal(s.session.status.kind, 'connected');
     assert.deepEqual(
+      s.logs.filter((l) => /connected to/.test(l)),
+      ['team History: connected to flowsync@db.example.com:5432/history'],
+      'the log says it once it is back',
+    );
+    assert.deepEqual(
       s.store.written.flatMap((w) => w.runs.map((r) => r.id)),
       [40],
     );
