@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { makeEntry, type HistoryEntry } from '../../../src/history/entry';
+import { MAX_FLOW_NAME, makeEntry, type HistoryEntry } from '../../../src/history/entry';
 import { TeamSlot, type TeamReader } from '../../../src/history/teamPort';
 import { Outbox } from '../../../src/teamHistory/outbox';
 import { StoreError } from '../../../src/teamHistory/storeErrors';
@@ -8,11 +8,14 @@ import { PAGES_A_STEP, TeamSession, type TeamSessionPorts } from '../../../src/t
 import type { TeamRun, WatchSpan } from '../../../src/teamHistory/teamRows';
 import {
   START,
+  TeamStore,
+  type SqlPort,
   type StoreState,
   type TeamPage,
-  type TeamStore,
   type Watermark,
 } from '../../../src/teamHistory/teamStore';
+import { flowStats } from '../../../src/history/stats';
+import { MAX_UNSEEN_MS } from '../../../src/base/plausibleTime';
 import { FakeClock } from '../helpers/fakeClock';
 import { teamRunAt } from '../helpers/teamRuns';
 
@@ -29,6 +32,7 @@ const ANNA = 'anna-installation-1';
 const SERVICE = 'https://flowsync.example.com';
 
 type Store = Pick<TeamStore, 'open' | 'write' | 'read' | 'deleteOwnBefore' | 'close'>;
+const YEAR = 365 * DAY;
 
 /** A store in memory: every row written, the team's rows to read, and what each call should do. */
 class MemoryStore implements Store {
@@ -85,9 +89,10 @@ function entry(clock: FakeClock, id: number, minutesAgo: number): HistoryEntry {
   return makeEntry({ ...run, leftAt: leftAt as number });
 }
 
-function setUp(options: { outbox?: Outbox; days?: number } = {}) {
+function setUp(options: { outbox?: Outbox; days?: number; store?: (clock: FakeClock) => Store } = {}) {
   const clock = new FakeClock();
   const store = new MemoryStore();
+  const used = options.store?.(clock) ?? store;
   const slot = new TeamSlot();
   let local: HistoryEntry[] = [];
   const reader: TeamReader = { service: () => SERVICE, team: () => '', shared: () => true, local: () => local };
@@ -95,7 +100,7 @@ function setUp(options: { outbox?: Outbox; days?: number } = {}) {
   let retention: number | undefined = clock.now();
   const logs: string[] = [];
   const ports: TeamSessionPorts = {
-    store,
+    store: used,
     observer: SELF,
     clock,
     random: () => 0.5,
@@ -363,5 +368,68 @@ describe('teamHistory session: one window, one store, on the fake clock', () => 
       [40],
     );
     assert.ok(s.store.closed);
+  });
+
+  it('a hostile table: impossible rows refused, texts inert and cut, what is learned bounded by the longest run', async () => {
+    /** The rows a hostile writer put in the table, as the server returns them (bigints as text). */
+    const hostile = (clock: FakeClock) => {
+      const now = clock.now();
+      const row = (id: number, firstSeen: number, lastSeen: number, leftAt: number | null, extra: object = {}) => ({
+        snapshot_floor: '1',
+        tx: '1',
+        row_id: String(id),
+        observer: 'mallory-installation',
+        service: SERVICE,
+        team: '',
+        sync_id: String(id),
+        flow_id: '7',
+        flow_name: 'Invoices',
+        created_at: new Date(firstSeen - 10 * MIN).toISOString(),
+        first_seen: String(firstSeen),
+        last_seen: String(lastSeen),
+        left_at: leftAt === null ? null : String(leftAt),
+        had_errors: false,
+        ...extra,
+      });
+      const rows = [
+        row(1, now - 10 * YEAR, now - MIN, now), // a run of 10 years
+        row(2, now - 10 * MIN, now - 5 * MIN, now - 20 * MIN), // gone before its last sighting
+        row(3, now - 20 * MIN, now - 30 * MIN, now), // last seen before first seen
+        row(4, now - 20 * MIN, now - MIN, now, { flow_name: `\u202e[click](command:x)<b>${'x'.repeat(1_000_000)}` }),
+        // the longest runs a row may claim: 7 days from first seen to gone, created 7 days before it was first seen
+        ...[5, 6, 7].map((id) =>
+          row(id, now - 7 * DAY + MIN, now - MIN, now, {
+            created_at: new Date(now - 14 * DAY + 2 * MIN).toISOString(),
+          }),
+        ),
+      ];
+      const sql: SqlPort = {
+        query: async (text) => {
+          if (text.includes('to_regclass')) return [{ present: true }];
+          if (text.includes("key = 'schema_version'")) return [{ value: '1' }];
+          if (text.includes('may_write')) return [{ may_write: true, may_use: true, read_only: 'off' }];
+          if (text.includes('flow_name') && text.includes('LIMIT')) return rows;
+          if (text.includes('LIMIT')) return [{ snapshot_floor: '1', row_id: null }];
+          return [{ runs: '0', spans: '0' }];
+        },
+        transaction: async (work) => work(sql),
+        close: async () => undefined,
+      };
+      return new TeamStore(sql, SELF, () => clock.now());
+    };
+    const s = setUp({ store: hostile });
+    s.session.start();
+    await s.clock.advance(SEC);
+    const merged = s.slot.merged(s.reader, []) ?? [];
+    assert.deepEqual(
+      merged.map((e) => e.id).sort(),
+      [4, 5, 6, 7],
+      'a run of 10 years, or one that ends before it started, is refused',
+    );
+    const name = merged.find((e) => e.id === 4)!.flowName;
+    assert.ok(name.length <= MAX_FLOW_NAME, `${name.length} characters`);
+    assert.ok(!/[\u202e<>]|\]\(/.test(name), name);
+    const stats = flowStats(merged).get(7)!;
+    assert.ok(stats.p95Ms <= MAX_UNSEEN_MS * 2, 'no run it learns from is longer than 14 days');
   });
 });
