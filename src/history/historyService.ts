@@ -179,6 +179,7 @@ export class HistoryCore implements Disposable {
     | {
         local: HistoryEntry[];
         stats: Map<number, FlowStats>;
+        shared: boolean;
         entries: readonly HistoryEntry[];
         all: Map<number, FlowStats>;
       }
@@ -267,10 +268,13 @@ export class HistoryCore implements Disposable {
    */
   private seen(): { entries: readonly HistoryEntry[]; stats: ReadonlyMap<number, FlowStats> } {
     const m = this.merged;
-    if (m && m.local === this.entries && m.stats === this.stats) return { entries: m.entries, stats: m.all };
+    const shared = this.reader.shared();
+    if (m && m.local === this.entries && m.stats === this.stats && m.shared === shared) {
+      return { entries: m.entries, stats: m.all };
+    }
     const entries = this.ports.team?.slot.merged(this.reader, this.entries);
     const all = entries ? flowStats(entries, this.older) : this.stats;
-    this.merged = { local: this.entries, stats: this.stats, entries: entries ?? this.entries, all };
+    this.merged = { local: this.entries, stats: this.stats, shared, entries: entries ?? this.entries, all };
     return { entries: this.merged.entries, stats: all };
   }
 

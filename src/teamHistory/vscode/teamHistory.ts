@@ -94,7 +94,9 @@ export class TeamHistory implements vscode.Disposable {
     await this.closeNow();
     if (!text) return;
     this.text = text;
-    this.store = (await (await this.code.get()).openTeamStore(this.deps, text, false)).store;
+    const { store, answer } = await (await this.code.get()).openTeamStore(this.deps, text, false);
+    this.store = store;
+    if (!store) this.deps.log.warn(`Team History: ${answer.text}`); // a kept string it cannot use (never the string)
   }
 
   private async closeNow(): Promise<void> {

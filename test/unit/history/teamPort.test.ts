@@ -155,4 +155,18 @@ describe('HistoryCore and team History: one History for every reader', () => {
       [12, 11],
     );
   });
+
+  it('a service whose entry comes to say "teamHistory": false shows only its own runs at once', async () => {
+    port.team = [teamRun(90, 30)];
+    slot.use(port);
+    assert.deepEqual(
+      history.snapshot.entries.map((e) => e.id),
+      [90],
+    );
+    shared = false; // the entry changed (its target retargeted): no change of the team's runs
+    assert.deepEqual(
+      history.snapshot.entries.map((e) => e.id),
+      [],
+    );
+  });
 });
