@@ -16,7 +16,7 @@ import { ProcessingObserver, processingAnswer } from './observer';
 import { SlowerAnnouncer, SlowerFlows } from './slowerFlows';
 import { flowStats, isStuck, processingAgeMs, stuckThresholdMs, type FlowStats } from './stats';
 import { HISTORY_CAP, mergeSegments, originFolder, pruneEntries } from './store';
-import type { OpenSighting, TeamReader, TeamSlot, TeamSummary } from './teamPort';
+import type { OpenSighting, TeamGap, TeamReader, TeamSlot, TeamSummary } from './teamPort';
 import { dayOf } from './log';
 import { StuckAnnouncer } from './stuckAnnouncer';
 import { NO_OLDER_DAYS, type OlderDays } from './summary';
@@ -276,6 +276,11 @@ export class HistoryCore implements Disposable {
     const all = entries ? flowStats(entries, this.older) : this.stats;
     this.merged = { local: this.entries, stats: this.stats, shared, entries: entries ?? this.entries, all };
     return { entries: this.merged.entries, stats: all };
+  }
+
+  /** The stretches of [from, to) nobody of the team watched this service; undefined while no store is connected. */
+  teamUnwatched(from: number, to: number): readonly TeamGap[] | undefined {
+    return this.ports.team?.slot.unwatched(this.reader, from, to);
   }
 
   /** What team History says of itself (the History view's tooltip); undefined while no store is connected. */

@@ -44,7 +44,16 @@ export interface TeamHistoryPort {
   observed(reader: TeamReader, observation: TeamObservation): void;
   /** The one-line status (connected, read-only and why, the problem) and the installations that watched today. */
   summary(): TeamSummary;
+  /** The stretches of [from, to) nobody of the team watched the reader's service, in time order (at most 50). */
+  unwatched(reader: TeamReader, from: number, to: number): readonly TeamGap[];
   readonly onDidChange: Event<void>;
+}
+
+/** A stretch nobody watched, or only windows with a team filter did (`teams`: their filters). */
+export interface TeamGap {
+  readonly from: number;
+  readonly to: number;
+  readonly teams: readonly string[];
 }
 
 export interface TeamSummary {
@@ -86,6 +95,11 @@ export class TeamSlot implements Disposable {
 
   observed(reader: TeamReader, observation: TeamObservation): void {
     if (this.port && reader.shared()) this.port.observed(reader, observation);
+  }
+
+  /** The stretches of [from, to) nobody watched the reader's service; undefined while no store is connected. */
+  unwatched(reader: TeamReader, from: number, to: number): readonly TeamGap[] | undefined {
+    return this.port && reader.shared() ? this.port.unwatched(reader, from, to) : undefined;
   }
 
   /** What the History view's tooltip says of team History; undefined while no store is connected. */

@@ -2,11 +2,11 @@ import type { Clock, TimerHandle } from '../base/clock';
 import { Emitter, type Event } from '../base/events';
 import { t } from '../base/l10n';
 import { DAY_MS, type HistoryEntry } from '../history/entry';
-import type { TeamHistoryPort, TeamObservation, TeamReader, TeamSummary } from '../history/teamPort';
+import type { TeamGap, TeamHistoryPort, TeamObservation, TeamReader, TeamSummary } from '../history/teamPort';
 import { backoffDelay } from '../lists/refresh';
 import { mergeHistory, TeamRuns } from './merge';
 import { Outbox } from './outbox';
-import { watchedBy } from './spans';
+import { unwatched, watchedBy } from './spans';
 import { StoreError, storeErrorOf, type StoreProblem } from './storeErrors';
 import { runOfEntry, type TeamRun, type WatchSpan } from './teamRows';
 import {
@@ -69,6 +69,8 @@ const WRITE_SOON_MS = 2_000;
 const NONE_YET_MS = 5_000;
 /** While a pass reads on, History is told of the rows read at most this often (each time every History merges). */
 const SAY_EVERY_MS = 10_000;
+/** Unwatched stretches handed out at most (the chart's words name the first few). */
+const MAX_GAPS = 50;
 /** The open runs are written every few minutes (and at close), so a teammate sees them while they run. */
 const OPEN_EVERY_MS = 5 * 60_000;
 /** Complete answers further apart than this start a new watch span (the window was not watching between them). */
@@ -133,6 +135,12 @@ export class TeamSession implements TeamHistoryPort {
       status: statusLine(this.current, this.ports.label, now),
       watchedToday: watchedBy(this.spans.values(), today, now + 1),
     };
+  }
+
+  unwatched(reader: TeamReader, from: number, to: number): readonly TeamGap[] {
+    const service = reader.service();
+    const spans = [...this.spans.values()].filter((s) => s.service === service);
+    return unwatched(spans, from, to).filter((_, i) => i < MAX_GAPS);
   }
 
   merged(reader: TeamReader, local: readonly HistoryEntry[]): readonly HistoryEntry[] | undefined {

@@ -73,6 +73,8 @@ const rangeButtons = new Map<ActivityRange, HTMLButtonElement>();
 const tableToggle = el('button', { type: 'button', className: 'toggle' });
 const errorLine = el('p', { className: 'error', hidden: true });
 const emptyLine = el('p', { className: 'empty', hidden: true });
+/** Team History: when nobody watched, in words (text only: never markup). */
+const unwatchedLine = el('p', { className: 'unwatched', hidden: true });
 const chartBox = el('div', { id: 'chart', className: 'chart' });
 const chartHint = el('p', { id: 'chart-hint', className: 'visually-hidden' });
 const figure = el('div', { className: 'figure' }, chartBox, chartHint);
@@ -123,7 +125,14 @@ function init(strings: ActivityStrings, locale: string): void {
   errorLine.setAttribute('role', 'alert');
   emptyLine.setAttribute('role', 'status');
   emptyLine.textContent = strings.empty;
-  app.replaceChildren(el('header', {}, heading, rangeGroup, tableToggle), errorLine, emptyLine, figure, tableRegion);
+  app.replaceChildren(
+    el('header', {}, heading, rangeGroup, tableToggle),
+    errorLine,
+    emptyLine,
+    unwatchedLine,
+    figure,
+    tableRegion,
+  );
   app.setAttribute('aria-busy', 'false');
 }
 
@@ -140,6 +149,8 @@ function show(series: ActivitySeries): void {
   chartBox.setAttribute('aria-label', caption);
   const any = hasActivity(series);
   emptyLine.hidden = any;
+  unwatchedLine.textContent = series.unwatched ?? '';
+  unwatchedLine.hidden = !series.unwatched;
   figure.hidden = !any;
   tableToggle.hidden = !any;
   if (any) {

@@ -33,6 +33,9 @@ class Port implements TeamHistoryPort {
   observed(_reader: TeamReader, o: TeamObservation) {
     this.observations.push(o);
   }
+  unwatched() {
+    return [];
+  }
   summary() {
     return { status: 'team History: connected to x', watchedToday: 2 };
   }

@@ -153,6 +153,23 @@ describe('teamHistory session: one window, one store, on the fake clock', () => 
     assert.match(s.session.summary().status, /connected to flowsync@db\.example\.com:5432\/history/);
   });
 
+  it("says when nobody of the team watched the service, from every installation's spans", async () => {
+    const s = setUp();
+    const now = s.clock.now();
+    s.store.spans = [
+      { observer: ANNA, service: SERVICE, team: '', from: now - 60 * MIN, to: now - 40 * MIN },
+      { observer: SELF, service: SERVICE, team: '', from: now - 30 * MIN, to: now - 10 * MIN },
+      { observer: ANNA, service: 'https://other.example.com', team: '', from: now - 40 * MIN, to: now - 30 * MIN },
+    ];
+    s.session.start();
+    await s.clock.advance(SEC);
+    assert.deepEqual(s.slot.unwatched(s.reader, now - 60 * MIN, now), [
+      { from: now - 40 * MIN, to: now - 30 * MIN, teams: [] },
+      { from: now - 10 * MIN, to: now, teams: [] },
+    ]);
+    assert.equal(s.session.summary().watchedToday, 2);
+  });
+
   it('reads again every poll interval from its watermark', async () => {
     const s = setUp();
     s.session.start();
