@@ -25,4 +25,6 @@ export interface ActivitySeries {
   }>;
   /** With team History: when nobody watched the service in the range, in words (the page shows it as text). */
   unwatched?: string;
+  /** The same stretches, [from, to) in ms, ascending: the chart shades them. */
+  gaps?: Array<[number, number]>;
 }

@@ -65,6 +65,8 @@ export const MAX_BUCKETS = 2_000;
 export const MAX_FLOW_NAME = 80;
 /** Longest sentence of when nobody watched (team History). */
 const MAX_UNWATCHED = 600;
+/** Unwatched stretches shaded at most. */
+const MAX_GAPS = 50;
 
 /**
  * A message from the page, checked field by field (a webview is a web page: what it posts is not trusted to have
@@ -125,7 +127,17 @@ export function normalizeSeries(
     };
   });
   const unwatched = typeof series?.unwatched === 'string' ? inert(series.unwatched, MAX_UNWATCHED) : '';
-  return { range, times: order.map((b) => b.time), flows, ...(unwatched ? { unwatched } : {}) };
+  const gaps = (Array.isArray(series?.gaps) ? series.gaps : [])
+    .filter((g) => Array.isArray(g) && Number.isFinite(g[0]) && Number.isFinite(g[1]) && g[0] < g[1])
+    .filter((_, i) => i < MAX_GAPS)
+    .map(([from, to]): [number, number] => [from, to]);
+  return {
+    range,
+    times: order.map((b) => b.time),
+    flows,
+    ...(unwatched ? { unwatched } : {}),
+    ...(gaps.length ? { gaps } : {}),
+  };
 }
 
 /** Whether anything was recorded: at least one bucket with a count above 0. */

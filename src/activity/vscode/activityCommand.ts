@@ -46,7 +46,8 @@ function openActivityChart(
         history.snapshot.older,
       );
       const gaps = history.teamUnwatched(series.times[0] ?? now(), now());
-      return { ...chartSeries(series), ...(gaps ? { unwatched: unwatchedWords(gaps) } : {}) };
+      const nobody = gaps?.filter((g) => g.teams.length === 0).map((g): [number, number] => [g.from, g.to]);
+      return { ...chartSeries(series), ...(gaps ? { unwatched: unwatchedWords(gaps), gaps: nobody } : {}) };
     },
     history.onDidChange,
   );

@@ -26,5 +26,16 @@ describe('activity panel page (activityStrings)', () => {
       'day',
     );
     assert.ok(series.unwatched && series.unwatched.length <= 600 && !/[\u202e<]/.test(series.unwatched));
+    const shaded = normalizeSeries(
+      {
+        range: 'day',
+        times: [],
+        flows: [],
+        gaps: [[T, T + H], [T + H, T], [NaN, T], ...Array.from({ length: 80 }, (_, i): [number, number] => [i, i + 1])],
+      },
+      'day',
+    );
+    assert.deepEqual(shaded.gaps?.[0], [T, T + H], 'the stretches the chart shades: finite, from before to');
+    assert.equal(shaded.gaps?.length, 50, 'at most 50');
   });
 });
