@@ -77,6 +77,24 @@ const builtinWebStreams = {
 };
 
 /**
+ * node-fetch's Response.formData() reads a multipart body with a parser of its own (4.4 KB), imported when it is first
+ * called. The extension reads JSON answers only (src/api/http.ts: text, never formData), so the parser is not bundled:
+ * formData() of a multipart body would throw, said in words.
+ */
+const noMultipartParser = {
+  name: 'no-multipart-parser',
+  setup(build) {
+    build.onResolve({ filter: /\/multipart-parser\.js$/ }, (args) =>
+      /node-fetch/.test(args.importer) ? { path: 'multipart-parser', namespace: 'no-multipart-parser' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'no-multipart-parser' }, () => ({
+      contents: `export function toFormData() { throw new Error('Flow Sync Explorer reads no multipart bodies'); }`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * `import * as vscode from 'vscode'` in a CommonJS bundle becomes `__toESM(require('vscode'))` in every module that has
  * it: a copy of every one of the API's hundreds of properties (each a getter and a property descriptor read), 20 times
  * over at start, about 1.6 ms of the code load in the extension host (bench/activation.mjs --cpu-profile). Instead
@@ -149,6 +167,8 @@ const CHUNKS = {
       './src/status/vscode/statusBar.ts',
       './src/services/vscode/settingsWarnings.ts',
       './src/json/vscode/jsonDocuments.ts',
+      // team History of the window: connects when a connection string is kept (its store's code is a chunk below)
+      './src/teamHistory/vscode/teamHistory.ts',
       // ExtensionMode.Test only
       './src/commands/vscode/testApi.ts',
     ],
@@ -169,21 +189,29 @@ const CHUNKS = {
     after: ['services', 'find'],
     modules: ['./src/tools/vscode/toolAnswers.ts', './src/links/vscode/answerLink.ts'],
   },
+  // Team History's store: src/teamHistory with the `postgres` driver, only when a store is connected (a connection
+  // string kept in SecretStorage, or Connect Team History...). Not in the web build (teamChunk.browser.ts).
+  teamHistory: { after: ['services', 'commands'], modules: ['./src/teamHistory/vscode/teamHistoryConnection.ts'] },
   // jsonc-parser: only when a workspace has a settings file.
   settingsFile: { after: [], modules: ['./src/settings/workspaceOverrides.ts'] },
 };
 
 /**
  * The browser bundle's platform: every import of the seam's `platform` module (src/env/platform.ts, Node) resolves to
- * src/env/platform.browser.ts instead, so node-fetch and node:crypto are not even reachable from it.
+ * src/env/platform.browser.ts instead, so node-fetch and node:crypto are not even reachable from it; and team
+ * History's store code (src/teamHistory/vscode/teamChunk.ts: the `postgres` driver, net and tls) to
+ * teamChunk.browser.ts, which has none.
  */
 const browserPlatform = {
   name: 'browser-platform',
   setup(build) {
-    const nodeModule = path.join(__dirname, 'src', 'env', 'platform');
-    build.onResolve({ filter: /(^|\/)env\/platform$|^\.\.?\/platform$/ }, (args) => {
+    const nodeModules = [
+      path.join(__dirname, 'src', 'env', 'platform'),
+      path.join(__dirname, 'src', 'teamHistory', 'vscode', 'teamChunk'),
+    ];
+    build.onResolve({ filter: /(^|\/)env\/platform$|^\.\.?\/platform$|^\.\/teamChunk$/ }, (args) => {
       const resolved = path.resolve(args.resolveDir, args.path);
-      return resolved === nodeModule ? { path: `${nodeModule}.browser.ts` } : undefined;
+      return nodeModules.includes(resolved) ? { path: `${resolved}.browser.ts` } : undefined;
     });
   },
 };
@@ -426,7 +454,12 @@ async function webContext() {
         for (const [index, list] of sharedNames(taken)) webShared.set(files[index], list);
         const main = await bundle.rebuild();
         const more = moreWebShared(main.metafile, split.metafile);
-        if (!more.length) break;
+        if (!more.length) {
+          // dist/web/meta.json: which module is in which web file (check:budgets counts a feature's bytes by it)
+          const outputs = { ...main.metafile.outputs, ...split.metafile.outputs };
+          fs.writeFileSync(path.join(__dirname, 'dist', 'web', 'meta.json'), JSON.stringify({ outputs }));
+          break;
+        }
         if (round === 5) throw buildError(`the web chunks still take more of the bundle after ${round} rounds`);
         for (const file of more) webShared.set(file, []);
       }
@@ -591,7 +624,7 @@ const nodeOptions = {
 async function buildNode() {
   const started = Date.now();
   const files = nodeFiles(CHUNKS);
-  const plugins = [vscodeOnce, builtinWebStreams];
+  const plugins = [vscodeOnce, builtinWebStreams, noMultipartParser];
   const layout = await layOut({ esbuild, files, options: nodeOptions, plugins, root: __dirname });
   if (layout.errors.length) return layout.errors;
   // no chunk left over from an earlier layout: each file of dist/chunks goes into the VSIX

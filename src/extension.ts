@@ -20,6 +20,7 @@ import { windowSettings } from './services/vscode/settingsSource';
 import { newWindowId } from './sharing/windowId';
 import { statusBarWithServices } from './status/vscode/statusOnFirstUse';
 import { registerTools } from './tools/vscode/tools';
+import { teamHistoryOnFirstUse } from './teamHistory/vscode/teamHistoryStart';
 
 export type { FlowSyncExplorerApi } from './commands/vscode/testApi';
 
@@ -34,12 +35,14 @@ export function activate(context: vscode.ExtensionContext): Promise<FlowSyncExpl
   const thisWindow = { clock, windowId: newWindowId(clock.now()) };
   // Never lost to another window's write; on the system's clock (a test's hurried timers are the product's polls only).
   const globalState = new ReadYourWritesState(context.globalState, { ...thisWindow, clock: systemClock });
+  const loadFailed = failedToLoad(log); // a chunk (esbuild.js CHUNKS) that could not be loaded
   const shared = { ...thisWindow, globalState, log, settings, keys, globalStorageUri: context.globalStorageUri };
-  const services = new ServiceRegistry({ ...shared, userAgent: userAgent(version, vscode.version) });
+  const teamHistory = teamHistoryOnFirstUse({ ...shared, secrets: context.secrets }, loadFailed);
+  const services = new ServiceRegistry({ ...shared, teamHistory, userAgent: userAgent(version, vscode.version) });
+  services.withServices(teamHistory); // made with the services' code, before the services
   const views = createListViews(services, clock, settings, {
     processing: (s) => services.byId(s.id)?.history.processingMarks,
   });
-  const loadFailed = failedToLoad(log); // a chunk (esbuild.js CHUNKS) that could not be loaded
   // ExtensionMode.Test only: the test API, whose ways out keep what they showed (loaded with the services' chunk)
   const test = hurried && onFirstUse(() => import('./commands/vscode/testApi'), { onError: loadFailed('Test API') });
   const seams = test && test.get().then((m) => m.testSeams());
@@ -55,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): Promise<FlowSyncExpl
   const ofExtension = { extensionUri: context.extensionUri, extensionId: context.extension.id };
   const browser = new BrowserOpener(seam('browser'));
   const shown = { services, views, historyView, find, json: jsonDocuments.json, browser };
-  const commandContext = { ...shared, ...shown, ...ofExtension, clock, now };
+  const commandContext = { ...shared, ...shown, ...ofExtension, clock, now, teamHistory };
   const links = new LinkHandler(commandContext, seam('links'));
   const commandTable = onFirstUse(() => import('./commands/vscode/handlers'));
 

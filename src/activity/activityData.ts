@@ -23,4 +23,8 @@ export interface ActivitySeries {
     /** Set on the "Other" series (the flows beyond the top ones): drawn in a neutral colour. Optional. */
     other?: boolean;
   }>;
+  /** With team History: when nobody watched the service in the range, in words (the page shows it as text). */
+  unwatched?: string;
+  /** The same stretches, [from, to) in ms, ascending: the chart shades them. */
+  gaps?: Array<[number, number]>;
 }

@@ -63,6 +63,10 @@ export const MAX_FLOWS = 24;
 export const MAX_BUCKETS = 2_000;
 /** Longest flow name shown. */
 export const MAX_FLOW_NAME = 80;
+/** Longest sentence of when nobody watched (team History). */
+const MAX_UNWATCHED = 600;
+/** Unwatched stretches shaded at most. */
+const MAX_GAPS = 50;
 
 /**
  * A message from the page, checked field by field (a webview is a web page: what it posts is not trusted to have
@@ -98,7 +102,8 @@ export function parsePageMessage(data: unknown): PageMessage | undefined {
  * The series as the page gets it: buckets with a finite time, ascending and distinct (the newest MAX_BUCKETS), each
  * flow's counts aligned with them (missing, negative or non-finite counts are 0), at most MAX_FLOWS flows, names made
  * inert (one line, no control or bidi characters, at most MAX_FLOW_NAME characters; `unnamed` when that leaves
- * nothing). `range` is the range asked for, whatever the series says.
+ * nothing), the sentence of when nobody watched inert and bounded. `range` is the range asked for, whatever the series
+ * says.
  */
 export function normalizeSeries(
   series: ActivitySeries | undefined,
@@ -121,7 +126,18 @@ export function normalizeSeries(
       ...(flow?.other === true ? { other: true } : {}),
     };
   });
-  return { range, times: order.map((b) => b.time), flows };
+  const unwatched = typeof series?.unwatched === 'string' ? inert(series.unwatched, MAX_UNWATCHED) : '';
+  const gaps = (Array.isArray(series?.gaps) ? series.gaps : [])
+    .filter((g) => Array.isArray(g) && Number.isFinite(g[0]) && Number.isFinite(g[1]) && g[0] < g[1])
+    .filter((_, i) => i < MAX_GAPS)
+    .map(([from, to]): [number, number] => [from, to]);
+  return {
+    range,
+    times: order.map((b) => b.time),
+    flows,
+    ...(unwatched ? { unwatched } : {}),
+    ...(gaps.length ? { gaps } : {}),
+  };
 }
 
 /** Whether anything was recorded: at least one bucket with a count above 0. */

@@ -35,6 +35,8 @@ export const COMMAND = {
   unpinFlow: 'flowsync.unpinFlow',
   openInBrowser: 'flowsync.openInBrowser',
   copyAsMarkdown: 'flowsync.copyAsMarkdown',
+  connectTeamHistory: 'flowsync.connectTeamHistory',
+  disconnectTeamHistory: 'flowsync.disconnectTeamHistory',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

@@ -18,6 +18,10 @@ export const STATE_KEYS = {
   exportTemporaryFiles: 'flowsync.exportTemporaryFiles',
   /** globalState: each key's latest version (src/base/readYourWrites.ts). */
   stateVersions: 'flowsync.stateVersions',
+  /** globalState: this installation's id in the team's store (team History), drawn once. */
+  teamHistoryObserver: 'flowsync.teamHistoryObserver',
+  /** globalState: when this installation last deleted its old rows of the team's store. */
+  teamHistoryRetention: 'flowsync.teamHistoryRetention',
   /** workspaceState: the views' filters a workspace kept. */
   filters: 'flowsync.filters',
   /** workspaceState: the filters set by a link (they last the session). */

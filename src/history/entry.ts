@@ -30,6 +30,8 @@ export interface HistoryEntry {
   readonly raw?: Readonly<Record<string, unknown>>;
   /** Whether the service listed it with `errors` (not null) at any poll of the run, kept when its item is not. */
   readonly hadErrors: boolean;
+  /** false: only teammates' windows saw it (team History, src/teamHistory/merge.ts); otherwise this installation did. */
+  readonly seenHere?: boolean;
 }
 
 /** How long a sync was processing: from its start to the midpoint of [lastSeen, leftAt], ± half that gap. */

@@ -6,7 +6,8 @@ import { t } from '../base/l10n';
 import type { ListState } from '../lists/refresh';
 import type { SettingValues } from '../settings/settingValues';
 import { activitySparkline, processingNow } from './activity';
-import { DAY_MS, type HistoryEntry } from './entry';
+import { DAY_MS, MAX_CREATED_AT, flowNameOf, itemHasErrors, type HistoryEntry } from './entry';
+import { bounded } from '../base/inert';
 import { eta } from './eta';
 import { HeldRuns } from './held';
 import type { FlowInsight } from './insights';
@@ -15,6 +16,7 @@ import { ProcessingObserver, processingAnswer } from './observer';
 import { SlowerAnnouncer, SlowerFlows } from './slowerFlows';
 import { flowStats, isStuck, processingAgeMs, stuckThresholdMs, type FlowStats } from './stats';
 import { HISTORY_CAP, mergeSegments, originFolder, pruneEntries } from './store';
+import type { OpenSighting, TeamGap, TeamReader, TeamSlot, TeamSummary } from './teamPort';
 import { dayOf } from './log';
 import { StuckAnnouncer } from './stuckAnnouncer';
 import { NO_OLDER_DAYS, type OlderDays } from './summary';
@@ -44,6 +46,8 @@ export interface HistoryExplorer {
   /** What History is kept under (one per service entry: its URL, with its team filter when it has one); none unset. */
   readonly historyScope: string | undefined;
   readonly teamId: string;
+  /** The service's key in the team's store: its base URL (undefined while it has none). */
+  readonly serviceKey?: string | undefined;
   readonly keyToHide: string | undefined;
   /** Whether a text holds the API key (such a run is never written). */
   mentionsKey(text: string): boolean;
@@ -106,6 +110,12 @@ export interface HistoryPorts {
   readonly log: HistoryLogger;
   /** The notices sink (see HistoryNotice). */
   readonly notify: (notice: HistoryNotice) => void;
+  /**
+   * The window's team History (src/history/teamPort.ts), and whether this service's runs are shared (its entry does
+   * not say `"teamHistory": false`): while a store is connected, every reader of History sees the team's runs merged
+   * with this window's; the notifications still come only from what this window saw.
+   */
+  readonly team?: { readonly slot: TeamSlot; shared(): boolean };
 }
 
 /** What History knows of a processing sync that a filter reads (is:stuck, is:watched, is:longer, its age). */
@@ -172,6 +182,18 @@ export class HistoryCore implements Disposable {
   /** Disposed (its service removed, the window closing): nothing more is read, summarized or pruned. */
   private disposed = false;
 
+  /** What the readers see: this window's runs merged with the team's (the same as entries and stats without a store). */
+  private merged:
+    | {
+        local: HistoryEntry[];
+        stats: Map<number, FlowStats>;
+        shared: boolean;
+        entries: readonly HistoryEntry[];
+        all: Map<number, FlowStats>;
+      }
+    | undefined;
+  private readonly reader: TeamReader;
+
   private readonly slower = new SlowerFlows();
   private readonly slowerAnnouncer = new SlowerAnnouncer();
   private readonly stuckAnnouncer: StuckAnnouncer;
@@ -192,22 +214,38 @@ export class HistoryCore implements Disposable {
       (line) => log.warn(line),
     );
     const processing = explorer.lists.processing;
+    this.reader = {
+      service: () => explorer.serviceKey,
+      team: () => explorer.teamId,
+      shared: () => ports.team?.shared() ?? false,
+      local: () => this.entries,
+    };
     this.disposables.add(
       this.changes,
       processing.onDidChange(() => this.onProcessingChanged()),
       explorer.onDidChangeStatus(() => void this.useOrigin(explorer.historyScope)),
     );
+    const team = ports.team?.slot;
+    if (team) {
+      this.disposables.add(
+        team.join(this.reader),
+        team.onDidChange(() => {
+          this.merged = undefined;
+          this.changed();
+        }),
+      );
+    }
     void this.useOrigin(explorer.historyScope);
   }
 
   /** The flows slower than usual now, by flow id (computed at most every few minutes: src/history/slowerFlows.ts). */
   slowerFlows(now: number): ReadonlyMap<number, FlowInsight> {
-    return this.slower.get(this.entries, this.older, now);
+    return this.slower.get(this.seen().entries, this.older, now);
   }
 
   /** The status bar's sparkline: how many syncs were processing over the last hour. */
   sparkline(now: number): string {
-    return activitySparkline(this.entries, processingNow(this.tracked, this.explorer.keyToHide), now);
+    return activitySparkline(this.seen().entries, processingNow(this.tracked, this.explorer.keyToHide), now);
   }
 
   /** What the status bar adds from History: the stuck syncs and the last hour's sparkline (changes with onDidChange). */
@@ -217,7 +255,7 @@ export class HistoryCore implements Disposable {
 
   /** What the language model tools read of History (each read anew: History changes every poll). */
   readonly reads = {
-    entries: (): readonly HistoryEntry[] => this.entries,
+    entries: (): readonly HistoryEntry[] => this.seen().entries,
     stuck: (): readonly FlowSync[] => this.stuckSyncs(),
     live: (sync: FlowSync, now: number): HistoryLive => this.live(sync, now),
     watched: (id: number): boolean => this.isWatched('sync', id),
@@ -225,7 +263,34 @@ export class HistoryCore implements Disposable {
   };
 
   get snapshot(): HistorySnapshot {
-    return { origin: this.origin, entries: this.entries, stats: this.stats, older: this.older, watches: this.watches };
+    const { entries, stats } = this.seen();
+    return { origin: this.origin, entries, stats, older: this.older, watches: this.watches };
+  }
+
+  /**
+   * The runs and stats every reader sees: this window's History merged with the team's runs while a store is connected
+   * (worked out again only when either changed), else this window's.
+   */
+  private seen(): { entries: readonly HistoryEntry[]; stats: ReadonlyMap<number, FlowStats> } {
+    const m = this.merged;
+    const shared = this.reader.shared();
+    if (m && m.local === this.entries && m.stats === this.stats && m.shared === shared) {
+      return { entries: m.entries, stats: m.all };
+    }
+    const entries = this.ports.team?.slot.merged(this.reader, this.entries);
+    const all = entries ? flowStats(entries, this.older) : this.stats;
+    this.merged = { local: this.entries, stats: this.stats, shared, entries: entries ?? this.entries, all };
+    return { entries: this.merged.entries, stats: all };
+  }
+
+  /** The stretches of [from, to) nobody of the team watched this service; undefined while no store is connected. */
+  teamUnwatched(from: number, to: number): readonly TeamGap[] | undefined {
+    return this.ports.team?.slot.unwatched(this.reader, from, to);
+  }
+
+  /** What team History says of itself (the History view's tooltip); undefined while no store is connected. */
+  teamSummary(): TeamSummary | undefined {
+    return this.ports.team?.slot.summary();
   }
 
   /** Resolves when the first read is done and the writes asked for so far are on disk. */
@@ -242,7 +307,7 @@ export class HistoryCore implements Disposable {
 
   /** The threshold after which a processing sync of `flowId` is stuck, or undefined (none known yet). */
   stuckThreshold(flowId: number): number | undefined {
-    return stuckThresholdMs(this.stats.get(flowId), this.settings().stuckAfterMinutes);
+    return stuckThresholdMs(this.seen().stats.get(flowId), this.settings().stuckAfterMinutes);
   }
 
   isStuck(sync: FlowSync, now = this.clock.now()): boolean {
@@ -259,11 +324,25 @@ export class HistoryCore implements Disposable {
   live(sync: FlowSync, at: number): HistoryLive {
     const stuck = this.isStuck(sync, at);
     const ageMs = processingAgeMs(sync, at, this.tracked.get(sync.id)?.firstSeen);
-    const longer = eta(this.stats.get(sync.flow_id), ageMs, stuck)?.phase === 'longer';
+    const longer = eta(this.seen().stats.get(sync.flow_id), ageMs, stuck)?.phase === 'longer';
     return {
       flags: { stuck, watched: this.isWatched('sync', sync.id), longer },
       seconds: { age: ageMs === undefined ? undefined : ageMs / 1000 },
     };
+  }
+
+  /** The runs processing now as this window saw them (team History's open rows). */
+  private openSightings(): OpenSighting[] {
+    const hide = this.explorer.keyToHide;
+    return [...this.observer.tracked.values()].map((tracked) => ({
+      id: tracked.sync.id,
+      flowId: tracked.sync.flow_id,
+      flowName: flowNameOf(tracked.sync, hide),
+      createdAt: bounded(tracked.sync.created_at, MAX_CREATED_AT, hide),
+      firstSeen: tracked.firstSeen,
+      lastSeen: tracked.lastSeen,
+      hadErrors: itemHasErrors(tracked.raw),
+    }));
   }
 
   /** The syncs processing now, with when this window first saw them (for the chart). */
@@ -288,7 +367,7 @@ export class HistoryCore implements Disposable {
 
   /** The last item seen of a sync that left processing at `leftAt` (Open as JSON on a History row). */
   lastItem(id: number, leftAt: number): Readonly<Record<string, unknown>> | undefined {
-    return this.entries.find((e) => e.id === id && e.leftAt === leftAt)?.raw;
+    return this.seen().entries.find((e) => e.id === id && e.leftAt === leftAt)?.raw;
   }
 
   /** Reads what other windows added (e.g. the History view became visible). */
@@ -421,6 +500,10 @@ export class HistoryCore implements Disposable {
       state.loadedAt,
       processingAnswer({ items: [...state.items], dropped: state.dropped }),
     );
+    // The window that polled (not one that adopted another's answer) sends what it saw to the team's store.
+    if (!state.adopted && state.dropped === 0) {
+      this.ports.team?.slot.observed(this.reader, { at: state.loadedAt, left, open: () => this.openSightings() });
+    }
     if (left.length === 0) {
       if (this.writeTrouble.unsaved) void this.persist(origin, []); // runs a failed write left wait in the store
       // Only when the stuck syncs changed: an identical answer must not re-render the Processing view.

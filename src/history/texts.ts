@@ -80,7 +80,11 @@ export function historyRow(
   stats?: FlowStats,
 ): { label: string; description: string; said: string[]; states: RowStates } {
   const states = historyRowStates(entry, stats);
-  const marks = [...(states.errors ? [t('had errors')] : []), ...(states.longer ? [t('ran longer than usual')] : [])];
+  const marks = [
+    ...(states.errors ? [t('had errors')] : []),
+    ...(states.longer ? [t('ran longer than usual')] : []),
+    ...(entry.seenHere === false ? [t('seen by another window')] : []),
+  ];
   const said = [t('ran {0}', durationText(entry.duration)), agoMs(entry.leftAt, now), ...marks];
   return { label: entryFlowLabel(entry), description: [`#${entry.id}`, ...said].join(' · '), said, states };
 }
@@ -242,4 +246,13 @@ export function slowerText(f: Pick<FlowInsight, 'recent' | 'before'>): string {
     span(f.recent.medianMs),
     span(f.before.medianMs),
   );
+}
+
+/** The tooltip line of team History: how many installations watched today, and its status (one line each). */
+export function teamTooltip(team: { readonly status: string; readonly watchedToday: number }): string {
+  const watched =
+    team.watchedToday === 1
+      ? t('team History: 1 installation watched today')
+      : t('team History: {0} installations watched today', team.watchedToday);
+  return `${watched}\n${team.status}`;
 }

@@ -208,6 +208,11 @@ export class Explorer {
     return this.client && (this.config?.scope ?? this.client.service.origin);
   }
 
+  /** The service's key in the team's store (src/teamHistory/): its base URL; none without a client. */
+  get serviceKey(): string | undefined {
+    return this.client?.service.baseUrl;
+  }
+
   /** What this service's History, watches and Clear History marker are kept under (see ExplorerConfig.historyScope). */
   get historyScope(): string | undefined {
     return this.client && (this.config?.historyScope ?? this.scope);

@@ -198,15 +198,14 @@ export class ServiceEntriesRead {
       places.set(place, name);
       taken.set(key, name);
       // Its web pages: a refused template is a warning of its own and never costs the entry.
-      const setting = t('flowsync.services ({0}): webUrl', label);
-      const parsed = this.webPagesOf(index, item, setting);
-      const web = withTeamFilter(parsed.templates, target.teamId, setting);
-      warnings.push(...parsed.warnings, ...web.warnings);
+      const web = this.decidedWebPages(index, item, label, target.teamId);
+      warnings.push(...web.warnings);
       entries.push({
         id: `${name}\u0000${target.url.baseUrl}`,
         name,
         url: target.url,
         ...(target.teamId ? { teamId: target.teamId } : {}),
+        ...((item as { teamHistory?: unknown }).teamHistory === false ? { teamHistory: false as const } : {}),
         ...(Object.keys(web.templates).length ? { web: web.templates } : {}),
       });
     });
@@ -219,6 +218,19 @@ export class ServiceEntriesRead {
       );
     }
     return { entries, warnings };
+  }
+
+  /** An entry's web pages, `{team_id}` decided by its team filter (webPages/webUrl.ts withTeamFilter), and warnings. */
+  private decidedWebPages(
+    index: number,
+    item: object,
+    label: string,
+    teamId: string,
+  ): ReturnType<typeof withTeamFilter> {
+    const setting = t('flowsync.services ({0}): webUrl', label);
+    const parsed = this.webPagesOf(index, item, setting);
+    const web = withTeamFilter(parsed.templates, teamId, setting);
+    return { templates: web.templates, warnings: [...parsed.warnings, ...web.warnings] };
   }
 
   /** An item's URL and team filter (an object's), read the first time they are needed. */

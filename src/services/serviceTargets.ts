@@ -24,6 +24,8 @@ export interface ServiceTarget {
    * exact base URL either way (serviceScope).
    */
   readonly bind: 'origin' | 'baseUrl';
+  /** false when its entry says `"teamHistory": false`: its runs are neither sent to the team's store nor merged. */
+  readonly teamHistory?: boolean;
 }
 
 /** The id of the one service of `flowsync.baseUrl`. */
@@ -35,6 +37,8 @@ export interface ServiceEntryLike {
   readonly name: string;
   readonly url: ServiceUrl;
   readonly teamId?: string;
+  /** false: its History is not shared with the team (`"teamHistory": false`). */
+  readonly teamHistory?: false;
   /** Its web pages (its `webUrl`, checked): not part of its target, so a change never makes the service again. */
   readonly web?: WebTemplates;
 }
@@ -53,6 +57,7 @@ export function serviceTargets(
     baseUrl: e.url.baseUrl,
     teamId: e.teamId ?? '',
     bind: 'baseUrl',
+    ...(e.teamHistory === false ? { teamHistory: false } : {}),
   }));
 }
 
@@ -66,6 +71,7 @@ const TARGET_FIELDS: { readonly [K in keyof Required<ServiceTarget>]: Field<Serv
   baseUrl: field((t) => t.baseUrl),
   teamId: field((t) => t.teamId),
   bind: field((t) => t.bind),
+  teamHistory: field((t) => t.teamHistory),
 };
 
 /** True when the settings describe a service the same way in every field (else it is retargeted). */

@@ -33,7 +33,10 @@ interface SeenBy {
 }
 
 /** A run of the merged History: a HistoryEntry, and who saw it. */
-export interface TeamEntry extends HistoryEntry, SeenBy {}
+export interface TeamEntry extends HistoryEntry {
+  readonly seenHere: boolean;
+  readonly observers: number;
+}
 
 /** A run no installation saw leave: still processing, or it left while nobody who had seen it was watching. */
 type OpenRun = Omit<Sighting, 'observer' | 'leftAt'> & SeenBy;

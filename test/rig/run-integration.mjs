@@ -220,7 +220,10 @@ function attackerDefaults(attackerUrl) {
   return dir;
 }
 
-/** Every test key contains this; it must never be written anywhere but SecretStorage (the browser's keyring). */
+/**
+ * Every test key contains this, and so does the team store's password of the Team History suite
+ * (test/integration/teamHistory.test.ts): neither may be written anywhere but SecretStorage (the browser's keyring).
+ */
 const SENTINEL = 'SENTINEL_4c1d2e3f';
 let countFiles = 0;
 

@@ -4,6 +4,7 @@ import { activitySeries, processingNow, type ActivitySeries } from '../../histor
 import type { HistoryService } from '../../history/vscode/historyService';
 import type { ActivitySeries as ChartSeries } from '../activityData';
 import { showActivityPanel } from './activityPanel';
+import { unwatchedWords } from '../activityStrings';
 
 /** A service as Show Activity sees it: its History and the key its texts are masked of. */
 export interface ActivityService {
@@ -35,17 +36,19 @@ function openActivityChart(
 ): void {
   showActivityPanel(
     context,
-    (range) =>
-      chartSeries(
-        activitySeries(
-          history.snapshot.entries,
-          processingNow(history.tracked, keyToHide()),
-          now(),
-          range,
-          undefined,
-          history.snapshot.older,
-        ),
-      ),
+    (range) => {
+      const series = activitySeries(
+        history.snapshot.entries,
+        processingNow(history.tracked, keyToHide()),
+        now(),
+        range,
+        undefined,
+        history.snapshot.older,
+      );
+      const gaps = history.teamUnwatched(series.times[0] ?? now(), now());
+      const nobody = gaps?.filter((g) => g.teams.length === 0).map((g): [number, number] => [g.from, g.to]);
+      return { ...chartSeries(series), ...(gaps ? { unwatched: unwatchedWords(gaps), gaps: nobody } : {}) };
+    },
     history.onDidChange,
   );
 }

@@ -73,6 +73,8 @@ const rangeButtons = new Map<ActivityRange, HTMLButtonElement>();
 const tableToggle = el('button', { type: 'button', className: 'toggle' });
 const errorLine = el('p', { className: 'error', hidden: true });
 const emptyLine = el('p', { className: 'empty', hidden: true });
+/** Team History: when nobody watched, in words (text only: never markup). */
+const unwatchedLine = el('p', { className: 'unwatched', hidden: true });
 const chartBox = el('div', { id: 'chart', className: 'chart' });
 const chartHint = el('p', { id: 'chart-hint', className: 'visually-hidden' });
 const figure = el('div', { className: 'figure' }, chartBox, chartHint);
@@ -123,7 +125,14 @@ function init(strings: ActivityStrings, locale: string): void {
   errorLine.setAttribute('role', 'alert');
   emptyLine.setAttribute('role', 'status');
   emptyLine.textContent = strings.empty;
-  app.replaceChildren(el('header', {}, heading, rangeGroup, tableToggle), errorLine, emptyLine, figure, tableRegion);
+  app.replaceChildren(
+    el('header', {}, heading, rangeGroup, tableToggle),
+    errorLine,
+    emptyLine,
+    unwatchedLine,
+    figure,
+    tableRegion,
+  );
   app.setAttribute('aria-busy', 'false');
 }
 
@@ -140,6 +149,8 @@ function show(series: ActivitySeries): void {
   chartBox.setAttribute('aria-label', caption);
   const any = hasActivity(series);
   emptyLine.hidden = any;
+  unwatchedLine.textContent = series.unwatched ?? '';
+  unwatchedLine.hidden = !series.unwatched;
   figure.hidden = !any;
   tableToggle.hidden = !any;
   if (any) {
@@ -288,7 +299,7 @@ function drawChart(): void {
     // each flow's bars span from the sum of the flows below it to its own sum
     bands: series.flows.slice(1).map((_flow, f) => ({ series: [f + 2, f + 1] as [number, number] })),
     // Nothing hovered: the legend names the flows only, without empty "Name:" slots (activity.css, .legend-idle).
-    hooks: { setLegend: [(u) => idleLegend(u)] },
+    hooks: { setLegend: [(u) => idleLegend(u)], drawClear: [(u) => shadeGaps(u, series.gaps ?? [], theme.foreground)] },
   };
   chart?.destroy();
   chartBox.replaceChildren();
@@ -296,6 +307,21 @@ function drawChart(): void {
   chart = new uPlot(options, [series.times, ...stacked(series)], chartBox);
   chart.root.querySelector('.u-legend')?.setAttribute('aria-hidden', 'true'); // the table says the same
   idleLegend(chart);
+}
+
+/** Team History: the stretches nobody watched, shaded behind the bars (the sentence above the chart says them). */
+function shadeGaps(u: uPlot, gaps: ReadonlyArray<[number, number]>, colour: string): void {
+  if (!gaps.length) return;
+  const { ctx, bbox } = u;
+  ctx.save();
+  ctx.globalAlpha = 0.12;
+  ctx.fillStyle = colour;
+  for (const [from, to] of gaps) {
+    const left = Math.max(bbox.left, u.valToPos(from, 'x', true));
+    const right = Math.min(bbox.left + bbox.width, u.valToPos(to, 'x', true));
+    if (right > left) ctx.fillRect(left, bbox.top, right - left, bbox.height);
+  }
+  ctx.restore();
 }
 
 /** Marks the legend idle while no bucket is hovered: its values and their colons are hidden then. */

@@ -10,6 +10,7 @@ import type { OnFirstUse } from '../../base/onFirstUse';
 import type { FindViews } from '../../find/vscode/findViews';
 import type { HistoryView } from '../../history/vscode/historyView';
 import type { BrowserOpener } from '../../links/vscode/linkHandler';
+import type { TeamHistory } from '../../teamHistory/vscode/teamHistory';
 
 /**
  * What the start (src/extension.ts) gives the command table (registerCommands.ts). No feature imports it: each
@@ -41,4 +42,6 @@ export interface CommandContext {
   globalState: vscode.Memento;
   /** Opens the service's own web pages (Open in Browser); the tests read what it was asked to open. */
   browser: BrowserOpener;
+  /** Team History (its store, Connect and Disconnect), made with the services. */
+  teamHistory: OnFirstUse<TeamHistory>;
 }

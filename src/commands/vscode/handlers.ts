@@ -15,6 +15,7 @@ import { refreshAll, refreshList } from '../../lists/vscode/refreshCommand';
 import { setServiceUrl } from '../../services/vscode/serviceUrlCommand';
 import { clearTeamFilter, filterByTeam } from '../../lists/vscode/teamFilterCommand';
 import { addService, removeService } from '../../services/vscode/serviceCommands';
+import { connectTeamHistory, disconnectTeamHistory } from '../../teamHistory/vscode/teamHistoryCommands';
 import { clearFilter, copyViewLink, filterView, goTo } from '../../find/vscode/findCommands';
 import { keyPlace } from '../../services/vscode/keyPlace';
 import { pickService } from '../../services/vscode/pickService';
@@ -101,6 +102,8 @@ const HANDLERS: Record<CommandId, Handler> = {
     [COMMAND.unpinFlow]: whenMade(unpinFlow),
     [COMMAND.openInBrowser]: whenMade(openInBrowser),
     [COMMAND.copyAsMarkdown]: whenMade(copyAsMarkdown),
+    [COMMAND.connectTeamHistory]: whenMade(connectTeamHistory),
+    [COMMAND.disconnectTeamHistory]: whenMade(disconnectTeamHistory),
   } satisfies Record<Exclude<CommandId, ListCommand>, Handler>),
 };
 

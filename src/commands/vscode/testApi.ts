@@ -53,6 +53,8 @@ export interface FlowSyncExplorerApi {
   removeService(name: string): Promise<void>;
   /** Add Service... with its answers given (the current service's name the first time, the new one's name and URL). */
   addService(answers: { currentName?: string; name: string; url: string }): Promise<void>;
+  /** Team History (Connect Team History without its password box: `connect(text)`). */
+  teamHistory: CommandContext['teamHistory'];
 }
 
 /** How many of the last links' answers and addresses opened the test API keeps. */
@@ -148,7 +150,7 @@ export function testApi(
     context: Pick<vscode.ExtensionContext, 'logUri' | 'globalStorageUri'>;
   },
 ): FlowSyncExplorerApi {
-  const { services, keys, views, historyView, find } = context;
+  const { services, keys, views, historyView, find, teamHistory } = context;
   const first = () => services.all[0];
   // Add/Remove Service's own code (the commands' chunk, esbuild.js CHUNKS), without their questions
   const serviceCommands = onFirstUse(() => import('../../services/vscode/serviceCommands'));
@@ -165,6 +167,7 @@ export function testApi(
     views,
     historyView,
     find,
+    teamHistory,
     get explorer() {
       return first().explorer;
     },

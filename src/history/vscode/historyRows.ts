@@ -9,6 +9,8 @@ import type { RowMarker } from '../../lists/vscode/rowDecorations';
 import { historyRow, historyTooltip } from '../index';
 import type { HistoryNode } from '../historyNode';
 import type { HistoryViewService } from './historyNodes';
+import type { TeamSummary } from '../teamPort';
+import { teamTooltip } from '../texts';
 
 /*
  * The rows of the History view: what a service, a day and a sync that left processing look like. In the services'
@@ -64,7 +66,14 @@ export function historyTreeItem(
   return item;
 }
 
-export function resolveHistoryItem(item: vscode.TreeItem, node: HistoryNode, now: number): vscode.TreeItem {
+/** `team`: what team History says of itself while a store is connected (the tooltip of a service's and a day's row). */
+export function resolveHistoryItem(
+  item: vscode.TreeItem,
+  node: HistoryNode,
+  now: number,
+  team?: TeamSummary,
+): vscode.TreeItem {
   if (node.kind === 'historyEntry') item.tooltip = markdownHover(historyTooltip(node.entry, now));
+  else if (team) item.tooltip = teamTooltip(team); // plain text: nothing in it is markup
   return item;
 }

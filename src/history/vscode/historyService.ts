@@ -4,7 +4,7 @@ import { Emitter, type Event } from '../../base/events';
 import { storageFiles } from '../../env/vscode/storageFiles';
 import type { Explorer } from '../../lists/explorer';
 import type { RowDecorations } from '../../lists/vscode/groupedTree';
-import { HistoryCore, type HistoryNotice, type HistorySettings } from '../historyService';
+import { HistoryCore, type HistoryNotice, type HistoryPorts, type HistorySettings } from '../historyService';
 import { LogStore } from '../logStore';
 import { processingDecorations } from './historyUi';
 import { FlowPins, PINS_STATE_KEY, pinnedLines, pinnedStates } from '../pins';
@@ -27,6 +27,8 @@ export interface HistoryServiceOptions {
   /** userHistoryDays: the user's own historyDays, the only one that deletes from disk (none given: nothing is deleted). */
   settings: () => HistorySettings;
   log: vscode.LogOutputChannel;
+  /** The window's team History and whether this service's runs are shared (HistoryPorts.team). */
+  team?: HistoryPorts['team'];
 }
 
 /**
@@ -49,7 +51,7 @@ export class HistoryService extends HistoryCore implements vscode.Disposable {
   /** The flows with a sync processing, for the latest answer (worked out once per answer). */
   private busy: { items: readonly unknown[] | undefined; flows: ReadonlySet<number> } = { items: [], flows: new Set() };
 
-  constructor({ explorer, storage, state, windowId, clock, settings, log }: HistoryServiceOptions) {
+  constructor({ explorer, storage, state, windowId, clock, settings, log, team }: HistoryServiceOptions) {
     const notices = new Emitter<HistoryNotice>();
     const files = storageFiles(vscode.Uri.joinPath(storage, 'history'));
     super({
@@ -57,6 +59,7 @@ export class HistoryService extends HistoryCore implements vscode.Disposable {
       clock,
       settings,
       log,
+      team,
       notify: (notice) => notices.fire(notice),
       watches: { read: () => state.get(WATCHES_KEY), write: async (all) => state.update(WATCHES_KEY, all) },
       openLog: (folder) =>

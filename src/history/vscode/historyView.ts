@@ -170,7 +170,8 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     if (node.kind === 'noMatch') return item;
     const rows = this.rows;
     if (!rows) return this.loadRows().then(() => this.resolveTreeItem(item, node));
-    return rows.resolveHistoryItem(item, node, this.now());
+    const team = this.services.all.find((s) => s.id === node.service)?.history.teamSummary();
+    return rows.resolveHistoryItem(item, node, this.now(), team);
   }
 
   dispose(): void {

@@ -17,6 +17,7 @@ import { lazySharing, type LazySharing } from '../../sharing/lazySharing';
 import { PollCoordinator } from '../../sharing/pollLease';
 import { FileSharedStore } from '../../sharing/vscode/fileStore';
 import type { ServiceTarget } from '../serviceTargets';
+import type { TeamSlot } from '../../history/teamPort';
 
 /** What every service connection of a window shares: where things are kept, the log, the clock, settings and keys. */
 export interface ServiceConnectionDeps {
@@ -34,6 +35,8 @@ export interface ServiceConnectionDeps {
   readonly random?: () => number;
   /** Whether several services are shown now: then the log names the service of each request. */
   readonly several?: () => boolean;
+  /** The window's team History (made with the services' code, before them), whose slot each service's History joins. */
+  readonly teamHistory?: { readonly made: { readonly slot: TeamSlot } | undefined };
 }
 
 /**
@@ -114,6 +117,7 @@ export class ServiceConnection implements vscode.Disposable {
       clock,
       settings: () => deps.settings.current,
       log,
+      team: teamOf(deps, () => this.currentTarget),
     });
     this.disposables.add(
       { dispose: () => this.explorer.dispose() },
@@ -182,4 +186,10 @@ function logRequest(log: vscode.LogOutputChannel, r: RequestRecord, service: str
     const bytes = r.notModified ? 'unchanged (no body)' : `${r.bytes} bytes`;
     log.info(`${by}${r.method} ${r.path} → ${r.status} in ${r.ms} ms, ${r.items} items${dropped}, ${bytes}`);
   }
+}
+
+/** What a service's History is to team History: the window's slot, and whether this service is shared. */
+function teamOf(deps: ServiceConnectionDeps, target: () => ServiceTarget) {
+  const slot = deps.teamHistory?.made?.slot;
+  return slot && { slot, shared: () => target().teamHistory !== false };
 }

@@ -1,73 +1,23 @@
 import * as assert from 'node:assert/strict';
-import type { FlowSync, Item } from '../../../src/api/types';
-import { Emitter } from '../../../src/base/events';
 import { makeEntry } from '../../../src/history/entry';
 import {
   HistoryCore,
-  type HistoryExplorer,
   type HistoryLogStore,
   type HistoryNotice,
   type HistorySettings,
 } from '../../../src/history/historyService';
 import { HISTORY_CAP, originFolder } from '../../../src/history/store';
 import { dayOf, logFileName, logRecord, windowTag } from '../../../src/history/log';
-import type { ListState } from '../../../src/lists/refresh';
 import { FakeClock, flushPromises } from '../helpers/fakeClock';
 import { syncAt as item } from '../helpers/items';
 import { LogStore } from '../../../src/history/logStore';
 import { MemoryFiles } from '../helpers/memoryFiles';
+import { FakeExplorer } from '../helpers/historyExplorer';
 
 const MIN = 60_000;
 const DAY = 86_400_000;
 const SCOPE = 'https://flowsync.example.com';
 const OTHER = 'https://other.example.com';
-const KEY = 'fs_test_0123456789abcdef';
-
-/** The Explorer as History reads it: its scope, key and Processing list, which a test answers. */
-class FakeExplorer implements HistoryExplorer {
-  historyScope: string | undefined = SCOPE;
-  teamId = '';
-  keyToHide: string | undefined = KEY;
-  private readonly statusChanges = new Emitter<void>();
-  private readonly processingChanges = new Emitter<void>();
-  readonly lists: { processing: { state: ListState<FlowSync>; onDidChange: (l: () => void) => { dispose(): void } } };
-
-  constructor(private readonly clock: FakeClock) {
-    this.lists = {
-      processing: {
-        state: { dropped: 0, loading: false, failures: 0 },
-        onDidChange: (listener) => this.processingChanges.event(listener),
-      },
-    };
-  }
-
-  mentionsKey(text: string): boolean {
-    return text.includes(KEY);
-  }
-
-  onDidChangeStatus(listener: () => void) {
-    return this.statusChanges.event(listener);
-  }
-
-  /** A successful processing answer, now (`adopted`: another window's, shared). */
-  answer(items: Item<FlowSync>[], { adopted = false } = {}): void {
-    this.lists.processing.state = {
-      items,
-      loadedAt: this.clock.now(),
-      dropped: 0,
-      loading: false,
-      failures: 0,
-      adopted,
-    };
-    this.processingChanges.fire();
-  }
-
-  /** Another service entry (a new URL or team filter): History follows the scope. */
-  rescope(scope: string | undefined): void {
-    this.historyScope = scope;
-    this.statusChanges.fire();
-  }
-}
 
 /** The watches of every window: one value, as globalState keeps it. */
 function sharedWatches() {

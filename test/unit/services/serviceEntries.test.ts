@@ -9,6 +9,7 @@ import {
   ServiceEntriesRead,
   serviceNameKey,
 } from '../../../src/services/serviceEntries';
+import { serviceTargets } from '../../../src/services/serviceTargets';
 
 describe('serviceEntries: reading flowsync.services', () => {
   const parse = (raw: unknown, allowHttp = false) => parseServiceEntries(raw, { allowHttp });
@@ -31,6 +32,18 @@ describe('serviceEntries: reading flowsync.services', () => {
     assert.notEqual(entries[0].id, entries[1].id, 'same origin, different path prefixes: two services');
     assert.deepEqual(parse(undefined), { entries: [], warnings: [] });
     assert.deepEqual(parse([]), { entries: [], warnings: [] });
+  });
+
+  it('"teamHistory": false keeps a service out of team History; anything else shares it', () => {
+    const { entries } = parse([
+      { name: 'A', url: 'https://a.example.com', teamHistory: false },
+      { name: 'B', url: 'https://b.example.com', teamHistory: 'false' },
+      { name: 'C', url: 'https://c.example.com' },
+    ]);
+    assert.deepEqual(
+      serviceTargets({ baseUrl: '', teamId: '' }, entries).map((t) => t.teamHistory !== false),
+      [false, true, true],
+    );
   });
 
   it('a bad entry is skipped with one warning naming it; the others work', () => {

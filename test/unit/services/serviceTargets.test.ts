@@ -134,6 +134,7 @@ describe('serviceTargets', () => {
       baseUrl: 'https://flow.example.com',
       teamId: '42',
       bind: 'baseUrl',
+      teamHistory: false,
     };
     const other: Required<ServiceTarget> = {
       id: 'Staging\u0000https://staging.example.com',
@@ -141,6 +142,7 @@ describe('serviceTargets', () => {
       baseUrl: 'https://staging.example.com',
       teamId: '7',
       bind: 'origin',
+      teamHistory: true,
     };
     assert.equal(sameTarget(full, { ...full }), true);
     for (const key of Object.keys(full) as Array<keyof ServiceTarget>) {

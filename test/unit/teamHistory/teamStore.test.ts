@@ -19,6 +19,7 @@ import {
 import { embeddedServer } from '../helpers/embeddedServer';
 import { postgresServer, type PostgresServer, type Role } from '../helpers/postgresServer';
 import { countRoundTrips } from '../helpers/roundTrips';
+import { teamRunAt } from '../helpers/teamRuns';
 
 /*
  * The store against a real PostgreSQL 15 (test/rig/postgres.mjs: loopback, a temporary folder, one server per run)
@@ -45,21 +46,7 @@ let service = 0;
 const newService = () => `https://flowsync-${++service}-${process.pid}.example.com`;
 
 function run(svc: string, observer: string, id: number, minutesAgo: number, extra: Partial<TeamRun> = {}): TeamRun {
-  const leftAt = NOW - minutesAgo * MIN;
-  return {
-    observer,
-    service: svc,
-    team: '',
-    id,
-    flowId: 7,
-    flowName: 'Invoices',
-    createdAt: new Date(leftAt - 10 * MIN).toISOString(),
-    firstSeen: leftAt - 9 * MIN,
-    lastSeen: leftAt - MIN / 4,
-    leftAt,
-    hadErrors: false,
-    ...extra,
-  };
+  return teamRunAt(svc, observer, id, NOW - minutesAgo * MIN, extra);
 }
 
 /** Reads every page of the team's rows of `services` from `since`; returns them with the watermark after. */

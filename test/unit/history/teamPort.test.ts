@@ -1,0 +1,175 @@
+import * as assert from 'node:assert/strict';
+import { Emitter } from '../../../src/base/events';
+import { makeEntry, type HistoryEntry } from '../../../src/history/entry';
+import { HistoryCore, type HistoryNotice } from '../../../src/history/historyService';
+import { LogStore } from '../../../src/history/logStore';
+import { TeamSlot, type TeamHistoryPort, type TeamObservation, type TeamReader } from '../../../src/history/teamPort';
+import { FakeClock } from '../helpers/fakeClock';
+import { syncAt as item } from '../helpers/items';
+import { MemoryFiles } from '../helpers/memoryFiles';
+import { FakeExplorer } from '../helpers/historyExplorer';
+
+/*
+ * The merge point: HistoryCore hands every reader (the views' snapshot, stats and stuck, the tools' reads, the
+ * sparkline, Insights) this window's runs merged with the team's while a store is connected; the notifications come
+ * only from what this window saw, and only the window that polled sends what it observed.
+ */
+
+const MIN = 60_000;
+
+/** A port with the team's runs: another installation's run of flow 1 that took 20 minutes. */
+class Port implements TeamHistoryPort {
+  readonly observations: TeamObservation[] = [];
+  readonly changes = new Emitter<void>();
+  readonly onDidChange = this.changes.event;
+  team: HistoryEntry[] = [];
+  merged(_reader: TeamReader, local: readonly HistoryEntry[]) {
+    return this.team.length
+      ? [...local, ...this.team.map((e) => ({ ...e, seenHere: false, observers: 1 }))].sort(
+          (a, b) => b.leftAt - a.leftAt,
+        )
+      : undefined;
+  }
+  observed(_reader: TeamReader, o: TeamObservation) {
+    this.observations.push(o);
+  }
+  unwatched() {
+    return [];
+  }
+  summary() {
+    return { status: 'team History: connected to x', watchedToday: 2 };
+  }
+}
+
+describe('HistoryCore and team History: one History for every reader', () => {
+  let clock: FakeClock;
+  let history: HistoryCore;
+  let explorer: FakeExplorer;
+  let slot: TeamSlot;
+  let port: Port;
+  let notices: HistoryNotice[];
+  let shared: boolean;
+
+  beforeEach(async () => {
+    clock = new FakeClock();
+    explorer = new FakeExplorer(clock);
+    slot = new TeamSlot();
+    port = new Port();
+    notices = [];
+    shared = true;
+    const files = new MemoryFiles(() => clock.now());
+    history = new HistoryCore({
+      explorer,
+      clock,
+      settings: () => ({ historyDays: 30, stuckAfterMinutes: 30, notifyWhenFinished: 'all' }),
+      watches: { read: () => undefined, write: async () => undefined },
+      log: { debug: () => undefined, info: () => undefined, warn: () => undefined },
+      notify: (n) => notices.push(n),
+      openLog: (folder) => new LogStore({ files, folder, windowId: 'a', now: () => clock.now() }),
+      team: { slot, shared: () => shared },
+    });
+    await history.whenReady();
+  });
+  afterEach(() => history.dispose());
+
+  const teamRun = (id: number, minutesAgo: number) =>
+    makeEntry({
+      id,
+      flowId: 1,
+      flowName: 'Flow 1',
+      createdAt: new Date(clock.now() - (minutesAgo + 20) * MIN).toISOString(),
+      firstSeen: clock.now() - (minutesAgo + 19) * MIN,
+      lastSeen: clock.now() - minutesAgo * MIN - 15_000,
+      leftAt: clock.now() - minutesAgo * MIN,
+    });
+
+  it("without a store, History is this window's; once connected, every reader sees the team's runs too", async () => {
+    explorer.answer([item(11, 1, clock.now(), 3 * MIN)]);
+    await clock.advance(15_000);
+    explorer.answer([]);
+    assert.deepEqual(
+      history.snapshot.entries.map((e) => e.id),
+      [11],
+    );
+    port.team = [teamRun(90, 30), teamRun(91, 60)];
+    let changes = 0;
+    history.onDidChange(() => changes++);
+    slot.use(port);
+    assert.ok(changes > 0, 'the views render again when the store connects');
+    assert.deepEqual(
+      history.snapshot.entries.map((e) => e.id),
+      [11, 90, 91],
+    );
+    assert.deepEqual(
+      history.reads.entries().map((e) => e.id),
+      [11, 90, 91],
+      'the tools and Export',
+    );
+    assert.equal(history.snapshot.stats.get(1)?.runs, 3, '"usually done" and stuck learn from the team\'s runs too');
+    assert.equal(history.lastItem(90, port.team[0].leftAt), undefined);
+    port.team.push(teamRun(92, 90));
+    port.changes.fire();
+    assert.deepEqual(
+      history.snapshot.entries.map((e) => e.id),
+      [11, 90, 91, 92],
+      'a change of the team is seen at once',
+    );
+    slot.use(undefined);
+    assert.deepEqual(
+      history.snapshot.entries.map((e) => e.id),
+      [11],
+      "disconnected: this window's History again",
+    );
+  });
+
+  it("the notifications still come only from what this window saw, never from a teammate's run", async () => {
+    slot.use(port);
+    port.team = [teamRun(90, 1)];
+    port.changes.fire();
+    assert.equal(notices.length, 0);
+    explorer.answer([item(11, 1, clock.now(), 3 * MIN)]);
+    await clock.advance(15_000);
+    explorer.answer([]);
+    assert.deepEqual(notices.filter((n) => n.kind === 'finished').length, 1);
+    assert.match(notices[0].text, /#11/);
+  });
+
+  it('only the window that polled sends what it observed; a service not shared is neither sent nor merged', async () => {
+    slot.use(port);
+    explorer.answer([item(11, 1, clock.now(), 3 * MIN)]);
+    await clock.advance(15_000);
+    explorer.answer([], { adopted: true }); // another window's answer, adopted here
+    assert.equal(port.observations.length, 1, 'the first answer, polled here');
+    await clock.advance(15_000);
+    explorer.answer([item(12, 1, clock.now(), MIN)]);
+    assert.equal(port.observations.length, 2);
+    assert.deepEqual(
+      port.observations[1].open().map((o) => [o.id, o.flowName]),
+      [[12, 'Flow 1']],
+    );
+    shared = false;
+    port.team = [teamRun(90, 30)];
+    port.changes.fire();
+    await clock.advance(15_000);
+    explorer.answer([]);
+    assert.equal(port.observations.length, 2);
+    assert.deepEqual(
+      history.snapshot.entries.map((e) => e.id),
+      [12, 11],
+    );
+  });
+
+  it('a service whose entry comes to say "teamHistory": false shows only its own runs at once', async () => {
+    port.team = [teamRun(90, 30)];
+    slot.use(port);
+    assert.deepEqual(
+      history.snapshot.entries.map((e) => e.id),
+      [90],
+    );
+    shared = false; // the entry changed (its target retargeted): no change of the team's runs
+    assert.deepEqual(
+      history.snapshot.entries.map((e) => e.id),
+      [],
+    );
+  });
+});
