@@ -53,7 +53,10 @@ interface State {
 
 let state: State | undefined;
 let chart: uPlot | undefined;
-let tableShown = (vscode.getState() as { table?: unknown } | undefined)?.table === true;
+/** What the page keeps across hiding and reloads (VS Code hands it back, to the page and to the panel's restore). */
+const kept: Record<string, unknown> = { ...(vscode.getState() as Record<string, unknown> | undefined) };
+const keep = (patch: Record<string, unknown>) => vscode.setState(Object.assign(kept, patch));
+let tableShown = kept.table === true;
 
 const app = document.getElementById('app') as HTMLElement;
 const el = <K extends keyof HTMLElementTagNameMap>(
@@ -82,9 +85,21 @@ const tableRegion = el('div', { id: 'activity-table', className: 'table-region',
 window.addEventListener('message', (event: MessageEvent<PanelMessage>) => {
   const message = event.data;
   if (!message || typeof message !== 'object') return;
-  if (message.type === 'init') {
+  if ((message as { type: string }).type === 'keep') {
+    keep({ host: (message as unknown as { keep: unknown }).keep }); // what the panel keeps here for a restore
+  } else if (message.type === 'init') {
     init(message.strings, message.locale);
     show(message.series);
+    // the range shown before a reload: asked for again
+    const range = kept.range;
+    if (
+      typeof range === 'string' &&
+      range !== message.series.range &&
+      ACTIVITY_RANGE_ORDER.includes(range as ActivityRange)
+    ) {
+      pressRange(range as ActivityRange);
+      vscode.postMessage({ type: 'range', range: range as ActivityRange });
+    }
   } else if (message.type === 'series' && state) {
     show(message.series);
   } else if (message.type === 'error' && state) {
@@ -114,7 +129,7 @@ function init(strings: ActivityStrings, locale: string): void {
   tableToggle.setAttribute('aria-controls', tableRegion.id);
   tableToggle.onclick = () => {
     tableShown = !tableShown;
-    vscode.setState({ table: tableShown });
+    keep({ table: tableShown });
     layoutTable();
   };
   chartBox.setAttribute('role', 'img');
@@ -134,6 +149,7 @@ function pressRange(range: ActivityRange): void {
 function show(series: ActivitySeries): void {
   if (!state) return;
   state.series = series;
+  keep({ range: series.range });
   errorLine.hidden = true;
   pressRange(series.range);
   const caption = state.strings.captions[series.range];

@@ -22,6 +22,8 @@ import {
 
 interface VsCodeApi {
   postMessage(message: InsightsPageMessage): void;
+  getState(): unknown;
+  setState(state: unknown): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
@@ -54,6 +56,18 @@ const th = (
   cell.setAttribute('scope', scope);
   return cell;
 };
+
+/** Where the page was scrolled (kept across hiding and reloads: VS Code hands it back), bounded. */
+const keptScroll = (() => {
+  const scroll = (vscode.getState() as { scroll?: unknown } | undefined)?.scroll;
+  return typeof scroll === 'number' && scroll > 0 && scroll < 10_000_000 ? scroll : 0;
+})();
+let scrolledBack = keptScroll === 0;
+let scrollTimer: ReturnType<typeof setTimeout> | undefined;
+window.addEventListener('scroll', () => {
+  clearTimeout(scrollTimer);
+  scrollTimer = setTimeout(() => vscode.setState({ scroll: Math.round(window.scrollY) }), 100);
+});
 
 /** The page as sent so far (undefined until the whole page arrives). */
 let state: InsightsState | undefined;
@@ -126,6 +140,10 @@ function render(page: InsightsState): void {
   app.replaceChildren(...parts);
   focusAgain?.focus();
   app.setAttribute('aria-busy', 'false');
+  if (!scrolledBack) {
+    scrolledBack = true;
+    window.scrollTo(0, keptScroll);
+  }
   vscode.postMessage({ type: 'rendered', rows, violations: [...violations] });
 }
 
