@@ -63,6 +63,8 @@ export type TimelinePanelMessage = {
   strings: TimelineStrings;
   locale: string;
   data: TimelineData;
+  /** The state a restored panel came back with (checked): the page starts from it when it keeps none of its own. */
+  restored?: TimelineState;
 };
 
 export type RunAction = 'reveal' | 'json' | 'browser';

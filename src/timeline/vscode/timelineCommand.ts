@@ -15,13 +15,13 @@ export function showTimeline<S extends TimelineService>(deps: TimelineCommandDep
 
 /**
  * The Run Timeline as it was before a reload: in the panel VS Code restored, with the service its page kept (`state`
- * comes from the page: only a checked service name is read here; the page reads its window and scroll itself).
+ * comes from the page: checked, parseTimelineState; the page starts from it when it keeps no state of its own).
  */
 export function restoreTimeline<S extends TimelineService>(
   deps: TimelineCommandDeps<S>,
   panel: vscode.WebviewPanel,
   state: unknown,
 ): void {
-  const { service } = parseTimelineState(state, deps.clock.now());
-  WebviewHost.opening(TIMELINE_VIEW_TYPE, { panel }, () => TimelinePanel.show(deps.extensionUri, deps, service));
+  const restored = parseTimelineState(state, deps.clock.now());
+  WebviewHost.opening(TIMELINE_VIEW_TYPE, { panel }, () => TimelinePanel.show(deps.extensionUri, deps, restored));
 }

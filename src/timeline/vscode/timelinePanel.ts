@@ -13,6 +13,7 @@ import type { HistoryService } from '../../history/vscode/historyService';
 import { timelineData, type ProcessingRun } from '../timelineData';
 import {
   parseTimelineMessage,
+  type TimelineState,
   type RunAction,
   type TimelinePageMessage,
   type TimelinePanelMessage,
@@ -53,25 +54,28 @@ const CHANGE_DELAY_MS = 1_000;
 export class TimelinePanel<S extends TimelineService> implements vscode.Disposable {
   private static readonly shown = new OnePanel<TimelinePanel<TimelineService>>();
 
-  /** Shows the panel (creating it when none is open); `service`, a service's name, the one shown first. */
+  /** Shows the panel (creating it when none is open); `restored`: the state a restored panel came back with (checked). */
   static show<S extends TimelineService>(
     extensionUri: vscode.Uri,
     source: TimelineSource<S>,
-    service?: string,
+    restored?: TimelineState,
   ): TimelinePanel<S> {
     return WebviewHost.show(
       TimelinePanel.shown as OnePanel<TimelinePanel<S>>,
-      () => new TimelinePanel(extensionUri, source, service),
+      () => new TimelinePanel(extensionUri, source, restored),
     );
   }
 
   private readonly host: WebviewHost<TimelinePageMessage>;
+  /** The service shown (its name; '' with one service). */
+  private service: string | undefined;
 
   private constructor(
     extensionUri: vscode.Uri,
     private readonly source: TimelineSource<S>,
-    private service: string | undefined,
+    private readonly restored: TimelineState | undefined,
   ) {
+    this.service = restored?.service;
     this.host = new WebviewHost(
       extensionUri,
       {
@@ -159,6 +163,7 @@ export class TimelinePanel<S extends TimelineService> implements vscode.Disposab
       strings: timelineStrings(),
       locale: vscode.env.language,
       data,
+      ...(this.restored ? { restored: this.restored } : {}),
     } satisfies TimelinePanelMessage);
   }
 }

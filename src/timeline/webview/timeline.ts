@@ -137,6 +137,15 @@ function receive(message: TimelinePanelMessage): void {
   if (chosen !== undefined && (previous?.runs.id[chosen] !== data.runs.id[chosen] || chosen >= index.size)) {
     chosen = findRun(previous, chosen);
   }
+  const restored = first && !kept ? message.restored : undefined;
+  if (restored) {
+    // a restored panel whose page kept nothing (the host's copy of the state, checked there)
+    if (restored.start !== undefined && restored.span !== undefined) {
+      view = { start: restored.start, span: restored.span };
+    }
+    scroll = restored.scroll ?? scroll;
+    tableShown = restored.table ?? tableShown;
+  }
   view = clampWindow(view ?? firstWindow(data.now), data.now);
   scroll = Math.max(0, Math.min(scroll, data.lanes.length - 1));
   fillPicker();
