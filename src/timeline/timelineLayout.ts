@@ -32,6 +32,23 @@ export function firstWindow(now: number): TimelineWindow {
   return clampWindow({ start: now, span: FIRST_SPAN_MS }, now);
 }
 
+/**
+ * The window a timeline opens on: up to now, as wide as the runs of the last 24 hours need (from the earliest start
+ * among them, with a margin), at least an hour, at most 24 hours (the last 24 hours when none ran in them).
+ */
+export function fitWindow(index: RunIndex, now: number): TimelineWindow {
+  const since = now - FIRST_SPAN_MS;
+  let earliest = Infinity;
+  for (let lane = 0; lane < index.lanes; lane++) {
+    index.visible(lane, { start: since, span: FIRST_SPAN_MS }, (run) => {
+      earliest = Math.min(earliest, Math.max(since, index.runs.start[run]));
+    });
+  }
+  if (earliest === Infinity) return firstWindow(now);
+  const span = Math.min(FIRST_SPAN_MS, Math.max(0, now - earliest) * 1.15);
+  return clampWindow({ start: now, span }, now);
+}
+
 /** Zoomed by `factor` (< 1: in, > 1: out) around the point at `anchor` (0: the left edge, 1: the right), in bounds. */
 export function zoomWindow(w: TimelineWindow, factor: number, now: number, anchor = 0.5): TimelineWindow {
   const span = Math.min(MAX_SPAN_MS, Math.max(MIN_SPAN_MS, w.span * factor));

@@ -6,6 +6,7 @@ import { t } from '../../base/l10n';
 import { eachService, serviceName, type ServiceSet } from '../../base/serviceSet';
 import { WebviewHost } from '../../base/vscode/webviewHost';
 import { OnePanel } from '../../base/webviewPanel';
+import type { FilterSubjects } from '../../filter/filterMatch';
 import type { Filter } from '../../filter/filterQuery';
 import { flowNameOf, type HistoryEntry } from '../../history/entry';
 import { historyRunSubjects } from '../../history/findRows';
@@ -67,6 +68,7 @@ export class TimelinePanel<S extends TimelineService> implements vscode.Disposab
   }
 
   private readonly host: WebviewHost<TimelinePageMessage>;
+  private readonly subjects = new WeakMap<S, { name: string; of: FilterSubjects<HistoryEntry> }>();
   /** The service shown (its name; '' with one service). */
   private service: string | undefined;
 
@@ -130,6 +132,22 @@ export class TimelinePanel<S extends TimelineService> implements vscode.Disposab
     }
   }
 
+  /** A service's runs as History's filter sees them: kept while the panel is open (each run's texts folded once). */
+  private subjectsOf(service: S, name: string): FilterSubjects<HistoryEntry> {
+    let subjects = this.subjects.get(service);
+    if (subjects?.name !== name) {
+      subjects = {
+        name,
+        of: historyRunSubjects(
+          () => name,
+          (id) => service.history.isWatched('sync', id),
+        ),
+      };
+      this.subjects.set(service, subjects);
+    }
+    return subjects.of;
+  }
+
   private post(): void {
     if (!this.host.ready) return;
     const service = this.chosen();
@@ -139,10 +157,7 @@ export class TimelinePanel<S extends TimelineService> implements vscode.Disposab
     const filter = this.source.historyFilter();
     let keep: ((entry: HistoryEntry) => boolean) | undefined;
     if (service && filter) {
-      const subjects = historyRunSubjects(
-        () => name,
-        (id) => service.history.isWatched('sync', id),
-      );
+      const subjects = this.subjectsOf(service, name);
       keep = (entry) => subjects.matches(filter, entry);
     }
     const history = service?.history;

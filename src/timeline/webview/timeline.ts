@@ -14,7 +14,7 @@ import {
   RunIndex,
   clampWindow,
   firstRun,
-  firstWindow,
+  fitWindow,
   layoutBars,
   nearestInLane,
   neighbour,
@@ -146,7 +146,7 @@ function receive(message: TimelinePanelMessage): void {
     scroll = restored.scroll ?? scroll;
     tableShown = restored.table ?? tableShown;
   }
-  view = clampWindow(view ?? firstWindow(data.now), data.now);
+  view = clampWindow(view ?? fitWindow(index, data.now), data.now);
   scroll = Math.max(0, Math.min(scroll, data.lanes.length - 1));
   fillPicker();
   filterLine.hidden = data.filter === '';

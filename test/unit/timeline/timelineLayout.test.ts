@@ -5,6 +5,7 @@ import {
   clampWindow,
   firstRun,
   firstWindow,
+  fitWindow,
   layoutBars,
   neighbour,
   panWindow,
@@ -55,6 +56,21 @@ describe('Run Timeline layout', () => {
       const w = firstWindow(NOW);
       assert.equal(w.span, 24 * HOUR);
       assert.ok(w.start + w.span > NOW && w.start + w.span <= NOW + 0.05 * w.span + 1);
+    });
+
+    it('opens as wide as the runs of the last 24 hours need: at least an hour, at most 24 hours', () => {
+      const index = sample(); // runs from 09:00 to now (12:00), one 10 days ago
+      const w = fitWindow(index, NOW);
+      assert.ok(w.start <= T0 && w.start >= T0 - HOUR, `starts before 09:00: ${new Date(w.start).toISOString()}`);
+      assert.ok(w.start + w.span >= NOW);
+      const late = new RunIndex(runs([[0, 1, NOW - 5 * MIN, NOW, -1]]), 1, NOW);
+      assert.equal(fitWindow(late, NOW).span, MIN_SPAN_MS);
+      const old = new RunIndex(
+        runs([[0, 1, NOW - 5 * 24 * HOUR, NOW - 5 * 24 * HOUR + MIN, NOW - 5 * 24 * HOUR + MIN]]),
+        1,
+        NOW,
+      );
+      assert.deepEqual(fitWindow(old, NOW), firstWindow(NOW));
     });
 
     it('zooms from one hour to 90 days, never beyond', () => {
