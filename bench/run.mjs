@@ -7,7 +7,7 @@
 // when a section could not run; missed targets are reported, not failed. ~3-5 min on 2 cores.
 //
 //   npm run bench
-//   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network, worst, history, text, services, bounds, fleet
+//   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network, worst, history, text, services, bounds, fleet, timeline
 //   npm run bench -- --starts 10 --memory-runs 3 --no-compile
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -132,6 +132,7 @@ const SECTIONS = {
   services: () => runSection('services.mjs', { nodeArgs: ['--expose-gc'] }),
   bounds: () => runSection('bounds.mjs', { nodeArgs: ['--expose-gc'] }),
   fleet: () => runSection('fleet.mjs'),
+  timeline: () => runSection('timeline.mjs', { nodeArgs: ['--expose-gc'] }),
 };
 
 function formatValue(value, unit) {

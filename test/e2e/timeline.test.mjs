@@ -79,7 +79,10 @@ describe('Run Timeline: the keyboard, axe in every default theme, and panels kep
     assert.ok(new Set(names).size > 1, `the arrows moved to other bars: ${names.join(' | ')}`);
     await page().keyboard.press('+');
     await page().keyboard.press('Shift+ArrowLeft');
-    assert.equal((await focused(frame))?.tag, 'BUTTON', 'zoom and pan keep the focus on the bar');
+    await waitFor(async () => (await focused(frame))?.tag === 'BUTTON', {
+      message: 'zoom and pan keep the focus on a bar',
+    });
+    assert.match((await focused(frame)).name, BAR_NAME);
     await page().keyboard.press('-');
     await page().keyboard.press('Shift+ArrowRight');
   });
@@ -104,6 +107,7 @@ describe('Run Timeline: the keyboard, axe in every default theme, and panels kep
   }
 
   it('a reload of the window brings back the activity chart (in its range), Flow Insights and the Run Timeline', async () => {
+    await runCommand('View: Close All Editors');
     await runCommand('Flow Sync: Show Activity Chart');
     const chart = await webviewFrame('main#app .ranges button');
     await chart.locator('.ranges button', { hasText: 'Week' }).click();

@@ -110,6 +110,7 @@ const actionButtons = new Map<RunAction, HTMLButtonElement>();
 canvas.setAttribute('aria-hidden', 'true');
 chart.append(labels, plot);
 chart.setAttribute('role', 'group');
+chart.tabIndex = -1;
 chart.setAttribute('aria-describedby', hint.id);
 
 window.addEventListener('message', (event: MessageEvent<TimelinePanelMessage | { type: 'keep'; keep: unknown }>) => {
@@ -409,7 +410,17 @@ function placeBarButton(focus: boolean): void {
       ? undefined
       : lastBars.find((b) => b.run <= run && run < b.run + b.count && b.lane === data!.runs.lane[run]);
   const wasFocused = document.activeElement === barButton;
+  if (run !== undefined && !bar && wasFocused) {
+    // zoomed or panned off the chosen run with the keyboard: the focus goes to the run nearest the middle shown
+    const near = firstRun(index, view, scroll);
+    if (near !== undefined && near !== run) {
+      chosen = near;
+      placeBarButton(true);
+      return;
+    }
+  }
   if (run === undefined || !bar) {
+    if (wasFocused) chart.focus(); // nothing shown to choose: the focus stays in the chart
     barButton?.remove();
     barButton = undefined;
     for (const b of actionButtons.values()) b.disabled = true;
