@@ -8,7 +8,7 @@
 //
 //   node --expose-gc bench/timeline.mjs
 import { performance } from 'node:perf_hooks';
-import { emitRows, outModule, progress, row, timeSamples } from './lib/common.mjs';
+import { emitRows, heapUsed, outModule, progress, row, seeded, timeSamples } from './lib/common.mjs';
 
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
 const { makeEntry } = outModule('history/entry.js');
@@ -28,20 +28,8 @@ const MIN = 60_000;
 const NOW = Date.UTC(2026, 10, 22, 12);
 const SECTION = 'timeline';
 
-/** A small deterministic generator (the same runs every time). */
-function random(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function serviceEntries(service) {
-  const next = random(service + 1);
+  const next = seeded(service + 1);
   const entries = [];
   for (let i = 0; i < RUNS; i++) {
     const start = NOW - next() * DAYS * 24 * 60 * MIN;
@@ -62,16 +50,6 @@ function serviceEntries(service) {
     );
   }
   return entries;
-}
-
-function heapUsed() {
-  const reads = [];
-  for (let i = 0; i < 5; i++) {
-    globalThis.gc();
-    globalThis.gc();
-    reads.push(process.memoryUsage().heapUsed);
-  }
-  return reads.sort((a, b) => a - b)[2];
 }
 
 progress(SECTION, `History of ${SERVICES} services × ${RUNS.toLocaleString('en-US')} runs`);

@@ -9,10 +9,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
 import { openOwnWindow, page, screenshot, session, waitFor } from './workbench.mjs';
 import { DEFAULT_THEMES, runCommand, runCommandByKeyboard, setKeyByKeyboard } from './palette.mjs';
-import { statusBarText } from './views.mjs';
+import { historyRuns } from './historyRuns.mjs';
 import { axeInTheme, axeViolations, tabInPage, themeDrawn, webviewFrame } from './webviews.mjs';
 
-const processingRequests = () => session.mock.requests.filter((r) => r.path.endsWith('/flowsyncs/processing')).length;
 const DRAWN = 'main#app[aria-busy="false"] .chart';
 /** The accessible name of a bar: "#1003 Invoices → Sheets, 09:14 to about 09:26, ran about 12 min[, had errors]". */
 const BAR_NAME = /^#\d+ .+, (before )?.+ to (about .+|now), (ran about|processing for) \d+ (s|min|h|d)\b.*$/;
@@ -39,18 +38,7 @@ describe('Run Timeline: the keyboard, axe in every default theme, and panels kep
   before(async () => {
     own = await openOwnWindow('e2e-timeline', { settings: { 'flowsync.autoRefresh': false } });
     await setKeyByKeyboard();
-    // Runs for History: the mock's clock moves on between refreshes, so syncs leave processing.
-    for (let i = 0; i < 6; i++) {
-      session.mock.advance(10 * 60_000);
-      advancedMs += 10 * 60_000;
-      const asked = processingRequests();
-      await runCommandByKeyboard('Flow Sync: Refresh Processing');
-      const count = session.mock.dataset.processingAt(session.mock.now()).length;
-      await waitFor(
-        async () => processingRequests() > asked && new RegExp(`\\b${count} processing`).test(await statusBarText()),
-        { timeout: 15000, message: `the refresh after ${advancedMs / 60_000} min` },
-      );
-    }
+    advancedMs = await historyRuns('timeline', own.server);
   });
 
   // The session's mock is shared: its clock goes back to where the suites after this one expect it.

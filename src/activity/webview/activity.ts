@@ -12,27 +12,11 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import '../../base/webviewPage.css';
 import './activity.css';
+import { el, startPage } from '../../base/webview/pageStart';
 import { ACTIVITY_RANGE_ORDER, type ActivityRange, type ActivitySeries } from '../activityData';
 import { hasActivity, type ActivityStrings, type PageMessage, type PanelMessage } from '../activityMessages';
 
-interface VsCodeApi {
-  postMessage(message: PageMessage): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-
-/** Content Security Policy violations seen (reported with each render; the panel's tests expect none). */
-const violations: string[] = [];
-document.addEventListener('securitypolicyviolation', (e) =>
-  violations.push(`${e.effectiveDirective} ${e.blockedURI || '(inline)'}`),
-);
-// A style sheet blocked before this script ran fired its violation unheard: activity.css sets a marker variable.
-if (getComputedStyle(document.documentElement).getPropertyValue('--flowsync-activity-css').trim() !== '1') {
-  violations.push('style-src activity.css (not applied)');
-}
+const { vscode, violations } = startPage<PageMessage>('activity');
 
 /** Theme colours for the flows, in order ("Other" takes a neutral one): VS Code's chart colours. */
 const PALETTE: Array<[variable: string, fallback: string]> = [
@@ -59,15 +43,6 @@ const keep = (patch: Record<string, unknown>) => vscode.setState(Object.assign(k
 let tableShown = kept.table === true;
 
 const app = document.getElementById('app') as HTMLElement;
-const el = <K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> = {},
-  ...children: Node[]
-): HTMLElementTagNameMap[K] => {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-};
 
 // The page's parts, filled in by init().
 const heading = el('h1');

@@ -10,6 +10,7 @@
  */
 import '../../base/webviewPage.css';
 import './insights.css';
+import { el, startPage } from '../../base/webview/pageStart';
 import type { InsightsPageMessage, InsightsPanelMessage } from '../insightsPage';
 import {
   applyInsights,
@@ -20,32 +21,9 @@ import {
   type InsightsStrings,
 } from '../insightsState';
 
-interface VsCodeApi {
-  postMessage(message: InsightsPageMessage): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-const vscode = acquireVsCodeApi();
-
-const violations: string[] = [];
-document.addEventListener('securitypolicyviolation', (e) =>
-  violations.push(`${e.effectiveDirective} ${e.blockedURI || '(inline)'}`),
-);
-if (getComputedStyle(document.documentElement).getPropertyValue('--flowsync-insights-css').trim() !== '1') {
-  violations.push('style-src insights.css (not applied)');
-}
+const { vscode, violations } = startPage<InsightsPageMessage>('insights');
 
 const app = document.getElementById('app') as HTMLElement;
-const el = <K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> = {},
-  ...children: Array<Node | string>
-): HTMLElementTagNameMap[K] => {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-};
 /** A header cell with its scope (an attribute: `scope` is not a property every engine reflects). */
 const th = (
   text: string,

@@ -10,6 +10,7 @@
  */
 import '../../base/webviewPage.css';
 import './timeline.css';
+import { el, startPage } from '../../base/webview/pageStart';
 import {
   RunIndex,
   clampWindow,
@@ -38,36 +39,13 @@ import {
 } from '../timelineMessages';
 import type { TimelineStrings } from '../timelineStrings';
 
-interface VsCodeApi {
-  postMessage(message: TimelinePageMessage): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-const vscode = acquireVsCodeApi();
-
-const violations: string[] = [];
-document.addEventListener('securitypolicyviolation', (e) =>
-  violations.push(`${e.effectiveDirective} ${e.blockedURI || '(inline)'}`),
-);
-if (getComputedStyle(document.documentElement).getPropertyValue('--flowsync-timeline-css').trim() !== '1') {
-  violations.push('style-src timeline.css (not applied)');
-}
+const { vscode, violations } = startPage<TimelinePageMessage>('timeline');
 
 const LANE_HEIGHT = 26;
 const AXIS_HEIGHT = 24;
 const MAX_LANES_SHOWN = 14;
 const MAX_TABLE_ROWS = 500;
 
-const el = <K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> = {},
-  ...children: Array<Node | string>
-): HTMLElementTagNameMap[K] => {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-};
 const fill = (template: string, ...args: Array<string | number>) =>
   template.replace(/\{(\d+)\}/g, (m, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : m));
 
