@@ -593,6 +593,18 @@ const insightsWebviewOptions = {
   ],
 };
 
+/** The page of the Run Timeline: its own script and style sheet (a canvas, no charting library). */
+const timelineWebviewOptions = {
+  ...insightsWebviewOptions,
+  entryPoints: ['src/timeline/webview/timeline.ts'],
+  outfile: 'dist/webview/timeline.js', // and dist/webview/timeline.css
+  plugins: [
+    reporterFor('timeline-reporter', () =>
+      console.log(`[watch] build finished: dist/webview/timeline.js${production ? ' (production)' : ''}`),
+    ),
+  ],
+};
+
 /** Options of every file of the Node build. */
 const nodeOptions = {
   bundle: true,
@@ -674,6 +686,7 @@ async function main() {
   fs.mkdirSync(path.join(__dirname, 'dist', 'web'), { recursive: true });
   const webview = await esbuild.context(webviewOptions);
   const insightsPage = await esbuild.context(insightsWebviewOptions);
+  const timelinePage = await esbuild.context(timelineWebviewOptions);
   const web = await webContext();
   if (watch) {
     // The Node bundle's layout can change with any import: it is built whole again on every change of src/.
@@ -691,21 +704,22 @@ async function main() {
       timer = setTimeout(rebuild, 100);
     });
     rebuild();
-    await Promise.all([webview.watch(), insightsPage.watch(), web.watch()]);
+    await Promise.all([webview.watch(), insightsPage.watch(), timelinePage.watch(), web.watch()]);
   } else {
     const failed = (error) => ({ errors: error.errors ?? [error] });
-    const [nodeErrors, page, worker, insights] = await Promise.all([
+    const [nodeErrors, page, worker, insights, timeline] = await Promise.all([
       buildNode().catch((error) => failed(error).errors),
       webview.rebuild().catch(failed),
       web.rebuild().catch(failed),
       insightsPage.rebuild().catch(failed),
+      timelinePage.rebuild().catch(failed),
     ]);
-    await Promise.all([webview.dispose(), web.dispose(), insightsPage.dispose()]);
+    await Promise.all([webview.dispose(), web.dispose(), insightsPage.dispose(), timelinePage.dispose()]);
     printErrors({ errors: nodeErrors });
-    if (nodeErrors.length || page.errors.length || worker.errors.length || insights.errors.length) process.exit(1);
+    if ([page, worker, insights, timeline].some((r) => r.errors.length) || nodeErrors.length) process.exit(1);
     if (production) {
       fs.rmSync(path.join(__dirname, 'dist', 'web', 'extension.js.map'), { force: true });
-      for (const map of ['activity.js.map', 'activity.css.map', 'insights.js.map', 'insights.css.map'])
+      for (const map of ['activity', 'insights', 'timeline'].flatMap((p) => [`${p}.js.map`, `${p}.css.map`]))
         fs.rmSync(path.join(__dirname, 'dist', 'webview', map), { force: true });
     }
   }

@@ -4,7 +4,7 @@
 // again). Per connection, heap after gc(). Needs --expose-gc; bench/run.mjs runs it in the memory section.
 //
 //   node --expose-gc bench/findMemory.mjs
-import { emitRows, outModule, progress } from './lib/common.mjs';
+import { emitRows, heapUsed, outModule, progress } from './lib/common.mjs';
 
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
 const { FilterSubjects } = outModule('filter/filterMatch.js');
@@ -15,16 +15,6 @@ const { validateList } = outModule('api/validateList.js');
 const { MockDataset } = outModule('mock/data.js');
 
 const CONNECTIONS = 50_000;
-/** Heap used after full collections: the median of 5 reads. */
-function heapUsed() {
-  const reads = [];
-  for (let i = 0; i < 5; i++) {
-    globalThis.gc();
-    globalThis.gc();
-    reads.push(process.memoryUsage().heapUsed);
-  }
-  return reads.sort((a, b) => a - b)[2];
-}
 
 progress('memory', `Find: the heap a filter keeps for ${CONNECTIONS.toLocaleString('en-US')} connections`);
 const dataset = new MockDataset({ connections: CONNECTIONS, teams: 500 });

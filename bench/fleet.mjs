@@ -12,7 +12,7 @@
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { emitRows, outModule, progress, row } from './lib/common.mjs';
+import { emitRows, outModule, progress, row, seeded } from './lib/common.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -35,18 +35,6 @@ const { ApiError } = outModule('api/errors.js');
 const { PollSpread } = outModule('lists/pollSpread.js');
 const { FlowSyncClient } = outModule('api/client.js');
 const { MockFlowSyncServer } = outModule('mock/server.js');
-
-/** A seeded random (the same fleet on every run). */
-function seeded(seed) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The injected clock: timers in a binary heap, time moves only from timer to timer. */
 class HeapClock {

@@ -7,7 +7,7 @@
 // when a section could not run; missed targets are reported, not failed. ~3-5 min on 2 cores.
 //
 //   npm run bench
-//   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network, worst, history, text, services, bounds, fleet, teamHistory
+//   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network, worst, history, text, services, bounds, fleet, teamHistory, timeline
 //   npm run bench -- --starts 10 --memory-runs 3 --no-compile
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -133,6 +133,7 @@ const SECTIONS = {
   bounds: () => runSection('bounds.mjs', { nodeArgs: ['--expose-gc'] }),
   fleet: () => runSection('fleet.mjs'),
   teamHistory: () => runSection('teamHistory.mjs', { nodeArgs: ['--expose-gc'] }),
+  timeline: () => runSection('timeline.mjs', { nodeArgs: ['--expose-gc'] }),
 };
 
 function formatValue(value, unit) {

@@ -75,6 +75,11 @@ export const BUDGETS = {
   // loaded only when a store is connected, deflated as the VSIX holds it: what it adds to the VSIX, at most 40 KB, its
   // own line; the VSIX's cap above is for the rest.
   teamHistory: 40 * 1024,
+  // The Run Timeline (issue #52), a line of its own: its page (dist/webview/timeline.js and .css) and its modules
+  // (src/timeline/) in the Node build, uncompressed (the VSIX holds them compressed: this bounds what it adds), and its
+  // modules in the web build (its chunks: none at start, checked below). Each at most 30 KB.
+  timelineVsix: 30 * 1024,
+  timelineWeb: 30 * 1024,
   // Modules present in two or more files of the Node build, as a share of our code in them (issue #50: 28 % before
   // the chunks by layer, 107,146 of 387,860 bytes then; 0 after).
   copiedShare: 0.05,
@@ -291,8 +296,37 @@ export function copiedBytes(meta = JSON.parse(fs.readFileSync(path.join(REPO_ROO
   return { copied, ours, share: ours ? copied / ours : 0, modules };
 }
 
+/**
+ * The bytes a feature's modules (every input under `folder`) hold in a build, by its metafile's outputs: { all, start }
+ * (start: those in `startFile`, what a start loads).
+ */
+export function featureBytes(meta, folder, startFile) {
+  let all = 0;
+  let start = 0;
+  for (const [file, { inputs }] of Object.entries(meta.outputs ?? {})) {
+    if (!file.endsWith('.js')) continue;
+    for (const [input, { bytesInOutput }] of Object.entries(inputs))
+      if (input.startsWith(folder)) {
+        all += bytesInOutput;
+        if (file === startFile) start += bytesInOutput;
+      }
+  }
+  return { all, start };
+}
+
+/** The Run Timeline's bytes: its page, its modules in the Node build and in the web build, and what a start holds of them. */
+export function timelineBytes() {
+  const read = (file) => JSON.parse(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'));
+  const page = ['timeline.js', 'timeline.css']
+    .map((f) => path.join(REPO_ROOT, 'dist', 'webview', f))
+    .reduce((sum, f) => sum + (fs.existsSync(f) ? fs.statSync(f).size : 0), 0);
+  const node = featureBytes(read('dist/meta.json'), 'src/timeline/', 'dist/extension.js');
+  const web = featureBytes(read('dist/web/meta.json'), 'src/timeline/', 'dist/web/extension.js');
+  return { page, node: node.all, web: web.all, atStart: node.start + web.start };
+}
+
 /** The rows of the now table: [measure, now, cap] (cap '' when none). */
-function nowRows({ bundle, chunks, webBundle, vsix, copies, team }) {
+function nowRows({ bundle, chunks, webBundle, vsix, copies, team, timeline }) {
   const names = Object.keys(chunks).sort();
   const chunkBytes = names.reduce((sum, name) => sum + chunks[name], 0);
   const capOf = (bytes, cap) => `${fmt(cap)} B (${percent(1 - bytes / cap)} under it)`;
@@ -317,13 +351,23 @@ function nowRows({ bundle, chunks, webBundle, vsix, copies, team }) {
     ['VSIX (`vsce package --no-dependencies`)', `${fmt(vsix)} B`, ''],
     [
       'VSIX without the features of their own lines below (the shared cap)',
-      `${fmt(vsix - team)} B`,
-      capOf(vsix - team, BUDGETS.vsix),
+      `${fmt(vsix - team - timeline.deflated)} B`,
+      capOf(vsix - team - timeline.deflated, BUDGETS.vsix),
     ],
     [
       "Team History's share of the VSIX (its chunk, and its modules in the other files), deflated",
       `${fmt(team)} B`,
       capOf(team, BUDGETS.teamHistory),
+    ],
+    [
+      'Run Timeline: its page and its modules in the Node build (uncompressed), none at start',
+      `${fmt(timeline.page + timeline.node)} B (page ${fmt(timeline.page)})`,
+      capOf(timeline.page + timeline.node, BUDGETS.timelineVsix),
+    ],
+    [
+      'Run Timeline: its modules in the web build (its chunk)',
+      `${fmt(timeline.web)} B`,
+      capOf(timeline.web, BUDGETS.timelineWeb),
     ],
   ];
 }
@@ -332,30 +376,41 @@ function nowRows({ bundle, chunks, webBundle, vsix, copies, team }) {
 const TEAM_HISTORY_MODULES = /^(src\/teamHistory\/|src\/history\/teamPort\.ts$)/;
 
 /**
- * What team History adds to the VSIX, deflated as the zip holds it: its chunk dist/chunks/teamHistory.js (its room and
- * the `postgres` driver) whole, and its modules in the other files of the Node and web builds (dist/meta.json,
- * dist/web/meta.json), each file's share at that file's own ratio of deflated to raw bytes. 0 when there is no chunk.
+ * What a feature adds to the VSIX, deflated as the zip holds it: its own `files` whole, and its `modules` in the other
+ * files of the Node and web builds (dist/meta.json, dist/web/meta.json), each file's share at that file's own ratio of
+ * deflated to raw bytes.
  */
-function teamHistoryDeflated() {
-  const chunk = path.join(CHUNKS_DIR, 'teamHistory.js');
-  if (!fs.existsSync(chunk)) return 0;
+function featureDeflated(modules, files) {
   const deflated = (file) => zlib.deflateRawSync(fs.readFileSync(file), { level: 9 }).length;
-  let total = deflated(chunk);
+  const own = files.filter((file) => fs.existsSync(file));
+  let total = own.reduce((sum, file) => sum + deflated(file), 0);
   for (const metaFile of [
     path.join(REPO_ROOT, 'dist', 'meta.json'),
     path.join(REPO_ROOT, 'dist', 'web', 'meta.json'),
   ]) {
     if (!fs.existsSync(metaFile)) continue;
     for (const [output, { inputs }] of Object.entries(JSON.parse(fs.readFileSync(metaFile, 'utf8')).outputs)) {
-      const file = path.join(REPO_ROOT, output);
-      if (!output.endsWith('.js') || path.resolve(file) === path.resolve(chunk) || !fs.existsSync(file)) continue;
+      const file = path.resolve(REPO_ROOT, output);
+      if (!output.endsWith('.js') || own.includes(file) || !fs.existsSync(file)) continue;
       const ours = Object.entries(inputs)
-        .filter(([input]) => TEAM_HISTORY_MODULES.test(input))
+        .filter(([input]) => modules.test(input))
         .reduce((sum, [, { bytesInOutput }]) => sum + bytesInOutput, 0);
       if (ours) total += Math.round((ours * deflated(file)) / fs.statSync(file).size);
     }
   }
   return total;
+}
+
+/** What team History adds to the VSIX, deflated: its chunk (its room and the `postgres` driver) and its other modules. */
+function teamHistoryDeflated() {
+  const chunk = path.resolve(CHUNKS_DIR, 'teamHistory.js');
+  return fs.existsSync(chunk) ? featureDeflated(TEAM_HISTORY_MODULES, [chunk]) : 0;
+}
+
+/** What the Run Timeline adds to the VSIX, deflated: its page and its modules. */
+function timelineDeflated() {
+  const page = ['timeline.js', 'timeline.css'].map((f) => path.resolve(REPO_ROOT, 'dist', 'webview', f));
+  return featureDeflated(/^src\/timeline\//, page);
 }
 
 /** The now table as docs/performance.md holds it, between its markers. */
@@ -405,6 +460,7 @@ function main() {
   const { bundle, chunks, required, webBundle, webChunks, webRequired, vsix } = measure({ noBuild });
   const sum = (sizes) => Object.values(sizes).reduce((total, n) => total + n, 0);
   const copies = copiedBytes();
+  const timeline = { ...timelineBytes(), deflated: timelineDeflated() };
   const withChunks = bundle + sum(chunks);
   const team = teamHistoryDeflated();
   const lines = [
@@ -418,7 +474,10 @@ function main() {
       team,
       BUDGETS.teamHistory,
     ],
-    ['  the rest (the shared cap)', vsix.bytes - team, BUDGETS.vsix],
+    ['  of it the Run Timeline (its page, and its modules), deflated', timeline.deflated],
+    ['  the rest (the shared cap)', vsix.bytes - team - timeline.deflated, BUDGETS.vsix],
+    ['Run Timeline: page + modules in the Node build', timeline.page + timeline.node, BUDGETS.timelineVsix],
+    ['Run Timeline: modules in the web build', timeline.web, BUDGETS.timelineWeb],
   ];
   console.log(`size budgets${noBuild ? ' (dist/ as found, --no-build)' : ''}`);
   let over = false;
@@ -438,6 +497,11 @@ function main() {
       `  ${name.padEnd(52)} ${fmt(bytes).padStart(9)} bytes  ${kb(bytes).padStart(9)}   budget ${fmt(budget).padStart(7)} bytes (${kb(budget)})   ${verdict}`,
     );
   }
+  // the Run Timeline costs a start nothing: none of its modules is in a start bundle
+  if (timeline.atStart > 0) {
+    console.log(`  the start bundles hold ${fmt(timeline.atStart)} bytes of src/timeline/: load it on request`);
+    over = true;
+  } else console.log('  the start bundles hold nothing of src/timeline/ (it loads on request)');
   // copied bytes: modules in two or more files of the Node build
   const copiedOk = copies.share <= BUDGETS.copiedShare;
   over ||= !copiedOk;
@@ -500,7 +564,7 @@ function main() {
     for (const [entry, bytes] of vsixContents().slice(0, 15))
       console.log(`    ${entry.padEnd(30)} ${kb(bytes).padStart(10)}`);
   }
-  const table = nowTable(nowRows({ bundle, chunks, webBundle, vsix: vsix.bytes, copies, team }));
+  const table = nowTable(nowRows({ bundle, chunks, webBundle, vsix: vsix.bytes, copies, team, timeline }));
   const synced = syncNowTable(table, vsix.bytes, { check });
   if (synced === 'missing') {
     console.log(`  docs/performance.md has no now table (between ${NOW_START} and ${NOW_END})`);

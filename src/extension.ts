@@ -3,7 +3,7 @@ import { userAgent } from './api/userAgent';
 import { useLocalize } from './base/l10n';
 import { ReadYourWritesState } from './base/readYourWrites';
 import { failedToLoad, onFirstUse } from './base/onFirstUse';
-import { registerCommands } from './commands/vscode/registerCommands';
+import { registerCommands, registerPanelSerializers } from './commands/vscode/registerCommands';
 import { systemClock } from './base/clock';
 import { extensionClock } from './base/vscode/extensionClock';
 import type { FlowSyncExplorerApi, TestSeams } from './commands/vscode/testApi';
@@ -73,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): Promise<FlowSyncExpl
     find,
     vscode.window.registerUriHandler(links),
     ...registerCommands(commandContext, commandTable),
+    ...registerPanelSerializers(commandContext, commandTable),
     ...registerTools({ services, keys, clock, settings }),
     removeExportLeftovers(globalState, log),
   );

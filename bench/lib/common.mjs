@@ -89,3 +89,26 @@ export const threadCpuSource = () =>
     : threadCpuMs() !== undefined
       ? '/proc/thread-self/schedstat'
       : undefined;
+
+/** A seeded random in [0, 1) (the same data on every run). */
+export function seeded(seed) {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Heap used after full collections (needs --expose-gc): the median of 5 reads. */
+export function heapUsed() {
+  const reads = [];
+  for (let i = 0; i < 5; i++) {
+    globalThis.gc();
+    globalThis.gc();
+    reads.push(process.memoryUsage().heapUsed);
+  }
+  return reads.sort((a, b) => a - b)[2];
+}

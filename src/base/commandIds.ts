@@ -37,6 +37,19 @@ export const COMMAND = {
   copyAsMarkdown: 'flowsync.copyAsMarkdown',
   connectTeamHistory: 'flowsync.connectTeamHistory',
   disconnectTeamHistory: 'flowsync.disconnectTeamHistory',
+  showTimeline: 'flowsync.showTimeline',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];
+
+/**
+ * The view type of each webview panel: VS Code restores a panel of these after a reload (each has a serializer,
+ * registered at start, and an `onWebviewPanel:` activation event in package.json; a test checks both).
+ */
+export const PANEL_VIEW_TYPES = {
+  activity: 'flowsync.activity',
+  insights: 'flowsync.insights',
+  timeline: 'flowsync.timeline',
+} as const;
+
+export type PanelKind = keyof typeof PANEL_VIEW_TYPES;

@@ -1,5 +1,5 @@
 /**
- * What every webview panel of the extension (the activity chart, Flow Insights) has alike, pure: one open panel of a
+ * What every webview panel of the extension (the activity chart, Flow Insights, the Run Timeline) has alike, pure: one open panel of a
  * kind, and the page's ready handshake. The host (src/base/vscode/webviewHost.ts) holds them for each panel; a panel
  * keeps only its messages and its data.
  */

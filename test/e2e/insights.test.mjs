@@ -4,12 +4,10 @@
 // alone. Its own window on a fresh profile; the mock's clock moves so syncs leave processing and History has runs.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
-import { extensionLogTail, openOwnWindow, screenshot, session, waitFor } from './workbench.mjs';
+import { openOwnWindow, screenshot, session, waitFor } from './workbench.mjs';
 import { DEFAULT_THEMES, runCommandByKeyboard, setKeyByKeyboard } from './palette.mjs';
-import { statusBarText } from './views.mjs';
+import { historyRuns } from './historyRuns.mjs';
 import { axeInTheme, axeViolations, tabInPage, themeDrawn, webviewFrame } from './webviews.mjs';
-
-const processingRequests = () => session.mock.requests.filter((r) => r.path.endsWith('/flowsyncs/processing')).length;
 
 describe('Flow Insights: keyboard alone, and axe in every default theme', function () {
   this.timeout(180000);
@@ -19,29 +17,7 @@ describe('Flow Insights: keyboard alone, and axe in every default theme', functi
   before(async () => {
     own = await openOwnWindow('e2e-insights', { settings: { 'flowsync.autoRefresh': false } });
     await setKeyByKeyboard();
-    // Runs for History: the mock's clock moves on between refreshes, so syncs leave processing.
-    for (let i = 0; i < 6; i++) {
-      session.mock.advance(10 * 60_000);
-      advancedMs += 10 * 60_000;
-      const asked = processingRequests();
-      await runCommandByKeyboard('Flow Sync: Refresh Processing');
-      // The answer is in: the service was asked again, and the status bar counts what it answered.
-      const count = session.mock.dataset.processingAt(session.mock.now()).length;
-      let shown = '';
-      await waitFor(
-        async () => {
-          shown = await statusBarText();
-          return processingRequests() > asked && new RegExp(`\\b${count} processing`).test(shown);
-        },
-        { timeout: 15000, message: `the refresh after ${advancedMs / 60_000} min: ${count} processing` },
-      ).catch(async (error) => {
-        await screenshot(`insights-refresh-${advancedMs / 60_000}-min`).catch(() => {});
-        const last = session.mock.requests.at(-1);
-        throw new Error(
-          `${error.message}; the status bar showed "${shown}"; requests ${asked} -> ${processingRequests()}, the last: ${last?.path} ${last?.status}\nthe Flow Sync log:\n${extensionLogTail(own.server)}`,
-        );
-      });
-    }
+    advancedMs = await historyRuns('insights', own.server);
   });
 
   // The session's mock is shared: its clock goes back to where the suites after this one expect it (an hour ahead of

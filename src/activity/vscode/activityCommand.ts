@@ -1,13 +1,18 @@
 import type * as vscode from 'vscode';
+import { PANEL_VIEW_TYPES } from '../../base/commandIds';
 import { t } from '../../base/l10n';
+import { own } from '../../base/own';
+import type { ServiceSet } from '../../base/serviceSet';
+import { WebviewHost } from '../../base/vscode/webviewHost';
 import { activitySeries, processingNow, type ActivitySeries } from '../../history/index';
 import type { HistoryService } from '../../history/vscode/historyService';
-import type { ActivitySeries as ChartSeries } from '../activityData';
+import { isActivityRange, type ActivityRange, type ActivitySeries as ChartSeries } from '../activityData';
 import { showActivityPanel } from './activityPanel';
 import { unwatchedWords } from '../activityStrings';
 
 /** A service as Show Activity sees it: its History and the key its texts are masked of. */
 export interface ActivityService {
+  readonly name?: string;
   readonly history: HistoryService;
   readonly explorer: { readonly keyToHide?: string };
 }
@@ -24,32 +29,58 @@ export interface ActivityCommandDeps<S extends ActivityService> {
 /** Show Activity: opens (or reveals) the activity chart of a service's History (the only one, or the one picked). */
 export async function showActivity<S extends ActivityService>(deps: ActivityCommandDeps<S>): Promise<void> {
   const service = await deps.pickService(t('Show Activity'));
-  if (service) openActivityChart(deps, service.history, () => service.explorer.keyToHide, deps.now);
+  if (service) openActivityChart(deps, service);
 }
 
-/** Opens (or reveals) the activity chart of History. */
-function openActivityChart(
-  context: Pick<vscode.ExtensionContext, 'extensionUri'>,
-  history: HistoryService,
-  keyToHide: () => string | undefined,
-  now: () => number,
+/**
+ * The activity chart as it was before a reload, in the panel VS Code restored: of the service its page kept (else the
+ * first), in its range. `state` comes from the page: its range and the service's name are read only when well-formed.
+ */
+export function restoreActivity<S extends ActivityService>(
+  deps: Pick<ActivityCommandDeps<S>, 'extensionUri' | 'now'> & {
+    readonly services: Pick<ServiceSet<S>, 'all' | 'byName'>;
+  },
+  panel: vscode.WebviewPanel,
+  state: unknown,
 ): void {
-  showActivityPanel(
-    context,
-    (range) => {
-      const series = activitySeries(
-        history.snapshot.entries,
-        processingNow(history.tracked, keyToHide()),
-        now(),
-        range,
-        undefined,
-        history.snapshot.older,
-      );
-      const gaps = history.teamUnwatched(series.times[0] ?? now(), now());
-      const nobody = gaps?.filter((g) => g.teams.length === 0).map((g): [number, number] => [g.from, g.to]);
-      return { ...chartSeries(series), ...(gaps ? { unwatched: unwatchedWords(gaps), gaps: nobody } : {}) };
-    },
-    history.onDidChange,
+  const kept = own(own(state, 'host'), 'service');
+  const range = own(state, 'range');
+  const service = (typeof kept === 'string' && kept ? deps.services.byName(kept) : undefined) ?? deps.services.all[0];
+  if (!service) return panel.dispose();
+  openActivityChart(deps, service, panel, isActivityRange(range) ? range : undefined);
+}
+
+/** Opens (or reveals) the activity chart of a service's History (in `restored`, a panel VS Code restored). */
+function openActivityChart<S extends ActivityService>(
+  deps: Pick<ActivityCommandDeps<S>, 'extensionUri' | 'now'>,
+  service: S,
+  restored?: vscode.WebviewPanel,
+  range?: ActivityRange,
+): void {
+  const { history } = service;
+  const keyToHide = () => service.explorer.keyToHide;
+  const now = deps.now;
+  const name = service.name ?? '';
+  WebviewHost.opening(PANEL_VIEW_TYPES.activity, { panel: restored, keep: { service: name } }, () =>
+    showActivityPanel(
+      deps,
+      (asked) => {
+        const series = activitySeries(
+          history.snapshot.entries,
+          processingNow(history.tracked, keyToHide()),
+          now(),
+          asked,
+          undefined,
+          history.snapshot.older,
+        );
+        // Team History: the stretches nobody watched, in words, and shaded where no window watched at all.
+        const gaps = history.teamUnwatched(series.times[0] ?? now(), now());
+        const nobody = gaps?.filter((g) => g.teams.length === 0).map((g): [number, number] => [g.from, g.to]);
+        return { ...chartSeries(series), ...(gaps ? { unwatched: unwatchedWords(gaps), gaps: nobody } : {}) };
+      },
+      history.onDidChange,
+      range,
+    ),
   );
 }
 

@@ -12,27 +12,11 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import '../../base/webviewPage.css';
 import './activity.css';
+import { el, startPage } from '../../base/webview/pageStart';
 import { ACTIVITY_RANGE_ORDER, type ActivityRange, type ActivitySeries } from '../activityData';
 import { hasActivity, type ActivityStrings, type PageMessage, type PanelMessage } from '../activityMessages';
 
-interface VsCodeApi {
-  postMessage(message: PageMessage): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-
-/** Content Security Policy violations seen (reported with each render; the panel's tests expect none). */
-const violations: string[] = [];
-document.addEventListener('securitypolicyviolation', (e) =>
-  violations.push(`${e.effectiveDirective} ${e.blockedURI || '(inline)'}`),
-);
-// A style sheet blocked before this script ran fired its violation unheard: activity.css sets a marker variable.
-if (getComputedStyle(document.documentElement).getPropertyValue('--flowsync-activity-css').trim() !== '1') {
-  violations.push('style-src activity.css (not applied)');
-}
+const { vscode, violations } = startPage<PageMessage>('activity');
 
 /** Theme colours for the flows, in order ("Other" takes a neutral one): VS Code's chart colours. */
 const PALETTE: Array<[variable: string, fallback: string]> = [
@@ -53,18 +37,12 @@ interface State {
 
 let state: State | undefined;
 let chart: uPlot | undefined;
-let tableShown = (vscode.getState() as { table?: unknown } | undefined)?.table === true;
+/** What the page keeps across hiding and reloads (VS Code hands it back, to the page and to the panel's restore). */
+const kept: Record<string, unknown> = { ...(vscode.getState() as Record<string, unknown> | undefined) };
+const keep = (patch: Record<string, unknown>) => vscode.setState(Object.assign(kept, patch));
+let tableShown = kept.table === true;
 
 const app = document.getElementById('app') as HTMLElement;
-const el = <K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> = {},
-  ...children: Node[]
-): HTMLElementTagNameMap[K] => {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-};
 
 // The page's parts, filled in by init().
 const heading = el('h1');
@@ -84,9 +62,21 @@ const tableRegion = el('div', { id: 'activity-table', className: 'table-region',
 window.addEventListener('message', (event: MessageEvent<PanelMessage>) => {
   const message = event.data;
   if (!message || typeof message !== 'object') return;
-  if (message.type === 'init') {
+  if ((message as { type: string }).type === 'keep') {
+    keep({ host: (message as unknown as { keep: unknown }).keep }); // what the panel keeps here for a restore
+  } else if (message.type === 'init') {
     init(message.strings, message.locale);
     show(message.series);
+    // the range shown before a reload: asked for again
+    const range = kept.range;
+    if (
+      typeof range === 'string' &&
+      range !== message.series.range &&
+      ACTIVITY_RANGE_ORDER.includes(range as ActivityRange)
+    ) {
+      pressRange(range as ActivityRange);
+      vscode.postMessage({ type: 'range', range: range as ActivityRange });
+    }
   } else if (message.type === 'series' && state) {
     show(message.series);
   } else if (message.type === 'error' && state) {
@@ -116,7 +106,7 @@ function init(strings: ActivityStrings, locale: string): void {
   tableToggle.setAttribute('aria-controls', tableRegion.id);
   tableToggle.onclick = () => {
     tableShown = !tableShown;
-    vscode.setState({ table: tableShown });
+    keep({ table: tableShown });
     layoutTable();
   };
   chartBox.setAttribute('role', 'img');
@@ -143,6 +133,7 @@ function pressRange(range: ActivityRange): void {
 function show(series: ActivitySeries): void {
   if (!state) return;
   state.series = series;
+  keep({ range: series.range });
   errorLine.hidden = true;
   pressRange(series.range);
   const caption = state.strings.captions[series.range];

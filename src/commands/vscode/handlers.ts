@@ -3,6 +3,7 @@ import { LISTS, type AnyList, type ListId } from '../../lists';
 import { checkArguments, type Row } from '../commandArgs';
 import { showActivity } from '../../activity/vscode/activityCommand';
 import { showInsights } from '../../insights/vscode/insightsCommand';
+import { openTimeline, restorePanel } from './panelCommands';
 import { clearApiKey, setApiKey } from '../../keys/vscode/apiKeyCommands';
 import { arrangeList } from '../../lists/vscode/arrangeCommands';
 import { clearHistory, unwatch, watch } from '../../history/vscode/historyCommands';
@@ -88,6 +89,7 @@ const HANDLERS: Record<CommandId, Handler> = {
     [COMMAND.unwatch]: whenMade(unwatch),
     [COMMAND.showActivity]: whenMade(showActivity),
     [COMMAND.showInsights]: whenMade(showInsights),
+    [COMMAND.showTimeline]: whenMade(openTimeline),
     [COMMAND.clearHistory]: whenMade(clearHistory),
     [COMMAND.addService]: whenMade(addService),
     [COMMAND.removeService]: whenMade(removeService),
@@ -132,3 +134,6 @@ function shownRow(ctx: CommandContext, row: Row): boolean {
   if (row.kind === 'leaf' || row.kind === 'group') return ctx.views[row.list as ListId].ownerOf(row) !== undefined;
   return ctx.services.byId(row.service) !== undefined;
 }
+
+/** A webview panel VS Code restored after a reload (its serializer, registerCommands.ts): see restorePanel. */
+export { restorePanel };

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { COMMAND, type CommandId } from '../../base/commandIds';
+import { COMMAND, PANEL_VIEW_TYPES, type CommandId, type PanelKind } from '../../base/commandIds';
 import { inert } from '../../base/inert';
 import type { OnFirstUse } from '../../base/onFirstUse';
 import type { CommandContext } from './commandContext';
@@ -20,6 +20,29 @@ export function registerCommands(ctx: CommandContext, table: OnFirstUse<typeof C
         ctx.log.error(`${id} failed: ${message}`);
         void vscode.window.showErrorMessage(message);
       }
+    }),
+  );
+}
+
+/**
+ * Registers a serializer for each webview panel (the activity chart, Flow Insights, the Run Timeline), so that VS Code
+ * brings each back after a reload where it was: the panel's code loads with the command table, when a panel is
+ * restored (nothing more at start); a panel that cannot be restored is closed and the reason logged.
+ */
+export function registerPanelSerializers(
+  ctx: CommandContext,
+  table: OnFirstUse<typeof CommandTable>,
+): vscode.Disposable[] {
+  return (Object.entries(PANEL_VIEW_TYPES) as Array<[PanelKind, string]>).map(([kind, viewType]) =>
+    vscode.window.registerWebviewPanelSerializer(viewType, {
+      deserializeWebviewPanel: async (panel, state: unknown) => {
+        try {
+          await (await table.get()).restorePanel(ctx, kind, panel, state);
+        } catch (e) {
+          ctx.log.error(`${viewType} could not be restored: ${inert((e as Error)?.message ?? String(e))}`);
+          panel.dispose();
+        }
+      },
     }),
   );
 }

@@ -190,7 +190,7 @@ async function goToTarget(deps: FindCommandDeps, target: GoToTarget): Promise<vo
 }
 
 /** Shows, selects and focuses a run of History (its service's row and day expanded); false when the view does not list it. */
-async function revealRun(
+export async function revealRun(
   history: HistoryView,
   target: { service: string; id: number; leftAt: number },
 ): Promise<boolean> {

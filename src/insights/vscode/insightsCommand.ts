@@ -1,5 +1,7 @@
 import type * as vscode from 'vscode';
 import type { Clock } from '../../base/clock';
+import { PANEL_VIEW_TYPES } from '../../base/commandIds';
+import { WebviewHost } from '../../base/vscode/webviewHost';
 import type { Settings, SettingsFeed } from '../../settings/settingsFeed';
 import { showInsightsPanel, type InsightsSource } from './insightsPanel';
 
@@ -20,4 +22,9 @@ export function showInsights(deps: InsightsCommandDeps): void {
     historyDays: () => deps.settings.current.historyDays,
     clock: deps.clock,
   });
+}
+
+/** Flow Insights as it was before a reload, in the panel VS Code restored (its page keeps its own scroll). */
+export function restoreInsights(deps: InsightsCommandDeps, panel: vscode.WebviewPanel): void {
+  WebviewHost.opening(PANEL_VIEW_TYPES.insights, { panel }, () => showInsights(deps));
 }

@@ -10,6 +10,7 @@
  */
 import '../../base/webviewPage.css';
 import './insights.css';
+import { el, startPage } from '../../base/webview/pageStart';
 import type { InsightsPageMessage, InsightsPanelMessage } from '../insightsPage';
 import {
   applyInsights,
@@ -20,30 +21,9 @@ import {
   type InsightsStrings,
 } from '../insightsState';
 
-interface VsCodeApi {
-  postMessage(message: InsightsPageMessage): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-const vscode = acquireVsCodeApi();
-
-const violations: string[] = [];
-document.addEventListener('securitypolicyviolation', (e) =>
-  violations.push(`${e.effectiveDirective} ${e.blockedURI || '(inline)'}`),
-);
-if (getComputedStyle(document.documentElement).getPropertyValue('--flowsync-insights-css').trim() !== '1') {
-  violations.push('style-src insights.css (not applied)');
-}
+const { vscode, violations } = startPage<InsightsPageMessage>('insights');
 
 const app = document.getElementById('app') as HTMLElement;
-const el = <K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> = {},
-  ...children: Array<Node | string>
-): HTMLElementTagNameMap[K] => {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-};
 /** A header cell with its scope (an attribute: `scope` is not a property every engine reflects). */
 const th = (
   text: string,
@@ -54,6 +34,18 @@ const th = (
   cell.setAttribute('scope', scope);
   return cell;
 };
+
+/** Where the page was scrolled (kept across hiding and reloads: VS Code hands it back), bounded. */
+const keptScroll = (() => {
+  const scroll = (vscode.getState() as { scroll?: unknown } | undefined)?.scroll;
+  return typeof scroll === 'number' && scroll > 0 && scroll < 10_000_000 ? scroll : 0;
+})();
+let scrolledBack = keptScroll === 0;
+let scrollTimer: ReturnType<typeof setTimeout> | undefined;
+window.addEventListener('scroll', () => {
+  clearTimeout(scrollTimer);
+  scrollTimer = setTimeout(() => vscode.setState({ scroll: Math.round(window.scrollY) }), 100);
+});
 
 /** The page as sent so far (undefined until the whole page arrives). */
 let state: InsightsState | undefined;
@@ -126,6 +118,10 @@ function render(page: InsightsState): void {
   app.replaceChildren(...parts);
   focusAgain?.focus();
   app.setAttribute('aria-busy', 'false');
+  if (!scrolledBack) {
+    scrolledBack = true;
+    window.scrollTo(0, keptScroll);
+  }
   vscode.postMessage({ type: 'rendered', rows, violations: [...violations] });
 }
 

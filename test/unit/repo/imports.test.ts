@@ -22,7 +22,22 @@ const FOLDER_ORDER: ReadonlyArray<readonly [layer: number, folders: readonly str
   [4, ['lists']],
   [5, ['keys', 'sharing', 'history']],
   [6, ['services']],
-  [7, ['activity', 'insights', 'json', 'status', 'notifications', 'tools', 'links', 'find', 'export', 'teamHistory']],
+  [
+    7,
+    [
+      'activity',
+      'insights',
+      'timeline',
+      'json',
+      'status',
+      'notifications',
+      'tools',
+      'links',
+      'find',
+      'export',
+      'teamHistory',
+    ],
+  ],
   [8, ['commands']],
   [9, ['extension.ts']],
 ];

@@ -164,6 +164,8 @@ describe('VSIX package', function () {
       'dist/webview/activity.css',
       'dist/webview/insights.js',
       'dist/webview/insights.css',
+      'dist/webview/timeline.js',
+      'dist/webview/timeline.css',
       'package.json',
       'package.nls.json',
       'package.nls.de.json',
@@ -215,6 +217,8 @@ describe('VSIX package', function () {
       f === 'dist/webview/activity.css' ||
       f === 'dist/webview/insights.js' ||
       f === 'dist/webview/insights.css' ||
+      f === 'dist/webview/timeline.js' ||
+      f === 'dist/webview/timeline.css' ||
       /^package(\.nls(\.[\w-]+)?)?\.json$/.test(f) ||
       /^l10n\/bundle\.l10n(\.[\w-]+)?\.json$/.test(f) ||
       /^(readme|changelog)\.md$/i.test(f) ||

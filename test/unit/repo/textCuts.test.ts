@@ -26,6 +26,9 @@ const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
   ['src/history/store.ts', '.slice(0, 60);'], // a folder name from the origin, a file name from the window id (each after .replace(/[^…]+/g, '_'))
   ['src/activity/activityMessages.ts', 'm.violations.slice(0, 20)'], // a list, each item then inert()
   ['src/insights/insightsPage.ts', 'm.violations.slice(0, 20)'], // a list, each item then inert()
+  ['src/timeline/timelineMessages.ts', 'm.violations.slice(0, 20)'], // a list, each item then inert()
+  ['src/timeline/timelineData.ts', 'ranked.slice(0, MAX_LANES)'], // lanes (a list), each name then inert()
+  ['src/timeline/timelineLayout.ts', 'all.slice(0, max)'], // run indexes (numbers)
   ['src/activity/activityMessages.ts', 'series.flows : []).slice(0, MAX_FLOWS)'], // a list
   ['src/status/statusSummary.ts', 'groups.slice(0, 10)'], // a list
   ['src/status/statusSummary.ts', 'stuck.slice(0, 10)'], // a list
