@@ -280,7 +280,7 @@ function paint(fmt = formatters(state?.locale, state?.series.range ?? 'hour'), f
   if (!chart || !state) return;
   const { series, strings } = state;
   const size = chartSize();
-  lastSize = `${size.width}x${size.height}`;
+  lastSize = sizeKey(size);
   const { canvas, min, max, step } = chart;
   const ratio = window.devicePixelRatio || 1;
   canvas.width = Math.round(size.width * ratio);
@@ -496,11 +496,13 @@ function fillTable(caption: string): void {
 // ---- size and theme -------------------------------------------------------------------------------------------
 
 let lastSize = '';
+/** The canvas's size and the screen's pixel ratio it was drawn for (a zoom or another screen draws it again, sharp). */
+const sizeKey = (size: { width: number; height: number }) =>
+  `${size.width}x${size.height}@${window.devicePixelRatio || 1}`;
 function resize(): void {
   if (!chart) return;
   const size = chartSize();
-  const key = `${size.width}x${size.height}`;
-  if (key === lastSize) return;
+  if (sizeKey(size) === lastSize) return;
   paint();
 }
 new ResizeObserver(() => resize()).observe(chartBox);
