@@ -1,8 +1,8 @@
 // Bundles src/extension.ts into dist/extension.js (CommonJS, Node, `vscode` external: package.json "main"), the same
 // entry into dist/web/extension.js for the web worker extension host (vscode.dev; package.json "browser": platform
 // browser, the platform seam src/env/platform.ts swapped for platform.browser.ts, no Node built-ins), and the page of
-// the activity panel, src/activity/webview/activity.ts, into dist/webview/activity.js + activity.css (a browser IIFE with uPlot
-// and its CSS).
+// the activity panel, src/activity/webview/activity.ts, into dist/webview/activity.js + activity.css (a browser IIFE: the
+// chart is our own canvas drawing, src/activity/webview/barChart.ts).
 //   node esbuild.js               development build with source maps
 //   node esbuild.js --production  minified, no source maps
 //   node esbuild.js --watch       rebuild on change
@@ -566,10 +566,6 @@ const webviewOptions = {
   sourcemap: !production,
   sourcesContent: false,
   legalComments: production ? 'none' : 'inline',
-  // uPlot's copyright notice is a plain comment (minifying drops it); its MIT license asks for it in copies
-  banner: {
-    js: `/*! uPlot ${require('uplot/package.json').version} (c) Leon Sorokin, MIT License, https://github.com/leeoniya/uPlot */`,
-  },
   logLevel: 'silent',
   plugins: [webviewReporter],
 };

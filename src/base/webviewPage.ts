@@ -23,9 +23,9 @@ export interface WebviewPageResources {
 
 /**
  * The page's Content Security Policy: nothing by default; scripts only with the page's nonce (no inline handlers, no
- * eval); style sheets only from the extension's files (uPlot sets element styles through the CSSOM, which a policy
- * without 'unsafe-inline' allows); no images, fonts, frames, connections, forms or <base>. Measured in VS Code
- * (test/integration/activity.test.ts): the page reports no violation.
+ * eval); style sheets only from the extension's files (the activity chart sets element styles through the CSSOM,
+ * which a policy without 'unsafe-inline' allows); no images, fonts, frames, connections, forms or <base>. Measured
+ * in VS Code (test/integration/activity.test.ts): the page reports no violation.
  */
 export function webviewCsp(cspSource: string, nonce: string): string {
   const source = cspSource.replace(/[;,"\r\n]/g, ' ').trim();

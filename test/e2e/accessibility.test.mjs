@@ -7,7 +7,15 @@ import { after, before, describe, it } from 'mocha';
 import { mousePresses, openOwnWindow, screenshot, session, waitFor } from './workbench.mjs';
 import { DEFAULT_THEMES, runCommandByKeyboard, setKeyByKeyboard, typeAndEnter } from './palette.mjs';
 import { treeRows } from './views.mjs';
-import { axeInTheme, axeViolations, chartDrawn, tabInPage, themeDrawn, webviewFrame } from './webviews.mjs';
+import {
+  axeInTheme,
+  axeViolations,
+  chartDrawn,
+  legendEntries,
+  tabInPage,
+  themeDrawn,
+  webviewFrame,
+} from './webviews.mjs';
 
 describe('Accessible: keyboard alone, and axe in every default theme', function () {
   this.timeout(120000);
@@ -135,22 +143,31 @@ describe('Accessible: keyboard alone, and axe in every default theme', function 
           await screenshot(`theme-${theme.name}`);
           if (theme.name === 'high-contrast-dark') await screenshot('readme-high-contrast');
           // The legend names the flows without empty "Name:" slots while nothing is hovered.
-          const legend = await frame.evaluate(() =>
-            [...document.querySelectorAll('.u-legend .u-series')]
-              .filter((tr) => tr.getClientRects().length > 0)
-              .map((tr) => {
-                const th = tr.querySelector('th');
-                const value = tr.querySelector('.u-value');
-                const after = th ? getComputedStyle(th, '::after').content : 'none';
-                const shownValue = value && getComputedStyle(value).display !== 'none' ? value.textContent.trim() : '';
-                return `${th?.textContent.trim() ?? ''}${after !== 'none' && after !== 'normal' ? after.replace(/"/g, '') : ''}${shownValue}`;
-              }),
-          );
+          const legend = await frame.evaluate(legendEntries);
+          assert.ok(legend.length > 0, `the legend names the flows in ${theme.label}`);
           assert.deepEqual(
             legend.filter((entry) => entry.endsWith(':')),
             [],
             `empty legend slots in ${theme.label}: ${legend.join(' | ')}`,
           );
+          // Hovering the last bucket (the plot ends 8 px before the canvas does) shows its time and each flow's count;
+          // leaving it, the names only again.
+          const canvas = frame.locator('#chart canvas');
+          const box = await canvas.boundingBox();
+          await canvas.hover({ position: { x: box.width - 12, y: box.height / 2 } });
+          await waitFor(async () => (await frame.evaluate(legendEntries)).length === legend.length + 1, {
+            message: 'the time added to the legend on hover',
+          });
+          const hovered = await frame.evaluate(legendEntries);
+          await screenshot(`theme-${theme.name}-hover`);
+          assert.ok(
+            hovered.every((entry) => /:\S/.test(entry)),
+            `a value after each name on hover in ${theme.label}: ${hovered.join(' | ')}`,
+          );
+          await session.page.mouse.move(0, 0);
+          await waitFor(async () => (await frame.evaluate(legendEntries)).join('|') === legend.join('|'), {
+            message: 'the legend idle again',
+          });
           // The pressed range looks pressed in every theme (high contrast themes fill no button).
           const looks = await frame.evaluate(() =>
             [...document.querySelectorAll('.ranges button')].map((b) => {

@@ -1,4 +1,4 @@
-/* global document, requestAnimationFrame -- page functions run in the browser (frame.evaluate) */
+/* global document, getComputedStyle, requestAnimationFrame -- page functions run in the browser (frame.evaluate) */
 // UI test helpers, the webviews: a webview's page (its frame), the keyboard's focus and Tab in it, what it has drawn,
 // and axe-core's checks of it in each colour theme.
 import fs from 'node:fs';
@@ -101,13 +101,33 @@ export async function tabInPage(frame, target, { presses = 12 } = {}) {
 
 /**
  * In a webview frame (frame.evaluate): whether the activity chart has drawn what its first message brought, a chart
- * (uPlot's canvas) or the line that says there is nothing or what failed.
+ * (its canvas with pixels drawn on it, and its legend) or the line that says there is nothing or what failed.
  */
 export function chartDrawn() {
-  if (document.querySelector('.uplot canvas')) return true;
+  const canvas = document.querySelector('#chart canvas');
+  if (canvas && canvas.width > 0 && canvas.height > 0 && document.querySelector('#chart .legend .legend-item')) {
+    const pixels = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? [];
+    for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 0) return true;
+  }
   return [...document.querySelectorAll('[role="status"], [role="alert"]')].some(
     (el) => el.getClientRects().length > 0 && (el.textContent ?? '').trim() !== '',
   );
+}
+
+/**
+ * In a webview frame (frame.evaluate): the activity chart's legend entries a person sees, each as it reads: the name,
+ * the colon after it when shown, and the value when shown ("Orders:3"; "Orders" while nothing is hovered).
+ */
+export function legendEntries() {
+  return [...document.querySelectorAll('#chart .legend .legend-item')]
+    .filter((item) => item.getClientRects().length > 0)
+    .map((item) => {
+      const name = item.querySelector('.legend-name');
+      const value = item.querySelector('.legend-value');
+      const after = name ? getComputedStyle(name, '::after').content : 'none';
+      const shownValue = value && getComputedStyle(value).display !== 'none' ? value.textContent.trim() : '';
+      return `${name?.textContent.trim() ?? ''}${after !== 'none' && after !== 'normal' ? after.replace(/"/g, '') : ''}${shownValue}`;
+    });
 }
 
 /**

@@ -1,20 +1,19 @@
 /// <reference lib="dom" />
 /**
  * The page of the "Flow Sync Activity" panel (a webview): a stacked bar chart of the flow syncs processing per flow
- * over time (uPlot), and the same numbers as a table for screen readers and keyboard users. Bundled by esbuild into
+ * over time (drawn on a canvas, laid out by ./barChart.ts), and the same numbers as a table for screen readers and keyboard users. Bundled by esbuild into
  * dist/webview/activity.js (a browser IIFE) and dist/webview/activity.css; the extension side is
  * src/activity/vscode/activityPanel.ts, the messages are in src/activity/activityMessages.ts.
  *
  * It holds no words of its own (they come localized in the 'init' message) and treats every flow name as text:
  * names go into textContent and attributes only, never into markup.
  */
-import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
 import '../../base/webviewPage.css';
 import './activity.css';
 import { el, startPage } from '../../base/webview/pageStart';
 import { ACTIVITY_RANGE_ORDER, type ActivityRange, type ActivitySeries } from '../activityData';
 import { hasActivity, type ActivityStrings, type PageMessage, type PanelMessage } from '../activityMessages';
+import * as layout from './barChart';
 
 const { vscode, violations } = startPage<PageMessage>('activity');
 
@@ -36,7 +35,7 @@ interface State {
 }
 
 let state: State | undefined;
-let chart: uPlot | undefined;
+let chart: Chart | undefined;
 /** What the page keeps across hiding and reloads (VS Code hands it back, to the page and to the panel's restore). */
 const kept: Record<string, unknown> = { ...(vscode.getState() as Record<string, unknown> | undefined) };
 const keep = (patch: Record<string, unknown>) => vscode.setState(Object.assign(kept, patch));
@@ -148,8 +147,8 @@ function show(series: ActivitySeries): void {
     drawChart();
     fillTable(caption);
   } else {
-    chart?.destroy();
     chart = undefined;
+    chartBox.replaceChildren();
     table.replaceChildren();
   }
   layoutTable();
@@ -181,20 +180,6 @@ function colours(series: ActivitySeries): string[] {
   return series.flows.map((flow) => cssVar(flow.other ? OTHER_COLOUR : PALETTE[next++ % PALETTE.length]));
 }
 
-/** Cumulative sums, first flow at the bottom: series i (1-based in uPlot) tops at the sum of flows 1..i. */
-function stacked(series: ActivitySeries): number[][] {
-  const sums = series.times.map(() => 0);
-  return series.flows.map((flow) => flow.counts.map((count, i) => (sums[i] += count)));
-}
-
-/** The bucket length: the smallest step between buckets (or a guess from the range for a single bucket). */
-function bucketMs(series: ActivitySeries): number {
-  let step = Infinity;
-  for (let i = 1; i < series.times.length; i++) step = Math.min(step, series.times[i] - series.times[i - 1]);
-  if (Number.isFinite(step) && step > 0) return step;
-  return { hour: 60_000, day: 15 * 60_000, week: 3_600_000 }[series.range];
-}
-
 function chartSize(): { width: number; height: number } {
   const width = Math.max(200, Math.floor(chartBox.clientWidth || document.body.clientWidth || 600));
   const height = Math.max(160, Math.min(420, Math.round(window.innerHeight * 0.5)));
@@ -204,6 +189,7 @@ function chartSize(): { width: number; height: number } {
 /** The theme's font and colours the chart draws with (VS Code's, or fallbacks outside a themed page). */
 interface ChartTheme {
   font: string;
+  fontPx: number;
   foreground: string;
   grid: string;
   background: string;
@@ -213,111 +199,252 @@ function chartTheme(): ChartTheme {
   const style = getComputedStyle(document.body);
   return {
     font: `${style.fontSize || '13px'} ${style.fontFamily || 'sans-serif'}`,
+    fontPx: Math.min(40, Math.max(8, parseFloat(style.fontSize) || 13)),
     foreground: cssVar(['--vscode-foreground', '#cccccc']),
     grid: cssVar(['--vscode-charts-lines', 'rgba(128, 128, 128, 0.35)']),
     background: cssVar(['--vscode-editor-background', '#1e1e1e']),
   };
 }
 
-/** The time axis below and the count axis beside the chart, in the theme's font and colours. */
-function chartAxes(series: ActivitySeries, strings: ActivityStrings, fmt: Formatters, theme: ChartTheme): uPlot.Axis[] {
-  const { font, foreground, grid } = theme;
-  return [
-    {
-      font,
-      stroke: foreground,
-      grid: { stroke: grid, width: 1 },
-      ticks: { stroke: grid, width: 1 },
-      // as far apart as the widest label needs, so labels never overlap in a narrow panel
-      space: labelSpace(
-        font,
-        series.times.map((v) => fmt.axis(v)),
-      ),
-      values: (_u, splits) => splits.map((v) => fmt.axis(v)),
-    },
-    {
-      font,
-      labelFont: font,
-      label: strings.yAxis,
-      stroke: foreground,
-      grid: { stroke: grid, width: 1 },
-      ticks: { stroke: grid, width: 1 },
-      // counts may be averages over a bucket: tenths are the finest step (the table shows one decimal too)
-      incrs: [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000],
-      values: (_u, splits) => splits.map((v) => fmt.number(v)),
-    },
-  ];
+/** The drawn chart: its canvas, legend and hover line, and the layout the pointer is read against. */
+interface Chart {
+  canvas: HTMLCanvasElement;
+  cursor: HTMLElement;
+  legendTime: HTMLElement;
+  legendValues: HTMLElement[];
+  legend: HTMLElement;
+  plot: layout.Rect;
+  min: number;
+  max: number;
+  step: number;
+  hovered: number | undefined;
 }
 
-/** uPlot's series: the time, then one stacked bar series per flow in its colour (the legend shows its own count). */
-function chartSeries(series: ActivitySeries, strings: ActivityStrings, fmt: Formatters, gap: string): uPlot.Series[] {
-  const fills = colours(series);
-  return [
-    { label: strings.time, value: (_u, v) => (v == null ? '' : fmt.full(v)) },
-    ...series.flows.map((flow, f) => ({
-      label: flow.name,
-      fill: fills[f],
-      stroke: gap, // a thin gap between the stacked parts
-      width: 1,
-      points: { show: false },
-      paths: uPlot.paths.bars!({ size: [0.9, Infinity, 1], align: 1 }),
-      // the legend shows each flow's own count, not the stacked sum
-      value: (_u: uPlot, _v: number | null, _s: number, i: number | null) =>
-        i == null ? '' : fmt.number(flow.counts[i] ?? 0),
-    })),
-  ];
-}
+const TICK = 6;
 
+/** Builds the chart's parts (canvas, hover line, legend) for the current series and draws it. */
 function drawChart(): void {
   if (!state) return;
   const { series, strings } = state;
   const fmt = formatters(state.locale, series.range);
-  const theme = chartTheme();
-  const step = bucketMs(series);
-  const last = series.times.length - 1;
-
-  const options: uPlot.Options = {
-    ...chartSize(),
-    ms: 1,
-    legend: { show: true, live: true },
-    cursor: { y: false, points: { show: false }, drag: { x: false, y: false, setScale: false } },
-    scales: {
-      x: { time: true, range: () => [series.times[0], series.times[last] + step] },
-      y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.08 : 1] },
-    },
-    axes: chartAxes(series, strings, fmt, theme),
-    series: chartSeries(series, strings, fmt, theme.background),
-    // each flow's bars span from the sum of the flows below it to its own sum
-    bands: series.flows.slice(1).map((_flow, f) => ({ series: [f + 2, f + 1] as [number, number] })),
-    // Nothing hovered: the legend names the flows only, without empty "Name:" slots (activity.css, .legend-idle).
-    hooks: { setLegend: [(u) => idleLegend(u)], drawClear: [(u) => shadeGaps(u, series.gaps ?? [], theme.foreground)] },
+  const fills = colours(series);
+  const canvas = el('canvas');
+  const cursor = el('div', { className: 'cursor', hidden: true });
+  const plotBox = el('div', { className: 'plot' }, canvas, cursor);
+  const legendTime = el('span', { className: 'legend-value' });
+  const legendValues: HTMLElement[] = [];
+  const item = (name: string, value: HTMLElement, colour?: string) => {
+    const swatch = el('span', { className: 'swatch' });
+    if (colour) swatch.style.background = colour;
+    else swatch.hidden = true;
+    return el(
+      'span',
+      { className: 'legend-item' },
+      swatch,
+      el('span', { className: 'legend-name', textContent: name }),
+      value,
+    );
   };
-  chart?.destroy();
-  chartBox.replaceChildren();
-  lastSize = `${options.width}x${options.height}`;
-  chart = new uPlot(options, [series.times, ...stacked(series)], chartBox);
-  chart.root.querySelector('.u-legend')?.setAttribute('aria-hidden', 'true'); // the table says the same
-  idleLegend(chart);
+  const legend = el(
+    'div',
+    { className: 'legend' },
+    item(strings.time, legendTime),
+    ...series.flows.map((flow, f) => {
+      const value = el('span', { className: 'legend-value' });
+      legendValues.push(value);
+      return item(flow.name, value, fills[f]);
+    }),
+  );
+  legend.setAttribute('aria-hidden', 'true'); // the table says the same
+  chartBox.replaceChildren(plotBox, legend);
+  const step = layout.bucketLength(series.times, { hour: 60_000, day: 15 * 60_000, week: 3_600_000 }[series.range]);
+  chart = {
+    canvas,
+    cursor,
+    legend,
+    legendTime,
+    legendValues,
+    plot: { left: 0, top: 0, width: 1, height: 1 },
+    min: series.times[0],
+    max: series.times[series.times.length - 1] + step,
+    step,
+    hovered: undefined,
+  };
+  canvas.addEventListener('pointermove', (e) => hover(bucketAtPointer(e)));
+  canvas.addEventListener('pointerleave', () => hover(undefined));
+  lastSize = '';
+  paint(fmt, fills);
+  hover(undefined);
 }
 
-/** Team History: the stretches nobody watched, shaded behind the bars (the sentence above the chart says them). */
-function shadeGaps(u: uPlot, gaps: ReadonlyArray<[number, number]>, colour: string): void {
-  if (!gaps.length) return;
-  const { ctx, bbox } = u;
-  ctx.save();
-  ctx.globalAlpha = 0.12;
-  ctx.fillStyle = colour;
-  for (const [from, to] of gaps) {
-    const left = Math.max(bbox.left, u.valToPos(from, 'x', true));
-    const right = Math.min(bbox.left + bbox.width, u.valToPos(to, 'x', true));
-    if (right > left) ctx.fillRect(left, bbox.top, right - left, bbox.height);
+/** Draws the axes, the grid and the stacked bars on the chart's canvas at the panel's size, in the theme's colours. */
+function paint(fmt = formatters(state?.locale, state?.series.range ?? 'hour'), fills?: string[]): void {
+  if (!chart || !state) return;
+  const { series, strings } = state;
+  const size = chartSize();
+  lastSize = sizeKey(size);
+  const { canvas, min, max, step } = chart;
+  const ratio = window.devicePixelRatio || 1;
+  canvas.width = Math.round(size.width * ratio);
+  canvas.height = Math.round(size.height * ratio);
+  canvas.style.width = `${size.width}px`;
+  canvas.style.height = `${size.height}px`;
+  const context = canvas.getContext('2d');
+  if (!context) return;
+  const theme = chartTheme();
+  context.setTransform(ratio, 0, 0, ratio, 0, 0);
+  context.clearRect(0, 0, size.width, size.height);
+  context.font = theme.font;
+  const textWidth = (text: string) => context.measureText(text).width;
+
+  const stacks = layout.stackCounts(series.flows, series.times.length);
+  const top = layout.countTop(stacks);
+  // the count labels' width depends on the ticks, the ticks on the plot's height, which the axes leave: the widest
+  // label a tick of this scale can have is measured on the scale's top
+  const widest = (ticks: number[]) => ticks.reduce((m, v) => Math.max(m, textWidth(fmt.number(v))), 0);
+  const lineHeight = Math.ceil(theme.fontPx * 1.25);
+  const guess = layout.plotArea(size.width, size.height, {
+    countLabelWidth: 0,
+    lineHeight,
+    hasTitle: true,
+    tickLength: TICK,
+  });
+  const yTicks = layout.countTicks(top, guess.height, 30);
+  const plot = layout.plotArea(size.width, size.height, {
+    countLabelWidth: widest(yTicks),
+    lineHeight,
+    hasTitle: true,
+    tickLength: TICK,
+  });
+  chart.plot = plot;
+  const x = layout.linearScale(min, max, plot.left, plot.left + plot.width);
+  const y = layout.linearScale(0, top, plot.top + plot.height, plot.top);
+  // as far apart as the widest label needs, so labels never overlap in a narrow panel
+  const space = Math.ceil(series.times.reduce((m, t) => Math.max(m, textWidth(fmt.axis(t))), 0)) + 24;
+  const xTicks = layout.timeTicks(min, max, plot.width, space, (ms) => -new Date(ms).getTimezoneOffset() * 60_000);
+
+  const axes: Axes = { plot, x, y, yTicks, xTicks, lineHeight, width: size.width };
+  drawGrid(context, axes, theme.grid);
+  // Team History: the stretches nobody watched, shaded behind the bars (the sentence above the chart says them).
+  shadeGaps(context, series.gaps ?? [], axes, theme.foreground);
+
+  // the bars, each stacked part in its flow's colour with a thin gap in the background's around it
+  const colourOf = fills ?? colours(series);
+  for (const part of layout.barParts(stacks, series.times, step, x, y)) {
+    context.fillStyle = colourOf[part.flow];
+    context.fillRect(part.left, part.top, part.width, part.height);
+    if (part.width > 2 && part.height > 2) {
+      context.strokeStyle = theme.background;
+      context.strokeRect(part.left + 0.5, part.top + 0.5, part.width - 1, part.height - 1);
+    }
   }
-  ctx.restore();
+
+  drawLabels(context, axes, fmt, strings.yAxis, theme.foreground);
+  chart.cursor.style.top = `${plot.top}px`;
+  chart.cursor.style.height = `${plot.height}px`;
+  if (chart.hovered !== undefined) placeCursor(chart.hovered);
 }
 
-/** Marks the legend idle while no bucket is hovered: its values and their colons are hidden then. */
-function idleLegend(u: uPlot): void {
-  u.root.classList.toggle('legend-idle', u.legend.idx == null);
+/** Where the axes go: the plot, its scales and ticks, the labels' line height and the canvas's width. */
+interface Axes {
+  plot: layout.Rect;
+  x: (ms: number) => number;
+  y: (count: number) => number;
+  yTicks: number[];
+  xTicks: number[];
+  lineHeight: number;
+  width: number;
+}
+
+/** Team History's stretches nobody watched ([from, to] in ms), a light shade of the foreground over the plot's height. */
+function shadeGaps(
+  context: CanvasRenderingContext2D,
+  gaps: ReadonlyArray<readonly [number, number]>,
+  { plot, x }: Axes,
+  colour: string,
+): void {
+  if (!gaps.length) return;
+  context.save();
+  context.globalAlpha = 0.12;
+  context.fillStyle = colour;
+  for (const [from, to] of gaps) {
+    const left = Math.max(plot.left, x(from));
+    const right = Math.min(plot.left + plot.width, x(to));
+    if (right > left) context.fillRect(left, plot.top, right - left, plot.height);
+  }
+  context.restore();
+}
+
+/** The grid lines and the ticks beside the labels, in the theme's chart lines colour. */
+function drawGrid(context: CanvasRenderingContext2D, { plot, x, y, yTicks, xTicks }: Axes, colour: string): void {
+  context.strokeStyle = colour;
+  context.lineWidth = 1;
+  context.beginPath();
+  for (const v of yTicks) {
+    const py = Math.round(y(v)) + 0.5;
+    context.moveTo(plot.left - TICK, py);
+    context.lineTo(plot.left + plot.width, py);
+  }
+  for (const t of xTicks) {
+    const px = Math.round(x(t)) + 0.5;
+    context.moveTo(px, plot.top);
+    context.lineTo(px, plot.top + plot.height + TICK);
+  }
+  context.stroke();
+}
+
+/** The counts beside the plot, the times below it (kept inside the canvas) and the count axis's title, turned. */
+function drawLabels(context: CanvasRenderingContext2D, axes: Axes, fmt: Formatters, title: string, colour: string) {
+  const { plot, x, y, yTicks, xTicks, lineHeight, width } = axes;
+  context.fillStyle = colour;
+  context.textBaseline = 'middle';
+  context.textAlign = 'right';
+  for (const v of yTicks) context.fillText(fmt.number(v), plot.left - TICK - 3, Math.round(y(v)));
+  context.textAlign = 'left';
+  context.textBaseline = 'top';
+  for (const t of xTicks) {
+    const label = fmt.axis(t);
+    context.fillText(
+      label,
+      layout.clampLabel(x(t), context.measureText(label).width, width),
+      plot.top + plot.height + TICK + 3,
+    );
+  }
+  context.save();
+  context.translate(lineHeight / 2 + 1, plot.top + plot.height / 2);
+  context.rotate(-Math.PI / 2);
+  context.textAlign = 'center';
+  context.textBaseline = 'middle';
+  context.fillText(title, 0, 0);
+  context.restore();
+}
+
+function bucketAtPointer(e: PointerEvent): number | undefined {
+  if (!chart || !state) return undefined;
+  const box = chart.canvas.getBoundingClientRect();
+  return layout.bucketAt(e.clientX - box.left, chart.plot, chart.min, chart.max, state.series.times, chart.step);
+}
+
+/** The legend shows the hovered bucket's time and each flow's own count (not the stacked sum); idle, the names only. */
+function hover(bucket: number | undefined): void {
+  if (!chart || !state) return;
+  const { series } = state;
+  chart.hovered = bucket;
+  const fmt = formatters(state.locale, series.range);
+  chart.legend.classList.toggle('legend-idle', bucket === undefined);
+  chart.legendTime.textContent = bucket === undefined ? '' : fmt.full(series.times[bucket]);
+  series.flows.forEach((flow, f) => {
+    chart!.legendValues[f].textContent = bucket === undefined ? '' : fmt.number(flow.counts[bucket] ?? 0);
+  });
+  chart.cursor.hidden = bucket === undefined;
+  if (bucket !== undefined) placeCursor(bucket);
+}
+
+function placeCursor(bucket: number): void {
+  if (!chart || !state) return;
+  const { plot, min, max, step } = chart;
+  const x = layout.linearScale(min, max, plot.left, plot.left + plot.width);
+  chart.cursor.style.left = `${Math.round(x(state.series.times[bucket] + (step * layout.BAR_FILL) / 2))}px`;
 }
 
 interface Formatters {
@@ -325,15 +452,6 @@ interface Formatters {
   row(ms: number): string;
   full(ms: number): string;
   number(n: number): string;
-}
-
-/** The least distance between x-axis ticks: the widest of the labels in `font`, and a gap. */
-function labelSpace(font: string, labels: readonly string[]): number {
-  const context = document.createElement('canvas').getContext('2d');
-  if (!context) return 80;
-  context.font = font;
-  const widest = labels.reduce((max, label) => Math.max(max, context.measureText(label).width), 0);
-  return Math.ceil(widest) + 24;
 }
 
 function validLocale(locale: string): string | undefined {
@@ -401,13 +519,14 @@ function fillTable(caption: string): void {
 // ---- size and theme -------------------------------------------------------------------------------------------
 
 let lastSize = '';
+/** The canvas's size and the screen's pixel ratio it was drawn for (a zoom or another screen draws it again, sharp). */
+const sizeKey = (size: { width: number; height: number }) =>
+  `${size.width}x${size.height}@${window.devicePixelRatio || 1}`;
 function resize(): void {
   if (!chart) return;
   const size = chartSize();
-  const key = `${size.width}x${size.height}`;
-  if (key === lastSize) return;
-  lastSize = key;
-  chart.setSize(size);
+  if (sizeKey(size) === lastSize) return;
+  paint();
 }
 new ResizeObserver(() => resize()).observe(chartBox);
 window.addEventListener('resize', () => resize());
