@@ -47,7 +47,7 @@ describe('Run Timeline: the keyboard, axe in every default theme, and panels kep
     await own?.close();
   });
 
-  it('opens from the palette; Tab reaches a bar, the arrow keys move from bar to bar, each read by its name', async () => {
+  it('opens from the palette; Tab reaches a bar, the arrow keys move from bar to bar, each read by its name; Enter shows it in History', async () => {
     await runCommandByKeyboard('Flow Sync: Show Run Timeline');
     const frame = await webviewFrame(DRAWN);
     await screenshot('readme-timeline');
@@ -73,6 +73,17 @@ describe('Run Timeline: the keyboard, axe in every default theme, and panels kep
     assert.match((await focused(frame)).name, BAR_NAME);
     await page().keyboard.press('-');
     await page().keyboard.press('Shift+ArrowRight');
+    // Enter shows the chosen run in History (a run processing now: in Processing), selected
+    await waitFor(async () => (await focused(frame))?.tag === 'BUTTON', { message: 'a bar has the focus' });
+    const id = /^#(\d+)/.exec((await focused(frame)).name)[1];
+    await page().keyboard.press('Enter');
+    await waitFor(
+      () =>
+        page()
+          .locator('.part.sidebar .monaco-list-row.selected', { hasText: `#${id}` })
+          .count(),
+      { timeout: 15000, message: `run #${id} selected in its view` },
+    );
   });
 
   for (const theme of DEFAULT_THEMES) {

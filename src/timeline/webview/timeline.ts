@@ -513,7 +513,9 @@ function onPointerDown(e: PointerEvent): void {
     const x = u.clientX - rect.left;
     const hit = lastBars.find((b) => b.lane === lane && x >= b.x0 - 3 && x <= Math.max(b.x2, b.x0 + 3) + 3);
     const run = hit?.run ?? nearestInLane(index, lane, view.start + (x / rect.width) * view.span);
-    if (run !== undefined) choose(run);
+    if (run === undefined) return;
+    choose(run);
+    act('reveal'); // a bar clicked: its run shown in History
   };
   window.addEventListener('pointermove', move);
   window.addEventListener('pointerup', up);
