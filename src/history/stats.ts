@@ -17,8 +17,10 @@ const MINUTE = 60_000;
 export const STUCK_MIN_RUNS = 5;
 /** The learned threshold is this many times the flow's 95th percentile … */
 export const STUCK_P95_FACTOR = 3;
-/** … and never below this (a flow whose runs take seconds is not stuck after a minute). */
+/** … and never below this (a flow whose runs take seconds is not stuck after a minute) … */
 export const STUCK_FLOOR_MS = 10 * MINUTE;
+/** … nor above this, the most `flowsync.stuckAfterMinutes` takes (10,080 minutes: 7 days). */
+export const STUCK_CEILING_MS = 7 * 24 * 60 * MINUTE;
 
 /**
  * Runs, median and 95th percentile of the durations of each flow's entries. Only durations from the service's start
@@ -29,11 +31,20 @@ export const STUCK_FLOOR_MS = 10 * MINUTE;
  */
 export function flowStats(entries: Iterable<HistoryEntry>, older: OlderDays = NO_OLDER_DAYS): Map<number, FlowStats> {
   const durations = new Map<number, number[]>();
+  // Team History: runs only teammates saw (seenHere false) are anyone's to write. They teach only a flow this window
+  // has not learned itself (fewer than STUCK_MIN_RUNS runs seen here), so a few hostile rows never move its figures.
+  const theirs = new Map<number, number[]>();
   for (const e of entries) {
     if (e.duration.from !== 'created' || e.leftAt < older.before) continue;
-    const list = durations.get(e.flowId);
+    const into = e.seenHere === false ? theirs : durations;
+    const list = into.get(e.flowId);
     if (list) list.push(e.duration.ms);
-    else durations.set(e.flowId, [e.duration.ms]);
+    else into.set(e.flowId, [e.duration.ms]);
+  }
+  for (const [flowId, list] of theirs) {
+    const mine = durations.get(flowId);
+    if (!mine) durations.set(flowId, list);
+    else if (mine.length < STUCK_MIN_RUNS) mine.push(...list);
   }
   // Older days (summaries, when the runs in memory do not reach them): their flows' histograms.
   const histograms = new Map<number, Map<number, number>>();
@@ -117,13 +128,14 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
 
 /**
  * When a processing sync of a flow counts as stuck: after `stuckAfterMinutes` when that is positive; when it is 0
- * (learn), after STUCK_P95_FACTOR × the flow's p95 once it has STUCK_MIN_RUNS runs, never below STUCK_FLOOR_MS; before
+ * (learn), after STUCK_P95_FACTOR × the flow's p95 once it has STUCK_MIN_RUNS runs, within [STUCK_FLOOR_MS,
+ * STUCK_CEILING_MS]; before
  * that, undefined (never stuck). A negative or non-numeric setting counts as 0.
  */
 export function stuckThresholdMs(stats: FlowStats | undefined, stuckAfterMinutes: number): number | undefined {
   if (Number.isFinite(stuckAfterMinutes) && stuckAfterMinutes > 0) return stuckAfterMinutes * MINUTE;
   if (!stats || stats.runs < STUCK_MIN_RUNS || !Number.isFinite(stats.p95Ms)) return undefined;
-  return Math.max(STUCK_FLOOR_MS, STUCK_P95_FACTOR * stats.p95Ms);
+  return Math.min(STUCK_CEILING_MS, Math.max(STUCK_FLOOR_MS, STUCK_P95_FACTOR * stats.p95Ms));
 }
 
 /**

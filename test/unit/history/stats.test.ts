@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { FlowSync, Item } from '../../../src/api/types';
 import {
   ProcessingObserver,
+  STUCK_CEILING_MS,
   STUCK_FLOOR_MS,
   STUCK_MIN_RUNS,
   STUCK_P95_FACTOR,
@@ -86,6 +87,30 @@ describe('history statistics', () => {
     assert.equal(isStuck(invalid, now, MIN), false);
     assert.equal(isStuck(invalid, now, MIN, now - 2 * MIN), true, 'first seen two minutes ago: at least that old');
     assert.equal(processingAgeMs({ created_at: new Date(now + MIN).toISOString() }, now), 0);
+  });
+});
+
+describe("history statistics: teammates' runs cannot move what this window learned (issue #51, a hostile team table)", () => {
+  /** A run only teammates saw (team History: its merged entry says so). */
+  const theirs = (id: number, flowId: number, minutes: number): HistoryEntry => ({
+    ...run(id, flowId, minutes),
+    seenHere: false,
+  });
+  const DAY = 24 * 60 * MIN;
+
+  it('a flow this window learned itself (5 runs seen here) keeps its figures, whatever teammates sent', () => {
+    const mine = [4, 5, 3, 12, 4].map((m, i) => run(i, 1, m));
+    const hostile = Array.from({ length: 20 }, (_, i) => theirs(100 + i, 1, 7 * 24 * 60)); // runs of 7 days
+    const stats = flowStats([...mine, ...hostile]);
+    assert.deepEqual(stats.get(1), { runs: 5, medianMs: 4 * MIN, p95Ms: 12 * MIN });
+    assert.equal(stuckThresholdMs(stats.get(1), 0), 36 * MIN, 'stuck as before');
+  });
+
+  it("a flow this window has not learned learns from teammates' runs, and its threshold stays within 7 days", () => {
+    const stats = flowStats([run(1, 2, 10), ...Array.from({ length: 6 }, (_, i) => theirs(10 + i, 2, 7 * 24 * 60))]);
+    assert.equal(stats.get(2)?.runs, 7, "their runs count where this window's do not suffice");
+    assert.equal(stuckThresholdMs(stats.get(2), 0), STUCK_CEILING_MS, "never past the setting's own ceiling");
+    assert.equal(STUCK_CEILING_MS, 7 * DAY);
   });
 });
 
