@@ -1,13 +1,14 @@
 import type { HistoryNotice } from './historyService';
 
 /** What a button of a History notice does (its title and command are the notifications' own: announceFinished.ts). */
-export type NoticeAction = 'openJson' | 'openInBrowser' | 'showHistory' | 'showInsights' | 'showLog';
+export type NoticeAction = 'openJson' | 'openInBrowser' | 'showHistory' | 'showTimeline' | 'showInsights' | 'showLog';
 
 /**
  * The buttons of a History notice, in order: the one place they are chosen, so that every notice carries the action
  * that fits it. One finished sync: Open as JSON (when its record is kept), Open in Browser (when its service has a page
  * for syncs, `syncPage`), Show History; several: Show History. A stuck sync: Open in Browser (one, with a page), Show
- * History. A flow slower than usual: Show Flow Insights. History not written: Show Log.
+ * History, Show in Timeline. A flow slower than usual: Show Flow Insights, Show in Timeline. History not written:
+ * Show Log. (Several finished: Show History, Show in Timeline.)
  */
 export function noticeActions(notice: HistoryNotice, syncPage: boolean): NoticeAction[] {
   switch (notice.kind) {
@@ -17,12 +18,13 @@ export function noticeActions(notice: HistoryNotice, syncPage: boolean): NoticeA
         ...(one?.raw ? (['openJson'] as const) : []),
         ...(one && syncPage ? (['openInBrowser'] as const) : []),
         'showHistory',
+        ...(one ? [] : (['showTimeline'] as const)), // several runs: when they ran, side by side
       ];
     }
     case 'stuck':
-      return [...(notice.sync && syncPage ? (['openInBrowser'] as const) : []), 'showHistory'];
+      return [...(notice.sync && syncPage ? (['openInBrowser'] as const) : []), 'showHistory', 'showTimeline'];
     case 'slower':
-      return ['showInsights'];
+      return ['showInsights', 'showTimeline'];
     case 'cannotWrite':
       return ['showLog'];
   }

@@ -47,6 +47,8 @@ function titleOf(action: NoticeAction): string {
       return t('Open in Browser');
     case 'showHistory':
       return t('Show History');
+    case 'showTimeline':
+      return t('Show in Timeline');
     case 'showInsights':
       return t('Show Flow Insights');
     case 'showLog':
@@ -65,6 +67,7 @@ function run(action: NoticeAction, notice: HistoryNotice, json: OpenRunAsJson, s
     void vscode.commands.executeCommand(COMMAND.openInBrowser, { kind: 'historyEntry', entry: one, service });
   }
   if (action === 'showHistory') void vscode.commands.executeCommand(`${HISTORY_VIEW}.focus`);
+  if (action === 'showTimeline') void vscode.commands.executeCommand(COMMAND.showTimeline);
   if (action === 'showInsights') void vscode.commands.executeCommand(COMMAND.showInsights);
   if (action === 'showLog') void vscode.commands.executeCommand(COMMAND.showLog);
 }
