@@ -21,8 +21,8 @@ import { MAX_RUN_MS, type TeamRun } from './teamRows';
  * counted. The runs are kept in columns (runTable.ts: about 80 bytes a run), each once however many saw it.
  *
  * The merge is lazy, from the newest end: a run's leftAt after the merge is one of its sightings' absences, so it is
- * at most the latest absence of any part of it. mergedNewestFirst walks this window's runs (newest first, as History
- * keeps them) and the team's (sorted by their latest absence once per change) as two sorted sequences, works out each
+ * at most the latest end of any part of it. mergedNewestFirst walks this window's runs (by leftAt, newest first, as
+ * History keeps them) and the team's (by the end of their span, ordered once per change) as two sorted sequences, works out each
  * sync's run when its first part comes, and hands out a run once no part still to come can be newer: the first page
  * of the History view costs that page, not every run. mergeHistory is the same walk to the end (stats, Export, the
  * tools: what needs every run).
@@ -180,8 +180,8 @@ export class TeamRuns {
   /** The other installations whose rows are taken, each with its bit. */
   private readonly others = new Map<string, number>();
   private refusedRows = 0;
-  /** The live slots by latest absence, newest first (made again after a change: see newestFirst). */
-  private order: { version: number; slots: Int32Array } | undefined;
+  /** The live slots by their end, newest first (made again after a change: see newestFirst). */
+  private order: SlotOrder | undefined;
 
   /** `self`: this installation's id (its own rows count as seen here, and never against maxObservers). */
   constructor(
@@ -330,20 +330,21 @@ export class TeamRuns {
     };
   }
 
-  /** Forgets the runs whose span ended before `before` (History's days moved on). */
+  /** Forgets the runs whose span ended before `before` (History's days moved on), and compacts what they held. */
   forgetBefore(before: number): void {
     const table = this.table;
     for (let slot = 0; slot < table.slots; slot++) {
       if (table.isLive(slot) && table.end(slot) < before) table.remove(slot);
     }
+    table.settle();
   }
 
   /** The runs of the sync (id, created_at), as objects, for the merge; `done` marks them taken. */
-  runsOf(id: number, createdAt: string, done: Uint8Array): Cluster[] {
+  runsOf(id: number, createdAt: string, done: Set<number>): Cluster[] {
     const group = this.table.slotsOf(id, canonicalMs(createdAt), createdAt, slotsFound);
     const runs: Cluster[] = [];
     for (const slot of group) {
-      done[slot] = 1;
+      done.add(slot);
       runs.push(this.clusterAt(slot, createdAt));
     }
     return runs;
@@ -354,59 +355,79 @@ export class TeamRuns {
     return { id: this.table.syncId(slot), createdAt: this.table.createdAt(slot) };
   }
 
-  /** A slot's latest absence: no merged run with it can have left later; -Infinity when it has none. */
-  latestAbsence(slot: number): number {
-    return this.table.latestAbsence(slot);
+  /** A slot's span's end: no absence of it is later, so no merged run with it can have left later. */
+  endOf(slot: number): number {
+    return this.table.end(slot);
   }
 
-  /** Slots handed out: what a Uint8Array of marks by slot needs. */
-  get slots(): number {
-    return this.table.slots;
-  }
-
-  /**
-   * The live slots, latest absence first (runs without an absence last): sorted once after each change, so reads
-   * that change nothing keep it. The columns are compacted first (what the read's changes left behind).
-   */
-  newestFirst(): Int32Array {
+  /** The live slots, latest end first: made once after each change (reads that change nothing keep it). */
+  newestFirst(): SlotOrder {
     const table = this.table;
-    if (this.order?.version === table.version) return this.order.slots;
-    table.settle();
-    const n = table.size;
-    const slots = new Int32Array(n);
-    const latest = new Float64Array(n);
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (let slot = 0, j = 0; slot < table.slots; slot++) {
-      if (!table.isLive(slot)) continue;
-      const u = table.latestAbsence(slot);
-      slots[j] = slot;
-      latest[j++] = u;
-      if (u !== -Infinity) {
-        lo = Math.min(lo, u);
-        hi = Math.max(hi, u);
-      }
-    }
-    // One number per slot, (latest − lo + 1) · 2^bits + slot, sorted as numbers; else (a span too wide) by comparing.
-    const bits = Math.ceil(Math.log2(table.slots + 1));
-    const scale = 2 ** bits;
-    if (n === 0 || hi === -Infinity || (hi - lo + 2) * scale < Number.MAX_SAFE_INTEGER) {
-      const packed = new Float64Array(n);
-      for (let j = 0; j < n; j++) packed[j] = (latest[j] === -Infinity ? 0 : latest[j] - lo + 1) * scale + slots[j];
-      packed.sort();
-      for (let j = 0; j < n; j++) slots[j] = packed[n - 1 - j] % scale;
-    } else {
-      const byPlace = Array.from(slots.keys()).sort((a, b) => latest[b] - latest[a] || slots[b] - slots[a]);
-      const sorted = Int32Array.from(byPlace, (j) => slots[j]);
-      slots.set(sorted);
-    }
-    this.order = { version: table.version, slots };
-    return slots;
+    if (this.order?.version !== table.version) this.order = new SlotOrder(table, table.version);
+    return this.order;
   }
 
   private refuse(): false {
     this.refusedRows++;
     return false;
+  }
+}
+
+/**
+ * The live slots of a table by their span's end, latest first, sorted as far as asked: put in buckets of about four
+ * by end at once (linear), each bucket sorted when the walk reaches it. The first page costs a pass over the slots,
+ * not a sort of them all.
+ */
+class SlotOrder {
+  private readonly slots: Int32Array;
+  /** Where each bucket starts in `slots` (the latest ends first), and one past the last. */
+  private readonly starts: Int32Array;
+  /** Buckets sorted so far. */
+  private sortedBuckets = 0;
+
+  constructor(
+    private readonly table: RunTable,
+    readonly version: number,
+  ) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let slot = 0; slot < table.slots; slot++) {
+      if (!table.isLive(slot)) continue;
+      const end = table.end(slot);
+      if (end < lo) lo = end;
+      if (end > hi) hi = end;
+    }
+    const n = table.size;
+    const buckets = Math.max(1, n >> 2);
+    const width = (hi - lo) / buckets || 1;
+    const bucketOf = (slot: number) => Math.min(buckets - 1, Math.floor((hi - table.end(slot)) / width));
+    const starts = new Int32Array(buckets + 1);
+    for (let slot = 0; slot < table.slots; slot++) if (table.isLive(slot)) starts[bucketOf(slot) + 1]++;
+    for (let b = 0; b < buckets; b++) starts[b + 1] += starts[b];
+    const next = starts.slice(0, buckets);
+    this.slots = new Int32Array(n);
+    for (let slot = 0; slot < table.slots; slot++) if (table.isLive(slot)) this.slots[next[bucketOf(slot)]++] = slot;
+    this.starts = starts;
+  }
+
+  get length(): number {
+    return this.slots.length;
+  }
+
+  /** The slot at place `i` (0: the latest end). */
+  at(i: number): number {
+    const starts = this.starts;
+    while (starts[this.sortedBuckets] <= i) {
+      const from = starts[this.sortedBuckets];
+      const to = starts[++this.sortedBuckets];
+      if (to - from > 1) {
+        const part = Array.from(this.slots.subarray(from, to)).sort(
+          (a, b) => this.table.end(b) - this.table.end(a) || a - b,
+        );
+        this.slots.set(part, from);
+      }
+    }
+    return this.slots[i];
   }
 }
 
@@ -448,6 +469,8 @@ function mergeInto(group: Cluster[], c: Cluster, maxPerSync: number): boolean {
  * This window's History (`local`, as HistoryCore keeps it: each run once) merged with the team's runs: the History
  * every view of this window shows. A run that only teammates saw has seenHere false. Every run: for what needs them
  * all (stats, the activity chart, Insights, Export, the tools); the History view's rows need only mergeNewest.
+ * `local` must not change once handed in (History hands in a new array when its runs change): what the merge needs of
+ * it (its order, an index by sync id) is made once per array.
  */
 export function mergeHistory(local: readonly HistoryEntry[], team: TeamRuns): MergedHistory {
   const runs = new NewestFirst(local, team);
@@ -494,11 +517,11 @@ class NewestFirst {
   readonly open: OpenRun[] = [];
   /** The local runs in order of leftAt, newest first: their places in `local` (undefined: `local` is in that order). */
   private readonly localOrder: Int32Array | undefined;
-  private readonly localDone: Uint8Array;
-  /** The local runs that can merge (they left after their last sighting), by sync id: place + 1, open addressing. */
-  private readonly byId: Int32Array;
-  private readonly teamOrder: Int32Array;
-  private readonly teamDone: Uint8Array;
+  /** The places (local) and slots (team) taken before the walk reached them (sets: no buffer a call). */
+  private readonly localDone = new Set<number>();
+  private readonly localIndex: LocalIndex;
+  private readonly teamOrder: SlotOrder;
+  private readonly teamDone = new Set<number>();
   private nextLocal = 0;
   private nextTeam = 0;
   /** Runs worked out, not handed out yet: a heap, newest on top. */
@@ -508,25 +531,9 @@ class NewestFirst {
     private readonly local: readonly HistoryEntry[],
     private readonly team: TeamRuns,
   ) {
-    let sorted = true;
-    for (let i = 1; i < local.length && sorted; i++) sorted = local[i].leftAt <= local[i - 1].leftAt;
-    this.localOrder = sorted
-      ? undefined
-      : Int32Array.from(Array.from(local.keys()).sort((a, b) => local[b].leftAt - local[a].leftAt || a - b));
-    this.localDone = new Uint8Array(local.length);
-    let places = 16;
-    while (places < local.length * 2) places *= 2;
-    this.byId = new Int32Array(team.size ? places : 0);
-    if (team.size) {
-      for (let i = 0; i < local.length; i++) {
-        if (local[i].leftAt <= local[i].lastSeen) continue;
-        let at = idHash(local[i].id) & (places - 1);
-        while (this.byId[at] !== 0) at = (at + 1) & (places - 1);
-        this.byId[at] = i + 1;
-      }
-    }
+    this.localIndex = indexOf(local);
+    this.localOrder = this.localIndex.order;
     this.teamOrder = team.newestFirst();
-    this.teamDone = new Uint8Array(team.slots);
   }
 
   next(): TeamEntry | undefined {
@@ -534,7 +541,7 @@ class NewestFirst {
       const localAt = this.peekLocal();
       const teamAt = this.peekTeam();
       const localU = localAt < 0 ? -Infinity : this.local[localAt].leftAt;
-      const teamU = teamAt < 0 ? -Infinity : this.team.latestAbsence(teamAt);
+      const teamU = teamAt < 0 ? -Infinity : this.team.endOf(teamAt);
       const exhausted = localAt < 0 && teamAt < 0;
       const top = this.ready[0];
       // No part still to come can make a run that left later than the top's.
@@ -550,7 +557,7 @@ class NewestFirst {
     const order = this.localOrder;
     while (this.nextLocal < this.local.length) {
       const at = order ? order[this.nextLocal] : this.nextLocal;
-      if (!this.localDone[at]) return at;
+      if (!this.localDone.has(at)) return at;
       this.nextLocal++;
     }
     return -1;
@@ -559,8 +566,8 @@ class NewestFirst {
   /** The next team run not taken yet (its slot), or -1. */
   private peekTeam(): number {
     while (this.nextTeam < this.teamOrder.length) {
-      const slot = this.teamOrder[this.nextTeam];
-      if (!this.teamDone[slot]) return slot;
+      const slot = this.teamOrder.at(this.nextTeam);
+      if (!this.teamDone.has(slot)) return slot;
       this.nextTeam++;
     }
     return -1;
@@ -568,7 +575,7 @@ class NewestFirst {
 
   private takeLocal(at: number): void {
     const e = this.local[at];
-    this.localDone[at] = 1;
+    this.localDone.add(at);
     const runs = e.leftAt <= e.lastSeen ? [] : this.team.runsOf(e.id, e.createdAt, this.teamDone);
     // Answers at one instant (no absence after the sighting to merge by), or a run no teammate has: as it is.
     if (runs.length === 0) this.push(localEntry(e));
@@ -583,16 +590,17 @@ class NewestFirst {
   /** The sync's team runs with its local runs that can merge (in their order in `local`), each run emitted. */
   private merge(id: number, createdAt: string, group: Cluster[], taken: number): void {
     const places: number[] = taken >= 0 ? [taken] : [];
-    const mask = this.byId.length - 1;
-    for (let at = idHash(id) & mask; this.byId[at] !== 0; at = (at + 1) & mask) {
-      const i = this.byId[at] - 1;
+    const byId = byIdOf(this.local, this.localIndex);
+    const mask = byId.length - 1;
+    for (let at = idHash(id) & mask; byId[at] !== 0; at = (at + 1) & mask) {
+      const i = byId[at] - 1;
       const e = this.local[i];
-      if (e.id === id && e.createdAt === createdAt && !this.localDone[i]) places.push(i);
+      if (e.id === id && e.createdAt === createdAt && !this.localDone.has(i)) places.push(i);
     }
     places.sort((a, b) => a - b);
     for (const i of places) {
       const e = this.local[i];
-      this.localDone[i] = 1;
+      this.localDone.add(i);
       const c = clusterOf(e, 0);
       c.local = true;
       c.raw = e.raw;
@@ -637,6 +645,44 @@ class NewestFirst {
     }
     return top;
   }
+}
+
+/** What the merge needs of a local History, made once per array (History hands in a new array when it changes). */
+interface LocalIndex {
+  /** The places in order of leftAt, newest first; undefined: the array is in that order (as History keeps it). */
+  readonly order: Int32Array | undefined;
+  /** The runs that can merge (they left after their last sighting), by sync id: place + 1, open addressing. */
+  byId: Int32Array | undefined;
+}
+
+const localIndexes = new WeakMap<readonly HistoryEntry[], LocalIndex>();
+
+function indexOf(local: readonly HistoryEntry[]): LocalIndex {
+  let index = localIndexes.get(local);
+  if (!index) {
+    let sorted = true;
+    for (let i = 1; i < local.length && sorted; i++) sorted = local[i].leftAt <= local[i - 1].leftAt;
+    const order = sorted
+      ? undefined
+      : Int32Array.from(Array.from(local.keys()).sort((a, b) => local[b].leftAt - local[a].leftAt || a - b));
+    localIndexes.set(local, (index = { order, byId: undefined }));
+  }
+  return index;
+}
+
+/** The index by sync id, made when a team run first needs the local runs of its sync. */
+function byIdOf(local: readonly HistoryEntry[], index: LocalIndex): Int32Array {
+  if (index.byId) return index.byId;
+  let places = 16;
+  while (places * 0.8 < local.length) places *= 2;
+  const byId = new Int32Array(places);
+  for (let i = 0; i < local.length; i++) {
+    if (local[i].leftAt <= local[i].lastSeen) continue;
+    let at = idHash(local[i].id) & (places - 1);
+    while (byId[at] !== 0) at = (at + 1) & (places - 1);
+    byId[at] = i + 1;
+  }
+  return (index.byId = byId);
 }
 
 /** A sync id's hash, for the local runs' index. */

@@ -334,9 +334,9 @@ export class RunTable {
 
   private allocate(room: number): number {
     if (this.poolUsed + room > this.pool.length) {
-      if (this.poolGarbage * 4 >= this.poolUsed) this.compact(room);
+      if (this.poolGarbage * 8 >= this.poolUsed) this.compact(room, 1.125);
       if (this.poolUsed + room > this.pool.length) {
-        const bigger = new Uint8Array(Math.max(1024, Math.ceil((this.poolUsed + room) * 1.5)));
+        const bigger = new Uint8Array(Math.max(1024, Math.ceil((this.poolUsed + room) * 1.25)));
         bigger.set(this.pool.subarray(0, this.poolUsed));
         this.pool = bigger;
       }
@@ -346,15 +346,17 @@ export class RunTable {
     return at;
   }
 
-  /** The pool without the room of absences no longer held (copied in slot order), with `room` more to spare. */
-  private compact(room: number): void {
+  /** The pool without the room of absences no longer held (copied in slot order), `room` more times `spare`. */
+  private compact(room: number, spare: number): void {
     const live = this.poolUsed - this.poolGarbage;
-    const pool = new Uint8Array(Math.max(1024, Math.ceil((live + room) * 1.25)));
+    const pool = new Uint8Array(Math.ceil((live + room) * spare));
+    const old = this.pool;
     let at = 0;
     for (let slot = 0; slot < this.used; slot++) {
       const len = this.absLen[slot];
       if (len === 0) continue;
-      pool.set(this.pool.subarray(this.absAt[slot], this.absAt[slot] + len), at);
+      const from = this.absAt[slot];
+      for (let i = 0; i < len; i++) pool[at + i] = old[from + i];
       this.absAt[slot] = at;
       at += roomOf(len);
     }
@@ -364,11 +366,11 @@ export class RunTable {
   }
 
   /**
-   * Drops what changes left behind: the pool's freed room and the flow pairs no run uses. Called once a read settles
-   * (TeamRuns.sorted), so the bytes held are the runs' own.
+   * Drops what changes left behind when it is more than an eighth: the pool's freed and spare room, the flow pairs no
+   * run uses. Called when runs are forgotten (TeamRuns.forgetBefore); reads compact the pool as it fills.
    */
   settle(): void {
-    if (this.poolGarbage > 0) this.compact(0);
+    if ((this.pool.length - this.poolUsed + this.poolGarbage) * 8 > this.pool.length) this.compact(0, 1);
     if (this.flowIds.length > 2 * this.live + 1024) {
       const ids = this.flowIds;
       const names = this.flowNames;
