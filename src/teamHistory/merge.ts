@@ -389,24 +389,29 @@ class SlotOrder {
     private readonly table: RunTable,
     readonly version: number,
   ) {
+    const n = table.size;
+    const live = new Int32Array(n);
+    const ends = new Float64Array(n);
+    table.liveEnds(live, ends);
     let lo = Infinity;
     let hi = -Infinity;
-    for (let slot = 0; slot < table.slots; slot++) {
-      if (!table.isLive(slot)) continue;
-      const end = table.end(slot);
-      if (end < lo) lo = end;
-      if (end > hi) hi = end;
+    for (let j = 0; j < n; j++) {
+      if (ends[j] < lo) lo = ends[j];
+      if (ends[j] > hi) hi = ends[j];
     }
-    const n = table.size;
     const buckets = Math.max(1, n >> 2);
     const width = (hi - lo) / buckets || 1;
-    const bucketOf = (slot: number) => Math.min(buckets - 1, Math.floor((hi - table.end(slot)) / width));
+    const bucket = new Int32Array(n);
     const starts = new Int32Array(buckets + 1);
-    for (let slot = 0; slot < table.slots; slot++) if (table.isLive(slot)) starts[bucketOf(slot) + 1]++;
+    for (let j = 0; j < n; j++) {
+      const b = Math.min(buckets - 1, Math.floor((hi - ends[j]) / width));
+      bucket[j] = b;
+      starts[b + 1]++;
+    }
     for (let b = 0; b < buckets; b++) starts[b + 1] += starts[b];
     const next = starts.slice(0, buckets);
     this.slots = new Int32Array(n);
-    for (let slot = 0; slot < table.slots; slot++) if (table.isLive(slot)) this.slots[next[bucketOf(slot)]++] = slot;
+    for (let j = 0; j < n; j++) this.slots[next[bucket[j]]++] = live[j];
     this.starts = starts;
   }
 
@@ -590,7 +595,7 @@ class NewestFirst {
   /** The sync's team runs with its local runs that can merge (in their order in `local`), each run emitted. */
   private merge(id: number, createdAt: string, group: Cluster[], taken: number): void {
     const places: number[] = taken >= 0 ? [taken] : [];
-    const byId = byIdOf(this.local, this.localIndex);
+    const byId = this.localIndex.byId;
     const mask = byId.length - 1;
     for (let at = idHash(id) & mask; byId[at] !== 0; at = (at + 1) & mask) {
       const i = byId[at] - 1;
@@ -652,37 +657,36 @@ interface LocalIndex {
   /** The places in order of leftAt, newest first; undefined: the array is in that order (as History keeps it). */
   readonly order: Int32Array | undefined;
   /** The runs that can merge (they left after their last sighting), by sync id: place + 1, open addressing. */
-  byId: Int32Array | undefined;
+  readonly byId: Int32Array;
 }
 
 const localIndexes = new WeakMap<readonly HistoryEntry[], LocalIndex>();
 
+/** The local History's LocalIndex: one pass over it (and a sort when it is not newest first). */
 function indexOf(local: readonly HistoryEntry[]): LocalIndex {
   let index = localIndexes.get(local);
-  if (!index) {
-    let sorted = true;
-    for (let i = 1; i < local.length && sorted; i++) sorted = local[i].leftAt <= local[i - 1].leftAt;
-    const order = sorted
-      ? undefined
-      : Int32Array.from(Array.from(local.keys()).sort((a, b) => local[b].leftAt - local[a].leftAt || a - b));
-    localIndexes.set(local, (index = { order, byId: undefined }));
-  }
-  return index;
-}
-
-/** The index by sync id, made when a team run first needs the local runs of its sync. */
-function byIdOf(local: readonly HistoryEntry[], index: LocalIndex): Int32Array {
-  if (index.byId) return index.byId;
+  if (index) return index;
   let places = 16;
   while (places * 0.8 < local.length) places *= 2;
+  const mask = places - 1;
   const byId = new Int32Array(places);
+  let sorted = true;
+  let previous = Infinity;
   for (let i = 0; i < local.length; i++) {
-    if (local[i].leftAt <= local[i].lastSeen) continue;
-    let at = idHash(local[i].id) & (places - 1);
-    while (byId[at] !== 0) at = (at + 1) & (places - 1);
+    const e = local[i];
+    const leftAt = e.leftAt;
+    if (leftAt > previous) sorted = false;
+    previous = leftAt;
+    if (leftAt <= e.lastSeen) continue;
+    let at = idHash(e.id) & mask;
+    while (byId[at] !== 0) at = (at + 1) & mask;
     byId[at] = i + 1;
   }
-  return (index.byId = byId);
+  const order = sorted
+    ? undefined
+    : Int32Array.from(Array.from(local.keys()).sort((a, b) => local[b].leftAt - local[a].leftAt || a - b));
+  localIndexes.set(local, (index = { order, byId }));
+  return index;
 }
 
 /** A sync id's hash, for the local runs' index. */

@@ -209,6 +209,16 @@ export class RunTable {
     return this.id[slot];
   }
 
+  /** The live slots into `slots` and their span's end into `ends` (each `size` long), in slot order. */
+  liveEnds(slots: Int32Array, ends: Float64Array): void {
+    const flags = this.flags;
+    for (let slot = 0, j = 0; slot < this.used; slot++) {
+      if ((flags[slot] & LIVE) === 0) continue;
+      slots[j] = slot;
+      ends[j++] = this.last[slot] + this.ahead[slot];
+    }
+  }
+
   /** The slot's created_at text. */
   createdAt(slot: number): string {
     const ms = this.created[slot];
