@@ -1,6 +1,7 @@
 import { compareNewestFirst, durationOf, itemHasErrors, type HistoryEntry } from '../history/entry';
 import { HISTORY_CAP } from '../history/store';
-import { MAX_ABSENCES, RunTable, canonicalMs, type RunFields } from './runTable';
+import { canonicalTime } from '../base/plausibleTime';
+import { MAX_ABSENCES, RunTable, type RunFields } from './runTable';
 import { MAX_RUN_MS, type TeamRun } from './teamRows';
 
 /*
@@ -217,7 +218,7 @@ export class TeamRuns {
       this.others.set(s.observer, (bit = SELF_BIT << (this.others.size + 1)));
     }
     const table = this.table;
-    const created = canonicalMs(s.createdAt);
+    const created = canonicalTime(s.createdAt);
     const group = table.slotsOf(s.id, created, s.createdAt, slotsFound);
     if (group.length === 0) {
       if (table.size >= this.limits.maxRuns) return this.refuse();
@@ -341,7 +342,7 @@ export class TeamRuns {
 
   /** The runs of the sync (id, created_at), as objects, for the merge; `done` marks them taken. */
   runsOf(id: number, createdAt: string, done: Set<number>): Cluster[] {
-    const group = this.table.slotsOf(id, canonicalMs(createdAt), createdAt, slotsFound);
+    const group = this.table.slotsOf(id, canonicalTime(createdAt), createdAt, slotsFound);
     const runs: Cluster[] = [];
     for (const slot of group) {
       done.add(slot);
@@ -409,7 +410,7 @@ class SlotOrder {
       starts[b + 1]++;
     }
     for (let b = 0; b < buckets; b++) starts[b + 1] += starts[b];
-    const next = starts.slice(0, buckets);
+    const next = Int32Array.from(starts.subarray(0, buckets));
     this.slots = new Int32Array(n);
     for (let j = 0; j < n; j++) this.slots[next[bucket[j]]++] = live[j];
     this.starts = starts;
@@ -583,7 +584,7 @@ class NewestFirst {
     this.localDone.add(at);
     const runs = e.leftAt <= e.lastSeen ? [] : this.team.runsOf(e.id, e.createdAt, this.teamDone);
     // Answers at one instant (no absence after the sighting to merge by), or a run no teammate has: as it is.
-    if (runs.length === 0) this.push(localEntry(e));
+    if (runs.length === 0) this.push(teamEntry(e, true, 1));
     else this.merge(e.id, e.createdAt, runs, at);
   }
 
@@ -695,24 +696,6 @@ function idHash(id: number): number {
   return h ^ (h >>> 15);
 }
 
-/** A local run the team has no part of: as it is (its duration too: the same fields give the same). */
-function localEntry(e: HistoryEntry): TeamEntry {
-  return {
-    id: e.id,
-    flowId: e.flowId,
-    flowName: e.flowName,
-    createdAt: e.createdAt,
-    firstSeen: e.firstSeen,
-    lastSeen: e.lastSeen,
-    leftAt: e.leftAt,
-    duration: e.duration,
-    raw: e.raw,
-    hadErrors: e.hadErrors || itemHasErrors(e.raw),
-    seenHere: true,
-    observers: 1,
-  };
-}
-
 const isOpen = (c: Cluster) => c.absences.length === 0;
 
 /**
@@ -745,7 +728,11 @@ function teamEntry(e: HistoryEntry | Cluster, seenHere: boolean, observers: numb
     firstSeen: e.firstSeen,
     lastSeen: e.lastSeen,
     leftAt,
-    duration: durationOf({ createdAt: e.createdAt, firstSeen: e.firstSeen, lastSeen: e.lastSeen, leftAt }),
+    // A local run the team has no part of keeps its duration (the same fields give the same).
+    duration:
+      'absences' in e
+        ? durationOf({ createdAt: e.createdAt, firstSeen: e.firstSeen, lastSeen: e.lastSeen, leftAt })
+        : e.duration,
     raw: e.raw,
     hadErrors: e.hadErrors || itemHasErrors(e.raw),
     seenHere,

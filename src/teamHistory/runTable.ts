@@ -22,57 +22,7 @@ const FIRST_CAPACITY = 256;
 const HAD_ERRORS = 1;
 const LIVE = 2;
 
-/**
- * The ms of a created_at in the canonical form toISOString writes (24 characters, "YYYY-MM-DDTHH:MM:SS.mmmZ"), or
- * NaN when it is any other text: new Date(ms).toISOString() gives that text back exactly.
- */
-export function canonicalMs(text: string): number {
-  if (text.length !== 24) return NaN;
-  const year = digits(text, 0, 4);
-  const month = digits(text, 5, 2);
-  const day = digits(text, 8, 2);
-  const hour = digits(text, 11, 2);
-  const minute = digits(text, 14, 2);
-  const second = digits(text, 17, 2);
-  const milli = digits(text, 20, 3);
-  if (
-    text.charCodeAt(4) !== 45 ||
-    text.charCodeAt(7) !== 45 ||
-    text.charCodeAt(10) !== 84 ||
-    text.charCodeAt(13) !== 58 ||
-    text.charCodeAt(16) !== 58 ||
-    text.charCodeAt(19) !== 46 ||
-    text.charCodeAt(23) !== 90 ||
-    year < 1000 ||
-    month < 1 ||
-    month > 12 ||
-    day < 1 ||
-    hour < 0 ||
-    hour > 23 ||
-    minute < 0 ||
-    minute > 59 ||
-    second < 0 ||
-    second > 59 ||
-    milli < 0
-  ) {
-    return NaN;
-  }
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second, milli);
-  // A day past the month's end (the 30th of February) rolls over: not the canonical text of any time.
-  return day <= 28 || new Date(ms).getUTCDate() === day ? ms : NaN;
-}
-
-function digits(text: string, at: number, length: number): number {
-  let n = 0;
-  for (let i = at; i < at + length; i++) {
-    const c = text.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
-    n = n * 10 + c;
-  }
-  return n;
-}
-
-/** The text of a created_at kept as ms (see canonicalMs). */
+/** The text of a created_at kept as ms (see canonicalTime in base/plausibleTime.ts). */
 const canonicalText = (ms: number) => new Date(ms).toISOString();
 
 const HI = 4294967296;
@@ -160,7 +110,7 @@ export class RunTable {
     return (this.flags[slot] & LIVE) !== 0;
   }
 
-  /** The slots of one sync (id and created_at: `created` its canonicalMs), in `out` (cleared first). */
+  /** The slots of one sync (id and created_at: `created` its canonicalTime), in `out` (cleared first). */
   slotsOf(id: number, created: number, text: string, out: number[]): number[] {
     out.length = 0;
     if (this.live === 0) return out;
@@ -225,7 +175,7 @@ export class RunTable {
     return ms === ms ? canonicalText(ms) : (this.texts.get(slot) ?? '');
   }
 
-  /** The slot's created_at as canonicalMs gives it (NaN: not canonical). */
+  /** The slot's created_at as canonicalTime gives it (NaN: not canonical). */
   createdMs(slot: number): number {
     return this.created[slot];
   }
@@ -410,37 +360,17 @@ export class RunTable {
 
   private grow(): void {
     const capacity = Math.min(Math.max(FIRST_CAPACITY, this.capacity * 2), Math.max(this.maxSlots, this.used + 1));
-    const f64 = (a: Float64Array) => {
-      const to = new Float64Array(capacity);
-      to.set(a);
-      return to;
-    };
-    const i32 = (a: Int32Array) => {
-      const to = new Int32Array(capacity);
-      to.set(a);
-      return to;
-    };
-    const u32 = (a: Uint32Array) => {
-      const to = new Uint32Array(capacity);
-      to.set(a);
-      return to;
-    };
-    const u8 = (a: Uint8Array) => {
-      const to = new Uint8Array(capacity);
-      to.set(a);
-      return to;
-    };
-    this.id = f64(this.id);
-    this.created = f64(this.created);
-    this.flow = i32(this.flow);
-    this.last = f64(this.last);
-    this.back = u32(this.back);
-    this.ahead = i32(this.ahead);
-    this.absence = u32(this.absence);
-    this.absAt = i32(this.absAt);
-    this.absLen = u8(this.absLen);
-    this.bits = i32(this.bits);
-    this.flags = u8(this.flags);
+    this.id = grown(this.id, capacity);
+    this.created = grown(this.created, capacity);
+    this.flow = grown(this.flow, capacity);
+    this.last = grown(this.last, capacity);
+    this.back = grown(this.back, capacity);
+    this.ahead = grown(this.ahead, capacity);
+    this.absence = grown(this.absence, capacity);
+    this.absAt = grown(this.absAt, capacity);
+    this.absLen = grown(this.absLen, capacity);
+    this.bits = grown(this.bits, capacity);
+    this.flags = grown(this.flags, capacity);
     this.capacity = capacity;
     // The index: a power of two at most 80 % full.
     let places = 16;
@@ -484,6 +414,13 @@ export class RunTable {
     const perSlot = 8 + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 4 + 1;
     return this.capacity * perSlot + this.index.length * 4 + this.pool.length;
   }
+}
+
+/** A column copied into a longer one. */
+function grown<T extends Float64Array | Int32Array | Uint32Array | Uint8Array>(column: T, capacity: number): T {
+  const to = new (column.constructor as new (length: number) => T)(capacity);
+  (to as Float64Array).set(column);
+  return to;
 }
 
 /** The room a slot's absence bytes take in the pool: 4-byte steps, so a few more absences rewrite them in place. */

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { MAX_ABSENCES, RunTable, canonicalMs, type RunFields } from '../../../src/teamHistory/runTable';
+import { canonicalTime } from '../../../src/base/plausibleTime';
+import { MAX_ABSENCES, RunTable, type RunFields } from '../../../src/teamHistory/runTable';
 import { MAX_RUN_MS } from '../../../src/teamHistory/teamRows';
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -30,14 +31,14 @@ function filled(n: number, maxSlots = 1_000_000): { table: RunTable; slots: numb
   return { table, slots };
 }
 
-const found = (table: RunTable, id: number, text = CREATED) => table.slotsOf(id, canonicalMs(text), text, []);
+const found = (table: RunTable, id: number, text = CREATED) => table.slotsOf(id, canonicalTime(text), text, []);
 
 describe('teamHistory runTable: the columns the team runs are kept in', () => {
   it('reads created_at in the canonical form exactly, and nothing else', () => {
     for (let ms = Date.UTC(1999, 0, 1); ms < Date.UTC(2031, 0, 1); ms += 86_400_000 * 7 + 3_723_457) {
-      assert.equal(canonicalMs(new Date(ms).toISOString()), ms);
+      assert.equal(canonicalTime(new Date(ms).toISOString()), ms);
     }
-    assert.equal(canonicalMs('2024-02-29T00:00:00.000Z'), Date.UTC(2024, 1, 29));
+    assert.equal(canonicalTime('2024-02-29T00:00:00.000Z'), Date.UTC(2024, 1, 29));
     for (const text of [
       '2023-02-29T00:00:00.000Z', // no 29 February that year: Date.parse rolls it over
       '2026-11-31T00:00:00.000Z',
@@ -51,7 +52,7 @@ describe('teamHistory runTable: the columns the team runs are kept in', () => {
       'not a time at all, 24 ch',
       '',
     ]) {
-      assert.ok(Number.isNaN(canonicalMs(text)), text);
+      assert.ok(Number.isNaN(canonicalTime(text)), text);
     }
   });
 
