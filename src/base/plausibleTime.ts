@@ -72,45 +72,56 @@ export function isPlausibleTime(ms: number, nowMs: number): boolean {
 
 /**
  * Date.parse, with a fast path for the form the service and toISOString use ("2026-11-22T11:48:00.000Z"): loading
- * 50,000 entries parses 50,000 of them. Any other form, a day past the 28th or a year before 1000 goes to Date.parse.
+ * 50,000 entries parses 50,000 of them. Any other form goes to Date.parse.
  */
 export function parseTime(text: string): number {
-  // "YYYY-MM-DDTHH:MM:SS.mmmZ": separators at fixed places, digits elsewhere.
+  const ms = canonicalTime(text);
+  return ms === ms ? ms : Date.parse(text);
+}
+
+/**
+ * The ms of a time in the canonical form toISOString writes ("YYYY-MM-DDTHH:MM:SS.mmmZ", a year from 1000), or NaN
+ * when the text is any other: new Date(ms).toISOString() gives that text back exactly.
+ */
+export function canonicalTime(text: string): number {
+  // Separators at fixed places, digits elsewhere.
   if (
-    text.length === 24 &&
-    text.charCodeAt(23) === 90 &&
-    text.charCodeAt(10) === 84 &&
-    text.charCodeAt(4) === 45 &&
-    text.charCodeAt(7) === 45 &&
-    text.charCodeAt(13) === 58 &&
-    text.charCodeAt(16) === 58 &&
-    text.charCodeAt(19) === 46
+    text.length !== 24 ||
+    text.charCodeAt(23) !== 90 ||
+    text.charCodeAt(10) !== 84 ||
+    text.charCodeAt(4) !== 45 ||
+    text.charCodeAt(7) !== 45 ||
+    text.charCodeAt(13) !== 58 ||
+    text.charCodeAt(16) !== 58 ||
+    text.charCodeAt(19) !== 46
   ) {
-    const year = digits(text, 0, 4);
-    const month = digits(text, 5, 2);
-    const day = digits(text, 8, 2);
-    const hour = digits(text, 11, 2);
-    const minute = digits(text, 14, 2);
-    const second = digits(text, 17, 2);
-    const ms = digits(text, 20, 3);
-    if (
-      year >= 1000 &&
-      month >= 1 &&
-      month <= 12 &&
-      day >= 1 &&
-      day <= 28 &&
-      hour >= 0 &&
-      hour <= 23 &&
-      minute >= 0 &&
-      minute <= 59 &&
-      second >= 0 &&
-      second <= 59 &&
-      ms >= 0
-    ) {
-      return Date.UTC(year, month - 1, day, hour, minute, second, ms);
-    }
+    return NaN;
   }
-  return Date.parse(text);
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
+  const hour = digits(text, 11, 2);
+  const minute = digits(text, 14, 2);
+  const second = digits(text, 17, 2);
+  const milli = digits(text, 20, 3);
+  if (
+    year < 1000 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    hour < 0 ||
+    hour > 23 ||
+    minute < 0 ||
+    minute > 59 ||
+    second < 0 ||
+    second > 59 ||
+    milli < 0
+  ) {
+    return NaN;
+  }
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second, milli);
+  // A day past the month's end (the 30th of February) rolls over: not the canonical text of any time.
+  return day <= 28 || new Date(ms).getUTCDate() === day ? ms : NaN;
 }
 
 /** The number written by `length` decimal digits at `at`, or -1 if any is not a digit. */

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { makeEntry, type HistoryEntry } from '../../../src/history/entry';
-import { TeamRuns, mergeHistory, type TeamEntry } from '../../../src/teamHistory/merge';
-import type { TeamRun } from '../../../src/teamHistory/teamRows';
+import { TeamRuns, mergeHistory, mergeNewest, mergedNewestFirst, type TeamEntry } from '../../../src/teamHistory/merge';
+import { MAX_RUN_MS, type TeamRun } from '../../../src/teamHistory/teamRows';
 
 const SEC = 1000;
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -178,8 +178,13 @@ describe('teamHistory merge: the runs of one sync seen by several installations 
       this.timeout(60_000);
       const runs = new TeamRuns(SELF);
       const observers = Array.from({ length: 20 }, (_, o) => `installation-${o}-of-the-team`);
-      (global as { gc?: () => void }).gc?.();
-      const before = process.memoryUsage().heapUsed;
+      /** The JS heap and the typed arrays' buffers (where the runs are kept). */
+      const held = () => {
+        (global as { gc?: () => void }).gc?.();
+        const m = process.memoryUsage();
+        return m.heapUsed + m.arrayBuffers;
+      };
+      const before = held();
       const started = Date.now();
       // Every installation saw every run (at its own times); then a 21st floods rows, and one of the 20 too.
       for (let i = 0; i < 50_000; i++) {
@@ -194,15 +199,69 @@ describe('teamHistory merge: the runs of one sync seen by several installations 
         assert.equal(runs.add(row(observers[1], i, i * 60, i * 60 + 1, i * 60 + 2)), false);
       }
       const took = Date.now() - started;
-      (global as { gc?: () => void }).gc?.();
-      const heap = process.memoryUsage().heapUsed - before;
+      const heap = held() - before;
       assert.equal(runs.size, 50_000);
       assert.equal(runs.refused, 11_000);
-      assert.ok(heap < 64 * 1024 * 1024, `${Math.round(heap / 1e6)} MB for 50,000 runs`);
+      assert.ok(heap < 12 * 1024 * 1024, `${Math.round(heap / 1e6)} MB for 50,000 runs`);
+      assert.ok(runs.bytes / runs.size < 100, `${runs.bytes / runs.size} bytes a run in columns`);
       assert.ok(took < 20_000, `${took} ms for 261,000 rows`);
       const merged = mergeHistory([], runs);
       assert.equal(merged.entries.length, 50_000);
       assert.ok(merged.entries.every((e) => e.observers === (e.id < 100 ? 20 : 5)));
+    });
+
+    it('takes the rows of 20 other installations and its own (each its own bit), refuses a 21st', () => {
+      const runs = new TeamRuns(SELF);
+      const others = Array.from({ length: 20 }, (_, o) => `installation-${o}-of-the-team`);
+      for (const o of others) assert.ok(runs.add(row(o, 1, 0, 10, 20)));
+      assert.ok(runs.add(row(SELF, 1, 0, 10, 20)));
+      assert.equal(runs.add(row('the-21st-installation', 1, 0, 10, 20)), false);
+      assert.equal(runs.add(row('the-21st-installation', 2, 0, 10, 20)), false);
+      assert.ok(runs.add(row(others[19], 2, 0, 10, 20)), 'a known installation still adds runs');
+      assert.deepEqual([runs.size, runs.refused], [2, 2]);
+      const [one, two] = mergeHistory([], runs).entries.sort((a, b) => a.id - b.id);
+      assert.deepEqual([one.observers, one.seenHere, two.observers, two.seenHere], [21, true, 1, false]);
+    });
+
+    it('refuses rows no installation writes (what readRunRow refuses), and counts them', () => {
+      const runs = new TeamRuns(SELF);
+      const refusedRows = [
+        row(ANNA, 1, 10, 5, 20), // last seen before first seen
+        row(ANNA, 1, 0, 10, 0 + MAX_RUN_MS / SEC + 1), // a span longer than MAX_RUN_MS
+        row(ANNA, 1, 0, MAX_RUN_MS / SEC + 1), // the same, nobody saw it leave
+        row(ANNA, 1, 0, 10, 20, { firstSeen: T0 + 0.5 }), // not a time the store holds
+        row(ANNA, 1, 0, 10, 20, { lastSeen: Number.NaN }),
+        row(ANNA, 2 ** 53, 0, 10, 20), // not a safe integer id
+      ];
+      for (const r of refusedRows) assert.equal(runs.add(r), false);
+      assert.deepEqual([runs.size, runs.refused], [0, refusedRows.length]);
+      assert.ok(
+        runs.add(row(ANNA, 1, 0, 10, 5)),
+        'a stale answer (leaving before its last sighting) is taken, as before',
+      );
+      assert.ok(runs.add(row(ANNA, 1, 0, MAX_RUN_MS / SEC)), 'a run of exactly MAX_RUN_MS is taken');
+    });
+
+    it('the first rows are the head of every run merged, one page or one run at a time', () => {
+      const rows: TeamRun[] = [];
+      for (let i = 0; i < 300; i++) {
+        rows.push(row(ANNA, i % 50, i * 60, i * 60 + 30, i * 60 + 40 + (i % 7)));
+        rows.push(row(BEN, i % 50, i * 60 + 5, i * 60 + 35 + (i % 11), i * 60 + 45));
+      }
+      const locals = Array.from({ length: 120 }, (_, k) =>
+        local(k % 50, k * 150, k * 150 + 30, k * 150 + 41),
+      ).reverse();
+      const runs = team(...rows);
+      const all = mergeHistory(locals, runs).entries;
+      assert.ok(all.length > 300);
+      for (const n of [0, 1, 17, 200, all.length, all.length + 5]) {
+        assert.deepEqual(mergeNewest(locals, runs, n), all.slice(0, n), `${n} rows`);
+      }
+      const one = mergedNewestFirst(locals, runs);
+      const walked: TeamEntry[] = [];
+      for (let r = one.next(); !r.done; r = one.next()) walked.push(r.value);
+      assert.deepEqual(walked, all);
+      assert.deepEqual(mergeNewest([...locals].reverse(), runs, 50), all.slice(0, 50), 'local runs in any order');
     });
 
     it('forgets runs that ended before a time', () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { makeEntry, type HistoryEntry } from '../../../src/history/entry';
-import { TeamRuns, mergeHistory } from '../../../src/teamHistory/merge';
+import { TeamRuns, mergeHistory, mergeNewest } from '../../../src/teamHistory/merge';
 import type { TeamRun } from '../../../src/teamHistory/teamRows';
 
 /*
@@ -226,6 +226,9 @@ describe('teamHistory merge (property): a timeline split across 1-5 observers me
           assert.deepEqual(actual.sort(order), expected.sort(order));
           assert.deepEqual(merged.open, []);
           assert.equal(runs.refused, 0);
+          // The History view's first rows (the lazy merge from the newest end) are the head of every run merged.
+          const page = 1 + pick(merged.entries.length + 1);
+          assert.deepEqual(mergeNewest(local, runs, page), merged.entries.slice(0, page));
         },
       ),
       { numRuns: 300 },
