@@ -141,8 +141,10 @@ export async function runCommandByKeyboard(title, { timeout = 15000, opensInput 
 /**
  * Types into the open quick input with the keyboard and presses Enter once the input shows the text and, in a pick
  * list, the highlighted row is one the text matches (the list filters as you type; Enter picks the highlighted row).
+ * `secret`: the text (a password) is never in a message this throws or prints.
  */
-export async function typeAndEnter(text) {
+export async function typeAndEnter(text, { secret = false } = {}) {
+  const said = secret ? 'the secret text' : `"${text}"`;
   const p = page();
   const input = p.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 10000 });
@@ -160,7 +162,7 @@ export async function typeAndEnter(text) {
         .catch(() => '');
       return focused.toLowerCase().includes(text.toLowerCase());
     },
-    { message: `"${text}" typed, and the row it matches highlighted` },
+    { message: `${said} typed, and the row it matches highlighted` },
   );
   const inputBox = (await rows.count()) === 0;
   await p.keyboard.press('Enter');

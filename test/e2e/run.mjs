@@ -4,9 +4,10 @@
 //   session       the session's window (product, services, Show Log) and the suites that open a window of their own
 //                 for a few seconds (accessibility, find, Flow Insights)
 //   own-windows   suites whose every window is their own: sharing (two windows on one profile and the service's
-//                 request rate, read from when several polls arrive: about a minute of waiting, little drawing) and
-//                 German (a code-server in another display language). Side by side with the session lane, the
-//                 sharing suite's waits cost no time of their own.
+//                 request rate, read from when several polls arrive: about a minute of waiting, little drawing),
+//                 German (a code-server in another display language) and Team History (two profiles, two code-servers,
+//                 and a real PostgreSQL). Side by side with the session lane, the sharing suite's waits cost no time of
+//                 their own.
 //
 // The build (unless E2E_NO_BUILD=1), the VSIX (unless E2E_PACKAGED=1: npm test's package stage made it) and the
 // screenshot folder are made once, here, before the lanes start.
@@ -26,7 +27,7 @@ import { SCREENSHOT_DIR, buildAndPackage } from './workbench.mjs';
 
 const E2E_DIR = path.join(REPO_ROOT, 'test', 'e2e');
 /** The own-windows lane's suites; the session lane runs every other `*.test.mjs` of test/e2e. */
-const OWN_WINDOWS = ['german.test.mjs', 'sharing.test.mjs'];
+const OWN_WINDOWS = ['german.test.mjs', 'sharing.test.mjs', 'teamHistory.test.mjs'];
 
 /** Every suite mocha's config runs (each `*.test.mjs` under test/e2e), as paths from the repository's root. */
 const suites = fs
