@@ -7,7 +7,7 @@
 // when a section could not run; missed targets are reported, not failed. ~3-5 min on 2 cores.
 //
 //   npm run bench
-//   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network, worst, history, text, services, bounds, fleet, teamHistory, timeline
+//   npm run bench -- --only pipeline,tree      sections: bundle, activation, pipeline, tree, memory, network, worst, history, text, services, bounds, fleet, teamHistory, timeline, treeDrawn
 //   npm run bench -- --starts 10 --memory-runs 3 --no-compile
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -134,6 +134,7 @@ const SECTIONS = {
   fleet: () => runSection('fleet.mjs'),
   teamHistory: () => runSection('teamHistory.mjs', { nodeArgs: ['--expose-gc'] }),
   timeline: () => runSection('timeline.mjs', { nodeArgs: ['--expose-gc'] }),
+  treeDrawn: () => runSection('treeDrawn.mjs'),
 };
 
 function formatValue(value, unit) {
