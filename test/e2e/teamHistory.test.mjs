@@ -11,7 +11,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'mocha';
 import postgres from 'postgres';
 import { REPO_ROOT } from '../rig/codeServer.mjs';
@@ -92,9 +91,9 @@ describe('Team History: connected through the palette in two profiles, one run s
     }
     url = `postgres://fs_team:${PASSWORD}@127.0.0.1:${pg.port}/flowsync`;
     const settings = { 'flowsync.autoRefresh': false, 'flowsync.refreshIntervalSeconds': INTERVAL_S };
-    first = await openOwnWindow('e2e-team-first', { settings });
+    first = await openOwnWindow('e2e-team-first', { settings, keepState: true });
     await setKeyByKeyboard();
-    second = await openOwnWindow('e2e-team-second', { settings });
+    second = await openOwnWindow('e2e-team-second', { settings, keepState: true });
     await setKeyByKeyboard();
     console.log(
       `      [team] PostgreSQL and two windows with the key in ${((Date.now() - started) / 1000).toFixed(1)} s`,
@@ -104,8 +103,11 @@ describe('Team History: connected through the palette in two profiles, one run s
   after(async function () {
     this.timeout(60000);
     // The second first: each close() gives the helpers back the window open before it.
-    await second?.close().catch(() => {});
-    await first?.close().catch(() => {});
+    for (const own of [second, first]) {
+      if (!own) continue; // closed by the last test, which removed their folders
+      await own.close().catch(() => {});
+      fs.rmSync(own.server.dirs.root, { recursive: true, force: true, maxRetries: 3 }); // kept by keepState
+    }
     await pg?.stop();
   });
 
@@ -189,20 +191,24 @@ describe('Team History: connected through the palette in two profiles, one run s
 
   it('the password is in no file of either profile and in no log', async () => {
     const roots = [];
+    const folders = [];
     for (const own of [second, first]) {
-      // Closed first, so VS Code writes its state databases to the user data.
-      await own.workbench.close();
       roots.push(own.server.dirs.userDataDir, own.server.dirs.extensionsDir, own.server.logFile, own.workbench.logFile);
+      folders.push(own.server.dirs.root);
     }
-    await sleep(1000);
-    const { hits, count } = filesHolding(roots, PASSWORD);
-    console.log(`      [team] the password looked for in ${count} files of both profiles and their logs`);
-    assert.ok(count > 0, 'files were read');
-    assert.deepEqual(hits, [], 'files holding the password');
-    // Each close() gives the helpers back the window open before it: none after both.
+    // Both windows closed and their code-servers ended (their folders kept): whatever VS Code writes as it closes is
+    // on disk before the scan. Each close() gives the helpers back the window open before it: none after both.
     await second.close();
     second = undefined;
     await first.close();
     first = undefined;
+    try {
+      const { hits, count } = filesHolding(roots, PASSWORD);
+      console.log(`      [team] the password looked for in ${count} files of both profiles and their logs`);
+      assert.ok(count > 0, 'files were read');
+      assert.deepEqual(hits, [], 'files holding the password');
+    } finally {
+      for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true, maxRetries: 3 });
+    }
   });
 });

@@ -139,9 +139,10 @@ export async function stopSession() {
  * A window of its own for one suite: a second code-server on a fresh profile (no key yet) with the VSIX the session
  * packaged, `flowsync.baseUrl` the session's mock (`settings` adds to or overrides it), and a workbench on a fresh
  * folder. Until `close()`, the helpers (and the root hooks' screenshots) drive this window. `countMousePresses`: every
- * mouse press in it is counted (mousePresses()), for a test that must need none. Call it in before(), close in after().
+ * mouse press in it is counted (mousePresses()), for a test that must need none; `keepState`: its folder (user data,
+ * extensions, logs) outlives close(), for a test that reads what it wrote. Call it in before(), close in after().
  */
-export async function openOwnWindow(name, { settings = {}, countMousePresses = false } = {}) {
+export async function openOwnWindow(name, { settings = {}, countMousePresses = false, keepState = false } = {}) {
   const saved = { page: session.page, window: session.window };
   let server;
   let workbench;
@@ -157,6 +158,7 @@ export async function openOwnWindow(name, { settings = {}, countMousePresses = f
       vsix: [E2E_VSIX], // packaged by test/e2e/run.mjs or the session's start
       settings: { 'flowsync.baseUrl': session.mock.url, ...settings },
       quiet: true,
+      keepState, // its folder kept after close(): the caller reads it, then removes server.dirs.root
     });
     workbench = await openWorkbench({ server, browser: session.browser, folder: freshWorkspace(name), name });
     session.page = workbench.page;
