@@ -8,6 +8,7 @@
  * It holds no words of its own (they come localized in the 'init' message) and treats every flow name as text:
  * names go into textContent and attributes only, never into markup.
  */
+import { own } from '../../base/own';
 import '../../base/webviewPage.css';
 import './activity.css';
 import { el, startPage } from '../../base/webview/pageStart';
@@ -61,8 +62,8 @@ const tableRegion = el('div', { id: 'activity-table', className: 'table-region',
 window.addEventListener('message', (event: MessageEvent<PanelMessage>) => {
   const message = event.data;
   if (!message || typeof message !== 'object') return;
-  if ((message as { type: string }).type === 'keep') {
-    keep({ host: (message as unknown as { keep: unknown }).keep }); // what the panel keeps here for a restore
+  if (own(message, 'type') === 'keep') {
+    keep({ host: own(message, 'keep') }); // what the panel keeps here for a restore
   } else if (message.type === 'init') {
     init(message.strings, message.locale);
     show(message.series);
