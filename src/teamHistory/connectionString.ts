@@ -1,3 +1,5 @@
+import { inert } from '../base/inert';
+
 /*
  * The team store's connection string (postgres://user:password@host:5432/database?sslmode=...), read once into the
  * fields the driver is given one by one: nothing else of the string reaches the driver (no other parameter, no
@@ -79,13 +81,24 @@ export function parseConnectionString(text: string): { target: StoreTarget } | {
   if (!database || database.includes('/')) return { problem: 'noDatabase' };
   const user = decoded(url.username);
   const password = decoded(url.password);
-  if (!user || password === undefined) return { problem: 'noUser' };
+  // No password (none, or empty): the driver would read PGPASSWORD from the extension host's environment and send it.
+  if (!user || !password) return { problem: 'noUser' };
   const local = isLoopback(host);
   const asked = url.searchParams.get('sslmode');
   const sslmode = asked === null ? (local ? 'disable' : 'verify-full') : SSL_MODES[asked];
   if (!sslmode) return { problem: 'badSslMode' };
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
-    target: { host, port, database, user, password, sslmode, local, label: `${user}@${shownHost}:${port}/${database}` },
+    // The label is shown (notifications, the status line, the log): the names in it are the string's, made inert.
+    target: {
+      host,
+      port,
+      database,
+      user,
+      password,
+      sslmode,
+      local,
+      label: inert(`${user}@${shownHost}:${port}/${database}`, 200),
+    },
   };
 }

@@ -34,11 +34,16 @@ function tlsOf(target: StoreTarget): boolean | 'require' | object {
   }
 }
 
-export function postgresSql(target: StoreTarget, options: PostgresOptions = {}): SqlPort {
-  const secrets = [target.password, encodeURIComponent(target.password)];
-  const sql = postgres({
-    host: target.host,
-    port: target.port,
+/**
+ * The driver's options for a target. The host and port go as one-element lists: postgres.js splits a host text at
+ * every ':' (a list of host:port pairs), so an IPv6 address given as text became another host (`::1` the empty name,
+ * localhost; `2001:db8::1` the name `2001`).
+ */
+export function driverOptions(target: StoreTarget, options: PostgresOptions = {}): postgres.Options<never> {
+  return {
+    // The driver's types say one text and one number; it takes lists of them too (several hosts), as its README says.
+    host: [target.host] as never,
+    port: [target.port] as never,
     database: target.database,
     username: target.user,
     password: target.password,
@@ -55,7 +60,12 @@ export function postgresSql(target: StoreTarget, options: PostgresOptions = {}):
       application_name: 'flowsync-explorer',
       statement_timeout: options.statementTimeoutMs ?? 15_000,
     },
-  });
+  };
+}
+
+export function postgresSql(target: StoreTarget, options: PostgresOptions = {}): SqlPort {
+  const secrets = [target.password, encodeURIComponent(target.password)];
+  const sql = postgres(driverOptions(target, options));
   const run = async (query: postgres.Sql | postgres.TransactionSql, text: string, params: readonly SqlValue[]) => {
     try {
       // prepare: true per statement (`unsafe` leaves it off whatever the connection's option says: every statement

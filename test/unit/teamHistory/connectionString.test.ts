@@ -50,6 +50,18 @@ describe('teamHistory connection string', () => {
     assert.equal(problem('postgres://a:b@h/x?sslmode=sometimes'), 'badSslMode');
     assert.equal(problem(`postgres://a:b@h/${'x'.repeat(3000)}`), 'tooLong');
     assert.equal(problem('postgres://a:%E0%A4%A@h/x'), 'noUser', 'a password that is not percent-encoding');
+    // No password: the driver would take PGPASSWORD from the extension host's environment and send it to that host.
+    assert.equal(problem('postgres://u@attacker.example/db'), 'noUser', 'a user without a password');
+    assert.equal(problem('postgres://u:@attacker.example/db'), 'noUser', 'an empty password');
+  });
+
+  it("the store's name is data: a user or database name that decodes to markup is shown inert", () => {
+    const parsed = parseConnectionString(
+      'postgres://%5BFix%5D(command%3Aworkbench.action.quit):pw@h/%3Cimg%20src%3Dx%3E',
+    );
+    assert.ok('target' in parsed);
+    assert.doesNotMatch(parsed.target.label, /\[Fix\]\(command:|<img/, parsed.target.label);
+    assert.equal(parsed.target.user, '[Fix](command:workbench.action.quit)', 'the driver is given the name as written');
   });
 
   it('passes nothing else of the string on: other parameters are not fields of the target', () => {
