@@ -15,6 +15,7 @@ import { el, startPage } from '../../base/webview/pageStart';
 import { ACTIVITY_RANGE_ORDER, type ActivityRange, type ActivitySeries } from '../activityData';
 import { hasActivity, type ActivityStrings, type PageMessage, type PanelMessage } from '../activityMessages';
 import * as layout from './barChart';
+import { timeTicks } from '../../base/webview/timeTicks';
 
 const { vscode, violations } = startPage<PageMessage>('activity');
 
@@ -322,7 +323,7 @@ function paint(fmt = formatters(state?.locale, state?.series.range ?? 'hour'), f
   const y = layout.linearScale(0, top, plot.top + plot.height, plot.top);
   // as far apart as the widest label needs, so labels never overlap in a narrow panel
   const space = Math.ceil(series.times.reduce((m, t) => Math.max(m, textWidth(fmt.axis(t))), 0)) + 24;
-  const xTicks = layout.timeTicks(min, max, plot.width, space, (ms) => -new Date(ms).getTimezoneOffset() * 60_000);
+  const xTicks = timeTicks(min, max, plot.width, space, (ms) => -new Date(ms).getTimezoneOffset() * 60_000);
 
   const axes: Axes = { plot, x, y, yTicks, xTicks, lineHeight, width: size.width };
   drawGrid(context, axes, theme.grid);

@@ -11,6 +11,7 @@
 import '../../base/webviewPage.css';
 import './timeline.css';
 import { el, startPage } from '../../base/webview/pageStart';
+import { timeTicks } from '../../base/webview/timeTicks';
 import {
   RunIndex,
   clampWindow,
@@ -329,8 +330,15 @@ const TICKS = [5, 15, 30, 60, 180, 360, 720, 1440, 2880, 10080, 20160].map((m) =
 function drawAxis(g: CanvasRenderingContext2D, width: number, height: number, fg: string, grid: string): void {
   if (!view) return;
   const step = TICKS.find((t) => (width / view!.span) * t >= 90) ?? TICKS[TICKS.length - 1];
-  const offset = new Date().getTimezoneOffset() * 60_000;
-  const first = Math.ceil((view.start - offset) / step) * step + offset;
+  // on boundaries of local time, each at its own instant's offset (the activity chart's axis: base/webview/timeTicks.ts)
+  const ticks = timeTicks(
+    view.start,
+    view.start + view.span,
+    width,
+    0,
+    (ms) => -new Date(ms).getTimezoneOffset() * 60_000,
+    [step],
+  );
   const withDate = step >= 1440 * 60_000 || view.span > 36 * 3_600_000;
   const format = new Intl.DateTimeFormat(
     locale,
@@ -340,7 +348,7 @@ function drawAxis(g: CanvasRenderingContext2D, width: number, height: number, fg
   );
   g.font = `11px ${getComputedStyle(document.body).fontFamily}`;
   g.textBaseline = 'middle';
-  for (let t = first; t < view.start + view.span; t += step) {
+  for (const t of ticks) {
     const x = Math.round(((t - view.start) / view.span) * width) + 0.5;
     g.strokeStyle = grid;
     g.beginPath();

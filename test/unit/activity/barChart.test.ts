@@ -11,13 +11,11 @@ import {
   linearScale,
   plotArea,
   stackCounts,
-  timeTicks,
 } from '../../../src/activity/webview/barChart';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const T = Date.UTC(2026, 10, 22, 12);
-const utc = () => 0;
 
 describe('activity chart layout (barChart)', () => {
   it('stacks the flows, first at the bottom, a missing count as 0', () => {
@@ -62,41 +60,6 @@ describe('activity chart layout (barChart)', () => {
     assert.equal(huge[1], COUNT_STEPS.at(-1));
     assert.deepEqual(countTicks(0, 300, 30), [0]);
     assert.deepEqual(countTicks(10, 0, 30), [0]);
-  });
-
-  it('chooses time ticks on local boundaries, as far apart as the labels need', () => {
-    const min = T + 7 * MIN; // 12:07 UTC
-    const max = min + HOUR;
-    // 600 px for an hour: 10 px a minute, 60 px apart is 10 minutes
-    assert.deepEqual(
-      timeTicks(min, max, 600, 60, utc),
-      [10, 20, 30, 40, 50, 60].map((m) => T + m * MIN),
-    );
-    // narrower: 15 minutes
-    assert.deepEqual(
-      timeTicks(min, max, 300, 60, utc),
-      [15, 30, 45, 60].map((m) => T + m * MIN),
-    );
-    // in a zone 5:45 ahead of UTC (Nepal), the boundaries are local ones: 18:00 local is 12:15 UTC
-    const nepal = () => 345 * MIN;
-    assert.deepEqual(
-      timeTicks(min, max, 600, 60, nepal),
-      [15, 25, 35, 45, 55, 65].map((m) => T + m * MIN),
-    );
-  });
-
-  it('time ticks across a week fall on midnights, and none when nothing fits', () => {
-    const monday = Date.UTC(2026, 10, 23);
-    const ticks = timeTicks(monday - HOUR, monday + 7 * 24 * HOUR - HOUR, 700, 80, utc);
-    assert.ok(ticks.length >= 6 && ticks.length <= 7, String(ticks.length));
-    for (const t of ticks) assert.equal(t % (24 * HOUR), 0, new Date(t).toISOString());
-    assert.deepEqual(timeTicks(T, T + HOUR, 0, 60, utc), []);
-    assert.deepEqual(timeTicks(T, T, 600, 60, utc), []);
-    assert.deepEqual(
-      timeTicks(T, T + 400 * 24 * HOUR, 100, 90, utc),
-      [],
-      'no step is 90 px apart: no labels over one another',
-    );
   });
 
   it('maps a domain onto pixels, flipped for the count axis', () => {
