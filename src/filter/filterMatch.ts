@@ -501,8 +501,10 @@ export class FilterSubjects<Row extends object> {
   matches(filter: Filter, row: Row): boolean {
     if (filter.terms.length === 0) return true;
     const plan = this.planOf(filter);
-    const folded = this.of(row, true);
-    for (const { term, id } of plan.texts) if (textHolds(term, folded, id) === term.negated) return false;
+    if (plan.texts.length > 0) {
+      const folded = this.of(row, true); // only a word or field term reads the row's texts: has:, is:, ran< fold none
+      for (const { term, id } of plan.texts) if (textHolds(term, folded, id) === term.negated) return false;
+    }
     if (plan.live.length === 0) return true;
     const live = this.live(row);
     for (const term of plan.live) if (liveHolds(term, live) === term.negated) return false;
@@ -527,14 +529,22 @@ export class FilterSubjects<Row extends object> {
   /**
    * The positions of the rows that match (the first `count` of the array, in order). Each word or field term either
    * marks the rows whose text holds it (one look through the list's text) or, once few rows are left, is checked on
-   * those rows alone; the live facts are read once per row left, and only when a term asks.
+   * those rows alone; the live facts are read once per row left, and only when a term asks. A filter of flags and
+   * durations alone (has:errors, is:stuck, ran>10m) reads no text: its rows are neither described nor folded.
    */
   private keep(filter: Filter, rows: readonly Row[]): [Int32Array, number] {
     const plan = this.planOf(filter);
-    const { folded, index } = this.prepared(rows);
     const n = rows.length;
     const kept = new Int32Array(n);
     for (let i = 0; i < n; i++) kept[i] = i;
+    const count = plan.texts.length > 0 ? this.keepTexts(plan, rows, kept) : n;
+    return [kept, plan.live.length > 0 ? this.keepLive(plan, rows, kept, count) : count];
+  }
+
+  /** Keeps, of the positions in `kept` (all rows), those whose texts hold every word and field term; how many. */
+  private keepTexts(plan: Plan, rows: readonly Row[], kept: Int32Array): number {
+    const { folded, index } = this.prepared(rows);
+    const n = rows.length;
     let count = n;
     let seen: Int32Array | undefined;
     let stamp = 0;
@@ -564,22 +574,24 @@ export class FilterSubjects<Row extends object> {
       }
       count = left;
     }
-    if (plan.live.length > 0) {
-      let left = 0;
-      for (let i = 0; i < count; i++) {
-        const r = kept[i];
-        const live = this.live(rows[r]);
-        let all = true;
-        for (const term of plan.live) {
-          if (liveHolds(term, live) === term.negated) {
-            all = false;
-            break;
-          }
+    return count;
+  }
+
+  /** Keeps, of the first `count` positions in `kept`, those whose live facts hold every flag and duration term. */
+  private keepLive(plan: Plan, rows: readonly Row[], kept: Int32Array, count: number): number {
+    let left = 0;
+    for (let i = 0; i < count; i++) {
+      const r = kept[i];
+      const live = this.live(rows[r]);
+      let all = true;
+      for (const term of plan.live) {
+        if (liveHolds(term, live) === term.negated) {
+          all = false;
+          break;
         }
-        if (all) kept[left++] = r;
       }
-      count = left;
+      if (all) kept[left++] = r;
     }
-    return [kept, count];
+    return left;
   }
 }

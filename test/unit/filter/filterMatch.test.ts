@@ -100,6 +100,38 @@ describe('FilterSubjects: matching rows', () => {
     assert.equal(described, rows.length);
   });
 
+  it('a filter whose terms read no text (has:, is:, a duration) describes and folds no row; a text term later does', () => {
+    let described = 0;
+    const s = new FilterSubjects((row: Row) => (described++, describe_(row)), live);
+    for (const input of ['has:errors', 'is:stuck -has:errors', 'age>1h', '-is:stuck age<1h']) {
+      const filter = filterOf(input);
+      const expected = rows.filter((r) => plainMatch(filter, describe_(r), live(r))).map((r) => r.id);
+      assert.deepEqual(
+        rows.filter((r) => s.matches(filter, r)).map((r) => r.id),
+        expected,
+        input,
+      );
+      for (let i = 0; i < 2; i++) {
+        assert.deepEqual(
+          s.filter(filter, rows).map((r) => r.id),
+          expected,
+          input,
+        );
+        assert.equal(s.count(filter, rows), expected.length, input);
+      }
+    }
+    assert.equal(described, 0, 'nothing described for flags and durations');
+    assert.deepEqual(
+      s.filter(filterOf('has:errors cafe'), rows).map((r) => r.id),
+      [1004],
+    );
+    assert.deepEqual(
+      rows.filter((r) => s.matches(filterOf('is:stuck receipts'), r)).map((r) => r.id),
+      [1004],
+    );
+    assert.ok(described > 0, 'a text term folds the rows');
+  });
+
   it('property: a term and its negation split the rows in two', () => {
     const word = fc.stringMatching(/^[a-zA-Zé0-9]{1,6}$/);
     const term = fc.oneof(

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
+import { parseFilter } from '../../../src/filter/filterQuery';
 import { makeEntry, type HistoryEntry } from '../../../src/history/entry';
+import { historyRunSubjects } from '../../../src/history/findRows';
 import { historyEntryFilter } from '../../../src/history/historyFilter';
 import { timelineData, type ProcessingRun } from '../../../src/timeline/timelineData';
 import { MAX_LANES, RUN_FLAG, parseTimelineMessage, parseTimelineState } from '../../../src/timeline/timelineMessages';
@@ -120,6 +122,49 @@ describe('Run Timeline data (timelineData)', () => {
       [],
     );
     assert.deepEqual(orders.runs.id, [3, 2, 9]);
+  });
+
+  it("keeps, for History's filter of flags and durations, the runs its plain meaning keeps, reading no run's text", () => {
+    const many = Array.from({ length: 40 }, (_, i) =>
+      entry(
+        100 + i,
+        10 + (i % 3),
+        ['Invoices', 'Orders', ''][i % 3],
+        NOW - (i + 1) * HOUR,
+        (i % 7) * 5 * MIN,
+        i % 4 === 0,
+      ),
+    );
+    let described = 0;
+    const subjects = historyRunSubjects(
+      () => (described++, 'Prod'),
+      () => false,
+    );
+    const plain: Record<string, (e: HistoryEntry) => boolean> = {
+      'has:errors': (e) => e.hadErrors,
+      '-has:errors': (e) => !e.hadErrors,
+      'has:errors ran>10m': (e) => e.hadErrors && e.duration.ms > 10 * MIN,
+      'ran<12m -is:watched': (e) => e.duration.ms < 12 * MIN,
+    };
+    for (const [text, meaning] of Object.entries(plain)) {
+      const parsed = parseFilter(text, 'history');
+      assert.ok(parsed.filter, parsed.problem);
+      const filter = parsed.filter;
+      const data = timelineData(
+        { entries: many, processing: [], pinned: [], keep: (e) => subjects.matches(filter, e) },
+        NOW,
+        'Prod',
+        [],
+      );
+      const expected = many.filter(meaning).map((e) => e.id);
+      assert.ok(expected.length > 0 && expected.length < many.length, text);
+      assert.deepEqual(
+        [...data.runs.id].sort((a, b) => a - b),
+        expected,
+        text,
+      );
+    }
+    assert.equal(described, 0, 'no run described or folded');
   });
 
   it(`draws at most ${MAX_LANES} lanes and counts the flows beyond`, () => {
