@@ -78,6 +78,9 @@ const bytes = JSON.stringify(message).length;
 
 const filter = historyEntryFilter('has:errors', names[0], () => false);
 const filtered = timeSamples(5, (i) => firstFrame(i % SERVICES, filter.test));
+// A field term reads each run's texts: folded the first time for a service (a new matcher: none folded yet).
+const byFlow = historyEntryFilter('flow:sheets', names[0], () => false);
+const filteredText = timeSamples(5, (i) => firstFrame(i % SERVICES, byFlow.test));
 
 /** `runs` frames of fn(i) in ms, without a collection between them (frames follow each other, as a drag's do). */
 function frames(runs, fn) {
@@ -124,6 +127,7 @@ emitRows([
   row(SECTION, 'first frame with History filtered (has:errors)', 'ms', filtered, {
     target: { max: 300, text: '≤ 300 ms' },
   }),
+  row(SECTION, 'first frame with History filtered by a field term (flow:sheets), its runs folded', 'ms', filteredText),
   row(SECTION, `pan frame (24 h window, ${LANES_SHOWN} lanes, ${bars.length} bars)`, 'ms', pan, {
     target: { max: 16, text: '≤ 16 ms' },
   }),

@@ -409,14 +409,15 @@ function sameRows(a: readonly object[], b: readonly object[]): boolean {
 const ROW_BY_ROW = 1 / 8;
 
 /**
- * The rows of one list as the filter sees them: each row's subject is made and folded on first use and kept with its
- * list while that array lives (a row matched alone: while the row object lives, a WeakMap on the row), so typing a
- * filter folds nothing twice, a later list takes the rows it shares with the last one, and a new answer's rows fold
- * only the texts no row said before (each text's fold is kept by field and text: FoldedTexts; a row whose status
- * changed folds its status alone); the folded rows of a list are joined into one index (ListIndex) kept while that
- * array of rows lives, so a filter looks through one text per term instead of one per row. `describe` says what a row shows (it must not change for a row object that lives
- * on); `live` what changes with time (read only for the rows the other terms keep, and only when a term asks: has:,
- * is:, age, ran).
+ * The rows of one list as the filter sees them: each row's subject is made and folded on first use by a word or field
+ * term (has:, is:, age, ran read none) and kept with its list while that array lives (a row matched alone: while the
+ * row object lives, a WeakMap on the row), so typing a filter folds nothing twice, a later list takes the rows it
+ * shares with the last one, and a new answer's rows fold only the texts no row said before (each text's fold is kept
+ * by field and text: FoldedTexts; a row whose status changed folds its status alone); the folded rows of a list are
+ * joined into one index (ListIndex) kept while that array of rows lives, so a filter looks through one text per term
+ * instead of one per row. `describe` says what a row shows (it must not change for a row object that lives on); `live`
+ * what changes with time (read only for the rows the other terms keep, and only when a term asks: has:, is:, age,
+ * ran).
  */
 export class FilterSubjects<Row extends object> {
   private readonly folded = new WeakMap<Row, Folded>();

@@ -35,9 +35,9 @@ export function historyFilterLive(entry: HistoryEntry, watched: boolean): Filter
 /**
  * **The one matcher of a service's History runs**, for every filter of them: the History view's (find/), the history
  * tool's (tools/) and Export History's (historyFilter.ts), so the same filter text keeps the same runs in each. A run
- * is described by historyFilterSubject (once per run object) and historyFilterLive (read at each match that asks).
- * `service` names the service for the `service:` term (read when a run is first described); `watched` says whether
- * a run's sync is watched now (`is:watched`).
+ * is described by historyFilterSubject (once per run object, when a word or field term reads it) and
+ * historyFilterLive (read at each match that asks). `service` names the service for the `service:` term (read when a
+ * run is first described); `watched` says whether a run's sync is watched now (`is:watched`).
  */
 export function historyRunSubjects(
   service: () => string,

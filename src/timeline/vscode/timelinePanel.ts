@@ -132,7 +132,10 @@ export class TimelinePanel<S extends TimelineService> implements vscode.Disposab
     }
   }
 
-  /** A service's runs as History's filter sees them: kept while the panel is open (each run's texts folded once). */
+  /**
+   * A service's runs as History's filter sees them: kept while the panel is open (each run's texts folded once, when a
+   * word or field term reads them).
+   */
   private subjectsOf(service: S, name: string): FilterSubjects<HistoryEntry> {
     let subjects = this.subjects.get(service);
     if (subjects?.name !== name) {
