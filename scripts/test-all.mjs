@@ -8,17 +8,19 @@
 //   build -> package          (the VSIXs the UI stages install, packaged once: test/rig/package.mjs)
 //   build -> unit             (mocha --parallel, one worker per core; its slowest test takes 1.2 s of its 10 s)
 //   rig                       (code-server, Node 24, Chromium under .vscode-test/: installed from the start)
-//   rig + unit -> the suites in a real VS Code, in two lanes:
+//   rig + package -> e2e-sharing (the e2e sharing lane: two windows mostly waiting for the service's polls), beside
+//                  the unit tests
+//   rig + unit -> the suites in a real VS Code that draw, in two lanes:
 //                  integration -> e2e (its session lane)
-//                  e2e-windows (its own-windows lane: mostly waiting) -> restricted -> web
+//                  e2e-windows (its own-windows lane) -> restricted -> web
 // The stages nothing waits for (lint, typecheck, contract, budgets: `filler`) run at a lower CPU priority, so that the
 // build and then the unit tests (one mocha worker per core), which the suites in a real VS Code wait for, get the cores.
 // The suites in a real VS Code are never all side by side: each keeps a core busy drawing its workbench (Chromium's
 // renderer is most of their CPU), so on 2 cores the four heavy ones side by side took about as long as one after the
 // other (warm: 788 s side by side, load 6-7; 740 s one after another; again on a faster machine: 299 s side by side,
 // 324 s one after another, the machine 99 % busy while they overlapped) and every UI step waited on a machine at twice
-// the load. The second lane starts with the e2e suites' own-windows lane (test/e2e/run.mjs), which mostly waits for
-// the service's polls, beside the integration suite; the two short suites (Restricted Mode, the web build, about 30 s
+// the load. The e2e suites' sharing lane (test/e2e/run.mjs), which mostly waits for the service's polls, runs from the
+// start beside the rest. The second lane starts with the own-windows lane beside the integration suite; the two short suites (Restricted Mode, the web build, about 30 s
 // of the ~2 minutes of that lane) follow it, beside the start of the e2e session lane, instead of holding up the e2e
 // lane after the integration suite (measured on the shared machine, the same stages at load 7-9: 308 s with the
 // short suites in the first lane, 281 s in the second). The screenshot folder is emptied once, at the start, when an
@@ -100,9 +102,15 @@ const STAGES = [
     needs: ['build', 'rig', 'package'],
     after: ['restricted'],
   },
-  // The e2e suites' two lanes (test/e2e/run.mjs) as two stages: the own-windows lane (the sharing suite, which mostly
-  // waits for the service's polls, and German) beside the integration suite; the session lane after the integration
-  // suite, beside the second lane's Restricted Mode and web stages.
+  // The e2e suites' three lanes (test/e2e/run.mjs) as three stages: the sharing lane (two windows on one profile: it
+  // mostly waits for the service's polls) from the start, beside the unit tests; the own-windows lane beside the
+  // integration suite; the session lane after the integration suite, beside the second lane's Restricted Mode and web.
+  {
+    name: 'e2e-sharing',
+    command: 'node test/e2e/run.mjs --lane sharing',
+    needs: ['build', 'rig', 'package'],
+    env: { E2E_PACKAGED: '1' },
+  },
   {
     name: 'e2e-windows',
     command: 'node test/e2e/run.mjs --lane own-windows',
@@ -116,7 +124,7 @@ const STAGES = [
     needs: ['build', 'rig', 'package'],
     after: ['integration'],
     env: { E2E_PACKAGED: '1' },
-    with: ['e2e-windows'],
+    with: ['e2e-windows', 'e2e-sharing'],
   },
 ];
 

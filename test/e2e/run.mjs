@@ -1,21 +1,21 @@
 #!/usr/bin/env node
-// `npm run test:e2e`: the UI suites (mocha, test/e2e/.mocharc.json) in two lanes side by side, one mocha process each.
+// `npm run test:e2e`: the UI suites (mocha, test/e2e/.mocharc.json) in three lanes side by side, one mocha process each.
 //
-//   session       the session's window (product, services, Show Log) and the suites that open a window of their own
-//                 for a few seconds (accessibility, find, Flow Insights)
-//   own-windows   suites whose every window is their own: sharing (two windows on one profile and the service's
-//                 request rate, read from when several polls arrive: about a minute of waiting, little drawing),
-//                 German (a code-server in another display language) and Team History (two profiles, two code-servers,
-//                 and a real PostgreSQL). Side by side with the session lane, the sharing suite's waits cost no time of
-//                 their own.
-//
+//   session       the session's window (product, services, Show Log) and the Run Timeline (a window of its own)
+//   own-windows   suites whose every window is their own and that draw more than they wait: German (a code-server in
+//                 another display language), Team History (two profiles, two code-servers, a real PostgreSQL), and the
+//                 short suites with a window of their own (accessibility, find, Flow Insights)
+//   sharing       two windows on one profile and the service's request rate, read from when several polls arrive:
+//                 about a minute of waiting, little drawing, so it runs beside the others from the start and its waits
+//                 cost no time of their own
 // The build (unless E2E_NO_BUILD=1), the VSIX (unless E2E_PACKAGED=1: npm test's package stage made it) and the
 // screenshot folder are made once, here, before the lanes start.
-// Each lane's output is printed whole when it ends; the run fails when either lane fails.
-//   npm run test:e2e                          both lanes
-//   npm run test:e2e -- --grep "<title>"      mocha's options go to both lanes (a lane with no match passes with none)
-//   npm run test:e2e -- --lane own-windows    one lane (`npm test` runs each as a stage of its own, the own-windows
-//                                             lane beside the integration suite); the screenshot folder is left as is
+// Each lane's output is printed whole when it ends; the run fails when any lane fails.
+//   npm run test:e2e                          the three lanes
+//   npm run test:e2e -- --grep "<title>"      mocha's options go to every lane (a lane with no match passes with none)
+//   npm run test:e2e -- --lane own-windows    one lane (`npm test` runs each as a stage of its own: sharing from the
+//                                             start, own-windows beside the integration suite, session after it); the
+//                                             screenshot folder is left as is
 //   npx mocha --config test/e2e/.mocharc.json every suite in one process, one after another (no lanes)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,8 +26,15 @@ import { REPO_ROOT, prepareRig } from '../rig/codeServer.mjs';
 import { SCREENSHOT_DIR, buildAndPackage } from './workbench.mjs';
 
 const E2E_DIR = path.join(REPO_ROOT, 'test', 'e2e');
-/** The own-windows lane's suites; the session lane runs every other `*.test.mjs` of test/e2e. */
-const OWN_WINDOWS = ['german.test.mjs', 'sharing.test.mjs', 'teamHistory.test.mjs'];
+/** The suites of the lanes without the session's window; the session lane runs every other `*.test.mjs` of test/e2e. */
+const OWN_WINDOWS = [
+  'german.test.mjs',
+  'teamHistory.test.mjs',
+  'accessibility.test.mjs',
+  'find.test.mjs',
+  'insights.test.mjs',
+];
+const SHARING = ['sharing.test.mjs'];
 
 /** Every suite mocha's config runs (each `*.test.mjs` under test/e2e), as paths from the repository's root. */
 const suites = fs
@@ -35,14 +42,15 @@ const suites = fs
   .filter((f) => f.endsWith('.test.mjs'))
   .map((f) => path.posix.join('test/e2e', f.split(path.sep).join('/')))
   .sort();
-const missing = OWN_WINDOWS.filter((f) => !suites.includes(`test/e2e/${f}`));
-if (missing.length) fail(`no suite ${missing.join(', ')} in test/e2e (OWN_WINDOWS in test/e2e/run.mjs)`);
-const ownWindows = suites.filter((f) => OWN_WINDOWS.includes(path.posix.relative('test/e2e', f)));
+const missing = [...OWN_WINDOWS, ...SHARING].filter((f) => !suites.includes(`test/e2e/${f}`));
+if (missing.length) fail(`no suite ${missing.join(', ')} in test/e2e (OWN_WINDOWS, SHARING in test/e2e/run.mjs)`);
+const named = (names) => suites.filter((f) => names.includes(path.posix.relative('test/e2e', f)));
 /** Each suite in exactly one lane. */
 const LANES = [
-  { name: 'session', files: suites.filter((f) => !ownWindows.includes(f)), env: {} },
+  { name: 'session', files: suites.filter((f) => !named([...OWN_WINDOWS, ...SHARING]).includes(f)), env: {} },
   // No session window: the lane's suites open their own (E2E_SESSION_WINDOW=0, test/e2e/hooks.mjs).
-  { name: 'own-windows', files: ownWindows, env: { E2E_SESSION_WINDOW: '0' } },
+  { name: 'own-windows', files: named(OWN_WINDOWS), env: { E2E_SESSION_WINDOW: '0' } },
+  { name: 'sharing', files: named(SHARING), env: { E2E_SESSION_WINDOW: '0' } },
 ];
 
 /** `--lane NAME` or `--lane=NAME`, at most once; every other argument goes to mocha. */
