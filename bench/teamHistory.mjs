@@ -199,7 +199,7 @@ rows.push(
 );
 rows.push(row('teamHistory', `mergeHistory of ${SERVICES} services, every run (stats, Export, tools)`, 'ms', everyRun));
 merged.length = 0;
-const newest0 = runsOf(0)[0];
+const newestRuns = teams.map((_, s) => runsOf(s)[0]);
 say('the product path: HistoryCore of each service, joined to a TeamSlot (bench/lib/teamHistoryProduct.mjs)');
 rows.push(
   ...(await productPath({
@@ -211,8 +211,8 @@ rows.push(
     runs: RUNS,
     say,
     section: 'teamHistory',
-    laterSighting: (n) => {
-      const r = newest0;
+    laterSighting: (s, n) => {
+      const r = newestRuns[s];
       const lastSeen = r.left - POLL + OBSERVERS * 1000 + n;
       return { ...sighting(r, 1), lastSeen, leftAt: lastSeen + 1000 };
     },

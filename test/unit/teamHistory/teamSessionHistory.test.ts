@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
 import type { HistoryEntry } from '../../../src/history/entry';
-import { HistoryCore } from '../../../src/history/historyService';
 import { LogStore } from '../../../src/history/logStore';
 import { TeamSlot } from '../../../src/history/teamPort';
 import { mergeHistory, TeamRuns } from '../../../src/teamHistory/merge';
@@ -8,8 +7,8 @@ import { TeamSession } from '../../../src/teamHistory/teamSession';
 import type { TeamRun } from '../../../src/teamHistory/teamRows';
 import type { TeamPage, Watermark } from '../../../src/teamHistory/teamStore';
 import { FakeClock } from '../helpers/fakeClock';
-import { FakeExplorer } from '../helpers/historyExplorer';
 import { MemoryFiles } from '../helpers/memoryFiles';
+import { joinedHistories } from '../helpers/teamHistories';
 import { teamRunAt } from '../helpers/teamRuns';
 
 /*
@@ -70,21 +69,12 @@ function setUp() {
   const store = new GrowingStore();
   const slot = new TeamSlot();
   const files = new MemoryFiles(() => clock.now());
-  const histories = SERVICES.map((service) => {
-    const explorer = new FakeExplorer(clock);
-    explorer.historyScope = service;
-    explorer.serviceKey = service;
-    return new HistoryCore({
-      explorer,
-      clock,
-      settings: () => ({ historyDays: 30, stuckAfterMinutes: 30, notifyWhenFinished: 'all' }),
-      watches: { read: () => undefined, write: async () => undefined },
-      log: { debug: () => undefined, info: () => undefined, warn: () => undefined },
-      notify: () => undefined,
-      openLog: (folder) => new LogStore({ files, folder, windowId: 'a', now: () => clock.now() }),
-      team: { slot, shared: () => true },
-    });
-  });
+  const histories = joinedHistories(
+    clock,
+    slot,
+    SERVICES,
+    (_, folder) => new LogStore({ files, folder, windowId: 'a', now: () => clock.now() }),
+  );
   const session = new TeamSession({
     store,
     observer: SELF,
