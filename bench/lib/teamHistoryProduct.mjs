@@ -67,11 +67,16 @@ class Window {
     Object.assign(this, { clock, histories, slot, port });
   }
 
-  /** What the view asks for on a change: each service's rows and their day groups (HistoryView.getChildren). */
+  /**
+   * What the view asks for on a change: each service's rows and their day groups (HistoryView.getChildren), grouped
+   * again only when its rows are another array (as the view keeps them).
+   */
   firstRows() {
+    this.grouped ??= new Map();
     for (const h of this.histories) {
       const rows = h.viewRows ? h.viewRows(PAGE).entries : h.snapshot.entries;
-      history.historyGroups(rows, this.clock.now());
+      if (this.grouped.get(h) !== rows) history.historyGroups(rows, this.clock.now());
+      this.grouped.set(h, rows);
     }
   }
 
