@@ -32,8 +32,9 @@ const FIRST_READ = 10_000;
 /** What the views need from the history: entries, typical durations, stuck syncs and watches of the current service. */
 export interface HistorySnapshot {
   readonly origin: string | undefined;
-  /** Newest first, within historyDays. */
+  /** Newest first, within historyDays: every run (with a store, merged with the team's when first read). */
   readonly entries: readonly HistoryEntry[];
+  /** Each flow's durations; with a store, of the last merge made (read on every render: it never merges). */
   readonly stats: ReadonlyMap<number, FlowStats>;
   /** The days within historyDays whose runs are not all in memory: their summaries (for the week chart; `stats` has them). */
   readonly older: OlderDays;
