@@ -5,6 +5,9 @@
 //     heap they hold, and the first rows: the newest 200 runs of every service merged with this window's own History
 //     (mergeNewest), then the History view's day groups of the newest 200 of all (what it draws first); and every run
 //     of every service merged (mergeHistory: what stats, Export and the tools read);
+//   - the same in the product path (bench/lib/teamHistoryProduct.mjs): each service's HistoryCore joined to a
+//     TeamSlot; from a change of the team's runs to the first rows the History view gets, the host's tasks that merge
+//     every run after them, the heap;
 //   - replay after an hour offline: what 20 services' runs of an hour (10,000 syncs a day each) and their spans leave
 //     in the outbox, written to the store batch by batch (Outbox.take, TeamStore.write, Outbox.sent);
 //   - a poll with runs leaving: the write of one outbox batch (5 runs and a span): its CPU time on this thread and its
@@ -15,6 +18,7 @@
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { emitRows, ms, outModule, outTestHelper, progress, row, threadCpuMs, threadCpuSource } from './lib/common.mjs';
+import { productPath } from './lib/teamHistoryProduct.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -194,6 +198,26 @@ rows.push(
   row('teamHistory', 'mergeHistory of one service, every run (50,000 local, 50,000 team runs)', 'ms', oneService),
 );
 rows.push(row('teamHistory', `mergeHistory of ${SERVICES} services, every run (stats, Export, tools)`, 'ms', everyRun));
+merged.length = 0;
+const newestRuns = teams.map((_, s) => runsOf(s)[0]);
+say('the product path: HistoryCore of each service, joined to a TeamSlot (bench/lib/teamHistoryProduct.mjs)');
+rows.push(
+  ...(await productPath({
+    teams,
+    locals,
+    now: NOW,
+    heapMb,
+    cpuNow,
+    runs: RUNS,
+    say,
+    section: 'teamHistory',
+    laterSighting: (s, n) => {
+      const r = newestRuns[s];
+      const lastSeen = r.left - POLL + OBSERVERS * 1000 + n;
+      return { ...sighting(r, 1), lastSeen, leftAt: lastSeen + 1000 };
+    },
+  })),
+);
 teams.length = 0;
 locals.length = 0;
 merged.length = 0;

@@ -10,6 +10,7 @@ import { DAY_MS, MAX_CREATED_AT, flowNameOf, itemHasErrors, type HistoryEntry } 
 import { bounded } from '../base/inert';
 import { eta } from './eta';
 import { HeldRuns } from './held';
+import { FIRST_ROWS, MergedRuns } from './mergedRuns';
 import type { FlowInsight } from './insights';
 import type { LogStore } from './logStore';
 import { ProcessingObserver, processingAnswer } from './observer';
@@ -31,8 +32,9 @@ const FIRST_READ = 10_000;
 /** What the views need from the history: entries, typical durations, stuck syncs and watches of the current service. */
 export interface HistorySnapshot {
   readonly origin: string | undefined;
-  /** Newest first, within historyDays. */
+  /** Newest first, within historyDays: every run (with a store, merged with the team's when first read). */
   readonly entries: readonly HistoryEntry[];
+  /** Each flow's durations; with a store, of the last merge made (read on every render: it never merges). */
   readonly stats: ReadonlyMap<number, FlowStats>;
   /** The days within historyDays whose runs are not all in memory: their summaries (for the week chart; `stats` has them). */
   readonly older: OlderDays;
@@ -182,16 +184,11 @@ export class HistoryCore implements Disposable {
   /** Disposed (its service removed, the window closing): nothing more is read, summarized or pruned. */
   private disposed = false;
 
-  /** What the readers see: this window's runs merged with the team's (the same as entries and stats without a store). */
-  private merged:
-    | {
-        local: HistoryEntry[];
-        stats: Map<number, FlowStats>;
-        shared: boolean;
-        entries: readonly HistoryEntry[];
-        all: Map<number, FlowStats>;
-      }
-    | undefined;
+  /**
+   * What the readers see: this window's runs merged with the team's while a store is connected (src/history/
+   * mergedRuns.ts: the first page at once, every run a step at a time or when a reader needs them), else this window's.
+   */
+  private readonly runs: MergedRuns;
   private readonly reader: TeamReader;
 
   private readonly slower = new SlowerFlows();
@@ -226,11 +223,25 @@ export class HistoryCore implements Disposable {
       explorer.onDidChangeStatus(() => void this.useOrigin(explorer.historyScope)),
     );
     const team = ports.team?.slot;
+    this.runs = new MergedRuns({
+      clock,
+      source: {
+        version: () => team?.version(this.reader),
+        newestFirst: (local) => team?.newestFirst(this.reader, local),
+      },
+      local: () => ({ entries: this.entries, stats: this.stats, older: this.older }),
+      finished: () => this.changed(),
+    });
+    this.disposables.add(this.runs);
     if (team) {
+      let version = team.version(this.reader);
       this.disposables.add(
         team.join(this.reader),
+        // Only when this service's merge changed: another service's runs, or the store's status, merge nothing here.
         team.onDidChange(() => {
-          this.merged = undefined;
+          const now = team.version(this.reader);
+          if (now === version) return this.changes.fire();
+          version = now;
           this.changed();
         }),
       );
@@ -240,12 +251,12 @@ export class HistoryCore implements Disposable {
 
   /** The flows slower than usual now, by flow id (computed at most every few minutes: src/history/slowerFlows.ts). */
   slowerFlows(now: number): ReadonlyMap<number, FlowInsight> {
-    return this.slower.get(this.seen().entries, this.older, now);
+    return this.slower.get(this.runs.settled(), this.older, now);
   }
 
   /** The status bar's sparkline: how many syncs were processing over the last hour. */
   sparkline(now: number): string {
-    return activitySparkline(this.seen().entries, processingNow(this.tracked, this.explorer.keyToHide), now);
+    return activitySparkline(this.runs.settled(), processingNow(this.tracked, this.explorer.keyToHide), now);
   }
 
   /** What the status bar adds from History: the stuck syncs and the last hour's sparkline (changes with onDidChange). */
@@ -255,32 +266,47 @@ export class HistoryCore implements Disposable {
 
   /** What the language model tools read of History (each read anew: History changes every poll). */
   readonly reads = {
-    entries: (): readonly HistoryEntry[] => this.seen().entries,
+    entries: (): readonly HistoryEntry[] => this.runs.all(),
     stuck: (): readonly FlowSync[] => this.stuckSyncs(),
     live: (sync: FlowSync, now: number): HistoryLive => this.live(sync, now),
     watched: (id: number): boolean => this.isWatched('sync', id),
     older: (): OlderDays => this.older,
   };
 
+  /**
+   * What History holds now. `entries`: every run (merged now when the background steps have not finished, this
+   * service only); `stats`: of every run, those of the last merge made until the current one is (never merged here).
+   */
   get snapshot(): HistorySnapshot {
-    const { entries, stats } = this.seen();
-    return { origin: this.origin, entries, stats, older: this.older, watches: this.watches };
+    const runs = this.runs;
+    return {
+      origin: this.origin,
+      get entries() {
+        return runs.all();
+      },
+      get stats() {
+        return runs.stats();
+      },
+      older: this.older,
+      watches: this.watches,
+    };
   }
 
   /**
-   * The runs and stats every reader sees: this window's History merged with the team's runs while a store is connected
-   * (worked out again only when either changed), else this window's.
+   * Every run as last merged (the current merge once it is made), never merged now: for what is drawn again on every
+   * change (the status bar's pinned flows, the Processing view's idle pinned rows); History changes when it is made.
    */
-  private seen(): { entries: readonly HistoryEntry[]; stats: ReadonlyMap<number, FlowStats> } {
-    const m = this.merged;
-    const shared = this.reader.shared();
-    if (m && m.local === this.entries && m.stats === this.stats && m.shared === shared) {
-      return { entries: m.entries, stats: m.all };
-    }
-    const entries = this.ports.team?.slot.merged(this.reader, this.entries);
-    const all = entries ? flowStats(entries, this.older) : this.stats;
-    this.merged = { local: this.entries, stats: this.stats, shared, entries: entries ?? this.entries, all };
-    return { entries: this.merged.entries, stats: all };
+  settledEntries(): readonly HistoryEntry[] {
+    return this.runs.settled();
+  }
+
+  /**
+   * The History view's rows: every run once the merge with the team's runs is made, until then its newest `count`
+   * (`complete` false; the rest is merged a step at a time, and History says when it is done).
+   */
+  viewRows(count = FIRST_ROWS): { readonly entries: readonly HistoryEntry[]; readonly complete: boolean } {
+    const entries = this.runs.head(count);
+    return { entries, complete: this.runs.complete };
   }
 
   /** The stretches of [from, to) nobody of the team watched this service; undefined while no store is connected. */
@@ -307,7 +333,7 @@ export class HistoryCore implements Disposable {
 
   /** The threshold after which a processing sync of `flowId` is stuck, or undefined (none known yet). */
   stuckThreshold(flowId: number): number | undefined {
-    return stuckThresholdMs(this.seen().stats.get(flowId), this.settings().stuckAfterMinutes);
+    return stuckThresholdMs(this.runs.stats().get(flowId), this.settings().stuckAfterMinutes);
   }
 
   isStuck(sync: FlowSync, now = this.clock.now()): boolean {
@@ -324,7 +350,7 @@ export class HistoryCore implements Disposable {
   live(sync: FlowSync, at: number): HistoryLive {
     const stuck = this.isStuck(sync, at);
     const ageMs = processingAgeMs(sync, at, this.tracked.get(sync.id)?.firstSeen);
-    const longer = eta(this.seen().stats.get(sync.flow_id), ageMs, stuck)?.phase === 'longer';
+    const longer = eta(this.runs.stats().get(sync.flow_id), ageMs, stuck)?.phase === 'longer';
     return {
       flags: { stuck, watched: this.isWatched('sync', sync.id), longer },
       seconds: { age: ageMs === undefined ? undefined : ageMs / 1000 },
@@ -367,7 +393,7 @@ export class HistoryCore implements Disposable {
 
   /** The last item seen of a sync that left processing at `leftAt` (Open as JSON on a History row). */
   lastItem(id: number, leftAt: number): Readonly<Record<string, unknown>> | undefined {
-    return this.seen().entries.find((e) => e.id === id && e.leftAt === leftAt)?.raw;
+    return this.runs.all().find((e) => e.id === id && e.leftAt === leftAt)?.raw;
   }
 
   /** Reads what other windows added (e.g. the History view became visible). */

@@ -39,8 +39,16 @@ export type OpenSighting = Pick<
 
 /** What team History is for the window (src/teamHistory/teamSession.ts). */
 export interface TeamHistoryPort {
-  /** `local` merged with the team's runs of the reader's service, newest first; undefined: `local` as it is. */
-  merged(reader: TeamReader, local: readonly HistoryEntry[]): readonly HistoryEntry[] | undefined;
+  /**
+   * Changes whenever the team's runs of the reader's service change (another service's runs leave it as it was);
+   * undefined while there are none: History is `local` as it is.
+   */
+  version(reader: TeamReader): string | undefined;
+  /**
+   * `local` merged with the team's runs of the reader's service, newest first, one run at a time (each as asked for:
+   * the first page costs the page); valid while `version` says the same. Undefined: `local` as it is.
+   */
+  newestFirst(reader: TeamReader, local: readonly HistoryEntry[]): Iterator<HistoryEntry, undefined> | undefined;
   observed(reader: TeamReader, observation: TeamObservation): void;
   /** The one-line status (connected, read-only and why, the problem) and the installations that watched today. */
   summary(): TeamSummary;
@@ -89,8 +97,13 @@ export class TeamSlot implements Disposable {
     this.changes.fire();
   }
 
-  merged(reader: TeamReader, local: readonly HistoryEntry[]): readonly HistoryEntry[] | undefined {
-    return this.port && reader.shared() ? this.port.merged(reader, local) : undefined;
+  /** Changes whenever what the reader's History merges changes: the store came or went, the team's runs, the opt-out. */
+  version(reader: TeamReader): string | undefined {
+    return this.port && reader.shared() ? this.port.version(reader) : undefined;
+  }
+
+  newestFirst(reader: TeamReader, local: readonly HistoryEntry[]): Iterator<HistoryEntry, undefined> | undefined {
+    return this.port && reader.shared() ? this.port.newestFirst(reader, local) : undefined;
   }
 
   observed(reader: TeamReader, observation: TeamObservation): void {

@@ -206,6 +206,11 @@ export class TeamRuns {
     return this.refusedRows;
   }
 
+  /** Changes whenever a run held changes (a row read again that changes nothing leaves it): a merge made holds until then. */
+  get version(): number {
+    return this.table.version;
+  }
+
   /** Bytes the runs' columns hold (not the flow names' texts, kept once per flow). */
   get bytes(): number {
     return this.table.bytes;

@@ -4,7 +4,7 @@ import { t } from '../base/l10n';
 import { DAY_MS, type HistoryEntry } from '../history/entry';
 import type { TeamGap, TeamHistoryPort, TeamObservation, TeamReader, TeamSummary } from '../history/teamPort';
 import { backoffDelay } from '../lists/refresh';
-import { mergeHistory, TeamRuns } from './merge';
+import { mergedNewestFirst, TeamRuns } from './merge';
 import { Outbox } from './outbox';
 import { unwatched, watchedBy } from './spans';
 import { StoreError, storeErrorOf, type StoreProblem } from './storeErrors';
@@ -82,6 +82,8 @@ const SLOW_PROBLEMS: ReadonlySet<StoreProblem> = new Set(['certificate', 'tls', 
 const SLOW_START = 4;
 
 const bucketOf = (service: string, team: string) => `${service}\u0000${team}`;
+/** Sets of buckets made in this process (see TeamSession.generation). */
+let generations = 0;
 
 export class TeamSession implements TeamHistoryPort {
   private readonly outbox: Outbox;
@@ -100,6 +102,8 @@ export class TeamSession implements TeamHistoryPort {
   private readFor = '';
   /** The team's runs by service and team filter ('' takes every row of its service; a team, that team's rows only). */
   private buckets = new Map<string, TeamRuns>();
+  /** Which set of buckets: each set's versions are its own (of this process: no two sessions share one). */
+  private generation = ++generations;
   private spans = new Map<string, WatchSpan>();
   /** Rows read that History was not told of yet, and when it last was. */
   private unsaid = false;
@@ -143,10 +147,21 @@ export class TeamSession implements TeamHistoryPort {
     return unwatched(spans, from, to).filter((_, i) => i < MAX_GAPS);
   }
 
-  merged(reader: TeamReader, local: readonly HistoryEntry[]): readonly HistoryEntry[] | undefined {
+  version(reader: TeamReader): string | undefined {
+    const team = this.bucketOf(reader);
+    return team ? `${this.generation}:${team.version}` : undefined;
+  }
+
+  newestFirst(reader: TeamReader, local: readonly HistoryEntry[]): Iterator<HistoryEntry, undefined> | undefined {
+    const team = this.bucketOf(reader);
+    return team ? mergedNewestFirst(local, team) : undefined;
+  }
+
+  /** The team's runs of the reader's service and team filter; undefined while there are none. */
+  private bucketOf(reader: TeamReader): TeamRuns | undefined {
     const service = reader.service();
     const team = service === undefined ? undefined : this.buckets.get(bucketOf(service, reader.team()));
-    return team && team.size ? mergeHistory(local, team).entries : undefined;
+    return team?.size ? team : undefined;
   }
 
   /** What the poll lease holder's History saw: its runs that left, its watch span, now and then its open runs. */
@@ -303,6 +318,7 @@ export class TeamSession implements TeamHistoryPort {
       this.readFor = readFor;
       this.watermark = START;
       this.buckets = new Map(keys.map((key) => [key, new TeamRuns(this.ports.observer)]));
+      this.generation = ++generations;
       this.spans = new Map();
       if (keys.length) this.changes.fire();
     }

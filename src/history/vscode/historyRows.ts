@@ -38,10 +38,13 @@ export function historyTreeItem(
   const prefix = several ? `${rowKey(node.service)}|` : '';
   if (node.kind === 'historyService') {
     const name = inert(service?.name ?? node.service);
-    const count = service?.history.snapshot.entries.length ?? 0;
+    // While the team's runs are merged in, the view shows the newest page: "200+ syncs" until every run is.
+    const rows = service?.history.viewRows();
+    const count = rows?.entries.length ?? 0;
     const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.Expanded);
     item.id = `service:${rowKey(node.service)}`;
-    item.description = count === 1 ? t('1 sync') : t('{0} syncs', count);
+    item.description =
+      rows && !rows.complete ? t('{0}+ syncs', count) : count === 1 ? t('1 sync') : t('{0} syncs', count);
     item.iconPath = themeIcon(SERVICE_ICON);
     item.contextValue = 'flowsync.service';
     item.accessibilityInformation = { label: [t('service {0}', name), item.description].join(', ') };

@@ -93,7 +93,7 @@ export class HistoryService extends HistoryCore implements vscode.Disposable {
   /** What the status bar adds from History: the stuck syncs, the sparkline and the pinned flows with their state. */
   override statusExtras(now: number): { stuck: FlowSync[]; sparkline: string; pinned: string[] } {
     const items = this.processingList.state.items ?? [];
-    const pinned = pinnedLines(pinnedStates(this.pins.ids(), items, this.snapshot.entries));
+    const pinned = pinnedLines(pinnedStates(this.pins.ids(), items, this.settledEntries()));
     return { ...super.statusExtras(now), pinned };
   }
 

@@ -59,8 +59,10 @@ export function processingDecorations(
       grouping === 'flow' ? flowMarks(history, pins, Number(group.key), group.items, now()) : undefined,
     arrangeRoots: (roots, grouping) => {
       const ids = grouping === 'flow' ? pins.ids() : [];
-      const { entries, stats } = history.snapshot;
-      const idle = ids.length ? idleFlowRows(ids, pins.busy(), entries, stats, now()) : [];
+      // Every run as last merged: the rows are arranged on every change, and the merge is never made here.
+      const idle = ids.length
+        ? idleFlowRows(ids, pins.busy(), history.settledEntries(), history.snapshot.stats, now())
+        : [];
       return pinnedRows.arrange(roots, { keys: ids, idle: idle.map((row) => ({ key: row.flowId, label: row.label })) });
     },
   };
@@ -81,8 +83,12 @@ function flowMarks(history: HistoryCore, pins: PinsView, flowId: number, syncs: 
   const contextSuffix = `${watched ? '.watched' : ''}${pinned ? '.pinned' : ''}` || undefined;
   const idle = pinned && !pins.busy().has(flowId);
   if (idle) {
-    const { entries, stats } = history.snapshot;
-    const row = idleFlowRow(flowId, lastRuns(entries, [flowId]).get(flowId), stats.get(flowId), at);
+    const row = idleFlowRow(
+      flowId,
+      lastRuns(history.settledEntries(), [flowId]).get(flowId),
+      history.snapshot.stats.get(flowId),
+      at,
+    );
     return {
       tooltip: row.tooltip,
       descriptions: [...row.descriptions, ...(watched ? [t('watched')] : [])],

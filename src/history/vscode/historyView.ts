@@ -38,8 +38,8 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   readonly onDidChangeTreeData = this.changeEmitter.event;
   readonly view: vscode.TreeView<HistoryViewNode>;
   private readonly disposables = new DisposableStore();
-  /** The days of each service, grouped when VS Code asks for them (absent: its History changed since). */
-  private readonly groups = new Map<string, HistoryGroup[]>();
+  /** The days of each service, grouped when VS Code asks for them, with the runs and the day they were grouped on. */
+  private readonly groups = new Map<string, { runs: readonly HistoryEntry[]; day: string; groups: HistoryGroup[] }>();
   /** The row of each service, kept so a change re-renders just that service. */
   private readonly serviceRows = new Map<string, HistoryNode>();
   private readonly contextKeys = new ContextKeys();
@@ -192,16 +192,25 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     return this.groupsOf(rows, service).map((group) => ({ kind: 'historyDay', group, service: service.id }));
   }
 
+  /** Grouped again only when the runs shown or the day changed (a change of the team's status leaves them). */
   private groupsOf(rows: HistoryRows, service: HistoryViewService): HistoryGroup[] {
-    let groups = this.groups.get(service.id);
-    if (!groups) this.groups.set(service.id, (groups = rows.historyGroups(this.keptOf(service), this.now())));
-    return groups;
+    const runs = this.keptOf(service);
+    const now = this.now();
+    const day = new Date(now).toDateString();
+    let held = this.groups.get(service.id);
+    if (held?.runs !== runs || held.day !== day) {
+      this.groups.set(service.id, (held = { runs, day, groups: rows.historyGroups(runs, now) }));
+    }
+    return held.groups;
   }
 
-  /** The runs of a service the filter keeps (all without one; the filter works them out once per History). */
+  /**
+   * The runs of a service the view shows: without a filter its History's rows (while the merge with the team's runs is
+   * made, its newest page: HistoryCore.viewRows); with one, the runs the filter keeps of every run.
+   */
   private keptOf(service: HistoryViewService): readonly HistoryEntry[] {
-    const entries = service.history.snapshot.entries;
-    return this.filter ? this.filter.keep(service.id, entries, 0) : entries;
+    if (!this.filter) return service.history.viewRows().entries;
+    return this.filter.keep(service.id, service.history.snapshot.entries, 0);
   }
 
   /** A filter is on, there are runs, and none matches. */
@@ -236,13 +245,12 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     return row;
   }
 
-  /** A service's History changed: its days are grouped again when next shown; the context key is set only when it flips. */
+  /** A service's History changed: its days are grouped again when next shown, if its runs did; the context key is set only when it flips. */
   private update(service: string | undefined): void {
     if (service === undefined) this.groups.clear();
-    else this.groups.delete(service);
     void this.contextKeys.set(
       'flowsync.hasHistory',
-      this.services.all.some((s) => s.history.snapshot.entries.length > 0),
+      this.services.all.some((s) => s.history.viewRows().entries.length > 0),
     );
     // While filtered, a change can make the view match nothing (or something again): the whole view is read again.
     this.changeEmitter.fire(

@@ -23,12 +23,18 @@ class Port implements TeamHistoryPort {
   readonly changes = new Emitter<void>();
   readonly onDidChange = this.changes.event;
   team: HistoryEntry[] = [];
-  merged(_reader: TeamReader, local: readonly HistoryEntry[]) {
-    return this.team.length
-      ? [...local, ...this.team.map((e) => ({ ...e, seenHere: false, observers: 1 }))].sort(
-          (a, b) => b.leftAt - a.leftAt,
-        )
-      : undefined;
+  /** Merges made (each a walk over every run). */
+  walks = 0;
+  version() {
+    return this.team.length ? this.team.map((e) => e.id).join(',') : undefined;
+  }
+  newestFirst(_reader: TeamReader, local: readonly HistoryEntry[]) {
+    if (!this.team.length) return undefined;
+    this.walks++;
+    const merged = [...local, ...this.team.map((e) => ({ ...e, seenHere: false, observers: 1 }))].sort(
+      (a, b) => b.leftAt - a.leftAt,
+    );
+    return merged[Symbol.iterator]() as Iterator<HistoryEntry, undefined>;
   }
   observed(_reader: TeamReader, o: TeamObservation) {
     this.observations.push(o);
@@ -120,6 +126,29 @@ describe('HistoryCore and team History: one History for every reader', () => {
       [11],
       "disconnected: this window's History again",
     );
+  });
+
+  it("a change of the team's status, not of this service's runs, merges nothing again", async () => {
+    port.team = [teamRun(90, 30), teamRun(91, 60)];
+    slot.use(port);
+    assert.deepEqual(
+      history.snapshot.entries.map((e) => e.id),
+      [90, 91],
+    );
+    await clock.advance(0);
+    const walks = port.walks;
+    let changes = 0;
+    history.onDidChange(() => changes++);
+    port.changes.fire(); // e.g. connected, or another service's runs read
+    assert.equal(changes, 1, 'the views render again (the tooltip says the status)');
+    history.snapshot.stats.get(1);
+    history.stuckThreshold(1);
+    assert.deepEqual(
+      history.snapshot.entries.map((e) => e.id),
+      [90, 91],
+    );
+    await clock.advance(0);
+    assert.equal(port.walks, walks);
   });
 
   it("the notifications still come only from what this window saw, never from a teammate's run", async () => {

@@ -22,6 +22,7 @@ const NOT_SERVICE_TEXT: ReadonlyArray<[file: string, line: string]> = [
   ['src/api/url.ts', 'path = path.slice(0, apiAt)'], // the URL the person set
   ['src/api/url.ts', '`${text.slice(0, 59)}…`'], // the URL the person set
   ['src/history/activity.ts', '.slice(0, Math.max(0, topN))'], // bands (a list)
+  ['src/history/mergedRuns.ts', 'walk.built.slice(0, count)'], // runs (a list: the History view's first page)
   ['src/history/store.ts', 'value.slice(0, RAW_KEPT)'], // raw items (a list)
   ['src/history/store.ts', '.slice(0, 60);'], // a folder name from the origin, a file name from the window id (each after .replace(/[^…]+/g, '_'))
   ['src/activity/activityMessages.ts', 'm.violations.slice(0, 20)'], // a list, each item then inert()

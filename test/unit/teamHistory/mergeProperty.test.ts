@@ -1,7 +1,10 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { makeEntry, type HistoryEntry } from '../../../src/history/entry';
-import { TeamRuns, mergeHistory, mergeNewest } from '../../../src/teamHistory/merge';
+import { TeamRuns, mergeHistory, mergeNewest, mergedNewestFirst } from '../../../src/teamHistory/merge';
+import { MergedRuns } from '../../../src/history/mergedRuns';
+import { NO_OLDER_DAYS } from '../../../src/history/summary';
+import { FakeClock } from '../helpers/fakeClock';
 import type { TeamRun } from '../../../src/teamHistory/teamRows';
 
 /*
@@ -205,11 +208,19 @@ describe('teamHistory merge (property): a timeline split across 1-5 observers me
             [team[i], team[j]] = [team[j], team[i]];
           }
           const runs = new TeamRuns(SELF);
+          // The product's merge (src/history/mergedRuns.ts over the TeamSlot's port), asked for a page between pages.
+          const product = new MergedRuns({
+            clock: new FakeClock(),
+            source: { version: () => String(runs.version), newestFirst: (l) => mergedNewestFirst(l, runs) },
+            local: () => ({ entries: local, stats: new Map(), older: NO_OLDER_DAYS }),
+            finished: () => undefined,
+          });
           for (let at = 0; at < team.length;) {
             const page = 1 + pick(8);
             for (const row of team.slice(at, at + page)) runs.add(row);
             at += page;
             if (pick(4) === 0) mergeHistory(local, runs);
+            if (pick(4) === 0) product.head(1 + pick(4));
           }
           const merged = mergeHistory(local, runs);
           const actual: Expected[] = merged.entries.map((e) => ({
@@ -229,6 +240,10 @@ describe('teamHistory merge (property): a timeline split across 1-5 observers me
           // The History view's first rows (the lazy merge from the newest end) are the head of every run merged.
           const page = 1 + pick(merged.entries.length + 1);
           assert.deepEqual(mergeNewest(local, runs, page), merged.entries.slice(0, page));
+          // And so are the product's first page and, once it is asked for every run, its whole History.
+          assert.deepEqual(product.head(page).slice(0, page), merged.entries.slice(0, page)); // (all, once all are made)
+          assert.deepEqual(product.all(), merged.entries);
+          product.dispose();
         },
       ),
       { numRuns: 300 },

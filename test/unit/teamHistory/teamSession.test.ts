@@ -89,6 +89,15 @@ function entry(clock: FakeClock, id: number, minutesAgo: number): HistoryEntry {
   return makeEntry({ ...run, leftAt: leftAt as number });
 }
 
+/** What every reader of History sees: `local` merged with the team's runs, every run (undefined: `local` as it is). */
+function mergedOf(slot: TeamSlot, reader: TeamReader, local: readonly HistoryEntry[]): TeamEntry[] | undefined {
+  const runs = slot.newestFirst(reader, local);
+  if (!runs) return undefined;
+  const merged: TeamEntry[] = [];
+  for (let next = runs.next(); !next.done; next = runs.next()) merged.push(next.value as TeamEntry);
+  return merged;
+}
+
 function setUp(options: { outbox?: Outbox; days?: number; store?: (clock: FakeClock) => Store } = {}) {
   const clock = new FakeClock();
   const store = new MemoryStore();
@@ -142,7 +151,7 @@ describe('teamHistory session: one window, one store, on the fake clock', () => 
     assert.equal(s.session.status.kind, 'connected');
     assert.equal(s.store.reads[0], START, 'the first read from the start, within 30 s');
     assert.ok(changes > 0);
-    const merged = s.slot.merged(s.reader, [entry(s.clock, 40, 3)]) as TeamEntry[];
+    const merged = mergedOf(s.slot, s.reader, [entry(s.clock, 40, 3)]) as TeamEntry[];
     assert.deepEqual(
       merged.map((e) => [e.id, e.seenHere]),
       [
@@ -252,7 +261,7 @@ describe('teamHistory session: one window, one store, on the fake clock', () => 
     s.slot.observed(off, { at: s.clock.now(), left: [entry(s.clock, 40, 0)], open: () => [] });
     await s.clock.advance(5 * SEC);
     assert.equal(s.store.written.length, 0);
-    assert.equal(s.slot.merged(off, []), undefined);
+    assert.equal(mergedOf(s.slot, off, []), undefined);
   });
 
   it('the store down: the status says it, retries with backoff and jitter, and then writes everything once', async () => {
@@ -437,7 +446,7 @@ describe('teamHistory session: one window, one store, on the fake clock', () => 
     const s = setUp({ store: hostile });
     s.session.start();
     await s.clock.advance(SEC);
-    const merged = s.slot.merged(s.reader, []) ?? [];
+    const merged = mergedOf(s.slot, s.reader, []) ?? [];
     assert.deepEqual(
       merged.map((e) => e.id).sort(),
       [4, 5, 6, 7],
