@@ -16,7 +16,6 @@ import {
   type ShownNode,
   type TreeNode,
 } from '../treeModel';
-import { moreTexts } from '../levelPages';
 import { arrangedTree } from '../arrange';
 import type { Arrangement } from '../arrangement';
 import type { ListDefinition, ListFace } from '../list';
@@ -24,7 +23,7 @@ import { listById } from '..';
 import type { FilterLive } from '../../filter/filterMatch';
 import { webContextSuffix, type WebTemplates } from '../../webPages/webUrl';
 import { themeIcon } from './themeIcon';
-import { showMoreCommand } from './showMore';
+import { moreTreeItem } from './moreRow';
 
 /**
  * What another feature adds to a list's rows (e.g. History marks stuck and watched syncs and puts a flow's typical
@@ -230,7 +229,7 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   }
 
   getTreeItem(node: ShownNode<T>): vscode.TreeItem {
-    if (node.kind === 'more') return this.moreItem(node);
+    if (node.kind === 'more') return moreTreeItem(node, node.cut, `more:${node.cut.level}`, () => this.showMore(node));
     const a = this.model.adapter;
     // Labels and descriptions hold service text (names, types, statuses): shown inert, never as markup or icons.
     if (node.kind === 'group') {
@@ -272,18 +271,6 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
     item.contextValue = a.leafContext + (marks?.contextSuffix ?? '') + webContextSuffix(a.leafContext, this.webPages());
     item.accessibilityInformation = { label: rowAccessibleName({ label, icon, descriptions, stale: this.stale_ }) };
     if (this.decorations.leaf) this.drawnStates.set(item, marks?.states ?? {});
-    return item;
-  }
-
-  /** A level's "Show more" row: Enter or a click shows its next page. */
-  private moreItem(node: MoreNode<T>): vscode.TreeItem {
-    const { label, accessibleName } = moreTexts(node.cut);
-    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
-    item.id = `more:${node.cut.level}`;
-    item.iconPath = new vscode.ThemeIcon('ellipsis');
-    item.contextValue = 'flowsync.more';
-    item.accessibilityInformation = { label: accessibleName };
-    item.command = showMoreCommand(node, label, () => this.showMore(node));
     return item;
   }
 
