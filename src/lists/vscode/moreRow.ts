@@ -11,7 +11,7 @@ export function moreTreeItem(row: object, cut: LevelCut, id: string, show: () =>
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   item.id = id;
   item.iconPath = new vscode.ThemeIcon('ellipsis');
-  item.contextValue = 'flowsync.more';
+  // No context value: no row menu (Open as JSON and the others act on a service's rows, and this is none)
   item.accessibilityInformation = { label: accessibleName };
   item.command = showMoreCommand(row, label, show);
   return item;
