@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FlowSyncExplorerApi } from '../../src/extension';
 import type { MockFlowSyncServer } from '../../src/mock/server';
+import { revealRun } from '../../src/find/vscode/findCommands';
 import { connect, setUserSetting, startMockApi, testApi, TEST_KEY, waitFor } from './helpers';
 
 describe('A level pages: its first 1,000 rows and "Show more"', function () {
@@ -21,6 +22,9 @@ describe('A level pages: its first 1,000 rows and "Show more"', function () {
   });
 
   after(async () => {
+    mock.clearFaults();
+    await x.history.clear();
+    await setUserSetting('autoRefresh', undefined);
     await setUserSetting('processing.groupBy', undefined);
     await setUserSetting('baseUrl', undefined);
     await x.reconfigure();
@@ -58,6 +62,44 @@ describe('A level pages: its first 1,000 rows and "Show more"', function () {
     assert.ok(leafIds().includes(target), 'its page is shown');
     assert.equal(rows().length, total, 'all of them: the last page');
     await waitFor(() => selectedId() === target, { message: `#${target} selected` });
+  });
+
+  it('History: a day of about 2,500 runs shows 1,000 and "Show more"; revealing a run of its third page shows it', async () => {
+    await setUserSetting('autoRefresh', false);
+    const left = x.explorer.lists.processing.state.items!.length;
+    // Every sync leaves at once: History's day of today holds them all
+    mock.inject({ endpoint: 'processing', status: 200, body: '[]' });
+    await vscode.commands.executeCommand('flowsync.refreshProcessing');
+    await waitFor(() => x.history.snapshot.entries.length >= left, { message: `${left} runs in History` });
+    const history = x.historyView;
+    const today = (await history.getChildren()).find(
+      (node) => node.kind === 'historyDay' && node.group.entries.length >= left,
+    );
+    assert.ok(today?.kind === 'historyDay', 'a day holds them all');
+    const total = today.group.entries.length;
+    let runs = await history.getChildren(today);
+    assert.equal(runs.length, 1_001);
+    const more = runs[1_000];
+    assert.equal(more.kind, 'historyMore');
+    assert.equal(await history.getParent(more), today, 'its parent is its day');
+    const item = await history.getTreeItem(more);
+    assert.equal(item.label, `Show 1,000 more (1,000 of ${total.toLocaleString()} shown)`);
+    assert.equal(item.contextValue, undefined, 'no row menu');
+    await vscode.commands.executeCommand(item.command!.command, ...(item.command!.arguments ?? []));
+    runs = await history.getChildren(today);
+    assert.equal(runs.length, 2_001);
+
+    // Go to, the timeline: revealRun shows the page of the day that holds the run
+    const entry = today.group.entries[2_399];
+    const shown = async () =>
+      (await history.getChildren(today)).some((node) => node.kind === 'historyEntry' && node.entry === entry);
+    assert.equal(await shown(), false, 'run #2,400 of the day is not shown yet');
+    assert.equal(await revealRun(history, { service: today.service, id: entry.id, leftAt: entry.leftAt }), true);
+    assert.equal(await shown(), true, 'its page is shown');
+    await waitFor(
+      () => history.view.selection.some((node) => node.kind === 'historyEntry' && node.entry.id === entry.id),
+      { message: 'the run selected' },
+    );
   });
 
   function selectedId(): number | undefined {
