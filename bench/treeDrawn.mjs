@@ -71,20 +71,23 @@ async function oneRun(size, mockUrl, run) {
       { timeout: 120000, interval: 10, message: 'the last row' },
     );
     const toEnd = performance.now() - t1;
-    // Enter on the last row, "Show more": the next page drawn, the focus on its first new row
+    // Enter on the last row, "Show more" (a level of more than 1,000): the next page drawn, the focus on its first new row
     const before = total;
-    const t2 = performance.now();
-    await page().keyboard.press('Enter');
-    await waitFor(
-      async () => {
-        const now = await drawn();
-        return now.total > before && now.focused === before - 1 && now.indexes.includes(before - 1);
-      },
-      { timeout: 120000, interval: 10, message: 'the next page' },
-    );
-    const nextPage = performance.now() - t2;
+    let nextPage;
+    if (before > 1_000) {
+      const t2 = performance.now();
+      await page().keyboard.press('Enter');
+      await waitFor(
+        async () => {
+          const now = await drawn();
+          return now.total > before && now.focused === before - 1 && now.indexes.includes(before - 1);
+        },
+        { timeout: 120000, interval: 10, message: 'the next page' },
+      );
+      nextPage = performance.now() - t2;
+    }
     say(
-      `about ${size} asked, ${total} rows, run ${run + 1}/${runs}: first rows ${firstRows.toFixed(0)} ms, End to the last row ${toEnd.toFixed(0)} ms, Show more to the next page ${nextPage.toFixed(0)} ms`,
+      `about ${size} asked, ${total} rows, run ${run + 1}/${runs}: first rows ${firstRows.toFixed(0)} ms, End to the last row ${toEnd.toFixed(0)} ms, Show more to the next page ${nextPage?.toFixed(0) ?? '-'} ms`,
     );
     return { firstRows, toEnd, nextPage };
   } finally {
@@ -122,17 +125,21 @@ try {
             note,
           },
         ),
-        row(
-          'treeDrawn',
-          `${size.toLocaleString('en-US')} syncs: Enter on "Show more" to the next page drawn`,
-          'ms',
-          samples.map((s) => s.nextPage),
-          {
-            target: { max: 1000, text: '≤ 1,000 ms' },
-            note,
-          },
-        ),
       );
+      if (samples.every((s) => s.nextPage !== undefined)) {
+        rows.push(
+          row(
+            'treeDrawn',
+            `${size.toLocaleString('en-US')} syncs: Enter on "Show more" to the next page drawn`,
+            'ms',
+            samples.map((s) => s.nextPage),
+            {
+              target: { max: 1000, text: '≤ 1,000 ms' },
+              note,
+            },
+          ),
+        );
+      }
     } finally {
       await mock.close();
     }
