@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The Processing tree at its caps, drawn in the real workbench (issue #52, item 9): VS Code 1.139 (code-server) and
 // headless Chromium from test/rig, the production VSIX, a fresh window (profile) a run. The mock answers 10,000 and then
-// 50,000 processing syncs, shown in one level (flowsync.processing.groupBy "none"). Two figures a run, as a person waits:
-// from Enter on the key (Set API Key...) to the first sync rows drawn in the Processing view, and from End pressed in the
-// view to its last row drawn.
+// 50,000 processing syncs, shown in one level (flowsync.processing.groupBy "none"). Three figures a run, as a person
+// waits: from Enter on the key (Set API Key...) to the first sync rows drawn in the Processing view, from End pressed in
+// the view to its last row drawn (a level shows 1,000 rows and its "Show more" row: src/lists/levelPages.ts), and from
+// Enter on that row to its next page drawn, the focus on its first new row.
 //
 //   node bench/treeDrawn.mjs [--runs 3] [--sizes 10000,50000]     (E2E_NO_BUILD=1: use dist/ as built)
 import { createRequire } from 'node:module';
@@ -22,15 +23,22 @@ const runs = Math.max(1, Number(opts.runs));
 const sizes = opts.sizes.split(',').map(Number);
 const { MockFlowSyncServer } = createRequire(import.meta.url)(path.join(REPO_ROOT, 'out', 'src', 'mock', 'server.js'));
 
-/** The sync rows drawn in the side bar: their indexes in the list, and how many rows the list has (aria-setsize). */
+/**
+ * The Processing view's rows drawn in the side bar, its syncs' and its "Show more" row: their indexes in the list, how
+ * many rows the list has (aria-setsize), and the focused row's index.
+ */
 async function drawn() {
   return page()
     .locator('.part.sidebar .monaco-list-row')
     .evaluateAll((rows) => {
-      const syncs = rows.filter((r) => /^#\d+$/.test(r.querySelector('.label-name')?.textContent?.trim() ?? ''));
+      const ours = rows.filter((r) =>
+        /^(#\d+|Show [\d,]+ more \(.*\))$/.test(r.querySelector('.label-name')?.textContent?.trim() ?? ''),
+      );
+      const focused = ours.find((r) => r.classList.contains('focused'));
       return {
-        indexes: syncs.map((r) => Number(r.getAttribute('data-index'))),
-        total: Math.max(0, ...syncs.map((r) => Number(r.getAttribute('aria-setsize') ?? 0))),
+        indexes: ours.map((r) => Number(r.getAttribute('data-index'))),
+        total: Math.max(0, ...ours.map((r) => Number(r.getAttribute('aria-setsize') ?? 0))),
+        focused: focused ? Number(focused.getAttribute('data-index')) : undefined,
       };
     });
 }
@@ -63,10 +71,25 @@ async function oneRun(size, mockUrl, run) {
       { timeout: 120000, interval: 10, message: 'the last row' },
     );
     const toEnd = performance.now() - t1;
+    // Enter on the last row, "Show more" (a level of more than 1,000): the next page drawn, the focus on its first new row
+    const before = total;
+    let nextPage;
+    if (before > 1_000) {
+      const t2 = performance.now();
+      await page().keyboard.press('Enter');
+      await waitFor(
+        async () => {
+          const now = await drawn();
+          return now.total > before && now.focused === before - 1 && now.indexes.includes(before - 1);
+        },
+        { timeout: 120000, interval: 10, message: 'the next page' },
+      );
+      nextPage = performance.now() - t2;
+    }
     say(
-      `about ${size} asked, ${total} rows, run ${run + 1}/${runs}: first rows ${firstRows.toFixed(0)} ms, End to the last row ${toEnd.toFixed(0)} ms`,
+      `about ${size} asked, ${total} rows, run ${run + 1}/${runs}: first rows ${firstRows.toFixed(0)} ms, End to the last row ${toEnd.toFixed(0)} ms, Show more to the next page ${nextPage?.toFixed(0) ?? '-'} ms`,
     );
-    return { firstRows, toEnd };
+    return { firstRows, toEnd, nextPage };
   } finally {
     await window.close();
   }
@@ -103,6 +126,20 @@ try {
           },
         ),
       );
+      if (samples.every((s) => s.nextPage !== undefined)) {
+        rows.push(
+          row(
+            'treeDrawn',
+            `${size.toLocaleString('en-US')} syncs: Enter on "Show more" to the next page drawn`,
+            'ms',
+            samples.map((s) => s.nextPage),
+            {
+              target: { max: 1000, text: '≤ 1,000 ms' },
+              note,
+            },
+          ),
+        );
+      }
     } finally {
       await mock.close();
     }

@@ -14,6 +14,7 @@ import { registerJsonDocuments } from './json/vscode/jsonOnFirstUse';
 import { ApiKeyStore } from './keys/vscode/apiKeyStore';
 import { BrowserOpener, LinkHandler } from './links/vscode/linkHandler';
 import { allViews, createListViews } from './lists/vscode/listView';
+import { registerShowMoreRows } from './lists/vscode/showMore';
 import { watchFailures } from './notifications/vscode/failureNotifications';
 import { ServiceRegistry } from './services/vscode/serviceRegistry';
 import { windowSettings } from './services/vscode/settingsSource';
@@ -73,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): Promise<FlowSyncExpl
     find,
     vscode.window.registerUriHandler(links),
     ...registerCommands(commandContext, commandTable),
+    registerShowMoreRows(),
     ...registerPanelSerializers(commandContext, commandTable),
     ...registerTools({ services, keys, clock, settings }),
     removeExportLeftovers(globalState, log),

@@ -43,6 +43,12 @@ export const COMMAND = {
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];
 
 /**
+ * The command of a view's "Show more" row (src/lists/vscode/showMore.ts): registered at start, never declared in
+ * package.json, so neither the Command Palette nor a menu offers it; it acts only on a row the views handed out.
+ */
+export const SHOW_MORE_ROWS = 'flowsync.showMoreRows';
+
+/**
  * The view type of each webview panel: VS Code restores a panel of these after a reload (each has a serializer,
  * registered at start, and an `onWebviewPanel:` activation event in package.json; a test checks both).
  */

@@ -8,7 +8,7 @@ export type ListRow = TreeNode<{ id: number }>;
 
 /**
  * What a value is as a row of a list's view: `row`, an item or group row (what the commands act on); `other`, the
- * view's service row or its no-match row (no command acts on one: a command given one runs as from the palette);
+ * view's service row, its no-match row or a level's "Show more" row (no command acts on one: a command given one runs as from the palette);
  * undefined, no row of these views.
  *
  * The one shape check of a list's row (a command's argument, the views' selection): its `kind` and its `list` (one
@@ -22,7 +22,7 @@ export function listRowKind(value: unknown): 'row' | 'other' | undefined {
     const kind = own(value, 'kind');
     const list = ANY_LISTS.find((l) => l.id === own(value, 'list'));
     if (!list) return undefined;
-    if (kind === 'noMatch') return 'other';
+    if (kind === 'noMatch' || kind === 'more') return 'other';
     if (kind === 'service') return typeof own(value, 'service') === 'string' ? 'other' : undefined;
     if (kind === 'leaf') {
       const item = own(value, 'item');

@@ -1,6 +1,7 @@
 import type { Item } from '../api/types';
 import type { Group, GroupKey } from './grouping';
 import type { IconSpec } from './icons';
+import { LevelPages, ROOT_LEVEL, groupLevel, type LevelCut } from './levelPages';
 
 /** A group row (a flow, a team); `list` is the id of the list it belongs to (see src/lists). */
 export interface GroupNode<T> {
@@ -28,6 +29,20 @@ export interface LeafNode<T> {
 }
 
 export type TreeNode<T> = GroupNode<T> | LeafNode<T>;
+
+/**
+ * The "Show more" row at the end of a level that shows fewer rows than it has (src/lists/levelPages.ts): `parent` is
+ * the group whose rows it ends, none at the root. No command acts on it as on a row (src/lists/listRow.ts).
+ */
+export interface MoreNode<T> {
+  kind: 'more';
+  list: string;
+  parent?: GroupNode<T>;
+  cut: LevelCut;
+}
+
+/** A row as the tree shows it: an item, a group, or the "Show more" row of a level. */
+export type ShownNode<T> = TreeNode<T> | MoreNode<T>;
 
 /** How one row (an item) of a list looks. Pure. */
 export interface RowAdapter<T> {
@@ -98,6 +113,8 @@ export class TreeModel<T> {
   };
   /** The description each shown item was last rendered with (it holds a relative time that ages). */
   private readonly renderedDescriptions = new Map<string, string>();
+  /** How many pages of rows each level shows (src/lists/levelPages.ts), kept across answers. */
+  readonly pages = new LevelPages();
 
   constructor(
     readonly list: string,
@@ -134,11 +151,63 @@ export class TreeModel<T> {
     return this.nodes.flatMap((node) => this.children(node));
   }
 
+  /**
+   * The root's rows as shown: the group rows (in the order `arrange` puts them), or a flat list's items; at most the
+   * root's pages of them, then a "Show more" row when it has more.
+   */
+  shownRoots(arrange?: (groups: GroupNode<T>[]) => GroupNode<T>[]): ShownNode<T>[] {
+    if (this.adapter.groupRows) {
+      const { rows, cut } = this.pages.slice(ROOT_LEVEL, arrange ? arrange([...this.nodes]) : this.nodes);
+      return cut ? [...rows, { kind: 'more', list: this.list, cut }] : [...rows];
+    }
+    const [only, ...others] = this.nodes; // a flat list has one group, holding every item
+    if (!only) return [];
+    const items = others.length ? this.nodes.flatMap((node) => node.group.items) : only.group.items;
+    return this.shownLeaves(others.length ? { ...only, group: { ...only.group, items } } : only, ROOT_LEVEL);
+  }
+
+  /** A group's rows as shown: at most its pages of them, then a "Show more" row when it has more. */
+  shownChildren(node: GroupNode<T>): ShownNode<T>[] {
+    return node.idle ? [] : this.shownLeaves(node, groupLevel(node.group.key));
+  }
+
+  private shownLeaves(node: GroupNode<T>, level: string): ShownNode<T>[] {
+    const { rows, cut } = this.pages.slice(level, node.group.items);
+    const shown: ShownNode<T>[] = rows.map((item) => ({ kind: 'leaf', list: this.list, item, parent: node }));
+    if (cut) shown.push({ kind: 'more', list: this.list, parent: this.adapter.groupRows ? node : undefined, cut });
+    return shown;
+  }
+
   /** The row of an item, by id (for links and reveal). */
   findLeaf(id: number): LeafNode<T> | undefined {
+    return this.locateLeaf(id)?.leaf;
+  }
+
+  /**
+   * Makes the levels above an item's row show the pages that hold it (its group's rows; the root's, for its group row
+   * or a flat list's row): a reveal then finds it drawn. Which level now shows more: `root` (the root's, or both),
+   * its group, or none; undefined when the item is not listed. `arrange` orders the group rows as shown.
+   */
+  showPageOf(
+    id: number,
+    arrange?: (groups: GroupNode<T>[]) => GroupNode<T>[],
+  ): { leaf: LeafNode<T>; more?: GroupNode<T> | 'root' } | undefined {
+    const found = this.locateLeaf(id);
+    if (!found) return undefined;
+    const { leaf, position } = found;
+    if (!this.adapter.groupRows) return { leaf, more: this.pages.reveal(ROOT_LEVEL, position) ? 'root' : undefined };
+    const groupMore = this.pages.reveal(groupLevel(leaf.parent.group.key), position);
+    const roots = arrange ? arrange([...this.nodes]) : this.nodes;
+    const rootMore = this.pages.reveal(ROOT_LEVEL, roots.indexOf(leaf.parent));
+    return { leaf, more: rootMore ? 'root' : groupMore ? leaf.parent : undefined };
+  }
+
+  private locateLeaf(id: number): { leaf: LeafNode<T>; position: number } | undefined {
     for (const node of this.nodes) {
-      const item = node.group.items.find((i) => this.adapter.idOf(i.value) === id);
-      if (item) return { kind: 'leaf', list: this.list, item, parent: node };
+      const position = node.group.items.findIndex((i) => this.adapter.idOf(i.value) === id);
+      if (position >= 0) {
+        return { leaf: { kind: 'leaf', list: this.list, item: node.group.items[position], parent: node }, position };
+      }
     }
     return undefined;
   }

@@ -200,8 +200,10 @@ export async function revealRun(
   if (serviceRow) days = await children(serviceRow);
   for (const day of days) {
     if (day.kind !== 'historyDay' || day.service !== target.service) continue;
-    const entry = day.group.entries.find((e) => e.id === target.id && e.leftAt === target.leftAt);
-    if (!entry) continue;
+    const index = day.group.entries.findIndex((e) => e.id === target.id && e.leftAt === target.leftAt);
+    if (index < 0) continue;
+    const entry = day.group.entries[index];
+    history.showPageOf(target.service, day.group.key, index); // its day shows the page that holds it
     if (!history.view.visible) await vscode.commands.executeCommand(`${HISTORY_VIEW}.focus`);
     await history.view.reveal(
       { kind: 'historyEntry', entry, service: target.service },

@@ -11,6 +11,8 @@ import type { HistoryNode } from '../historyNode';
 import type { HistoryViewService } from './historyNodes';
 import type { TeamSummary } from '../teamPort';
 import { teamTooltip } from '../texts';
+import { LevelPages, groupLevel, type LevelCut } from '../../lists/levelPages';
+import { moreTreeItem } from '../../lists/vscode/moreRow';
 
 /*
  * The rows of the History view: what a service, a day and a sync that left processing look like. In the services'
@@ -79,4 +81,43 @@ export function resolveHistoryItem(
   if (node.kind === 'historyEntry') item.tooltip = markdownHover(historyTooltip(node.entry, now));
   else if (team) item.tooltip = teamTooltip(team); // plain text: nothing in it is markup
   return item;
+}
+
+/** A day's "Show more" row: the day holds more runs than it shows (src/lists/levelPages.ts). */
+export interface HistoryMoreRow {
+  readonly kind: 'historyMore';
+  readonly service: string;
+  readonly day: Extract<HistoryNode, { kind: 'historyDay' }>;
+  readonly cut: LevelCut;
+}
+
+/** How many pages of runs each day shows (a busy day holds up to HISTORY_CAP runs). */
+export function dayPages(): LevelPages {
+  return new LevelPages();
+}
+
+/** The level of a day's runs, of one service. */
+export function dayLevel(service: string, dayKey: number): string {
+  return `${rowKey(service)}|${groupLevel(dayKey)}`;
+}
+
+/** A day's runs as shown: at most its pages of them, then its "Show more" row when it holds more. */
+export function dayRows(
+  day: Extract<HistoryNode, { kind: 'historyDay' }>,
+  pages: LevelPages,
+): Array<HistoryNode | HistoryMoreRow> {
+  const { rows, cut } = pages.slice(dayLevel(day.service, day.group.key), day.group.entries);
+  const shown: Array<HistoryNode | HistoryMoreRow> = rows.map((entry) => ({
+    kind: 'historyEntry',
+    entry,
+    service: day.service,
+  }));
+  if (cut) shown.push({ kind: 'historyMore', service: day.service, day, cut });
+  return shown;
+}
+
+/** A day's "Show more" row: Enter or a click runs `show`. */
+export function historyMoreItem(row: HistoryMoreRow, several: boolean, show: () => void): vscode.TreeItem {
+  const prefix = several ? `${rowKey(row.service)}|` : '';
+  return moreTreeItem(row, row.cut, `${prefix}more:day:${row.day.group.key}`, show);
 }

@@ -11,20 +11,25 @@ import { COMMAND } from '../../base/commandIds';
 import type { SettingsPartFeed } from '../../settings/settingsFeed';
 import { webContextSuffix, type WebSection } from '../../webPages/webUrl';
 import type { RowTintDecorations } from '../../lists/vscode/rowDecorations';
+import type { LevelPages } from '../../lists/levelPages';
+import type { HistoryMoreRow } from './historyRows';
 
 /** The one row of the view while its filter matches nothing: it clears the filter. */
 interface NoMatchRow {
   readonly kind: 'noMatch';
 }
 
-export type HistoryViewNode = HistoryNode | NoMatchRow;
+export type HistoryViewNode = HistoryNode | NoMatchRow | HistoryMoreRow;
 
 /**
  * The code of the rows (the services' chunk, esbuild.js CHUNKS): what a row looks like, the days of the runs, and the
  * view's tints of the runs that stand out (src/lists/vscode/rowDecorations.ts), made with them.
  */
 type HistoryRows = typeof import('./historyRows') &
-  Pick<typeof import('../texts'), 'historyGroups'> & { readonly marker: RowTintDecorations };
+  Pick<typeof import('../texts'), 'historyGroups'> & {
+    readonly marker: RowTintDecorations;
+    readonly pages: LevelPages;
+  };
 
 export const HISTORY_VIEW = 'flowsync.history';
 
@@ -51,7 +56,8 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
         import('../texts'),
         import('../../lists/vscode/rowDecorations'),
       ]);
-      return { ...rows, historyGroups: texts.historyGroups, marker: new tints.RowTintDecorations() };
+      const marker = new tints.RowTintDecorations();
+      return { ...rows, historyGroups: texts.historyGroups, marker, pages: rows.dayPages() };
     },
     { dispose: (rows) => rows.marker.dispose() },
   );
@@ -93,7 +99,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   getChildren(node?: HistoryViewNode): HistoryViewNode[] | Promise<HistoryViewNode[]> {
     const rows = this.rows;
     if (!rows) return this.loadRows().then(() => this.getChildren(node));
-    if (node?.kind === 'noMatch') return [];
+    if (node?.kind === 'noMatch' || node?.kind === 'historyMore') return [];
     if (!node) {
       if (this.nothingMatches()) return [this.noMatchRow];
       if (this.services.several) return this.services.all.map((s) => this.serviceRow(s.id));
@@ -104,9 +110,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
       const service = this.services.all.find((s) => s.id === node.service);
       return service ? this.days(rows, service) : [];
     }
-    return node.kind === 'historyDay'
-      ? node.group.entries.map((entry) => ({ kind: 'historyEntry', entry, service: node.service }))
-      : [];
+    return node.kind === 'historyDay' ? rows.dayRows(node, rows.pages) : []; // at most its pages of runs
   }
 
   getTreeItem(node: HistoryViewNode): vscode.TreeItem | Promise<vscode.TreeItem> {
@@ -120,6 +124,9 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     }
     const rows = this.rows;
     if (!rows) return this.loadRows().then(() => this.getTreeItem(node));
+    if (node.kind === 'historyMore') {
+      return rows.historyMoreItem(node, this.services.several, () => this.showMore(node));
+    }
     const service = node.kind !== 'historyDay' ? this.services.all.find((s) => s.id === node.service) : undefined;
     const webSuffix = webContextSuffix('flowsync.historyEntry', this.settings?.webPages.current.get(node.service));
     const pinned = node.kind === 'historyEntry' && service?.history.pins.ids().includes(node.entry.flowId) === true;
@@ -141,6 +148,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   /** The parent of a row (to reveal a run): its day, and the day's service with several services. */
   getParent(node: HistoryViewNode): HistoryViewNode | undefined {
     if (node.kind === 'noMatch' || node.kind === 'historyService') return undefined;
+    if (node.kind === 'historyMore') return node.day;
     const service = this.services.all.find((s) => s.id === node.service);
     if (node.kind === 'historyDay') return this.services.several ? this.serviceRow(node.service) : undefined;
     if (!service || !this.rows) return undefined;
@@ -152,6 +160,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   setFilter(filter: RowFind<HistoryEntry> | undefined): void {
     if (filter === this.filter) return;
     this.filter = filter;
+    this.rows?.pages.reset(); // other runs: each day shows its first page
     this.update(undefined);
   }
 
@@ -167,11 +176,33 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   }
 
   resolveTreeItem(item: vscode.TreeItem, node: HistoryViewNode): vscode.TreeItem | Promise<vscode.TreeItem> {
-    if (node.kind === 'noMatch') return item;
+    if (node.kind === 'noMatch' || node.kind === 'historyMore') return item;
     const rows = this.rows;
     if (!rows) return this.loadRows().then(() => this.resolveTreeItem(item, node));
     const team = this.services.all.find((s) => s.id === node.service)?.history.teamSummary();
     return rows.resolveHistoryItem(item, node, this.now(), team);
+  }
+
+  /**
+   * Makes a day show the page that holds its run at `index` (a reveal: Go to, the timeline, a notification), and has
+   * the view drawn again when it showed less.
+   */
+  showPageOf(service: string, dayKey: number, index: number): void {
+    if (this.rows?.pages.reveal(this.rows.dayLevel(service, dayKey), index)) this.changeEmitter.fire(undefined);
+  }
+
+  /** A day's "Show more" row was used: the day shows a page more, and the focus moves to its first new run. */
+  private showMore(row: HistoryMoreRow): void {
+    const rows = this.rows;
+    if (!rows) return;
+    const first = rows.pages.more(rows.dayLevel(row.service, row.day.group.key), row.cut.total);
+    this.changeEmitter.fire(undefined);
+    const entry = row.day.group.entries[first];
+    if (!entry) return;
+    this.view.reveal({ kind: 'historyEntry', entry, service: row.service }, { select: true, focus: true }).then(
+      undefined,
+      () => undefined, // the run went with a change meanwhile: the focus stays where it was
+    );
   }
 
   dispose(): void {

@@ -7,7 +7,15 @@ import type { IconSpec } from '../icons';
 import type { RowStates } from '../rowTints';
 import { inert } from '../../base/inert';
 import type { ListRefresher } from '../refresh';
-import { TreeModel, groupsStartExpanded, type GroupNode, type TreeNode } from '../treeModel';
+import {
+  TreeModel,
+  groupsStartExpanded,
+  type GroupNode,
+  type LeafNode,
+  type MoreNode,
+  type ShownNode,
+  type TreeNode,
+} from '../treeModel';
 import { arrangedTree } from '../arrange';
 import type { Arrangement } from '../arrangement';
 import type { ListDefinition, ListFace } from '../list';
@@ -15,6 +23,7 @@ import { listById } from '..';
 import type { FilterLive } from '../../filter/filterMatch';
 import { webContextSuffix, type WebTemplates } from '../../webPages/webUrl';
 import { themeIcon } from './themeIcon';
+import { moreTreeItem } from './moreRow';
 
 /**
  * What another feature adds to a list's rows (e.g. History marks stuck and watched syncs and puts a flow's typical
@@ -55,6 +64,8 @@ export interface GroupedTreeOptions<T> {
   readonly decorations?: RowDecorations<T>;
   /** Its service's web page templates: a row of a kind with one offers Open in Browser (its context value ends `.web`). */
   readonly webPages?: () => WebTemplates | undefined;
+  /** A level's "Show more" row was used: the first of its new rows (the view moves the focus to it). */
+  readonly shownMore?: (first: ShownNode<T>) => void;
 }
 
 /**
@@ -63,7 +74,7 @@ export interface GroupedTreeOptions<T> {
  * fires nothing, so selection and expansion are never disturbed. While the view is hidden, answers are not grouped:
  * the model is brought up to date when it is next read (VS Code asks for the rows once the view shows again).
  */
-export class GroupedTree<T extends { id: number }> implements vscode.TreeDataProvider<TreeNode<T>>, vscode.Disposable {
+export class GroupedTree<T extends { id: number }> implements vscode.TreeDataProvider<ShownNode<T>>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<TreeNode<T> | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
   private current: TreeModel<T>;
@@ -85,6 +96,7 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   private readonly isVisible: () => boolean;
   private readonly decorations: RowDecorations<T>;
   private readonly webPages: () => WebTemplates | undefined;
+  private readonly shownMore: (first: ShownNode<T>) => void;
   /** The states of each row drawn (the list has decorations): the view tints it once its id is final. */
   private readonly drawnStates = new WeakMap<vscode.TreeItem, RowStates>();
   /** Its list, whole: the registry's list of the face's id. */
@@ -101,6 +113,7 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
       isVisible = () => true,
       decorations = {},
       webPages = () => undefined,
+      shownMore = () => undefined,
     }: GroupedTreeOptions<T>,
   ) {
     this.now = now;
@@ -108,6 +121,7 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
     this.isVisible = isVisible;
     this.decorations = decorations;
     this.webPages = webPages;
+    this.shownMore = shownMore;
     const list = (this.list = listById(face.id) as unknown as ListDefinition<T>);
     this.current = new TreeModel(list.id, arrangedTree(list, arrangement));
     this.groupingName = arrangement?.groupBy ?? list.arrangements.defaultGroupBy;
@@ -130,6 +144,11 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
     this.select = select;
     this.stale = true;
     this.refreshAll();
+  }
+
+  /** Each level shows its first page again (the view shows other rows: a new filter). */
+  firstPages(): void {
+    this.current.pages.reset();
   }
 
   private items(): readonly Item<T>[] {
@@ -174,22 +193,43 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
     this.changeEmitter.fire(undefined);
   }
 
-  getChildren(node?: TreeNode<T>): TreeNode<T>[] {
+  /** A level's rows: at most its pages of them, then its "Show more" row (src/lists/levelPages.ts). */
+  getChildren(node?: ShownNode<T>): ShownNode<T>[] {
     this.asked = true;
-    if (!node) {
-      if (!this.isActive()) return [];
-      const roots = this.model.roots();
-      const arrange = this.decorations.arrangeRoots;
-      return arrange && this.model.adapter.groupRows ? arrange(roots as GroupNode<T>[], this.groupingName) : roots;
-    }
-    return node.kind === 'leaf' || node.idle ? [] : this.model.children(node);
+    if (!node) return this.isActive() ? this.model.shownRoots(this.arrangeRoots()) : [];
+    return node.kind === 'group' ? this.model.shownChildren(node) : [];
   }
 
-  getParent(node: TreeNode<T>): TreeNode<T> | undefined {
-    return node.kind === 'leaf' && this.model.adapter.groupRows ? node.parent : undefined;
+  getParent(node: ShownNode<T>): TreeNode<T> | undefined {
+    return node.kind !== 'group' && this.model.adapter.groupRows ? node.parent : undefined;
   }
 
-  getTreeItem(node: TreeNode<T>): vscode.TreeItem {
+  /**
+   * Makes the levels above an item's row show the page that holds it (a reveal: Go to, Find, a link, the timeline), and
+   * has them drawn again; its row, or undefined when it is not listed.
+   */
+  showPageOf(id: number): LeafNode<T> | undefined {
+    const shown = this.model.showPageOf(id, this.arrangeRoots());
+    if (shown?.more) this.changeEmitter.fire(shown.more === 'root' ? undefined : shown.more);
+    return shown?.leaf;
+  }
+
+  /** A level's "Show more" row was used: it shows a page more; the view is told its first new row. */
+  showMore(node: MoreNode<T>): void {
+    const first = this.model.pages.more(node.cut.level, node.cut.total);
+    this.changeEmitter.fire(node.parent);
+    const row = this.getChildren(node.parent)[first];
+    if (row) this.shownMore(row);
+  }
+
+  /** How the group rows are ordered (History's pinned flows first), for a grouped list with such decorations. */
+  private arrangeRoots(): ((groups: GroupNode<T>[]) => GroupNode<T>[]) | undefined {
+    const arrange = this.decorations.arrangeRoots;
+    return arrange && this.model.adapter.groupRows ? (groups) => arrange(groups, this.groupingName) : undefined;
+  }
+
+  getTreeItem(node: ShownNode<T>): vscode.TreeItem {
+    if (node.kind === 'more') return moreTreeItem(node, node.cut, `more:${node.cut.level}`, () => this.showMore(node));
     const a = this.model.adapter;
     // Labels and descriptions hold service text (names, types, statuses): shown inert, never as markup or icons.
     if (node.kind === 'group') {
@@ -251,7 +291,8 @@ export class GroupedTree<T extends { id: number }> implements vscode.TreeDataPro
   }
 
   /** Tooltips are built only when hovered. */
-  resolveTreeItem(item: vscode.TreeItem, node: TreeNode<T>): vscode.TreeItem {
+  resolveTreeItem(item: vscode.TreeItem, node: ShownNode<T>): vscode.TreeItem {
+    if (node.kind === 'more') return item;
     if (node.kind === 'leaf') {
       const extra = this.decorations.leaf?.(node.item.value)?.tooltip;
       const tooltip = this.model.adapter.leafTooltip(node.item as Item<T>, this.now());

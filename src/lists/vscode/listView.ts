@@ -166,7 +166,10 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   setFilter(filter: RowFind<Item<T>> | undefined): void {
     if (filter === this.filter) return;
     this.filter = filter;
-    for (const part of this.parts) this.selectFor(part);
+    for (const part of this.parts) {
+      part.tree.firstPages(); // other rows: each level shows its first page
+      this.selectFor(part);
+    }
     this.decorate(this.now());
   }
 
@@ -217,6 +220,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   /** Shows, selects and focuses an item's row of a service; false when it is not listed. */
   async revealItem(id: number, service = this.parts[0]?.service.id): Promise<boolean> {
     if (service === undefined || !this.tree.findLeaf(service, id)) return false;
+    this.tree.treeOf(service)?.showPageOf(id); // its level shows the page that holds it (src/lists/levelPages.ts)
     // Beneath a service's row the workbench can reveal a row only in a view it has shown (it then knows the rows above),
     // and only once it holds them: the view just shown asks for its rows level by level, and a reveal meanwhile looks
     // for rows it has not added yet ("Data tree node not found").
@@ -229,6 +233,15 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     if (!node) return false;
     await this.view.reveal(node, { select: true, focus: true, expand: true });
     return true;
+  }
+
+  /** Selects and focuses a row the view shows (a level's first new row, after "Show more"). */
+  private async focusRow(node: ServicesTreeNode<T>): Promise<void> {
+    try {
+      await this.view.reveal(node, { select: true, focus: true });
+    } catch {
+      // the row went with an answer meanwhile: the focus stays where it was
+    }
   }
 
   /** Resolves when the view is shown (VS Code says so after the focus command), at most after REVEAL_WAIT_MS. */
@@ -416,6 +429,8 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       isVisible: () => this.view.visible,
       decorations,
       webPages: () => this.settings.webPages.current.get(service.id),
+      // "Show more" was used: the focus moves to the first new row
+      shownMore: (first) => void this.focusRow(this.tree.ownRow(service.id, first)),
     });
     const disposables = new DisposableStore();
     disposables.add(

@@ -3,7 +3,7 @@ import { DisposableStore } from '../../base/events';
 import { inert } from '../../base/inert';
 import { t } from '../../base/l10n';
 import { SERVICE_ICON } from '../icons';
-import type { TreeNode } from '../treeModel';
+import type { ShownNode, TreeNode } from '../treeModel';
 import { TurnRedraws, type Redraw } from '../redraws';
 import type { GroupedTree } from './groupedTree';
 import { themeIcon } from './themeIcon';
@@ -22,7 +22,7 @@ export interface NoMatchRow {
   readonly list: string;
 }
 
-export type ServicesTreeNode<T> = TreeNode<T> | ServiceRow | NoMatchRow;
+export type ServicesTreeNode<T> = ShownNode<T> | ServiceRow | NoMatchRow;
 
 /** What a service row says: its name, and its count or its trouble. */
 export interface ServiceRowText {
@@ -266,7 +266,12 @@ export class ServicesTree<T extends { id: number }>
     return this.byService.get(redraw.service)?.row;
   }
 
-  private own(service: string, nodes: TreeNode<T>[]): TreeNode<T>[] {
+  /** A row of one service's tree, made known as that service's (VS Code hands it back to the view's commands). */
+  ownRow(service: string, node: ShownNode<T>): ShownNode<T> {
+    return this.own(service, [node])[0];
+  }
+
+  private own<N extends ShownNode<T>>(service: string, nodes: N[]): N[] {
     for (const node of nodes) this.owner.set(node, service);
     return nodes;
   }

@@ -82,6 +82,7 @@ describe("commands' arguments: each checked for its shape before any handler run
       for (const other of [
         { kind: 'service', list: 'processing', service: 's' },
         { kind: 'noMatch', list: 'connections' },
+        { kind: 'more', list: 'processing', cut: { level: 'root', shown: 1000, total: 2500 } },
       ]) {
         assert.deepEqual(checkArguments(id, other, undefined), {}, `${id}: ${other.kind}`);
         assert.deepEqual(checkArguments(id, leaf, [other, leaf]), { node: leaf, nodes: [leaf] });
