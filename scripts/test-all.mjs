@@ -41,6 +41,11 @@ import path from 'node:path';
 const TSC = 'node node_modules/typescript/bin/tsc';
 /** The CPU priority of a filler stage (nice: 0 is the default, 19 the lowest). */
 const FILLER_NICE = 10;
+/**
+ * The CPU priority of a suite in a real VS Code (`ui`): below the build and the unit tests, which it starts beside (their
+ * property tests have 10 s timeouts; a UI step waits for what it waits for, however long), above the fillers.
+ */
+const UI_NICE = 5;
 /** The unit tests' mocha workers: one per core, at least two (mocha's default, one less than the cores, is one here). */
 const UNIT_JOBS = Math.max(2, os.availableParallelism?.() ?? os.cpus().length);
 
@@ -85,7 +90,7 @@ const STAGES = [
     name: 'integration',
     command: 'node test/rig/run-integration.mjs --no-build',
     needs: ['build', 'rig'],
-    after: ['unit'],
+    ui: true,
   },
   // The same rig with workspace trust on: an untrusted folder (Restricted Mode), test/integration/restricted/. In the
   // second lane, after the e2e own-windows lane.
@@ -93,7 +98,8 @@ const STAGES = [
     name: 'restricted',
     command: 'node test/rig/run-integration.mjs --no-build --restricted',
     needs: ['build', 'rig'],
-    after: ['e2e-windows'],
+    after: ['e2e-sharing'],
+    ui: true,
   },
   // The browser build (package.json "browser") alone, in code-server's web worker extension host.
   {
@@ -101,6 +107,7 @@ const STAGES = [
     command: 'node test/rig/run-web.mjs --no-build --no-package',
     needs: ['build', 'rig', 'package'],
     after: ['restricted'],
+    ui: true,
   },
   // The e2e suites' three lanes (test/e2e/run.mjs) as three stages: the sharing lane (two windows on one profile: it
   // mostly waits for the service's polls) from the start, beside the unit tests; the own-windows lane beside the
@@ -110,13 +117,14 @@ const STAGES = [
     command: 'node test/e2e/run.mjs --lane sharing',
     needs: ['build', 'rig', 'package'],
     env: { E2E_PACKAGED: '1' },
+    ui: true,
   },
   {
     name: 'e2e-windows',
     command: 'node test/e2e/run.mjs --lane own-windows',
     needs: ['build', 'rig', 'package'],
-    after: ['unit'],
     env: { E2E_PACKAGED: '1' },
+    ui: true,
   },
   {
     name: 'e2e',
@@ -125,6 +133,7 @@ const STAGES = [
     after: ['integration'],
     env: { E2E_PACKAGED: '1' },
     with: ['e2e-windows', 'e2e-sharing'],
+    ui: true,
   },
 ];
 
@@ -186,7 +195,7 @@ function finish(failed) {
 }
 
 /** Runs one stage; its output in a file (printed whole when it ends), or as it comes with --serial. */
-function run({ name, command, env, filler }) {
+function run({ name, command, env, filler, ui }) {
   const logDir = serial ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-test-'));
   const logFile = logDir && path.join(logDir, `${name}.log`);
   const out = logFile ? fs.openSync(logFile, 'w') : 'inherit';
@@ -197,15 +206,25 @@ function run({ name, command, env, filler }) {
     : '';
   if (serial) console.log(`\n=== ${name}: ${command}${envText}`);
   const start = Date.now();
-  // A filler's command is one command, so `nice` runs all of it (and what it starts); Windows has no nice.
-  const niced = filler && !serial && process.platform !== 'win32';
-  const child = spawn(niced ? `nice -n ${FILLER_NICE} ${command}` : command, {
+  // A filler's or a UI suite's command is one command, so `nice` runs all of it (and what it starts); Windows has no nice.
+  const nice = serial ? 0 : filler ? FILLER_NICE : ui ? UI_NICE : 0;
+  const niced = nice > 0 && process.platform !== 'win32';
+  const child = spawn(niced ? `nice -n ${nice} ${command}` : command, {
     shell: true,
     stdio: ['ignore', out, out],
     env: { ...process.env, ...env },
     detached: process.platform !== 'win32',
   });
-  if (filler && !serial && process.platform === 'win32') os.setPriority(child.pid, FILLER_NICE);
+  if (nice > 0 && process.platform === 'win32') os.setPriority(child.pid, nice);
+  // A stage runs in a session of its own (detached), and Linux schedules each session as one group (autogroup) with an
+  // equal share of the CPU whatever nice its processes have: the group's own nice is what ranks the stages.
+  if (niced && process.platform === 'linux') {
+    try {
+      fs.writeFileSync(`/proc/${child.pid}/autogroup`, String(nice));
+    } catch {
+      // no autogroup (a kernel without it): the processes' nice above is what counts
+    }
+  }
   children.add(child);
   return new Promise((resolve) =>
     child.on('exit', (code, signal) => {

@@ -4,7 +4,7 @@
 //   session       the session's window (product, services, Show Log) and the Run Timeline (a window of its own)
 //   own-windows   suites whose every window is their own and that draw more than they wait: German (a code-server in
 //                 another display language), Team History (two profiles, two code-servers, a real PostgreSQL), and the
-//                 short suites with a window of their own (accessibility, find, Flow Insights)
+//                 short suites with a window of their own (accessibility, find, Flow Insights, a level's pages)
 //   sharing       two windows on one profile and the service's request rate, read from when several polls arrive:
 //                 about a minute of waiting, little drawing, so it runs beside the others from the start and its waits
 //                 cost no time of their own
@@ -33,6 +33,8 @@ const OWN_WINDOWS = [
   'accessibility.test.mjs',
   'find.test.mjs',
   'insights.test.mjs',
+  'paging.test.mjs',
+  'timeline.test.mjs',
 ];
 const SHARING = ['sharing.test.mjs'];
 
