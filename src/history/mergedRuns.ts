@@ -115,6 +115,14 @@ export class MergedRuns implements Disposable {
     return walk.done ? walk.entries : (this.settledWalk?.entries ?? this.ports.local().entries);
   }
 
+  /**
+   * History moved to another scope (another service or team filter): the last merge made is of other runs, so what
+   * reads `settled` (stats, stuck, the sparkline, the pinned flows) reads this window's own until the new merge is made.
+   */
+  forget(): void {
+    this.walk = this.settledWalk = undefined;
+  }
+
   dispose(): void {
     this.disposed = true;
     if (this.timer !== undefined) this.ports.clock.clearTimeout(this.timer);
