@@ -168,6 +168,23 @@ describe('teamHistory: the merged History of several services through the TeamSl
     }
   });
 
+  it("two services' team runs never say the same version (a reader moved from one to the other merges again)", async () => {
+    const s = setUp();
+    await Promise.all(s.histories.map((h) => h.whenReady()));
+    // As many runs of a as of b, read at once: their TeamRuns made as many changes.
+    s.store.add([...s.runsOf(0, 1000, 30), ...s.runsOf(1, 2000, 30)]);
+    s.session.start();
+    await s.clock.advance(2 * SEC);
+    try {
+      const [a, b] = s.slot.readers();
+      assert.ok(s.slot.version(a) !== undefined && s.slot.version(b) !== undefined);
+      assert.notEqual(s.slot.version(a), s.slot.version(b));
+    } finally {
+      s.histories.forEach((h) => h.dispose());
+      await s.session.close();
+    }
+  });
+
   it("the History view's first page is the head of every run merged, made without merging every run", async () => {
     const s = setUp();
     await Promise.all(s.histories.map((h) => h.whenReady()));
