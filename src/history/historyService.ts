@@ -489,6 +489,7 @@ export class HistoryCore implements Disposable {
     this.olderAsked++;
     this.stats = new Map();
     this.clearedAt = -Infinity;
+    this.runs.forget(); // the last merge made is another service's: no stats or stuck threshold of this one from it
     this.store = origin ? this.ports.openLog(originFolder(origin)) : undefined;
     this.watches = readWatches(this.ports.watches.read(), origin);
     this.changed();

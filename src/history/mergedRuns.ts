@@ -70,6 +70,8 @@ export class MergedRuns implements Disposable {
   /** The last walk that ended: what stats, slower flows and the sparkline read until the next one ends. */
   private settledWalk: Walk | undefined;
   private timer: TimerHandle | undefined;
+  /** Disposed (its History's service removed): a late reader is still answered, but no step is left and nothing said. */
+  private disposed = false;
   /** Walks made (each a pass over the service's runs): counted by the tests. */
   walks = 0;
 
@@ -113,7 +115,16 @@ export class MergedRuns implements Disposable {
     return walk.done ? walk.entries : (this.settledWalk?.entries ?? this.ports.local().entries);
   }
 
+  /**
+   * History moved to another scope (another service or team filter): the last merge made is of other runs, so what
+   * reads `settled` (stats, stuck, the sparkline, the pinned flows) reads this window's own until the new merge is made.
+   */
+  forget(): void {
+    this.walk = this.settledWalk = undefined;
+  }
+
   dispose(): void {
+    this.disposed = true;
     if (this.timer !== undefined) this.ports.clock.clearTimeout(this.timer);
     this.timer = undefined;
     this.walk = this.settledWalk = undefined;
@@ -173,7 +184,7 @@ export class MergedRuns implements Disposable {
   }
 
   private schedule(): void {
-    if (this.timer === undefined) this.timer = this.ports.clock.setTimeout(() => this.step(), 0);
+    if (this.timer === undefined && !this.disposed) this.timer = this.ports.clock.setTimeout(() => this.step(), 0);
   }
 
   /** One step of the background walk; when it ends (here or in a reader's call), History is told. */

@@ -147,9 +147,11 @@ export class TeamSession implements TeamHistoryPort {
     return unwatched(spans, from, to).filter((_, i) => i < MAX_GAPS);
   }
 
+  /** The set of buckets, the bucket (two services' runs can have made as many changes) and its runs' version. */
   version(reader: TeamReader): string | undefined {
     const team = this.bucketOf(reader);
-    return team ? `${this.generation}:${team.version}` : undefined;
+    if (!team) return undefined;
+    return `${this.generation}:${team.version}:${bucketOf(reader.service() ?? '', reader.team())}`;
   }
 
   newestFirst(reader: TeamReader, local: readonly HistoryEntry[]): Iterator<HistoryEntry, undefined> | undefined {

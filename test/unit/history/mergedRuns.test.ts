@@ -159,4 +159,17 @@ describe('history: the merged runs a reader sees (MergedRuns)', () => {
     s.runs.dispose();
     assert.equal(s.clock.pendingTimers, 0);
   });
+
+  it('once disposed, a late reader (a tool, an export under way) leaves no step, and History is not told', async () => {
+    const s = setUp(3000, 3000);
+    s.runs.head();
+    s.runs.dispose();
+    assert.equal(s.runs.head().length, FIRST_ROWS);
+    assert.equal(s.clock.pendingTimers, 0, 'the first page of a disposed History: no step');
+    assert.deepEqual(s.runs.all(), s.whole());
+    s.runs.stats();
+    assert.equal(s.clock.pendingTimers, 0, 'every run of a disposed History: no step to say so');
+    await s.clock.advance(1000);
+    assert.equal(s.finished(), 0, 'a disposed History says nothing (its change would run the stuck announcer)');
+  });
 });

@@ -7,6 +7,7 @@ import { TeamSession } from '../../../src/teamHistory/teamSession';
 import type { TeamRun } from '../../../src/teamHistory/teamRows';
 import type { TeamPage, Watermark } from '../../../src/teamHistory/teamStore';
 import { FakeClock } from '../helpers/fakeClock';
+import type { FakeExplorer } from '../helpers/historyExplorer';
 import { MemoryFiles } from '../helpers/memoryFiles';
 import { joinedHistories } from '../helpers/teamHistories';
 import { teamRunAt } from '../helpers/teamRuns';
@@ -124,6 +125,61 @@ describe('teamHistory: the merged History of several services through the TeamSl
       assert.equal(walks.total(), 1, 'one walk: service b only');
     } finally {
       walks.dispose();
+      s.histories.forEach((h) => h.dispose());
+      await s.session.close();
+    }
+  });
+
+  it("a History moved to another service never counts the last service's merge while the new one is made", async () => {
+    const s = setUp();
+    await Promise.all(s.histories.map((h) => h.whenReady()));
+    // Service a: 600 runs of flow 7 that took 9 minutes; service b: 40 runs of flow 7 that took an hour.
+    s.store.add(s.runsOf(0, 1000, 600));
+    s.store.add(
+      Array.from({ length: 40 }, (_, i) =>
+        teamRunAt(SERVICES[1], ANNA, 9000 + i, s.clock.now() - (i + 1) * MIN, {
+          createdAt: new Date(s.clock.now() - (i + 62) * MIN).toISOString(),
+          firstSeen: s.clock.now() - (i + 61) * MIN,
+        }),
+      ),
+    );
+    s.session.start();
+    await s.clock.advance(2 * SEC);
+    const history = s.histories[0];
+    history.stuckThreshold(7); // a render reads the stats: the background steps run
+    await s.clock.advance(SEC);
+    assert.equal(history.snapshot.stats.get(7)?.runs, 600);
+    try {
+      // The service entry's URL becomes b's: History follows the scope (its reader, b's team runs).
+      const explorer = (history as unknown as { ports: { explorer: FakeExplorer } }).ports.explorer;
+      explorer.serviceKey = SERVICES[1];
+      explorer.rescope(SERVICES[1]);
+      assert.ok(
+        history.settledEntries().every((e) => e.id >= 9000),
+        "the sparkline and pinned flows read a's runs as b's",
+      );
+      assert.notEqual(history.snapshot.stats.get(7)?.runs, 600, "b's stuck threshold and 'usually done' from a's runs");
+      await s.clock.advance(SEC);
+      assert.equal(history.snapshot.stats.get(7)?.runs, 40);
+      assert.ok(history.settledEntries().every((e) => e.id >= 9000));
+    } finally {
+      s.histories.forEach((h) => h.dispose());
+      await s.session.close();
+    }
+  });
+
+  it("two services' team runs never say the same version (a reader moved from one to the other merges again)", async () => {
+    const s = setUp();
+    await Promise.all(s.histories.map((h) => h.whenReady()));
+    // As many runs of a as of b, read at once: their TeamRuns made as many changes.
+    s.store.add([...s.runsOf(0, 1000, 30), ...s.runsOf(1, 2000, 30)]);
+    s.session.start();
+    await s.clock.advance(2 * SEC);
+    try {
+      const [a, b] = s.slot.readers();
+      assert.ok(s.slot.version(a) !== undefined && s.slot.version(b) !== undefined);
+      assert.notEqual(s.slot.version(a), s.slot.version(b));
+    } finally {
       s.histories.forEach((h) => h.dispose());
       await s.session.close();
     }
