@@ -9,10 +9,10 @@
 //   build -> unit             (mocha --parallel, one worker per core; its slowest test takes 1.2 s of its 10 s)
 //   rig                       (code-server, Node 24, Chromium under .vscode-test/: installed from the start)
 //   rig + package -> e2e-sharing (the e2e sharing lane: two windows mostly waiting for the service's polls), beside
-//                  the unit tests
+//                  the unit tests -> restricted -> web
 //   rig + unit -> the suites in a real VS Code that draw, in two lanes:
 //                  integration -> e2e (its session lane)
-//                  e2e-windows (its own-windows lane) -> restricted -> web
+//                  e2e-windows (its own-windows lane)
 // The stages nothing waits for (lint, typecheck, contract, budgets: `filler`) run at a lower CPU priority, so that the
 // build and then the unit tests (one mocha worker per core), which the suites in a real VS Code wait for, get the cores.
 // The suites in a real VS Code are never all side by side: each keeps a core busy drawing its workbench (Chromium's
@@ -20,10 +20,9 @@
 // other (warm: 788 s side by side, load 6-7; 740 s one after another; again on a faster machine: 299 s side by side,
 // 324 s one after another, the machine 99 % busy while they overlapped) and every UI step waited on a machine at twice
 // the load. The e2e suites' sharing lane (test/e2e/run.mjs), which mostly waits for the service's polls, runs from the
-// start beside the rest. The second lane starts with the own-windows lane beside the integration suite; the two short suites (Restricted Mode, the web build, about 30 s
-// of the ~2 minutes of that lane) follow it, beside the start of the e2e session lane, instead of holding up the e2e
-// lane after the integration suite (measured on the shared machine, the same stages at load 7-9: 308 s with the
-// short suites in the first lane, 281 s in the second). The screenshot folder is emptied once, at the start, when an
+// start beside the unit tests, followed in its lane by the two short suites (Restricted Mode, the web build); the
+// integration suite and the e2e session lane in one lane, the e2e own-windows lane in the other, after the unit tests
+// (beside the drawing lanes the unit tests took 198 - 210 s instead of about 40, and met their 10 s timeouts). The screenshot folder is emptied once, at the start, when an
 // e2e stage is part of the run. Each stage's output is kept and printed whole when it ends, so the log
 // reads stage by stage; a line every 30 s says what is still running; the stage times close the run.
 //   node scripts/test-all.mjs                 everything
@@ -39,12 +38,13 @@ import path from 'node:path';
 
 /** TypeScript's compiler, run by node: `npx tsc` starts npm first (a second of CPU on a loaded 2-core machine). */
 const TSC = 'node node_modules/typescript/bin/tsc';
-/** The CPU priority of a filler stage (nice: 0 is the default, 19 the lowest). */
-const FILLER_NICE = 10;
 /**
- * The CPU priority of a suite in a real VS Code (`ui`): below the build and the unit tests, which it starts beside (their
- * property tests have 10 s timeouts; a UI step waits for what it waits for, however long), above the fillers.
+ * The CPU priority (nice: 0 is the default, 19 the lowest) of a filler stage and of a suite in a real VS Code (`ui`):
+ * below the build and the unit tests, which they start beside (the unit tests' property tests have 10 s timeouts; a UI
+ * step waits for what it waits for, however long), and alike, so that neither starves the other: at nice 10 below the
+ * UI stages, a clean clone's lint (no cache) got a tenth of a core and ended last (321 s at load 13-17).
  */
+const FILLER_NICE = 5;
 const UI_NICE = 5;
 /** The unit tests' mocha workers: one per core, at least two (mocha's default, one less than the cores, is one here). */
 const UNIT_JOBS = Math.max(2, os.availableParallelism?.() ?? os.cpus().length);
@@ -53,7 +53,7 @@ const UNIT_JOBS = Math.max(2, os.availableParallelism?.() ?? os.cpus().length);
  * Every stage: its name, its command, the stages it needs (run with it, and it starts once they have passed), `after`:
  * stages it waits for when they are part of the run (the one before it in its lane: integration, restricted, web and
  * e2e share one lane, after the unit tests), `with`: stages run with it when it is asked for alone, its env.
- * `filler`: no later stage waits for it (but the end of the run), so it runs at a lower CPU priority (nice 10): on 2
+ * `filler`: no later stage waits for it (but the end of the run), so it runs at a lower CPU priority (nice 5): on 2
  * cores the build and the unit tests, which every suite in a real VS Code waits for, get a core whenever they want one,
  * and the checks beside them take the rest.
  */
@@ -90,6 +90,7 @@ const STAGES = [
     name: 'integration',
     command: 'node test/rig/run-integration.mjs --no-build',
     needs: ['build', 'rig'],
+    after: ['unit'],
     ui: true,
   },
   // The same rig with workspace trust on: an untrusted folder (Restricted Mode), test/integration/restricted/. In the
@@ -123,6 +124,7 @@ const STAGES = [
     name: 'e2e-windows',
     command: 'node test/e2e/run.mjs --lane own-windows',
     needs: ['build', 'rig', 'package'],
+    after: ['unit'],
     env: { E2E_PACKAGED: '1' },
     ui: true,
   },

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `npm run test:e2e`: the UI suites (mocha, test/e2e/.mocharc.json) in three lanes side by side, one mocha process each.
 //
-//   session       the session's window (product, services, Show Log) and the Run Timeline (a window of its own)
+//   session       the session's window (product, services, Show Log)
 //   own-windows   suites whose every window is their own and that draw more than they wait: German (a code-server in
 //                 another display language), Team History (two profiles, two code-servers, a real PostgreSQL), and the
-//                 short suites with a window of their own (accessibility, find, Flow Insights, a level's pages)
+//                 short suites with a window of their own (accessibility, find, Flow Insights, a level's pages, the Run
+//                 Timeline)
 //   sharing       two windows on one profile and the service's request rate, read from when several polls arrive:
 //                 about a minute of waiting, little drawing, so it runs beside the others from the start and its waits
 //                 cost no time of their own
