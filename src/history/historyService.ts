@@ -301,7 +301,8 @@ export class HistoryCore implements Disposable {
   }
 
   /**
-   * The History view's rows: every run once the merge with the team's runs is made, until then its newest `count`
+   * The History view's rows: every run once the merge with the team's runs is made; while a new one is made, every run
+   * of the last one that ended (a few hundred ms stale); without one (connecting, a new scope) its newest `count`
    * (`complete` false; the rest is merged a step at a time, and History says when it is done).
    */
   viewRows(count = FIRST_ROWS): { readonly entries: readonly HistoryEntry[]; readonly complete: boolean } {

@@ -188,6 +188,53 @@ describe('HistoryCore and team History: one History for every reader', () => {
     );
   });
 
+  it('a poll with departures while merged: the view keeps every run of the last merge until the new one is made', async () => {
+    port.team = Array.from({ length: 300 }, (_, i) => teamRun(1000 + i, 10 + i));
+    slot.use(port);
+    await clock.advance(0);
+    assert.deepEqual(
+      [history.viewRows().entries.length, history.viewRows().complete],
+      [300, true],
+      'the merge is made: every run',
+    );
+    const seen: Array<[number, boolean]> = [];
+    history.onDidChange(() => seen.push([history.viewRows().entries.length, history.viewRows().complete]));
+    explorer.answer([item(11, 1, clock.now(), 3 * MIN)]);
+    await clock.advance(15_000);
+    explorer.answer([]); // #11 left: this window's runs changed, a new merge is made a step at a time
+    const stale = history.viewRows();
+    assert.deepEqual(
+      [stale.entries.length, stale.complete],
+      [300, true],
+      'while the new merge is made: the last one, every run (never the first page, "200+ syncs")',
+    );
+    await clock.advance(0);
+    const rows = history.viewRows();
+    assert.deepEqual([rows.entries.length, rows.complete], [301, true]);
+    assert.equal(rows.entries[0].id, 11);
+    assert.ok(
+      seen.every(([count, complete]) => count >= 300 && complete),
+      `every change drew every run: ${JSON.stringify(seen)}`,
+    );
+    port.team = [...port.team, teamRun(2000, 5)];
+    port.changes.fire(); // the team's runs changed: the same
+    assert.deepEqual([history.viewRows().entries.length, history.viewRows().complete], [301, true]);
+    await clock.advance(0);
+    assert.deepEqual([history.viewRows().entries.length, history.viewRows().complete], [302, true]);
+  });
+
+  it('a new scope shows the first page of its merge until it is made (no merge of its own yet)', async () => {
+    port.team = Array.from({ length: 300 }, (_, i) => teamRun(1000 + i, 10 + i));
+    slot.use(port);
+    await clock.advance(0);
+    explorer.rescope('https://other.example.com');
+    await history.whenReady();
+    const first = history.viewRows();
+    assert.deepEqual([first.entries.length, first.complete], [200, false], "never the other scope's runs");
+    await clock.advance(0);
+    assert.deepEqual([history.viewRows().entries.length, history.viewRows().complete], [300, true]);
+  });
+
   it('a service whose entry comes to say "teamHistory": false shows only its own runs at once', async () => {
     port.team = [teamRun(90, 30)];
     slot.use(port);
