@@ -424,6 +424,7 @@ export class HistoryCore implements Disposable {
     this.older = NO_OLDER_DAYS;
     this.olderAsked++;
     this.stats = new Map();
+    this.runs.forget(); // the last merge holds the cleared runs: what reads it reads this window's until the next
     this.log.info(`History cleared for ${origin}`);
     this.changed();
   }
@@ -663,6 +664,7 @@ export class HistoryCore implements Disposable {
     this.older = NO_OLDER_DAYS;
     this.olderAsked++;
     this.stats = flowStats(this.entries);
+    this.runs.forget(); // as clear(): the last merge holds the cleared runs
     return true;
   }
 

@@ -127,8 +127,9 @@ export class MergedRuns implements Disposable {
   }
 
   /**
-   * History moved to another scope (another service or team filter): the last merge made is of other runs, so what
-   * reads `settled` (stats, stuck, the sparkline, the pinned flows) reads this window's own until the new merge is made.
+   * History moved to another scope (another service or team filter), or was cleared (here or by another window): the
+   * last merge made is of other runs, so what reads `settled` (stats, stuck, the sparkline, the pinned flows) reads
+   * this window's own until the new merge is made, and the History view its first page.
    */
   forget(): void {
     this.walk = this.settledWalk = undefined;
