@@ -171,6 +171,8 @@ export class HistoryCore implements Disposable {
    */
   private loads: Promise<unknown> = Promise.resolve();
   private watches: { syncs: Set<number>; flows: Set<number> } = { syncs: new Set(), flows: new Set() };
+  /** Raised whenever the watches may have changed (watched here or in another window, a new scope). */
+  private watchesChanged = 0;
   private lastLoadedAt: number | undefined;
   private lastStuck: string | undefined = '';
   /** Writes one after another: a write never overtakes the one before it. */
@@ -377,6 +379,14 @@ export class HistoryCore implements Disposable {
     return this.observer.tracked;
   }
 
+  /**
+   * A count raised whenever the watches change (here, in another window, a new scope): the generation a filter that
+   * reads is:watched is applied again on (the History view's `RowFind.keep`), as the runs' array is for the runs.
+   */
+  get watchesVersion(): number {
+    return this.watchesChanged;
+  }
+
   isWatched(kind: 'sync' | 'flow', id: number): boolean {
     return (kind === 'sync' ? this.watches.syncs : this.watches.flows).has(id);
   }
@@ -384,6 +394,7 @@ export class HistoryCore implements Disposable {
   async watch(kind: 'sync' | 'flow', ids: readonly number[], on: boolean): Promise<void> {
     this.syncWatches(); // another window may have changed them: add to theirs, never write over them
     const set = kind === 'sync' ? this.watches.syncs : this.watches.flows;
+    this.watchesChanged++;
     for (const id of ids) {
       if (on && set.size < MAX_WATCHES) set.add(id);
       if (!on) set.delete(id);
@@ -494,6 +505,7 @@ export class HistoryCore implements Disposable {
     this.runs.forget(); // the last merge made is another service's: no stats or stuck threshold of this one from it
     this.store = origin ? this.ports.openLog(originFolder(origin)) : undefined;
     this.watches = readWatches(this.ports.watches.read(), origin);
+    this.watchesChanged++;
     this.changed();
     if (!origin) return (this.ready = Promise.resolve());
     this.ready = this.start(origin);
@@ -700,6 +712,7 @@ export class HistoryCore implements Disposable {
     const same = (a: Set<number>, b: Set<number>) => a.size === b.size && [...a].every((id) => b.has(id));
     if (same(stored.syncs, this.watches.syncs) && same(stored.flows, this.watches.flows)) return false;
     this.watches = stored;
+    this.watchesChanged++;
     return true;
   }
 
