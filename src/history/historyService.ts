@@ -171,6 +171,8 @@ export class HistoryCore implements Disposable {
    */
   private loads: Promise<unknown> = Promise.resolve();
   private watches: { syncs: Set<number>; flows: Set<number> } = { syncs: new Set(), flows: new Set() };
+  /** Raised whenever the watches may have changed (watched here or in another window, a new scope). */
+  private watchesChanged = 0;
   private lastLoadedAt: number | undefined;
   private lastStuck: string | undefined = '';
   /** Writes one after another: a write never overtakes the one before it. */
@@ -301,7 +303,8 @@ export class HistoryCore implements Disposable {
   }
 
   /**
-   * The History view's rows: every run once the merge with the team's runs is made, until then its newest `count`
+   * The History view's rows: every run once the merge with the team's runs is made; while a new one is made, every run
+   * of the last one that ended (a few hundred ms stale); without one (connecting, a new scope) its newest `count`
    * (`complete` false; the rest is merged a step at a time, and History says when it is done).
    */
   viewRows(count = FIRST_ROWS): { readonly entries: readonly HistoryEntry[]; readonly complete: boolean } {
@@ -376,6 +379,14 @@ export class HistoryCore implements Disposable {
     return this.observer.tracked;
   }
 
+  /**
+   * A count raised whenever the watches change (here, in another window, a new scope): the generation a filter that
+   * reads is:watched is applied again on (the History view's `RowFind.keep`), as the runs' array is for the runs.
+   */
+  get watchesVersion(): number {
+    return this.watchesChanged;
+  }
+
   isWatched(kind: 'sync' | 'flow', id: number): boolean {
     return (kind === 'sync' ? this.watches.syncs : this.watches.flows).has(id);
   }
@@ -383,6 +394,7 @@ export class HistoryCore implements Disposable {
   async watch(kind: 'sync' | 'flow', ids: readonly number[], on: boolean): Promise<void> {
     this.syncWatches(); // another window may have changed them: add to theirs, never write over them
     const set = kind === 'sync' ? this.watches.syncs : this.watches.flows;
+    this.watchesChanged++;
     for (const id of ids) {
       if (on && set.size < MAX_WATCHES) set.add(id);
       if (!on) set.delete(id);
@@ -423,6 +435,7 @@ export class HistoryCore implements Disposable {
     this.older = NO_OLDER_DAYS;
     this.olderAsked++;
     this.stats = new Map();
+    this.runs.forget(); // the last merge holds the cleared runs: what reads it reads this window's until the next
     this.log.info(`History cleared for ${origin}`);
     this.changed();
   }
@@ -492,6 +505,7 @@ export class HistoryCore implements Disposable {
     this.runs.forget(); // the last merge made is another service's: no stats or stuck threshold of this one from it
     this.store = origin ? this.ports.openLog(originFolder(origin)) : undefined;
     this.watches = readWatches(this.ports.watches.read(), origin);
+    this.watchesChanged++;
     this.changed();
     if (!origin) return (this.ready = Promise.resolve());
     this.ready = this.start(origin);
@@ -662,6 +676,7 @@ export class HistoryCore implements Disposable {
     this.older = NO_OLDER_DAYS;
     this.olderAsked++;
     this.stats = flowStats(this.entries);
+    this.runs.forget(); // as clear(): the last merge holds the cleared runs
     return true;
   }
 
@@ -697,6 +712,7 @@ export class HistoryCore implements Disposable {
     const same = (a: Set<number>, b: Set<number>) => a.size === b.size && [...a].every((id) => b.has(id));
     if (same(stored.syncs, this.watches.syncs) && same(stored.flows, this.watches.flows)) return false;
     this.watches = stored;
+    this.watchesChanged++;
     return true;
   }
 

@@ -8,7 +8,8 @@ import type { OlderDays } from './summary';
  * One service's History as its readers see it while a team store is connected: this window's runs merged with the
  * team's (src/teamHistory/merge.ts, through the TeamSlot), made from the newest end and only as far as asked.
  *
- * The History view's first rows take the newest page (`head`): they cost the page, not every run. Every run (`all`:
+ * The History view's first rows take the newest page (`head`): they cost the page, not every run; once a merge ended,
+ * the view reads it until the next one ends (a poll's departures never shrink the view to a page and back). Every run (`all`:
  * Export, the tools, Insights, the activity chart, Open as JSON) is the same walk to its end, made a step of
  * STEP_RUNS at a time on the clock's timers, so no task of the host's thread merges a whole service, let alone all of
  * them; a reader that needs every run now finishes the walk at once (this service only). What learns from every run
@@ -77,15 +78,25 @@ export class MergedRuns implements Disposable {
 
   constructor(private readonly ports: MergedRunsPorts) {}
 
-  /** Whether every run of the current merge is worked out (no store: always). */
+  /**
+   * Whether `head()` hands every run: of the current merge once it ended (no store: always), or while it is made of the
+   * last one of this scope that did; false only for the first page.
+   */
   get complete(): boolean {
-    return this.current().done;
+    return this.current().done || this.lastMerge() !== undefined;
   }
 
-  /** The newest `count` runs; every run once the walk ended (`complete`): what the History view draws. */
+  /**
+   * What the History view draws: every run once the walk ended. While a walk runs (this window's runs or the team's
+   * changed), every run of the last merge of this scope that ended, a few hundred ms stale: the view never shrinks
+   * to a page and back on each poll (older days, a selected run, the days expanded kept). Only without one (the first
+   * merge after connecting, a new scope after `forget()`), the newest `count` runs, which cost the page.
+   */
   head(count = FIRST_ROWS): readonly HistoryEntry[] {
     const walk = this.current();
     if (walk.done) return walk.entries;
+    const last = this.lastMerge();
+    if (last) return last.entries;
     this.pull(walk, count);
     if (walk.done) return walk.entries;
     if (walk.head?.length !== Math.min(count, walk.built.length)) walk.head = walk.built.slice(0, count);
@@ -116,8 +127,9 @@ export class MergedRuns implements Disposable {
   }
 
   /**
-   * History moved to another scope (another service or team filter): the last merge made is of other runs, so what
-   * reads `settled` (stats, stuck, the sparkline, the pinned flows) reads this window's own until the new merge is made.
+   * History moved to another scope (another service or team filter), or was cleared (here or by another window): the
+   * last merge made is of other runs, so what reads `settled` (stats, stuck, the sparkline, the pinned flows) reads
+   * this window's own until the new merge is made, and the History view its first page.
    */
   forget(): void {
     this.walk = this.settledWalk = undefined;
@@ -163,6 +175,12 @@ export class MergedRuns implements Disposable {
       walk.built.push(next.value);
     }
     if (walk.built.length < count || !iterator) this.end(walk);
+  }
+
+  /** The last walk that ended and merged the team's runs (of this scope: `forget()` drops it), if any. */
+  private lastMerge(): Walk | undefined {
+    const last = this.settledWalk;
+    return last?.version !== undefined ? last : undefined;
   }
 
   private end(walk: Walk): void {

@@ -236,12 +236,13 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   }
 
   /**
-   * The runs of a service the view shows: without a filter its History's rows (while the merge with the team's runs is
-   * made, its newest page: HistoryCore.viewRows); with one, the runs the filter keeps of every run.
+   * The runs of a service the view shows: without a filter its History's rows (HistoryCore.viewRows: before the first
+   * merge with the team's runs is made, its newest page); with one, the runs the filter keeps of every run, kept again
+   * when the runs or the watches (is:watched) changed.
    */
   private keptOf(service: HistoryViewService): readonly HistoryEntry[] {
     if (!this.filter) return service.history.viewRows().entries;
-    return this.filter.keep(service.id, service.history.snapshot.entries, 0);
+    return this.filter.keep(service.id, service.history.snapshot.entries, service.history.watchesVersion);
   }
 
   /** A filter is on, there are runs, and none matches. */

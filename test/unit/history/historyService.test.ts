@@ -226,6 +226,28 @@ describe('HistoryCore: History of one service behind its ports (plain Node, fake
     }
   });
 
+  it("the watches' version changes with every change of the watches (what a filter's is:watched is kept again on)", async () => {
+    const [a, b] = [open('a'), open('b')];
+    await Promise.all([a.history.whenReady(), b.history.whenReady()]);
+    const seen = [b.history.watchesVersion];
+    const changed = (why: string) => {
+      assert.ok(!seen.includes(b.history.watchesVersion), why);
+      seen.push(b.history.watchesVersion);
+    };
+    await b.history.watch('sync', [51], true);
+    changed('watched here');
+    await b.history.watch('sync', [51], false);
+    changed('unwatched here');
+    b.explorer.answer([]);
+    assert.equal(b.history.watchesVersion, seen.at(-1), 'an answer without a change of the watches: the same');
+    await a.history.watch('flow', [7], true);
+    clock.pass(15_000);
+    b.explorer.answer([item(52, 1, clock.now(), MIN)]);
+    changed("another window's watch, taken with the next answer");
+    b.explorer.rescope(OTHER);
+    changed('another scope: its watches');
+  });
+
   it('Clear History clears every window, also what they hold: a cleared run never comes back', async () => {
     const [a, b] = [open('a'), open('b')];
     await Promise.all([a.history.whenReady(), b.history.whenReady()]);

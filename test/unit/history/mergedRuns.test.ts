@@ -153,6 +153,30 @@ describe('history: the merged runs a reader sees (MergedRuns)', () => {
     assert.deepEqual(s.runs.all(), s.whole());
   });
 
+  it('while a new merge is made, the view reads the last one that ended (every run), the first page only without one', async () => {
+    const s = setUp(3000, 3000);
+    assert.equal(s.runs.head().length, FIRST_ROWS, 'no merge made yet (connecting): the first page');
+    assert.equal(s.runs.complete, false);
+    await s.clock.advance(0);
+    const merged = s.runs.head();
+    assert.equal(merged.length, 6000);
+    s.setLocal([run(s.clock, 9999, 0.5), ...Array.from({ length: 3000 }, (_, i) => run(s.clock, i + 1, 2 * i))]);
+    assert.strictEqual(s.runs.head(), merged, "this window's runs changed: the last merge until the new one ends");
+    assert.equal(s.runs.complete, true, 'every run ("6,000 syncs", not "200+")');
+    assert.equal(s.source.handed, 6000, 'the view merged nothing for it');
+    await s.clock.advance(0);
+    assert.deepEqual(s.runs.head(), s.whole());
+    s.source.team = [...s.source.team, run(s.clock, 200_000, 0, 2)];
+    s.source.changes++;
+    assert.equal(s.runs.head().length, 6001, "the team's runs changed: the same");
+    await s.clock.advance(0);
+    assert.equal(s.runs.head().length, 6002);
+    s.runs.forget(); // another scope: the last merge is of other runs
+    s.setLocal([...Array.from({ length: 3000 }, (_, i) => run(s.clock, i + 1, 2 * i))]);
+    assert.equal(s.runs.head().length, FIRST_ROWS, 'a new scope: its first page');
+    assert.equal(s.runs.complete, false);
+  });
+
   it('once disposed, no step is left', () => {
     const s = setUp(3000, 3000);
     s.runs.head();

@@ -55,6 +55,8 @@ describe('HistoryCore and team History: one History for every reader', () => {
   let port: Port;
   let notices: HistoryNotice[];
   let shared: boolean;
+  let files: MemoryFiles;
+  let logFolder: string;
 
   beforeEach(async () => {
     clock = new FakeClock();
@@ -63,7 +65,7 @@ describe('HistoryCore and team History: one History for every reader', () => {
     port = new Port();
     notices = [];
     shared = true;
-    const files = new MemoryFiles(() => clock.now());
+    files = new MemoryFiles(() => clock.now());
     history = new HistoryCore({
       explorer,
       clock,
@@ -71,7 +73,7 @@ describe('HistoryCore and team History: one History for every reader', () => {
       watches: { read: () => undefined, write: async () => undefined },
       log: { debug: () => undefined, info: () => undefined, warn: () => undefined },
       notify: (n) => notices.push(n),
-      openLog: (folder) => new LogStore({ files, folder, windowId: 'a', now: () => clock.now() }),
+      openLog: (folder) => new LogStore({ files, folder: (logFolder = folder), windowId: 'a', now: () => clock.now() }),
       team: { slot, shared: () => shared },
     });
     await history.whenReady();
@@ -185,6 +187,102 @@ describe('HistoryCore and team History: one History for every reader', () => {
     assert.deepEqual(
       history.snapshot.entries.map((e) => e.id),
       [12, 11],
+    );
+  });
+
+  it('a poll with departures while merged: the view keeps every run of the last merge until the new one is made', async () => {
+    port.team = Array.from({ length: 300 }, (_, i) => teamRun(1000 + i, 10 + i));
+    slot.use(port);
+    await clock.advance(0);
+    assert.deepEqual(
+      [history.viewRows().entries.length, history.viewRows().complete],
+      [300, true],
+      'the merge is made: every run',
+    );
+    const seen: Array<[number, boolean]> = [];
+    history.onDidChange(() => seen.push([history.viewRows().entries.length, history.viewRows().complete]));
+    explorer.answer([item(11, 1, clock.now(), 3 * MIN)]);
+    await clock.advance(15_000);
+    explorer.answer([]); // #11 left: this window's runs changed, a new merge is made a step at a time
+    const stale = history.viewRows();
+    assert.deepEqual(
+      [stale.entries.length, stale.complete],
+      [300, true],
+      'while the new merge is made: the last one, every run (never the first page, "200+ syncs")',
+    );
+    await clock.advance(0);
+    const rows = history.viewRows();
+    assert.deepEqual([rows.entries.length, rows.complete], [301, true]);
+    assert.equal(rows.entries[0].id, 11);
+    assert.ok(
+      seen.every(([count, complete]) => count >= 300 && complete),
+      `every change drew every run: ${JSON.stringify(seen)}`,
+    );
+    port.team = [...port.team, teamRun(2000, 5)];
+    port.changes.fire(); // the team's runs changed: the same
+    assert.deepEqual([history.viewRows().entries.length, history.viewRows().complete], [301, true]);
+    await clock.advance(0);
+    assert.deepEqual([history.viewRows().entries.length, history.viewRows().complete], [302, true]);
+  });
+
+  it('a new scope shows the first page of its merge until it is made (no merge of its own yet)', async () => {
+    port.team = Array.from({ length: 300 }, (_, i) => teamRun(1000 + i, 10 + i));
+    slot.use(port);
+    await clock.advance(0);
+    explorer.rescope('https://other.example.com');
+    await history.whenReady();
+    const first = history.viewRows();
+    assert.deepEqual([first.entries.length, first.complete], [200, false], "never the other scope's runs");
+    await clock.advance(0);
+    assert.deepEqual([history.viewRows().entries.length, history.viewRows().complete], [300, true]);
+  });
+
+  /** #11 left here, a teammate's #90 read, and the merge made: what is drawn on every change counts both. */
+  async function mergedWithOwnRun(): Promise<void> {
+    port.team = [teamRun(90, 30)];
+    slot.use(port);
+    explorer.answer([item(11, 1, clock.now(), 3 * MIN)]);
+    await clock.advance(15_000);
+    explorer.answer([]);
+    await history.flushed();
+    await clock.advance(0);
+    assert.deepEqual(
+      history.settledEntries().map((e) => e.id),
+      [11, 90],
+    );
+    assert.equal(history.snapshot.stats.get(1)?.runs, 2);
+  }
+
+  it('Clear History: stats, the sparkline and the pinned flows count the cleared runs no more, at once', async () => {
+    await mergedWithOwnRun();
+    await history.clear();
+    assert.ok(
+      !history.settledEntries().some((e) => e.id === 11),
+      `the cleared run is still counted until the new merge ends: ${history.settledEntries().map((e) => e.id)}`,
+    );
+    assert.notEqual(history.snapshot.stats.get(1)?.runs, 2, '"usually done" and stuck forget it too');
+    await clock.advance(0);
+    assert.deepEqual(
+      history.settledEntries().map((e) => e.id),
+      [90],
+      "the new merge: the team's runs, without the cleared one",
+    );
+    assert.equal(history.snapshot.stats.get(1)?.runs, 1);
+  });
+
+  it('a clear from another window: the cleared runs are counted no more once it is read', async () => {
+    await mergedWithOwnRun();
+    clock.pass(MIN);
+    await new LogStore({ files, folder: logFolder, windowId: 'b', now: () => clock.now() }).clear();
+    await history.reload();
+    assert.ok(
+      !history.settledEntries().some((e) => e.id === 11),
+      `the cleared run is still counted until the new merge ends: ${history.settledEntries().map((e) => e.id)}`,
+    );
+    await clock.advance(0);
+    assert.deepEqual(
+      history.settledEntries().map((e) => e.id),
+      [90],
     );
   });
 
