@@ -120,6 +120,12 @@ describe('Pinned flows', function () {
 
     // The palette with the run selected in History: its flow, not a question.
     await x.historyView.view.reveal(run, { select: true, focus: true });
+    // as a person sees the row selected before running the command: the selection reaches the extension host after
+    // reveal() resolves (an event of its own), which under load came after the command asked for it
+    await waitFor(
+      () => x.historyView.view.selection.some((row) => row.kind === 'historyEntry' && row.entry.id === sync.id),
+      { message: 'the run selected in History' },
+    );
     void vscode.commands.executeCommand('flowsync.pinFlow');
     try {
       await waitFor(() => x.history.pins.ids().includes(sync.flow_id), {
