@@ -120,11 +120,13 @@ describe('Pinned flows', function () {
 
     // The palette with the run selected in History: its flow, not a question.
     await x.historyView.view.reveal(run, { select: true, focus: true });
-    // as a person sees the row selected before running the command: the selection reaches the extension host after
-    // reveal() resolves (an event of its own), which under load came after the command asked for it
+    // as a person sees the view and the row selected in it before running the command: both reach the extension host
+    // after reveal() resolves (events of their own), which in a full run at load 13 came after the command asked
     await waitFor(
-      () => x.historyView.view.selection.some((row) => row.kind === 'historyEntry' && row.entry.id === sync.id),
-      { message: 'the run selected in History' },
+      () =>
+        x.historyView.view.visible &&
+        x.historyView.view.selection.some((row) => row.kind === 'historyEntry' && row.entry.id === sync.id),
+      { message: 'the run selected in History, the view shown' },
     );
     void vscode.commands.executeCommand('flowsync.pinFlow');
     try {
