@@ -131,8 +131,7 @@ describe('Pinned flows', function () {
     void vscode.commands.executeCommand('flowsync.pinFlow');
     try {
       await waitFor(() => x.history.pins.ids().includes(sync.flow_id), {
-        message: 'the selected run’s flow pinned from the palette',
-        timeoutMs: 5000,
+        message: `the selected run’s flow pinned from the palette (History shown: ${x.historyView.view.visible}, selected: ${x.historyView.view.selection.length})`,
       });
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
