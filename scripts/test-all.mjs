@@ -9,9 +9,9 @@
 //   build -> unit             (mocha --parallel, one worker per core; its slowest test takes 1.2 s of its 10 s)
 //   rig                       (code-server, Node 24, Chromium under .vscode-test/: installed from the start)
 //   rig + package -> e2e-sharing (the e2e sharing lane: two windows mostly waiting for the service's polls), beside
-//                  the unit tests -> restricted -> web
-//   rig + unit -> the suites in a real VS Code that draw, in two lanes:
-//                  integration -> e2e (its session lane)
+//                  the unit tests -> restricted -> web -> e2e (its session lane)
+//   rig + unit -> the suites in a real VS Code that draw most, in two lanes:
+//                  integration
 //                  e2e-windows (its own-windows lane)
 // The stages nothing waits for (lint, typecheck, contract, budgets: `filler`) run at a lower CPU priority, so that the
 // build and then the unit tests (one mocha worker per core), which the suites in a real VS Code wait for, get the cores.
@@ -20,9 +20,11 @@
 // other (warm: 788 s side by side, load 6-7; 740 s one after another; again on a faster machine: 299 s side by side,
 // 324 s one after another, the machine 99 % busy while they overlapped) and every UI step waited on a machine at twice
 // the load. The e2e suites' sharing lane (test/e2e/run.mjs), which mostly waits for the service's polls, runs from the
-// start beside the unit tests, followed in its lane by the two short suites (Restricted Mode, the web build); the
-// integration suite and the e2e session lane in one lane, the e2e own-windows lane in the other, after the unit tests
-// (beside the drawing lanes the unit tests took 198 - 210 s instead of about 40, and met their 10 s timeouts). The screenshot folder is emptied once, at the start, when an
+// start beside the unit tests, followed in its lane by the two short suites (Restricted Mode, the web build) and the
+// e2e session lane; the integration suite in one lane, the e2e own-windows lane in the other, after the unit tests
+// (beside the drawing lanes the unit tests took 198 - 210 s instead of about 40, and met their 10 s timeouts). At
+// 2026-11-29's main, quiet: the session lane after the integration suite ended the run at 295.6 s (the sharing lane's
+// line free from 189 s). The screenshot folder is emptied once, at the start, when an
 // e2e stage is part of the run. Each stage's output is kept and printed whole when it ends, so the log
 // reads stage by stage; a line every 30 s says what is still running; the stage times close the run.
 //   node scripts/test-all.mjs                 everything
@@ -112,7 +114,7 @@ const STAGES = [
   },
   // The e2e suites' three lanes (test/e2e/run.mjs) as three stages: the sharing lane (two windows on one profile: it
   // mostly waits for the service's polls) from the start, beside the unit tests; the own-windows lane beside the
-  // integration suite; the session lane after the integration suite, beside the second lane's Restricted Mode and web.
+  // integration suite; the session lane after the web stage, in the sharing lane's line.
   {
     name: 'e2e-sharing',
     command: 'node test/e2e/run.mjs --lane sharing',
@@ -132,7 +134,7 @@ const STAGES = [
     name: 'e2e',
     command: 'node test/e2e/run.mjs --lane session',
     needs: ['build', 'rig', 'package'],
-    after: ['integration'],
+    after: ['web'],
     env: { E2E_PACKAGED: '1' },
     with: ['e2e-windows', 'e2e-sharing'],
     ui: true,
