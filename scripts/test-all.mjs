@@ -46,8 +46,7 @@ const TSC = 'node node_modules/typescript/bin/tsc';
  * step waits for what it waits for, however long), and alike, so that neither starves the other: at nice 10 below the
  * UI stages, a clean clone's lint (no cache) got a tenth of a core and ended last (321 s at load 13-17).
  */
-const FILLER_NICE = 5;
-const UI_NICE = 5;
+const BACKGROUND_NICE = 5;
 /** The unit tests' mocha workers: one per core, at least two (mocha's default, one less than the cores, is one here). */
 const UNIT_JOBS = Math.max(2, os.availableParallelism?.() ?? os.cpus().length);
 
@@ -211,7 +210,7 @@ function run({ name, command, env, filler, ui }) {
   if (serial) console.log(`\n=== ${name}: ${command}${envText}`);
   const start = Date.now();
   // A filler's or a UI suite's command is one command, so `nice` runs all of it (and what it starts); Windows has no nice.
-  const nice = serial ? 0 : filler ? FILLER_NICE : ui ? UI_NICE : 0;
+  const nice = !serial && (filler || ui) ? BACKGROUND_NICE : 0;
   const niced = nice > 0 && process.platform !== 'win32';
   const child = spawn(niced ? `nice -n ${nice} ${command}` : command, {
     shell: true,
