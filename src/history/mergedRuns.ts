@@ -73,8 +73,6 @@ export class MergedRuns implements Disposable {
   private timer: TimerHandle | undefined;
   /** Disposed (its History's service removed): a late reader is still answered, but no step is left and nothing said. */
   private disposed = false;
-  /** Walks made (each a pass over the service's runs): counted by the tests. */
-  walks = 0;
 
   constructor(private readonly ports: MergedRunsPorts) {}
 
@@ -164,7 +162,6 @@ export class MergedRuns implements Disposable {
   private pull(walk: Walk, count: number): void {
     if (!walk.started) {
       walk.started = true;
-      this.walks++;
       walk.iterator = this.ports.source.newestFirst(walk.local);
       if (!walk.iterator) walk.entries = walk.local;
     }
