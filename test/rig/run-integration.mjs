@@ -99,6 +99,11 @@ async function main() {
         else if (opts.verbose) console.log(`  [workbench] ${line}`);
       },
     });
+    // Nobody looks at this window: the suite drives the extension host, not the screen. A blank page in front of it
+    // spares Chromium the drawing (measured, the suite alone: 110.7 -> 94.5 s of CPU, the GPU process's 5.7 -> 0.6 s,
+    // 91.3 -> 83.0 s). The workbench still lays itself out and runs its timers (Playwright turns off background
+    // throttling). With a headed browser (RIG_HEADED=1) a person is watching: it stays in front.
+    if (!process.env.RIG_HEADED) await (await wb.context.newPage()).bringToFront();
     const timeout = new Promise((resolve) => {
       timer = setTimeout(() => resolve('timeout'), Math.max(overallMs - (Date.now() - t0), 1000));
     });
@@ -106,6 +111,7 @@ async function main() {
     if (outcome === 'timeout') {
       const shot = path.join(REPO_ROOT, 'test-results', 'screenshots', `${suite}-timeout.png`);
       fs.mkdirSync(path.dirname(shot), { recursive: true });
+      await wb.page.bringToFront().catch(() => {}); // from behind the blank page
       await wb.page.screenshot({ path: shot }).catch(() => {});
       console.error(
         `[${suite}] TIMEOUT: the suite did not finish within ${opts.timeout} s (no codeAutomationExit).` +
