@@ -4,8 +4,9 @@
 //   session       the session's window (product, services, Show Log)
 //   own-windows   suites whose every window is their own and that draw more than they wait: German (a code-server in
 //                 another display language), Team History (two profiles, two code-servers, a real PostgreSQL), and the
-//                 short suites with a window of their own (accessibility, find, Flow Insights, a level's pages, the Run
-//                 Timeline)
+//                 short suites with a window of their own (accessibility with Find, a level's pages, and the pages drawn
+//                 from History: Flow Insights with the Run Timeline). Suites that need the same window share it: each
+//                 window opened costs about 8 s of CPU (Chromium's 6, code-server's 2)
 //   sharing       two windows on one profile and the service's request rate, read from when several polls arrive:
 //                 about a minute of waiting, little drawing, so it runs beside the others from the start and its waits
 //                 cost no time of their own
@@ -32,10 +33,8 @@ const OWN_WINDOWS = [
   'german.test.mjs',
   'teamHistory.test.mjs',
   'accessibility.test.mjs',
-  'find.test.mjs',
-  'insights.test.mjs',
   'paging.test.mjs',
-  'timeline.test.mjs',
+  'historyPages.test.mjs',
 ];
 const SHARING = ['sharing.test.mjs'];
 

@@ -8,21 +8,29 @@ import { runCommandByKeyboard, setColorTheme } from './palette.mjs';
 import { page, waitFor } from './workbench.mjs';
 
 /**
- * A webview checked in one colour theme, reached with the keyboard alone: picks `theme`, runs `command` (it shows the
- * webview), waits for the frame whose document matches `selector`, and hands it to `check`, which does the page's own
- * checks and screenshots and returns what axe found there (axeViolations). Every violation is logged; a serious or
- * critical one fails.
+ * A webview checked in one colour theme, reached with the keyboard alone: picks `theme`, then axeInPage. Each of
+ * `pages` ({ command, selector, check }) is checked in turn in that theme: one theme change for all of them.
  */
-export async function axeInTheme(theme, { command, selector, check }) {
+export async function axeInTheme(theme, ...pages) {
   await setColorTheme(theme);
+  for (const shown of pages) await axeInPage(theme, shown);
+}
+
+/**
+ * A webview checked in the colour theme the window has (`theme`): runs `command` by keyboard (it shows the webview),
+ * waits for the frame whose document matches `selector`, and hands it to `check`, which does the page's own checks and
+ * screenshots and returns what axe found there (axeViolations). Every violation is logged; a serious or critical one
+ * fails.
+ */
+async function axeInPage(theme, { command, selector, check }) {
   await runCommandByKeyboard(command);
   const violations = await check(await webviewFrame(selector));
   const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   if (violations.length)
     console.log(
-      `    [axe ${theme.name}] ${violations.map((v) => `${v.id} (${v.impact}): ${v.targets.join(' | ')}`).join('\n      ')}`,
+      `    [axe ${theme.name} ${command}] ${violations.map((v) => `${v.id} (${v.impact}): ${v.targets.join(' | ')}`).join('\n      ')}`,
     );
-  assert.deepEqual(blocking, [], `serious or critical axe violations in ${theme.label}`);
+  assert.deepEqual(blocking, [], `serious or critical axe violations in ${theme.label} (${command})`);
 }
 
 /**
