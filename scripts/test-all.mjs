@@ -9,22 +9,24 @@
 //   build -> unit             (mocha --parallel, one worker per core; its slowest test takes 1.2 s of its 10 s)
 //   rig                       (code-server, Node 24, Chromium under .vscode-test/: installed from the start)
 //   rig + package -> e2e-sharing (the e2e sharing lane: two windows mostly waiting for the service's polls), beside
-//                  the unit tests -> restricted -> web -> e2e (its session lane)
+//                  the unit tests -> restricted -> e2e (its session lane)
 //   rig + unit -> the suites in a real VS Code that draw most, in two lanes:
-//                  integration
+//                  integration -> web
 //                  e2e-windows (its own-windows lane)
-// The stages nothing waits for (lint, typecheck, contract, budgets: `filler`) run at a lower CPU priority, so that the
-// build and then the unit tests (one mocha worker per core), which the suites in a real VS Code wait for, get the cores.
+// The stages nothing waits for (lint, typecheck, contract, budgets: `filler`) run at a lower CPU priority (nice 5), as
+// do the UI suites, and the build's followers that the drawing lanes wait for (package, unit: `first`) at a higher
+// one (a root user's run), so that they end first: Linux shares the CPU between scheduling groups, not processes, and
+// the unit tests' two workers, one group, got one core of two beside the sharing lane (46 - 53 s; 27 s alone).
 // The suites in a real VS Code are never all side by side: each keeps a core busy drawing its workbench (Chromium's
 // renderer is most of their CPU), so on 2 cores the four heavy ones side by side took about as long as one after the
 // other (warm: 788 s side by side, load 6-7; 740 s one after another; again on a faster machine: 299 s side by side,
 // 324 s one after another, the machine 99 % busy while they overlapped) and every UI step waited on a machine at twice
 // the load. The e2e suites' sharing lane (test/e2e/run.mjs), which mostly waits for the service's polls, runs from the
-// start beside the unit tests, followed in its lane by the two short suites (Restricted Mode, the web build) and the
-// e2e session lane; the integration suite in one lane, the e2e own-windows lane in the other, after the unit tests
-// (beside the drawing lanes the unit tests took 198 - 210 s instead of about 40, and met their 10 s timeouts). At
-// 2026-11-29's main, quiet: the session lane after the integration suite ended the run at 295.6 s (the sharing lane's
-// line free from 189 s). The screenshot folder is emptied once, at the start, when an
+// start beside the unit tests, followed in its lane by Restricted Mode and the e2e session lane; the integration suite
+// and then the web build in one lane, the e2e own-windows lane in the other, after the unit tests (beside the drawing
+// lanes the unit tests took 198 - 210 s instead of about 40, and met their 10 s timeouts). The lanes end within
+// 20 s of each other (docs/performance.md: at 2026-11-29's main, quiet, 242.8 s; the machine's CPU was 450 s of it).
+// The screenshot folder is emptied once, at the start, when an
 // e2e stage is part of the run. Each stage's output is kept and printed whole when it ends, so the log
 // reads stage by stage; a line every 30 s says what is still running; the stage times close the run.
 //   node scripts/test-all.mjs                 everything
@@ -47,6 +49,14 @@ const TSC = 'node node_modules/typescript/bin/tsc';
  * UI stages, a clean clone's lint (no cache) got a tenth of a core and ended last (321 s at load 13-17).
  */
 const BACKGROUND_NICE = 5;
+/**
+ * The scheduling group's nice of the stages the drawing lanes wait for (`first`: the package and the unit tests; a root
+ * user's run only, as nothing else may raise a priority). Linux shares the CPU between scheduling groups by their nice,
+ * whatever the number of processes in each: the unit tests' two mocha workers at 0 beside the e2e sharing lane's groups
+ * (its mocha, Chromium and code-server) and the fillers at 5 got one core of two (46 - 53 s; 27 s alone), and the
+ * suites that wait for them started that much later (at -10: 30 - 34 s).
+ */
+const FIRST_NICE = -10;
 /** The unit tests' mocha workers: one per core, at least two (mocha's default, one less than the cores, is one here). */
 const UNIT_JOBS = Math.max(2, os.availableParallelism?.() ?? os.cpus().length);
 
@@ -81,15 +91,17 @@ const STAGES = [
   },
   // The VSIXs the UI stages install (the e2e lanes' and the web stage's web-only one), packaged once beside the unit
   // tests: no stage in a real VS Code packages one (test/rig/package.mjs). Not a filler: the UI stages wait for it.
-  { name: 'package', command: 'node test/rig/package.mjs', needs: ['build'] },
+  { name: 'package', command: 'node test/rig/package.mjs', needs: ['build'], first: true },
   // Before the suites in a real VS Code, never beside them: its property tests have 10 s timeouts, which two runs at
   // load 20-29 on 2 cores met with e2e running beside them (the slowest test takes 1.2 s alone). One mocha worker per
   // core (the files spread over them), the fillers beside it at a lower priority. The store tests of team History need
   // a PostgreSQL (test/rig/postgres.mjs starts one): installed first where missing.
+  // `first`: its scheduling group above the others (FIRST_NICE), as the two suites that draw most wait for it.
   {
     name: 'unit',
     command: `node test/rig/postgres.mjs prepare && node node_modules/mocha/bin/mocha.js --parallel --jobs ${UNIT_JOBS}`,
     needs: ['build'],
+    first: true,
   },
   // ~2-3 min on a clean machine, mostly downloads; instant after.
   { name: 'rig', command: 'node test/rig/prepare.mjs', needs: [] },
@@ -101,7 +113,7 @@ const STAGES = [
     ui: true,
   },
   // The same rig with workspace trust on: an untrusted folder (Restricted Mode), test/integration/restricted/. In the
-  // second lane, after the e2e own-windows lane.
+  // sharing lane's line, after it.
   {
     name: 'restricted',
     command: 'node test/rig/run-integration.mjs --no-build --restricted',
@@ -109,17 +121,18 @@ const STAGES = [
     after: ['e2e-sharing'],
     ui: true,
   },
-  // The browser build (package.json "browser") alone, in code-server's web worker extension host.
+  // The browser build (package.json "browser") alone, in code-server's web worker extension host; after the integration
+  // suite, in its lane.
   {
     name: 'web',
     command: 'node test/rig/run-web.mjs --no-build --no-package',
     needs: ['build', 'rig', 'package'],
-    after: ['restricted'],
+    after: ['integration'],
     ui: true,
   },
   // The e2e suites' three lanes (test/e2e/run.mjs) as three stages: the sharing lane (two windows on one profile: it
   // mostly waits for the service's polls) from the start, beside the unit tests; the own-windows lane beside the
-  // integration suite; the session lane after the web stage, in the sharing lane's line.
+  // integration suite; the session lane after Restricted Mode, in the sharing lane's line.
   {
     name: 'e2e-sharing',
     command: 'node test/e2e/run.mjs --lane sharing',
@@ -139,7 +152,7 @@ const STAGES = [
     name: 'e2e',
     command: 'node test/e2e/run.mjs --lane session',
     needs: ['build', 'rig', 'package'],
-    after: ['web'],
+    after: ['restricted'],
     env: { E2E_PACKAGED: '1' },
     with: ['e2e-windows', 'e2e-sharing'],
     ui: true,
@@ -204,7 +217,7 @@ function finish(failed) {
 }
 
 /** Runs one stage; its output in a file (printed whole when it ends), or as it comes with --serial. */
-function run({ name, command, env, filler, ui }) {
+function run({ name, command, env, filler, ui, first }) {
   const logDir = serial ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-test-'));
   const logFile = logDir && path.join(logDir, `${name}.log`);
   const out = logFile ? fs.openSync(logFile, 'w') : 'inherit';
@@ -227,9 +240,10 @@ function run({ name, command, env, filler, ui }) {
   if (nice > 0 && process.platform === 'win32') os.setPriority(child.pid, nice);
   // A stage runs in a session of its own (detached), and Linux schedules each session as one group (autogroup) with an
   // equal share of the CPU whatever nice its processes have: the group's own nice is what ranks the stages.
-  if (niced && process.platform === 'linux') {
+  const groupNice = first && !serial && process.getuid?.() === 0 ? FIRST_NICE : niced ? nice : 0;
+  if (groupNice !== 0 && process.platform === 'linux') {
     try {
-      fs.writeFileSync(`/proc/${child.pid}/autogroup`, String(nice));
+      fs.writeFileSync(`/proc/${child.pid}/autogroup`, String(groupNice));
     } catch {
       // no autogroup (a kernel without it): the processes' nice above is what counts
     }

@@ -1,5 +1,7 @@
 // Keeps track of the process groups the rig started and stops them: on normal teardown, on test failure, on
 // SIGINT/SIGTERM/SIGHUP, and (SIGKILL, synchronously) on process exit as a last resort.
+import fs from 'node:fs';
+
 const groups = new Map(); // pid -> label
 const cleanups = new Set(); // async functions to run on a signal before the groups are killed
 let installed = false;
@@ -57,10 +59,28 @@ function install() {
   }
 }
 
-/** Registers a detached child (its own process group) to be killed whatever happens. */
+/** Registers a detached child (its own process group) to be killed whatever happens; it gets this process's priority. */
 export function trackGroup(pid, label) {
   install();
   groups.set(pid, label);
+  shareSchedulingGroupNice(pid);
+}
+
+/**
+ * A detached child is the first of a session of its own, and Linux schedules each session as one group (autogroup) at
+ * the group's own nice, 0 unless set, whatever nice its processes have: `npm test`'s stages set their group's nice
+ * (scripts/test-all.mjs: 5 for the UI suites), which without this would not cover the Chromium and code-server they
+ * start (measured: each their own group at nice 0, as heavy as the unit tests' two workers together). Nothing on a
+ * kernel without autogroups, or when this process's group is at 0.
+ */
+function shareSchedulingGroupNice(pid) {
+  if (process.platform !== 'linux') return;
+  try {
+    const nice = Number(/\bnice (-?\d+)/.exec(fs.readFileSync('/proc/self/autogroup', 'utf8'))?.[1] ?? 0);
+    if (nice !== 0) fs.writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+  } catch {
+    // no autogroup, or the child is gone already
+  }
 }
 
 /** Registers an async cleanup (closing the browser, the mock API, ...) to run on SIGINT/SIGTERM; returns an unregister function. */
