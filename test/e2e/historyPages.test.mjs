@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
 import { openOwnWindow, page, screenshot, session, waitFor } from './workbench.mjs';
-import { DEFAULT_THEMES, runCommand, runCommandByKeyboard, setKeyByKeyboard } from './palette.mjs';
+import { DEFAULT_THEMES, reloadWindow, runCommand, runCommandByKeyboard, setKeyByKeyboard } from './palette.mjs';
 import { historyRuns } from './historyRuns.mjs';
 import { axeInTheme, axeViolations, tabInPage, themeDrawn, webviewFrame } from './webviews.mjs';
 
@@ -173,8 +173,7 @@ describe('Pages drawn from History: Flow Insights and the Run Timeline, by keybo
         `${title} open before the reload: ${before.join(', ')}`,
       );
 
-    await runCommand('Developer: Reload Window');
-    await page().locator('.part.statusbar').waitFor({ state: 'visible', timeout: 30000 });
+    await reloadWindow();
     // each tab back, and each page drawn again from History when shown
     await webviewFrame(DRAWN, { timeout: 30000 });
     const after = await tabLabels();

@@ -206,6 +206,18 @@ export async function setKeyByKeyboard() {
   });
 }
 
+/**
+ * Developer: Reload Window, then what a person waits for: the new document loaded and its workbench laid out (the
+ * status bar). Until the reload navigates, the old document still answers, so a check right after the command could
+ * read the window as it was, or meet its page going away (an e2e run at load 13: "Execution context was destroyed").
+ */
+export async function reloadWindow({ timeout = 30000 } = {}) {
+  const loaded = page().waitForEvent('domcontentloaded', { timeout });
+  await runCommand('Developer: Reload Window');
+  await loaded;
+  await page().locator('.part.statusbar').waitFor({ state: 'visible', timeout });
+}
+
 /** The four default colour themes (VS Code 1.139's labels in the "Preferences: Color Theme" picker). */
 export const DEFAULT_THEMES = [
   { name: 'dark', label: 'Dark 2026', bodyClass: 'vs-dark', webviewKind: 'vscode-dark' },

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, it } from 'mocha';
 import { DEMO_API_KEY, screenshot, session, waitFor } from './workbench.mjs';
-import { runCommand, runCommandByKeyboard, setKeyByKeyboard } from './palette.mjs';
+import { reloadWindow, runCommand, runCommandByKeyboard, setKeyByKeyboard } from './palette.mjs';
 import {
   isSyncRow,
   notifications,
@@ -245,8 +245,7 @@ describe('Flow Sync Explorer, as a person uses it', function () {
     const watched = await watchFromContextMenu(await startOwnSyncRow());
     const id = Number(watched.label.slice(1));
     // The watch survives a reload of the window (it is kept per service in the extension's global state).
-    await runCommand('Developer: Reload Window');
-    await page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: 30000 });
+    await reloadWindow();
     await waitFor(
       async () => (await treeRows()).some((r) => r.label === watched.label && /watched/.test(r.description)),
       {
