@@ -245,7 +245,10 @@ export function measure({ noBuild = false, vsixFile } = {}) {
   }
 }
 
-/** What the VSIX holds (zipEntries: name -> uncompressed bytes), summed per top-level entry of the extension, largest first. */
+/**
+ * What the VSIX holds (zipEntries: name -> uncompressed bytes), summed per top-level entry of the extension, largest
+ * first.
+ */
 export function vsixContents(entries) {
   const sizes = new Map();
   for (const [name, bytes] of entries) {

@@ -25,7 +25,8 @@
 // start beside the unit tests, followed in its lane by Restricted Mode and the e2e session lane; the integration suite
 // and then the web build in one lane, the e2e own-windows lane in the other, after the unit tests (beside the drawing
 // lanes the unit tests took 198 - 210 s instead of about 40, and met their 10 s timeouts). The lanes end within
-// 20 s of each other (docs/performance.md: at 2026-11-29's main, quiet, 242.8 s; the machine's CPU was 450 s of it).
+// about 20 s of each other (docs/performance.md: at 2026-11-29's main, quiet, 242.8 - 296.9 s, the machine's CPU
+// divided by its two cores).
 // The screenshot folder is emptied once, at the start, when an
 // e2e stage is part of the run. Each stage's output is kept and printed whole when it ends, so the log
 // reads stage by stage; a line every 30 s says what is still running; the stage times close the run.
