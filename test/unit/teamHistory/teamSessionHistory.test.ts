@@ -97,59 +97,66 @@ function setUp() {
   return { clock, store, slot, session, histories, runsOf };
 }
 
-describe('teamHistory: the merged History of several services through the TeamSlot', () => {
-  it("a change of one service's team runs merges that service again, never the others", async () => {
-    const s = setUp();
+/** Runs `test` on a fresh setUp() whose Histories have read their files; disposes them and closes the session after. */
+async function withTeam(test: (s: ReturnType<typeof setUp>) => Promise<void>): Promise<void> {
+  const s = setUp();
+  try {
     await Promise.all(s.histories.map((h) => h.whenReady()));
-    s.store.add(SERVICES.flatMap((_, i) => s.runsOf(i, 1000 * (i + 1), 30)));
-    s.session.start();
-    await s.clock.advance(2 * SEC);
-    // The views render (the rows' tints read the stats); the background steps run.
-    s.histories.forEach((h) => h.snapshot.stats);
-    await s.clock.advance(SEC);
-    assert.deepEqual(
-      s.histories.map((h) => h.snapshot.entries.length),
-      [30, 30, 30],
-    );
-    const walks = countWalks();
-    try {
-      s.store.add(s.runsOf(1, 5000, 1, 0)); // one new run of service b
-      await s.clock.advance(30 * SEC); // the next read
+    await test(s);
+  } finally {
+    s.histories.forEach((h) => h.dispose());
+    await s.session.close();
+  }
+}
+
+describe('teamHistory: the merged History of several services through the TeamSlot', () => {
+  it("a change of one service's team runs merges that service again, never the others", () =>
+    withTeam(async (s) => {
+      s.store.add(SERVICES.flatMap((_, i) => s.runsOf(i, 1000 * (i + 1), 30)));
+      s.session.start();
+      await s.clock.advance(2 * SEC);
+      // The views render (the rows' tints read the stats); the background steps run.
       s.histories.forEach((h) => h.snapshot.stats);
-      s.histories.forEach((h) => h.stuckThreshold(7));
       await s.clock.advance(SEC);
       assert.deepEqual(
         s.histories.map((h) => h.snapshot.entries.length),
-        [30, 31, 30],
+        [30, 30, 30],
       );
-      assert.equal(walks.total(), 1, 'one walk: service b only');
-    } finally {
-      walks.dispose();
-      s.histories.forEach((h) => h.dispose());
-      await s.session.close();
-    }
-  });
+      const walks = countWalks();
+      try {
+        s.store.add(s.runsOf(1, 5000, 1, 0)); // one new run of service b
+        await s.clock.advance(30 * SEC); // the next read
+        s.histories.forEach((h) => h.snapshot.stats);
+        s.histories.forEach((h) => h.stuckThreshold(7));
+        await s.clock.advance(SEC);
+        assert.deepEqual(
+          s.histories.map((h) => h.snapshot.entries.length),
+          [30, 31, 30],
+        );
+        assert.equal(walks.total(), 1, 'one walk: service b only');
+      } finally {
+        walks.dispose();
+      }
+    }));
 
-  it("a History moved to another service never counts the last service's merge while the new one is made", async () => {
-    const s = setUp();
-    await Promise.all(s.histories.map((h) => h.whenReady()));
-    // Service a: 600 runs of flow 7 that took 9 minutes; service b: 40 runs of flow 7 that took an hour.
-    s.store.add(s.runsOf(0, 1000, 600));
-    s.store.add(
-      Array.from({ length: 40 }, (_, i) =>
-        teamRunAt(SERVICES[1], ANNA, 9000 + i, s.clock.now() - (i + 1) * MIN, {
-          createdAt: new Date(s.clock.now() - (i + 62) * MIN).toISOString(),
-          firstSeen: s.clock.now() - (i + 61) * MIN,
-        }),
-      ),
-    );
-    s.session.start();
-    await s.clock.advance(2 * SEC);
-    const history = s.histories[0];
-    history.stuckThreshold(7); // a render reads the stats: the background steps run
-    await s.clock.advance(SEC);
-    assert.equal(history.snapshot.stats.get(7)?.runs, 600);
-    try {
+  it("a History moved to another service never counts the last service's merge while the new one is made", () =>
+    withTeam(async (s) => {
+      // Service a: 600 runs of flow 7 that took 9 minutes; service b: 40 runs of flow 7 that took an hour.
+      s.store.add(s.runsOf(0, 1000, 600));
+      s.store.add(
+        Array.from({ length: 40 }, (_, i) =>
+          teamRunAt(SERVICES[1], ANNA, 9000 + i, s.clock.now() - (i + 1) * MIN, {
+            createdAt: new Date(s.clock.now() - (i + 62) * MIN).toISOString(),
+            firstSeen: s.clock.now() - (i + 61) * MIN,
+          }),
+        ),
+      );
+      s.session.start();
+      await s.clock.advance(2 * SEC);
+      const history = s.histories[0];
+      history.stuckThreshold(7); // a render reads the stats: the background steps run
+      await s.clock.advance(SEC);
+      assert.equal(history.snapshot.stats.get(7)?.runs, 600);
       // The service entry's URL becomes b's: History follows the scope (its reader, b's team runs).
       const explorer = (history as unknown as { ports: { explorer: FakeExplorer } }).ports.explorer;
       explorer.serviceKey = SERVICES[1];
@@ -162,71 +169,58 @@ describe('teamHistory: the merged History of several services through the TeamSl
       await s.clock.advance(SEC);
       assert.equal(history.snapshot.stats.get(7)?.runs, 40);
       assert.ok(history.settledEntries().every((e) => e.id >= 9000));
-    } finally {
-      s.histories.forEach((h) => h.dispose());
-      await s.session.close();
-    }
-  });
+    }));
 
-  it("two services' team runs never say the same version (a reader moved from one to the other merges again)", async () => {
-    const s = setUp();
-    await Promise.all(s.histories.map((h) => h.whenReady()));
-    // As many runs of a as of b, read at once: their TeamRuns made as many changes.
-    s.store.add([...s.runsOf(0, 1000, 30), ...s.runsOf(1, 2000, 30)]);
-    s.session.start();
-    await s.clock.advance(2 * SEC);
-    try {
+  it("two services' team runs never say the same version (a reader moved from one to the other merges again)", () =>
+    withTeam(async (s) => {
+      // As many runs of a as of b, read at once: their TeamRuns made as many changes.
+      s.store.add([...s.runsOf(0, 1000, 30), ...s.runsOf(1, 2000, 30)]);
+      s.session.start();
+      await s.clock.advance(2 * SEC);
       const [a, b] = s.slot.readers();
       assert.ok(s.slot.version(a) !== undefined && s.slot.version(b) !== undefined);
       assert.notEqual(s.slot.version(a), s.slot.version(b));
-    } finally {
-      s.histories.forEach((h) => h.dispose());
-      await s.session.close();
-    }
-  });
+    }));
 
-  it("the History view's first page is the head of every run merged, made without merging every run", async () => {
-    const s = setUp();
-    await Promise.all(s.histories.map((h) => h.whenReady()));
-    const rows = s.runsOf(0, 1000, 600);
-    s.store.add(rows);
-    s.session.start();
-    const walks = countWalks();
-    try {
-      const history = s.histories[0];
-      const seen: { entries: readonly HistoryEntry[]; complete: boolean }[] = [];
-      // What the view draws on each change: the first when the team's runs arrive, the next when every run is merged.
-      history.onDidChange(() => seen.push(history.viewRows(200)));
-      await s.clock.advance(2 * SEC);
-      // (Before the rows, the status changed: connected; History was told, with nothing to merge.)
-      const shown = seen.filter((rows) => rows.entries.length > 0);
-      assert.deepEqual(
-        shown.map((rows) => [rows.entries.length, rows.complete]),
-        [
-          [200, false],
-          [600, true],
-        ],
-      );
-      const [first, done] = shown;
-      assert.equal(first.entries.length, 200);
-      assert.equal(first.complete, false, 'the rest is merged a step at a time, after the first rows');
-      assert.equal(walks.total(), 1, 'one walk for the page and the rest');
-      const team = new TeamRuns(SELF);
-      for (const run of rows) team.add(run);
-      const whole = mergeHistory([], team).entries;
-      assert.deepEqual(
-        first.entries.map((e) => [e.id, e.leftAt]),
-        whole.slice(0, 200).map((e) => [e.id, e.leftAt]),
-      );
-      assert.equal(done.complete, true);
-      assert.deepEqual(
-        done.entries.map((e) => [e.id, e.leftAt]),
-        whole.map((e) => [e.id, e.leftAt]),
-      );
-    } finally {
-      walks.dispose();
-      s.histories.forEach((h) => h.dispose());
-      await s.session.close();
-    }
-  });
+  it("the History view's first page is the head of every run merged, made without merging every run", () =>
+    withTeam(async (s) => {
+      const rows = s.runsOf(0, 1000, 600);
+      s.store.add(rows);
+      s.session.start();
+      const walks = countWalks();
+      try {
+        const history = s.histories[0];
+        const seen: { entries: readonly HistoryEntry[]; complete: boolean }[] = [];
+        // What the view draws on each change: the first when the team's runs arrive, the next when every run is merged.
+        history.onDidChange(() => seen.push(history.viewRows(200)));
+        await s.clock.advance(2 * SEC);
+        // (Before the rows, the status changed: connected; History was told, with nothing to merge.)
+        const shown = seen.filter((rows) => rows.entries.length > 0);
+        assert.deepEqual(
+          shown.map((rows) => [rows.entries.length, rows.complete]),
+          [
+            [200, false],
+            [600, true],
+          ],
+        );
+        const [first, done] = shown;
+        assert.equal(first.entries.length, 200);
+        assert.equal(first.complete, false, 'the rest is merged a step at a time, after the first rows');
+        assert.equal(walks.total(), 1, 'one walk for the page and the rest');
+        const team = new TeamRuns(SELF);
+        for (const run of rows) team.add(run);
+        const whole = mergeHistory([], team).entries;
+        assert.deepEqual(
+          first.entries.map((e) => [e.id, e.leftAt]),
+          whole.slice(0, 200).map((e) => [e.id, e.leftAt]),
+        );
+        assert.equal(done.complete, true);
+        assert.deepEqual(
+          done.entries.map((e) => [e.id, e.leftAt]),
+          whole.map((e) => [e.id, e.leftAt]),
+        );
+      } finally {
+        walks.dispose();
+      }
+    }));
 });
