@@ -136,5 +136,43 @@ describe('Pinned flows', function () {
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     }
+
+    // While the view is read again after a change of History, the palette still acts on the run the person selected.
+    // VS Code's extension host lets go of every row of a refreshed view and takes them back as the workbench reads them
+    // again (the days, then each expanded day's runs): for that moment `view.selection` lacks the run, though it is
+    // still selected on the screen. A full run at load 15 ran the command just then, and it asked which flow instead.
+    await vscode.commands.executeCommand('flowsync.unpinFlow', run);
+    await waitFor(() => !x.history.pins.ids().includes(sync.flow_id), {
+      message: 'unpinned for the second palette run',
+    });
+    await waitFor(() => x.historyView.view.selection.length === 1, { message: 'the run still selected' });
+    const decoy = sync.flow_id + 1_000_000; // a flow nobody has seen: pinning it only changes History (a refresh)
+    void x.history.pins.set([decoy], true);
+    assert.ok(await untilHeldSelectionEmpty(x), 'the host let go of the selected run while the view was read again');
+    void vscode.commands.executeCommand('flowsync.pinFlow'); // in the same turn: before the workbench reads the runs
+    try {
+      await waitFor(() => x.history.pins.ids().includes(sync.flow_id), {
+        message: `the selected run’s flow pinned from the palette while the view was read again (pins: ${x.history.pins.ids().join(', ')})`,
+      });
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await x.history.pins.set([decoy], false);
+    }
   });
+
+  /**
+   * Resolves true in the turn the host's `view.selection` of History reads empty (polled at every turn of the host's
+   * event loop, so no message of the workbench is handled between that read and what the caller does next), false when
+   * it did not within 10 s.
+   */
+  const untilHeldSelectionEmpty = (api: FlowSyncExplorerApi): Promise<boolean> =>
+    new Promise((resolve) => {
+      const until = Date.now() + 10_000;
+      const poll = () => {
+        if (api.historyView.view.selection.length === 0) resolve(true);
+        else if (Date.now() > until) resolve(false);
+        else setImmediate(poll);
+      };
+      poll();
+    });
 });

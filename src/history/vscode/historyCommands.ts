@@ -20,6 +20,12 @@ export interface HistoryCommandService {
   readonly history: HistoryService;
 }
 
+/** The History view as a command run from the palette reads it: whether it is shown, the runs selected (HistoryView). */
+export interface HistorySelection {
+  readonly view: { readonly visible: boolean };
+  readonly selection: readonly unknown[];
+}
+
 /** What the watch commands and Clear History use. */
 export interface HistoryCommandDeps<S extends HistoryCommandService> {
   readonly services: { readonly all: readonly S[] };

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../base/events';
+import { SelectedRows } from '../../base/selectedRows';
 import { onFirstUse } from '../../base/onFirstUse';
 import type { HistoryEntry, HistoryGroup } from '../index';
 import { eachService, type ServiceSet } from '../../base/serviceSet';
@@ -42,6 +43,8 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   private readonly changeEmitter = new vscode.EventEmitter<HistoryViewNode | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
   readonly view: vscode.TreeView<HistoryViewNode>;
+  /** The runs selected, as the person sees them (a refresh being read again leaves them): what the palette acts on. */
+  private readonly selected: SelectedRows<HistoryViewNode>;
   private readonly disposables = new DisposableStore();
   /** The days of each service, grouped when VS Code asks for them, with the runs and the day they were grouped on. */
   private readonly groups = new Map<string, { runs: readonly HistoryEntry[]; day: string; groups: HistoryGroup[] }>();
@@ -78,9 +81,12 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
       showCollapseAll: true,
       canSelectMany: true,
     });
+    const view = this.view;
+    this.selected = new SelectedRows(() => view.selection);
     this.disposables.add(
       this.changeEmitter,
-      this.view,
+      view,
+      view.onDidChangeSelection((e) => this.selected.changed(e.selection)),
       eachService(
         services,
         (service) => service.history.onDidChange(() => this.update(service.id)),
@@ -93,6 +99,11 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
       ),
     );
     this.update(undefined);
+  }
+
+  /** The rows selected (src/base/selectedRows.ts): read this, not `view.selection`. */
+  get selection(): readonly HistoryViewNode[] {
+    return this.selected.rows;
   }
 
   /** Before the rows' code is loaded, each answer waits for it once. */

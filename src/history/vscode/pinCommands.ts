@@ -6,7 +6,7 @@ import { flowLabel } from '../../lists/grouping';
 import { chosenNodes, type ExplorerNode } from '../../lists/vscode/chosenRows';
 import { entryFlowLabel } from '../entry';
 import { MAX_PINS } from '../pins';
-import type { HistoryCommandDeps, HistoryCommandService } from './historyCommands';
+import type { HistoryCommandDeps, HistoryCommandService, HistorySelection } from './historyCommands';
 import { isHistoryNode, type HistoryNode } from '../historyNode';
 import { PickRows, pickSegment } from '../../filter/pickRows';
 import { pickRow } from '../../filter/vscode/rowPick';
@@ -19,7 +19,7 @@ interface FlowOf {
 
 /** What Pin Flow and Unpin Flow use: History's commands' deps, and the History view (its selection, from the palette). */
 interface PinCommandDeps<S extends HistoryCommandService> extends HistoryCommandDeps<S> {
-  readonly historyView?: { readonly view: { readonly selection: readonly unknown[]; readonly visible: boolean } };
+  readonly historyView?: HistorySelection;
 }
 
 /**
@@ -32,8 +32,8 @@ function chosenFlows<S extends HistoryCommandService>(
   node?: ExplorerNode | HistoryNode,
   nodes?: readonly (ExplorerNode | HistoryNode)[],
 ): FlowOf[] {
-  const history = deps.historyView?.view;
-  const selected = !node && !nodes?.length && history?.visible ? history.selection : [];
+  const history = deps.historyView;
+  const selected = !node && !nodes?.length && history?.view.visible ? history.selection : [];
   const rows = nodes?.length ? nodes : node ? [node] : selected;
   const runs = rows.filter(isHistoryNode).flatMap((row) => (row.kind === 'historyEntry' ? [row] : []));
   if (runs.length) return runs.map((row) => ({ id: row.entry.flowId, service: row.service }));

@@ -11,6 +11,7 @@ import { syncDescriptionParts } from '../../lists/itemTexts';
 import { isListRow } from '../../lists/listRow';
 import { chosenNodes, type ExplorerNode } from '../../lists/vscode/chosenRows';
 import type { ListViews } from '../../lists/vscode/listView';
+import type { HistorySelection } from '../../history/vscode/historyCommands';
 import type { SettingsFeed } from '../../settings/settingsFeed';
 import { expandWebUrl, type WebSection } from '../../webPages/webUrl';
 import { markdownLines, type MarkdownRow } from '../markdownLine';
@@ -22,7 +23,7 @@ export interface MarkdownCommandDeps {
   /** The views: the rows chosen (the selection), the service and grouping of a row. */
   readonly views: ListViews;
   /** The History view: its selection, from the palette. */
-  readonly historyView: { readonly view: Pick<vscode.TreeView<unknown>, 'selection' | 'visible'> };
+  readonly historyView: HistorySelection;
   /** Each service's History: a run's flow's usual durations (its row says when it ran longer). */
   readonly services: {
     readonly all: readonly {
@@ -46,8 +47,8 @@ function chosenRows(
 ): Array<ExplorerNode | HistoryNode> {
   const given = nodes?.length ? nodes : node !== undefined ? [node] : [];
   if (given.length) return given.filter((row) => isHistoryNode(row) || isListRow(row));
-  const history = deps.historyView.view;
-  const runs = history.visible ? history.selection.filter(isHistoryNode) : [];
+  const history = deps.historyView;
+  const runs = history.view.visible ? history.selection.filter(isHistoryNode) : [];
   return runs.length ? runs : chosenNodes(deps.views);
 }
 

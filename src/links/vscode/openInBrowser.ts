@@ -6,6 +6,7 @@ import type { SettingsFeed } from '../../settings/settingsFeed';
 import { isHistoryNode, type HistoryNode } from '../../history/historyNode';
 import { chosenNodes, type ExplorerNode } from '../../lists/vscode/chosenRows';
 import type { ListViews } from '../../lists/vscode/listView';
+import type { HistorySelection } from '../../history/vscode/historyCommands';
 import type { Explorer } from '../../lists/explorer';
 import { expandWebUrl, type WebKind, type WebSection } from '../../webPages/webUrl';
 import { connectionTarget, flowTarget, syncTarget, teamTarget, webPicks, type WebTarget } from '../webPicks';
@@ -15,7 +16,7 @@ export interface BrowserCommandDeps {
   /** The views: the rows chosen (the selection), the service and grouping of a row. */
   readonly views: ListViews;
   /** The History view: its selection, from the palette. */
-  readonly historyView: { readonly view: Pick<vscode.TreeView<unknown>, 'selection' | 'visible'> };
+  readonly historyView: HistorySelection;
   readonly services: {
     readonly all: readonly { readonly id: string; readonly name?: string; readonly explorer: Explorer }[];
     readonly several: boolean;
@@ -68,7 +69,7 @@ function chosenTarget(deps: BrowserCommandDeps, node?: unknown, nodes?: readonly
   const history = [node, ...(nodes ?? [])].find((row) => isHistoryNode(row)) as HistoryNode | undefined;
   const selected =
     node === undefined && deps.historyView.view.visible
-      ? (deps.historyView.view.selection.find((row) => isHistoryNode(row)) as HistoryNode | undefined)
+      ? (deps.historyView.selection.find((row) => isHistoryNode(row)) as HistoryNode | undefined)
       : undefined;
   const run = history ?? selected;
   if (run?.kind === 'historyEntry') return syncTarget(run.service, run.entry);

@@ -12,7 +12,7 @@ export type ExplorerNode = ListRow;
 export function chosenNodes(views: ListViews, node?: unknown, nodes?: readonly unknown[]): ExplorerNode[] {
   if (nodes?.length) return nodes.filter(isListRow);
   if (node) return isListRow(node) ? [node] : [];
-  const shown = allViews(views).filter((v) => v.view.visible && v.view.selection.length > 0);
+  const shown = allViews(views).filter((v) => v.view.visible && v.selection.length > 0);
   shown.sort((a, b) => b.selectedAt - a.selectedAt);
-  return (shown[0]?.view.selection ?? []).filter(isListRow);
+  return (shown[0]?.selection ?? []).filter(isListRow);
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../base/events';
+import { SelectedRows } from '../../base/selectedRows';
 import { every, type Clock } from '../../base/clock';
 import type { Explorer } from '../explorer';
 import type { ListRefresher } from '../refresh';
@@ -73,6 +74,8 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   private readonly shown: { message?: string; description?: string; badge?: vscode.ViewBadge } = {};
   /** When the selection last changed (monotonic counter), to tell which view the person used last. */
   selectedAt = 0;
+  /** The rows selected, as the person sees them (a refresh being read again leaves them): what the palette acts on. */
+  private readonly selected: SelectedRows<ServicesTreeNode<T>>;
   private arrangement: Arrangement;
   private static selections = 0;
   /** The view's filter (src/find); undefined while none is on. */
@@ -91,6 +94,11 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   private tints?: RowTintDecorations;
   /** Services made before the rows' code was loaded: their parts are made together once it is. */
   private readonly waitingForRows = new Set<ListService>();
+
+  /** The rows selected (src/base/selectedRows.ts): read this, not `view.selection`. */
+  get selection(): readonly ServicesTreeNode<T>[] {
+    return this.selected.rows;
+  }
 
   constructor(
     /** Its list's face (its rows' code takes the rest of the list from the registry, src/lists/index.ts). */
@@ -113,10 +121,15 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       showCollapseAll: true,
       canSelectMany: true,
     });
+    const view = this.view;
+    this.selected = new SelectedRows(() => view.selection);
     this.disposables.add(
       this.tree,
-      this.view,
-      this.view.onDidChangeSelection(() => (this.selectedAt = ++ListView.selections)),
+      view,
+      view.onDidChangeSelection((e) => {
+        this.selectedAt = ++ListView.selections;
+        this.selected.changed(e.selection);
+      }),
       this.view.onDidExpandElement((e) => this.partOf(e.element)?.tree.rememberExpansion(e.element as never, true)),
       this.view.onDidCollapseElement((e) => this.partOf(e.element)?.tree.rememberExpansion(e.element as never, false)),
       settings.onDidChange(() => this.rearrange()),
@@ -530,7 +543,7 @@ export function createListViews(
 }
 
 /** A list view as code that works on any list reads it: its tree view, when it was used, and its end. */
-type AnyListView = Pick<ListView<{ id: number }>, 'view' | 'selectedAt' | 'dispose'>;
+type AnyListView = Pick<ListView<{ id: number }>, 'view' | 'selection' | 'selectedAt' | 'dispose'>;
 
 /** Every view, for code that works on any list. */
 export function allViews(views: ListViews): AnyListView[] {

@@ -1,0 +1,36 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+// Compiled to out/test/unit/repo/: the repository root is four levels up.
+const root = path.resolve(__dirname, '..', '..', '..', '..');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { listSources, stripComments } = require(
+  path.join(root, 'scripts', 'lib', 'sourceFiles.js'),
+) as typeof import('../../../scripts/lib/sourceFiles');
+
+/**
+ * The views that read VS Code's `TreeView.selection`, each once: for their SelectedRows (src/base/selectedRows.ts),
+ * which keeps the rows selected while a refreshed view is read again.
+ */
+const READERS = ['src/history/vscode/historyView.ts', 'src/lists/vscode/listView.ts'];
+
+/** A read of a tree view's own selection: `view.selection` (a field, or a variable named so). */
+const VIEW_SELECTION = /\bview\??\.selection\b/g;
+
+describe('commands read the selection as the person sees it (src/base/selectedRows.ts)', () => {
+  it('only the views read TreeView.selection, once each, for their SelectedRows', () => {
+    const found: Record<string, number> = {};
+    for (const file of listSources(path.join(root, 'src'))) {
+      const rel = path.relative(root, file).split(path.sep).join('/');
+      const count = stripComments(fs.readFileSync(file, 'utf8')).match(VIEW_SELECTION)?.length ?? 0;
+      if (count > 0) found[rel] = count;
+    }
+    assert.deepEqual(
+      found,
+      Object.fromEntries(READERS.map((file) => [file, 1])),
+      'read `selection` of ListView or HistoryView: `view.selection` lacks rows still selected on the screen while a ' +
+        'refreshed view is read again (a command from the palette then asks, or acts on nothing)',
+    );
+  });
+});
