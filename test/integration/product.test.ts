@@ -245,13 +245,16 @@ describe('Flow Sync Explorer in the extension host', function () {
           .map((leaf) => String(tree.getTreeItem(leaf).description));
       assert.match(render()[0], /started 4\d s ago/);
       assert.equal(tree.refreshAgedDescriptions(), 0, 'nothing has aged yet');
-      await new Promise((resolve) => setTimeout(resolve, 1100));
       const requests = mock.requests.length;
       const events: unknown[] = [];
       const subscription = tree.onDidChangeTreeData((node) => events.push(node));
       try {
-        assert.equal(tree.refreshAgedDescriptions(), 1, 'only the group whose text aged');
-        assert.equal(events.length, 1);
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        // The view's own tick (every 30 s while it is shown) may come within the wait and re-render the aged group
+        // itself; then nothing is left to re-render here. Either way that group was re-rendered once, and no other.
+        const refreshed = tree.refreshAgedDescriptions();
+        assert.equal(events.length, 1, `only the group whose text aged, once (${refreshed} of it here)`);
+        assert.ok(refreshed <= 1);
         render();
         assert.equal(tree.refreshAgedDescriptions(), 0);
       } finally {
