@@ -378,35 +378,17 @@ export async function openWorkbench({
 }) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
   const page = await context.newPage();
-  const logFile = path.join(LOG_DIR, `${name}-workbench-${timestamp()}.log`);
-  const logStream = fs.createWriteStream(logFile);
-  const write = (line, info = { fromTests: false }) => {
-    logStream.write(line + '\n');
-    onLog?.(line, info);
-  };
-  let resolveExit;
-  const exitCode = new Promise((r) => (resolveExit = r));
-  await page.exposeFunction('codeAutomationLog', (type, args) => {
-    const list = Array.isArray(args) ? args : [args];
-    const text =
-      typeof list[0] === 'string'
-        ? format(...list)
-        : list.map((a) => (typeof a === 'string' ? a : safeJson(a))).join(' ');
-    // Lines of the integration suite's extension host carry LINE_MARK (test/integration/index.ts).
-    if (text.startsWith(LINE_MARK)) write(text.slice(LINE_MARK.length), { fromTests: true });
-    else write(type === 'log' || type === undefined ? text : `[${type}] ${text}`, { fromTests: false });
-  });
-  await page.exposeFunction('codeAutomationExit', (code) => {
-    write(`[codeAutomationExit] ${code}`, { fromTests: false });
-    resolveExit(typeof code === 'number' ? code : Number(code) || 0);
-  });
+  const log = workbenchLog(name, onLog);
+  const { logFile, exitCode } = log;
+  await page.exposeFunction('codeAutomationLog', log.automationLog);
+  await page.exposeFunction('codeAutomationExit', log.automationExit);
   // With the smoke-test driver the workbench log arrives through codeAutomationLog; the browser console adds errors
   // and warnings (with it) or everything (without it: e2e, demo).
   page.on('console', (msg) => {
     if (!server.smokeTestDriver || msg.type() === 'error' || msg.type() === 'warning')
-      logStream.write(`[console.${msg.type()}] ${msg.text()}\n`);
+      log.file(`[console.${msg.type()}] ${msg.text()}`);
   });
-  page.on('pageerror', (err) => logStream.write(`[pageerror] ${err.message}\n`));
+  page.on('pageerror', (err) => log.file(`[pageerror] ${err.message}`));
   // Until the document is there, not its 'load' (every script of the workbench, which took over Playwright's 30 s
   // on a machine at load 20); then what a person waits for: the workbench laid out.
   await page.goto(workbenchUrl(server, { folder, payload }), { waitUntil: 'domcontentloaded', timeout: 120000 });
@@ -418,8 +400,50 @@ export async function openWorkbench({
     exitCode,
     async close() {
       await context.close().catch(() => {});
-      await new Promise((r) => logStream.end(r));
+      await log.end();
     },
+  };
+}
+
+/**
+ * The log of one workbench window, a file under .vscode-test/logs/: `file(line)` writes a line to it only; `automationLog`
+ * and `automationExit` are the smoke-test driver's two functions (`codeAutomationLog(type, args)`,
+ * `codeAutomationExit(code)`), whose lines also go to `onLog(line, { fromTests })`: `fromTests` for the integration
+ * suite's own lines, which carry LINE_MARK (test/integration/index.ts). `exitCode` resolves with the exit's code.
+ */
+export function workbenchLog(name, onLog) {
+  const logFile = path.join(LOG_DIR, `${name}-workbench-${timestamp()}.log`);
+  const stream = fs.createWriteStream(logFile);
+  const file = (line) => stream.write(line + '\n');
+  const write = (line, fromTests = false) => {
+    file(line);
+    onLog?.(line, { fromTests });
+  };
+  let resolveExit;
+  const exitCode = new Promise((r) => (resolveExit = r));
+  return {
+    logFile,
+    exitCode,
+    file,
+    automationLog(type, args) {
+      const list = Array.isArray(args) ? args : [args];
+      const text =
+        typeof list[0] === 'string'
+          ? format(...list)
+          : list.map((a) => (typeof a === 'string' ? a : a instanceof Error ? a.stack : safeJson(a))).join(' ');
+      if (text.startsWith(LINE_MARK)) write(text.slice(LINE_MARK.length), true);
+      else write(type === 'log' || type === undefined ? text : `[${type}] ${text}`);
+    },
+    automationExit(code) {
+      write(`[codeAutomationExit] ${code}`);
+      resolveExit(typeof code === 'number' ? code : Number(code) || 0);
+    },
+    /** The window ended otherwise (its browser gone): the code the run ends with, and why, in the log. */
+    ended(code, why) {
+      write(why);
+      resolveExit(code);
+    },
+    end: () => new Promise((r) => stream.end(r)),
   };
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:integration`: runs the integration suite (out/test/integration/index.js, mocha inside the extension host)
-// in a real VS Code, offline: code-server with the smoke-test driver + headless Chromium. Exits with the suite's code.
+// in a real VS Code, offline: code-server with the smoke-test driver + headless Chromium, opened on the DevTools
+// protocol's pipe (test/rig/pipeWindow.mjs: nothing here drives the page). Exits with the suite's code.
 //
 //   npm run test:integration                         build, compile, run everything
 //   npm run test:integration -- --grep "showLog"     only matching tests (mocha grep, passed as MOCHA_GREP)
@@ -25,11 +26,11 @@ import {
   extensionLogTail,
   freshWorkspace,
   keepExtensionLogs,
-  launchBrowser,
-  openWorkbench,
   prepareRig,
   startCodeServer,
+  workbenchUrl,
 } from './codeServer.mjs';
+import { openPipeWindow } from './pipeWindow.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -77,21 +78,21 @@ async function main() {
     await attacker?.close();
     throw error;
   });
-  let browser;
   let wb;
   let timer;
   const workspace = freshWorkspace(suite);
   if (attacker) writeAttackerSettings(workspace, attacker.url);
   try {
-    browser = await launchBrowser(rig);
     say(`workspace ${workspace}; running the suite in the extension host (${secs()} so far)`);
-    wb = await openWorkbench({
-      server,
-      browser,
+    // Nobody drives this window's page: the suite drives the extension host. So no Playwright (test/rig/pipeWindow.mjs:
+    // the DevTools protocol's pipe, a blank page in front of the workbench).
+    wb = await openPipeWindow({
+      rig,
       name: suite,
-      folder: workspace,
-      payload: devPayload(server, { extensionDevelopmentPath: REPO_ROOT, extensionTestsPath: testsPath }),
-      waitReady: false,
+      url: workbenchUrl(server, {
+        folder: workspace,
+        payload: devPayload(server, { extensionDevelopmentPath: REPO_ROOT, extensionTestsPath: testsPath }),
+      }),
       // The suite's lines (mocha's reporter, console output of tests and extension) are shown; the workbench's own
       // chatter (failing Open VSX look-ups offline, ...) only goes to the log file unless --verbose.
       onLog: (line, { fromTests }) => {
@@ -99,11 +100,6 @@ async function main() {
         else if (opts.verbose) console.log(`  [workbench] ${line}`);
       },
     });
-    // Nobody looks at this window: the suite drives the extension host, not the screen. A blank page in front of it
-    // spares Chromium the drawing (measured, the suite alone: 110.7 -> 94.5 s of CPU, the GPU process's 5.7 -> 0.6 s,
-    // 91.3 -> 83.0 s). The workbench still lays itself out and runs its timers (Playwright turns off background
-    // throttling). With a headed browser (RIG_HEADED=1) a person is watching: it stays in front.
-    if (!process.env.RIG_HEADED) await (await wb.context.newPage()).bringToFront();
     const timeout = new Promise((resolve) => {
       timer = setTimeout(() => resolve('timeout'), Math.max(overallMs - (Date.now() - t0), 1000));
     });
@@ -111,8 +107,7 @@ async function main() {
     if (outcome === 'timeout') {
       const shot = path.join(REPO_ROOT, 'test-results', 'screenshots', `${suite}-timeout.png`);
       fs.mkdirSync(path.dirname(shot), { recursive: true });
-      await wb.page.bringToFront().catch(() => {}); // from behind the blank page
-      await wb.page.screenshot({ path: shot }).catch(() => {});
+      await wb.screenshot(shot).catch(() => {}); // from behind the blank page
       console.error(
         `[${suite}] TIMEOUT: the suite did not finish within ${opts.timeout} s (no codeAutomationExit).` +
           `\n  workbench log: ${path.relative(REPO_ROOT, wb.logFile)}\n  code-server log: ${path.relative(REPO_ROOT, server.logFile)}` +
@@ -152,7 +147,6 @@ async function main() {
   } finally {
     clearTimeout(timer);
     await wb?.close();
-    await browser?.close();
     await server.stop();
     await attacker?.close();
     fs.rmSync(workspace, { recursive: true, force: true });
