@@ -11,8 +11,8 @@
 //   rig + package -> e2e-sharing (the e2e sharing lane: two windows mostly waiting for the service's polls), beside
 //                  the unit tests -> restricted -> e2e (its session lane)
 //   rig + unit -> the suites in a real VS Code that draw most, in two lanes:
-//                  integration -> web
-//                  e2e-windows (its own-windows lane)
+//                  integration
+//                  e2e-windows (its own-windows lane) -> web
 // The stages nothing waits for (lint, typecheck, contract, budgets: `filler`) run at a lower CPU priority (nice 5), as
 // do the UI suites, and the build's followers that the drawing lanes wait for (package, unit: `first`) at a higher
 // one (a root user's run), so that they end first: Linux shares the CPU between scheduling groups, not processes, and
@@ -23,7 +23,7 @@
 // 324 s one after another, the machine 99 % busy while they overlapped) and every UI step waited on a machine at twice
 // the load. The e2e suites' sharing lane (test/e2e/run.mjs), which mostly waits for the service's polls, runs from the
 // start beside the unit tests, followed in its lane by Restricted Mode and the e2e session lane; the integration suite
-// and then the web build in one lane, the e2e own-windows lane in the other, after the unit tests (beside the drawing
+// in one lane, the e2e own-windows lane and then the web build in the other, after the unit tests (beside the drawing
 // lanes the unit tests took 198 - 210 s instead of about 40, and met their 10 s timeouts). The lanes end within
 // about 20 s of each other (docs/performance.md: at 2026-11-29's main, quiet, 242.8 - 296.9 s, the machine's CPU
 // divided by its two cores).
@@ -63,8 +63,8 @@ const UNIT_JOBS = Math.max(2, os.availableParallelism?.() ?? os.cpus().length);
 
 /**
  * Every stage: its name, its command, the stages it needs (run with it, and it starts once they have passed), `after`:
- * stages it waits for when they are part of the run (the one before it in its lane: integration, restricted, web and
- * e2e share one lane, after the unit tests), `with`: stages run with it when it is asked for alone, its env.
+ * stages it waits for when they are part of the run (the one before it in its lane: e2e-sharing, restricted and e2e
+ * share one; e2e-windows and web another, after the unit tests), `with`: stages run with it when it is asked for alone, its env.
  * `filler`: no later stage waits for it (but the end of the run), so it runs at a lower CPU priority (nice 5): on 2
  * cores the build and the unit tests, which every suite in a real VS Code waits for, get a core whenever they want one,
  * and the checks beside them take the rest.
@@ -122,13 +122,13 @@ const STAGES = [
     after: ['e2e-sharing'],
     ui: true,
   },
-  // The browser build (package.json "browser") alone, in code-server's web worker extension host; after the integration
-  // suite, in its lane.
+  // The browser build (package.json "browser") alone, in code-server's web worker extension host; after the e2e
+  // own-windows lane, in its lane (the integration suite, without Playwright since, ends later: docs/performance.md).
   {
     name: 'web',
     command: 'node test/rig/run-web.mjs --no-build --no-package',
     needs: ['build', 'rig', 'package'],
-    after: ['integration'],
+    after: ['e2e-windows'],
     ui: true,
   },
   // The e2e suites' three lanes (test/e2e/run.mjs) as three stages: the sharing lane (two windows on one profile: it
