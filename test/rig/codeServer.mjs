@@ -414,7 +414,9 @@ export async function openWorkbench({
 export function workbenchLog(name, onLog) {
   const logFile = path.join(LOG_DIR, `${name}-workbench-${timestamp()}.log`);
   const stream = fs.createWriteStream(logFile);
-  const file = (line) => stream.write(line + '\n');
+  stream.on('error', (error) => console.error(`[rig] ${logFile}: ${error.message}`));
+  // A line that comes after the end (the browser still talking while its window closes) is dropped, not an error.
+  const file = (line) => void (stream.writableEnded || stream.write(line + '\n'));
   const write = (line, fromTests = false) => {
     file(line);
     onLog?.(line, { fromTests });

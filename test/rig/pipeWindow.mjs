@@ -55,6 +55,9 @@ const SWITCHES = [
   '--force-device-scale-factor=1',
 ];
 
+/** How long a command to the browser may go unanswered (a hung page): then it fails, and the run goes on to its end. */
+const COMMAND_TIMEOUT_MS = 30_000;
+
 /** The binding the page calls with one JSON string; what the page script below defines around it. */
 const BINDING = '__flowsyncRig';
 
@@ -77,22 +80,27 @@ function pageScript({ quiet }) {
       return String(value);
     }
   };
+  // Each value on its own: one that cannot be written as JSON (a cycle) leaves the others as they are.
+  const each = (args) => (Array.isArray(args) ? args.map(plain) : plain(args));
   const send = (kind, data) => {
-    try { binding(JSON.stringify([kind, plain(data)])); } catch { /* the page is going away */ }
+    try { binding(JSON.stringify([kind, data])); } catch { /* the page is going away */ }
   };
   const quiet = ${quiet};
-  globalThis.codeAutomationLog = (type, args) => send('log', [type, args]);
-  globalThis.codeAutomationExit = (code) => send('exit', code);
+  // The smoke-test driver's functions in the workbench's own frame only: a frame inside it (a webview) has none.
+  if (window === window.top) {
+    globalThis.codeAutomationLog = (type, args) => send('log', [String(type), each(args)]);
+    globalThis.codeAutomationExit = (code) => send('exit', plain(code));
+  }
   for (const [method, type] of [['error', 'error'], ['warn', 'warning']]) {
     const original = console[method];
     console[method] = function (...args) {
-      send('console', [type, args]);
+      send('console', [type, each(args)]);
       if (!quiet) return original.apply(this, args);
     };
   }
   if (quiet) for (const method of ['log', 'info', 'debug', 'trace', 'dir', 'table']) console[method] = () => {};
-  addEventListener('error', (event) => send('pageerror', event.error ?? event.message));
-  addEventListener('unhandledrejection', (event) => send('pageerror', event.reason));
+  addEventListener('error', (event) => send('pageerror', plain(event.error ?? event.message)));
+  addEventListener('unhandledrejection', (event) => send('pageerror', plain(event.reason)));
 })();`;
 }
 
@@ -128,12 +136,21 @@ class PipeConnection {
     input.on('error', (error) => this.#close(error));
   }
 
-  send(method, params = {}, sessionId) {
+  /** A command; rejected when the browser has not answered within `timeoutMs` (a hung page answers nothing). */
+  send(method, params = {}, sessionId, timeoutMs = COMMAND_TIMEOUT_MS) {
     if (this.#closed) return Promise.reject(new Error(`${method}: the browser is gone`));
     const id = this.#nextId++;
     const message = JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) });
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject, method });
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(new Error(`${method}: no answer within ${timeoutMs / 1000} s`));
+      }, timeoutMs);
+      const done = (settle) => (value) => {
+        clearTimeout(timer);
+        settle(value);
+      };
+      this.#pending.set(id, { resolve: done(resolve), reject: done(reject), method });
       this.input.write(message + '\0');
     });
   }
@@ -194,6 +211,18 @@ export async function openPipeWindow({ rig, url, name, onLog, viewport = { width
       env: { ...process.env, ...xdgEnv(path.join(RIG_DIR, 'runs', 'browser-xdg')) },
     },
   );
+  // The browser's profile goes with this process however it ends (a crash of the launcher included).
+  const removeProfile = () => fs.rmSync(profile, { recursive: true, force: true });
+  process.once('exit', removeProfile);
+  const spawned = new Promise((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', (error) => reject(new Error(`${rig.browser} did not start: ${error.message}`)));
+  });
+  await spawned.catch((error) => {
+    process.removeListener('exit', removeProfile);
+    removeProfile();
+    throw error;
+  });
   trackGroup(child.pid, 'chromium');
   let stderr = '';
   child.stderr.setEncoding('utf8');
@@ -207,7 +236,8 @@ export async function openPipeWindow({ rig, url, name, onLog, viewport = { width
     await Promise.race([cdp.send('Browser.close').catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);
     await stopGroup(child.pid, 1000);
     await log.end();
-    fs.rmSync(profile, { recursive: true, force: true });
+    process.removeListener('exit', removeProfile);
+    removeProfile();
   };
   const unregister = onInterrupt(close);
   const cdp = new PipeConnection(child.stdio[3], child.stdio[4]);
@@ -218,6 +248,8 @@ export async function openPipeWindow({ rig, url, name, onLog, viewport = { width
 
   /** The workbench page's session (every command to it, and what its listeners below take as its own). */
   let sessionId;
+  /** The workbench's top frame (its target's id). */
+  let workbenchFrame;
   try {
     // What the browser itself says of the page (a resource that failed to load, a frame's sandbox), as Playwright's
     // console events carried it.
@@ -238,7 +270,14 @@ export async function openPipeWindow({ rig, url, name, onLog, viewport = { width
       if (from === sessionId) return;
       log.file(`[pageerror] ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
     });
-    cdp.on('Runtime.bindingCalled', ({ name: called, payload }, from) => {
+    // The workbench frame's own context (Runtime.enable names it): the smoke-test driver's log and exit count only from
+    // there, not from a frame inside the page that calls the binding itself.
+    const topContexts = new Set();
+    cdp.on('Runtime.executionContextCreated', ({ context }, from) => {
+      if (from === sessionId && context.auxData?.isDefault && context.auxData.frameId === workbenchFrame)
+        topContexts.add(context.id);
+    });
+    cdp.on('Runtime.bindingCalled', ({ name: called, payload, executionContextId }, from) => {
       if (called !== BINDING || from !== sessionId) return;
       let kind;
       let data;
@@ -248,6 +287,10 @@ export async function openPipeWindow({ rig, url, name, onLog, viewport = { width
         return;
       }
       data = revive(data);
+      if ((kind === 'log' || kind === 'exit') && !topContexts.has(executionContextId)) {
+        log.file(`[rig] a ${kind} from a frame inside the workbench, not taken: ${String(data).slice(0, 200)}`);
+        return;
+      }
       if (kind === 'log') log.automationLog(...(Array.isArray(data) ? data : [undefined, data]));
       else if (kind === 'exit') log.automationExit(data);
       else if (kind === 'console') {
@@ -259,6 +302,7 @@ export async function openPipeWindow({ rig, url, name, onLog, viewport = { width
     // kept in memory, never in the profile folder.
     const { browserContextId } = await cdp.send('Target.createBrowserContext');
     const workbench = await cdp.send('Target.createTarget', { url: 'about:blank', browserContextId });
+    workbenchFrame = workbench.targetId;
     ({ sessionId } = await cdp.send('Target.attachToTarget', { targetId: workbench.targetId, flatten: true }));
     // A binding calls back only while the Runtime domain is on, and a script runs on a new document only while the Page
     // domain is: both on, and the page's console quiet but for what the script hands the binding (pageScript).
@@ -275,10 +319,9 @@ export async function openPipeWindow({ rig, url, name, onLog, viewport = { width
       sessionId,
     );
     await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: pageScript({ quiet: !headed }) }, sessionId);
-    await cdp.send('Page.navigate', { url }, sessionId);
-    const front = async () => {
-      await cdp.send('Page.bringToFront', {}, sessionId);
-    };
+    const navigated = await cdp.send('Page.navigate', { url }, sessionId);
+    if (navigated.errorText) throw new Error(`${url} did not load: ${navigated.errorText}`);
+    const front = () => cdp.send('Page.bringToFront', {}, sessionId, 15_000);
     if (!headed) {
       const { targetId } = await cdp.send('Target.createTarget', { url: 'about:blank', browserContextId });
       const blank = await cdp.send('Target.attachToTarget', { targetId, flatten: true });
@@ -290,7 +333,7 @@ export async function openPipeWindow({ rig, url, name, onLog, viewport = { width
       /** The workbench brought to the front and its page saved as a PNG in `file` (a suite that timed out). */
       async screenshot(file) {
         await front();
-        const { data } = await cdp.send('Page.captureScreenshot', { format: 'png' }, sessionId);
+        const { data } = await cdp.send('Page.captureScreenshot', { format: 'png' }, sessionId, 15_000);
         fs.writeFileSync(file, Buffer.from(data, 'base64'));
       },
       close,
