@@ -147,10 +147,11 @@ describe('Pinned flows', function () {
     });
     await waitFor(() => x.historyView.view.selection.length === 1, { message: 'the run still selected' });
     const decoy = sync.flow_id + 1_000_000; // a flow nobody has seen: pinning it only changes History (a refresh)
-    void x.history.pins.set([decoy], true);
+    const decoyPinned = x.history.pins.set([decoy], true);
     assert.ok(await untilHeldSelectionEmpty(x), 'the host let go of the selected run while the view was read again');
     void vscode.commands.executeCommand('flowsync.pinFlow'); // in the same turn: before the workbench reads the runs
     try {
+      await decoyPinned;
       await waitFor(() => x.history.pins.ids().includes(sync.flow_id), {
         message: `the selected run’s flow pinned from the palette while the view was read again (pins: ${x.history.pins.ids().join(', ')})`,
       });

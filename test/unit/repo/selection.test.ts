@@ -15,8 +15,13 @@ const { listSources, stripComments } = require(
  */
 const READERS = ['src/history/vscode/historyView.ts', 'src/lists/vscode/listView.ts'];
 
-/** A read of a tree view's own selection: `view.selection` (a field, or a variable named so). */
-const VIEW_SELECTION = /\bview\??\.selection\b/g;
+/**
+ * A read of a tree view's own selection: `.selection` or `['selection']` of a `view`, `treeView` or `tree` (a variable
+ * or a field: `historyView.view`), or `selection` taken apart from one (`{ selection } = view`). The views' own
+ * `selection` (`historyView.selection`, a ListView's) is what to read.
+ */
+const VIEW_SELECTION =
+  /(?<![\w$])(?:view|treeView|tree)\??(?:\.selection\b|\.?\[['"]selection['"]\])|\{[^}]*\bselection\b[^}]*\}\s*=\s*(?:[\w$.]*\.)?(?:view|treeView|tree)\b/g;
 
 describe('commands read the selection as the person sees it (src/base/selectedRows.ts)', () => {
   it('only the views read TreeView.selection, once each, for their SelectedRows', () => {
