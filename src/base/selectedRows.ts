@@ -1,3 +1,13 @@
+import type { Disposable } from './events';
+
+/** What SelectedRows reads of a tree view (VS Code's `TreeView` is one). */
+export interface SelectionSource<T> {
+  /** The selection the extension host answers now. */
+  readonly selection: readonly T[];
+  /** The workbench says the selection changed. */
+  onDidChangeSelection(listener: (event: { readonly selection: readonly T[] }) => unknown): Disposable;
+}
+
 /**
  * A tree view's selection as the person sees it. VS Code's extension host answers `TreeView.selection` from the rows
  * it holds at that moment, and a refreshed view lets go of every row and takes them back as the workbench reads them
@@ -6,20 +16,21 @@
  * then. When a selected row leaves the view the workbench says the selection changed, so what it said is never older
  * than the screen.
  */
-export class SelectedRows<T> {
+export class SelectedRows<T> implements Disposable {
   private said: readonly T[] = [];
+  private readonly subscription: Disposable;
 
-  /** `held`: the selection the host answers now (`TreeView.selection`). */
-  constructor(private readonly held: () => readonly T[]) {}
-
-  /** The workbench said the selection changed (`onDidChangeSelection`): these rows. */
-  changed(rows: readonly T[]): void {
-    this.said = rows;
+  constructor(private readonly view: SelectionSource<T>) {
+    this.subscription = view.onDidChangeSelection((event) => (this.said = event.selection));
   }
 
   /** The rows selected: the host's own (the rows as they are now) while it holds all of them, else those last said. */
   get rows(): readonly T[] {
-    const held = this.held();
+    const held = this.view.selection;
     return held.length < this.said.length ? this.said : held;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
   }
 }

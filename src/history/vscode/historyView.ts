@@ -81,12 +81,11 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
       showCollapseAll: true,
       canSelectMany: true,
     });
-    const view = this.view;
-    this.selected = new SelectedRows(() => view.selection);
+    this.selected = new SelectedRows(this.view);
     this.disposables.add(
       this.changeEmitter,
-      view,
-      view.onDidChangeSelection((e) => this.selected.changed(e.selection)),
+      this.view,
+      this.selected,
       eachService(
         services,
         (service) => service.history.onDidChange(() => this.update(service.id)),

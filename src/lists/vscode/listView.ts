@@ -121,15 +121,12 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       showCollapseAll: true,
       canSelectMany: true,
     });
-    const view = this.view;
-    this.selected = new SelectedRows(() => view.selection);
+    this.selected = new SelectedRows(this.view);
     this.disposables.add(
       this.tree,
-      view,
-      view.onDidChangeSelection((e) => {
-        this.selectedAt = ++ListView.selections;
-        this.selected.changed(e.selection);
-      }),
+      this.view,
+      this.selected,
+      this.view.onDidChangeSelection(() => (this.selectedAt = ++ListView.selections)),
       this.view.onDidExpandElement((e) => this.partOf(e.element)?.tree.rememberExpansion(e.element as never, true)),
       this.view.onDidCollapseElement((e) => this.partOf(e.element)?.tree.rememberExpansion(e.element as never, false)),
       settings.onDidChange(() => this.rearrange()),

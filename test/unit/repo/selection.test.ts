@@ -10,10 +10,10 @@ const { listSources, stripComments } = require(
 ) as typeof import('../../../scripts/lib/sourceFiles');
 
 /**
- * The views that read VS Code's `TreeView.selection`, each once: for their SelectedRows (src/base/selectedRows.ts),
- * which keeps the rows selected while a refreshed view is read again.
+ * The one reader of VS Code's `TreeView.selection`: SelectedRows, which keeps the rows selected while a refreshed view
+ * is read again (each view makes one of its own: `ListView.selection`, `HistoryView.selection`).
  */
-const READERS = ['src/history/vscode/historyView.ts', 'src/lists/vscode/listView.ts'];
+const READERS = ['src/base/selectedRows.ts'];
 
 /**
  * A read of a tree view's own selection: `.selection` or `['selection']` of a `view`, `treeView` or `tree` (a variable
@@ -24,7 +24,7 @@ const VIEW_SELECTION =
   /(?<![\w$])(?:view|treeView|tree)\??(?:\.selection\b|\.?\[['"]selection['"]\])|\{[^}]*\bselection\b[^}]*\}\s*=\s*(?:[\w$.]*\.)?(?:view|treeView|tree)\b/g;
 
 describe('commands read the selection as the person sees it (src/base/selectedRows.ts)', () => {
-  it('only the views read TreeView.selection, once each, for their SelectedRows', () => {
+  it('only SelectedRows reads TreeView.selection, once', () => {
     const found: Record<string, number> = {};
     for (const file of listSources(path.join(root, 'src'))) {
       const rel = path.relative(root, file).split(path.sep).join('/');
@@ -34,7 +34,7 @@ describe('commands read the selection as the person sees it (src/base/selectedRo
     assert.deepEqual(
       found,
       Object.fromEntries(READERS.map((file) => [file, 1])),
-      'read `selection` of ListView or HistoryView: `view.selection` lacks rows still selected on the screen while a ' +
+      'read `selection` of ListView or HistoryView (SelectedRows): `view.selection` lacks rows still selected on the screen while a ' +
         'refreshed view is read again (a command from the palette then asks, or acts on nothing)',
     );
   });
