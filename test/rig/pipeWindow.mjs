@@ -17,23 +17,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { format } from 'node:util';
-import { workbenchLog } from './codeServer.mjs';
+import { BROWSER_ARGS, workbenchLog } from './codeServer.mjs';
 import { RIG_DIR, xdgEnv } from './prepare.mjs';
 import { onInterrupt, stopGroup, trackGroup } from './processes.mjs';
 
-/** The switches of a headless Chromium that runs a workbench unwatched; Playwright's own for the same ends. */
+/**
+ * The switches of a headless Chromium that runs a workbench unwatched: the rig's own (BROWSER_ARGS, as every window
+ * has them), and those Playwright adds for the same ends.
+ */
 const SWITCHES = [
   '--headless',
   '--remote-debugging-pipe',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
+  ...BROWSER_ARGS,
   '--no-default-browser-check',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
   '--disable-extensions',
   '--disable-default-apps',
   '--disable-breakpad',
