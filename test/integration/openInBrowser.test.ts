@@ -159,13 +159,19 @@ describe('Open in Browser', function () {
 
     await setUserSetting('teamId', String(team));
     try {
-      await waitFor(
-        () => processing().getChildren().length > 0 && contextOf(processing(), flowAndSync().sync).endsWith('.web'),
-        {
-          message: 'offered with the team filter',
+      // The row read once, in the check that found it offered, and only after the team's list was answered: a row
+      // read again after the check could be gone (the list redrawn for the team).
+      const answered = () =>
+        mock.requests.some(
+          (r) => r.path.endsWith('/flowsyncs/processing') && r.query.team_id === String(team) && r.status !== 0,
+        );
+      const sync = await waitFor(
+        () => {
+          const row = answered() ? flowAndSync().sync : undefined;
+          return row !== undefined && contextOf(processing(), row).endsWith('.web') ? row : undefined;
         },
+        { message: 'offered with the team filter' },
       );
-      const { sync } = flowAndSync();
       const value = (sync as { item: { value: { id: number; flow_id: number } } }).item.value;
       await open(sync);
       assert.equal(asked(), `https://app.example.com/flows/${value.flow_id}/syncs/${value.id}?team=${team}`);
