@@ -86,7 +86,7 @@ const STILL_SPINNERS_CSS =
     '.monaco-progress-container.infinite .progress-bit',
   ].join(',') + '{animation:none!important}';
 /** The page script that adds STILL_SPINNERS_CSS to the workbench's own document (not to a webview's frame). */
-export const STILL_SPINNERS_SCRIPT = `(() => {
+const STILL_SPINNERS_SCRIPT = `(() => {
   if (window !== window.top) return;
   const add = () => {
     const style = document.createElement('style');
@@ -401,11 +401,10 @@ export async function openWorkbench({
   onLog,
   viewport = { width: 1400, height: 900 },
   waitReady = true,
-  // still spinners (STILL_SPINNERS_CSS), unless a person watches the run (RIG_HEADED)
-  spinners = process.env.RIG_HEADED ? 'moving' : 'still',
 }) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
-  if (spinners === 'still') await context.addInitScript({ content: STILL_SPINNERS_SCRIPT });
+  // still spinners (STILL_SPINNERS_CSS), unless a person watches the run
+  if (!process.env.RIG_HEADED) await context.addInitScript({ content: STILL_SPINNERS_SCRIPT });
   const page = await context.newPage();
   const log = workbenchLog(name, onLog);
   const { logFile, exitCode } = log;
