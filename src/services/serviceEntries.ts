@@ -5,7 +5,7 @@ import { lazyRegExp } from '../base/lazyRegExp';
 import { MAX_SERVICE_NAME } from '../base/serviceSet';
 import { t } from '../base/l10n';
 import { teamIdOf } from '../settings/settingValues';
-import { parseWebTemplates, withTeamFilter } from '../webPages/webUrl';
+import { parseWebTemplates, withTeamFilter, type WebTemplates } from '../webPages/webUrl';
 import type { ServiceEntryLike } from './serviceTargets';
 
 /** At most this many services are shown; later entries are skipped with a warning. */
@@ -200,24 +200,9 @@ export class ServiceEntriesRead {
       // Its web pages: a refused template is a warning of its own and never costs the entry.
       const web = this.decidedWebPages(index, item, label, target.teamId);
       warnings.push(...web.warnings);
-      entries.push({
-        id: `${name}\u0000${target.url.baseUrl}`,
-        name,
-        url: target.url,
-        ...(target.teamId ? { teamId: target.teamId } : {}),
-        ...((item as { teamHistory?: unknown }).teamHistory === false ? { teamHistory: false as const } : {}),
-        ...(Object.keys(web.templates).length ? { web: web.templates } : {}),
-      });
+      entries.push(entryOf(name, target, item, web.templates));
     });
-    if (warnings.length > MAX_SERVICE_WARNINGS) {
-      const rest = warnings.length - (MAX_SERVICE_WARNINGS - 1);
-      warnings.splice(
-        MAX_SERVICE_WARNINGS - 1,
-        rest,
-        t('Skipped {0} more entries of flowsync.services.', rest.toLocaleString('en-US')),
-      );
-    }
-    return { entries, warnings };
+    return { entries, warnings: capped(warnings) };
   }
 
   /** An entry's web pages, `{team_id}` decided by its team filter (webPages/webUrl.ts withTeamFilter), and warnings. */
@@ -249,6 +234,36 @@ export class ServiceEntriesRead {
     }
     return web;
   }
+}
+
+/** The entry of an item that passed every check: its id is its name and its base URL. */
+function entryOf(
+  name: string,
+  target: { readonly url: ServiceUrl; readonly teamId: string },
+  item: object,
+  web: WebTemplates,
+): ServiceEntry {
+  return {
+    id: `${name}\u0000${target.url.baseUrl}`,
+    name,
+    url: target.url,
+    ...(target.teamId ? { teamId: target.teamId } : {}),
+    ...((item as { teamHistory?: unknown }).teamHistory === false ? { teamHistory: false as const } : {}),
+    ...(Object.keys(web).length ? { web } : {}),
+  };
+}
+
+/** At most MAX_SERVICE_WARNINGS warnings, the last counting the rest (in place). */
+function capped(warnings: string[]): string[] {
+  if (warnings.length > MAX_SERVICE_WARNINGS) {
+    const rest = warnings.length - (MAX_SERVICE_WARNINGS - 1);
+    warnings.splice(
+      MAX_SERVICE_WARNINGS - 1,
+      rest,
+      t('Skipped {0} more entries of flowsync.services.', rest.toLocaleString('en-US')),
+    );
+  }
+  return warnings;
 }
 
 /** An item's URL, parsed by the service rules, and its team filter: digits only. */
