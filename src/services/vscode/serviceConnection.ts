@@ -143,7 +143,7 @@ export class ServiceConnection implements vscode.Disposable {
   retarget(target: ServiceTarget): Promise<void> {
     if (target.id !== this.id) throw new Error('a connection keeps its service');
     this.currentTarget = target;
-    return this.configuration.apply();
+    return this.configuration.apply({ keyKept: true }); // a settings change: a new key slot reads its key
   }
 
   /**
