@@ -144,6 +144,48 @@ describe('ConfigurationSync: the settings and the key a service applies', () => 
     }
   });
 
+  it('a key removed (the key event reads none): the next settings change reads again, and applies no key', async () => {
+    const { h, sync } = await started();
+    h.keyChanged();
+    h.reads[1].answer(undefined);
+    await Promise.resolve();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(h.configured.at(-1)?.apiKey, undefined);
+    const applied = h.change({ baseUrl: A, teamId: '4' }, sync);
+    assert.equal(h.configured.at(-1)?.teamId, '', 'not applied with the removed key in the same turn');
+    assert.ok(h.reads.length > 2, 'read again');
+    for (const read of h.reads.slice(2)) read.answer(undefined);
+    await applied;
+    assert.deepEqual([h.configured.at(-1)?.teamId, h.configured.at(-1)?.apiKey], ['4', undefined]);
+    sync.dispose();
+  });
+
+  it('an older read that answers after a newer one is not the key kept: the newer read is', async () => {
+    const { h, sync } = await started();
+    h.keyChanged(); // read 1: answers late, with the key of then
+    const newer = sync.apply(); // read 2: answers first, with the key of now
+    h.reads[2].answer('fs_key_now');
+    h.reads[1].answer('fs_key_then');
+    await newer;
+    assert.equal(h.configured.at(-1)?.apiKey, 'fs_key_now');
+    void h.change({ baseUrl: A, teamId: '5' }, sync);
+    assert.deepEqual([h.configured.at(-1)?.teamId, h.configured.at(-1)?.apiKey], ['5', 'fs_key_now']);
+    sync.dispose();
+  });
+
+  it('a read that fails after the key was found forgets it: the next settings change reads again', async () => {
+    const { h, sync } = await started();
+    const failed = sync.apply();
+    h.reads[1].fail(new Error('the keyring is locked'));
+    await failed;
+    assert.equal(h.configured.at(-1)?.apiKey, undefined);
+    assert.ok(h.configured.at(-1)?.secretsError, 'says why');
+    void h.change({ baseUrl: A, teamId: '6' }, sync);
+    assert.ok(h.reads.length > 2, 'read again, not the key found before the failure');
+    assert.notEqual(h.configured.at(-1)?.apiKey, 'fs_key_a');
+    sync.dispose();
+  });
+
   it('an explicit apply() (a key set, a reconfigure) always reads the key', async () => {
     const { h, sync } = await started();
     const applied = sync.apply();
