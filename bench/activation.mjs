@@ -13,6 +13,9 @@
 //                                               each start twice, alternately: no settings, and a service URL set
 //   node bench/activation.mjs --profile         also says, per start, which VS Code API calls activate() spent its time in
 //                                               (the timing wrappers cost a little: not for the figures of record)
+//   node bench/activation.mjs --floor           the floor of a start: bench/activation/floor.js in place of the bundle,
+//                                               making only the VS Code calls activate() makes (its rows' section is
+//                                               `activation floor`): VS Code's part of the figures, the rest is ours
 //   node bench/activation.mjs --cpu-profile DIR  also writes each start's V8 CPU profile of the code load and activate()
 //                                               to DIR/start-<time>.cpuprofile (sampled every 50 µs; not for the figures of
 //                                               record either); bench/lib/cpuProfile.mjs DIR sums them by function and file
@@ -36,10 +39,13 @@ const { values: opts } = parseArgs({
   options: {
     starts: { type: 'string', default: '10' },
     profile: { type: 'boolean', default: false },
+    floor: { type: 'boolean', default: false },
     'cpu-profile': { type: 'string' },
   },
 });
 const STARTS = Math.max(1, Number(opts.starts));
+/** The rows' section: --floor's are apart, never compared with the real start's. */
+const SECTION = opts.floor ? 'activation floor' : 'activation';
 const START_TIMEOUT_MS = 120_000;
 const say = (m) => progress('activation', m);
 
@@ -60,7 +66,7 @@ function makeExtensionCopy() {
   // A fresh production build, copied at once and checked: on a shared work tree another build (the test rig makes
   // development builds) may rewrite dist/ at any moment.
   const copy = path.join(dir, 'dist', 'extension.js');
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1; !opts.floor; attempt++) {
     buildProduction({ sourceMap: Boolean(opts['cpu-profile']) });
     fs.copyFileSync(path.join(REPO_ROOT, 'dist', 'extension.js'), copy);
     if (opts['cpu-profile']) {
@@ -74,7 +80,8 @@ function makeExtensionCopy() {
     if (attempt >= 3)
       throw new Error('dist/extension.js keeps being replaced by a development build (another build running?)');
   }
-  say(`production bundle ${fs.statSync(copy).size} bytes copied to ${dir}`);
+  if (opts.floor) fs.copyFileSync(path.join(REPO_ROOT, 'bench', 'activation', 'floor.js'), copy);
+  say(`${opts.floor ? 'the floor start' : 'production bundle'} ${fs.statSync(copy).size} bytes copied to ${dir}`);
   fs.copyFileSync(path.join(REPO_ROOT, 'bench', 'activation', 'shim.js'), path.join(dir, 'bench-main.js'));
   fs.copyFileSync(path.join(REPO_ROOT, 'bench', 'activation', 'index.js'), path.join(dir, 'bench-suite.js'));
   if (opts.profile) fs.writeFileSync(path.join(dir, 'bench-profile.json'), '{}\n');
@@ -183,10 +190,10 @@ async function main() {
   }
   const vscodeVersion = runs[0]?.vscode;
   const byVsCode = runs.filter((r) => r.startedByVsCode).length;
-  const note = `VS Code ${vscodeVersion} (code-server) extension host, ${STARTS} fresh starts; production bundle, no flowsync settings; VS Code triggered the activation itself in ${byVsCode} of ${STARTS}`;
+  const note = `VS Code ${vscodeVersion} (code-server) extension host, ${STARTS} fresh starts; ${opts.floor ? 'the floor start (--floor)' : 'production bundle'}, no flowsync settings; VS Code triggered the activation itself in ${byVsCode} of ${STARTS}`;
   const rows = [
     row(
-      'activation',
+      SECTION,
       'activate() call (real context)',
       'ms',
       runs.map((r) => r.activateMs),
@@ -195,7 +202,7 @@ async function main() {
     ...(runs.every((r) => r.cpuMs !== undefined)
       ? [
           row(
-            'activation',
+            SECTION,
             '  of which on the CPU (main thread; the rest it waited for a core)',
             'ms',
             runs.map((r) => r.cpuMs),
@@ -203,7 +210,7 @@ async function main() {
         ]
       : []),
     row(
-      'activation',
+      SECTION,
       'code load: require(dist/extension.js)',
       'ms',
       runs.map((r) => r.loadMs),
@@ -211,7 +218,7 @@ async function main() {
     ...(runs.every((r) => r.loadCpuMs !== undefined)
       ? [
           row(
-            'activation',
+            SECTION,
             '  code load on the CPU (main thread)',
             'ms',
             runs.map((r) => r.loadCpuMs),
@@ -219,7 +226,7 @@ async function main() {
         ]
       : []),
     row(
-      'activation',
+      SECTION,
       'code load + activate()',
       'ms',
       runs.map((r) => r.loadMs + r.activateMs),
@@ -231,7 +238,7 @@ async function main() {
     ...(runs.every((r) => r.loadCpuMs !== undefined && r.cpuMs !== undefined)
       ? [
           row(
-            'activation',
+            SECTION,
             '  code load + activate() on the CPU (main thread)',
             'ms',
             runs.map((r) => r.loadCpuMs + r.cpuMs),
@@ -246,13 +253,13 @@ async function main() {
     ...(runs.every((r) => r.gcMs !== undefined)
       ? [
           row(
-            'activation',
+            SECTION,
             "  of which garbage collection (the extension host's one heap: any code's allocations)",
             'ms',
             runs.map((r) => r.gcMs),
           ),
           row(
-            'activation',
+            SECTION,
             '  code load + activate() without the garbage collection',
             'ms',
             runs.map((r) => r.loadMs + r.activateMs - r.gcMs),
@@ -262,7 +269,7 @@ async function main() {
     ...(runs.every((r) => r.madeMs !== undefined)
       ? [
           row(
-            'activation',
+            SECTION,
             'code load + activate() + the services made (their chunk loaded after activate() returns)',
             'ms',
             runs.map((r) => r.madeMs),
@@ -273,7 +280,7 @@ async function main() {
           ...(runs.every((r) => r.madeCpuMs !== undefined)
             ? [
                 row(
-                  'activation',
+                  SECTION,
                   '  on the CPU (main thread)',
                   'ms',
                   runs.map((r) => r.madeCpuMs),
@@ -283,7 +290,7 @@ async function main() {
         ]
       : []),
     row(
-      'activation',
+      SECTION,
       'activate() with a service URL set (later starts; key read after it returns)',
       'ms',
       setUpRuns.map((r) => r.activateMs),
@@ -294,7 +301,7 @@ async function main() {
     ...(setUpRuns.every((r) => r.cpuMs !== undefined)
       ? [
           row(
-            'activation',
+            SECTION,
             '  of which on the CPU',
             'ms',
             setUpRuns.map((r) => r.cpuMs),
