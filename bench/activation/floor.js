@@ -32,6 +32,10 @@ const PANEL_VIEW_TYPES = ['flowsync.activity', 'flowsync.insights', 'flowsync.ti
 module.exports.activate = function activate(context) {
   const contributes = context.extension.packageJSON.contributes;
   const subscriptions = context.subscriptions;
+  // what the real start reads of its context and of VS Code (VS Code makes some of these on first use)
+  void [context.extensionMode, context.extensionUri, context.extension.id, context.globalStorageUri, vscode.version];
+  void [context.secrets.onDidChange, context.globalState.get('flowsync.filters'), context.workspaceState.keys()];
+  void vscode.l10n.t('Flow Sync');
   subscriptions.push(vscode.window.createOutputChannel('Flow Sync', { log: true }));
   const settings = vscode.workspace.getConfiguration('flowsync');
   for (const key of SETTINGS) settings.get(key);
