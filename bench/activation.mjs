@@ -49,7 +49,28 @@ const SECTION = opts.floor ? 'activation floor' : 'activation';
 const START_TIMEOUT_MS = 120_000;
 const say = (m) => progress('activation', m);
 
-/** The throwaway extension folder: real manifest and assets, real bundle, `main` = the timing shim. */
+/**
+ * A fresh production build into `dir` (its start bundle at `copy`, its chunks beside it), copied at once and checked: on
+ * a shared work tree another build (the test rig makes development builds) may rewrite dist/ at any moment.
+ */
+function copyProductionBundle(dir, copy) {
+  for (let attempt = 1; ; attempt++) {
+    buildProduction({ sourceMap: Boolean(opts['cpu-profile']) });
+    fs.copyFileSync(path.join(REPO_ROOT, 'dist', 'extension.js'), copy);
+    if (opts['cpu-profile']) {
+      fs.mkdirSync(path.resolve(opts['cpu-profile']), { recursive: true });
+      // the bundle profiled and its source map, to read a sample's place in the minified code
+      for (const name of ['extension.js', 'extension.js.map'])
+        fs.copyFileSync(path.join(REPO_ROOT, 'dist', name), path.join(path.resolve(opts['cpu-profile']), name));
+    }
+    fs.cpSync(path.join(REPO_ROOT, 'dist', 'chunks'), path.join(dir, 'dist', 'chunks'), { recursive: true }); // required on first use
+    if (!fs.readFileSync(copy, 'utf8').includes('//# sourceMappingURL=')) return;
+    if (attempt >= 3)
+      throw new Error('dist/extension.js keeps being replaced by a development build (another build running?)');
+  }
+}
+
+/** The throwaway extension folder: real manifest and assets, real bundle (--floor: the floor start), `main` = the timing shim. */
 function makeExtensionCopy() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flowsync-bench-ext-'));
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
@@ -63,24 +84,9 @@ function makeExtensionCopy() {
       fs.cpSync(path.join(REPO_ROOT, sub), path.join(dir, sub), { recursive: true });
   }
   fs.mkdirSync(path.join(dir, 'dist'));
-  // A fresh production build, copied at once and checked: on a shared work tree another build (the test rig makes
-  // development builds) may rewrite dist/ at any moment.
   const copy = path.join(dir, 'dist', 'extension.js');
-  for (let attempt = 1; !opts.floor; attempt++) {
-    buildProduction({ sourceMap: Boolean(opts['cpu-profile']) });
-    fs.copyFileSync(path.join(REPO_ROOT, 'dist', 'extension.js'), copy);
-    if (opts['cpu-profile']) {
-      fs.mkdirSync(path.resolve(opts['cpu-profile']), { recursive: true });
-      // the bundle profiled and its source map, to read a sample's place in the minified code
-      for (const name of ['extension.js', 'extension.js.map'])
-        fs.copyFileSync(path.join(REPO_ROOT, 'dist', name), path.join(path.resolve(opts['cpu-profile']), name));
-    }
-    fs.cpSync(path.join(REPO_ROOT, 'dist', 'chunks'), path.join(dir, 'dist', 'chunks'), { recursive: true }); // required on first use
-    if (!fs.readFileSync(copy, 'utf8').includes('//# sourceMappingURL=')) break;
-    if (attempt >= 3)
-      throw new Error('dist/extension.js keeps being replaced by a development build (another build running?)');
-  }
   if (opts.floor) fs.copyFileSync(path.join(REPO_ROOT, 'bench', 'activation', 'floor.js'), copy);
+  else copyProductionBundle(dir, copy);
   say(`${opts.floor ? 'the floor start' : 'production bundle'} ${fs.statSync(copy).size} bytes copied to ${dir}`);
   fs.copyFileSync(path.join(REPO_ROOT, 'bench', 'activation', 'shim.js'), path.join(dir, 'bench-main.js'));
   fs.copyFileSync(path.join(REPO_ROOT, 'bench', 'activation', 'index.js'), path.join(dir, 'bench-suite.js'));
