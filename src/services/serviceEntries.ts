@@ -51,23 +51,34 @@ const SCRIPTS = ['Latin', 'Cyrillic', 'Greek'].map((script) => lazyRegExp(`\\p{S
  * written in look-alike letters has the key of the Latin name it imitates.
  */
 function skeleton(text: string): string {
+  const { latinOf, pattern } = lookAlikes();
   return text
     .normalize('NFD')
-    .replace(LOOK_ALIKE, (c) => LATIN_OF[c] ?? c)
+    .replace(pattern, (c) => latinOf[c] ?? c)
     .normalize('NFC');
 }
-/** Look-alike letter → the Latin letter it looks like, in the same case. */
-const LATIN_OF: Readonly<Record<string, string>> = Object.freeze(
-  Object.fromEntries([
-    // Cyrillic capitals and small letters
-    ...pairs('АВЕКМНОРСТХУЅІЈԚԜҮӀԌ', 'ABEKMHOPCTXYSIJQWYIG'),
-    ...pairs('аеорсхуѕіјԁԛԝһүӏкԍ', 'aeopcxysijdqwhylkg'),
-    // Greek capitals and small letters
-    ...pairs('ΑΒΕΖΗΙΚΜΝΟΡΤΥΧϜϺ', 'ABEZHIKMNOPTYXFM'),
-    ...pairs('αοικνρυχϲϳ', 'aoikvpuxcj'),
-  ]),
-);
-const LOOK_ALIKE = new RegExp(`[${Object.keys(LATIN_OF).join('')}]`, 'gu');
+
+/**
+ * Look-alike letter → the Latin letter it looks like, in the same case, and the pattern that finds them: made when a
+ * name is first compared (a start without `flowsync.services` compares none), then kept.
+ */
+function lookAlikes(): { readonly latinOf: Readonly<Record<string, string>>; readonly pattern: RegExp } {
+  if (!lookAlikeTable) {
+    const latinOf: Readonly<Record<string, string>> = Object.freeze(
+      Object.fromEntries([
+        // Cyrillic capitals and small letters
+        ...pairs('АВЕКМНОРСТХУЅІЈԚԜҮӀԌ', 'ABEKMHOPCTXYSIJQWYIG'),
+        ...pairs('аеорсхуѕіјԁԛԝһүӏкԍ', 'aeopcxysijdqwhylkg'),
+        // Greek capitals and small letters
+        ...pairs('ΑΒΕΖΗΙΚΜΝΟΡΤΥΧϜϺ', 'ABEZHIKMNOPTYXFM'),
+        ...pairs('αοικνρυχϲϳ', 'aoikvpuxcj'),
+      ]),
+    );
+    lookAlikeTable = { latinOf, pattern: new RegExp(`[${Object.keys(latinOf).join('')}]`, 'gu') };
+  }
+  return lookAlikeTable;
+}
+let lookAlikeTable: ReturnType<typeof lookAlikes> | undefined;
 
 function pairs(from: string, to: string): Array<[string, string]> {
   const letters = [...from];
