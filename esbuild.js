@@ -147,30 +147,18 @@ const vscodeOnce = {
  * them, and loading it loads them), and when it loads. The start bundle is below every chunk.
  */
 const CHUNKS = {
-  // What every configured start needs within seconds, loaded by the registry's start() once activate() has returned
-  // and the host has had its turn: each service's connection (Explorer, client, HTTP with node-fetch, History and its
-  // log store on disk, sharing between windows), the views' rows and tints, what History and the errors announce.
+  // What every start needs within milliseconds, loaded once activate() has registered everything, returned, and the
+  // host has had its turn: the product (src/start/vscode/product.ts), each service's connection (Explorer, client, HTTP with
+  // node-fetch, History and its log store on disk, sharing between windows), the views' rows and tints, what History
+  // and the errors announce.
   services: {
     after: [],
     modules: [
-      // the registry's: a connection per service, an earlier version's key moved, the entries' look-alike names
-      './src/services/vscode/serviceConnection.ts',
-      './src/services/vscode/legacyKey.ts',
-      './src/services/confusables.ts',
-      // the views': a service's rows and their tints, History's rows and days
-      './src/lists/vscode/groupedTree.ts',
-      './src/lists/vscode/rowDecorations.ts',
-      './src/history/vscode/historyRows.ts',
-      './src/history/texts.ts',
-      // made with the services (the registry's withServices), or by what they do: failures, errors and History's news
-      './src/notifications/vscode/failureWatch.ts',
-      './src/status/vscode/statusBar.ts',
-      './src/services/vscode/settingsWarnings.ts',
+      // the product the start's registrations act on: the settings, the registry and its connections, the views' rows,
+      // History's view, the status bar, the watch of failures, team History, the test API (ExtensionMode.Test)
+      './src/start/vscode/product.ts',
+      // the JSON documents (their provider is registered at start: a restored document asks it at once)
       './src/json/vscode/jsonDocuments.ts',
-      // team History of the window: connects when a connection string is kept (its store's code is a chunk below)
-      './src/teamHistory/vscode/teamHistory.ts',
-      // ExtensionMode.Test only
-      './src/commands/vscode/testApi.ts',
     ],
   },
   // The views' filters and the Find language: when a filter is first set, or at start when the workspace kept one.

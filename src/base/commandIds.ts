@@ -49,6 +49,16 @@ export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];
 export const SHOW_MORE_ROWS = 'flowsync.showMoreRows';
 
 /**
+ * The id of each tree view (package.json `views`): registered at start (src/extension.ts), their rows made with the
+ * services' chunk.
+ */
+export const VIEW_ID = {
+  processing: 'flowsync.processing',
+  connections: 'flowsync.connections',
+  history: 'flowsync.history',
+} as const;
+
+/**
  * The view type of each webview panel: VS Code restores a panel of these after a reload (each has a serializer,
  * registered at start, and an `onWebviewPanel:` activation event in package.json; a test checks both).
  */

@@ -1,3 +1,4 @@
+import { VIEW_ID } from '../base/commandIds';
 import { t } from '../base/l10n';
 import type { ListFace } from './list';
 
@@ -18,7 +19,7 @@ export function connectionCount(n: number): string {
 /** The flow syncs processing now: polled; the badge counts them. */
 export const processingFace = {
   id: 'processing',
-  viewId: 'flowsync.processing',
+  viewId: VIEW_ID.processing,
   polled: true,
   rows: { descriptionAges: true },
   arrangements: {
@@ -40,7 +41,7 @@ export const processingFace = {
 /** The configured connections: loaded when the view is shown. */
 export const connectionsFace = {
   id: 'connections',
-  viewId: 'flowsync.connections',
+  viewId: VIEW_ID.connections,
   polled: false,
   rows: { descriptionAges: false },
   arrangements: {

@@ -108,7 +108,7 @@ describe('activate() exports', () => {
     }
   });
 
-  it('the chunks of the production bundle (dist/chunks) share its state: their text is translated, and masks the key activate() registered', async () => {
+  it('the chunks of the production bundle (dist/chunks) share its state: their text is translated, and masks the key the services registered', async () => {
     const dist = path.join(__dirname, '..', '..', '..', 'dist');
     const chunks = fs.existsSync(path.join(dist, 'chunks'))
       ? fs.readdirSync(path.join(dist, 'chunks')).filter((name) => name.endsWith('.js'))
@@ -161,17 +161,27 @@ describe('activate() exports', () => {
         'the chunk has a localize of its own: translations are lost',
       );
 
-      // A flow name with the key in it: History's texts (the services' chunk) make it inert, and must mask the key
-      // registered at activation.
-      const texts = moduleOf<{
-        finishedNotification(left: unknown[], watches: unknown, mode: string): { text?: string };
-      }>('services.js', 'finishedNotification');
-      const left = [{ id: 7, flowId: 3, flowName: `Invoices ${KEY}`, duration: { ms: 60_000, uncertaintyMs: 0 } }];
-      const { text = '' } = texts.finishedNotification(left, { syncs: new Set(), flows: new Set() }, 'all');
-      assert.match(text, /^«Sync #7 \(Invoices .*\) is no longer processing/, 'not the notice of the run given');
+      // A service name with the key in it: a JSON document's name (made in the services' chunk, where the registry
+      // registered the key) is inert, and must mask the key through the start bundle's one copy of inert, translated
+      // by the localize activate() installed.
+      const uri = vscode.Uri as { from: unknown };
+      const from = uri.from;
+      const names: string[] = [];
+      uri.from = (parts: { path: string }) => (names.push(parts.path), parts);
+      try {
+        const documents = moduleOf<{ JsonDocuments: { uri(target: unknown, serviceName?: string): unknown } }>(
+          'services.js',
+          'JsonDocuments',
+        );
+        documents.JsonDocuments.uri({ list: 'processing', kind: 'items', ids: [7] }, `Invoices ${KEY}`);
+      } finally {
+        uri.from = from;
+      }
+      const [name = ''] = names;
+      assert.match(name, /^\/Invoices .* · «.*»\.json$/, 'not the name of the document asked for');
       assert.ok(
-        !text.includes(KEY),
-        `a chunk does not mask the key registered at activation (it has its own copy of inert): ${text}`,
+        !name.includes(KEY),
+        `a chunk does not mask the key registered by the services (it has its own copy of inert): ${name}`,
       );
 
       for (const chunk of chunks) {
@@ -185,6 +195,55 @@ describe('activate() exports', () => {
       test.dispose();
       extension = saved;
       l10n.t = fillPlaceholders;
+    }
+  });
+
+  it('the product cannot be made: said once with Show Log, the views answer no rows, a command tries again and says why', async () => {
+    const window = vscode.window as Record<string, unknown>;
+    const commands = vscode.commands as Record<string, unknown>;
+    const saved = [window.showErrorMessage, window.createTreeView, commands.registerCommand];
+    const said: string[][] = [];
+    const providers: Array<{ getChildren(): unknown }> = [];
+    const registered = new Map<string, () => Promise<unknown>>();
+    window.showErrorMessage = async (...words: string[]) => void said.push(words);
+    window.createTreeView = (_id: string, options: { treeDataProvider: { getChildren(): unknown } }) => {
+      providers.push(options.treeDataProvider);
+      return { dispose: () => undefined };
+    };
+    commands.registerCommand = (id: string, run: () => Promise<unknown>) => {
+      registered.set(id, run);
+      return { dispose: () => undefined };
+    };
+    let tries = 0;
+    const memento = { get: () => undefined, update: async () => undefined, keys: () => [] };
+    const subscriptions: Array<{ dispose(): unknown }> = [];
+    const context = {
+      extensionMode: MODE.Production,
+      secrets: { get: async () => undefined, onDidChange: () => ({ dispose() {} }) },
+      subscriptions,
+      get globalState(): never {
+        tries++;
+        throw new Error('globalState is not there');
+      },
+      workspaceState: memento,
+      extension: { packageJSON: { version: '0.2.0' } },
+    };
+    try {
+      assert.equal(extension.activate(context), undefined);
+      assert.equal(providers.length, 3, 'the three views, registered by activate() itself');
+      const rows = providers.map((provider) => Promise.resolve(provider.getChildren()));
+      // the host's turn (a timer of 0, set before this one), then the product is made (and fails)
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(tries, 1);
+      assert.deepEqual(await Promise.all(rows), [[], [], []], 'no view is left loading for ever');
+      assert.deepEqual(said, [['Flow Sync could not start its services. The Flow Sync log says why.', 'Show Log']]);
+      await registered.get('flowsync.refresh')?.();
+      assert.equal(tries, 2, 'the command tried to make the product again');
+      assert.deepEqual(said.slice(1), [['globalState is not there']], 'the command says its own error, and once');
+    } finally {
+      subscriptions.forEach((s) => s.dispose());
+      [window.showErrorMessage, window.createTreeView, commands.registerCommand] = saved;
     }
   });
 

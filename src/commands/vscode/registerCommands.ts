@@ -5,19 +5,27 @@ import type { OnFirstUse } from '../../base/onFirstUse';
 import type { CommandContext } from './commandContext';
 import type * as CommandTable from './handlers';
 
+/** Where the commands find what they act on: the product (src/start/vscode/product.ts, made after activate() returned), and the log. */
+export interface CommandsStart {
+  /** What the commands act on, once it is made (made at most once; a failed making is tried again). */
+  context(): Promise<CommandContext>;
+  readonly log: Pick<vscode.LogOutputChannel, 'error'>;
+}
+
 /**
  * Registers every command (each id of COMMAND) at activation. What a command does is in the command table
- * (handlers.ts: its own chunk, loaded by `table` when the first command runs); a command that fails is logged and
- * its message shown.
+ * (handlers.ts: its own chunk, loaded by `table` when the first command runs), given what it acts on once that is
+ * made; a command that fails is logged and its message shown.
  */
-export function registerCommands(ctx: CommandContext, table: OnFirstUse<typeof CommandTable>): vscode.Disposable[] {
+export function registerCommands(start: CommandsStart, table: OnFirstUse<typeof CommandTable>): vscode.Disposable[] {
   return (Object.values(COMMAND) as CommandId[]).map((id) =>
     vscode.commands.registerCommand(id, async (node?: unknown, nodes?: unknown) => {
       try {
-        await (await table.get()).runCommand(id, ctx, node, nodes);
+        const [commands, ctx] = await Promise.all([table.get(), start.context()]);
+        await commands.runCommand(id, ctx, node, nodes);
       } catch (e) {
         const message = inert((e as Error)?.message ?? String(e));
-        ctx.log.error(`${id} failed: ${message}`);
+        start.log.error(`${id} failed: ${message}`);
         void vscode.window.showErrorMessage(message);
       }
     }),
@@ -30,16 +38,17 @@ export function registerCommands(ctx: CommandContext, table: OnFirstUse<typeof C
  * restored (nothing more at start); a panel that cannot be restored is closed and the reason logged.
  */
 export function registerPanelSerializers(
-  ctx: CommandContext,
+  start: CommandsStart,
   table: OnFirstUse<typeof CommandTable>,
 ): vscode.Disposable[] {
   return (Object.entries(PANEL_VIEW_TYPES) as Array<[PanelKind, string]>).map(([kind, viewType]) =>
     vscode.window.registerWebviewPanelSerializer(viewType, {
       deserializeWebviewPanel: async (panel, state: unknown) => {
         try {
-          await (await table.get()).restorePanel(ctx, kind, panel, state);
+          const [commands, ctx] = await Promise.all([table.get(), start.context()]);
+          await commands.restorePanel(ctx, kind, panel, state);
         } catch (e) {
-          ctx.log.error(`${viewType} could not be restored: ${inert((e as Error)?.message ?? String(e))}`);
+          start.log.error(`${viewType} could not be restored: ${inert((e as Error)?.message ?? String(e))}`);
           panel.dispose();
         }
       },

@@ -19,7 +19,7 @@ import { moreTreeItem } from '../../lists/vscode/moreRow';
  * chunk (esbuild.js CHUNKS), loaded when the view first asks for a row.
  */
 
-export interface HistoryRowContext {
+interface HistoryRowContext {
   /** Several services: rows are kept apart by their service in their ids. */
   several: boolean;
   now: number;

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../base/events';
 import { SelectedRows } from '../../base/selectedRows';
-import { onFirstUse } from '../../base/onFirstUse';
 import type { HistoryEntry, HistoryGroup } from '../index';
 import { eachService, type ServiceSet } from '../../base/serviceSet';
 import type { HistoryNode } from '../historyNode';
@@ -11,9 +10,20 @@ import type { RowFind } from '../../filter/rowFind';
 import { COMMAND } from '../../base/commandIds';
 import type { SettingsPartFeed } from '../../settings/settingsFeed';
 import { webContextSuffix, type WebSection } from '../../webPages/webUrl';
-import type { RowTintDecorations } from '../../lists/vscode/rowDecorations';
+import { RowTintDecorations } from '../../lists/vscode/rowDecorations';
 import type { LevelPages } from '../../lists/levelPages';
-import type { HistoryMoreRow } from './historyRows';
+import type { LateTreeView } from '../../base/vscode/lateTree';
+import { VIEW_ID } from '../../base/commandIds';
+import {
+  dayLevel,
+  dayPages,
+  dayRows,
+  historyMoreItem,
+  historyTreeItem,
+  resolveHistoryItem,
+  type HistoryMoreRow,
+} from './historyRows';
+import { historyGroups } from '../texts';
 
 /** The one row of the view while its filter matches nothing: it clears the filter. */
 interface NoMatchRow {
@@ -22,17 +32,7 @@ interface NoMatchRow {
 
 export type HistoryViewNode = HistoryNode | NoMatchRow | HistoryMoreRow;
 
-/**
- * The code of the rows (the services' chunk, esbuild.js CHUNKS): what a row looks like, the days of the runs, and the
- * view's tints of the runs that stand out (src/lists/vscode/rowDecorations.ts), made with them.
- */
-type HistoryRows = typeof import('./historyRows') &
-  Pick<typeof import('../texts'), 'historyGroups'> & {
-    readonly marker: RowTintDecorations;
-    readonly pages: LevelPages;
-  };
-
-export const HISTORY_VIEW = 'flowsync.history';
+export const HISTORY_VIEW = VIEW_ID.history;
 
 /**
  * The History view: syncs that left processing within historyDays, grouped by the day they left (newest first; see
@@ -51,19 +51,10 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   /** The row of each service, kept so a change re-renders just that service. */
   private readonly serviceRows = new Map<string, HistoryNode>();
   private readonly contextKeys = new ContextKeys();
-  /** The code of the rows (historyRows.ts, its own chunk: esbuild.js CHUNKS), loaded when the view first asks. */
-  private readonly rowsCode = onFirstUse(
-    async (): Promise<HistoryRows> => {
-      const [rows, texts, tints] = await Promise.all([
-        import('./historyRows'),
-        import('../texts'),
-        import('../../lists/vscode/rowDecorations'),
-      ]);
-      const marker = new tints.RowTintDecorations();
-      return { ...rows, historyGroups: texts.historyGroups, marker, pages: rows.dayPages() };
-    },
-    { dispose: (rows) => rows.marker.dispose() },
-  );
+  /** The tints of the runs that stand out (src/lists/vscode/rowDecorations.ts). */
+  private readonly marker = new RowTintDecorations();
+  /** How many runs each day shows (its pages; a "Show more" row for the rest). */
+  private readonly pages: LevelPages = dayPages();
   /** The view's filter (src/find); undefined while none is on. */
   private filter?: RowFind<HistoryEntry>;
   private readonly noMatchRow: NoMatchRow = { kind: 'noMatch' };
@@ -71,20 +62,18 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   private shownDescription?: string;
 
   constructor(
+    /** Its tree view, registered at start (src/extension.ts): this view's rows are shown through it. */
+    shown: Pick<LateTreeView<HistoryViewNode>, 'view' | 'data'>,
     private readonly services: ServiceSet<HistoryViewService>,
     private readonly now: () => number,
     /** The web page templates of each service (Open in Browser: a run's context value ends `.web` when set). */
     private readonly settings?: { readonly webPages: SettingsPartFeed<WebSection['webUrls']> },
   ) {
-    this.view = vscode.window.createTreeView(HISTORY_VIEW, {
-      treeDataProvider: this,
-      showCollapseAll: true,
-      canSelectMany: true,
-    });
+    this.view = shown.view;
     this.selected = new SelectedRows(this.view);
     this.disposables.add(
       this.changeEmitter,
-      this.view,
+      this.marker,
       this.selected,
       eachService(
         services,
@@ -98,6 +87,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
       ),
     );
     this.update(undefined);
+    shown.data.use(this);
   }
 
   /** The rows selected (src/base/selectedRows.ts): read this, not `view.selection`. */
@@ -105,25 +95,22 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     return this.selected.rows;
   }
 
-  /** Before the rows' code is loaded, each answer waits for it once. */
-  getChildren(node?: HistoryViewNode): HistoryViewNode[] | Promise<HistoryViewNode[]> {
-    const rows = this.rows;
-    if (!rows) return this.loadRows().then(() => this.getChildren(node));
+  getChildren(node?: HistoryViewNode): HistoryViewNode[] {
     if (node?.kind === 'noMatch' || node?.kind === 'historyMore') return [];
     if (!node) {
       if (this.nothingMatches()) return [this.noMatchRow];
       if (this.services.several) return this.services.all.map((s) => this.serviceRow(s.id));
       const only = this.services.all[0];
-      return only ? this.days(rows, only) : [];
+      return only ? this.days(only) : [];
     }
     if (node.kind === 'historyService') {
       const service = this.services.all.find((s) => s.id === node.service);
-      return service ? this.days(rows, service) : [];
+      return service ? this.days(service) : [];
     }
-    return node.kind === 'historyDay' ? rows.dayRows(node, rows.pages) : []; // at most its pages of runs
+    return node.kind === 'historyDay' ? dayRows(node, this.pages) : []; // at most its pages of runs
   }
 
-  getTreeItem(node: HistoryViewNode): vscode.TreeItem | Promise<vscode.TreeItem> {
+  getTreeItem(node: HistoryViewNode): vscode.TreeItem {
     if (node.kind === 'noMatch') {
       const label = this.filter?.clearLabel ?? '';
       const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
@@ -132,10 +119,8 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
       item.command = { title: label, command: COMMAND.clearFilter, arguments: ['history'] };
       return item;
     }
-    const rows = this.rows;
-    if (!rows) return this.loadRows().then(() => this.getTreeItem(node));
     if (node.kind === 'historyMore') {
-      return rows.historyMoreItem(node, this.services.several, () => this.showMore(node));
+      return historyMoreItem(node, this.services.several, () => this.showMore(node));
     }
     const service = node.kind !== 'historyDay' ? this.services.all.find((s) => s.id === node.service) : undefined;
     const webSuffix = webContextSuffix('flowsync.historyEntry', this.settings?.webPages.current.get(node.service));
@@ -146,9 +131,9 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
       service,
       webSuffix,
       pinned,
-      marker: rows.marker,
+      marker: this.marker,
     };
-    const item = rows.historyTreeItem(node, context);
+    const item = historyTreeItem(node, context);
     if (node.kind === 'historyService' && this.filter && service) {
       item.description = this.filter.serviceText(this.keptOf(service).length, String(item.description ?? ''));
     }
@@ -161,8 +146,8 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     if (node.kind === 'historyMore') return node.day;
     const service = this.services.all.find((s) => s.id === node.service);
     if (node.kind === 'historyDay') return this.services.several ? this.serviceRow(node.service) : undefined;
-    if (!service || !this.rows) return undefined;
-    const group = this.groupsOf(this.rows, service).find((g) => g.entries.includes(node.entry));
+    if (!service) return undefined;
+    const group = this.groupsOf(service).find((g) => g.entries.includes(node.entry));
     return group && { kind: 'historyDay', group, service: service.id };
   }
 
@@ -170,7 +155,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   setFilter(filter: RowFind<HistoryEntry> | undefined): void {
     if (filter === this.filter) return;
     this.filter = filter;
-    this.rows?.pages.reset(); // other runs: each day shows its first page
+    this.pages.reset(); // other runs: each day shows its first page
     this.update(undefined);
   }
 
@@ -187,10 +172,8 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
 
   resolveTreeItem(item: vscode.TreeItem, node: HistoryViewNode): vscode.TreeItem | Promise<vscode.TreeItem> {
     if (node.kind === 'noMatch' || node.kind === 'historyMore') return item;
-    const rows = this.rows;
-    if (!rows) return this.loadRows().then(() => this.resolveTreeItem(item, node));
     const team = this.services.all.find((s) => s.id === node.service)?.history.teamSummary();
-    return rows.resolveHistoryItem(item, node, this.now(), team);
+    return resolveHistoryItem(item, node, this.now(), team);
   }
 
   /**
@@ -198,14 +181,12 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
    * the view drawn again when it showed less.
    */
   showPageOf(service: string, dayKey: number, index: number): void {
-    if (this.rows?.pages.reveal(this.rows.dayLevel(service, dayKey), index)) this.changeEmitter.fire(undefined);
+    if (this.pages.reveal(dayLevel(service, dayKey), index)) this.changeEmitter.fire(undefined);
   }
 
   /** A day's "Show more" row was used: the day shows a page more, and the focus moves to its first new run. */
   private showMore(row: HistoryMoreRow): void {
-    const rows = this.rows;
-    if (!rows) return;
-    const first = rows.pages.more(rows.dayLevel(row.service, row.day.group.key), row.cut.total);
+    const first = this.pages.more(dayLevel(row.service, row.day.group.key), row.cut.total);
     this.changeEmitter.fire(undefined);
     const entry = row.day.group.entries[first];
     if (!entry) return;
@@ -216,31 +197,21 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
   }
 
   dispose(): void {
-    this.rowsCode.dispose();
     this.disposables.dispose();
   }
 
-  /** The code of the rows, once loaded. */
-  private get rows(): HistoryRows | undefined {
-    return this.rowsCode.made;
-  }
-
-  private loadRows(): Promise<HistoryRows> {
-    return this.rowsCode.get();
-  }
-
-  private days(rows: HistoryRows, service: HistoryViewService): HistoryNode[] {
-    return this.groupsOf(rows, service).map((group) => ({ kind: 'historyDay', group, service: service.id }));
+  private days(service: HistoryViewService): HistoryNode[] {
+    return this.groupsOf(service).map((group) => ({ kind: 'historyDay', group, service: service.id }));
   }
 
   /** Grouped again only when the runs shown or the day changed (a change of the team's status leaves them). */
-  private groupsOf(rows: HistoryRows, service: HistoryViewService): HistoryGroup[] {
+  private groupsOf(service: HistoryViewService): HistoryGroup[] {
     const runs = this.keptOf(service);
     const now = this.now();
     const day = new Date(now).toDateString();
     let held = this.groups.get(service.id);
     if (held?.runs !== runs || held.day !== day) {
-      this.groups.set(service.id, (held = { runs, day, groups: rows.historyGroups(runs, now) }));
+      this.groups.set(service.id, (held = { runs, day, groups: historyGroups(runs, now) }));
     }
     return held.groups;
   }

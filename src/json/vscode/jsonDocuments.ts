@@ -10,7 +10,7 @@ import { JSON_SCHEME } from '../jsonScheme';
 import { eachService, serviceName, type ServiceSet } from '../../base/serviceSet';
 
 /** Most items one "Open as JSON" of a selection shows (and carries in its document URI). */
-export const MAX_JSON_ITEMS = 1000;
+const MAX_JSON_ITEMS = 1000;
 
 /** What a JSON document shows: one item of a list, a group of it, or several selected items (as arrays). */
 export type JsonTarget = JsonShown & {
@@ -26,7 +26,7 @@ type JsonShown =
   | { list: ListId; kind: 'history'; id: number; leftAt: number };
 
 /** Where the last item of a sync that left processing comes from (History). */
-export interface HistoryItems {
+interface HistoryItems {
   lastItem(id: number, leftAt: number): Readonly<Record<string, unknown>> | undefined;
 }
 

@@ -17,14 +17,21 @@ export interface JsonOnFirstUse extends vscode.Disposable {
  * with its change event; the documents' code (esbuild.js CHUNKS: json) is loaded, and they are made, with the first.
  */
 export function registerJsonDocuments(
-  services: ServiceSet<JsonService>,
+  /** The services, once they are made (after activate() returned). */
+  services: () => Promise<ServiceSet<JsonService>>,
   onError: (error: unknown) => void,
 ): JsonOnFirstUse {
   const changed = new vscode.EventEmitter<vscode.Uri>();
-  const documents = onFirstUse(async () => new (await import('./jsonDocuments')).JsonDocuments(services, changed), {
-    dispose: (made) => made.dispose(),
-    onError,
-  });
+  const documents = onFirstUse(
+    async () => {
+      const [{ JsonDocuments }, made] = await Promise.all([import('./jsonDocuments'), services()]);
+      return new JsonDocuments(made, changed);
+    },
+    {
+      dispose: (made) => made.dispose(),
+      onError,
+    },
+  );
   const provider = vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, {
     onDidChange: changed.event,
     provideTextDocumentContent: async (uri) => (await documents.get()).provideTextDocumentContent(uri),

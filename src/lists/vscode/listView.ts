@@ -14,10 +14,10 @@ import { t } from '../../base/l10n';
 import type { Arrangement } from '../arrangement';
 import type { SettingsFeed, SettingsPartFeed } from '../../settings/settingsFeed';
 import type { ListsSection } from '../listsSection';
-import { onFirstUse } from '../../base/onFirstUse';
-import type { GroupedTree, RowDecorations } from './groupedTree';
+import type { LateTreeView } from '../../base/vscode/lateTree';
+import { GroupedTree, type RowDecorations } from './groupedTree';
 import { ServicesTree, type ServicesTreeNode } from './servicesTree';
-import type { RowTintDecorations } from './rowDecorations';
+import { RowTintDecorations } from './rowDecorations';
 import type { Item } from '../../api/types';
 import type { FilterLive } from '../../filter/filterMatch';
 import type { RowFind } from '../../filter/rowFind';
@@ -39,9 +39,6 @@ export interface ListService {
   readonly name?: string;
   readonly explorer: Explorer;
 }
-
-/** The code of a service's rows, loaded with the services' chunk. */
-type RowsCode = { readonly GroupedTree: typeof GroupedTree; readonly RowTintDecorations: typeof RowTintDecorations };
 
 /** The settings a list view reads: its arrangement, and the web page templates (which rows offer Open in Browser). */
 type ListSettings = SettingsFeed<ListsSection> & { readonly webPages: SettingsPartFeed<WebSection['webUrls']> };
@@ -82,18 +79,8 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   private filter?: RowFind<Item<T>>;
   /** Counts the times flags and durations may have changed (a clock tick, History's news): kept rows are then stale. */
   private live = 0;
-  /**
-   * The code of a service's rows (its tree, the tints): in the services' chunk (esbuild.js CHUNKS), which is loaded
-   * before there is a service; a service's part is made once it is loaded.
-   */
-  private readonly rowsCode = onFirstUse(async () => {
-    const [trees, tints] = await Promise.all([import('./groupedTree'), import('./rowDecorations')]);
-    return { GroupedTree: trees.GroupedTree, RowTintDecorations: tints.RowTintDecorations };
-  });
-  /** Tints the rows that stand out (a view that has them: Processing), made with the rows' code. */
+  /** Tints the rows that stand out (a view that has them: Processing), made with its first service. */
   private tints?: RowTintDecorations;
-  /** Services made before the rows' code was loaded: their parts are made together once it is. */
-  private readonly waitingForRows = new Set<ListService>();
 
   /** The rows selected (src/base/selectedRows.ts): read this, not `view.selection`. */
   get selection(): readonly ServicesTreeNode<T>[] {
@@ -103,6 +90,8 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
   constructor(
     /** Its list's face (its rows' code takes the rest of the list from the registry, src/lists/index.ts). */
     readonly list: ListFace,
+    /** Its tree view, registered at start (src/extension.ts): this view's rows are shown through it. */
+    shown: Pick<LateTreeView<ServicesTreeNode<T>>, 'view' | 'data'>,
     private readonly services: ListServices,
     private readonly clock: Clock,
     private readonly settings: ListSettings,
@@ -116,15 +105,11 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       (id) => this.serviceRowText(id),
       () => this.tints,
     );
-    this.view = vscode.window.createTreeView(list.viewId, {
-      treeDataProvider: this.tree,
-      showCollapseAll: true,
-      canSelectMany: true,
-    });
+    this.view = shown.view;
+    shown.data.use(this.tree);
     this.selected = new SelectedRows(this.view);
     this.disposables.add(
       this.tree,
-      this.view,
       this.selected,
       this.view.onDidChangeSelection(() => (this.selectedAt = ++ListView.selections)),
       this.view.onDidExpandElement((e) => this.partOf(e.element)?.tree.rememberExpansion(e.element as never, true)),
@@ -153,7 +138,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       // Loaded only once its view is shown: a hidden view costs nothing.
       this.disposables.add(this.view.onDidChangeVisibility(() => this.loadShown()));
     }
-    // At the start there is no service yet (the registry makes them after activate() returns): nothing to show.
+    // At the start there is no service yet (the registry makes them once it has started): nothing to show.
     if (services.all.length) this.useServices();
   }
 
@@ -340,7 +325,6 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
 
   dispose(): void {
     this.progress?.();
-    this.rowsCode.dispose(); // a load in flight makes nothing more
     this.disposables.dispose();
   }
 
@@ -382,41 +366,16 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     };
   }
 
-  /**
-   * Makes a service's part, in the services' chunk. Services that come before the rows' code (the first ones: their
-   * chunk is loaded by then, the registry made them with it) wait for it together and are shown at once when it is
-   * loaded, not once each. Its end disposes the part.
-   */
+  /** Makes a service's part (eachService shows the parts once it has followed every new service); its end disposes it. */
   private followService(service: ListService): { dispose(): void } {
-    const rows = this.rowsCode.made;
-    if (rows) this.makeServicePart(service, rows);
-    else this.waitForRows(service);
+    if (this.tinted && !this.tints) this.disposables.add((this.tints = new RowTintDecorations()));
+    this.partOfService.set(service, this.makePart(service));
     return {
       dispose: () => {
-        this.waitingForRows.delete(service);
         this.partOfService.get(service)?.disposables.dispose();
         this.partOfService.delete(service);
       },
     };
-  }
-
-  private makeServicePart(service: ListService, rows: RowsCode): void {
-    if (this.tinted && !this.tints) this.disposables.add((this.tints = new rows.RowTintDecorations()));
-    this.partOfService.set(service, this.makePart(service, rows.GroupedTree));
-  }
-
-  /** A service made before the rows' code: made with the others waiting, and the view shown once, when it loads. */
-  private waitForRows(service: ListService): void {
-    this.waitingForRows.add(service);
-    if (this.waitingForRows.size > 1) return; // a load is under way
-    void this.rowsCode.get().then(
-      (rows) => {
-        for (const waiting of this.waitingForRows) this.makeServicePart(waiting, rows);
-        this.waitingForRows.clear();
-        this.useServices();
-      },
-      () => this.waitingForRows.clear(), // tried again with the next change of services
-    );
   }
 
   /** Shows the tree of each service, in the order of the settings (eachService made those of new services). */
@@ -427,12 +386,12 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
     this.decorate(this.now());
   }
 
-  private makePart(service: ListService, Tree: typeof GroupedTree): ServicePart<T> {
+  private makePart(service: ListService): ServicePart<T> {
     const { explorer } = service;
     const refresher = this.refresherOf(explorer) as ListRefresher<T>;
     const now = () => this.now();
     const decorations = this.decorations(service);
-    const tree = new Tree(this.list, refresher, {
+    const tree = new GroupedTree(this.list, refresher, {
       now,
       isActive: () => explorer.status === 'ready',
       arrangement: this.arrangement,
@@ -516,7 +475,12 @@ function statusWords(status: string): string {
 /** One view per list of the registry, by list id. */
 export type ListViews = { [D in AnyList as D['id']]: ListView<ValueOf<D>> };
 
+/** Each list's tree view as the start registers it, by list id (its rows come with its ListView). */
+export type ListTreeViews = { readonly [D in AnyList as D['id']]: LateTreeView<ServicesTreeNode<ValueOf<D>>> };
+
 export function createListViews(
+  /** Each list's tree view, registered at start, by list id. */
+  shown: ListTreeViews,
   services: ListServices,
   clock: Clock,
   settings: ListSettings,
@@ -527,6 +491,7 @@ export function createListViews(
   for (const list of LIST_FACES) {
     views[list.id] = new ListView(
       list,
+      (shown as Record<string, Pick<LateTreeView<ServicesTreeNode<{ id: number }>>, 'view' | 'data'>>)[list.id],
       services,
       clock,
       settings,

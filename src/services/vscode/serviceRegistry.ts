@@ -4,11 +4,18 @@ import { onFirstUse, type OnFirstUse } from '../../base/onFirstUse';
 import { ContextKeys } from '../../base/vscode/contextKeys';
 import { showMessageWithAction } from '../../base/vscode/messages';
 import { ServiceRegistry as Registry, type ServiceFactory } from '../serviceRegistry';
-import type { ServiceConnection, ServiceConnectionDeps } from './serviceConnection';
+import {
+  createServiceConnection,
+  createServiceWindow,
+  type ServiceConnection,
+  type ServiceConnectionDeps,
+} from './serviceConnection';
+import { moveLegacyKey } from './legacyKey';
+import { checkedEntries } from '../confusables';
+import { SettingsWarnings } from './settingsWarnings';
 
 /**
- * The code of a connection (Explorer, client, History, their feed), from the services' chunk (esbuild.js CHUNKS), loaded
- * by start(). Without createServiceWindow (a test's stand-in) the services share no budget and do not spread their
+ * The code of a connection (Explorer, client, History, their feed), in the services' chunk with the registry. Without createServiceWindow (a test's stand-in) the services share no budget and do not spread their
  * polls; without moveLegacyKey no earlier version's key is moved (src/services/vscode/legacyKey.ts); without
  * checkedEntries the entries are not compared by the full look-alike skeleton (src/services/confusables.ts).
  */
@@ -21,7 +28,7 @@ export type ConnectionCode = Pick<typeof import('./serviceConnection'), 'createS
 
 /**
  * The services of the settings (src/services/serviceRegistry.ts, pure, holds how they are started, made, retried and
- * reconciled), connected to VS Code: the connections' code is the `services` chunk, failures are said with Show Log,
+ * reconciled), connected to VS Code: the connections are made with it (the services' chunk), failures are said with Show Log,
  * and the welcome views' state goes to VS Code's context keys. The services follow the window's focus, and every text
  * made inert masks the key of every service (keysToHide), whichever view made it.
  */
@@ -32,22 +39,15 @@ export class ServiceRegistry extends Registry<ServiceConnection> implements vsco
 
   constructor(
     deps: ServiceConnectionDeps,
-    /** Loads the connections' code (the `services` chunk); tests pass the module itself. */
+    /** The connections' code (the services' chunk, this one's); tests pass a stand-in. */
     loadCode?: () => Promise<ConnectionCode>,
   ) {
     const contextKeys = new ContextKeys();
     const alongside: OnFirstUse<unknown>[] = [];
-    const code = onFirstUse(async (): Promise<ConnectionCode> => {
-      const [connection, legacyKey, confusables] = await Promise.all([
-        import('./serviceConnection'),
-        import('./legacyKey'),
-        import('../confusables'),
-      ]);
-      return { ...connection, moveLegacyKey: legacyKey.moveLegacyKey, checkedEntries: confusables.checkedEntries };
-    });
+    const code: ConnectionCode = { createServiceConnection, createServiceWindow, moveLegacyKey, checkedEntries };
     super({
       loadFactory: async () => {
-        const loaded = await (loadCode ?? code.get)();
+        const loaded = loadCode ? await loadCode() : code;
         // a failed one is logged by its own onError, and tried again with its first use
         await Promise.all(alongside.map((made) => made.get().catch(() => undefined)));
         return factoryOf(loaded, deps);
@@ -62,7 +62,7 @@ export class ServiceRegistry extends Registry<ServiceConnection> implements vsco
     this.alongside = alongside;
     // what is wrong with the settings (a skipped entry, a team id not used, a workspace's user-only settings)
     this.withServices(
-      onFirstUse(async () => new (await import('./settingsWarnings')).SettingsWarnings(deps.settings, deps.log), {
+      onFirstUse(async () => new SettingsWarnings(deps.settings, deps.log), {
         dispose: (warnings) => warnings.dispose(),
       }),
     );

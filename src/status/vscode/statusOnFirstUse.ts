@@ -1,10 +1,10 @@
 import type { Clock } from '../../base/clock';
 import { onFirstUse, type OnFirstUse } from '../../base/onFirstUse';
 import type { ServiceRegistry } from '../../services/vscode/serviceRegistry';
-import type { ProcessingStatusBar, StatusBarItems } from './statusBar';
+import { ProcessingStatusBar, type StatusBarItems } from './statusBar';
 
 /**
- * The status bar, made with the services' code (their chunk, esbuild.js CHUNKS) before the services: it has no item
+ * The status bar, made with the services' code (the registry's withServices) before the services: it has no item
  * before their first configuration anyway (statusBar.ts), so nothing of it is needed at start. `items`: where its item
  * is made (in ExtensionMode.Test the test API's, which keeps it; else VS Code's window).
  */
@@ -15,7 +15,7 @@ export function statusBarWithServices(
   items?: PromiseLike<StatusBarItems>,
 ): OnFirstUse<ProcessingStatusBar> {
   return services.withServices(
-    onFirstUse(async () => new (await import('./statusBar')).ProcessingStatusBar(services, clock, await items), {
+    onFirstUse(async () => new ProcessingStatusBar(services, clock, await items), {
       dispose: (bar) => bar.dispose(),
       onError,
     }),

@@ -8,7 +8,7 @@ import type { OpenedStore, TeamAnswer, TeamHistoryDeps } from './teamHistoryType
 export type { TeamAnswer } from './teamHistoryTypes';
 
 /** The one place the connection string is kept: SecretStorage, under this key (never a setting, log or file). */
-export const TEAM_HISTORY_SECRET = 'flowsync.teamHistory.connection';
+const TEAM_HISTORY_SECRET = 'flowsync.teamHistory.connection';
 
 /**
  * Team History in this window (made with the services' code, never in activate()): it connects at start when a

@@ -1,5 +1,5 @@
 import { onFirstUse, type OnFirstUse } from '../../base/onFirstUse';
-import type { TeamHistory } from './teamHistory';
+import { teamHistory, type TeamHistory } from './teamHistory';
 import type { TeamHistoryDeps } from './teamHistoryTypes';
 
 /**
@@ -11,7 +11,7 @@ export function teamHistoryOnFirstUse(
   deps: Omit<TeamHistoryDeps, 'slot'>,
   failed: (what: string) => (error: unknown) => void,
 ): OnFirstUse<TeamHistory> {
-  return onFirstUse(async () => (await import('./teamHistory')).teamHistory(deps), {
+  return onFirstUse(async () => teamHistory(deps), {
     onError: failed('Team History'),
     dispose: (made) => made.dispose(),
   });

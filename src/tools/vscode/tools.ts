@@ -14,7 +14,7 @@ import type { ToolDeps, ToolId } from './toolAnswers';
  * The history tool formats only the rows it lists, however large History is.
  * What a tool does when called is in toolAnswers.ts, its own chunk (esbuild.js CHUNKS), loaded on the first call.
  */
-export function registerTools(deps: ToolDeps): vscode.Disposable[] {
+export function registerTools(deps: () => Promise<ToolDeps>): vscode.Disposable[] {
   const answers = onFirstUse(() => import('./toolAnswers'));
   return (Object.keys(TOOL_NAMES) as ToolId[]).map((id) =>
     vscode.lm.registerTool(TOOL_NAMES[id], onFirstCall(id, deps, answers)),
@@ -24,12 +24,13 @@ export function registerTools(deps: ToolDeps): vscode.Disposable[] {
 /** A tool whose code is loaded, and which is made, on its first call (once the services are made). */
 function onFirstCall(
   id: ToolId,
-  deps: ToolDeps,
+  deps: () => Promise<ToolDeps>,
   answers: OnFirstUse<typeof import('./toolAnswers')>,
 ): vscode.LanguageModelTool<unknown> {
   const tool = onFirstUse(async () => {
-    const [{ toolFor, toolSource }] = await Promise.all([answers.get(), deps.services.whenMade()]);
-    return toolFor(id, toolSource(deps));
+    const [{ toolFor, toolSource }, made] = await Promise.all([answers.get(), deps()]);
+    await made.services.whenMade();
+    return toolFor(id, toolSource(made));
   });
   return {
     prepareInvocation: async (options, token) => (await tool.get()).prepareInvocation?.(options, token),

@@ -39,7 +39,8 @@ const FOLDER_ORDER: ReadonlyArray<readonly [layer: number, folders: readonly str
     ],
   ],
   [8, ['commands']],
-  [9, ['extension.ts']],
+  [9, ['start']],
+  [10, ['extension.ts']],
 ];
 /** Imports within one layer that the order allows: the platform seam uses the shared base. */
 const SAME_LAYER_ALLOWED: ReadonlyArray<readonly [from: string, to: string]> = [['env', 'base']];

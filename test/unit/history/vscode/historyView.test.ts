@@ -44,6 +44,8 @@ describe('History view (plain Node, a vscode stand-in): its filter', () => {
       require('../../../../src/history/vscode/historyView') as typeof import('../../../../src/history/vscode/historyView');
     const { historyFinder } =
       require('../../../../src/find/vscode/findViews') as typeof import('../../../../src/find/vscode/findViews');
+    const { lateTreeView } =
+      require('../../../../src/base/vscode/lateTree') as typeof import('../../../../src/base/vscode/lateTree');
     /* eslint-enable @typescript-eslint/no-require-imports */
     const clock = new FakeClock();
     const explorer = new FakeExplorer(clock);
@@ -70,7 +72,8 @@ describe('History view (plain Node, a vscode stand-in): its filter', () => {
       byName: () => undefined,
       onDidChange: new Emitter<void>().event,
     };
-    const view = new HistoryView(services, () => clock.now());
+    const registered = lateTreeView<HistoryViewNode>('flowsync.history'); // as the start registers it
+    const view = new HistoryView(registered, services, () => clock.now());
     try {
       assert.deepEqual(await shown(view), [11, 12]);
       const parsed = parseFilter('is:watched', 'history');
@@ -88,6 +91,7 @@ describe('History view (plain Node, a vscode stand-in): its filter', () => {
       assert.deepEqual(await shown(view), [12], "another window's watch");
     } finally {
       view.dispose();
+      registered.dispose();
       history.dispose();
     }
   });

@@ -1,0 +1,94 @@
+import * as vscode from 'vscode';
+
+/**
+ * A tree view registered at start whose rows come later: activate() makes each view over one of these (VS Code may ask
+ * a shown view for its rows at once), and the view's own code, made with the services' chunk after activate() returns,
+ * hands it the provider that holds the rows (`use`). Until then a question of the rows waits for that provider, so a
+ * shown view says it is loading, not that it is empty. `fail()` answers the questions waiting with no rows (the code
+ * could not be loaded); a provider that comes after that is shown at once.
+ */
+export class LateTreeData<T> implements vscode.TreeDataProvider<T>, vscode.Disposable {
+  private provider?: vscode.TreeDataProvider<T>;
+  private readonly changes = new vscode.EventEmitter<T | T[] | undefined | null | void>();
+  readonly onDidChangeTreeData = this.changes.event;
+  private forwarding?: vscode.Disposable;
+  private arrive!: (provider: vscode.TreeDataProvider<T> | undefined) => void;
+  private arrived = this.waitForProvider();
+  /** Whether a question was answered with no rows (fail()): the provider's rows are then asked for again. */
+  private answeredNone = false;
+
+  /** Shows the rows of `provider` from now on (once: a view has one provider). */
+  use(provider: vscode.TreeDataProvider<T>): void {
+    if (this.provider) throw new Error('a view takes one provider of its rows');
+    this.provider = provider;
+    this.forwarding = provider.onDidChangeTreeData?.((rows) => this.changes.fire(rows));
+    this.arrive(provider);
+    if (this.answeredNone) this.changes.fire(undefined);
+  }
+
+  /** The provider's code could not be made: what waits for it is answered with no rows (a later use() shows them). */
+  fail(): void {
+    if (this.provider) return;
+    this.answeredNone = true;
+    this.arrive(undefined);
+    this.arrived = this.waitForProvider();
+  }
+
+  getChildren(element?: T): vscode.ProviderResult<T[]> {
+    if (this.provider) return this.provider.getChildren(element);
+    return this.arrived.then((provider) => (provider ? provider.getChildren(element) : []));
+  }
+
+  /** Only its provider's rows exist: VS Code asks of no other. */
+  getTreeItem(element: T): vscode.TreeItem | Thenable<vscode.TreeItem> {
+    if (!this.provider) throw new Error('a row of a view whose rows are not made yet');
+    return this.provider.getTreeItem(element);
+  }
+
+  getParent(element: T): vscode.ProviderResult<T> {
+    return this.provider?.getParent?.(element);
+  }
+
+  resolveTreeItem(
+    item: vscode.TreeItem,
+    element: T,
+    token: vscode.CancellationToken,
+  ): vscode.ProviderResult<vscode.TreeItem> {
+    const provider = this.provider;
+    return provider?.resolveTreeItem ? provider.resolveTreeItem(item, element, token) : item;
+  }
+
+  dispose(): void {
+    this.forwarding?.dispose();
+    this.changes.dispose();
+    this.arrive(undefined);
+  }
+
+  private waitForProvider(): Promise<vscode.TreeDataProvider<T> | undefined> {
+    return new Promise((resolve) => (this.arrive = resolve));
+  }
+}
+
+/** A tree view made at start and the provider its rows will come through. */
+export interface LateTreeView<T> extends vscode.Disposable {
+  readonly view: vscode.TreeView<T>;
+  readonly data: LateTreeData<T>;
+}
+
+/** Registers the tree view `viewId` (several rows can be selected; Collapse All) over a provider to come. */
+export function lateTreeView<T>(viewId: string): LateTreeView<T> {
+  const data = new LateTreeData<T>();
+  const view = vscode.window.createTreeView(viewId, {
+    treeDataProvider: data,
+    showCollapseAll: true,
+    canSelectMany: true,
+  });
+  return {
+    view,
+    data,
+    dispose: () => {
+      view.dispose();
+      data.dispose();
+    },
+  };
+}
