@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { VIEW_ID } from './base/commandIds';
-import { useLocalize, t } from './base/l10n';
+import { useLocalize } from './base/l10n';
 import { failedToLoad, onFirstUse } from './base/onFirstUse';
 import { lateTreeView } from './base/vscode/lateTree';
 import { registerCommands, registerPanelSerializers } from './commands/vscode/registerCommands';
@@ -8,6 +8,7 @@ import type { FlowSyncExplorerApi } from './commands/vscode/testApi';
 import { registerJsonDocuments } from './json/vscode/jsonOnFirstUse';
 import { registerShowMoreRows } from './lists/vscode/showMore';
 import type { StartViews } from './start/vscode/product';
+import { productOnFirstUse } from './start/vscode/productOnFirstUse';
 import { registerTools } from './tools/vscode/tools';
 
 export type { FlowSyncExplorerApi } from './commands/vscode/testApi';
@@ -28,26 +29,9 @@ export function activate(context: vscode.ExtensionContext): Promise<FlowSyncExpl
     connections: lateTreeView(VIEW_ID.connections),
     history: lateTreeView(VIEW_ID.history),
   };
-  let told = false; // said once; each later try is logged, and a command that needed it says its own error
-  const couldNotStart = (error: unknown) => {
-    loadFailed('The services')(error);
-    for (const view of Object.values(views)) view.data.fail();
-    if (told) return;
-    told = true;
-    const [message, showLog] = [
-      t('Flow Sync could not start its services. The Flow Sync log says why.'),
-      t('Show Log'),
-    ];
-    void vscode.window.showErrorMessage(message, showLog).then((chosen) => chosen && log.show(true));
-  };
   const made = () => product.get();
   const jsonDocuments = registerJsonDocuments(async () => (await made()).services, loadFailed('The JSON documents'));
-  const json = jsonDocuments.json;
-  const product = onFirstUse(
-    async () =>
-      (await import('./start/vscode/product')).makeProduct({ context, log, version, views, json, loadFailed }),
-    { dispose: (made) => made.dispose(), onError: couldNotStart },
-  );
+  const product = productOnFirstUse({ context, log, version, views, json: jsonDocuments.json, loadFailed });
   const commandTable = onFirstUse(() => import('./commands/vscode/handlers'));
   const commands = { context: async () => (await made()).commands, log };
 
@@ -63,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): Promise<FlowSyncExpl
     product,
   );
   const making = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(made); // the host's turn first
-  making.catch(() => undefined); // said by couldNotStart; the next command, link or tool tries again
+  making.catch(() => undefined); // said where it is made (productOnFirstUse); the next use tries again
   log.info(`Flow Sync Explorer ${version} activated`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return making.then(({ testApi }) => testApi ?? Promise.reject(new Error('the test API was not made')));

@@ -130,6 +130,24 @@ describe('activate() exports', () => {
     l10n.t = (message, ...args) => `«${fillPlaceholders(message, ...args)}»`;
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the 'vscode' stand-in is in place
     extension = require(path.join(dist, 'extension.js')) as typeof extension;
+    // the start bundle's own text: a command that fails says its error inert (src/commands/vscode/registerCommands.ts)
+    const window = vscode.window as Record<string, unknown>;
+    const commands = vscode.commands as Record<string, unknown>;
+    const before = [window.createOutputChannel, window.showErrorMessage, commands.registerCommand];
+    const registered = new Map<string, () => Promise<unknown>>();
+    const errors: string[] = [];
+    const failingLog = {
+      show: () => {
+        throw new Error(`the log of ${KEY} cannot be shown`);
+      },
+    };
+    window.createOutputChannel = () =>
+      new Proxy(failingLog, { get: (l, k) => (k === 'show' ? l.show : () => undefined) });
+    window.showErrorMessage = async (message: string) => void errors.push(message);
+    commands.registerCommand = (id: string, run: () => Promise<unknown>) => {
+      registered.set(id, run);
+      return { dispose: () => undefined };
+    };
     const test = await activateIn(MODE.Test);
     try {
       const api = test.exports as {
@@ -184,6 +202,15 @@ describe('activate() exports', () => {
         `a chunk does not mask the key registered by the services (it has its own copy of inert): ${name}`,
       );
 
+      // The start bundle's inert (the command dispatcher's) masks the key the services' chunk registered: one copy.
+      await registered.get('flowsync.showLog')?.();
+      assert.equal(errors.length, 1, 'the failing Show Log said its error');
+      assert.match(errors[0], /^the log of .* cannot be shown$/);
+      assert.ok(
+        !errors[0].includes(KEY),
+        `the start bundle does not mask the key the services registered (a chunk has its own inert): ${errors[0]}`,
+      );
+
       for (const chunk of chunks) {
         assert.ok(
           // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -195,55 +222,145 @@ describe('activate() exports', () => {
       test.dispose();
       extension = saved;
       l10n.t = fillPlaceholders;
+      [window.createOutputChannel, window.showErrorMessage, commands.registerCommand] = before;
     }
   });
 
-  it('the product cannot be made: said once with Show Log, the views answer no rows, a command tries again and says why', async () => {
+  /**
+   * activate() in production with a context whose `failing` member throws when the product reads it: what VS Code was
+   * handed (the views' providers, the commands), what was said and logged, how often the product was tried, and the
+   * settings listeners and timers alive now.
+   */
+  function startThatFails(failing: 'globalState' | 'workspaceState') {
     const window = vscode.window as Record<string, unknown>;
     const commands = vscode.commands as Record<string, unknown>;
-    const saved = [window.showErrorMessage, window.createTreeView, commands.registerCommand];
-    const said: string[][] = [];
+    const workspace = vscode.workspace as Record<string, unknown>;
+    const saved = [
+      window.showErrorMessage,
+      window.createTreeView,
+      window.createOutputChannel,
+      commands.registerCommand,
+    ];
+    const savedListen = workspace.onDidChangeConfiguration;
+    const seen = { said: [] as string[][], logged: [] as string[], logShown: 0, tries: 0, listening: 0 };
     const providers: Array<{ getChildren(): unknown }> = [];
     const registered = new Map<string, () => Promise<unknown>>();
-    window.showErrorMessage = async (...words: string[]) => void said.push(words);
-    window.createTreeView = (_id: string, options: { treeDataProvider: { getChildren(): unknown } }) => {
+    window.showErrorMessage = async (...words: string[]) => void seen.said.push(words);
+    const standInView = window.createTreeView as (...args: unknown[]) => unknown;
+    window.createTreeView = (id: string, options: { treeDataProvider: { getChildren(): unknown } }) => {
       providers.push(options.treeDataProvider);
-      return { dispose: () => undefined };
+      return standInView(id, options);
     };
+    const log = { error: (line: string) => seen.logged.push(line), show: () => seen.logShown++ };
+    window.createOutputChannel = () => new Proxy(log, { get: (l, k) => (k in l ? l[k as 'error'] : () => undefined) });
     commands.registerCommand = (id: string, run: () => Promise<unknown>) => {
       registered.set(id, run);
       return { dispose: () => undefined };
     };
-    let tries = 0;
+    workspace.onDidChangeConfiguration = () => {
+      seen.listening++;
+      return { dispose: () => seen.listening-- };
+    };
     const memento = { get: () => undefined, update: async () => undefined, keys: () => [] };
     const subscriptions: Array<{ dispose(): unknown }> = [];
     const context = {
       extensionMode: MODE.Production,
       secrets: { get: async () => undefined, onDidChange: () => ({ dispose() {} }) },
       subscriptions,
-      get globalState(): never {
-        tries++;
-        throw new Error('globalState is not there');
-      },
+      globalState: memento,
       workspaceState: memento,
       extension: { packageJSON: { version: '0.2.0' } },
     };
+    Object.defineProperty(context, failing, {
+      get: () => {
+        seen.tries++;
+        throw new Error(`${failing} is not there`);
+      },
+    });
+    return {
+      seen,
+      providers,
+      activate: () => extension.activate(context),
+      run: async (id: string) => registered.get(id)?.(),
+      /** The host's turn (a timer of 0, set before this one), then the product is made (and fails). */
+      made: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+      end: () => {
+        subscriptions.forEach((s) => s.dispose());
+        [window.showErrorMessage, window.createTreeView, window.createOutputChannel, commands.registerCommand] = saved;
+        workspace.onDidChangeConfiguration = savedListen;
+      },
+    };
+  }
+
+  const COULD_NOT_START = ['Flow Sync could not start its services. The Flow Sync log says why.', 'Show Log'];
+
+  it('the product cannot be made: said with Show Log once per making, the views show no rows, Show Log works, a command tries again', async () => {
+    const start = startThatFails('globalState');
     try {
-      assert.equal(extension.activate(context), undefined);
-      assert.equal(providers.length, 3, 'the three views, registered by activate() itself');
-      const rows = providers.map((provider) => Promise.resolve(provider.getChildren()));
-      // the host's turn (a timer of 0, set before this one), then the product is made (and fails)
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      await new Promise((resolve) => setImmediate(resolve));
-      assert.equal(tries, 1);
+      assert.equal(start.activate(), undefined);
+      assert.equal(start.providers.length, 3, 'the three views, registered by activate() itself');
+      const rows = start.providers.map((provider) => Promise.resolve(provider.getChildren()));
+      await start.made();
+      assert.equal(start.seen.tries, 1);
       assert.deepEqual(await Promise.all(rows), [[], [], []], 'no view is left loading for ever');
-      assert.deepEqual(said, [['Flow Sync could not start its services. The Flow Sync log says why.', 'Show Log']]);
-      await registered.get('flowsync.refresh')?.();
-      assert.equal(tries, 2, 'the command tried to make the product again');
-      assert.deepEqual(said.slice(1), [['globalState is not there']], 'the command says its own error, and once');
+      assert.deepEqual(
+        start.providers.map((provider) => provider.getChildren()),
+        [[], [], []],
+        'a view first shown after the failure: no rows at once',
+      );
+      assert.deepEqual(start.seen.said, [COULD_NOT_START]);
+      assert.match(start.seen.logged.join('\n'), /The services could not be loaded: Error: globalState is not there/);
+      await start.run('flowsync.showLog');
+      assert.equal(start.seen.logShown, 1, 'Show Log, what the failure points to, needs nothing else');
+      assert.equal(start.seen.tries, 1);
+      await start.run('flowsync.refresh');
+      assert.equal(start.seen.tries, 2, 'the command tried to make the product again');
+      assert.deepEqual(start.seen.said, [COULD_NOT_START, COULD_NOT_START], 'said once for that making, no more');
     } finally {
-      subscriptions.forEach((s) => s.dispose());
-      [window.showErrorMessage, window.createTreeView, commands.registerCommand] = saved;
+      start.end();
+    }
+  });
+
+  /** The timers the extension's code (src/) set and neither cleared nor ran, from now until `stop()`. */
+  function watchTimers() {
+    const g = globalThis as { setTimeout: (...args: never[]) => unknown; clearTimeout: (handle: unknown) => void };
+    const [set, clear] = [g.setTimeout, g.clearTimeout];
+    const live = new Set<unknown>();
+    g.setTimeout = ((run: () => void, ms: number) => {
+      const ours = /[\\/]out[\\/]src[\\/]/.test(new Error().stack ?? '');
+      const handle: unknown = set((() => (live.delete(handle), run())) as never as never, ms as never);
+      if (ours) live.add(handle);
+      return handle;
+    }) as never;
+    g.clearTimeout = (handle) => (live.delete(handle), clear(handle));
+    return { live, stop: () => Object.assign(g, { setTimeout: set, clearTimeout: clear }) };
+  }
+
+  it('a product that fails midway leaves nothing behind: no listener, no timer, and the next making fails the same way', async () => {
+    const timers = watchTimers();
+    const start = startThatFails('workspaceState'); // read after the settings, the registry and the views were made
+    try {
+      start.activate();
+      await start.made();
+      assert.equal(start.seen.tries, 1, start.seen.logged.join('\n'));
+      assert.equal(start.seen.listening, 0, "the settings' listener of the product made in part is disposed");
+      assert.equal(timers.live.size, 0, "the views' and globalState's timers are gone with it");
+      await start.run('flowsync.refresh');
+      assert.equal(start.seen.tries, 2);
+      const failures = start.seen.logged.filter((line) => line.startsWith('The services could not be loaded'));
+      assert.equal(failures.length, 2);
+      assert.ok(
+        failures.every((line) => line.includes('workspaceState is not there')),
+        `the views took the second product's rows as they took the first's: ${failures.join('; ')}`,
+      );
+      assert.equal(start.seen.listening, 0);
+      assert.equal(timers.live.size, 0);
+    } finally {
+      timers.stop();
+      start.end();
     }
   });
 

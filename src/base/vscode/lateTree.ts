@@ -4,8 +4,8 @@ import * as vscode from 'vscode';
  * A tree view registered at start whose rows come later: activate() makes each view over one of these (VS Code may ask
  * a shown view for its rows at once), and the view's own code, made with the services' chunk after activate() returns,
  * hands it the provider that holds the rows (`use`). Until then a question of the rows waits for that provider, so a
- * shown view says it is loading, not that it is empty. `fail()` answers the questions waiting with no rows (the code
- * could not be loaded); a provider that comes after that is shown at once.
+ * shown view says it is loading, not that it is empty. `fail()`: the provider could not be made; what waits, and what
+ * is asked until a provider comes, is answered with no rows, and a provider that comes later is shown at once.
  */
 export class LateTreeData<T> implements vscode.TreeDataProvider<T>, vscode.Disposable {
   private provider?: vscode.TreeDataProvider<T>;
@@ -14,28 +14,43 @@ export class LateTreeData<T> implements vscode.TreeDataProvider<T>, vscode.Dispo
   private forwarding?: vscode.Disposable;
   private arrive!: (provider: vscode.TreeDataProvider<T> | undefined) => void;
   private arrived = this.waitForProvider();
-  /** Whether a question was answered with no rows (fail()): the provider's rows are then asked for again. */
-  private answeredNone = false;
+  /** Whether the provider could not be made (fail()): asked, the view has no rows until one comes. */
+  private failed = false;
 
-  /** Shows the rows of `provider` from now on (once: a view has one provider). */
-  use(provider: vscode.TreeDataProvider<T>): void {
-    if (this.provider) throw new Error('a view takes one provider of its rows');
+  /**
+   * Shows the rows of `provider` from now on (one at a time); disposing what it returns lets it go (a product made in
+   * part, or disposed): the view then waits for the next one.
+   */
+  use(provider: vscode.TreeDataProvider<T>): vscode.Disposable {
+    if (this.provider) throw new Error('a view takes one provider of its rows at a time');
     this.provider = provider;
     this.forwarding = provider.onDidChangeTreeData?.((rows) => this.changes.fire(rows));
     this.arrive(provider);
-    if (this.answeredNone) this.changes.fire(undefined);
+    if (this.failed) this.changes.fire(undefined); // it was answered with no rows: asked again
+    this.failed = false;
+    let released = false;
+    return {
+      dispose: () => {
+        if (released) return;
+        released = true;
+        this.forwarding?.dispose();
+        this.forwarding = this.provider = undefined;
+        this.arrived = this.waitForProvider();
+        this.changes.fire(undefined); // its rows are gone
+      },
+    };
   }
 
-  /** The provider's code could not be made: what waits for it is answered with no rows (a later use() shows them). */
+  /** The provider could not be made: what waits for it, and what is asked until one comes, has no rows. */
   fail(): void {
     if (this.provider) return;
-    this.answeredNone = true;
+    this.failed = true;
     this.arrive(undefined);
-    this.arrived = this.waitForProvider();
   }
 
   getChildren(element?: T): vscode.ProviderResult<T[]> {
     if (this.provider) return this.provider.getChildren(element);
+    if (this.failed) return [];
     return this.arrived.then((provider) => (provider ? provider.getChildren(element) : []));
   }
 

@@ -7,9 +7,12 @@ import type * as CommandTable from './handlers';
 
 /** Where the commands find what they act on: the product (src/start/vscode/product.ts, made after activate() returned), and the log. */
 export interface CommandsStart {
-  /** What the commands act on, once it is made (made at most once; a failed making is tried again). */
+  /**
+   * What the commands act on, once it is made (made at most once; a failed making is tried again). It rejects when it
+   * could not be made: that is logged and said where it is made (with Show Log), so a command then says nothing more.
+   */
   context(): Promise<CommandContext>;
-  readonly log: Pick<vscode.LogOutputChannel, 'error'>;
+  readonly log: Pick<vscode.LogOutputChannel, 'error' | 'show'>;
 }
 
 /**
@@ -21,8 +24,10 @@ export function registerCommands(start: CommandsStart, table: OnFirstUse<typeof 
   return (Object.values(COMMAND) as CommandId[]).map((id) =>
     vscode.commands.registerCommand(id, async (node?: unknown, nodes?: unknown) => {
       try {
-        const [commands, ctx] = await Promise.all([table.get(), start.context()]);
-        await commands.runCommand(id, ctx, node, nodes);
+        // Show Log is what a failure points to: it needs nothing but the log, made at start
+        if (id === COMMAND.showLog) return start.log.show(true);
+        const [commands, ctx] = await Promise.all([table.get(), start.context().catch(() => undefined)]);
+        if (ctx) await commands.runCommand(id, ctx, node, nodes);
       } catch (e) {
         const message = inert((e as Error)?.message ?? String(e));
         start.log.error(`${id} failed: ${message}`);

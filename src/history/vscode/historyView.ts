@@ -87,7 +87,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
       ),
     );
     this.update(undefined);
-    shown.data.use(this);
+    this.disposables.add(shown.data.use(this)); // its rows go with it
   }
 
   /** The rows selected (src/base/selectedRows.ts): read this, not `view.selection`. */

@@ -106,9 +106,9 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       () => this.tints,
     );
     this.view = shown.view;
-    shown.data.use(this.tree);
     this.selected = new SelectedRows(this.view);
     this.disposables.add(
+      shown.data.use(this.tree), // its rows go with it
       this.tree,
       this.selected,
       this.view.onDidChangeSelection(() => (this.selectedAt = ++ListView.selections)),

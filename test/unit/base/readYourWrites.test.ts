@@ -390,6 +390,6 @@ describe('globalState in the extension', () => {
           .matchAll(/\bcontext\.globalState\b(.*)|\{[^}]*\bglobalState\b[^}]*\}\s*=\s*context\b/g),
       ].map((m) => `${path.basename(file)}: ${m[1]}`),
     );
-    assert.deepEqual(uses, ['product.ts: , { ...thisWindow, clock: systemClock });']);
+    assert.deepEqual(uses, ['product.ts: , { ...thisWindow, clock: systemClock }));']);
   });
 });

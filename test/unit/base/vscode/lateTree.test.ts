@@ -51,12 +51,13 @@ describe('a tree view registered at start, its rows made later (plain Node, a vs
       return { dispose: () => (view.disposed = true) };
     };
     restore = useVscode(vscode, 'vscode-stand-in-late-tree');
+    // a module keeps the stand-in it was loaded with: loaded anew with this one (and let go after)
+    delete require.cache[require.resolve('../../../../src/base/vscode/lateTree')];
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the 'vscode' stand-in is in place
     late = require('../../../../src/base/vscode/lateTree') as typeof LateTree;
   });
   after(() => {
     restore();
-    // the module keeps the stand-in it was loaded with: other files load it again with theirs
     delete require.cache[require.resolve('../../../../src/base/vscode/lateTree')];
   });
 
@@ -101,20 +102,42 @@ describe('a tree view registered at start, its rows made later (plain Node, a vs
     data.dispose();
   });
 
-  it('fail(): the questions waiting get no rows; a provider that comes later is shown at once, and asked again', async () => {
+  it('fail(): what waits, and what is asked until a provider comes, gets no rows; a later provider is shown, and asked again', async () => {
     const data = new late.LateTreeData<string>();
     const fired: unknown[] = [];
     data.onDidChangeTreeData((row) => fired.push(row));
     const first = Promise.resolve(data.getChildren());
     data.fail();
     assert.deepEqual(await first, [], 'its code could not be made: the view is not left loading for ever');
-    const again = Promise.resolve(data.getChildren());
-    assert.equal(await settled(again), false, 'a question after the failure waits for the next try');
+    assert.deepEqual(data.getChildren(), [], 'a view first shown after the failure: no rows at once, not loading');
     data.use(rowsProvider());
-    assert.deepEqual(await again, ['a', 'b']);
     assert.deepEqual(fired, [undefined], 'the view asks again for what it was answered empty');
+    assert.deepEqual(data.getChildren(), ['a', 'b']);
     data.fail(); // a provider is there: nothing changes
     assert.deepEqual(data.getChildren(), ['a', 'b']);
+    data.dispose();
+  });
+
+  it('a provider let go (its product disposed, or made in part): its rows are gone, and the next one is waited for', async () => {
+    const data = new late.LateTreeData<string>();
+    const fired: unknown[] = [];
+    data.onDidChangeTreeData((row) => fired.push(row));
+    const first = rowsProvider();
+    const using = data.use(first);
+    using.dispose();
+    assert.deepEqual(fired, [undefined], 'its rows are gone: the view asks again');
+    first.changed.fire('a');
+    assert.deepEqual(fired, [undefined], 'no longer forwarded');
+    using.dispose(); // once
+    assert.deepEqual(fired, [undefined]);
+    const asked = Promise.resolve(data.getChildren());
+    assert.equal(await settled(asked), false, 'waits for the next provider');
+    assert.equal(data.getParent('a/1'), undefined, 'no provider: no parent');
+    const next = data.use({ getChildren: () => ['x'], getTreeItem: (row: string) => ({ label: row }) });
+    assert.deepEqual(await asked, ['x']);
+    next.dispose();
+    data.fail();
+    assert.deepEqual(data.getChildren(), [], 'let go, then failed: no rows');
     data.dispose();
   });
 
@@ -122,7 +145,7 @@ describe('a tree view registered at start, its rows made later (plain Node, a vs
     const data = new late.LateTreeData<string>();
     assert.throws(() => data.getTreeItem('a'), /not made yet/);
     data.use(rowsProvider());
-    assert.throws(() => data.use(rowsProvider()), /one provider/);
+    assert.throws(() => data.use(rowsProvider()), /one provider of its rows at a time/);
     data.dispose();
   });
 
