@@ -15,7 +15,10 @@ export interface OnFirstUse<T> {
 }
 
 export interface OnFirstUseOptions<T> {
-  /** Told once of each load that failed (for the log); the callers waiting for it get its error. */
+  /**
+   * Told once of each load that failed (for the log), unless it was disposed meanwhile (nobody is left to tell); the
+   * callers waiting for it get its error.
+   */
   onError?(error: unknown): void;
   /** Disposes what `load` made. */
   dispose?(made: T): void;
@@ -44,7 +47,7 @@ export function onFirstUse<T>(load: () => Promise<T>, options: OnFirstUseOptions
         },
         (error: unknown) => {
           loading = undefined;
-          options.onError?.(error);
+          if (!disposed) options.onError?.(error);
           throw error;
         },
       ));

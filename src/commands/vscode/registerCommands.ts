@@ -5,7 +5,10 @@ import type { OnFirstUse } from '../../base/onFirstUse';
 import type { CommandContext } from './commandContext';
 import type * as CommandTable from './handlers';
 
-/** Where the commands find what they act on: the product (src/start/vscode/product.ts, made after activate() returned), and the log. */
+/**
+ * Where the commands find what they act on: the product (src/start/vscode/product.ts, made after activate() returned),
+ * and the log.
+ */
 export interface CommandsStart {
   /**
    * What the commands act on, once it is made (made at most once; a failed making is tried again). It rejects when it

@@ -10,11 +10,9 @@ import type { Product, Started } from './product';
  * own, then only one a person's action asked for; the next use makes it anew. Nothing is said once it is disposed.
  */
 export function productOnFirstUse(started: Started): OnFirstUse<Product> {
-  let disposed = false;
-  const product = onFirstUse(async () => (await import('./product')).makeProduct(started), {
+  return onFirstUse(async () => (await import('./product')).makeProduct(started), {
     dispose: (made) => made.dispose(),
     onError: (error) => {
-      if (disposed) return;
       started.loadFailed('The services')(error);
       for (const view of Object.values(started.views)) view.data.fail();
       const message = t('Flow Sync could not start its services. The Flow Sync log says why.');
@@ -22,14 +20,4 @@ export function productOnFirstUse(started: Started): OnFirstUse<Product> {
       void vscode.window.showErrorMessage(message, showLog).then((chosen) => chosen && started.log.show(true));
     },
   });
-  return {
-    get: () => product.get(),
-    get made() {
-      return product.made;
-    },
-    dispose: () => {
-      disposed = true;
-      product.dispose();
-    },
-  };
 }

@@ -78,6 +78,17 @@ describe('onFirstUse (what is loaded late)', () => {
     await assert.rejects(never.get(), /disposed/);
     assert.equal(loads, 0, 'nothing is loaded once disposed');
   });
+
+  it('a load in flight that fails after dispose is not reported: there is nobody left to tell', async () => {
+    const reported: unknown[] = [];
+    const code = deferred<string>();
+    const inFlight = onFirstUse(() => code.promise, { onError: (error) => reported.push(error) });
+    const waiting = inFlight.get();
+    inFlight.dispose();
+    code.reject(new Error('the chunk went with the extension'));
+    await assert.rejects(waiting, /the chunk went/);
+    assert.deepEqual(reported, [], 'a failure said after the extension was turned off or its window closed');
+  });
 });
 
 describe('failedToLoad (what the log says of a chunk that could not be loaded)', () => {
