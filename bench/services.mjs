@@ -113,13 +113,19 @@ async function pollRounds() {
     await clock.advance(1.5 * INTERVAL_MS, settle);
     const cpu = [];
     const together = [];
+    let polls = 0;
     for (let round = 1; round <= ROUNDS; round++) {
       starts.length = 0;
       globalThis.gc();
       const c0 = mainThreadCpuMs();
       await clock.advance(INTERVAL_MS, settle);
       cpu.push(mainThreadCpuMs() - c0);
-      if (starts.length !== SERVICES) throw new Error(`round ${round}: ${starts.length} polls, ${SERVICES} expected`);
+      polls += starts.length;
+      // Each poll moves by a jitter of up to ±POLL_JITTER of the interval (src/lists/pollSpread.ts): a service's poll
+      // near a round's edge falls in the round before or after, so a round holds one or two polls of each service
+      // at most, and the rounds together SERVICES per round, give or take one per service.
+      if (starts.length < SERVICES / 2 || starts.length > 2 * SERVICES)
+        throw new Error(`round ${round}: ${starts.length} polls, about ${SERVICES} expected`);
       const byTime = new Map();
       for (const at of starts) byTime.set(at, (byTime.get(at) ?? 0) + 1);
       together.push(Math.max(...byTime.values()));
@@ -129,6 +135,8 @@ async function pollRounds() {
       const failed = explorers.filter((e) => e.lists.processing.state.error);
       if (failed.length) throw new Error(`round ${round}: ${failed[0].lists.processing.state.error.message}`);
     }
+    if (Math.abs(polls - ROUNDS * SERVICES) > SERVICES)
+      throw new Error(`${polls} polls in ${ROUNDS} rounds, ${ROUNDS * SERVICES} ± ${SERVICES} expected`);
     return { cpu, together };
   } finally {
     for (const e of explorers) e.dispose();
