@@ -5,7 +5,7 @@
 // identical every time (min = max shows the build is deterministic).
 import fs from 'node:fs';
 import path from 'node:path';
-import { BUDGETS, copiedBytes, measure } from '../scripts/check-budgets.mjs';
+import { BUDGETS, copiedBytes, measure, vsixShared } from '../scripts/check-budgets.mjs';
 import { REPO_ROOT, emitRows, progress, row } from './lib/common.mjs';
 
 const BUILDS = 3;
@@ -30,6 +30,7 @@ const bundle = [];
 const webBundle = [];
 const withChunks = [];
 const vsix = [];
+const vsixOfSharedCap = [];
 const copied = [];
 const atMost = (bytes) => ({ max: bytes, text: `<= ${bytes.toLocaleString('en-US')} B` }); // the CI budgets (scripts/check-budgets.mjs)
 const parts = new Map();
@@ -40,6 +41,7 @@ for (let i = 1; i <= BUILDS; i++) {
   webBundle.push(measured.webBundle);
   for (const [name, bytes] of contributions()) parts.set(name, [...(parts.get(name) ?? []), bytes]);
   vsix.push(measured.vsix.bytes);
+  vsixOfSharedCap.push(vsixShared(measured.vsix.bytes));
   copied.push(copiedBytes().share * 100);
   say(
     `build ${i}/${BUILDS}: dist/extension.js ${measured.bundle} bytes, VSIX ${measured.vsix.bytes} bytes (${measured.vsix.files} zip entries)`,
@@ -60,6 +62,11 @@ const rows = [
     target: { max: BUDGETS.copiedShare * 100, text: `<= ${BUDGETS.copiedShare * 100} %` },
   }),
   row('bundle', 'dist/web/extension.js (production, browser)', 'B', webBundle, { target: atMost(BUDGETS.webBundle) }),
-  row('bundle', 'VSIX (vsce package --no-dependencies)', 'B', vsix, { target: atMost(BUDGETS.vsix) }),
+  row('bundle', 'VSIX (vsce package --no-dependencies)', 'B', vsix, {
+    note: 'team History and the Run Timeline have lines of their own in npm run check:budgets',
+  }),
+  row('bundle', '  without the features of their own lines (the shared cap)', 'B', vsixOfSharedCap, {
+    target: atMost(BUDGETS.vsix),
+  }),
 ];
 emitRows(rows);
