@@ -181,10 +181,17 @@ export async function withSettings<T>(
   }
 }
 
-/** Polls `check` until it returns a truthy value (or throws after `timeoutMs`). */
+/**
+ * Polls `check` until it returns a truthy value (or throws after `timeoutMs`, saying `message`: a function is asked then,
+ * so it can say the state it timed out in).
+ */
 export async function waitFor<T>(
   check: () => T | Promise<T>,
-  { timeoutMs = 10000, intervalMs = 50, message = 'condition' } = {},
+  {
+    timeoutMs = 10000,
+    intervalMs = 50,
+    message = 'condition' as string | (() => string),
+  }: { timeoutMs?: number; intervalMs?: number; message?: string | (() => string) } = {},
 ): Promise<T> {
   const until = Date.now() + timeoutMs;
   let lastError: unknown;
@@ -197,7 +204,7 @@ export async function waitFor<T>(
     }
     if (Date.now() > until) {
       throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${message}${lastError ? `: ${String(lastError)}` : ''}`,
+        `timed out after ${timeoutMs} ms waiting for ${typeof message === 'function' ? message() : message}${lastError ? `: ${String(lastError)}` : ''}`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { SelectionMoments } from '../selectedRows';
 
 /**
  * A tree view registered at start whose rows come later: activate() makes each view over one of these (VS Code may ask
@@ -11,6 +12,9 @@ export class LateTreeData<T> implements vscode.TreeDataProvider<T>, vscode.Dispo
   private provider?: vscode.TreeDataProvider<T>;
   private readonly changes = new vscode.EventEmitter<T | T[] | undefined | null | void>();
   readonly onDidChangeTreeData = this.changes.event;
+  private readonly answers = new vscode.EventEmitter<void>();
+  /** A level of rows was handed to VS Code (the answer of `getChildren`): the host holds them once this turn is over. */
+  readonly onDidAnswer = this.answers.event;
   private forwarding?: vscode.Disposable;
   private arrive!: (provider: vscode.TreeDataProvider<T> | undefined) => void;
   private arrived = this.waitForProvider();
@@ -41,6 +45,18 @@ export class LateTreeData<T> implements vscode.TreeDataProvider<T>, vscode.Dispo
     };
   }
 
+  /**
+   * When the selection of the view over this is read again from the extension host (src/base/selectedRows.ts): as its
+   * rows change (before the host lets go of them), and in the turn after a level of rows was handed to the host.
+   */
+  selectionMoments(): SelectionMoments {
+    return {
+      rowsChanged: (listener) => this.onDidChangeTreeData(listener),
+      rowsAnswered: (listener) => this.onDidAnswer(listener),
+      later: (fn) => void setTimeout(fn, 0),
+    };
+  }
+
   /** The provider could not be made: what waits for it, and what is asked until one comes, has no rows. */
   fail(): void {
     if (this.provider) return;
@@ -49,9 +65,9 @@ export class LateTreeData<T> implements vscode.TreeDataProvider<T>, vscode.Dispo
   }
 
   getChildren(element?: T): vscode.ProviderResult<T[]> {
-    if (this.provider) return this.provider.getChildren(element);
+    if (this.provider) return this.answered(this.provider.getChildren(element));
     if (this.failed) return [];
-    return this.arrived.then((provider) => (provider ? provider.getChildren(element) : []));
+    return this.arrived.then((provider) => (provider ? this.answered(provider.getChildren(element)) : []));
   }
 
   /** Only its provider's rows exist: VS Code asks of no other. */
@@ -76,7 +92,20 @@ export class LateTreeData<T> implements vscode.TreeDataProvider<T>, vscode.Dispo
   dispose(): void {
     this.forwarding?.dispose();
     this.changes.dispose();
+    this.answers.dispose();
     this.arrive(undefined);
+  }
+
+  /** `rows`, once said to the listeners of onDidAnswer (when they are there: a promise's rows once it resolves). */
+  private answered(rows: vscode.ProviderResult<T[]>): vscode.ProviderResult<T[]> {
+    if (rows && typeof (rows as Thenable<T[]>).then === 'function') {
+      return (rows as Thenable<T[] | null | undefined>).then((answer) => {
+        this.answers.fire();
+        return answer;
+      });
+    }
+    this.answers.fire();
+    return rows;
   }
 
   private waitForProvider(): Promise<vscode.TreeDataProvider<T> | undefined> {

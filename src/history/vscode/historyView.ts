@@ -70,7 +70,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryViewNode>, vs
     private readonly settings?: { readonly webPages: SettingsPartFeed<WebSection['webUrls']> },
   ) {
     this.view = shown.view;
-    this.selected = new SelectedRows(this.view);
+    this.selected = new SelectedRows(this.view, shown.data.selectionMoments());
     this.disposables.add(
       this.changeEmitter,
       this.marker,

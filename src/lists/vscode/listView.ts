@@ -106,7 +106,7 @@ export class ListView<T extends { id: number }> implements vscode.Disposable {
       () => this.tints,
     );
     this.view = shown.view;
-    this.selected = new SelectedRows(this.view);
+    this.selected = new SelectedRows(this.view, shown.data.selectionMoments());
     this.disposables.add(
       shown.data.use(this.tree), // its rows go with it
       this.tree,

@@ -72,6 +72,34 @@ describe('a tree view registered at start, its rows made later (plain Node, a vs
     data.dispose();
   });
 
+  it('says when it handed a level of rows (a promise’s once it resolved): the moments its view’s selection is read at', async () => {
+    const data = new late.LateTreeData<string>();
+    let answered = 0;
+    data.onDidAnswer(() => answered++);
+    const waiting = Promise.resolve(data.getChildren());
+    assert.equal(answered, 0, 'nothing handed yet');
+    const first = data.use(rowsProvider());
+    await waiting;
+    assert.equal(answered, 1, 'the level that waited for the provider');
+    data.getChildren('a');
+    assert.equal(answered, 2, 'a level answered at once');
+    first.dispose();
+    const slow = rowsProvider();
+    data.use({ ...slow, getChildren: () => Promise.resolve(['c']) });
+    const later = data.getChildren();
+    assert.equal(answered, 2, 'a promise: not before it resolves');
+    assert.deepEqual(await later, ['c']);
+    assert.equal(answered, 3);
+    const moments = data.selectionMoments();
+    const seen: string[] = [];
+    moments.rowsChanged(() => seen.push('changed'));
+    moments.rowsAnswered(() => seen.push('answered'));
+    slow.changed.fire(undefined);
+    await data.getChildren();
+    assert.deepEqual(seen, ['changed', 'answered']);
+    data.dispose();
+  });
+
   it('once there, every question goes to the provider at once, and its changes are the view’s', () => {
     const data = new late.LateTreeData<string>();
     const provider = rowsProvider();
