@@ -149,9 +149,16 @@ rows.push(
     timeRuns(() => store.serializeSegment(capped, ORIGIN)),
   ),
 );
-// 0.2.0: window B's segment (both windows hold every run; the merge makes each run one).
-const textB = store.serializeSegment(cappedB, ORIGIN);
-const textBoth = textB;
+// 0.2.0's two windows on disk. Settled: window B wrote only its share, the runs window A's segment (the smaller name)
+// did not hold (0.2.0's entriesToWrite; a run is its sync id and its created_at); A's segment holds every run. Before
+// they settle, both segments hold every run, and the merge makes each run one.
+const runKey = (e) => `${e.id} ${e.createdAt}`;
+const heldByA = new Set(capped.map(runKey));
+const textB = store.serializeSegment(
+  cappedB.filter((e) => !heldByA.has(runKey(e))),
+  ORIGIN,
+);
+const textBoth = store.serializeSegment(cappedB, ORIGIN);
 rows.push(
   row('history', 'two windows: both segments on disk (0.2.0)', 'B', [
     Buffer.byteLength(text) + Buffer.byteLength(textB),
@@ -181,7 +188,7 @@ rows.push(
 );
 for (const [name, texts, max] of [
   ['one window', [text], 50],
-  ['two windows', [text, textB], 50],
+  ['two windows', [text, textB], 50], // settled: B's segment holds its share
   ['two windows before they settle (both hold every run)', [text, textBoth], 100],
 ]) {
   rows.push(
