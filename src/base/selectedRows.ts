@@ -46,11 +46,10 @@ export class SelectedRows<T> implements Disposable {
 
   constructor(
     private readonly view: SelectionSource<T>,
-    moments?: SelectionMoments,
+    moments: SelectionMoments,
   ) {
-    this.subscriptions = [view.onDidChangeSelection((event) => (this.said = event.selection))];
-    if (!moments) return;
-    this.subscriptions.push(
+    this.subscriptions = [
+      view.onDidChangeSelection((event) => (this.said = event.selection)),
       moments.rowsChanged(() => this.readHeld()),
       moments.rowsAnswered(() => {
         if (this.readingLater) return;
@@ -60,7 +59,7 @@ export class SelectedRows<T> implements Disposable {
           if (!this.disposed) this.readHeld();
         });
       }),
-    );
+    ];
   }
 
   /** The rows selected: the host's own (the rows as they are now) while it holds all of them, else those last said. */

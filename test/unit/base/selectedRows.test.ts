@@ -37,7 +37,7 @@ function fakeMoments() {
 describe('SelectedRows', () => {
   it('answers the rows the host holds while it holds every row the workbench said (its objects are the newest)', () => {
     const view = fakeView();
-    const selected = new SelectedRows(view);
+    const selected = new SelectedRows(view, fakeMoments());
     assert.deepEqual(selected.rows, []);
     view.selection = ['run 1 (read again)'];
     view.say(['run 1']);
@@ -46,7 +46,7 @@ describe('SelectedRows', () => {
 
   it('while a refresh is read again (the host let go of the rows), answers the rows the workbench last said', () => {
     const view = fakeView(['run 1', 'run 2']);
-    const selected = new SelectedRows(view);
+    const selected = new SelectedRows(view, fakeMoments());
     view.say(['run 1', 'run 2']);
     view.selection = []; // the root read again: every row let go
     assert.deepEqual(selected.rows, ['run 1', 'run 2']);
@@ -58,7 +58,7 @@ describe('SelectedRows', () => {
 
   it('a selection cleared or narrowed by the workbench is taken as said', () => {
     const view = fakeView(['run 1', 'run 2']);
-    const selected = new SelectedRows(view);
+    const selected = new SelectedRows(view, fakeMoments());
     view.say(['run 1', 'run 2']);
     view.selection = ['run 2'];
     view.say(['run 2']); // run 1 left the view: the workbench said so
