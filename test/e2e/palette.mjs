@@ -200,10 +200,40 @@ export async function setKeyByKeyboard() {
   return waitForSyncRows({ timeout: 30000, message: 'sync rows' }).catch(async (error) => {
     // Mostly called in a before() hook, which gets no screenshot from the root hooks: what the window showed, and logs.
     await screenshot('set-key-no-rows').catch(() => {});
-    throw new Error(
-      `${error.message}; the side bar: ${JSON.stringify(await treeRows().catch(() => []))}\n${keptLogs()}`,
-    );
+    const sideBar = JSON.stringify(await treeRows().catch(() => []));
+    throw new Error(`${error.message}; the side bar: ${sideBar}; ${await whatBringsRows()}\n${keptLogs()}`);
   });
+}
+
+/**
+ * When the Processing view shows no rows though the key is set (seen once in a full run at load 11: the view blank, the
+ * status bar "7 processing"): what a person would try, in turn, and whether the rows then came. The view drawn again
+ * by the workbench alone (collapsed and expanded: it reads the rows the extension holds) tells a redraw the extension
+ * never asked for from rows it does not have; Refresh tells whether a new answer redraws the view.
+ */
+async function whatBringsRows() {
+  const header = page()
+    .locator('.part.sidebar .pane-header', { hasText: /^Processing/ })
+    .first();
+  const tries = [
+    [
+      'the view collapsed and expanded',
+      async () => (await header.click({ timeout: 3000 }), await header.click({ timeout: 3000 })),
+    ],
+    ['Flow Sync: Refresh', () => runCommandByKeyboard('Flow Sync: Refresh')],
+  ];
+  const said = [];
+  for (const [what, act] of tries) {
+    const came = await act()
+      .then(() => waitForSyncRows({ timeout: 5000 }))
+      .then(
+        () => true,
+        () => false,
+      );
+    said.push(`${what}: ${came ? 'the rows came' : 'no rows'}`);
+    if (came) break;
+  }
+  return said.join('; ');
 }
 
 /**
