@@ -86,8 +86,8 @@ describe('Pinned flows', function () {
   it('a History run offers Pin Flow while its flow is not pinned and Unpin Flow once it is; the palette pins the selected run’s flow', async () => {
     mock.setNow(mock.now());
     await connect(x, mock);
-    // A sync of its own: the mock's answer follows the time of day, and at night its one flow can be the one the test
-    // before finished (a full run at 01:37 found no sync processing here)
+    // A sync of its own: the mock draws its answer by chance every 5 minutes, and it can hold only syncs of the one flow
+    // the test before finished (a full run at 01:37 found no sync processing here)
     const [started] = mock.startSync(mock.dataset.flows[0].id, { runMs: 30 * 60_000 });
     await x.explorer.refresh('processing');
     const sync = (x.explorer.lists.processing.state.items ?? []).map((i) => i.value).find((s) => s.id === started.id);
